@@ -1,0 +1,54 @@
+"""The `amerikaner` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from bot.core.record import replay
+
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        print(f"amerikaner replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        out: dict[str, object] = {"error": {"hand": None, "action": None,
+                                            "code": "invalid_record",
+                                            "message": f"Not JSON: {exc}"}}
+    else:
+        out = replay(data)
+    print(json.dumps(out, ensure_ascii=False, indent=args.indent))
+    return 2 if "error" in out else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="amerikaner",
+        description="Amerikaner and Kani: the rules engine, the Discord bot and more.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rp = sub.add_parser("replay", help="replay a game record and print the result as JSON")
+    rp.add_argument("file", help="the record (JSON), or - for standard input")
+    rp.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
+    rp.set_defaults(func=_cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

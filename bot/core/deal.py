@@ -1,0 +1,100 @@
+"""A deal: who holds which cards at the start of a hand, and what lies aside."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import bits, card_name, cards_of, mask_of
+from .errors import INVALID_DEAL, RuleError
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Seat i's cards as dealt, in the order dealt; the kitty (presets with one); the
+    blind, in order (`norsk`); and the cards removed from the pack."""
+
+    hands: tuple[tuple[int, ...], ...]
+    kitty: tuple[int, ...] = ()
+    blind: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+
+    def validate(self, rules: Rules) -> None:
+        """Refuse a deal that does not fit the rules: wrong counts, unknown, duplicate or
+        missing cards (code `invalid_deal`)."""
+        if len(self.hands) != rules.players:
+            raise RuleError(INVALID_DEAL, f"The deal has {len(self.hands)} hands for "
+                            f"{rules.players} players.")
+        for seat, cards in enumerate(self.hands):
+            if len(cards) != rules.cards_each:
+                raise RuleError(INVALID_DEAL, f"Seat {seat} was dealt {len(cards)} cards, "
+                                f"not {rules.cards_each}.")
+        if len(self.kitty) != rules.kitty_size:
+            raise RuleError(INVALID_DEAL, f"The kitty has {len(self.kitty)} cards, not "
+                            f"{rules.kitty_size}.")
+        if len(self.blind) != rules.blind_size:
+            raise RuleError(INVALID_DEAL, f"The blind has {len(self.blind)} cards, not "
+                            f"{rules.blind_size}.")
+        if self.removed and sorted(self.removed) != sorted(rules.removed):
+            raise RuleError(INVALID_DEAL, "The removed cards do not match the rules: "
+                            + (", ".join(card_name(c) for c in rules.removed) or "none") + ".")
+        seen = 0
+        for card in (c for hand in self.hands for c in hand):
+            if seen >> card & 1:
+                raise RuleError(INVALID_DEAL, f"{card_name(card)} is dealt twice.")
+            seen |= 1 << card
+        for card in (*self.kitty, *self.blind):
+            if seen >> card & 1:
+                raise RuleError(INVALID_DEAL, f"{card_name(card)} is dealt twice.")
+            seen |= 1 << card
+        if seen & ~rules.pack:
+            extra = cards_of(seen & ~rules.pack)
+            raise RuleError(INVALID_DEAL, "Not in this game's pack: "
+                            + ", ".join(card_name(c) for c in extra) + ".")
+        if seen != rules.pack:
+            missing = cards_of(rules.pack & ~seen)
+            raise RuleError(INVALID_DEAL, "Missing from the deal: "
+                            + ", ".join(card_name(c) for c in missing) + ".")
+
+    def to_json(self, rules: Rules) -> dict[str, object]:
+        out: dict[str, object] = {"deal": [[card_name(c) for c in h] for h in self.hands]}
+        if rules.kitty_size:
+            out["kitty"] = [card_name(c) for c in self.kitty]
+        if rules.blind_size:
+            out["blind"] = [card_name(c) for c in self.blind]
+        if rules.removed:
+            out["removed"] = [card_name(c) for c in rules.removed]
+        return out
+
+
+def deal_cards(rules: Rules, rng: random.Random) -> Deal:
+    """A shuffled deal for `rules`, from `rng` (seed it for a reproducible game). Each hand
+    is sorted in display order, which is how a player holds it."""
+    pack = bits(rules.pack)
+    rng.shuffle(pack)
+    each = rules.cards_each
+    n = rules.players
+    hands = tuple(tuple(cards_of(mask_of(pack[i * each:(i + 1) * each]))) for i in range(n))
+    rest = pack[n * each:]
+    kitty = tuple(rest[:rules.kitty_size])
+    blind = tuple(rest[rules.kitty_size:])
+    return Deal(hands=hands, kitty=kitty, blind=blind, removed=rules.removed)
+
+
+def deal_from_names(hands: Sequence[Sequence[str]], kitty: Sequence[str] = (),
+                    blind: Sequence[str] = ()) -> Deal:
+    """A deal written in card notation (for tests and examples)."""
+    from .cards import parse_card
+
+    def conv(cards: Sequence[str]) -> tuple[int, ...]:
+        out = []
+        for text in cards:
+            card = parse_card(text)
+            if card is None:
+                raise RuleError(INVALID_DEAL, f"{text!r} is not a card.")
+            out.append(card)
+        return tuple(out)
+
+    return Deal(hands=tuple(conv(h) for h in hands), kitty=conv(kitty), blind=conv(blind))

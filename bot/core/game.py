@@ -1,0 +1,100 @@
+"""A game: hands one after another, dealer rotation, running totals, the end at the target."""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .deal import Deal, deal_cards
+from .errors import GAME_OVER, WRONG_PHASE, RuleError
+from .hand import REDEAL, Hand
+from .rules import Rules
+
+
+class Game:
+    """Hands to the target. The dealer of hand 0 is `first_dealer`; after every hand the
+    deal passes left, except after a redeal claim, when the same dealer deals again."""
+
+    __slots__ = ("rules", "first_dealer", "hands", "totals", "hand_totals", "finished",
+                 "winners")
+
+    def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
+        if not 0 <= first_dealer < rules.players:
+            raise RuleError("invalid_record", f"There is no seat {first_dealer} to deal.")
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.hands: list[Hand] = []
+        self.totals = [0] * rules.players
+        # Totals after each finished hand, for the record's output and the bot's summaries.
+        self.hand_totals: list[list[int]] = []
+        self.finished = False
+        self.winners: list[int] = []
+
+    @property
+    def current(self) -> Hand | None:
+        return self.hands[-1] if self.hands else None
+
+    def next_dealer(self) -> int:
+        last = self.current
+        if last is None:
+            return self.first_dealer
+        if last.outcome == REDEAL:
+            return last.dealer
+        return (last.dealer + 1) % self.rules.players
+
+    def needs_deal(self) -> bool:
+        """True when the next hand may be dealt: no hand yet, or the last one finished."""
+        last = self.current
+        return not self.finished and (last is None or last.finished)
+
+    def start_hand(self, deal: Deal | None = None, rng: random.Random | None = None,
+                   validate: bool = True) -> Hand:
+        """Deal the next hand: the given deal, or a shuffle from `rng`."""
+        if self.finished:
+            raise RuleError(GAME_OVER, "The game is over.")
+        last = self.current
+        if last is not None and not last.finished:
+            raise RuleError(WRONG_PHASE, "The current hand is not finished.")
+        if deal is None:
+            deal = deal_cards(self.rules, rng or random.Random())
+            validate = False
+        hand = Hand(self.rules, self.next_dealer(), deal, validate=validate)
+        self.hands.append(hand)
+        return hand
+
+    def apply(self, action: Action) -> Hand:
+        """Apply an action to the current hand; settle the hand when it ends."""
+        hand = self._live_hand()
+        hand.apply(action)
+        if hand.finished:
+            self.settle()
+        return hand
+
+    def play(self, seat: int, card: int, call: int | None = None,
+             trump: str | None = None) -> None:
+        hand = self._live_hand()
+        hand.play(seat, card, call, trump)
+        if hand.finished:
+            self.settle()
+
+    def _live_hand(self) -> Hand:
+        if self.finished:
+            raise RuleError(GAME_OVER, "The game is over.")
+        hand = self.current
+        if hand is None or hand.finished:
+            raise RuleError(WRONG_PHASE, "No hand is being played: the next one is not dealt.")
+        return hand
+
+    def settle(self) -> None:
+        """Add the finished current hand's scores to the totals; end the game at the
+        target (players tied for the highest total are co-winners)."""
+        hand = self.current
+        assert hand is not None and hand.finished
+        if len(self.hand_totals) == len(self.hands):
+            return
+        self.totals = [t + s for t, s in zip(self.totals, hand.scores, strict=True)]
+        self.hand_totals.append(self.totals[:])
+        if max(self.totals) >= self.rules.target:
+            self.finished = True
+            best = max(self.totals)
+            self.winners = [seat for seat, t in enumerate(self.totals) if t == best]

@@ -1,0 +1,621 @@
+"""One hand as a state machine: exchange, bidding, kitty, opening lead, tricks, scoring.
+
+The state is mutable for speed (AI search copies and plays out thousands of hands), but
+only the methods here change it, and each either applies an action whole or raises a
+`RuleError` having changed nothing.
+"""
+
+from __future__ import annotations
+
+from .actions import TRUMP_CHOICES, Action
+from .cards import (
+    COURT_MASK,
+    JOKER_BASE,
+    JOKER_MASK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUITS,
+    card_label,
+    cards_of,
+)
+from .deal import Deal
+from .errors import (
+    ALREADY_PASSED,
+    BID_TOO_HIGH,
+    BID_TOO_LOW,
+    CARD_NOT_IN_HAND,
+    INVALID_CALL,
+    INVALID_LEAD,
+    INVALID_RECORD,
+    INVALID_TRUMP,
+    MUST_FOLLOW_SUIT,
+    MUST_PLAY_CALLED_CARD,
+    NOT_YOUR_TURN,
+    REDEAL_NOT_ALLOWED,
+    WRONG_CARD_COUNT,
+    WRONG_PHASE,
+    RuleError,
+)
+from .rules import Rules
+
+EXCHANGE = "exchange"
+BID = "bid"
+DISCARD = "discard"
+LEAD = "lead"
+PLAY = "play"
+DONE = "done"
+
+PHASE_KINDS = {
+    EXCHANGE: ("exchange",),
+    BID: ("pass", "bid", "redeal"),
+    DISCARD: ("discard",),
+    LEAD: ("play",),
+    PLAY: ("play",),
+    DONE: (),
+}
+
+MADE = "made"
+FAILED = "failed"
+THROWN_IN = "thrown_in"
+REDEAL = "redeal"
+ALL_PASS_PLAYED = "all_pass_played"
+IN_PROGRESS = "in_progress"
+
+NO_TRUMP = -1
+GRAND = 4
+PASS = 0  # a pass in the auction list
+_LEAD_WINS = 1000  # strength of a led joker, or a led 2 under `two_wins`
+
+
+def _normal_trump(text: str) -> str:
+    """Trump names are case-insensitive on input: `h` is hearts, `Grand` no trumps."""
+    text = text.strip()
+    return "grand" if text.lower() == "grand" else text.upper()
+
+
+def _trump_from_choice(choice: str) -> int:
+    return GRAND if choice == "grand" else SUITS.index(choice)
+
+
+def trump_name(trump: int) -> str | None:
+    if trump == NO_TRUMP:
+        return None
+    return "grand" if trump == GRAND else SUITS[trump]
+
+
+class Hand:
+    """The state of one hand. Create it with a `Deal`; act with `apply` or the methods
+    named after each action; ask `legal_*` for what the player to act may do."""
+
+    __slots__ = (
+        "rules", "n", "dealer", "deal", "hands", "kitty", "blind", "phase", "to_act",
+        "passed", "bid_made", "high_bid", "bidder", "auction", "exchanges", "discards",
+        "trump", "called", "called_holder", "partner", "trick", "leader", "led_suit",
+        "win_seat", "win_strength", "tricks_won", "tricks_done", "history", "played",
+        "outcome", "scores", "actions", "all_pass", "_two_wins",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    deal: Deal
+    hands: list[int]
+    kitty: int
+    blind: list[int]
+    phase: str
+    to_act: int
+    passed: int
+    bid_made: int
+    high_bid: int
+    bidder: int
+    auction: list[tuple[int, int]]
+    exchanges: list[int]
+    discards: int
+    trump: int
+    called: int
+    called_holder: int
+    partner: int
+    trick: list[int]
+    leader: int
+    led_suit: int
+    win_seat: int
+    win_strength: int
+    tricks_won: list[int]
+    tricks_done: int
+    history: list[tuple[int, tuple[int, ...], int]]
+    played: int
+    outcome: str | None
+    scores: list[int]
+    actions: list[Action]
+    all_pass: bool
+    _two_wins: bool
+
+    def __init__(self, rules: Rules, dealer: int, deal: Deal, validate: bool = True) -> None:
+        if validate:
+            deal.validate(rules)
+        n = rules.players
+        self.rules = rules
+        self.n = n
+        self.dealer = dealer
+        self.deal = deal
+        self.hands = [sum(1 << c for c in cards) for cards in deal.hands]
+        self.kitty = sum(1 << c for c in deal.kitty)
+        self.blind = list(deal.blind)
+        self.passed = 0
+        self.bid_made = 0
+        self.high_bid = 0
+        self.bidder = -1
+        self.auction = []
+        self.exchanges = [-1] * n
+        self.discards = 0
+        self.trump = NO_TRUMP
+        self.called = -1
+        self.called_holder = -1
+        self.partner = -1
+        self.trick = []
+        self.leader = -1
+        self.led_suit = -1
+        self.win_seat = -1
+        self.win_strength = -1
+        self.tricks_won = [0] * n
+        self.tricks_done = 0
+        self.history = []
+        self.played = 0
+        self.outcome = None
+        self.scores = [0] * n
+        self.actions = []
+        self.all_pass = False
+        self._two_wins = "two_wins" in rules.options
+        self.to_act = (dealer + 1) % n
+        self.phase = EXCHANGE if rules.blind_size else BID
+
+    # ----------------------------------------------------------------- copying
+
+    def copy(self) -> Hand:
+        """An independent copy (for search): lists are copied, immutable parts shared."""
+        new = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands[:]
+        new.blind = self.blind[:]
+        new.auction = self.auction[:]
+        new.exchanges = self.exchanges[:]
+        new.trick = self.trick[:]
+        new.tricks_won = self.tricks_won[:]
+        new.history = self.history[:]
+        new.scores = self.scores[:]
+        new.actions = self.actions[:]
+        return new
+
+    # ----------------------------------------------------------------- questions
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def contract(self) -> int:
+        """The winning bid as a number (the top bid is `rules.top_value`), 0 if none."""
+        if self.bidder < 0 or self.phase in (EXCHANGE, BID) or self.outcome == REDEAL:
+            return 0
+        return self.high_bid
+
+    @property
+    def is_top_contract(self) -> bool:
+        return self.contract == self.rules.top_value
+
+    @property
+    def with_trumps(self) -> bool:
+        """Whether the contract is played with trumps and a call (number bids, Kani)."""
+        return (not self.all_pass and self.bidder >= 0
+                and (self.rules.preset == "kani" or self.high_bid != self.rules.top_value))
+
+    def holder_of(self, card: int) -> int:
+        bit = 1 << card
+        for seat, held in enumerate(self.hands):
+            if held & bit:
+                return seat
+        return -1
+
+    def can_redeal(self, seat: int) -> bool:
+        return (self.rules.preset == "norsk" and self.phase == BID and seat == self.to_act
+                and not self.bid_made >> seat & 1 and not self.hands[seat] & COURT_MASK)
+
+    def legal_bids(self) -> list[int]:
+        """The number bids open to the player to act, then the top bid (as its value)."""
+        if self.phase != BID:
+            return []
+        rules = self.rules
+        low = max(rules.min_bid, self.high_bid + 1)
+        return [*range(low, rules.max_bid + 1), rules.top_value]
+
+    def legal_play_mask(self) -> int:
+        """The cards the player to act may play now (lead or follow), as a mask."""
+        held = self.hands[self.to_act]
+        if self.phase == LEAD:
+            return held & ~JOKER_MASK if self.with_trumps else held
+        if self.phase != PLAY:
+            return 0
+        if not self.trick:
+            return held
+        if self.tricks_done == 0 and self.to_act == self.called_holder:
+            return 1 << self.called
+        led = self.led_suit
+        if led < 0:
+            return held  # a joker was led: anything goes
+        follow = held & SUIT_MASKS[led]
+        return follow if follow else held
+
+    def callable_mask(self, suit: int) -> int:
+        """Cards the bidder may call when leading `suit`: that suit's cards not in the
+        bidder's hand nor discards (they may lie in the blind or be out of the pack)."""
+        return SUIT_MASKS[suit] & ~self.hands[self.bidder] & ~self.discards
+
+    def lead_calls(self) -> dict[int, int]:
+        """For the opening lead of a number bid or Kani: suit -> mask of callable cards,
+        for every suit that may be led."""
+        if self.phase != LEAD or not self.with_trumps:
+            return {}
+        held = self.hands[self.bidder]
+        return {s: self.callable_mask(s) for s in range(4) if held & SUIT_MASKS[s]}
+
+    # ----------------------------------------------------------------- acting
+
+    def check_actor(self, seat: object, kind: str) -> None:
+        """The checks that come before an action's own (RECORD_FORMAT.md order): the seat
+        exists, redeal only in norsk, the phase, a passed seat, the turn."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
+            raise RuleError(INVALID_RECORD, f"There is no seat {seat!r} at a table of "
+                            f"{self.n}.")
+        if kind == "redeal" and self.rules.preset != "norsk":
+            raise RuleError(REDEAL_NOT_ALLOWED, "A redeal can only be claimed in norsk.")
+        if kind not in PHASE_KINDS[self.phase]:
+            raise RuleError(WRONG_PHASE, _wrong_phase_message(self.phase, kind))
+        if self.phase == BID and self.passed >> seat & 1:
+            raise RuleError(ALREADY_PASSED, "You have passed: a pass is final for this hand.")
+        if seat != self.to_act:
+            raise RuleError(NOT_YOUR_TURN, f"It is seat {self.to_act}'s turn, not seat {seat}'s.")
+
+    def apply(self, action: Action) -> None:
+        kind = action.kind
+        if kind == "play":
+            assert action.card is not None
+            self.play(action.seat, action.card, action.call, action.trump)
+        elif kind == "pass":
+            self.pass_turn(action.seat)
+        elif kind == "bid":
+            assert action.bid is not None
+            self.bid(action.seat, action.bid)
+        elif kind == "discard":
+            self.discard(action.seat, action.cards)
+        elif kind == "exchange":
+            self.exchange(action.seat, action.cards)
+        elif kind == "redeal":
+            self.redeal(action.seat)
+        else:
+            raise RuleError(INVALID_RECORD, f"Unknown action {kind!r}.")
+
+    def exchange(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.check_actor(seat, "exchange")
+        size = self.rules.blind_size
+        if len(cards) > size:
+            raise RuleError(WRONG_CARD_COUNT, f"You may exchange at most {size} card"
+                            f"{'s' if size != 1 else ''} with the blind, not {len(cards)}.")
+        given = self._take_cards(seat, cards)
+        k = len(cards)
+        taken = self.blind[:k]
+        self.hands[seat] = (self.hands[seat] & ~given) | sum(1 << c for c in taken)
+        self.blind = self.blind[k:] + list(cards)
+        self.exchanges[seat] = k
+        self.actions.append(Action(seat, "exchange", cards=tuple(cards)))
+        if all(count >= 0 for count in self.exchanges):
+            self.phase = BID
+            self.to_act = (self.dealer + 1) % self.n
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    def _take_cards(self, seat: int, cards: tuple[int, ...]) -> int:
+        """The mask of `cards`, which must all be distinct and held by `seat`."""
+        held = self.hands[seat]
+        mask = 0
+        for card in cards:
+            bit = 1 << card
+            if not held & bit or mask & bit:
+                raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}"
+                                + (" twice." if mask & bit else "."))
+            mask |= bit
+        return mask
+
+    def redeal(self, seat: int) -> None:
+        self.check_actor(seat, "redeal")
+        if self.bid_made >> seat & 1:
+            raise RuleError(REDEAL_NOT_ALLOWED, "A redeal can only be claimed before you bid.")
+        if self.hands[seat] & COURT_MASK:
+            raise RuleError(REDEAL_NOT_ALLOWED, "You hold a jack, queen or king, so you "
+                            "cannot claim a redeal.")
+        self.actions.append(Action(seat, "redeal"))
+        self.outcome = REDEAL
+        self.phase = DONE
+
+    def bid(self, seat: int, value: int | str) -> None:
+        self.check_actor(seat, "bid")
+        rules = self.rules
+        if isinstance(value, str):
+            if value.strip().lower() != rules.top_bid:
+                raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid here: the top bid is "
+                                f"{rules.top_bid!r}.")
+            number = rules.top_value
+        elif isinstance(value, int) and not isinstance(value, bool):
+            number = value
+            if number > rules.max_bid:
+                raise RuleError(BID_TOO_HIGH, f"The highest number bid is {rules.max_bid}; "
+                                f"above it is {rules.top_bid.capitalize()}.")
+            if number < rules.min_bid:
+                raise RuleError(BID_TOO_LOW, f"The lowest bid is {rules.min_bid}.")
+            if number <= self.high_bid:
+                raise RuleError(BID_TOO_LOW, f"You must bid more than {self.high_bid}.")
+        else:
+            raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid.")
+        self.actions.append(Action(seat, "bid", bid=rules.bid_name(number)))
+        self.auction.append((seat, number))
+        self.high_bid = number
+        self.bidder = seat
+        self.bid_made |= 1 << seat
+        # Bidding ends at once on the top bid; otherwise only on a pass that leaves the
+        # high bidder alone (RULES.md section 3). A player who bids after everyone else
+        # has passed therefore speaks again: they may raise, and if they pass, everyone
+        # has passed and the hand is thrown in (or played all-pass). The conformance
+        # records of shared/conformance play it exactly this way.
+        if number == rules.top_value:
+            self._end_bidding()
+        else:
+            self.to_act = self._next_bidder(seat)
+
+    def pass_turn(self, seat: int) -> None:
+        self.check_actor(seat, "pass")
+        self.actions.append(Action(seat, "pass"))
+        self.auction.append((seat, PASS))
+        self.passed |= 1 << seat
+        active = self._active_seats()
+        if active == 1 and self.bidder >= 0 and not self.passed >> self.bidder & 1:
+            self._end_bidding()
+        elif active == 0:
+            # Everyone passed, a lone bidder included: any bid made lapses.
+            self.bidder = -1
+            self.high_bid = 0
+            if "all_pass_play" in self.rules.options:
+                self.all_pass = True
+                self.phase = LEAD
+                self.to_act = (self.dealer + 1) % self.n
+            else:
+                self.outcome = THROWN_IN
+                self.phase = DONE
+        else:
+            self.to_act = self._next_bidder(seat)
+
+    def _active_seats(self) -> int:
+        return self.n - self.passed.bit_count()
+
+    def _next_bidder(self, seat: int) -> int:
+        n = self.n
+        nxt = (seat + 1) % n
+        while self.passed >> nxt & 1:
+            nxt = (nxt + 1) % n
+        return nxt
+
+    def _end_bidding(self) -> None:
+        self.to_act = self.bidder
+        if self.kitty:
+            self.hands[self.bidder] |= self.kitty
+            self.phase = DISCARD
+        else:
+            self.phase = LEAD
+
+    def discard(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.check_actor(seat, "discard")
+        size = self.rules.kitty_size
+        if len(cards) != size:
+            raise RuleError(WRONG_CARD_COUNT, f"Discard exactly {size} cards, not {len(cards)}.")
+        mask = self._take_cards(seat, cards)
+        self.hands[seat] &= ~mask
+        self.discards = mask
+        if "kitty_trick" in self.rules.options:
+            self.tricks_won[seat] += 1
+        self.actions.append(Action(seat, "discard", cards=tuple(cards)))
+        self.phase = LEAD
+
+    def play(self, seat: int, card: int, call: int | None = None,
+             trump: str | None = None) -> None:
+        if self.phase != PLAY or seat != self.to_act:
+            self.check_actor(seat, "play")
+        held = self.hands[seat]
+        bit = 1 << card
+        if not held & bit:
+            raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
+        if self.phase == LEAD:
+            self._check_opening_lead(card, call, trump)
+            self.actions.append(Action(seat, "play", card=card, call=call, trump=trump))
+            self._open(card, call, trump)
+        else:
+            if trump is not None:
+                raise RuleError(INVALID_TRUMP, "Trump is named only with the opening lead.")
+            if call is not None:
+                raise RuleError(INVALID_CALL, "A card is called only with the opening lead.")
+            trick = self.trick
+            if trick:
+                if (self.tricks_done == 0 and seat == self.called_holder
+                        and card != self.called):
+                    raise RuleError(MUST_PLAY_CALLED_CARD, f"{card_label(self.called)} was "
+                                    "called and you hold it: you must play it to this trick.")
+                led = self.led_suit
+                if led >= 0 and (card >= JOKER_BASE or card // 13 != led) \
+                        and held & SUIT_MASKS[led]:
+                    raise RuleError(MUST_FOLLOW_SUIT, f"You hold {SUIT_NAMES[led]}, so you "
+                                    f"must follow the {card_label(trick[0])} led.")
+            self.actions.append(Action(seat, "play", card=card))
+        self._play_card(seat, card, bit)
+
+    def _check_opening_lead(self, card: int, call: int | None, trump: str | None) -> None:
+        if not self.with_trumps:
+            if trump is not None:
+                raise RuleError(INVALID_TRUMP, "This hand is played without trumps.")
+            if call is not None:
+                raise RuleError(INVALID_CALL, "No card is called in this hand: "
+                                + ("the bidder plays alone." if not self.all_pass
+                                   else "nobody bid."))
+            return
+        if card >= JOKER_BASE:
+            raise RuleError(INVALID_LEAD, "The opening lead of a number bid must be a suited "
+                            "card, not a joker.")
+        if trump is not None:
+            if "free_trump" not in self.rules.options:
+                raise RuleError(INVALID_TRUMP, "The suit led is trump; naming another needs "
+                                "the free_trump option.")
+            trump = _normal_trump(trump)
+            if trump not in TRUMP_CHOICES:
+                raise RuleError(INVALID_TRUMP, f"{trump!r} is not a trump: name S, H, D, C "
+                                "or grand.")
+        suit = card // 13
+        callable_cards = self.callable_mask(suit)
+        if call is None:
+            if callable_cards:
+                raise RuleError(INVALID_CALL, f"Call a {SUIT_NAMES[suit][:-1]} with your lead "
+                                "to choose your partner.")
+        elif not callable_cards:
+            raise RuleError(INVALID_CALL, f"Every {SUIT_NAMES[suit][:-1]} is yours: no card "
+                            "can be called, you play alone.")
+        elif not 0 <= call < JOKER_BASE or call // 13 != suit:
+            raise RuleError(INVALID_CALL, f"The called card must be a "
+                            f"{SUIT_NAMES[suit][:-1]}, the suit led.")
+        elif not callable_cards >> call & 1:
+            raise RuleError(INVALID_CALL, f"You cannot call {card_label(call)}: it is in your "
+                            "hand or your discards.")
+
+    def _open(self, card: int, call: int | None, trump: str | None) -> None:
+        if self.with_trumps:
+            self.trump = card // 13 if trump is None else _trump_from_choice(_normal_trump(trump))
+            if call is not None:
+                self.called = call
+                self.called_holder = self.holder_of(call)
+        self.phase = PLAY
+
+    def _play_card(self, seat: int, card: int, bit: int) -> None:
+        self.hands[seat] ^= bit
+        self.played |= bit
+        trick = self.trick
+        if card >= JOKER_BASE:
+            strength = -1
+        else:
+            suit = card // 13
+            if suit == self.trump:
+                strength = 100 + card % 13
+            elif suit == self.led_suit or not trick:
+                strength = 50 + card % 13
+            else:
+                strength = -1
+        if not trick:
+            self.leader = seat
+            if card >= JOKER_BASE:
+                self.led_suit = -2
+                strength = _LEAD_WINS
+            else:
+                self.led_suit = card // 13
+                if self._two_wins and card % 13 == 0:
+                    strength = _LEAD_WINS
+            self.win_seat = seat
+            self.win_strength = strength
+        elif strength > self.win_strength:
+            self.win_seat = seat
+            self.win_strength = strength
+        trick.append(card)
+        if card == self.called:
+            self.partner = seat
+        if len(trick) == self.n:
+            self._finish_trick()
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    def _finish_trick(self) -> None:
+        winner = self.win_seat
+        self.tricks_won[winner] += 1
+        self.history.append((self.leader, tuple(self.trick), winner))
+        self.trick = []
+        self.led_suit = -1
+        self.tricks_done += 1
+        self.to_act = winner
+        if self.tricks_done == self.rules.cards_each:
+            self._score()
+
+    # ----------------------------------------------------------------- scoring
+
+    def _score(self) -> None:
+        self.phase = DONE
+        scores = self.scores
+        won = self.tricks_won
+        if self.all_pass:
+            for seat in range(self.n):
+                scores[seat] = -won[seat]
+            self.outcome = ALL_PASS_PLAYED
+            return
+        rules = self.rules
+        bidder = self.bidder
+        partner = self.partner
+        contract = self.high_bid
+        top = contract == rules.top_value
+        if rules.preset == "kani":
+            team_tricks = won[bidder] + (won[partner] if partner >= 0 else 0)
+            made = team_tricks >= (13 if top else contract)
+            value = 50 if top else 10 if "fixed_ten" in rules.options else contract
+            for seat in range(self.n):
+                in_team = seat in (bidder, partner)
+                scores[seat] = value if in_team == made else 0
+            self.outcome = MADE if made else FAILED
+            return
+        for seat in range(self.n):
+            scores[seat] = won[seat]
+        if top:
+            made = sum(won) == won[bidder]
+            scores[bidder] = 52 if made else -52
+        else:
+            team_tricks = won[bidder] + (won[partner] if partner >= 0 else 0)
+            made = team_tricks >= contract
+            sign = 1 if made else -1
+            doubled = 2 if "bidder_double" in rules.options else 1
+            scores[bidder] = sign * contract * doubled
+            if partner >= 0:
+                half = "partner_half" in rules.options
+                scores[partner] = sign * ((contract + 1) // 2 if half else contract)
+        self.outcome = MADE if made else FAILED
+
+    # ----------------------------------------------------------------- record helpers
+
+    def legal_summary(self) -> dict[str, object] | None:
+        """Who acts next and what they may do, as RECORD_FORMAT.md's `next`."""
+        from .cards import card_name
+
+        phase = self.phase
+        if phase == DONE:
+            return None
+        seat = self.to_act
+        out: dict[str, object] = {"seat": seat, "phase": phase}
+        if phase in (EXCHANGE, DISCARD):
+            out["legal"] = [card_name(c) for c in cards_of(self.hands[seat])]
+        elif phase == BID:
+            legal: list[object] = ["pass"]
+            if self.can_redeal(seat):
+                legal.append("redeal")
+            legal.extend(self.rules.bid_name(v) for v in self.legal_bids())
+            out["legal"] = legal
+        else:
+            out["legal"] = [card_name(c) for c in cards_of(self.legal_play_mask())]
+            if phase == LEAD and self.with_trumps:
+                out["calls"] = {SUITS[s]: [card_name(c) for c in cards_of(mask)]
+                                for s, mask in self.lead_calls().items()}
+        return out
+
+
+def _wrong_phase_message(phase: str, kind: str) -> str:
+    now = {EXCHANGE: "players are exchanging with the blind", BID: "the bidding is on",
+           DISCARD: "the bidder is discarding", LEAD: "the opening lead is due",
+           PLAY: "the cards are being played", DONE: "this hand is over"}[phase]
+    return f"You cannot {kind} now: {now}."

@@ -1,0 +1,260 @@
+"""Game records (RECORD_FORMAT.md): load, replay, report, save."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import Action
+from .cards import card_name, parse_card
+from .deal import Deal
+from .errors import (
+    GAME_OVER,
+    INVALID_CARD,
+    INVALID_DEAL,
+    INVALID_RECORD,
+    INVALID_RULES,
+    RecordError,
+    RuleError,
+)
+from .game import Game
+from .hand import (
+    ALL_PASS_PLAYED,
+    BID,
+    EXCHANGE,
+    IN_PROGRESS,
+    REDEAL,
+    THROWN_IN,
+    Hand,
+    trump_name,
+)
+from .rules import Rules
+
+FORMAT = "amerikaner-record/1"
+
+# Keys each action form may carry (besides "seat" and "action"), required then optional.
+_FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "pass": ((), ()),
+    "redeal": ((), ()),
+    "bid": (("bid",), ()),
+    "exchange": (("cards",), ()),
+    "discard": (("cards",), ()),
+    "play": (("card",), ("call", "trump")),
+}
+
+
+def _fail(code: str, message: str, hand: int | None = None,
+          action: int | None = None) -> RecordError:
+    return RecordError(code, message, hand, action)
+
+
+def load_game(data: object) -> Game:
+    """Replay a record (parsed JSON) into a `Game`. A record that breaks a rule is refused
+    whole with a `RecordError` naming the hand and action."""
+    if not isinstance(data, Mapping):
+        raise _fail(INVALID_RECORD, "A record is a JSON object.")
+    if data.get("format") != FORMAT:
+        raise _fail(INVALID_RECORD, f"Unknown record format {data.get('format')!r}; "
+                    f"expected {FORMAT!r}.")
+    rules_data = data.get("rules")
+    if not isinstance(rules_data, Mapping):
+        raise _fail(INVALID_RECORD, "The record has no rules object.")
+    try:
+        rules = Rules.from_json(rules_data)
+    except RuleError as exc:
+        raise _fail(INVALID_RULES, exc.message) from None
+    first_dealer = data.get("first_dealer")
+    if (not isinstance(first_dealer, int) or isinstance(first_dealer, bool)
+            or not 0 <= first_dealer < rules.players):
+        raise _fail(INVALID_RECORD, f"first_dealer must be a seat from 0 to "
+                    f"{rules.players - 1}.")
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        raise _fail(INVALID_RECORD, "The record's hands must be a list.")
+    game = Game(rules, first_dealer)
+    for hi, raw_hand in enumerate(hands):
+        if not isinstance(raw_hand, Mapping):
+            raise _fail(INVALID_RECORD, f"Hand {hi} is not an object.", hi)
+        actions = raw_hand.get("actions", [])
+        if not isinstance(actions, list):
+            raise _fail(INVALID_RECORD, f"Hand {hi}'s actions must be a list.", hi)
+        if game.finished:
+            raise _fail(GAME_OVER, "The game was over before this hand.", hi,
+                        0 if actions else None)
+        last = game.current
+        if last is not None and not last.finished:
+            raise _fail(INVALID_RECORD, f"Hand {hi - 1} is unfinished but another follows.",
+                        hi)
+        deal = _parse_deal(raw_hand, rules, hi)
+        try:
+            game.start_hand(deal)
+        except RuleError as exc:
+            raise _fail(exc.code, exc.message, hi) from None
+        for ai, raw in enumerate(actions):
+            _apply_raw(game, raw, hi, ai)
+    return game
+
+
+def _parse_deal(raw: Mapping[str, Any], rules: Rules, hi: int) -> Deal:
+    deal = raw.get("deal")
+    if not isinstance(deal, list) or not all(isinstance(h, list) for h in deal):
+        raise _fail(INVALID_RECORD, f"Hand {hi} has no deal (a list of card lists).", hi)
+
+    def cards(values: object, what: str) -> tuple[int, ...]:
+        if values is None:
+            return ()
+        if not isinstance(values, list):
+            raise _fail(INVALID_RECORD, f"Hand {hi}'s {what} must be a list of cards.", hi)
+        out = []
+        for text in values:
+            card = parse_card(text)
+            if card is None:
+                raise _fail(INVALID_DEAL, f"{text!r} in the {what} is not a card.", hi)
+            out.append(card)
+        return tuple(out)
+
+    parsed = Deal(
+        hands=tuple(cards(h, f"seat {i}'s cards") for i, h in enumerate(deal)),
+        kitty=cards(raw.get("kitty"), "kitty"),
+        blind=cards(raw.get("blind"), "blind"),
+        removed=cards(raw.get("removed"), "removed cards"),
+    )
+    return parsed
+
+
+def _apply_raw(game: Game, raw: object, hi: int, ai: int) -> None:
+    if game.finished:
+        raise _fail(GAME_OVER, "The game is already over.", hi, ai)
+    if not isinstance(raw, Mapping):
+        raise _fail(INVALID_RECORD, "An action is a JSON object.", hi, ai)
+    kind = raw.get("action")
+    if kind not in _FORMS:
+        raise _fail(INVALID_RECORD, f"Unknown action {kind!r}.", hi, ai)
+    required, optional = _FORMS[kind]
+    allowed = {"seat", "action", *required, *optional}
+    for key in raw:
+        if key not in allowed:
+            raise _fail(INVALID_RECORD, f"Unknown key {key!r} in a {kind} action.", hi, ai)
+    for key in ("seat", *required):
+        if key not in raw:
+            raise _fail(INVALID_RECORD, f"A {kind} action needs {key!r}.", hi, ai)
+    hand = game.current
+    assert hand is not None
+    seat = raw["seat"]
+    try:
+        hand.check_actor(seat, kind)
+        action = _parse_action(kind, seat, raw)
+        game.apply(action)
+    except RecordError:
+        raise
+    except RuleError as exc:
+        raise _fail(exc.code, exc.message, hi, ai) from None
+
+
+def _parse_action(kind: str, seat: int, raw: Mapping[str, Any]) -> Action:
+    if kind == "bid":
+        bid = raw["bid"]
+        if isinstance(bid, bool) or not isinstance(bid, int | str):
+            raise RuleError(INVALID_RECORD, f"{bid!r} is not a bid.")
+        return Action(seat, "bid", bid=bid)
+    if kind in ("exchange", "discard"):
+        values = raw["cards"]
+        if not isinstance(values, list):
+            raise RuleError(INVALID_RECORD, "cards must be a list.")
+        return Action(seat, kind, cards=tuple(_card(v) for v in values))
+    if kind == "play":
+        card = _card(raw["card"])
+        call = raw.get("call")
+        trump = raw.get("trump")
+        if trump is not None and not isinstance(trump, str):
+            raise RuleError("invalid_trump", f"{trump!r} is not a trump.")
+        return Action(seat, "play", card=card, call=None if call is None else _card(call),
+                      trump=trump)
+    return Action(seat, kind)  # type: ignore[arg-type]
+
+
+def _card(text: object) -> int:
+    card = parse_card(text)
+    if card is None:
+        raise RuleError(INVALID_CARD, f"{text!r} is not a card.")
+    return card
+
+
+# ----------------------------------------------------------------------------- output
+
+def hand_report(game: Game, index: int) -> dict[str, object]:
+    hand = game.hands[index]
+    n = game.rules.players
+    before = game.hand_totals[index - 1] if index > 0 else [0] * n
+    done = index < len(game.hand_totals)
+    outcome = hand.outcome if hand.finished else IN_PROGRESS
+    void = outcome in (THROWN_IN, REDEAL)
+    bidding_over = hand.phase not in (EXCHANGE, BID) and not hand.all_pass
+    return {
+        "dealer": hand.dealer,
+        "outcome": outcome,
+        "bidder": hand.bidder if bidding_over and not void else None,
+        "contract": (game.rules.bid_name(hand.high_bid) if bidding_over and not void
+                     else None),
+        "trump": None if void or outcome == ALL_PASS_PLAYED else trump_name(hand.trump),
+        "called": card_name(hand.called) if hand.called >= 0 else None,
+        "partner": hand.partner if hand.partner >= 0 else None,
+        "tricks": [0] * n if void else hand.tricks_won[:],
+        "scores": hand.scores[:] if done else [0] * n,
+        "totals": game.hand_totals[index][:] if done else before[:],
+    }
+
+
+def replay_output(game: Game) -> dict[str, object]:
+    """The replay output of RECORD_FORMAT.md for a game."""
+    hand = game.current
+    nxt = None
+    if not game.finished and hand is not None and not hand.finished:
+        nxt = hand.legal_summary()
+    return {
+        "hands": [hand_report(game, i) for i in range(len(game.hands))],
+        "totals": game.totals[:],
+        "finished": game.finished,
+        "winners": game.winners[:],
+        "next": nxt,
+    }
+
+
+def replay(data: object) -> dict[str, object]:
+    """Replay a record to its output, or to `{"error": ...}` if it breaks a rule."""
+    try:
+        return replay_output(load_game(data))
+    except RecordError as exc:
+        return exc.to_json()
+
+
+def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
+    out: dict[str, object] = {"seat": action.seat, "action": action.kind}
+    if action.kind == "bid":
+        out["bid"] = action.bid
+    elif action.kind in ("exchange", "discard"):
+        out["cards"] = [card_name(c) for c in action.cards]
+    elif action.kind == "play":
+        assert action.card is not None
+        out["card"] = card_name(action.card)
+        if action.call is not None:
+            out["call"] = card_name(action.call)
+        if action.trump is not None:
+            out["trump"] = action.trump
+    return out
+
+
+def hand_to_json(hand: Hand) -> dict[str, object]:
+    out = hand.deal.to_json(hand.rules)
+    out["actions"] = [action_to_json(a, hand.rules) for a in hand.actions]
+    return out
+
+
+def game_to_record(game: Game) -> dict[str, object]:
+    """The record of a game, which replays to the same state."""
+    return {
+        "format": FORMAT,
+        "rules": game.rules.to_json(),
+        "first_dealer": game.first_dealer,
+        "hands": [hand_to_json(h) for h in game.hands],
+    }
