@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 ActionKind = Literal["pass", "bid", "redeal", "exchange", "discard", "play"]
 ACTION_KINDS: tuple[str, ...] = ("pass", "bid", "redeal", "exchange", "discard", "play")
@@ -12,14 +11,14 @@ ACTION_KINDS: tuple[str, ...] = ("pass", "bid", "redeal", "exchange", "discard",
 TRUMP_CHOICES = ("S", "H", "D", "C", "grand")
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One action by one seat. `bid` is a number or the top bid's name ("amerikaner",
     "kani"); `cards` are given (exchange) or discarded; `card` is played, with `call`
-    and `trump` only on the opening lead."""
+    and `trump` only on the opening lead. A named tuple: immutable and cheap to make,
+    which matters in AI play-outs."""
 
     seat: int
-    kind: ActionKind
+    kind: str
     bid: int | str | None = None
     cards: tuple[int, ...] = ()
     card: int | None = None

@@ -94,19 +94,29 @@ DISPLAY_ORDER = tuple(
 )
 
 
-def cards_of(mask: int) -> list[int]:
+# For each suit and each 13-bit pattern, the cards it holds: ascending, and high to low.
+# Splitting a mask into four table look-ups is several times faster than a bit loop.
+_ASCENDING = tuple(
+    tuple(tuple(s * 13 + r for r in range(13) if x >> r & 1) for x in range(8192))
+    for s in range(4))
+_DESCENDING = tuple(tuple(t[::-1] for t in table) for table in _ASCENDING)
+_A0, _A1, _A2, _A3 = _ASCENDING
+_D0, _D1, _D2, _D3 = _DESCENDING
+_JOKER_CARDS = tuple(tuple(j for j in JOKERS if x >> (j - JOKER_BASE) & 1) for x in range(8))
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a mask in display order (S H D C, high to low, jokers last)."""
-    return [c for c in DISPLAY_ORDER if mask >> c & 1]
+    out = (_D0[mask & 8191] + _D1[mask >> 13 & 8191] + _D2[mask >> 26 & 8191]
+           + _D3[mask >> 39 & 8191])
+    return out + _JOKER_CARDS[mask >> JOKER_BASE & 7] if mask >> JOKER_BASE else out
 
 
-def bits(mask: int) -> list[int]:
-    """The cards of a mask in ascending bit order (cheaper than display order)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def bits(mask: int) -> tuple[int, ...]:
+    """The cards of a mask in ascending order (the order AI code iterates in)."""
+    out = (_A0[mask & 8191] + _A1[mask >> 13 & 8191] + _A2[mask >> 26 & 8191]
+           + _A3[mask >> 39 & 8191])
+    return out + _JOKER_CARDS[mask >> JOKER_BASE & 7] if mask >> JOKER_BASE else out
 
 
 def highest_in(mask: int) -> int:

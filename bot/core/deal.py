@@ -72,8 +72,11 @@ class Deal:
 def deal_cards(rules: Rules, rng: random.Random) -> Deal:
     """A shuffled deal for `rules`, from `rng` (seed it for a reproducible game). Each hand
     is sorted in display order, which is how a player holds it."""
-    pack = bits(rules.pack)
-    rng.shuffle(pack)
+    pack = list(bits(rules.pack))
+    # Sorting by random keys is an unbiased shuffle and several times faster than
+    # random.shuffle in CPython, which matters when AI search deals thousands of hands.
+    random_key = rng.random
+    pack.sort(key=lambda _card: random_key())
     each = rules.cards_each
     n = rules.players
     hands = tuple(tuple(cards_of(mask_of(pack[i * each:(i + 1) * each]))) for i in range(n))

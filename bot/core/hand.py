@@ -67,6 +67,28 @@ PASS = 0  # a pass in the auction list
 _LEAD_WINS = 1000  # strength of a led joker, or a led 2 under `two_wins`
 
 
+def _strength_table(trump: int, led: int) -> tuple[int, ...]:
+    """How strongly each card bids for a trick: a trump beats the suit led, which beats
+    the rest (and jokers not led), which cannot win."""
+    table = []
+    for card in range(JOKER_BASE + 3):
+        suit = card // 13 if card < JOKER_BASE else -1
+        if suit < 0:
+            table.append(-1)
+        elif suit == trump:
+            table.append(100 + card % 13)
+        elif suit == led:
+            table.append(50 + card % 13)
+        else:
+            table.append(-1)
+    return tuple(table)
+
+
+# _STRENGTH[trump + 1][led]: trump -1 (none) .. 3, and 4 (grand); led 0..3, 4 = a joker.
+_STRENGTH = tuple(tuple(_strength_table(trump, led) for led in range(5))
+                  for trump in range(-1, 5))
+
+
 def _normal_trump(text: str) -> str:
     """Trump names are case-insensitive on input: `h` is hearts, `Grand` no trumps."""
     text = text.strip()
@@ -92,7 +114,7 @@ class Hand:
         "passed", "bid_made", "high_bid", "bidder", "auction", "exchanges", "discards",
         "trump", "called", "called_holder", "partner", "trick", "leader", "led_suit",
         "win_seat", "win_strength", "tricks_won", "tricks_done", "history", "played",
-        "outcome", "scores", "actions", "all_pass", "_two_wins",
+        "outcome", "scores", "actions", "all_pass", "_two_wins", "_strength", "_next_seat",
     )
 
     rules: Rules
@@ -129,6 +151,8 @@ class Hand:
     actions: list[Action]
     all_pass: bool
     _two_wins: bool
+    _strength: tuple[int, ...]
+    _next_seat: tuple[int, ...]
 
     def __init__(self, rules: Rules, dealer: int, deal: Deal, validate: bool = True) -> None:
         if validate:
@@ -166,6 +190,8 @@ class Hand:
         self.actions = []
         self.all_pass = False
         self._two_wins = "two_wins" in rules.options
+        self._strength = _STRENGTH[0][4]
+        self._next_seat = tuple((seat + 1) % n for seat in range(n))
         self.to_act = (dealer + 1) % n
         self.phase = EXCHANGE if rules.blind_size else BID
 
@@ -426,34 +452,43 @@ class Hand:
 
     def play(self, seat: int, card: int, call: int | None = None,
              trump: str | None = None) -> None:
-        if self.phase != PLAY or seat != self.to_act:
-            self.check_actor(seat, "play")
+        if self.phase is not PLAY or seat != self.to_act or call is not None \
+                or trump is not None:
+            self._play_checked(seat, card, call, trump)
+            return
+        # The common case, kept tight for AI play-outs: a card played to a trick.
         held = self.hands[seat]
         bit = 1 << card
         if not held & bit:
+            raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
+        trick = self.trick
+        if trick:
+            if self.tricks_done == 0 and seat == self.called_holder and card != self.called:
+                raise RuleError(MUST_PLAY_CALLED_CARD, f"{card_label(self.called)} was "
+                                "called and you hold it: you must play it to this trick.")
+            led = self.led_suit
+            if led >= 0 and held & SUIT_MASKS[led] and not bit & SUIT_MASKS[led]:
+                raise RuleError(MUST_FOLLOW_SUIT, f"You hold {SUIT_NAMES[led]}, so you "
+                                f"must follow the {card_label(trick[0])} led.")
+        self.actions.append(Action(seat, "play", None, (), card))
+        self._play_card(seat, card, bit)
+
+    def _play_checked(self, seat: int, card: int, call: int | None,
+                      trump: str | None) -> None:
+        self.check_actor(seat, "play")
+        if not self.hands[seat] >> card & 1:
             raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
         if self.phase == LEAD:
             self._check_opening_lead(card, call, trump)
             self.actions.append(Action(seat, "play", card=card, call=call, trump=trump))
             self._open(card, call, trump)
-        else:
-            if trump is not None:
-                raise RuleError(INVALID_TRUMP, "Trump is named only with the opening lead.")
-            if call is not None:
-                raise RuleError(INVALID_CALL, "A card is called only with the opening lead.")
-            trick = self.trick
-            if trick:
-                if (self.tricks_done == 0 and seat == self.called_holder
-                        and card != self.called):
-                    raise RuleError(MUST_PLAY_CALLED_CARD, f"{card_label(self.called)} was "
-                                    "called and you hold it: you must play it to this trick.")
-                led = self.led_suit
-                if led >= 0 and (card >= JOKER_BASE or card // 13 != led) \
-                        and held & SUIT_MASKS[led]:
-                    raise RuleError(MUST_FOLLOW_SUIT, f"You hold {SUIT_NAMES[led]}, so you "
-                                    f"must follow the {card_label(trick[0])} led.")
-            self.actions.append(Action(seat, "play", card=card))
-        self._play_card(seat, card, bit)
+            self._play_card(seat, card, 1 << card)
+            return
+        if trump is not None:
+            raise RuleError(INVALID_TRUMP, "Trump is named only with the opening lead.")
+        if call is not None:
+            raise RuleError(INVALID_CALL, "A card is called only with the opening lead.")
+        self.play(seat, card)
 
     def _check_opening_lead(self, card: int, call: int | None, trump: str | None) -> None:
         if not self.with_trumps:
@@ -503,37 +538,30 @@ class Hand:
         self.hands[seat] ^= bit
         self.played |= bit
         trick = self.trick
-        if card >= JOKER_BASE:
-            strength = -1
+        if trick:
+            strength = self._strength[card]
+            if strength > self.win_strength:
+                self.win_seat = seat
+                self.win_strength = strength
         else:
-            suit = card // 13
-            if suit == self.trump:
-                strength = 100 + card % 13
-            elif suit == self.led_suit or not trick:
-                strength = 50 + card % 13
-            else:
-                strength = -1
-        if not trick:
             self.leader = seat
+            self.win_seat = seat
             if card >= JOKER_BASE:
                 self.led_suit = -2
-                strength = _LEAD_WINS
+                self._strength = _STRENGTH[self.trump + 1][4]
+                self.win_strength = _LEAD_WINS
             else:
-                self.led_suit = card // 13
-                if self._two_wins and card % 13 == 0:
-                    strength = _LEAD_WINS
-            self.win_seat = seat
-            self.win_strength = strength
-        elif strength > self.win_strength:
-            self.win_seat = seat
-            self.win_strength = strength
+                led = self.led_suit = card // 13
+                self._strength = table = _STRENGTH[self.trump + 1][led]
+                self.win_strength = (_LEAD_WINS if self._two_wins and card % 13 == 0
+                                     else table[card])
         trick.append(card)
         if card == self.called:
             self.partner = seat
         if len(trick) == self.n:
             self._finish_trick()
         else:
-            self.to_act = (seat + 1) % self.n
+            self.to_act = self._next_seat[seat]
 
     def _finish_trick(self) -> None:
         winner = self.win_seat

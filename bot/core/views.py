@@ -1,0 +1,213 @@
+"""What a seat may know, and what everyone may know: the only road from state to text.
+
+The Discord layer renders only these views and the AI decides only from them, so a
+hidden card cannot leak by a careless f-string. A view holds a seat's own hand; the kitty
+only for the bidder once picked up (for everyone under `show_kitty`, once bidding ends);
+discards only for the bidder; the partner only once the called card is played; the blind
+never (a seat knows only what it gave to and took from it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import SUITS, cards_of
+from .game import Game
+from .hand import BID, DISCARD, DONE, EXCHANGE, LEAD, PASS, Hand, trump_name
+from .rules import Rules
+
+PUBLIC = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    leader: int
+    plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    winner: int | None  # None while the trick is being played
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Exactly what the seat to act may do now."""
+
+    phase: str
+    can_pass: bool = False
+    can_redeal: bool = False
+    bids: tuple[int | str, ...] = ()  # number bids, then the top bid's name
+    cards: tuple[int, ...] = ()  # cards that may be played, given or discarded
+    card_count: tuple[int, int] = (0, 0)  # how many cards to give or discard (min, max)
+    calls: tuple[tuple[int, tuple[int, ...]], ...] = ()  # opening lead: suit -> callable
+    trumps: tuple[str, ...] = ()  # with free_trump: the trumps that may be named
+
+    def calls_for(self, suit: int) -> tuple[int, ...]:
+        for s, cards in self.calls:
+            if s == suit:
+                return cards
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One hand as seen by `seat` (None: as seen by everyone)."""
+
+    seat: int | None
+    rules: Rules
+    dealer: int
+    phase: str
+    to_act: int | None
+    auction: tuple[tuple[int, int | str], ...]  # (seat, "pass" | bid), in order
+    passed: tuple[int, ...]
+    high_bid: int | str | None
+    high_bidder: int | None
+    bidder: int | None  # set once bidding has ended with a contract
+    contract: int | str | None
+    exchanged: tuple[int | None, ...]  # how many cards each seat exchanged (public)
+    hand_sizes: tuple[int, ...]
+    trump: str | None
+    called: int | None
+    partner: int | None
+    trick: TrickView | None
+    tricks: tuple[TrickView, ...]
+    tricks_won: tuple[int, ...]
+    kitty: tuple[int, ...] | None
+    discards: tuple[int, ...] | None
+    cards: tuple[int, ...] | None  # the seat's own hand
+    exchange_given: tuple[int, ...] | None
+    exchange_taken: tuple[int, ...] | None
+    legal: LegalActions | None  # set when this seat is to act
+    outcome: str | None
+    scores: tuple[int, ...] | None
+    all_pass: bool
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_act == self.seat
+
+    @property
+    def last_trick(self) -> TrickView | None:
+        return self.tricks[-1] if self.tricks else None
+
+
+def _exchange_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """What `seat` gave to and took from the blind, rebuilt from the actions."""
+    blind = list(hand.deal.blind)
+    for action in hand.actions:
+        if action.kind != "exchange":
+            continue
+        k = len(action.cards)
+        taken = tuple(blind[:k])
+        blind = blind[k:] + list(action.cards)
+        if action.seat == seat:
+            return action.cards, taken
+    return None
+
+
+def hand_view(hand: Hand, seat: int | None = PUBLIC) -> HandView:
+    rules = hand.rules
+    phase = hand.phase
+    bidding_over = phase not in (EXCHANGE, BID) and hand.bidder >= 0
+    kitty_known = bool(hand.deal.kitty) and bidding_over and (
+        "show_kitty" in rules.options or seat == hand.bidder)
+    auction = tuple((s, "pass" if v == PASS else rules.bid_name(v)) for s, v in hand.auction)
+    trick = None
+    if hand.trick:
+        trick = TrickView(hand.leader, tuple(
+            ((hand.leader + i) % hand.n, c) for i, c in enumerate(hand.trick)), None)
+    tricks = tuple(TrickView(leader, tuple(((leader + i) % hand.n, c)
+                                           for i, c in enumerate(cards)), winner)
+                   for leader, cards, winner in hand.history)
+    own = seat is not None
+    exchange = _exchange_of(hand, seat) if own and rules.blind_size else None
+    passed = tuple(s for s in range(hand.n) if hand.passed >> s & 1)
+    return HandView(
+        seat=seat,
+        rules=rules,
+        dealer=hand.dealer,
+        phase=phase,
+        to_act=None if phase == DONE else hand.to_act,
+        auction=auction,
+        passed=passed,
+        high_bid=rules.bid_name(hand.high_bid) if hand.high_bid else None,
+        high_bidder=hand.bidder if hand.bidder >= 0 else None,
+        bidder=hand.bidder if bidding_over and not hand.all_pass else None,
+        contract=rules.bid_name(hand.contract) if hand.contract else None,
+        exchanged=tuple(None if k < 0 else k for k in hand.exchanges),
+        hand_sizes=tuple(h.bit_count() for h in hand.hands),
+        trump=trump_name(hand.trump),
+        called=hand.called if hand.called >= 0 else None,
+        partner=hand.partner if hand.partner >= 0 else None,
+        trick=trick,
+        tricks=tricks,
+        tricks_won=tuple(hand.tricks_won),
+        kitty=tuple(hand.deal.kitty) if kitty_known else None,
+        discards=tuple(cards_of(hand.discards)) if own and seat == hand.bidder
+        and phase not in (DISCARD,) and hand.discards else None,
+        cards=tuple(cards_of(hand.hands[seat])) if own else None,
+        exchange_given=exchange[0] if exchange else None,
+        exchange_taken=exchange[1] if exchange else None,
+        legal=legal_actions(hand) if own and seat == hand.to_act and phase != DONE else None,
+        outcome=hand.outcome,
+        scores=tuple(hand.scores) if phase == DONE else None,
+        all_pass=hand.all_pass,
+    )
+
+
+def legal_actions(hand: Hand) -> LegalActions:
+    """What the seat to act may do now."""
+    phase = hand.phase
+    seat = hand.to_act
+    rules = hand.rules
+    if phase == EXCHANGE:
+        return LegalActions(phase, cards=tuple(cards_of(hand.hands[seat])),
+                            card_count=(0, rules.blind_size))
+    if phase == BID:
+        return LegalActions(phase, can_pass=True, can_redeal=hand.can_redeal(seat),
+                            bids=tuple(rules.bid_name(v) for v in hand.legal_bids()))
+    if phase == DISCARD:
+        return LegalActions(phase, cards=tuple(cards_of(hand.hands[seat])),
+                            card_count=(rules.kitty_size, rules.kitty_size))
+    if phase == DONE:
+        return LegalActions(phase)
+    cards = tuple(cards_of(hand.legal_play_mask()))
+    if phase == LEAD and hand.with_trumps:
+        calls = tuple((s, tuple(cards_of(m))) for s, m in hand.lead_calls().items())
+        trumps = (*SUITS, "grand") if "free_trump" in rules.options else ()
+        return LegalActions(phase, cards=cards, calls=calls, trumps=trumps)
+    return LegalActions(phase, cards=cards)
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """The game around the current hand: totals, history, the end."""
+
+    rules: Rules
+    hand_number: int  # 1-based
+    totals: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    hand: HandView | None
+
+
+def game_view(game: Game, seat: int | None = PUBLIC) -> GameView:
+    hand = game.current
+    return GameView(rules=game.rules, hand_number=len(game.hands), totals=tuple(game.totals),
+                    finished=game.finished, winners=tuple(game.winners),
+                    hand=hand_view(hand, seat) if hand is not None else None)
+
+
+def known_cards(view: HandView) -> set[int]:
+    """Every card a view mentions (for tests that check nothing hidden is shown)."""
+    out: set[int] = set()
+    for part in (view.cards, view.kitty, view.discards, view.exchange_given,
+                 view.exchange_taken):
+        if part:
+            out.update(part)
+    if view.called is not None:
+        out.add(view.called)
+    for trick in (*view.tricks, *((view.trick,) if view.trick else ())):
+        out.update(card for _, card in trick.plays)
+    if view.legal:
+        out.update(view.legal.cards)
+        for _, cards in view.legal.calls:
+            out.update(cards)
+    return out
