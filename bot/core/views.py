@@ -207,7 +207,7 @@ def known_cards(view: HandView) -> set[int]:
     for trick in (*view.tricks, *((view.trick,) if view.trick else ())):
         out.update(card for _, card in trick.plays)
     if view.legal:
+        # Callable cards are not listed: they are the complement of what the seat holds
+        # and discarded, and say nothing about who holds them.
         out.update(view.legal.cards)
-        for _, cards in view.legal.calls:
-            out.update(cards)
     return out

@@ -1,0 +1,7 @@
+"""Shared test set-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
