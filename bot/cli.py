@@ -32,6 +32,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 2 if "error" in out else 0
 
 
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from bot.app import run_bot
+
+    return run_bot()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amerikaner",
@@ -41,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="the record (JSON), or - for standard input")
     rp.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
     rp.set_defaults(func=_cmd_replay)
+    bp = sub.add_parser("bot", help="run the Discord bot (settings from the environment "
+                        "and .env)")
+    bp.set_defaults(func=_cmd_bot)
     return parser
 
 
