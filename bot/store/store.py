@@ -29,8 +29,8 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -55,7 +55,7 @@ from .models import (
     StoreError,
 )
 
-Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+Synchronous = Literal["NORMAL", "FULL", "EXTRA"]
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, rules, first_dealer, meta, "
@@ -109,30 +109,41 @@ class Store:
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(
+    def open(
         cls,
         path: str | Path,
         *,
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = 5000,
         clock: Callable[[], float] = time.time,
-    ) -> Store:
+    ) -> _Opener:
         """Open (creating it and its parent directory if needed) and migrate the
-        database at ``path``; ``":memory:"`` gives a private in-memory database."""
-        path_str = str(path)
-        if path_str != ":memory:" and not path_str.startswith("file:"):
-            Path(path_str).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(
-            path_str, isolation_level=None, timeout=busy_timeout_ms / 1000
-        )
+        database at ``path``; ``":memory:"`` gives a private in-memory database.
+
+        Either ``store = await Store.open(path)`` (then ``await store.close()``) or
+        ``async with Store.open(path) as store:``.
+        """
+        if synchronous not in ("NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
+        return _Opener(cls._open(str(path), synchronous, busy_timeout_ms, clock))
+
+    @classmethod
+    async def _open(
+        cls,
+        path: str,
+        synchronous: Synchronous,
+        busy_timeout_ms: int,
+        clock: Callable[[], float],
+    ) -> Store:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await conn.execute("PRAGMA journal_mode = WAL")
-            if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
-                raise ValueError(f"bad synchronous mode {synchronous!r}")
             await conn.execute(f"PRAGMA synchronous = {synchronous}")
             await conn.execute("PRAGMA foreign_keys = ON")
-            store = cls(conn, path_str, clock)
+            store = cls(conn, path, clock)
             await store._migrate()
         except BaseException:
             await conn.close()
@@ -158,6 +169,24 @@ class Store:
     ) -> None:
         await self.close()
 
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the main file now (PASSIVE: never blocks readers).
+        SQLite also does this by itself every ~1000 pages; calling it from a quiet
+        moment keeps that work off the commit path of a player's action."""
+        async with self._read() as conn:
+            await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def backup(self, dest: str | Path) -> None:
+        """Write a consistent copy of the whole database to the file ``dest`` while
+        the store stays open (store calls wait until the copy is done)."""
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        async with self._read() as conn:
+            target = await aiosqlite.connect(str(dest))
+            try:
+                await conn.backup(target)
+            finally:
+                await target.close()
+
     async def schema_version(self) -> int:
         async with self._read() as conn:
             return await _user_version(conn)
@@ -168,7 +197,7 @@ class Store:
         for version, script in _migrations.MIGRATIONS:
             # Re-read the version inside the write transaction so two processes
             # opening the same new file cannot both apply a migration.
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 current = await _user_version(self._conn)
                 if current > _migrations.latest_version():
@@ -182,8 +211,7 @@ class Store:
                     await self._conn.execute(f"PRAGMA user_version = {int(version)}")
                 await self._conn.execute("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                await self._rollback()
                 raise
 
     # --------------------------------------------------------------- transactions
@@ -207,16 +235,32 @@ class Store:
             self._check_open()
             self._tx_task = asyncio.current_task()
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                await self._begin()
                 try:
                     yield self
+                    # Shielded: once asked for, the commit happens even if the
+                    # caller is cancelled meanwhile.
+                    await asyncio.shield(self._conn.execute("COMMIT"))
                 except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.execute("ROLLBACK")
+                    await self._rollback()
                     raise
-                await self._conn.execute("COMMIT")
             finally:
                 self._tx_task = None
+
+    async def _begin(self) -> None:
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "within a transaction" not in str(exc):
+                raise
+            # Left open by a rollback that was itself interrupted: nothing in it
+            # was ever reported as committed, so drop it and start afresh.
+            await self._conn.execute("ROLLBACK")
+            await self._conn.execute("BEGIN IMMEDIATE")
+
+    async def _rollback(self) -> None:
+        with suppress(sqlite3.OperationalError):  # no transaction left to roll back
+            await asyncio.shield(self._conn.execute("ROLLBACK"))
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -341,12 +385,13 @@ class Store:
     async def _games_where(
         self, conn: aiosqlite.Connection, where: str, params: tuple[Any, ...]
     ) -> list[GameRow]:
-        rows = await conn.execute_fetchall(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params
+        rows = await _fetchall(
+            conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params
         )
         if not rows:
             return []
-        seat_rows = await conn.execute_fetchall(
+        seat_rows = await _fetchall(
+            conn,
             f"SELECT {_SEAT_COLUMNS} FROM game_seats WHERE game_id IN "
             f"(SELECT id FROM games WHERE {where}) ORDER BY game_id, seat",
             params,
@@ -381,9 +426,7 @@ class Store:
         ]
 
     async def _require_active(self, game_id: int) -> None:
-        rows = await self._conn.execute_fetchall(
-            "SELECT status FROM games WHERE id = ?", (game_id,)
-        )
+        rows = await _fetchall(self._conn, "SELECT status FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise GameNotFoundError(f"no game {game_id}")
         status: GameStatus = rows[0][0]
@@ -407,8 +450,8 @@ class Store:
             raise ValueError('add_hand takes the deal only; append "actions" separately')
         async with self.transaction():
             await self._require_active(game_id)
-            rows = await self._conn.execute_fetchall(
-                "SELECT COUNT(*) FROM game_hands WHERE game_id = ?", (game_id,)
+            rows = await _fetchall(
+                self._conn, "SELECT COUNT(*) FROM game_hands WHERE game_id = ?", (game_id,)
             )
             count: int = rows[0][0]
             if hand_index < count:
@@ -445,7 +488,8 @@ class Store:
                 raise ValueError(f"an action must be a dict, not {type(action).__name__}")
         async with self.transaction():
             await self._require_active(game_id)
-            rows = await self._conn.execute_fetchall(
+            rows = await _fetchall(
+                self._conn,
                 "SELECT (SELECT COUNT(*) FROM game_hands "
                 "        WHERE game_id = ?1 AND hand_index = ?2), "
                 "       (SELECT MAX(seq) FROM game_actions "
@@ -482,16 +526,18 @@ class Store:
         """The game's record in RECORD_FORMAT.md shape: ``format``, ``rules``,
         ``first_dealer`` and ``hands`` (deal, kitty/blind/removed, ordered actions)."""
         async with self._read() as conn:
-            game = await conn.execute_fetchall(
-                "SELECT rules, first_dealer FROM games WHERE id = ?", (game_id,)
+            game = await _fetchall(
+                conn, "SELECT rules, first_dealer FROM games WHERE id = ?", (game_id,)
             )
             if not game:
                 raise GameNotFoundError(f"no game {game_id}")
-            hand_rows = await conn.execute_fetchall(
+            hand_rows = await _fetchall(
+                conn,
                 "SELECT hand_index, deal FROM game_hands WHERE game_id = ? ORDER BY hand_index",
                 (game_id,),
             )
-            action_rows = await conn.execute_fetchall(
+            action_rows = await _fetchall(
+                conn,
                 "SELECT hand_index, action FROM game_actions WHERE game_id = ? "
                 "ORDER BY hand_index, seq",
                 (game_id,),
@@ -517,7 +563,8 @@ class Store:
     async def action_count(self, game_id: int, hand_index: int) -> int:
         """How many actions hand ``hand_index`` has (the next ``seq``)."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = await _fetchall(
+                conn,
                 "SELECT COUNT(*) FROM game_actions WHERE game_id = ? AND hand_index = ?",
                 (game_id, hand_index),
             )
@@ -532,8 +579,8 @@ class Store:
         game is never counted twice."""
         async with self.transaction():
             await self._require_active(game_id)
-            rows = await self._conn.execute_fetchall(
-                "SELECT guild_id FROM games WHERE id = ?", (game_id,)
+            rows = await _fetchall(
+                self._conn, "SELECT guild_id FROM games WHERE id = ?", (game_id,)
             )
             guild_id: int = rows[0][0]
             now = self._now()
@@ -605,9 +652,7 @@ class Store:
             )
             if cursor.rowcount:
                 return True
-            exists = await self._conn.execute_fetchall(
-                "SELECT 1 FROM games WHERE id = ?", (game_id,)
-            )
+            exists = await _fetchall(self._conn, "SELECT 1 FROM games WHERE id = ?", (game_id,))
             if not exists:
                 raise GameNotFoundError(f"no game {game_id}")
             return False
@@ -634,7 +679,8 @@ class Store:
         if limit < 0 or offset < 0:
             raise ValueError("limit and offset must not be negative")
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = await _fetchall(
+                conn,
                 f"SELECT user_id, games, wins, points FROM player_totals "
                 f"INDEXED BY {index} WHERE guild_id = ? "
                 f"ORDER BY {order_by} LIMIT ? OFFSET ?",
@@ -645,14 +691,15 @@ class Store:
     async def leaderboard_size(self, guild_id: int) -> int:
         """How many members of the guild have finished at least one game."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT COUNT(*) FROM player_totals WHERE guild_id = ?", (guild_id,)
+            rows = await _fetchall(
+                conn, "SELECT COUNT(*) FROM player_totals WHERE guild_id = ?", (guild_id,)
             )
         return int(rows[0][0])
 
     async def member_stats(self, guild_id: int, user_id: int) -> MemberStats:
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
+            rows = await _fetchall(
+                conn,
                 "SELECT games, wins, points, contracts_made, contracts_failed, "
                 "top_bids_made, hands_played FROM player_totals "
                 "WHERE guild_id = ? AND user_id = ?",
@@ -678,8 +725,8 @@ class Store:
     async def get_guild_settings(self, guild_id: int) -> dict[str, Any]:
         """The guild's settings dict; ``{}`` if never set."""
         async with self._read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            rows = await _fetchall(
+                conn, "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
         return json.loads(rows[0][0]) if rows else {}
 
@@ -694,6 +741,35 @@ class Store:
             )
 
 
+async def _fetchall(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    return list(await conn.execute_fetchall(sql, params))
+
+
 async def _user_version(conn: aiosqlite.Connection) -> int:
-    rows = await conn.execute_fetchall("PRAGMA user_version")
+    rows = await _fetchall(conn, "PRAGMA user_version")
     return int(rows[0][0])
+
+
+class _Opener:
+    """What ``Store.open`` returns: await it for a Store, or use it in ``async with``
+    to have the Store closed at the end of the block."""
+
+    def __init__(self, opening: Coroutine[Any, Any, Store]) -> None:
+        self._opening = opening
+        self._store: Store | None = None
+
+    def __await__(self) -> Generator[Any, None, Store]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> Store:
+        self._store = await self._opening
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()

@@ -1,0 +1,336 @@
+"""Benchmark of the store's read paths on a big database.
+
+Builds (or reuses) a database of ``--games`` finished games across ``--guilds``
+guilds and ``--users`` users (4 seats a game, some of them AI, one results row per
+human), then times ``Store.leaderboard()`` page 1 and ``Store.member_stats()`` over
+random guilds and members through the public Store API, and prints median and p99.
+
+    .venv/bin/python bench/store.py                      # 1,000,000 games
+    .venv/bin/python bench/store.py --games 20000 --db /tmp/small.db
+
+Target: leaderboard page 1 and member_stats <= 10 ms at the median and p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bot.store import LeaderOrder, Store  # noqa: E402
+
+CHUNK = 50_000  # games per build transaction
+AI_SEAT_SHARE = 0.15  # games whose last seat is an AI
+
+
+def _guild_weights(guilds: int, rng: random.Random) -> list[float]:
+    """Zipf-like activity: a few busy guilds, a long tail of quiet ones."""
+    weights = [1.0 / (rank**0.9) for rank in range(1, guilds + 1)]
+    rng.shuffle(weights)
+    return weights
+
+
+def _members(guilds: int, users: int, weights: list[float], rng: random.Random) -> list[list[int]]:
+    """Each user joins a home guild (busier guilds have more members) and, a third
+    of them, a second one; every guild gets at least 4 members."""
+    pools: list[set[int]] = [set() for _ in range(guilds)]
+    homes = rng.choices(range(guilds), weights=weights, k=users)
+    seconds = rng.choices(range(guilds), weights=weights, k=users)
+    for user, (home, second) in enumerate(zip(homes, seconds, strict=True)):
+        user_id = 10**17 + user  # snowflake-sized ids
+        pools[home].add(user_id)
+        if rng.random() < 0.33:
+            pools[second].add(user_id)
+    for pool in pools:
+        while len(pool) < 4:
+            pool.add(10**17 + rng.randrange(users))
+    return [sorted(pool) for pool in pools]
+
+
+def _game_rows(
+    first_id: int,
+    count: int,
+    game_guilds: list[int],
+    pools: list[list[int]],
+    rng: random.Random,
+) -> Iterator[tuple[tuple[object, ...], list[tuple[object, ...]], list[tuple[object, ...]]]]:
+    rules = json.dumps({"preset": "amerikaner", "players": 4, "options": {"target": 52}})
+    for game_id in range(first_id, first_id + count):
+        guild = game_guilds[game_id - 1]
+        guild_id = 1000 + guild
+        players = rng.sample(pools[guild], 4)
+        ai_last = rng.random() < AI_SEAT_SHARE
+        created = 1.6e9 + game_id * 30.0
+        finished = created + 1800.0
+        game = (
+            game_id,
+            guild_id,
+            guild_id * 10 + rng.randrange(3),
+            players[0],
+            "finished",
+            rules,
+            rng.randrange(4),
+            "{}",
+            created,
+            finished,
+            finished,
+        )
+        points = [rng.randint(-20, 70) for _ in range(4)]
+        winner = max(range(4), key=points.__getitem__)
+        points[winner] = max(points[winner], 52)
+        hands = rng.randint(4, 14)
+        seats: list[tuple[object, ...]] = []
+        results: list[tuple[object, ...]] = []
+        for seat, user_id in enumerate(players):
+            is_ai = ai_last and seat == 3
+            seats.append(
+                (
+                    game_id,
+                    seat,
+                    None if is_ai else user_id,
+                    int(is_ai),
+                    "medium" if is_ai else None,
+                    "Bot" if is_ai else f"user{user_id % 100000}",
+                )
+            )
+            if not is_ai:
+                made = rng.randint(0, 3)
+                results.append(
+                    (
+                        game_id,
+                        guild_id,
+                        user_id,
+                        seat,
+                        points[seat],
+                        int(seat == winner),
+                        made,
+                        rng.randint(0, 2),
+                        int(made and rng.random() < 0.05),
+                        hands,
+                    )
+                )
+        yield game, seats, results
+
+
+async def _create_schema(path: Path) -> None:
+    store = await Store.open(path)
+    await store.close()
+
+
+def build(path: Path, games: int, guilds: int, users: int, seed: int) -> float:
+    """Create the database from scratch; returns the seconds it took."""
+    start = time.perf_counter()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    asyncio.run(_create_schema(path))  # the schema comes from the real migrations
+
+    rng = random.Random(seed)
+    weights = _guild_weights(guilds, rng)
+    pools = _members(guilds, users, weights, rng)
+    game_guilds = rng.choices(range(guilds), weights=weights, k=games)
+    deal = json.dumps({"deal": [["AS"], ["KS"], ["QS"], ["JS"]], "kitty": []})
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA cache_size = -1000000")  # 1 GB
+    conn.execute("PRAGMA foreign_keys = OFF")
+    done = 0
+    while done < games:
+        count = min(CHUNK, games - done)
+        game_rows: list[tuple[object, ...]] = []
+        seat_rows: list[tuple[object, ...]] = []
+        result_rows: list[tuple[object, ...]] = []
+        hand_rows: list[tuple[object, ...]] = []
+        for game, seats, results in _game_rows(done + 1, count, game_guilds, pools, rng):
+            game_rows.append(game)
+            seat_rows.extend(seats)
+            result_rows.extend(results)
+            hand_rows.append((game[0], 0, deal, game[8]))
+        conn.execute("BEGIN")
+        conn.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, "
+            "first_dealer, meta, created_at, updated_at, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            game_rows,
+        )
+        conn.executemany(
+            "INSERT INTO game_seats (game_id, seat, user_id, is_ai, ai_level, display_name) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            seat_rows,
+        )
+        conn.executemany(
+            "INSERT INTO game_hands (game_id, hand_index, deal, created_at) VALUES (?, ?, ?, ?)",
+            hand_rows,
+        )
+        conn.executemany(
+            "INSERT INTO results (game_id, guild_id, user_id, seat, points, won, "
+            "contracts_made, contracts_failed, top_bids_made, hands_played) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            result_rows,
+        )
+        conn.execute("COMMIT")
+        done += count
+        print(f"\r  built {done:,} / {games:,} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    # player_totals is what finish_game maintains incrementally; build it in one go.
+    conn.execute("BEGIN")
+    conn.execute(
+        "INSERT INTO player_totals (guild_id, user_id, games, wins, points, contracts_made, "
+        "contracts_failed, top_bids_made, hands_played, last_played_at) "
+        "SELECT r.guild_id, r.user_id, COUNT(*), SUM(r.won), SUM(r.points), "
+        "SUM(r.contracts_made), SUM(r.contracts_failed), SUM(r.top_bids_made), "
+        "SUM(r.hands_played), MAX(g.finished_at) "
+        "FROM results r JOIN games g ON g.id = r.game_id "
+        "GROUP BY r.guild_id, r.user_id"
+    )
+    conn.execute("COMMIT")
+    conn.execute("ANALYZE")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return time.perf_counter() - start
+
+
+def existing_games(path: Path) -> int | None:
+    if not path.exists():
+        return None
+    try:
+        with sqlite3.connect(path) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return None
+
+
+def _percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _time(
+    name: str, calls: list[Callable[[], Awaitable[object]]], warmup: int = 50
+) -> dict[str, float]:
+    for call in calls[:warmup]:
+        await call()
+    samples: list[float] = []
+    for call in calls:
+        start = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - start) * 1000)
+    stats = {
+        "median": statistics.median(samples),
+        "p99": _percentile(samples, 0.99),
+        "max": max(samples),
+    }
+    print(
+        f"  {name:<34} n={len(samples):>5}  median {stats['median']:6.3f} ms  "
+        f"p99 {stats['p99']:6.3f} ms  max {stats['max']:6.3f} ms"
+    )
+    return stats
+
+
+async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, float]]:
+    rng = random.Random(seed + 1)
+    with sqlite3.connect(path) as conn:
+        guild_ids = [r[0] for r in conn.execute("SELECT DISTINCT guild_id FROM player_totals")]
+        members = conn.execute("SELECT guild_id, user_id FROM player_totals").fetchall()
+        biggest = conn.execute(
+            "SELECT guild_id, COUNT(*) AS n FROM player_totals GROUP BY guild_id "
+            "ORDER BY n DESC LIMIT 1"
+        ).fetchone()
+    print(
+        f"  {len(guild_ids):,} guilds, {len(members):,} (guild, member) totals rows; "
+        f"biggest guild has {biggest[1]:,} ranked members"
+    )
+
+    async with await Store.open(path) as store:
+        results: dict[str, dict[str, float]] = {}
+        guilds = [rng.choice(guild_ids) for _ in range(samples)]
+        orders: tuple[LeaderOrder, LeaderOrder] = ("wins", "points")
+        results["leaderboard page 1"] = await _time(
+            "leaderboard(page 1, 10 rows)",
+            [
+                partial(store.leaderboard, g, orders[i % 2], limit=10, offset=0)
+                for i, g in enumerate(guilds)
+            ],
+        )
+        picks = [rng.choice(members) for _ in range(samples)]
+        results["member_stats"] = await _time(
+            "member_stats()",
+            [partial(store.member_stats, g, u) for g, u in picks],
+        )
+        results["leaderboard_size"] = await _time(
+            "leaderboard_size()",
+            [partial(store.leaderboard_size, g) for g in guilds],
+        )
+        big = biggest[0]
+        results["biggest guild, page 5"] = await _time(
+            "leaderboard(biggest guild, page 5)",
+            [
+                partial(store.leaderboard, big, orders[i % 2], limit=10, offset=40)
+                for i in range(samples)
+            ],
+        )
+        # Write latency on the big file: one committed action per call.
+        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+        await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
+        results["append_action"] = await _time(
+            "append_action() (commit)",
+            [
+                partial(store.append_action, game_id, 0, seq, {"seat": 0, "action": "pass"})
+                for seq in range(min(samples, 1000))
+            ],
+            warmup=0,
+        )
+    with sqlite3.connect(path) as conn:  # leave the bench DB as it was
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", type=Path, default=REPO / "data" / "bench" / "store.db")
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--guilds", type=int, default=1_000)
+    parser.add_argument("--users", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rebuild", action="store_true", help="rebuild even if present")
+    parser.add_argument("--target-ms", type=float, default=10.0)
+    args = parser.parse_args(argv)
+
+    args.db.parent.mkdir(parents=True, exist_ok=True)
+    have = existing_games(args.db)
+    if args.rebuild or have != args.games:
+        print(f"building {args.db} with {args.games:,} games ...")
+        seconds = build(args.db, args.games, args.guilds, args.users, args.seed)
+        print(f"  build time {seconds:.1f} s")
+    else:
+        print(f"reusing {args.db} ({have:,} games)")
+    size = sum(
+        Path(f"{args.db}{s}").stat().st_size for s in ("", "-wal") if Path(f"{args.db}{s}").exists()
+    )
+    print(f"  database size {size / 2**20:.0f} MiB")
+
+    results = asyncio.run(measure(args.db, args.samples, args.seed))
+    ok = all(results[k]["p99"] <= args.target_ms for k in ("leaderboard page 1", "member_stats"))
+    print(
+        f"target {args.target_ms} ms for leaderboard page 1 and member_stats p99: "
+        f"{'met' if ok else 'MISSED'}"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,709 @@
+"""Tests of bot.store through its public interface."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.store import (
+    ChannelBusyError,
+    DuplicateActionError,
+    GameNotActiveError,
+    GameNotFoundError,
+    LeaderRow,
+    MemberStats,
+    OutOfOrderError,
+    ResultRow,
+    SeatInfo,
+    Store,
+    StoreError,
+    latest_version,
+    migrations,
+)
+from bot.store.store import split_sql
+
+REPO = Path(__file__).resolve().parent.parent
+
+# A real, complete record (conformance game_00003): 3 players, kitty, free trump.
+SMALL_RECORD: dict[str, Any] = json.loads(
+    """{"format":"amerikaner-record/1","rules":{"preset":"amerikaner","players":3,
+"options":{"free_trump":true,"show_kitty":true,"kitty_trick":true,"bidder_double":true,
+"target":15}},"first_dealer":2,"hands":[{"deal":[["QC","3S","6C","KC","3H","10S","9C",
+"2D","4C","AC","2S","5H","4H","2C","10H","3D"],["7H","QD","JD","5C","AD","7S","2H","10C",
+"QS","8H","JC","6H","10D","7D","5D","9H"],["KD","4D","4S","3C","5S","8S","8D","AH","JH",
+"9D","9S","JS","KS","KH","AS","8C"]],"kitty":["6S","7C","QH","6D"],"actions":[
+{"seat":0,"action":"bid","bid":9},{"seat":1,"action":"pass"},
+{"seat":2,"action":"bid","bid":12},{"seat":0,"action":"pass"},
+{"seat":2,"action":"discard","cards":["3C","4S","JH","AH"]},
+{"seat":2,"action":"play","card":"JS","call":"QS","trump":"H"},
+{"seat":0,"action":"play","card":"10S"},{"seat":1,"action":"play","card":"QS"},
+{"seat":1,"action":"play","card":"2H"},{"seat":2,"action":"play","card":"QH"},
+{"seat":0,"action":"play","card":"4H"},{"seat":2,"action":"play","card":"6D"},
+{"seat":0,"action":"play","card":"3D"},{"seat":1,"action":"play","card":"10D"}]}]}"""
+)
+
+# A norsk hand with a blind and a removed list, stopping with a hand without actions.
+BLIND_RECORD: dict[str, Any] = {
+    "format": "amerikaner-record/1",
+    "rules": {"preset": "norsk", "players": 3, "options": {"two_wins": True}},
+    "first_dealer": 1,
+    "hands": [
+        {
+            "deal": [["AS", "KS"], ["QS", "JS"], ["10S", "9S"]],
+            "blind": ["2C", "3C"],
+            "removed": ["2S"],
+            "actions": [
+                {"seat": 2, "action": "redeal"},
+            ],
+        },
+        {
+            "deal": [["AH", "KH"], ["QH", "JH"], ["10H", "9H"]],
+            "blind": ["2D", "3D"],
+            "actions": [],
+        },
+    ],
+}
+
+
+def _conformance_records() -> list[Path]:
+    candidates = [
+        os.environ.get("AMERIKANER_CONFORMANCE", ""),
+        "/work/shared/conformance/valid",
+        str(REPO.parent / "shared" / "conformance" / "valid"),
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_dir():
+            files = sorted(
+                p for p in Path(candidate).glob("*.json") if not p.name.endswith(".expected.json")
+            )
+            if files:
+                # Small and large, finished and unfinished, every preset.
+                picks = [files[i] for i in range(0, len(files), max(1, len(files) // 8))]
+                return picks
+    return []
+
+
+def seats_for(players: int, base_user: int = 100) -> list[SeatInfo]:
+    seats = [SeatInfo(seat=i, user_id=base_user + i, display_name=f"p{i}") for i in range(players)]
+    seats[-1] = SeatInfo(
+        seat=players - 1, user_id=None, display_name="Bot", is_ai=True, ai_level="hard"
+    )
+    return seats
+
+
+async def write_record(
+    store: Store,
+    record: dict[str, Any],
+    *,
+    guild_id: int = 1,
+    channel_id: int = 10,
+    batch: bool = False,
+) -> int:
+    """Write a record through the store API, the way the table service would."""
+    game_id = await store.create_game(
+        guild_id,
+        channel_id,
+        host_id=100,
+        rules=record["rules"],
+        first_dealer=record["first_dealer"],
+        seats=seats_for(record["rules"]["players"]),
+    )
+    for hand_index, hand in enumerate(record["hands"]):
+        deal = {k: v for k, v in hand.items() if k != "actions"}
+        await store.add_hand(game_id, hand_index, deal)
+        actions = hand["actions"]
+        if batch:
+            # Alternate batch sizes, including the empty batch.
+            seq = 0
+            step = 1
+            while seq < len(actions):
+                await store.append_actions(game_id, hand_index, seq, actions[seq : seq + step])
+                seq += step
+                step = step % 5 + 1
+        else:
+            for seq, action in enumerate(actions):
+                await store.append_action(game_id, hand_index, seq, action)
+    return game_id
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    s = await Store.open(":memory:")
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {r[0] for r in rows}
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+# ------------------------------------------------------------------ migrations
+
+
+async def test_migrate_from_empty_and_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "dir" / "bot.db"  # parent directories are created
+    store = await Store.open(path)
+    assert await store.schema_version() == latest_version()
+    game_id = await write_record(store, SMALL_RECORD)
+    await store.close()
+
+    assert user_version(path) == latest_version()
+    assert {
+        "games",
+        "game_seats",
+        "game_hands",
+        "game_actions",
+        "results",
+        "player_totals",
+        "guild_settings",
+    } <= tables(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+    # Re-opening is a no-op: same version, same data.
+    async with await Store.open(path) as again:
+        assert await again.schema_version() == latest_version()
+        assert await again.load_record(game_id) == SMALL_RECORD
+    assert user_version(path) == latest_version()
+
+
+async def test_backup_and_checkpoint(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "bot.db") as store:
+        game_id = await write_record(store, SMALL_RECORD)
+        await store.set_guild_settings(1, {"preset": "kani"})
+        await store.checkpoint()
+        await store.backup(tmp_path / "backups" / "copy.db")
+    async with await Store.open(tmp_path / "backups" / "copy.db") as copy:
+        assert await copy.load_record(game_id) == SMALL_RECORD
+        assert await copy.get_guild_settings(1) == {"preset": "kani"}
+        assert [g.id for g in await copy.unfinished_games()] == [game_id]
+
+
+async def test_open_forms_and_options(tmp_path: Path) -> None:
+    async with Store.open(tmp_path / "a.db", synchronous="FULL") as store:
+        game_id = await write_record(store, SMALL_RECORD)
+    with pytest.raises(StoreError):  # closed at the end of the block
+        await store.get_game(game_id)
+    store = await Store.open(tmp_path / "a.db")
+    assert await store.load_record(game_id) == SMALL_RECORD
+    await store.close()
+    with pytest.raises(ValueError):
+        Store.open(tmp_path / "a.db", synchronous="OFF")  # type: ignore[arg-type]
+
+
+async def test_appended_migration_applies_on_reopen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path) as store:
+        game_id = await write_record(store, SMALL_RECORD)
+    v = latest_version()
+    monkeypatch.setattr(
+        migrations,
+        "MIGRATIONS",
+        [*migrations.MIGRATIONS, (v + 1, "ALTER TABLE games ADD COLUMN note TEXT; -- a; b\n")],
+    )
+    async with await Store.open(path) as store:
+        assert await store.schema_version() == v + 1
+        assert await store.load_record(game_id) == SMALL_RECORD
+    with sqlite3.connect(path) as conn:
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    assert "note" in columns
+    async with await Store.open(path) as store:  # and again: nothing to do
+        assert await store.schema_version() == v + 1
+
+
+async def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path):
+        pass
+    v = latest_version()
+    monkeypatch.setattr(
+        migrations,
+        "MIGRATIONS",
+        [*migrations.MIGRATIONS, (v + 1, "CREATE TABLE half (x INTEGER); SELECT * FROM nope;")],
+    )
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(path)
+    assert user_version(path) == v
+    assert "half" not in tables(path)
+
+
+async def test_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {latest_version() + 5}")
+    with pytest.raises(StoreError, match="newer"):
+        await Store.open(path)
+
+
+def test_split_sql_handles_comments_and_strings() -> None:
+    script = "CREATE TABLE a (x); -- one; two\nINSERT INTO a VALUES ('x;y');\n-- end;\n"
+    assert split_sql(script) == [
+        "CREATE TABLE a (x);",
+        "-- one; two\nINSERT INTO a VALUES ('x;y');",
+    ]
+    with pytest.raises(ValueError):
+        split_sql("CREATE TABLE b (x")
+
+
+# -------------------------------------------------------------- records round trip
+
+
+async def test_small_record_round_trip(store: Store) -> None:
+    game_id = await write_record(store, SMALL_RECORD)
+    assert await store.load_record(game_id) == SMALL_RECORD
+
+
+async def test_blind_removed_and_empty_hand_round_trip(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD, batch=True)
+    assert await store.load_record(game_id) == BLIND_RECORD
+
+
+async def test_record_without_hands(store: Store) -> None:
+    game_id = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 3, [])
+    assert await store.load_record(game_id) == {
+        "format": "amerikaner-record/1",
+        "rules": {"preset": "kani", "players": 4},
+        "first_dealer": 3,
+        "hands": [],
+    }
+
+
+@pytest.mark.parametrize("path", _conformance_records(), ids=lambda p: p.name)
+async def test_conformance_record_round_trip(store: Store, path: Path) -> None:
+    record = json.loads(path.read_text())
+    game_id = await write_record(store, record, batch=True)
+    loaded = await store.load_record(game_id)
+    assert loaded == record
+    assert [list(h) for h in loaded["hands"]][:1] == [list(h) for h in record["hands"]][:1]
+
+
+async def test_load_record_of_missing_game(store: Store) -> None:
+    with pytest.raises(GameNotFoundError):
+        await store.load_record(999)
+    assert await store.get_game(999) is None
+
+
+# ------------------------------------------------------------- refusing bad writes
+
+
+async def test_duplicate_append_is_refused(store: Store) -> None:
+    game_id = await write_record(store, SMALL_RECORD)
+    n = len(SMALL_RECORD["hands"][0]["actions"])
+    with pytest.raises(DuplicateActionError):
+        await store.append_action(game_id, 0, n - 1, {"seat": 0, "action": "pass"})
+    with pytest.raises(DuplicateActionError):
+        await store.append_actions(game_id, 0, 0, [{"seat": 0, "action": "pass"}])
+    with pytest.raises(DuplicateActionError):
+        await store.add_hand(game_id, 0, {"deal": []})
+    assert await store.load_record(game_id) == SMALL_RECORD
+
+
+async def test_gaps_are_refused(store: Store) -> None:
+    game_id = await write_record(store, SMALL_RECORD)
+    n = len(SMALL_RECORD["hands"][0]["actions"])
+    with pytest.raises(OutOfOrderError):
+        await store.append_action(game_id, 0, n + 1, {"seat": 0, "action": "pass"})
+    with pytest.raises(OutOfOrderError):  # hand 1 has no deal yet
+        await store.append_action(game_id, 1, 0, {"seat": 0, "action": "pass"})
+    with pytest.raises(OutOfOrderError):
+        await store.add_hand(game_id, 2, {"deal": []})
+    with pytest.raises(GameNotFoundError):
+        await store.append_action(12345, 0, 0, {"seat": 0, "action": "pass"})
+    with pytest.raises(ValueError):
+        await store.add_hand(game_id, 1, {"deal": [], "actions": []})
+    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.action_count(game_id, 0) == n
+
+
+async def test_append_actions_is_all_or_nothing(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    with pytest.raises(TypeError):  # not JSON-serialisable: nothing is stored
+        await store.append_actions(
+            game_id, 1, 0, [{"seat": 2, "action": "pass"}, {"seat": 0, "bad": object()}]
+        )
+    assert await store.load_record(game_id) == BLIND_RECORD
+
+
+async def test_finished_game_takes_no_more_actions(store: Store) -> None:
+    game_id = await write_record(store, SMALL_RECORD)
+    await store.finish_game(game_id, [])
+    n = len(SMALL_RECORD["hands"][0]["actions"])
+    with pytest.raises(GameNotActiveError):
+        await store.append_action(game_id, 0, n, {"seat": 0, "action": "pass"})
+    with pytest.raises(GameNotActiveError):
+        await store.add_hand(game_id, 1, {"deal": []})
+    with pytest.raises(GameNotActiveError):
+        await store.finish_game(game_id, [])
+    assert await store.cancel_game(game_id) is False
+    assert (await store.get_game(game_id)).status == "finished"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ transactions
+
+
+async def test_transaction_commits_action_and_next_deal_together(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    next_deal = {"deal": [["AD"], ["KD"], ["QD"]], "blind": ["2H", "3H"]}
+    async with store.transaction():
+        await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+        await store.add_hand(game_id, 2, next_deal)
+        # Reads inside the block see the block's own writes.
+        assert len((await store.load_record(game_id))["hands"]) == 3
+    record = await store.load_record(game_id)
+    assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+    assert record["hands"][2] == {**next_deal, "actions": []}
+
+
+async def test_transaction_rolls_back_on_error(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    with pytest.raises(RuntimeError):
+        async with store.transaction():
+            await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+            await store.add_hand(game_id, 2, {"deal": [["AD"], ["KD"], ["QD"]]})
+            raise RuntimeError("crash before commit")
+    assert await store.load_record(game_id) == BLIND_RECORD
+    # A refused write inside the block rolls back the whole block too.
+    with pytest.raises(DuplicateActionError):
+        async with store.transaction():
+            await store.add_hand(game_id, 2, {"deal": [["AD"], ["KD"], ["QD"]]})
+            await store.append_action(game_id, 0, 0, {"seat": 2, "action": "redeal"})
+    assert await store.load_record(game_id) == BLIND_RECORD
+
+
+async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with store.transaction():
+            await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+            inside.set()
+            await release.wait()
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    reader = asyncio.create_task(store.load_record(game_id))
+    await asyncio.sleep(0.01)
+    assert not reader.done()  # waits for the transaction instead of reading half of it
+    release.set()
+    await task
+    assert (await reader)["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+
+
+async def test_cancelled_task_rolls_back_and_store_stays_usable(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    inside = asyncio.Event()
+
+    async def writer() -> None:
+        async with store.transaction():
+            await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+            inside.set()
+            await asyncio.sleep(60)
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.load_record(game_id) == BLIND_RECORD
+    await store.append_action(game_id, 1, 0, {"seat": 0, "action": "pass"})
+    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+        {"seat": 0, "action": "pass"}
+    ]
+
+
+async def test_closed_store_refuses_calls() -> None:
+    store = await Store.open(":memory:")
+    await store.close()
+    await store.close()  # twice is fine
+    with pytest.raises(StoreError):
+        await store.get_game(1)
+    with pytest.raises(StoreError):
+        await store.set_guild_settings(1, {})
+
+
+async def test_concurrent_games(store: Store) -> None:
+    async def play(channel: int) -> int:
+        return await write_record(store, SMALL_RECORD, channel_id=channel)
+
+    ids = await asyncio.gather(*(play(c) for c in range(20)))
+    assert len(set(ids)) == 20
+    for game_id in ids:
+        assert await store.load_record(game_id) == SMALL_RECORD
+
+
+# --------------------------------------------------------------- games and restart
+
+
+async def test_unfinished_games_after_restart(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path) as store:
+        finished = await write_record(store, SMALL_RECORD, channel_id=1)
+        cancelled = await write_record(store, SMALL_RECORD, channel_id=2)
+        active = await write_record(store, BLIND_RECORD, channel_id=3)
+        await store.set_meta(active, {"lobby_message": 42, "timer": 30.5})
+        await store.finish_game(finished, [ResultRow(user_id=100, seat=0, points=15, won=True)])
+        assert await store.cancel_game(cancelled) is True
+        assert await store.cancel_game(cancelled) is False
+    # (a restart)
+    async with await Store.open(path) as store:
+        games = await store.unfinished_games()
+        assert [g.id for g in games] == [active]
+        game = games[0]
+        assert game.status == "active"
+        assert game.channel_id == 3
+        assert game.rules == BLIND_RECORD["rules"]
+        assert game.first_dealer == 1
+        assert game.meta == {"lobby_message": 42, "timer": 30.5}
+        assert game.seats == tuple(seats_for(3))
+        assert await store.load_record(active) == BLIND_RECORD
+        assert (await store.active_game_in_channel(3)) == game
+        assert await store.active_game_in_channel(1) is None
+        assert [g.id for g in await store.active_games_of_user(100)] == [active]
+        cancelled_row = await store.get_game(cancelled)
+        assert cancelled_row is not None
+        assert cancelled_row.status == "cancelled"
+        assert cancelled_row.finished_at is not None
+
+
+async def test_one_active_game_per_channel(store: Store) -> None:
+    first = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 0, [])
+    with pytest.raises(ChannelBusyError):
+        await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [])
+    await store.create_game(1, 11, 101, {"preset": "kani", "players": 4}, 0, [])
+    await store.cancel_game(first)
+    second = await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [])
+    assert (await store.active_game_in_channel(10)).id == second  # type: ignore[union-attr]
+
+
+async def test_update_seats_and_meta(store: Store) -> None:
+    game_id = await store.create_game(
+        1, 10, 100, {"preset": "amerikaner", "players": 4}, 0, seats_for(4), meta={"a": 1}
+    )
+    new_seats = [*seats_for(4)[:2], SeatInfo(2, None, "Bot 2", True, "easy"), seats_for(4)[3]]
+    await store.update_seats(game_id, new_seats)
+    await store.set_meta(game_id, {"b": [1, 2]})
+    game = await store.get_game(game_id)
+    assert game is not None
+    assert game.seats == tuple(new_seats)
+    assert game.meta == {"b": [1, 2]}
+    assert game.updated_at >= game.created_at
+    with pytest.raises(StoreError):  # two players in one seat
+        await store.update_seats(game_id, [SeatInfo(0, 1, "a"), SeatInfo(0, 2, "b")])
+    assert (await store.get_game(game_id)).seats == tuple(new_seats)  # type: ignore[union-attr]
+    with pytest.raises(GameNotFoundError):
+        await store.set_meta(999, {})
+
+
+# ---------------------------------------------------------- results and leaderboard
+
+
+async def finish(store: Store, guild: int, channel: int, results: list[ResultRow]) -> int:
+    game_id = await store.create_game(guild, channel, 1, {"preset": "kani", "players": 4}, 0, [])
+    await store.finish_game(game_id, results)
+    return game_id
+
+
+async def test_leaderboard_order_and_pagination(store: Store) -> None:
+    # user: (wins, points) after the games below
+    await finish(
+        store,
+        1,
+        1,
+        [
+            ResultRow(1, 0, points=52, won=True, contracts_made=3, top_bids_made=1),
+            ResultRow(2, 1, points=10, won=False, contracts_failed=2),
+            ResultRow(3, 2, points=30, won=False, contracts_made=1, hands_played=7),
+        ],
+    )
+    await finish(store, 1, 1, [ResultRow(2, 0, points=60, won=True), ResultRow(3, 1, 5, False)])
+    await finish(store, 1, 1, [ResultRow(4, 0, points=40, won=True), ResultRow(5, 1, -5, False)])
+    await finish(store, 2, 1, [ResultRow(1, 0, points=99, won=True)])  # other guild
+    # guild 1: u1 (1 win, 52), u2 (1, 70), u3 (0, 35), u4 (1, 40), u5 (0, -5)
+    by_wins = await store.leaderboard(1, "wins", limit=10)
+    assert [r.user_id for r in by_wins] == [2, 1, 4, 3, 5]
+    assert by_wins[0] == LeaderRow(user_id=2, games=2, wins=1, points=70)
+    by_points = await store.leaderboard(1, "points", limit=10)
+    assert [r.user_id for r in by_points] == [2, 1, 4, 3, 5]
+    assert [r.points for r in by_points] == [70, 52, 40, 35, -5]
+
+    pages = [await store.leaderboard(1, "wins", limit=2, offset=o) for o in (0, 2, 4, 6)]
+    assert [[r.user_id for r in p] for p in pages] == [[2, 1], [4, 3], [5], []]
+    assert await store.leaderboard_size(1) == 5
+    assert await store.leaderboard_size(2) == 1
+    assert await store.leaderboard_size(3) == 0
+    assert await store.leaderboard(3) == []
+    with pytest.raises(ValueError):
+        await store.leaderboard(1, "elo")  # type: ignore[arg-type]
+
+    assert await store.member_stats(1, 3) == MemberStats(
+        guild_id=1,
+        user_id=3,
+        games=2,
+        wins=0,
+        points=35,
+        contracts_made=1,
+        contracts_failed=0,
+        top_bids_made=0,
+        hands_played=7,
+    )
+    assert await store.member_stats(1, 1) == MemberStats(1, 1, 1, 1, 52, 3, 0, 1, 0)
+    assert await store.member_stats(2, 1) == MemberStats(2, 1, 1, 1, 99, 0, 0, 0, 0)
+    assert await store.member_stats(1, 77) == MemberStats(guild_id=1, user_id=77)
+
+
+async def test_leaderboard_ties_go_to_lower_user_id(store: Store) -> None:
+    await finish(store, 1, 1, [ResultRow(9, 0, 10, True), ResultRow(3, 1, 10, True)])
+    assert [r.user_id for r in await store.leaderboard(1, "wins")] == [3, 9]
+    assert [r.user_id for r in await store.leaderboard(1, "points")] == [3, 9]
+
+
+async def test_bad_results_roll_back_finish(store: Store) -> None:
+    game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+    with pytest.raises(StoreError):  # two results for seat 0
+        await store.finish_game(game_id, [ResultRow(1, 0, 5, True), ResultRow(2, 0, 5, True)])
+    game = await store.get_game(game_id)
+    assert game is not None and game.status == "active"
+    assert await store.leaderboard_size(1) == 0
+
+
+results_strategy = st.lists(
+    st.lists(
+        st.tuples(st.integers(1, 6), st.integers(-30, 60), st.booleans()),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda t: t[0],
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games=results_strategy)
+def test_leaderboard_matches_model(games: list[list[tuple[int, int, bool]]]) -> None:
+    async def run() -> None:
+        async with await Store.open(":memory:") as store:
+            model: dict[int, list[int]] = {}
+            for results in games:
+                rows = [ResultRow(u, seat, p, w) for seat, (u, p, w) in enumerate(results)]
+                await finish(store, 1, 1, rows)
+                for u, p, w in results:
+                    totals = model.setdefault(u, [0, 0, 0])
+                    totals[0] += 1
+                    totals[1] += int(w)
+                    totals[2] += p
+            expected = [LeaderRow(u, g, w, p) for u, (g, w, p) in model.items()]
+            wins_order = sorted(expected, key=lambda r: (-r.wins, -r.points, r.user_id))
+            points_order = sorted(expected, key=lambda r: (-r.points, -r.wins, r.user_id))
+            assert await store.leaderboard(1, "wins", limit=100) == wins_order
+            assert await store.leaderboard(1, "points", limit=100) == points_order
+            assert await store.leaderboard(1, "points", limit=2, offset=1) == points_order[1:3]
+            assert await store.leaderboard_size(1) == len(model)
+
+    asyncio.run(run())
+
+
+# ------------------------------------------------------------------ guild settings
+
+
+async def test_guild_settings_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    settings_1 = {"preset": "norsk", "options": {"two_wins": True, "target": 52}, "timer": 60}
+    async with await Store.open(path) as store:
+        assert await store.get_guild_settings(5) == {}
+        await store.set_guild_settings(5, {"preset": "kani"})
+        await store.set_guild_settings(5, settings_1)
+        await store.set_guild_settings(6, {"timer": None, "name": "Ærø ♠"})
+    async with await Store.open(path) as store:
+        assert await store.get_guild_settings(5) == settings_1
+        assert await store.get_guild_settings(6) == {"timer": None, "name": "Ærø ♠"}
+
+
+# ------------------------------------------------------------- crash durability
+
+_KILL_CHILD = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys
+    from bot.store import Store
+
+    async def main() -> None:
+        store = await Store.open(sys.argv[1])
+        game_id = int(sys.argv[2])
+        seq = 0
+        while True:
+            await store.append_action(game_id, 0, seq, {"seat": seq % 4, "action": "pass"})
+            print("committed", seq, flush=True)
+            if seq == int(sys.argv[3]):
+                os.kill(os.getpid(), signal.SIGKILL)  # no close, no cleanup
+            seq += 1
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.parametrize("self_kill", [True, False], ids=["killed-right-after", "killed-later"])
+async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path) as store:
+        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+        await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
+
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    stop_at = 0 if self_kill else 10**9
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILL_CHILD, str(path), str(game_id), str(stop_at)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None
+    last = -1
+    try:
+        for line in proc.stdout:
+            assert line.startswith("committed"), line
+            last = int(line.split()[1])
+            if not self_kill and last >= 30:
+                proc.send_signal(signal.SIGKILL)  # kill while it is writing the next one
+                break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _, stderr = proc.communicate(timeout=10)
+    assert proc.returncode == -signal.SIGKILL, stderr
+    assert last >= (0 if self_kill else 30)
+
+    async with await Store.open(path) as store:
+        actions = (await store.load_record(game_id))["hands"][0]["actions"]
+    # Everything confirmed is there, in order, with nothing torn.
+    assert len(actions) >= last + 1
+    assert actions == [{"seat": s % 4, "action": "pass"} for s in range(len(actions))]
