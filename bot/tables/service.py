@@ -1,0 +1,521 @@
+"""Tables: a lobby, then a game of the rules core, persisted action by action.
+
+Every change goes through `TableService` under the table's lock: the seat and the state
+version are checked, the action is applied to the core (which refuses illegal ones with
+a stable code), the action is committed to the store, and only then is the result
+returned for the caller to confirm. A crash after the commit loses nothing: `restore`
+replays each unfinished game's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.actions import Action
+from bot.core.errors import RuleError
+from bot.core.game import Game
+from bot.core.hand import MADE, Hand
+from bot.core.record import action_to_json, load_game
+from bot.core.rules import Rules
+from bot.core.views import GameView, HandView, game_view, hand_view
+from bot.store import ChannelBusyError, ResultRow, SeatInfo, Store
+
+log = logging.getLogger(__name__)
+
+LOBBY = "lobby"
+PLAYING = "playing"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+
+AI_LEVELS = ("easy", "strong")
+
+
+class TableError(Exception):
+    """Something a user asked that cannot be done, with a stable code and a sentence for
+    them. Rule violations carry the core's code (`must_follow_suit`, ...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    user_id: int | None  # None for an AI seat
+    name: str
+    ai_level: str | None = None
+    away: bool = False  # a human whose turns the AI plays until they come back
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def played_by_ai(self) -> bool:
+        return self.user_id is None or self.away
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: Rules
+    first_dealer: int
+    seats: list[Seat]
+    stage: str = LOBBY
+    game: Game | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    last_activity: float = field(default_factory=time.monotonic)
+
+    @property
+    def version(self) -> int:
+        """The state version buttons are drawn for: the number of actions played so far.
+        Derived from the game itself, so buttons drawn before a restart stay valid."""
+        if self.game is None:
+            return 0
+        return sum(len(hand.actions) for hand in self.game.hands)
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) >= self.rules.players
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.game.current if self.game else None
+
+    @property
+    def to_act(self) -> int | None:
+        hand = self.hand
+        if self.stage != PLAYING or hand is None or hand.finished:
+            return None
+        return hand.to_act
+
+    def public_view(self) -> GameView | None:
+        return game_view(self.game) if self.game else None
+
+    def seat_view(self, seat: int) -> HandView | None:
+        hand = self.hand
+        return hand_view(hand, seat) if hand is not None else None
+
+    @property
+    def message_id(self) -> int | None:
+        value = self.meta.get("message_id")
+        return int(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What an accepted action did, for the caller to render."""
+
+    table: Table
+    seat: int
+    action: Action
+    hand_index: int  # the hand the action was applied to
+    hand_finished: bool
+    game_finished: bool
+    idle_before: float  # seconds the table had been idle before this action
+
+
+Listener = Callable[[Table, str], Awaitable[None]]
+AiChooser = Callable[[HandView, str, random.Random], Action]
+
+
+def _default_ai(view: HandView, level: str, rng: random.Random) -> Action:
+    from bot.ai import choose_action
+
+    return choose_action(view, level, rng)
+
+
+class TableService:
+    """All tables of one bot process."""
+
+    def __init__(self, store: Store, *, rng: random.Random | None = None,
+                 ai_delay: float = 1.0, ai_chooser: AiChooser | None = None) -> None:
+        self.store = store
+        self.rng = rng or random.Random()
+        self.ai_delay = ai_delay
+        self._ai_chooser = ai_chooser or _default_ai
+        self._tables: dict[int, Table] = {}
+        self._by_channel: dict[int, int] = {}
+        self._listeners: list[Listener] = []
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self.closed = False
+
+    # ------------------------------------------------------------------ lookup
+
+    def add_listener(self, listener: Listener) -> None:
+        """`listener(table, event)` is awaited after every change the service makes by
+        itself (AI turns): events `changed`, `hand_finished`, `game_finished`."""
+        self._listeners.append(listener)
+
+    def get(self, table_id: int) -> Table | None:
+        return self._tables.get(table_id)
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        table_id = self._by_channel.get(channel_id)
+        return self._tables.get(table_id) if table_id is not None else None
+
+    def require(self, table_id: int) -> Table:
+        table = self._tables.get(table_id)
+        if table is None or table.stage in (FINISHED, CANCELLED):
+            raise TableError("no_table", "That table is closed.")
+        return table
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
+                     preset: str, players: int, options: dict[str, object]) -> Table:
+        if self.in_channel(channel_id) is not None:
+            raise TableError("channel_busy", "This channel already has a table: finish or "
+                             "cancel it first (/amerikaner cancel).")
+        try:
+            rules = Rules.create(preset, players, options)
+        except RuleError as exc:
+            raise TableError(exc.code, exc.message) from None
+        first_dealer = self.rng.randrange(players)
+        seats = [Seat(host_id, host_name)]
+        meta = {"stage": LOBBY}
+        try:
+            table_id = await self.store.create_game(
+                guild_id, channel_id, host_id, rules.to_json(), first_dealer,
+                _seat_infos(seats), meta)
+        except ChannelBusyError:
+            raise TableError("channel_busy", "This channel already has a table.") from None
+        table = Table(table_id, guild_id, channel_id, host_id, rules, first_dealer, seats,
+                      meta=meta)
+        self._register(table)
+        return table
+
+    def _register(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._by_channel[table.channel_id] = table.id
+
+    def _unregister(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) == table.id:
+            del self._by_channel[table.channel_id]
+        task = self._ai_tasks.pop(table.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise TableError("already_seated", "You are already at this table.")
+            if table.full:
+                raise TableError("table_full", "Every seat is taken.")
+            table.seats.append(Seat(user_id, name))
+            await self._save_seats(table)
+        return table
+
+    async def add_ai(self, table_id: int, user_id: int, level: str = "easy") -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, user_id, "add an AI player")
+            if level not in AI_LEVELS:
+                raise TableError("bad_input", f"AI level is one of {', '.join(AI_LEVELS)}.")
+            if table.full:
+                raise TableError("table_full", "Every seat is taken.")
+            number = sum(1 for s in table.seats if s.is_ai) + 1
+            table.seats.append(Seat(None, f"AI {number} ({level})", ai_level=level))
+            await self._save_seats(table)
+        return table
+
+    async def remove_ai(self, table_id: int, user_id: int) -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, user_id, "remove an AI player")
+            for index in range(len(table.seats) - 1, -1, -1):
+                if table.seats[index].is_ai:
+                    del table.seats[index]
+                    break
+            else:
+                raise TableError("no_ai", "There is no AI player to remove.")
+            await self._save_seats(table)
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Leave a lobby; at a running table, hand the seat to the AI (as `away`)."""
+        table = self.require(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", "You are not at this table.")
+            if table.stage == LOBBY:
+                if user_id == table.host_id:
+                    raise TableError("host_leaving", "You are the host: cancel the table "
+                                     "instead (the Cancel button or /amerikaner cancel).")
+                del table.seats[seat]
+                await self._save_seats(table)
+                return table
+            table.seats[seat].away = True
+            table.seats[seat].ai_level = table.seats[seat].ai_level or "easy"
+            await self._save_seats(table)
+        self._schedule_ai(table)
+        return table
+
+    async def set_away(self, table_id: int, user_id: int, away: bool) -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", "You are not at this table.")
+            if table.stage != PLAYING:
+                raise TableError("not_started", "The game has not started.")
+            table.seats[seat].away = away
+            if away and not table.seats[seat].ai_level:
+                table.seats[seat].ai_level = "easy"
+            await self._save_seats(table)
+        if away:
+            self._schedule_ai(table)
+        return table
+
+    async def start(self, table_id: int, user_id: int) -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, user_id, "start the game")
+            if not table.full:
+                missing = table.rules.players - len(table.seats)
+                raise TableError("table_not_full", f"Waiting for {missing} more player"
+                                 f"{'s' if missing != 1 else ''}.")
+            game = Game(table.rules, table.first_dealer)
+            hand = game.start_hand(rng=self.rng)
+            meta = {**table.meta, "stage": PLAYING}
+            async with self.store.transaction():
+                await self.store.set_meta(table.id, meta)
+                await self.store.add_hand(table.id, 0, hand.deal.to_json(table.rules))
+            table.game = game
+            table.meta = meta
+            table.stage = PLAYING
+            table.last_activity = time.monotonic()
+        self._schedule_ai(table)
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, manager: bool = False) -> Table:
+        table = self.require(table_id)
+        async with table.lock:
+            if user_id != table.host_id and not manager:
+                raise TableError("not_host", "Only the host or a member with Manage Server "
+                                 "can cancel this table.")
+            await self.store.cancel_game(table.id)
+            table.stage = CANCELLED
+            self._unregister(table)
+        return table
+
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember the public table message, so that it is edited after a restart."""
+        if table.meta.get("message_id") == message_id:
+            return
+        table.meta = {**table.meta, "message_id": message_id}
+        await self.store.set_meta(table.id, table.meta)
+
+    def _require_lobby(self, table: Table) -> None:
+        if table.stage != LOBBY:
+            raise TableError("already_started", "The game has already started.")
+
+    def _require_host(self, table: Table, user_id: int, what: str) -> None:
+        if user_id != table.host_id:
+            raise TableError("not_host", f"Only the host can {what}.")
+
+    async def _save_seats(self, table: Table) -> None:
+        await self.store.update_seats(table.id, _seat_infos(table.seats))
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(self, table_id: int, user_id: int, version: int | None,
+                  make: Callable[[int], Action]) -> ActResult:
+        """Apply the action `make(seat)` for `user_id`'s seat. `version` is the state
+        version the user's button was drawn for (None for slash commands, which always
+        mean "now"); an older one is refused as stale."""
+        table = self.require(table_id)
+        async with table.lock:
+            if table.stage != PLAYING:
+                raise TableError("not_started", "The game has not started yet."
+                                 if table.stage == LOBBY else "The game is over.")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", "You are not playing at this table.")
+            if version is not None and version != table.version:
+                raise TableError("stale", "That has moved on: open your hand again for the "
+                                 "current choices.")
+            result = await self._apply(table, seat, make(seat))
+        self._schedule_ai(table)
+        return result
+
+    async def _apply(self, table: Table, seat: int, action: Action) -> ActResult:
+        game = table.game
+        assert game is not None
+        hand = game.current
+        assert hand is not None
+        if hand.to_act != seat and not hand.finished:
+            name = table.seats[hand.to_act].name
+            raise TableError("not_your_turn", f"It is {name}'s turn, not yours.")
+        hand_index = len(game.hands) - 1
+        seq = len(hand.actions)
+        try:
+            game.apply(action)
+        except RuleError as exc:
+            raise TableError(exc.code, exc.message) from None
+        stored = hand.actions[-1]
+        try:
+            async with self.store.transaction():
+                await self.store.append_action(table.id, hand_index, seq,
+                                               action_to_json(stored, table.rules))
+                if hand.finished and not game.finished:
+                    nxt = game.start_hand(rng=self.rng)
+                    await self.store.add_hand(table.id, hand_index + 1,
+                                              nxt.deal.to_json(table.rules))
+                if game.finished:
+                    await self.store.finish_game(table.id, _results(table))
+        except Exception:
+            # The store did not take it: rebuild from what it holds, so memory never runs
+            # ahead of the disk, and tell the player nothing happened.
+            log.exception("could not store an action of table %s", table.id)
+            await self._reload(table)
+            raise TableError("storage_failed", "Something went wrong saving that; it was "
+                             "not played. Please try again.") from None
+        now = time.monotonic()
+        idle = now - table.last_activity
+        table.last_activity = now
+        if game.finished:
+            table.stage = FINISHED
+            self._unregister(table)
+        return ActResult(table, seat, stored, hand_index, hand.finished, game.finished, idle)
+
+    async def _reload(self, table: Table) -> None:
+        record = await self.store.load_record(table.id)
+        table.game = load_game(record) if record.get("hands") else None
+
+    # ------------------------------------------------------------------ AI turns
+
+    def _schedule_ai(self, table: Table) -> None:
+        """If the seat to act is an AI (or away), play its turn after a short pause."""
+        if self.closed or table.stage != PLAYING:
+            return
+        seat = table.to_act
+        if seat is None or not table.seats[seat].played_by_ai:
+            return
+        running = self._ai_tasks.get(table.id)
+        if running is not None and not running.done():
+            return
+        self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table))
+
+    async def _ai_loop(self, table: Table) -> None:
+        try:
+            while not self.closed and table.stage == PLAYING:
+                seat = table.to_act
+                if seat is None or not table.seats[seat].played_by_ai:
+                    return
+                await asyncio.sleep(self.ai_delay)
+                async with table.lock:
+                    if table.stage != PLAYING or table.to_act != seat \
+                            or not table.seats[seat].played_by_ai:
+                        continue
+                    view = table.seat_view(seat)
+                    assert view is not None
+                    level = table.seats[seat].ai_level or "easy"
+                    action = await asyncio.to_thread(self._ai_chooser, view, level,
+                                                     random.Random(self.rng.random()))
+                    result = await self._apply(table, seat, action)
+                await self._notify(table, "game_finished" if result.game_finished
+                                   else "hand_finished" if result.hand_finished
+                                   else "changed")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI turn failed at table %s", table.id)
+
+    async def _notify(self, table: Table, event: str) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(table, event)
+            except Exception:
+                log.exception("table listener failed")
+
+    async def close(self) -> None:
+        self.closed = True
+        tasks = list(self._ai_tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------ restore
+
+    async def restore(self) -> list[Table]:
+        """Load every unfinished game from the store (after a restart)."""
+        restored = []
+        for row in await self.store.unfinished_games():
+            try:
+                rules = Rules.from_json(row.rules)
+                seats = [Seat(s.user_id, s.display_name, s.ai_level, away=s.is_ai
+                              and s.user_id is not None)
+                         for s in sorted(row.seats, key=lambda s: s.seat)]
+                table = Table(row.id, row.guild_id, row.channel_id, row.host_id, rules,
+                              row.first_dealer, seats, meta=dict(row.meta))
+                table.stage = row.meta.get("stage", LOBBY)
+                if table.stage == PLAYING:
+                    await self._reload(table)
+                    if table.game is None:
+                        raise ValueError("a started game without hands")
+            except Exception:
+                log.exception("could not restore table %s; it is left as it was", row.id)
+                continue
+            self._register(table)
+            restored.append(table)
+            self._schedule_ai(table)
+        return restored
+
+
+def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:
+    # An away human is stored as is_ai with their user id, so a restart keeps them away.
+    return [SeatInfo(index, seat.user_id, seat.name, seat.is_ai or seat.away, seat.ai_level)
+            for index, seat in enumerate(seats)]
+
+
+def _results(table: Table) -> list[ResultRow]:
+    game = table.game
+    assert game is not None
+    rows = []
+    for index, seat in enumerate(table.seats):
+        if seat.user_id is None:
+            continue
+        made = failed = top = played = 0
+        for hand in game.hands:
+            if hand.outcome not in ("made", "failed", "all_pass_played"):
+                continue
+            played += 1
+            if hand.bidder == index and not hand.all_pass:
+                if hand.outcome == MADE:
+                    made += 1
+                    top += hand.high_bid == table.rules.top_value
+                else:
+                    failed += 1
+        rows.append(ResultRow(seat.user_id, index, game.totals[index],
+                              index in game.winners, made, failed, top, played))
+    return rows

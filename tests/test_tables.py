@@ -1,0 +1,211 @@
+"""The table service: lobby, acting with checks, persistence, restore, AI turns."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.ai.random_player import random_action
+from bot.core.actions import Action
+from bot.core.record import load_game, replay_output
+from bot.store import Store
+from bot.tables import TableError, TableService
+from bot.tables.service import FINISHED, PLAYING
+
+
+def _random_ai(view, level, rng):
+    return random_action(view, rng)
+
+
+async def _service(path: Path | str = ":memory:", seed: int = 1) -> TableService:
+    store = await Store.open(path)
+    return TableService(store, rng=random.Random(seed), ai_delay=0, ai_chooser=_random_ai)
+
+
+async def _started(service: TableService, players: int = 4, preset: str = "amerikaner",
+                   options: dict | None = None):
+    table = await service.create(10, 20, 1, "Host", preset, players, options or {})
+    for user in range(2, players + 1):
+        await service.join(table.id, user, f"P{user}")
+    await service.start(table.id, 1)
+    return table
+
+
+def _user_to_act(table) -> int:
+    return table.seats[table.to_act].user_id
+
+
+async def _play_random(service: TableService, table, rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        if table.stage != PLAYING:
+            return
+        seat = table.to_act
+        view = table.seat_view(seat)
+        action = random_action(view, rng)
+        await service.act(table.id, table.seats[seat].user_id, table.version,
+                          lambda s, a=action: a._replace(seat=s))
+
+
+async def _play_seat_zero_until_the_end(service: TableService, table,
+                                        rng: random.Random) -> None:
+    """Seat 0 plays at random; the other seats are the service's AI. Bounded in time."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while table.stage != FINISHED and loop.time() < deadline:
+        if table.to_act == 0:
+            await _play_random(service, table, rng, 1)
+        else:
+            await asyncio.sleep(0.001)
+    assert table.stage == FINISHED
+
+
+async def test_lobby_rules() -> None:
+    service = await _service()
+    with pytest.raises(TableError) as info:
+        await service.create(10, 20, 1, "Host", "amerikaner", 4, {"fixed_ten": True})
+    assert info.value.code == "invalid_rules" and "fixed_ten" in info.value.message
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
+    with pytest.raises(TableError) as info:
+        await service.create(10, 20, 2, "Other", "amerikaner", 3, {})
+    assert info.value.code == "channel_busy"
+    with pytest.raises(TableError) as info:
+        await service.start(table.id, 1)
+    assert info.value.code == "table_not_full"
+    await service.join(table.id, 2, "Two")
+    with pytest.raises(TableError) as info:
+        await service.join(table.id, 2, "Two")
+    assert info.value.code == "already_seated"
+    with pytest.raises(TableError) as info:
+        await service.add_ai(table.id, 2, "easy")
+    assert info.value.code == "not_host"
+    await service.add_ai(table.id, 1, "easy")
+    with pytest.raises(TableError) as info:
+        await service.join(table.id, 3, "Three")
+    assert info.value.code == "table_full"
+    with pytest.raises(TableError) as info:
+        await service.start(table.id, 2)
+    assert info.value.code == "not_host"
+    await service.leave(table.id, 2)
+    assert len(table.seats) == 2
+    await service.cancel(table.id, 1)
+    assert service.in_channel(20) is None
+    await service.store.close()
+
+
+async def test_acting_checks_seat_turn_version_and_rules() -> None:
+    service = await _service()
+    table = await _started(service)
+    seat = table.to_act
+    user = _user_to_act(table)
+    other = next(s.user_id for i, s in enumerate(table.seats) if i != seat)
+    with pytest.raises(TableError) as info:
+        await service.act(table.id, 99, None, Action.pass_)
+    assert info.value.code == "not_seated"
+    with pytest.raises(TableError) as info:
+        await service.act(table.id, other, None, Action.pass_)
+    assert info.value.code == "not_your_turn"
+    with pytest.raises(TableError) as info:
+        await service.act(table.id, user, None, lambda s: Action.make_bid(s, 99))
+    assert info.value.code == "bid_too_high"
+    version = table.version
+    result = await service.act(table.id, user, version, lambda s: Action.make_bid(s, 6))
+    assert result.action == Action(seat, "bid", bid=6)
+    assert table.version == version + 1
+    next_user = _user_to_act(table)
+    with pytest.raises(TableError) as info:
+        await service.act(table.id, next_user, version, Action.pass_)
+    assert info.value.code == "stale"
+    record = await service.store.load_record(table.id)
+    assert record["hands"][0]["actions"] == [{"seat": seat, "action": "bid", "bid": 6}]
+    await service.store.close()
+
+
+async def test_simultaneous_clicks_apply_once() -> None:
+    service = await _service()
+    table = await _started(service)
+    user = _user_to_act(table)
+    version = table.version
+    results = await asyncio.gather(
+        *(service.act(table.id, user, version, Action.pass_) for _ in range(5)),
+        return_exceptions=True)
+    accepted = [r for r in results if not isinstance(r, Exception)]
+    assert len(accepted) == 1
+    assert all(isinstance(r, TableError) and r.code in ("stale", "not_your_turn")
+               for r in results if isinstance(r, Exception))
+    record = await service.store.load_record(table.id)
+    assert len(record["hands"][0]["actions"]) == 1
+    await service.store.close()
+
+
+async def test_restart_restores_the_game_and_its_version(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    service = await _service(path)
+    table = await _started(service, 4, "amerikaner", {"no_kitty": True})
+    rng = random.Random(5)
+    await _play_random(service, table, rng, 30)
+    before = replay_output(table.game)
+    version = table.version
+    await service.close()
+    await service.store.close()
+
+    again = await _service(path, seed=2)
+    restored = await again.restore()
+    assert [t.id for t in restored] == [table.id]
+    table2 = again.get(table.id)
+    assert table2.version == version
+    assert replay_output(table2.game) == before
+    # The buttons drawn before the restart still work.
+    await _play_random(again, table2, rng, 5)
+    assert table2.version == version + 5
+    await again.store.close()
+
+
+async def test_hands_follow_each_other_and_the_game_ends_in_the_store() -> None:
+    service = await _service()
+    table = await _started(service, 4, "amerikaner", {"target": 8})
+    rng = random.Random(3)
+    for _ in range(3000):
+        if table.stage == FINISHED:
+            break
+        await _play_random(service, table, rng, 1)
+    assert table.stage == FINISHED and table.game.finished
+    record = await service.store.load_record(table.id)
+    replayed = load_game(record)
+    assert replayed.totals == table.game.totals
+    board = await service.store.leaderboard(10, "points", 10, 0)
+    assert {row.user_id for row in board} == {1, 2, 3, 4}
+    winners = {table.seats[s].user_id for s in table.game.winners}
+    assert {row.user_id for row in board if row.wins} == winners
+    assert service.in_channel(20) is None
+    await service.store.close()
+
+
+async def test_ai_seats_play_their_turns() -> None:
+    service = await _service()
+    events: list[str] = []
+
+    async def listener(table, event):
+        events.append(event)
+
+    service.add_listener(listener)
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 5})
+    for _ in range(3):
+        await service.add_ai(table.id, 1, "easy")
+    await service.start(table.id, 1)
+    await _play_seat_zero_until_the_end(service, table, random.Random(9))
+    assert "changed" in events and "game_finished" in events
+    await service.close()
+    await service.store.close()
+
+
+async def test_an_away_player_is_covered_by_the_ai() -> None:
+    service = await _service()
+    table = await _started(service, 4, "amerikaner", {"target": 3})
+    for user in (2, 3, 4):
+        await service.set_away(table.id, user, True)
+    await _play_seat_zero_until_the_end(service, table, random.Random(4))
+    await service.close()
+    await service.store.close()
