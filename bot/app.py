@@ -1,0 +1,86 @@
+"""The bot: opens the store, restores unfinished tables, loads the cogs, syncs commands."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+from discord.ext import commands
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.endpoints import apply_discord_endpoints
+from bot.store import Store
+from bot.tables import TableService
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.amerikaner",)
+
+
+class AmerikanerBot(commands.Bot):
+    store: Store
+    tables: TableService
+
+    def __init__(self, settings: Settings) -> None:
+        # No privileged intents: the bot works from interactions alone.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None)
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.tables = TableService(self.store, ai_delay=self.settings.ai_delay)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        restored = await self.tables.restore()
+        if restored:
+            log.info("restored %d unfinished table(s)", len(restored))
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            await tables.close()
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+
+def run_bot() -> int:
+    """Run until stopped; return the process exit status. Errors an operator can fix end
+    with one clear sentence, not a traceback."""
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"amerikaner: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    apply_discord_endpoints(settings.api_base, settings.gateway_url)
+    bot = AmerikanerBot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("amerikaner: Discord rejected the token: check DISCORD_TOKEN (developer portal "
+              "-> your application -> Bot -> Reset Token).", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("amerikaner: Discord refused the gateway intents.", file=sys.stderr)
+        return 1
+    except (OSError, discord.GatewayNotFound, discord.ConnectionClosed) as exc:
+        print(f"amerikaner: cannot reach Discord: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,963 @@
+"""The /amerikaner commands and the table's buttons: a thin adapter.
+
+Each handler parses the interaction, asks the table service (which checks who may act,
+applies the action to the rules core and commits it), and renders the answer from views.
+Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.actions import Action
+from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
+from bot.core.errors import RuleError
+from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
+from bot.core.views import HandView
+from bot.render import (
+    Panel,
+    bid_label,
+    error_text,
+    final_panel,
+    hand_panel,
+    hand_summary_panel,
+    help_text,
+    leaderboard_panel,
+    rules_text,
+    stats_panel,
+    table_panel,
+)
+from bot.tables import ActResult, Table, TableError
+from bot.tables.service import LOBBY, PLAYING
+
+if TYPE_CHECKING:
+    from bot.app import AmerikanerBot
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+TRUMP_LABELS = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs",
+                "grand": "No trumps"}
+
+
+def _embed(panel: Panel) -> discord.Embed:
+    embed = discord.Embed(title=panel.title, description=panel.description or None,
+                          colour=panel.colour)
+    for name, value, inline in panel.fields:
+        embed.add_field(name=name, value=value[:1024] or "—", inline=inline)
+    if panel.footer:
+        embed.set_footer(text=panel.footer)
+    return embed
+
+
+def _card_style(card: int) -> discord.ButtonStyle:
+    return discord.ButtonStyle.danger if suit_of(card) in (1, 2) else discord.ButtonStyle.secondary
+
+
+# ----------------------------------------------------------------- persistent components
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """Every button of a table: `amk:<table>:<version>:<op>[:<arg>...]` for actions,
+    `amk:<table>:<op>` for the rest. It keeps working across restarts."""
+
+    def __init__(self, table_id: int, rest: str, *, label: str = "\u200b",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           emoji=emoji, custom_id=f"amk:{table_id}:{rest}"))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> TableButton:
+        return cls(int(match["table"]), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Amerikaner")
+        await cog.on_component(interaction, self.table_id, self.rest, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"amks:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """The select menus of a table (discard, exchange, call)."""
+
+    def __init__(self, table_id: int, rest: str, options: list[discord.SelectOption] | None
+                 = None, *, placeholder: str | None = None, min_values: int = 1,
+                 max_values: int = 1) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"amks:{table_id}:{rest}",
+                                           options=options or [], placeholder=placeholder,
+                                           min_values=min_values, max_values=max_values))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> TableSelect:
+        return cls(int(match["table"]), match["rest"], list(item.options),
+                   min_values=item.min_values, max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]
+        cog = interaction.client.get_cog("Amerikaner")
+        await cog.on_component(interaction, self.table_id, self.rest, values)
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"amkl:(?P<order>wins|points):(?P<page>[0-9]+)"):
+    def __init__(self, order: str, page: int, label: str = "\u200b",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=f"amkl:{order}:{page}"))
+        self.order = order
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
+        return cls(match["order"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Amerikaner")
+        await cog.show_leaderboard(interaction, self.order, self.page, edit=True)
+
+
+# ----------------------------------------------------------------- views of a table
+
+def lobby_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    t = table.id
+    view.add_item(TableButton(t, "join", label="Join", style=discord.ButtonStyle.success))
+    view.add_item(TableButton(t, "leave", label="Leave"))
+    view.add_item(TableButton(t, "start", label="Start", style=discord.ButtonStyle.primary,
+                              disabled=not table.full))
+    view.add_item(TableButton(t, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(t, "ai:easy", label="Add AI (easy)", disabled=table.full))
+    view.add_item(TableButton(t, "ai:strong", label="Add AI (strong)", disabled=table.full))
+    view.add_item(TableButton(t, "ai:remove", label="Remove AI",
+                              disabled=not any(s.is_ai for s in table.seats)))
+    return view
+
+
+def table_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(table.id, "hand", label="My hand",
+                              style=discord.ButtonStyle.primary, emoji="🂠"))
+    view.add_item(TableButton(table.id, "rules", label="Rules"))
+    return view
+
+
+def hand_view_components(table: Table, view: HandView) -> discord.ui.View:
+    """A player's own controls: exactly the actions legal now."""
+    ui = discord.ui.View(timeout=None)
+    t, v = table.id, table.version
+    legal = view.legal
+    if legal is None:
+        ui.add_item(TableButton(t, "hand", label="Refresh", emoji="🔄"))
+        return ui
+    if legal.phase == "bid":
+        ui.add_item(TableButton(t, f"{v}:pass", label="Pass"))
+        if legal.can_redeal:
+            ui.add_item(TableButton(t, f"{v}:redeal", label="Redeal",
+                                    style=discord.ButtonStyle.danger))
+        for bid in legal.bids:
+            ui.add_item(TableButton(t, f"{v}:bid:{bid}", label=bid_label(bid),
+                                    style=discord.ButtonStyle.primary
+                                    if isinstance(bid, int) else discord.ButtonStyle.success))
+    elif legal.phase in ("discard", "exchange"):
+        low, high = legal.card_count
+        options = [discord.SelectOption(label=card_label(c), value=card_name(c))
+                   for c in legal.cards[:25]]
+        if legal.phase == "discard":
+            ui.add_item(TableSelect(t, f"{v}:discard", options,
+                                    placeholder=f"Choose {high} cards to discard",
+                                    min_values=high, max_values=high))
+        else:
+            ui.add_item(TableSelect(t, f"{v}:exchange", options,
+                                    placeholder=f"Give up to {high} cards to the blind",
+                                    min_values=1, max_values=high))
+            ui.add_item(TableButton(t, f"{v}:exchange", label="Keep my hand"))
+    else:
+        op = "lead" if legal.phase == "lead" and legal.calls else "play"
+        playable = set(legal.cards)
+        assert view.cards is not None
+        for card in view.cards[:24]:
+            ui.add_item(TableButton(t, f"{v}:{op}:{card_name(card)}", label=card_label(card),
+                                    style=_card_style(card), disabled=card not in playable))
+    ui.add_item(TableButton(t, "hand", label="Refresh", emoji="🔄"))
+    return ui
+
+
+def lead_trump_components(table: Table, card: int) -> discord.ui.View:
+    ui = discord.ui.View(timeout=None)
+    t, v, name = table.id, table.version, card_name(card)
+    led = SUIT_SYMBOLS[suit_of(card)]
+    ui.add_item(TableButton(t, f"{v}:trump:{name}:led", label=f"Trump: {led} (suit led)",
+                            style=discord.ButtonStyle.primary))
+    for choice in ("S", "H", "D", "C", "grand"):
+        if choice != "SHDC"[suit_of(card)]:
+            ui.add_item(TableButton(t, f"{v}:trump:{name}:{choice}",
+                                    label=TRUMP_LABELS[choice]))
+    ui.add_item(TableButton(t, "hand", label="Back", emoji="↩"))
+    return ui
+
+
+def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
+                    ) -> discord.ui.View:
+    ui = discord.ui.View(timeout=None)
+    options = [discord.SelectOption(label=f"Call {card_label(c)}", value=card_name(c),
+                                    default=False) for c in calls[:25]]
+    ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
+                            options, placeholder="Call a card: its holder is your partner"))
+    ui.add_item(TableButton(table.id, "hand", label="Back", emoji="↩"))
+    return ui
+
+
+# ----------------------------------------------------------------- the cog
+
+def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+class Amerikaner(commands.Cog):
+    """Amerikaner and Kani at the table in this channel."""
+
+    group = app_commands.Group(name="amerikaner", description="Play Amerikaner and Kani",
+                               guild_only=True)
+
+    def __init__(self, bot: AmerikanerBot) -> None:
+        self.bot = bot
+        self.tables = bot.tables
+        self._dirty: set[int] = set()
+        self._editors: dict[int, asyncio.Task[None]] = {}
+        self._last_finished: dict[int, int] = {}  # channel id -> finished game id
+        self.edit_delay = bot.settings.edit_delay
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
+        self.tables.add_listener(self._on_table_event)
+
+    async def cog_unload(self) -> None:
+        for task in self._editors.values():
+            task.cancel()
+
+    # ------------------------------------------------------------- answering
+
+    async def _reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
+                     panel: Panel | None = None, view: discord.ui.View | None = None,
+                     ephemeral: bool = True, file: discord.File | None = None) -> None:
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        if text is not None:
+            kwargs["content"] = text
+        if panel is not None:
+            kwargs["embed"] = _embed(panel)
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+
+    async def _fail(self, interaction: discord.Interaction[Any], exc: TableError | RuleError
+                    ) -> None:
+        await self._reply(interaction, error_text(exc.code, exc.message))
+
+    async def _guarded(self, interaction: discord.Interaction[Any],
+                       work: Callable[[], Awaitable[None]]) -> None:
+        """Run a handler so that the user always gets an answer, never "interaction
+        failed" nor a traceback."""
+        try:
+            await work()
+        except (TableError, RuleError) as exc:
+            await self._fail(interaction, exc)
+        except discord.HTTPException:
+            log.warning("Discord refused a reply", exc_info=True)
+        except Exception:
+            log.exception("handler failed")
+            with contextlib.suppress(discord.HTTPException):
+                await self._reply(interaction, "Something went wrong on our side; nothing "
+                                  "was changed. Please try again.")
+
+    def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is None:
+            raise TableError("no_table", "There is no table in this channel. Start one with "
+                             "/amerikaner new.")
+        return table
+
+    def _my_seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", "You are not playing at this table.")
+        return seat
+
+    # ------------------------------------------------------------- table message
+
+    def request_refresh(self, table: Table) -> None:
+        """Edit the public table message soon; edits are coalesced, so a burst of actions
+        makes few edits, and the last one always shows the current state."""
+        self._dirty.add(table.id)
+        task = self._editors.get(table.id)
+        if task is None or task.done():
+            self._editors[table.id] = asyncio.create_task(self._editor(table))
+
+    async def _editor(self, table: Table) -> None:
+        while table.id in self._dirty:
+            await asyncio.sleep(self.edit_delay)
+            self._dirty.discard(table.id)
+            try:
+                await self._edit_table_message(table)
+            except discord.HTTPException:
+                log.warning("could not edit the table message of table %s", table.id,
+                            exc_info=True)
+
+    async def _edit_table_message(self, table: Table) -> None:
+        if table.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            table.message_id)
+        if table.stage == LOBBY:
+            await message.edit(embed=_embed(table_panel(table)), view=lobby_view(table))
+        elif table.stage == PLAYING:
+            await message.edit(embed=_embed(table_panel(table)), view=table_view(table))
+        else:
+            await message.edit(view=None)
+
+    async def _post_table_message(self, table: Table) -> None:
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        old = table.message_id
+        message = await channel.send(embed=_embed(table_panel(table)), view=table_view(table))
+        await self.tables.set_message(table, message.id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(view=None)
+
+    async def _after_change(self, table: Table, hand_finished: bool, game_finished: bool,
+                            hand_index: int) -> None:
+        """Public consequences of a change: summaries, standings, the table message."""
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        if hand_finished:
+            await channel.send(embed=_embed(hand_summary_panel(table, hand_index)))
+        if game_finished:
+            self._last_finished[table.channel_id] = table.id
+            await channel.send(embed=_embed(final_panel(table)))
+            self._dirty.discard(table.id)
+            if table.message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(table.message_id).edit(
+                        embed=_embed(table_panel(table)), view=None)
+        elif hand_finished:
+            await self._post_table_message(table)  # keep the live table at the bottom
+        else:
+            self.request_refresh(table)
+
+    async def _on_table_event(self, table: Table, event: str) -> None:
+        """Changes the service made by itself (AI turns)."""
+        game = table.game
+        index = len(game.hands) - 1 if game else 0
+        if event == "hand_finished" and game and not game.finished:
+            index -= 1
+        await self._after_change(table, event in ("hand_finished", "game_finished"),
+                                 event == "game_finished", index)
+        if event != "game_finished":
+            await self._maybe_mention(table, 0)
+
+    async def _maybe_mention(self, table: Table, idle: float) -> None:
+        from bot.render import turn_mention
+
+        if idle < self.bot.settings.idle_mention_seconds:
+            return
+        text = turn_mention(table)
+        if text:
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions(users=True))
+
+    # ------------------------------------------------------------- components
+
+    async def on_component(self, interaction: discord.Interaction[Any], table_id: int,
+                           rest: str, values: list[str]) -> None:
+        await self._guarded(interaction,
+                            lambda: self._component(interaction, table_id, rest, values))
+
+    async def _component(self, interaction: discord.Interaction[Any], table_id: int,
+                         rest: str, values: list[str]) -> None:
+        parts = rest.split(":")
+        user = interaction.user
+        table = self.tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            await self._reply(interaction, "This table is closed.")
+            return
+        op = parts[0]
+        if op == "join":
+            await self.tables.join(table.id, user.id, user.display_name)
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=lobby_view(table))
+        elif op == "leave":
+            await self.tables.leave(table.id, user.id)
+            if table.stage == LOBBY:
+                await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                        view=lobby_view(table))
+            else:
+                await self._reply(interaction, "You left: the AI plays your seat. Come back "
+                                  "with /amerikaner back.")
+                self.request_refresh(table)
+        elif op == "ai":
+            if parts[1] == "remove":
+                await self.tables.remove_ai(table.id, user.id)
+            else:
+                await self.tables.add_ai(table.id, user.id, parts[1])
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=lobby_view(table))
+        elif op == "start":
+            await self.tables.start(table.id, user.id)
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=table_view(table))
+        elif op == "cancel":
+            await self.tables.cancel(table.id, user.id, _is_manager(interaction))
+            await interaction.response.edit_message(
+                embed=_embed(Panel(title="Table cancelled",
+                                   description=f"Cancelled by {user.display_name}.")),
+                view=None)
+        elif op == "rules":
+            await self._reply(interaction, rules_text(table.rules))
+        elif op == "hand":
+            await self._show_hand(interaction, table, refresh=interaction.message is not None
+                                  and bool(interaction.message.flags.ephemeral))
+        elif op.isdigit() and len(parts) >= 2:
+            await self._hand_action(interaction, table, int(op), parts[1:], values)
+        else:
+            await self._reply(interaction, "That button is no longer in use.")
+
+    async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
+                         refresh: bool = False) -> None:
+        if table.stage != PLAYING:
+            raise TableError("not_started", "The game has not started yet.")
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        assert view is not None
+        embed = _embed(hand_panel(table, seat))
+        components = hand_view_components(table, view)
+        if refresh:
+            await interaction.response.edit_message(embed=embed, view=components)
+        else:
+            await interaction.response.send_message(embed=embed, view=components,
+                                                    ephemeral=True)
+
+    async def _hand_action(self, interaction: discord.Interaction[Any], table: Table,
+                           version: int, parts: list[str], values: list[str]) -> None:
+        op, args = parts[0], parts[1:]
+        if op in ("lead", "trump"):
+            await self._lead_step(interaction, table, version, op, args)
+            return
+        make = self._component_action(op, args, values)
+        try:
+            result = await self.tables.act(table.id, interaction.user.id, version, make)
+        except TableError as exc:
+            if exc.code == "stale":
+                await self._reply(interaction, "That has moved on: here is your hand as it "
+                                  "is now.", panel=self._hand_panel_or_none(table, interaction),
+                                  view=self._hand_components_or_none(table, interaction))
+                return
+            raise
+        await self._confirm(interaction, table, result, edit=True)
+
+    def _hand_panel_or_none(self, table: Table, interaction: discord.Interaction[Any]
+                            ) -> Panel | None:
+        seat = table.seat_of(interaction.user.id)
+        return hand_panel(table, seat) if seat is not None and table.stage == PLAYING else None
+
+    def _hand_components_or_none(self, table: Table, interaction: discord.Interaction[Any]
+                                 ) -> discord.ui.View | None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.stage != PLAYING:
+            return None
+        view = table.seat_view(seat)
+        return hand_view_components(table, view) if view is not None else None
+
+    @staticmethod
+    def _component_action(op: str, args: list[str], values: list[str]
+                          ) -> Callable[[int], Action]:
+        def cards_of(names: list[str]) -> tuple[int, ...]:
+            out = []
+            for name in names:
+                card = parse_card(name)
+                if card is None:
+                    raise TableError("invalid_card", f"{name!r} is not a card.")
+                out.append(card)
+            return tuple(out)
+
+        if op == "pass":
+            return Action.pass_
+        if op == "redeal":
+            return Action.redeal
+        if op == "bid":
+            bid: int | str = int(args[0]) if args[0].isdigit() else args[0]
+            return lambda seat: Action.make_bid(seat, bid)
+        if op == "discard":
+            chosen = cards_of(values)
+            return lambda seat: Action.discard(seat, chosen)
+        if op == "exchange":
+            chosen = cards_of(values)
+            return lambda seat: Action.exchange(seat, chosen)
+        if op == "play":
+            (card,) = cards_of(args[:1])
+            return lambda seat: Action.play(seat, card)
+        if op == "call":
+            (card,) = cards_of(args[:1])
+            trump = None if args[1] == "led" else args[1]
+            (call,) = cards_of(values[:1]) if values else (None,)
+            return lambda seat: Action.play(seat, card, call, trump)
+        raise TableError("bad_input", "That button is no longer in use.")
+
+    async def _lead_step(self, interaction: discord.Interaction[Any], table: Table,
+                         version: int, op: str, args: list[str]) -> None:
+        """The opening lead in steps: the card, then the trump (free_trump), then the call.
+        Nothing changes until the call is chosen."""
+        if version != table.version:
+            raise TableError("stale", "That has moved on: open your hand again.")
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        if view is None or view.legal is None or view.legal.phase != "lead":
+            raise TableError("stale", "That has moved on: open your hand again.")
+        card = parse_card(args[0])
+        if card is None or card not in view.legal.cards:
+            raise TableError("invalid_lead", "You cannot lead that card.")
+        if op == "lead" and view.legal.trumps:
+            panel = Panel(title=f"Lead {card_label(card)}: choose trump",
+                          description="The suit led is trump unless you name another, "
+                          "or no trumps.")
+            await interaction.response.edit_message(embed=_embed(panel),
+                                                    view=lead_trump_components(table, card))
+            return
+        trump = args[1] if op == "trump" and len(args) > 1 else "led"
+        calls = view.legal.calls_for(suit_of(card))
+        if not calls:
+            result = await self.tables.act(
+                table.id, interaction.user.id, version,
+                lambda s: Action.play(s, card, None, None if trump == "led" else trump))
+            await self._confirm(interaction, table, result, edit=True)
+            return
+        panel = Panel(title=f"Lead {card_label(card)}: call a card",
+                      description="Whoever holds the called card is your partner, revealed "
+                      "when it is played.")
+        await interaction.response.edit_message(embed=_embed(panel),
+                                                view=call_components(table, card, trump, calls))
+
+    async def _confirm(self, interaction: discord.Interaction[Any], table: Table,
+                       result: ActResult, edit: bool) -> None:
+        """The action is stored: refresh the player's hand, then the public side."""
+        seat = result.seat
+        view = table.seat_view(seat) if table.stage == PLAYING else None
+        if view is not None:
+            embed = _embed(hand_panel(table, seat))
+            components = hand_view_components(table, view)
+        else:
+            embed = _embed(Panel(title="Done", description="The game is over."))
+            components = None
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=components)
+        else:
+            await interaction.response.send_message(embed=embed, view=components,
+                                                    ephemeral=True)
+        await self._after_change(table, result.hand_finished, result.game_finished,
+                                 result.hand_index)
+        if not result.game_finished:
+            await self._maybe_mention(table, result.idle_before)
+
+    # ------------------------------------------------------------- slash commands
+
+    @group.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(preset="Which game", players="Number of players",
+                           target="Winning score (52; Kani 50)")
+    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
+    async def new(self, interaction: discord.Interaction[Any],
+                  preset: str | None = None,
+                  players: app_commands.Range[int, 3, 6] | None = None,
+                  target: app_commands.Range[int, 1, 1000] | None = None,
+                  no_kitty: bool | None = None, jokers: bool | None = None,
+                  show_kitty: bool | None = None, kitty_trick: bool | None = None,
+                  free_trump: bool | None = None, two_wins: bool | None = None,
+                  bidder_double: bool | None = None, partner_half: bool | None = None,
+                  all_pass_play: bool | None = None, fixed_ten: bool | None = None) -> None:
+        async def work() -> None:
+            given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
+                     "kitty_trick": kitty_trick, "free_trump": free_trump,
+                     "two_wins": two_wins, "bidder_double": bidder_double,
+                     "partner_half": partner_half, "all_pass_play": all_pass_play,
+                     "fixed_ten": fixed_ten}
+            defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
+            chosen_preset = preset or defaults.get("preset", "amerikaner")
+            same_preset = chosen_preset == defaults.get("preset", "amerikaner")
+            options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
+            options.update({k: v for k, v in given.items() if v is not None})
+            count = players or (defaults.get("players") if same_preset else None) or 4
+            options["target"] = target or (defaults.get("target") if same_preset else None) \
+                or default_target(chosen_preset)
+            table = await self.tables.create(interaction.guild_id or 0,
+                                             interaction.channel_id or 0, interaction.user.id,
+                                             interaction.user.display_name, chosen_preset,
+                                             int(count), options)
+            response = await interaction.response.send_message(
+                embed=_embed(table_panel(table)), view=lobby_view(table))
+            if response.message_id is not None:
+                await self.tables.set_message(table, response.message_id)
+        await self._guarded(interaction, work)
+
+    @group.command(name="hand", description="See your cards and act (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self._guarded(interaction, lambda: self._show_hand(
+            interaction, self._table_here(interaction)))
+
+    @group.command(name="join", description="Take a seat at the table in this channel")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+            await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
+    @group.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.start(table.id, interaction.user.id)
+            await self._reply(interaction, "The game is on.", ephemeral=False)
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
+    async def _act_command(self, interaction: discord.Interaction[Any],
+                           make: Callable[[int], Action]) -> None:
+        table = self._table_here(interaction)
+        result = await self.tables.act(table.id, interaction.user.id, None, make)
+        await self._confirm(interaction, table, result, edit=False)
+
+    @group.command(name="bid", description="Bid, or pass")
+    @app_commands.describe(value="A number, the top bid, pass or redeal")
+    async def bid(self, interaction: discord.Interaction[Any], value: str) -> None:
+        def make(seat: int) -> Action:
+            text = value.strip().lower()
+            if text == "pass":
+                return Action.pass_(seat)
+            if text == "redeal":
+                return Action.redeal(seat)
+            if text.isdigit():
+                return Action.make_bid(seat, int(text))
+            return Action.make_bid(seat, text)
+        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+
+    @bid.autocomplete("value")
+    async def bid_complete(self, interaction: discord.Interaction[Any], current: str
+                           ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "bid":
+            return []
+        words = ["pass"] + (["redeal"] if legal.can_redeal else []) + [str(b) for b in legal.bids]
+        return [app_commands.Choice(name=bid_label(w) if not w.isdigit() else w, value=w)
+                for w in words if w.startswith(current.strip().lower())][:25]
+
+    @group.command(name="discard", description="Discard after taking the kitty")
+    @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
+    async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        await self._guarded(interaction, lambda: self._act_command(
+            interaction, lambda s: Action.discard(s, _parse_cards(cards))))
+
+    @group.command(name="exchange", description="Exchange cards with the blind (norsk)")
+    @app_commands.describe(cards="Cards to give, e.g. 2C 3C; 'none' to keep your hand")
+    async def exchange(self, interaction: discord.Interaction[Any], cards: str = "none"
+                       ) -> None:
+        await self._guarded(interaction, lambda: self._act_command(
+            interaction, lambda s: Action.exchange(
+                s, () if cards.strip().lower() in ("", "none") else _parse_cards(cards))))
+
+    @discard.autocomplete("cards")
+    @exchange.autocomplete("cards")
+    async def cards_complete(self, interaction: discord.Interaction[Any], current: str
+                             ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase not in ("discard", "exchange"):
+            return []
+        words = current.upper().split()
+        done = [w for w in words if parse_card(w) is not None]
+        prefix = " ".join(done)
+        chosen = {parse_card(w) for w in done}
+        if len(done) >= legal.card_count[1]:
+            return [app_commands.Choice(name=prefix, value=prefix)] if prefix else []
+        out = []
+        for card in legal.cards:
+            if card in chosen:
+                continue
+            value = (prefix + " " + card_name(card)).strip()
+            out.append(app_commands.Choice(name=value, value=value))
+        return out[:25]
+
+    @group.command(name="play", description="Play a card (the opening lead names a call)")
+    @app_commands.describe(card="The card, e.g. AS or 10H",
+                           call="Opening lead: the card to call (your partner holds it)",
+                           trump="Opening lead with free_trump: S, H, D, C or grand")
+    async def play(self, interaction: discord.Interaction[Any], card: str,
+                   call: str | None = None, trump: str | None = None) -> None:
+        def make(seat: int) -> Action:
+            (played,) = _parse_cards(card, 1)
+            called = _parse_cards(call, 1)[0] if call else None
+            return Action.play(seat, played, called, trump.strip() if trump else None)
+        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+
+    @play.autocomplete("card")
+    async def card_complete(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase not in ("lead", "play"):
+            return []
+        text = current.strip().upper()
+        return [app_commands.Choice(name=card_label(c), value=card_name(c))
+                for c in legal.cards if card_name(c).startswith(text)
+                or card_label(c).upper().startswith(text)][:25]
+
+    @play.autocomplete("call")
+    async def call_complete(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "lead" or not legal.calls:
+            return []
+        led = parse_card(str(getattr(interaction.namespace, "card", "") or ""))
+        suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
+        text = current.strip().upper()
+        return [app_commands.Choice(name=card_label(c), value=card_name(c))
+                for s in suits for c in legal.calls_for(s)
+                if card_name(c).startswith(text)][:25]
+
+    @play.autocomplete("trump")
+    async def trump_complete(self, interaction: discord.Interaction[Any], current: str
+                             ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or not legal.trumps:
+            return []
+        return [app_commands.Choice(name=TRUMP_LABELS[t], value=t) for t in legal.trumps
+                if t.lower().startswith(current.strip().lower())]
+
+    def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is None or table.stage != PLAYING:
+            return None
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return None
+        view = table.seat_view(seat)
+        return view.legal if view is not None else None
+
+    @group.command(name="rules", description="The rules of this table (or of a preset)")
+    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
+    async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None
+                    ) -> None:
+        async def work() -> None:
+            table = self.tables.in_channel(interaction.channel_id or 0)
+            if preset is not None or table is None:
+                rules = Rules.create(preset or "amerikaner", 4)
+            else:
+                rules = table.rules
+            await self._reply(interaction, rules_text(rules))
+        await self._guarded(interaction, work)
+
+    @group.command(name="score", description="The running totals of this table")
+    async def score(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self._reply(interaction, panel=table_panel(table))
+        await self._guarded(interaction, work)
+
+    @group.command(name="leave", description="Leave the table (the AI takes over in a game)")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.leave(table.id, interaction.user.id)
+            await self._reply(interaction, "You left the table." if table.stage == LOBBY else
+                              "You left: the AI plays your seat. /amerikaner back to return.")
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
+    @group.command(name="away", description="Let the AI play your seat until you are back")
+    async def away(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.set_away(table.id, interaction.user.id, True)
+            await self._reply(interaction, "The AI plays for you until /amerikaner back.")
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
+    @group.command(name="back", description="Take your seat back from the AI")
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.set_away(table.id, interaction.user.id, False)
+            await self._reply(interaction, "Welcome back: your seat is yours again.")
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
+    @group.command(name="cancel", description="Cancel the table (host or Manage Server)")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+            await self._reply(interaction, f"The table was cancelled by "
+                              f"{interaction.user.display_name}.", ephemeral=False)
+            if table.message_id is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                        table.message_id).edit(view=None)
+        await self._guarded(interaction, work)
+
+    @group.command(name="export", description="The game record as a JSON file")
+    @app_commands.describe(game="A finished game's number (default: this channel's)")
+    async def export(self, interaction: discord.Interaction[Any], game: int | None = None
+                     ) -> None:
+        async def work() -> None:
+            game_id, note = self._export_target(interaction, game)
+            row = await self.bot.store.get_game(game_id)
+            if row is None or row.guild_id != interaction.guild_id:
+                raise TableError("no_game", "There is no such game on this server.")
+            record = await self.bot.store.load_record(game_id)
+            if row.status == "active":
+                # The hand being played would show every hidden card: leave it out.
+                record["hands"] = record["hands"][:-1]
+            data = json.dumps(record, indent=1).encode()
+            file = discord.File(io.BytesIO(data), filename=f"amerikaner-{game_id}.json")
+            await self._reply(interaction, note, file=file)
+        await self._guarded(interaction, work)
+
+    def _export_target(self, interaction: discord.Interaction[Any], game: int | None
+                       ) -> tuple[int, str]:
+        if game is not None:
+            return game, f"Game {game}."
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is not None and table.stage == PLAYING:
+            return table.id, (f"Game {table.id} so far, without the hand being played "
+                              "(its cards are still hidden).")
+        finished = self._last_finished.get(interaction.channel_id or 0)
+        if finished is not None:
+            return finished, f"Game {finished}."
+        raise TableError("no_game", "No game to export here: name a game number.")
+
+    @group.command(name="leaderboard", description="This server's top players")
+    @app_commands.choices(order=[app_commands.Choice(name="wins", value="wins"),
+                                 app_commands.Choice(name="points", value="points")])
+    async def leaderboard(self, interaction: discord.Interaction[Any], order: str = "wins",
+                          page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        await self.show_leaderboard(interaction, order, page, edit=False)
+
+    async def show_leaderboard(self, interaction: discord.Interaction[Any], order: str,
+                               page: int, edit: bool) -> None:
+        async def work() -> None:
+            guild = interaction.guild_id or 0
+            size = await self.bot.store.leaderboard_size(guild)
+            pages = max(1, math.ceil(size / PAGE_SIZE))
+            current = min(max(1, page), pages)
+            rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
+                                                    (current - 1) * PAGE_SIZE)
+            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
+                                       for r in rows], current, pages, order)
+            view = discord.ui.View(timeout=None)
+            view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
+                                            disabled=current <= 1))
+            view.add_item(LeaderboardButton(order, current + 1, "Next ▶",
+                                            disabled=current >= pages))
+            if edit:
+                await interaction.response.edit_message(embed=_embed(panel), view=view)
+            else:
+                await interaction.response.send_message(
+                    embed=_embed(panel), view=view,
+                    allowed_mentions=discord.AllowedMentions.none())
+        await self._guarded(interaction, work)
+
+    @group.command(name="stats", description="A member's results on this server")
+    async def stats(self, interaction: discord.Interaction[Any],
+                    member: discord.Member | None = None) -> None:
+        async def work() -> None:
+            who = member or interaction.user
+            s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
+            panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
+                                s.contracts_failed, s.top_bids_made, s.hands_played)
+            await self._reply(interaction, panel=panel, ephemeral=False)
+        await self._guarded(interaction, work)
+
+    @group.command(name="settings", description="This server's default table (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
+    async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
+                       players: app_commands.Range[int, 3, 6] | None = None,
+                       target: app_commands.Range[int, 1, 1000] | None = None,
+                       options: str | None = None) -> None:
+        async def work() -> None:
+            guild = interaction.guild_id or 0
+            current = await self.bot.store.get_guild_settings(guild)
+            if preset is None and players is None and target is None and options is None:
+                await self._reply(interaction, _settings_text(current))
+                return
+            if not _is_manager(interaction):
+                raise TableError("not_allowed", "Only members with Manage Server can change "
+                                 "the server's defaults.")
+            new = dict(current)
+            if preset is not None:
+                new["preset"] = preset
+            if players is not None:
+                new["players"] = players
+            if target is not None:
+                new["target"] = target
+            if options is not None:
+                names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
+                unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
+                if unknown:
+                    raise TableError("invalid_rules", f"Unknown option {unknown[0]!r}. Options: "
+                                     + ", ".join(BOOLEAN_OPTIONS) + ".")
+                new["options"] = {n: True for n in names if n != "none"}
+            check = {**new.get("options", {}), "target": new.get("target")}
+            Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
+            await self.bot.store.set_guild_settings(guild, new)
+            await self._reply(interaction, "Saved. " + _settings_text(new))
+        await self._guarded(interaction, work)
+
+    @group.command(name="help", description="How to play with this bot")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await self._guarded(interaction, lambda: self._reply(interaction, help_text()))
+
+
+def _settings_text(settings: dict[str, Any]) -> str:
+    if not settings:
+        return "Server defaults: amerikaner, 4 players, to 52, no house rules."
+    options = ", ".join(sorted(settings.get("options", {}))) or "no house rules"
+    return (f"Server defaults: {settings.get('preset', 'amerikaner')}, "
+            f"{settings.get('players', 4)} players, to "
+            f"{settings.get('target') or default_target(settings.get('preset', 'amerikaner'))},"
+            f" {options}.")
+
+
+def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
+    out = []
+    for word in text.replace(",", " ").split():
+        card = parse_card(word)
+        if card is None:
+            raise TableError("invalid_card", f"{word!r} is not a card: write them like AS, "
+                             "10H, TD, JK1.")
+        out.append(card)
+    if exactly is not None and len(out) != exactly:
+        raise TableError("invalid_card", f"Name exactly {exactly} card.")
+    return tuple(out)
+
+
+async def setup(bot: AmerikanerBot) -> None:
+    await bot.add_cog(Amerikaner(bot))

@@ -1,0 +1,126 @@
+"""Discord's message limits, so the fake rejects what the real API would reject (400)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import IS_COMPONENTS_V2, iter_components
+
+
+def _check_len(errors: dict[str, Any], key: str, value: Any, limit: int) -> None:
+    if value is not None and len(str(value)) > limit:
+        errors[key] = f"must be {limit} or fewer in length (got {len(str(value))})"
+
+
+def validate_embeds(embeds: list[dict[str, Any]], errors: dict[str, Any]) -> None:
+    if len(embeds) > 10:
+        errors["embeds"] = "max 10 embeds"
+    total = 0
+    for i, e in enumerate(embeds):
+        p = f"embeds.{i}"
+        _check_len(errors, f"{p}.title", e.get("title"), 256)
+        _check_len(errors, f"{p}.description", e.get("description"), 4096)
+        _check_len(errors, f"{p}.footer.text", (e.get("footer") or {}).get("text"), 2048)
+        _check_len(errors, f"{p}.author.name", (e.get("author") or {}).get("name"), 256)
+        fields = e.get("fields") or []
+        if len(fields) > 25:
+            errors[f"{p}.fields"] = "max 25 fields"
+        for j, f in enumerate(fields):
+            if not f.get("name") or not f.get("value"):
+                errors[f"{p}.fields.{j}"] = "name and value are required"
+            _check_len(errors, f"{p}.fields.{j}.name", f.get("name"), 256)
+            _check_len(errors, f"{p}.fields.{j}.value", f.get("value"), 1024)
+            total += len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
+        total += sum(
+            len(str(x or ""))
+            for x in (
+                e.get("title"),
+                e.get("description"),
+                (e.get("footer") or {}).get("text"),
+                (e.get("author") or {}).get("name"),
+            )
+        )
+    if total > 6000:
+        errors["embeds"] = f"embeds total {total} > 6000 characters"
+
+
+def validate_components(components: list[dict[str, Any]], v2: bool, errors: dict[str, Any]) -> None:
+    if not v2:
+        if len(components) > 5:
+            errors["components"] = "max 5 action rows"
+        for i, row in enumerate(components):
+            if row.get("type") != 1:
+                errors[f"components.{i}"] = "top-level components must be action rows"
+                continue
+            kids = row.get("components") or []
+            selects = [c for c in kids if c.get("type") in (3, 5, 6, 7, 8)]
+            if not kids:
+                errors[f"components.{i}"] = "empty action row"
+            elif selects and len(kids) > 1:
+                errors[f"components.{i}"] = "a select menu must be alone in its row"
+            elif len(kids) > 5:
+                errors[f"components.{i}"] = "max 5 buttons per row"
+    else:
+        count = sum(1 for _ in iter_components(components))
+        if count > 40:
+            errors["components"] = f"max 40 components, got {count}"
+    seen: set[str] = set()
+    for comp in iter_components(components):
+        t = comp.get("type")
+        cid = comp.get("custom_id")
+        if cid is not None:
+            _check_len(errors, f"custom_id {cid[:20]}", cid, 100)
+            if cid in seen:
+                errors[f"custom_id {cid[:20]}"] = "duplicate custom_id"
+            seen.add(cid)
+        if t == 2:
+            _check_len(errors, f"button {cid}.label", comp.get("label"), 80)
+            if comp.get("style") == 5:
+                if not comp.get("url"):
+                    errors[f"button {comp.get('label')}"] = "link button needs url"
+            elif comp.get("style") != 6 and not cid:
+                errors[f"button {comp.get('label')}"] = "custom_id required"
+            if not comp.get("label") and not comp.get("emoji") and comp.get("style") != 6:
+                errors[f"button {cid}"] = "label or emoji required"
+        elif t == 3:
+            options = comp.get("options") or []
+            if not 1 <= len(options) <= 25:
+                errors[f"select {cid}.options"] = "1..25 options"
+            values = [o.get("value") for o in options]
+            if len(values) != len(set(values)):
+                errors[f"select {cid}.options"] = "duplicate option values"
+            for o in options:
+                _check_len(errors, f"select {cid}.label", o.get("label"), 100)
+                _check_len(errors, f"select {cid}.value", o.get("value"), 100)
+                _check_len(errors, f"select {cid}.description", o.get("description"), 100)
+            _check_len(errors, f"select {cid}.placeholder", comp.get("placeholder"), 150)
+            if comp.get("max_values", 1) > len(options):
+                errors[f"select {cid}.max_values"] = "max_values > number of options"
+        elif t == 10:
+            _check_len(errors, "text_display", comp.get("content"), 4000)
+
+
+def validate_message(body: dict[str, Any], *, creating: bool, files: int) -> dict[str, Any]:
+    """Errors (Discord 'Invalid Form Body' style) for a message create/edit body."""
+    errors: dict[str, Any] = {}
+    flags = int(body.get("flags") or 0)
+    v2 = bool(flags & IS_COMPONENTS_V2)
+    content = body.get("content")
+    _check_len(errors, "content", content, 2000)
+    embeds = body.get("embeds") or []
+    components = body.get("components") or []
+    validate_embeds(embeds, errors)
+    validate_components(components, v2, errors)
+    if v2 and (content or embeds):
+        errors["flags"] = "IS_COMPONENTS_V2 messages cannot have content or embeds"
+    if (
+        creating
+        and not content
+        and not embeds
+        and not components
+        and not files
+        and not body.get("sticker_ids")
+        and not body.get("poll")
+    ):
+        errors["_empty"] = "Cannot send an empty message"
+    return errors

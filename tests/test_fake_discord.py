@@ -1,0 +1,523 @@
+"""End-to-end tests of tests/fake_discord with a small, unmodified discord.py bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import time
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fake_discord import (
+    CHANNEL_MESSAGE_WITH_SOURCE,
+    DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+    DEFERRED_UPDATE_MESSAGE,
+    EPHEMERAL,
+    MODAL,
+    UPDATE_MESSAGE,
+    FakeDiscord,
+)
+from tests.fake_discord.fixtures import (
+    ErrorLogCapture,
+    bot_intents,
+    discord_bot_fixture,  # noqa: F401 - registers the "discord_bot" fixture
+    error_logs_fixture,  # noqa: F401 - registers the "error_logs" fixture
+    fake_discord_fixture,  # noqa: F401 - registers the "fake_discord" fixture
+    running_bot,
+    start_bot_expecting_failure,
+)
+
+CARDS = ["AS", "KS", "QS", "JS", "10S", "AH", "KH", "QH", "AD", "AC"]
+
+
+# --------------------------------------------------------------------------- demo bot
+class CounterButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"demo:count:(?P<board>\d+):(?P<n>\d+)"
+):
+    """A persistent button whose state (board id, count) lives in its custom_id."""
+
+    def __init__(self, board: int, n: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Count {n}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"demo:count:{board}:{n}",
+            )
+        )
+        self.board = board
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> CounterButton:
+        return cls(int(match["board"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        n = self.n + 1
+        await interaction.response.edit_message(
+            content=f"board {self.board}: {n} clicks (last: {interaction.user.name})",
+            view=board_view(self.board, n),
+        )
+
+
+class PickSelect(discord.ui.Select[Any]):
+    def __init__(self) -> None:
+        super().__init__(
+            custom_id="demo:pick",
+            placeholder="Pick a suit",
+            options=[discord.SelectOption(label=s, value=s.lower()) for s in ("Spades", "Hearts")],
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you picked {self.values[0]}", ephemeral=True)
+
+
+class PickView(discord.ui.View):
+    """Persistent (timeout=None): registered with bot.add_view at start-up."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.add_item(PickSelect())
+
+
+def board_view(board: int, n: int, *, done: bool = False) -> discord.ui.View:
+    view = PickView()
+    button = CounterButton(board, n)
+    button.item.disabled = done
+    view.add_item(button)
+    return view
+
+
+class HandView(discord.ui.View):
+    """An ephemeral 'hand': one button per card, played with a deferred update."""
+
+    def __init__(self, cards: list[str]) -> None:
+        super().__init__(timeout=60)
+        self.cards = cards
+        for card in cards:
+            button: discord.ui.Button[HandView] = discord.ui.Button(
+                label=card, custom_id=f"demo:hand:{card}"
+            )
+            button.callback = self.make_callback(card)  # type: ignore[method-assign]
+            self.add_item(button)
+
+    def make_callback(self, card: str) -> Any:
+        async def play(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()  # DEFERRED_UPDATE_MESSAGE for components
+            left = [c for c in self.cards if c != card]
+            await interaction.edit_original_response(
+                content=f"played {card}; left: {' '.join(left)}", view=HandView(left)
+            )
+
+        return play
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="demo:name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}")
+
+
+class Demo(app_commands.Group, name="demo", description="Demo commands"):
+    admin = app_commands.Group(name="admin", description="Nested group")
+
+    @admin.command(description="A subcommand in a subgroup")
+    async def reset(self, interaction: discord.Interaction, who: discord.Member) -> None:
+        await interaction.response.send_message(f"reset {who.name}", ephemeral=True)
+
+    @app_commands.command(description="Repeat text")
+    @app_commands.describe(text="what to say", times="how often")
+    async def echo(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        times: app_commands.Range[int, 1, 5] = 1,
+        shout: bool = False,
+    ) -> None:
+        out = " ".join([text.upper() if shout else text] * times)
+        await interaction.response.send_message(f"{out} ({interaction.user.display_name})")
+
+    @app_commands.command(description="Only you can see this")
+    async def secret(self, interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.user, discord.Member)
+        await interaction.response.send_message(f"psst {interaction.user.name}", ephemeral=True)
+
+    @app_commands.command(description="A board with a persistent button")
+    async def board(self, interaction: discord.Interaction, board_id: int) -> None:
+        await interaction.response.send_message(
+            f"board {board_id}: 0 clicks", view=board_view(board_id, 0)
+        )
+
+    @app_commands.command(description="Your cards, only for you")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            "your hand", view=HandView(["AS", "KH", "QD"]), ephemeral=True
+        )
+
+    @app_commands.command(description="Sends you a DM")
+    async def dm(self, interaction: discord.Interaction) -> None:
+        await interaction.user.send("your cards: AS KH")
+        await interaction.response.send_message("check your DMs", ephemeral=True)
+
+    @app_commands.command(description="Deferred answer")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await asyncio.sleep(0.05)
+        await interaction.edit_original_response(content="working...")
+        await interaction.followup.send("a follow-up", ephemeral=True)
+        original = await interaction.original_response()
+        await interaction.edit_original_response(content=f"done (was {original.content!r})")
+
+    @app_commands.command(description="Play a card")
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        await interaction.response.send_message(f"played {card}", ephemeral=True)
+
+    @play.autocomplete("card")
+    async def play_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=c, value=c) for c in CARDS if c.startswith(current.upper())
+        ][:25]
+
+    @app_commands.command(description="Export a JSON file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        data = json.dumps({"game": 1, "players": ["alice", "bob"]}).encode()
+        await interaction.response.send_message(
+            "export", file=discord.File(io.BytesIO(data), filename="export.json")
+        )
+
+    @app_commands.command(description="Edit a message many times")
+    async def spam(self, interaction: discord.Interaction, count: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        msg = await interaction.channel.send("edit 0")
+        for i in range(1, count + 1):
+            msg = await msg.edit(content=f"edit {i}")
+        await interaction.followup.send(f"edited {count} times")
+
+    @app_commands.command(description="Ask for a name")
+    async def ask(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @app_commands.command(description="Raises")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        raise RuntimeError("boom")
+
+    @app_commands.command(description="Calls an endpoint the fake lacks")
+    async def bans(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild is not None
+        try:
+            await anext(interaction.guild.bans(limit=1))
+        except discord.NotFound:
+            await interaction.response.send_message("no bans endpoint", ephemeral=True)
+
+
+class DemoBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=bot_intents())
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        self.tree.add_command(Demo())
+        self.add_dynamic_items(CounterButton)
+        self.add_view(PickView())
+        self.synced = await self.tree.sync()
+
+
+@pytest.fixture
+def bot_factory() -> type[DemoBot]:
+    """Used by the "discord_bot" fixture from tests.fake_discord.fixtures."""
+    return DemoBot
+
+
+@pytest.fixture
+def bot(discord_bot: DemoBot) -> DemoBot:
+    return discord_bot
+
+
+# --------------------------------------------------------------------------- tests
+async def test_startup_syncs_commands_quickly(error_logs: ErrorLogCapture) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        t0 = time.monotonic()
+        async with running_bot(fake, DemoBot()) as b:
+            elapsed = time.monotonic() - t0
+            assert elapsed < 2.0, elapsed
+            assert b.user is not None and b.user.id == fake.bot_user.id
+            guild = b.get_guild(fake.guild.id)
+            assert guild is not None and guild.get_channel(fake.channel.id) is not None
+            assert guild.member_count == 5  # no members intent: only the bot is cached
+            assert guild.me is not None
+            demo = fake.command("demo")
+            subs = {o["name"]: o for o in demo["options"]}
+            assert set(subs) >= {"echo", "secret", "board", "slow", "play", "export", "spam"}
+            echo_opts = {o["name"]: o for o in subs["echo"]["options"]}
+            assert echo_opts["text"]["required"] is True
+            assert echo_opts["times"]["type"] == 4 and echo_opts["times"]["max_value"] == 5
+            assert [c.name for c in b.synced] == ["demo"]
+            assert fake.identify_payloads[0]["intents"] == bot_intents().value
+            assert fake.requests_to("GET", r"^/gateway$")[0].query["compress"] == "zlib-stream"
+            assert fake.requests_to("PUT", r"/applications/\d+/commands$")
+    finally:
+        await fake.stop()
+
+
+async def test_slash_public_response(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash(
+        "alice", fake.channel, "demo echo", {"text": "hi", "times": 2, "shout": True}
+    )
+    assert it.response_type == CHANNEL_MESSAGE_WITH_SOURCE
+    assert it.content == "HI HI (alice)"
+    assert not it.callback.ephemeral
+    assert 0 <= it.latency < 1.0
+    assert fake.last_message(fake.channel).content == "HI HI (alice)"
+    assert fake.last_message().interaction_user_id == fake.user("alice").id
+
+    nested = await fake.slash("alice", None, "demo admin reset", {"who": fake.user("carol")})
+    assert nested.content == "reset carol"
+    sent = nested.payload["data"]["options"][0]
+    assert (sent["type"], sent["name"], sent["options"][0]["name"]) == (2, "admin", "reset")
+
+    with pytest.raises(ValueError, match="max"):
+        await fake.slash("alice", None, "demo echo", {"text": "x", "times": 9})
+    with pytest.raises(ValueError, match="required"):
+        await fake.slash("alice", None, "demo echo", {})
+    with pytest.raises(LookupError):
+        await fake.slash("alice", None, "demo nope")
+
+
+async def test_slash_ephemeral_only_visible_to_invoker(
+    fake_discord: FakeDiscord,
+    bot: DemoBot,
+) -> None:
+    fake = fake_discord
+    it = await fake.slash("bob", None, "demo secret")
+    assert it.callback.ephemeral and it.callback.flags & EPHEMERAL
+    assert it.content == "psst bob"
+    assert [m.content for m in fake.ephemeral_messages("bob")] == ["psst bob"]
+    assert fake.ephemeral_messages("alice") == []
+    assert fake.messages() == []
+    assert [m.content for m in fake.visible_messages("bob")] == ["psst bob"]
+    assert fake.visible_messages("carol") == []
+
+
+async def test_button_click_updates_message_and_select(
+    fake_discord: FakeDiscord,
+    bot: DemoBot,
+) -> None:
+    fake = fake_discord
+    it = await fake.slash("alice", None, "demo board", {"board_id": 7})
+    board = it.message
+    assert board is not None and board.content == "board 7: 0 clicks"
+    assert board.button_id("Count 0") == "demo:count:7:0"
+
+    click = await fake.click("bob", board, "demo:count:7:0")
+    assert click.response_type == UPDATE_MESSAGE
+    assert fake.message(board).content == "board 7: 1 clicks (last: bob)"
+    assert fake.message(board).edit_count == 1
+    # the old custom_id is gone: clicking it must fail loudly
+    with pytest.raises(AssertionError, match="no component"):
+        await fake.click("bob", board, "demo:count:7:0")
+    await fake.click_label("carol", board, "Count 1")
+    assert fake.message(board).content == "board 7: 2 clicks (last: carol)"
+
+    picked = await fake.select("dave", board, "demo:pick", ["hearts"])
+    assert picked.content == "you picked hearts" and picked.callback.ephemeral
+    with pytest.raises(AssertionError, match="not among options"):
+        await fake.select("dave", board, "demo:pick", ["clubs"])
+
+
+async def test_disabled_button_cannot_be_clicked(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    channel = bot.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("finished", view=board_view(3, 5, done=True))
+    with pytest.raises(AssertionError, match="disabled"):
+        await fake.click("alice", sent.id, "demo:count:3:5")
+
+
+async def test_deferred_followup_and_edit_original(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("carol", None, "demo slow")
+    assert it.response_type == DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    await fake.wait_until(
+        lambda: it.message is not None and it.message.content.startswith("done"),
+        what="final edit of @original",
+    )
+    assert it.message is not None
+    assert it.message.content == "done (was 'working...')"
+    assert not it.message.loading
+    assert [m.content for m in it.followups] == ["a follow-up"]
+    assert it.followups[0].visible_to == fake.user("carol").id
+    assert [m.content for m in fake.messages()] == ["done (was 'working...')"]
+
+
+async def test_autocomplete_returns_choices(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    ac = await fake.autocomplete("alice", None, "demo play", focused="card", options={"card": "k"})
+    assert ac.response_type == 8
+    assert [c["value"] for c in ac.choices] == ["KS", "KH"]
+    it = await fake.slash("alice", None, "demo play", {"card": "KS"})
+    assert it.content == "played KS"
+
+
+async def test_file_attachment_is_parsed(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("dave", None, "demo export")
+    assert it.message is not None
+    att = it.message.attachment("export.json")
+    assert json.loads(att.data) == {"game": 1, "players": ["alice", "bob"]}
+    # discord.py can download it back through the fake
+    channel = bot.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    fetched = await channel.fetch_message(it.message.id)
+    assert await fetched.attachments[0].read() == att.data
+
+
+async def test_modal_round_trip(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("bob", None, "demo ask")
+    assert it.response_type == MODAL and it.modal is not None
+    submitted = await fake.submit_modal("bob", it, {"demo:name": "Bobby"})
+    assert submitted.content == "hello Bobby"
+
+
+async def test_unknown_route_is_recorded(
+    fake_discord: FakeDiscord, error_logs: ErrorLogCapture
+) -> None:
+    fake = fake_discord
+    async with running_bot(fake, DemoBot(), check_unknown_routes=False):
+        it = await fake.slash("alice", None, "demo bans")
+        assert it.content == "no bans endpoint"
+    assert [(r.method, r.path) for r in fake.unknown_routes] == [
+        ("GET", f"/guilds/{fake.guild.id}/bans")
+    ]
+
+
+async def test_rate_limits_are_handled(error_logs: ErrorLogCapture) -> None:
+    # 5 edits per 1 s per channel (Discord: per 5 s), plus one forced 429
+    fake = FakeDiscord(rate_limits=True, rate_limit_scale=0.2)
+    await fake.start()
+    try:
+        async with running_bot(fake, DemoBot()):
+            assert fake.rate_limiter is not None
+            fake.rate_limiter.force("PATCH", r"^/channels/\d+/messages/\d+$", retry_after=0.1)
+            it = await fake.slash("alice", None, "demo spam", {"count": 8})
+            await fake.wait_until(lambda: it.followups, timeout=10, what="spam follow-up")
+            assert it.followups[-1].content == "edited 8 times"
+            public = fake.messages()
+            assert [m.content for m in public] == ["edit 8"]
+            assert public[0].edit_count == 8
+            limited = [r for r in fake.rate_limited if r.method == "PATCH"]
+            assert len(limited) >= 1
+            patches = fake.requests_to("PATCH", r"^/channels/\d+/messages/\d+$")
+            assert len(patches) == 8 + len(limited)
+    finally:
+        await fake.stop()
+
+
+async def test_rejected_token_raises_login_failure(
+    fake_discord: FakeDiscord, error_logs: ErrorLogCapture
+) -> None:
+    exc = await start_bot_expecting_failure(fake_discord, DemoBot(), "not-the-token")
+    assert isinstance(exc, discord.LoginFailure)
+    assert fake_discord.requests[-1].status == 401
+
+
+async def test_gateway_resume_after_disconnect(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    await fake.close_gateway(4000)
+    await fake.wait_until(
+        lambda: any(p.get("op") == 6 for p in fake.gateway_received) and fake.connected,
+        what="RESUME",
+    )
+    it = await fake.slash("alice", None, "demo echo", {"text": "back"})
+    assert it.content == "back (alice)"
+    assert len(fake.identify_payloads) == 1
+
+
+async def test_error_logs_are_caught(
+    fake_discord: FakeDiscord, bot: DemoBot, error_logs: ErrorLogCapture
+) -> None:
+    fake = fake_discord
+    it = await fake.slash("alice", None, "demo boom", wait=False)
+    await fake.wait_until(lambda: error_logs.records, what="error log")
+    assert "boom" in error_logs.format_all()
+    assert not it.responded
+    error_logs.clear()  # provoked on purpose
+
+
+async def test_ephemeral_hand_deferred_update(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("alice", None, "demo hand")
+    hand = it.message
+    assert hand is not None and hand.visible_to == fake.user("alice").id
+    assert [b["label"] for b in hand.buttons()] == ["AS", "KH", "QD"]
+    with pytest.raises(AssertionError, match="cannot see"):
+        await fake.click("bob", hand, "demo:hand:KH")
+    click = await fake.click_label("alice", hand, "KH")
+    assert click.response_type == DEFERRED_UPDATE_MESSAGE
+    await fake.wait_until(lambda: hand.content.startswith("played"), what="hand edit")
+    assert hand.content == "played KH; left: AS QD"
+    assert [b["label"] for b in hand.buttons()] == ["AS", "QD"]
+    assert fake.messages() == []  # still nothing public
+
+
+async def test_persistent_dynamic_button_survives_restart(
+    fake_discord: FakeDiscord, error_logs: ErrorLogCapture
+) -> None:
+    fake = fake_discord
+    async with running_bot(fake, DemoBot()):
+        it = await fake.slash("alice", None, "demo board", {"board_id": 42})
+    board = it.message
+    assert board is not None
+    async with running_bot(fake, DemoBot()):  # a fresh process, same Discord
+        await fake.click("bob", board, "demo:count:42:0")
+        assert board.content == "board 42: 1 clicks (last: bob)"
+        picked = await fake.select("carol", board, "demo:pick", ["spades"])
+        assert picked.content == "you picked spades"
+    assert len(fake.identify_payloads) == 2
+
+
+async def test_direct_message(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("dave", None, "demo dm")
+    assert it.content == "check your DMs"
+    assert [m.content for m in fake.dm_messages("dave")] == ["your cards: AS KH"]
+    assert fake.dm_messages("alice") == []
+
+
+def test_apply_discord_endpoints_and_reset() -> None:
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    from bot.endpoints import apply_discord_endpoints, reset_discord_endpoints
+
+    assert Route.BASE == "https://discord.com/api/v10"
+    try:
+        apply_discord_endpoints("http://127.0.0.1:9/api/v10/", None)
+        assert Route("GET", "/users/@me").url == "http://127.0.0.1:9/api/v10/users/@me"
+        assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
+        apply_discord_endpoints(None, "ws://127.0.0.1:9/gateway?x=1")
+        assert Route.BASE == "http://127.0.0.1:9/api/v10"
+        assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/gateway"
+        with pytest.raises(ValueError):
+            apply_discord_endpoints(None, "http://127.0.0.1:9/")
+    finally:
+        reset_discord_endpoints()
+    assert Route.BASE == "https://discord.com/api/v10"
+    assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
