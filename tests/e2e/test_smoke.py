@@ -1,0 +1,29 @@
+"""A first end-to-end look: a lobby, a start, a hand opened and a bid made by button."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.harness import bot_running
+from tests.fake_discord.fixtures import error_logs_fixture, fake_discord_fixture  # noqa: F401
+
+
+async def test_lobby_start_and_a_bid(fake_discord, error_logs, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        new = await fake.slash("alice", None, "amerikaner new", {"players": 3})
+        lobby = new.message
+        assert "Waiting for 2 more players" in lobby.text()
+        await fake.click_label("bob", lobby, "Join")
+        await fake.click_label("carol", lobby, "Join")
+        start = await fake.click_label("alice", fake.message(lobby), "Start")
+        assert start.response_type == 7
+        table = bot.tables.in_channel(fake.channel.id)
+        seat = table.to_act
+        user = table.seats[seat].name
+        hand = await fake.click_label(user, fake.message(lobby), "My hand")
+        assert hand.callback.ephemeral
+        msg = hand.message
+        bid = await fake.click_label(user, msg, "Pass")
+        assert bid.response_type == 7
+        assert table.version == 1
