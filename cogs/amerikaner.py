@@ -37,7 +37,9 @@ from bot.render import (
     rules_text,
     stats_panel,
     table_panel,
+    turn_mention,
 )
+from bot.render.text import describe_action
 from bot.tables import ActResult, Table, TableError
 from bot.tables.service import LOBBY, PLAYING
 
@@ -366,8 +368,22 @@ class Amerikaner(commands.Cog):
         else:
             self.request_refresh(table)
 
-    async def _on_table_event(self, table: Table, event: str) -> None:
-        """Changes the service made by itself (AI turns)."""
+    async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
+                              ) -> None:
+        """Changes the service made by itself (AI turns, turn timers)."""
+        if event == "reminder":
+            text = turn_mention(table)
+            if text:
+                await self.bot.get_partial_messageable(table.channel_id).send(
+                    f"⏳ {text} Half your time is gone.",
+                    allowed_mentions=discord.AllowedMentions(users=True))
+            return
+        if event == "timeout":
+            seat = detail.get("seat", 0)
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                f"⏰ {table.seats[seat].name}'s time ran out: the AI played "
+                f"{describe_action(detail['action'])} for them.")
+            return
         game = table.game
         index = len(game.hands) - 1 if game else 0
         if event == "hand_finished" and game and not game.finished:
@@ -378,8 +394,6 @@ class Amerikaner(commands.Cog):
             await self._maybe_mention(table, 0)
 
     async def _maybe_mention(self, table: Table, idle: float) -> None:
-        from bot.render import turn_mention
-
         if idle < self.bot.settings.idle_mention_seconds:
             return
         text = turn_mention(table)
@@ -583,7 +597,8 @@ class Amerikaner(commands.Cog):
 
     @group.command(name="new", description="Open a table in this channel")
     @app_commands.describe(preset="Which game", players="Number of players",
-                           target="Winning score (52; Kani 50)")
+                           target="Winning score (52; Kani 50)",
+                           turn_timer="Minutes per turn before the AI plays it (0: no timer)")
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def new(self, interaction: discord.Interaction[Any],
                   preset: str | None = None,
@@ -593,7 +608,8 @@ class Amerikaner(commands.Cog):
                   show_kitty: bool | None = None, kitty_trick: bool | None = None,
                   free_trump: bool | None = None, two_wins: bool | None = None,
                   bidder_double: bool | None = None, partner_half: bool | None = None,
-                  all_pass_play: bool | None = None, fixed_ten: bool | None = None) -> None:
+                  all_pass_play: bool | None = None, fixed_ten: bool | None = None,
+                  turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
         async def work() -> None:
             given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
                      "kitty_trick": kitty_trick, "free_trump": free_trump,
@@ -606,12 +622,14 @@ class Amerikaner(commands.Cog):
             options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
             options.update({k: v for k, v in given.items() if v is not None})
             count = players or (defaults.get("players") if same_preset else None) or 4
+            timer = turn_timer if turn_timer is not None else int(
+                defaults.get("turn_timer", 0) or 0)
             options["target"] = target or (defaults.get("target") if same_preset else None) \
                 or default_target(chosen_preset)
             table = await self.tables.create(interaction.guild_id or 0,
                                              interaction.channel_id or 0, interaction.user.id,
                                              interaction.user.display_name, chosen_preset,
-                                             int(count), options)
+                                             int(count), options, timer * 60 or None)
             response = await interaction.response.send_message(
                 embed=_embed(table_panel(table)), view=lobby_view(table))
             if response.message_id is not None:
@@ -809,6 +827,23 @@ class Amerikaner(commands.Cog):
             self.request_refresh(table)
         await self._guarded(interaction, work)
 
+    @group.command(name="replace", description="Host: hand an away player's seat to "
+                   "someone else, or to the AI for good")
+    @app_commands.describe(seat="The seat number (1 is the first seat)",
+                           member="Who takes the seat (leave empty: the AI keeps it)")
+    async def replace(self, interaction: discord.Interaction[Any],
+                      seat: app_commands.Range[int, 1, 6],
+                      member: discord.Member | None = None) -> None:
+        async def work() -> None:
+            table = self._table_here(interaction)
+            newcomer = (member.id, member.display_name) if member is not None else None
+            await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+            who = member.display_name if member is not None else "the AI"
+            await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
+                              ephemeral=False)
+            self.request_refresh(table)
+        await self._guarded(interaction, work)
+
     @group.command(name="cancel", description="Cancel the table (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> None:
@@ -901,11 +936,13 @@ class Amerikaner(commands.Cog):
     async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
-                       options: str | None = None) -> None:
+                       options: str | None = None,
+                       turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
         async def work() -> None:
             guild = interaction.guild_id or 0
             current = await self.bot.store.get_guild_settings(guild)
-            if preset is None and players is None and target is None and options is None:
+            if preset is None and players is None and target is None and options is None \
+                    and turn_timer is None:
                 await self._reply(interaction, _settings_text(current))
                 return
             if not _is_manager(interaction):
@@ -918,6 +955,8 @@ class Amerikaner(commands.Cog):
                 new["players"] = players
             if target is not None:
                 new["target"] = target
+            if turn_timer is not None:
+                new["turn_timer"] = turn_timer
             if options is not None:
                 names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
                 unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
@@ -940,10 +979,11 @@ def _settings_text(settings: dict[str, Any]) -> str:
     if not settings:
         return "Server defaults: amerikaner, 4 players, to 52, no house rules."
     options = ", ".join(sorted(settings.get("options", {}))) or "no house rules"
+    timer = settings.get("turn_timer") or 0
     return (f"Server defaults: {settings.get('preset', 'amerikaner')}, "
             f"{settings.get('players', 4)} players, to "
             f"{settings.get('target') or default_target(settings.get('preset', 'amerikaner'))},"
-            f" {options}.")
+            f" {options}, " + (f"{timer} minutes a turn." if timer else "no turn timer."))
 
 
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:

@@ -187,7 +187,7 @@ async def test_ai_seats_play_their_turns() -> None:
     service = await _service()
     events: list[str] = []
 
-    async def listener(table, event):
+    async def listener(table, event, detail):
         events.append(event)
 
     service.add_listener(listener)
@@ -207,5 +207,64 @@ async def test_an_away_player_is_covered_by_the_ai() -> None:
     for user in (2, 3, 4):
         await service.set_away(table.id, user, True)
     await _play_seat_zero_until_the_end(service, table, random.Random(4))
+    await service.close()
+    await service.store.close()
+
+
+async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
+    service = await _service(tmp_path / "db.sqlite3")
+    events: list[tuple[str, dict]] = []
+
+    async def listener(table, event, detail):
+        events.append((event, detail))
+
+    service.add_listener(listener)
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {}, turn_timer=0.2)
+    await service.join(table.id, 2, "Two")
+    await service.join(table.id, 3, "Three")
+    await service.start(table.id, 1)
+    seat = table.to_act
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5
+    while table.version == 0 and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+    names = [e for e, _ in events]
+    assert names[:2] == ["reminder", "timeout"]
+    assert events[0][1]["seat"] == seat and events[1][1]["seat"] == seat
+    assert table.version >= 1
+    record = await service.store.load_record(table.id)
+    assert record["hands"][0]["actions"][0]["seat"] == seat
+    # The clock keeps running for the next player: it survives a restart too.
+    await service.close()
+    await service.store.close()
+    again = await _service(tmp_path / "db.sqlite3")
+    again.add_listener(listener)
+    events.clear()
+    [restored] = await again.restore()
+    assert restored.turn_timer == 0.2
+    deadline = loop.time() + 5
+    version = restored.version
+    while restored.version == version and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+    assert "timeout" in [e for e, _ in events]
+    await again.close()
+    await again.store.close()
+
+
+async def test_host_replaces_an_away_seat() -> None:
+    service = await _service()
+    table = await _started(service)
+    with pytest.raises(TableError) as info:
+        await service.replace(table.id, 1, 1, (7, "Seven"))
+    assert info.value.code == "not_away"
+    await service.set_away(table.id, 2, True)
+    with pytest.raises(TableError) as info:
+        await service.replace(table.id, 3, 1, (7, "Seven"))
+    assert info.value.code == "not_host"
+    await service.replace(table.id, 1, 1, (7, "Seven"))
+    assert table.seats[1].user_id == 7 and not table.seats[1].away
+    await service.set_away(table.id, 3, True)
+    await service.replace(table.id, 1, 2, None)
+    assert table.seats[2].is_ai
     await service.close()
     await service.store.close()

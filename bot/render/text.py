@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.actions import Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, suit_of
 from bot.core.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
 from bot.core.rules import OPTION_HELP, Rules
@@ -85,6 +86,21 @@ def _options_line(rules: Rules) -> str:
     opts = [name for name in sorted(rules.options)]
     text = f"{rules.preset} · {rules.players} players · to {rules.target}"
     return text + (" · " + ", ".join(opts) if opts else "")
+
+
+def describe_action(action: Action) -> str:
+    """An action in a few words: `a pass`, `a bid of 8`, `the A♠`."""
+    if action.kind == "pass":
+        return "a pass"
+    if action.kind == "bid":
+        return f"a bid of {bid_label(action.bid)}"
+    if action.kind == "redeal":
+        return "a redeal claim"
+    if action.kind in ("exchange", "discard"):
+        count = len(action.cards)
+        return f"a {action.kind} of {count} card{'s' if count != 1 else ''}"
+    assert action.card is not None
+    return f"the {card_label(action.card)}"
 
 
 # ----------------------------------------------------------------- lobby and table

@@ -76,7 +76,13 @@ class Table:
     game: Game | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    last_activity: float = field(default_factory=time.monotonic)
+    last_activity: float = field(default_factory=time.monotonic)  # also: when the turn began
+
+    @property
+    def turn_timer(self) -> float | None:
+        """Seconds a human has for a turn before the AI plays it, or None (no timer)."""
+        value = self.meta.get("turn_timer")
+        return float(value) if value else None
 
     @property
     def version(self) -> int:
@@ -133,7 +139,7 @@ class ActResult:
     idle_before: float  # seconds the table had been idle before this action
 
 
-Listener = Callable[[Table, str], Awaitable[None]]
+Listener = Callable[[Table, str, dict[str, Any]], Awaitable[None]]
 AiChooser = Callable[[HandView, str, random.Random], Action]
 
 
@@ -156,13 +162,16 @@ class TableService:
         self._by_channel: dict[int, int] = {}
         self._listeners: list[Listener] = []
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
         self.closed = False
 
     # ------------------------------------------------------------------ lookup
 
     def add_listener(self, listener: Listener) -> None:
-        """`listener(table, event)` is awaited after every change the service makes by
-        itself (AI turns): events `changed`, `hand_finished`, `game_finished`."""
+        """`listener(table, event, detail)` is awaited after every change the service makes
+        by itself: `changed`, `hand_finished`, `game_finished` (AI turns, timeouts), and
+        `reminder` (half the turn time is gone) and `timeout` (the AI played for a human
+        whose time ran out), with `detail` {"seat": ..., "action": ..., "hand_index": ...}."""
         self._listeners.append(listener)
 
     def get(self, table_id: int) -> Table | None:
@@ -184,7 +193,8 @@ class TableService:
     # ------------------------------------------------------------------ lobby
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                     preset: str, players: int, options: dict[str, object]) -> Table:
+                     preset: str, players: int, options: dict[str, object],
+                     turn_timer: float | None = None) -> Table:
         if self.in_channel(channel_id) is not None:
             raise TableError("channel_busy", "This channel already has a table: finish or "
                              "cancel it first (/amerikaner cancel).")
@@ -194,7 +204,11 @@ class TableService:
             raise TableError(exc.code, exc.message) from None
         first_dealer = self.rng.randrange(players)
         seats = [Seat(host_id, host_name)]
-        meta = {"stage": LOBBY}
+        meta: dict[str, Any] = {"stage": LOBBY}
+        if turn_timer:
+            if turn_timer < 0:
+                raise TableError("bad_input", "The turn timer cannot be negative.")
+            meta["turn_timer"] = turn_timer
         try:
             table_id = await self.store.create_game(
                 guild_id, channel_id, host_id, rules.to_json(), first_dealer,
@@ -213,9 +227,10 @@ class TableService:
     def _unregister(self, table: Table) -> None:
         if self._by_channel.get(table.channel_id) == table.id:
             del self._by_channel[table.channel_id]
-        task = self._ai_tasks.pop(table.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        for tasks in (self._ai_tasks, self._timers):
+            task = tasks.pop(table.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         table = self.require(table_id)
@@ -291,6 +306,30 @@ class TableService:
             await self._save_seats(table)
         if away:
             self._schedule_ai(table)
+        return table
+
+    async def replace(self, table_id: int, user_id: int, seat: int,
+                      new_user: tuple[int, str] | None) -> Table:
+        """The host hands an away player's seat to someone else, or for good to the AI."""
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_host(table, user_id, "replace a player")
+            if table.stage != PLAYING:
+                raise TableError("not_started", "The game has not started.")
+            if not 0 <= seat < len(table.seats):
+                raise TableError("bad_input", f"There is no seat {seat + 1}.")
+            current = table.seats[seat]
+            if not current.away:
+                raise TableError("not_away", f"{current.name} is not away: only a seat the AI "
+                                 "is covering can be handed over.")
+            if new_user is not None:
+                if table.seat_of(new_user[0]) is not None:
+                    raise TableError("already_seated", "They already play at this table.")
+                table.seats[seat] = Seat(new_user[0], new_user[1])
+            else:
+                table.seats[seat] = Seat(None, f"AI for {current.name}", ai_level="easy")
+            await self._save_seats(table)
+        self._schedule_ai(table)
         return table
 
     async def start(self, table_id: int, user_id: int) -> Table:
@@ -413,7 +452,9 @@ class TableService:
     # ------------------------------------------------------------------ AI turns
 
     def _schedule_ai(self, table: Table) -> None:
-        """If the seat to act is an AI (or away), play its turn after a short pause."""
+        """If the seat to act is an AI (or away), play its turn after a short pause; if it
+        is a human and the table has a turn timer, start the clock."""
+        self._arm_timer(table)
         if self.closed or table.stage != PLAYING:
             return
         seat = table.to_act
@@ -441,24 +482,72 @@ class TableService:
                     action = await asyncio.to_thread(self._ai_chooser, view, level,
                                                      random.Random(self.rng.random()))
                     result = await self._apply(table, seat, action)
-                await self._notify(table, "game_finished" if result.game_finished
-                                   else "hand_finished" if result.hand_finished
-                                   else "changed")
+                await self._notify_result(table, result)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("AI turn failed at table %s", table.id)
 
-    async def _notify(self, table: Table, event: str) -> None:
+    # ------------------------------------------------------------------ turn timers
+
+    def _arm_timer(self, table: Table) -> None:
+        old = self._timers.pop(table.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        limit = table.turn_timer
+        seat = table.to_act
+        if (not limit or self.closed or table.stage != PLAYING or seat is None
+                or table.seats[seat].played_by_ai):
+            return
+        self._timers[table.id] = asyncio.create_task(
+            self._timer(table, seat, table.version, table.last_activity, limit))
+
+    async def _timer(self, table: Table, seat: int, version: int, started: float,
+                     limit: float) -> None:
+        try:
+            wait = started + limit / 2 - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                if table.version != version or self.closed:
+                    return
+                await self._notify(table, "reminder", seat=seat)
+            wait = started + limit - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with table.lock:
+                if table.version != version or table.to_act != seat or self.closed \
+                        or table.stage != PLAYING:
+                    return
+                view = table.seat_view(seat)
+                assert view is not None
+                action = await asyncio.to_thread(self._ai_chooser, view, "easy",
+                                                 random.Random(self.rng.random()))
+                result = await self._apply(table, seat, action)
+            await self._notify(table, "timeout", seat=seat, action=result.action,
+                               hand_index=result.hand_index)
+            await self._notify_result(table, result)
+            self._schedule_ai(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("turn timer failed at table %s", table.id)
+
+    async def _notify_result(self, table: Table, result: ActResult) -> None:
+        event = ("game_finished" if result.game_finished else "hand_finished"
+                 if result.hand_finished else "changed")
+        await self._notify(table, event, seat=result.seat, action=result.action,
+                           hand_index=result.hand_index)
+
+    async def _notify(self, table: Table, event: str, **detail: Any) -> None:
         for listener in self._listeners:
             try:
-                await listener(table, event)
+                await listener(table, event, detail)
             except Exception:
                 log.exception("table listener failed")
 
     async def close(self) -> None:
         self.closed = True
-        tasks = list(self._ai_tasks.values())
+        tasks = [*self._ai_tasks.values(), *self._timers.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -479,6 +568,9 @@ class TableService:
                 table = Table(row.id, row.guild_id, row.channel_id, row.host_id, rules,
                               row.first_dealer, seats, meta=dict(row.meta))
                 table.stage = row.meta.get("stage", LOBBY)
+                # The turn began at the last stored change: a timer keeps running across
+                # a restart instead of starting afresh.
+                table.last_activity = time.monotonic() - max(0.0, time.time() - row.updated_at)
                 if table.stage == PLAYING:
                     await self._reload(table)
                     if table.game is None:
