@@ -38,6 +38,13 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     return run_bot()
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from bot.ai.terminal import run_game
+
+    options = {name.strip(): True for name in args.options.split(",") if name.strip()}
+    return run_game(args.preset, args.players, options, args.seed, args.level, args.target)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amerikaner",
@@ -50,6 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
     bp = sub.add_parser("bot", help="run the Discord bot (settings from the environment "
                         "and .env)")
     bp.set_defaults(func=_cmd_bot)
+    pp = sub.add_parser("play", help="play a game in the terminal against the AI")
+    pp.add_argument("--preset", default="amerikaner", help="amerikaner, norsk or kani")
+    pp.add_argument("--players", type=int, default=4)
+    pp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
+    pp.add_argument("--level", choices=("random", "easy", "strong"), default="easy")
+    pp.add_argument("--options", default="", help="comma-separated house rules, e.g. "
+                    "no_kitty,two_wins")
+    pp.add_argument("--target", type=int, default=None, help="the winning score")
+    pp.set_defaults(func=_cmd_play)
     return parser
 
 

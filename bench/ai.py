@@ -1,0 +1,243 @@
+"""AI strength and speed, by duplicate play.
+
+Whole hands (bidding included): every deal is played again with the levels' seats
+swapped (for an odd table, rotated through every seat), so card luck cancels. For each
+pairing it prints the average points per hand of each level with a 95% confidence
+interval of the difference, contracts made and failed by each level, and for the strong
+player the time per decision (median, p99).
+
+Card play only (`--mode cardplay`): the contract is fixed (the seat with the strongest
+hand by the easy estimate bids the minimum and everyone else passes; discards and the
+opening lead are the easy player's), which fixes the bidder's team (bidder and the
+holder of the called card). The deal is then played twice, as in duplicate bridge: A
+plays the bidder's team against B's defence, then B the team against A's defence. The
+figure is the team's tricks with A minus the team's tricks with B, per deal (A's gain
+in tricks, counting both its declarer play and its defence), with a 95% interval.
+
+    python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
+    python bench/ai.py --mode cardplay --deals 2000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.ai import choose_action
+from bot.ai.easy import estimate_tricks
+from bot.core.deal import Deal, deal_cards
+from bot.core.hand import BID, DISCARD, LEAD, Hand
+from bot.core.rules import Rules
+from bot.core.views import hand_view
+
+
+@dataclass
+class Result:
+    diffs: list[float] = field(default_factory=list)  # per deal: A seats minus B seats
+    points: dict[str, list[float]] = field(default_factory=dict)
+    made: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, int] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list)  # strong decision times
+
+
+def _assignments(n: int) -> list[list[int]]:
+    """Seat sets for level A: alternate seats, and their complement/rotations."""
+    base = [s for s in range(n) if s % 2 == 0] if n % 2 == 0 else list(range(n // 2))
+    if n % 2 == 0:
+        return [base, [s for s in range(n) if s not in base]]
+    return [[(s + r) % n for s in base] for r in range(n)]
+
+
+def _levels(n: int, a_seats: list[int], a: str, b: str) -> list[str]:
+    return [a if s in a_seats else b for s in range(n)]
+
+
+def play_hand(rules: Rules, deal: Deal, dealer: int, levels: Sequence[str], seed: int,
+              times: list[float]) -> Hand:
+    rng = random.Random(seed)
+    hand = Hand(rules, dealer, deal, validate=False)
+    while not hand.finished:
+        seat = hand.to_act
+        level = levels[seat]
+        view = hand_view(hand, seat)
+        start = time.perf_counter()
+        action = choose_action(view, level, rng)
+        if level == "strong":
+            times.append(time.perf_counter() - start)
+        hand.apply(action)
+    return hand
+
+
+def _best_seat(rules: Rules, deal: Deal) -> int:
+    return max(range(rules.players),
+               key=lambda s: estimate_tricks(rules, sum(1 << c for c in deal.hands[s])))
+
+
+def _fix_contract(hand: Hand) -> None:
+    """The best hand bids the minimum, everyone else passes. The dealer must be the seat
+    before it (a lone bid after everyone has passed does not end the bidding)."""
+    rules = hand.rules
+    while hand.phase != BID:  # norsk blind: nobody exchanges
+        hand.exchange(hand.to_act, ())
+    best = _best_seat(rules, hand.deal)
+    assert hand.to_act == best
+    while hand.phase == BID:
+        seat = hand.to_act
+        if seat == best and hand.bidder < 0:
+            hand.bid(seat, rules.min_bid)
+        else:
+            hand.pass_turn(seat)
+
+
+def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: int,
+                  times: list[float]) -> tuple[float, Hand, Hand]:
+    tricks = []
+    hands = []
+    for team_level, other_level in ((a, b), (b, a)):
+        rng = random.Random(seed)
+        hand = Hand(rules, dealer, deal, validate=False)
+        _fix_contract(hand)
+        while hand.phase in (DISCARD, LEAD):
+            hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
+        team = {hand.bidder, hand.called_holder} - {-1}
+        while not hand.finished:
+            seat = hand.to_act
+            level = team_level if seat in team else other_level
+            start = time.perf_counter()
+            hand.apply(choose_action(hand_view(hand, seat), level, rng))
+            if level == "strong":
+                times.append(time.perf_counter() - start)
+        tricks.append(sum(hand.tricks_won[s] for s in team))
+        hands.append(hand)
+    return tricks[0] - tricks[1], hands[0], hands[1]
+
+
+def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
+             ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
+    preset, players, options, a, b, seed, cardplay = args
+    rules = Rules.create(preset, players, options)
+    rng = random.Random(seed)
+    deal = deal_cards(rules, rng)
+    dealer = seed % players
+    diffs = []
+    points: dict[str, float] = {a: 0.0, b: 0.0}
+    made = {a: 0, b: 0}
+    failed = {a: 0, b: 0}
+    times: list[float] = []
+    if cardplay:
+        dealer = (_best_seat(rules, deal) - 1) % players
+        diff, room1, room2 = cardplay_deal(rules, deal, dealer, a, b, seed * 7 + 1, times)
+        for hand, team_level in ((room1, a), (room2, b)):
+            if hand.outcome in ("made", "failed"):
+                (made if hand.outcome == "made" else failed)[team_level] += 1
+        return diff, points, made, failed, times
+    assignments = _assignments(players)
+    for a_seats in assignments:
+        levels = _levels(players, a_seats, a, b)
+        hand = play_hand(rules, deal, dealer, levels, seed * 7 + 1, times)
+        metric = hand.tricks_won if cardplay else hand.scores
+        a_vals = [metric[s] for s in range(players) if levels[s] == a]
+        b_vals = [metric[s] for s in range(players) if levels[s] == b]
+        if cardplay:
+            diffs.append(sum(a_vals) - sum(b_vals))
+        else:
+            diffs.append(statistics.fmean(a_vals) - statistics.fmean(b_vals))
+        points[a] += statistics.fmean(a_vals) / len(assignments)
+        points[b] += statistics.fmean(b_vals) / len(assignments)
+        if hand.bidder >= 0 and hand.outcome in ("made", "failed"):
+            who = levels[hand.bidder]
+            (made if hand.outcome == "made" else failed)[who] += 1
+    return statistics.fmean(diffs), points, made, failed, times
+
+
+def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
+                deals: int, seed: int, workers: int, cardplay: bool) -> Result:
+    result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
+    jobs = [(preset, players, options, a, b, seed + i, cardplay) for i in range(deals)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            outputs = list(pool.map(run_deal, jobs, chunksize=4))
+    else:
+        outputs = [run_deal(job) for job in jobs]
+    for diff, points, made, failed, times in outputs:
+        result.diffs.append(diff)
+        for level in (a, b):
+            result.points[level].append(points[level])
+            result.made[level] += made[level]
+            result.failed[level] += failed[level]
+        result.times.extend(times)
+    return result
+
+
+def ci95(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("nan")
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def report(result: Result, a: str, b: str, cardplay: bool) -> None:
+    mean, half = ci95(result.diffs)
+    if cardplay:
+        print(f"  card play, {len(result.diffs)} deals: bidder's team tricks with {a} "
+              f"minus with {b} = {mean:+.2f} ± {half:.2f} tricks per deal (95% CI "
+              f"[{mean - half:+.2f}, {mean + half:+.2f}])")
+        for level in (a, b):
+            made, failed = result.made[level], result.failed[level]
+            print(f"    fixed contracts played by {level}: {made} made, {failed} failed")
+    else:
+        pa, pb = statistics.fmean(result.points[a]), statistics.fmean(result.points[b])
+        print(f"  {len(result.diffs)} deals, seats swapped: "
+              f"{a} {pa:+.2f}, {b} {pb:+.2f} points per hand per seat; "
+              f"difference {mean:+.2f} ± {half:.2f} (95% CI [{mean - half:+.2f}, "
+              f"{mean + half:+.2f}])")
+        for level in (a, b):
+            made, failed = result.made[level], result.failed[level]
+            total = made + failed
+            rate = f"{100 * made / total:.0f}%" if total else "-"
+            print(f"    contracts bid by {level}: {made} made, {failed} failed ({rate})")
+    if result.times:
+        times = sorted(result.times)
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        print(f"    strong decision time: median {1000 * statistics.median(times):.1f} ms, "
+              f"p99 {1000 * p99:.1f} ms, max {1000 * times[-1]:.1f} ms "
+              f"({len(times)} decisions)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("hands", "cardplay"), default="hands")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="deals per pairing (default 300 hands, 2000 card play)")
+    parser.add_argument("--pairs", default=None,
+                        help="comma-separated A-B pairings (default easy-random,strong-easy;"
+                        " card play: strong-easy)")
+    parser.add_argument("--preset", default="amerikaner")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--options", default="", help="comma-separated options")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    cardplay = args.mode == "cardplay"
+    deals = args.deals or (2000 if cardplay else 300)
+    pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
+    options = {name: True for name in args.options.split(",") if name}
+    print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
+          f"mode {args.mode}, seed {args.seed}")
+    for pair in pairs.split(","):
+        a, b = pair.split("-")
+        start = time.perf_counter()
+        result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
+                             args.workers, cardplay)
+        print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
+        report(result, a, b, cardplay)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,501 @@
+"""The strong player: determinized search (perfect-information Monte Carlo).
+
+For a decision it
+1. lists a few candidate actions (every distinct card; a few bids; a few discard sets;
+   an opening lead per suit, with the highest call and, with `free_trump`, a trump),
+2. samples deals of the unseen cards consistent with everything the seat knows
+   (`knowledge.py`), keeps them with the likelihood of the others' bids, passes and
+   trump choice under those hands (`likelihood`, a soft form of the easy player's
+   judgement), and rebuilds each as a full `Hand` by replaying the public history,
+3. plays every candidate out in every sampled world, the easy player playing all seats
+   (on a lean `Sim`, not views), or, once few cards are left, solves the end exactly by
+   alpha-beta over that world,
+4. picks the candidate with the best average score change for its seat. The same worlds
+   serve every candidate, so luck cancels between them.
+
+It stops sampling at a time budget per decision (see `STRONG_BUDGET`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from bot.core.actions import Action
+from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits
+from bot.core.errors import RuleError
+from bot.core.hand import DONE, LEAD, PLAY, Hand
+from bot.core.scoring import score_hand
+from bot.core.views import HandView
+
+from .easy import (
+    best_suit,
+    choose_discards,
+    easy_action,
+    easy_card,
+    easy_hand_action,
+    highest,
+    lowest,
+    predict_team_tricks,
+    suit_score,
+)
+from .knowledge import Knowledge, build_knowledge, build_world, sample_sinks
+from .sim import LEAD_WINS, STRENGTH, Sim, sim_from_hand
+
+STRONG_BUDGET = 0.040  # seconds of sampling per decision (the target is <= 50 ms median)
+MAX_SAMPLES = 60
+MIN_SAMPLES = 4
+SIDE_TRICKS_WEIGHT = 0.25
+INFERENCE_TRIES = 8
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def distinct_cards(legal: int, held: int, gone: int) -> list[int]:
+    """Legal cards with equivalent ones dropped: two cards of a suit are equivalent when
+    every card between them is in the same hand or already played."""
+    out: list[int] = []
+    prev = -1
+    for card in bits(legal):
+        if (card < JOKER_BASE and prev >= 0 and prev // 13 == card // 13
+                and not ((1 << card) - (1 << (prev + 1))) & ~held & ~gone):
+            prev = card
+            continue  # the lowest of a run stands for it
+        out.append(card)
+        prev = card
+    return out
+
+
+def _play_candidates(view: HandView) -> list[Action]:
+    assert view.legal is not None and view.seat is not None and view.cards is not None
+    seat = view.seat
+    held = sum(1 << c for c in view.cards)
+    legal = sum(1 << c for c in view.legal.cards)
+    gone = 0
+    for trick in view.tricks:
+        for _, card in trick.plays:
+            gone |= 1 << card
+    return [Action.play(seat, c) for c in distinct_cards(legal, held, gone)]
+
+
+def _lead_candidates(view: HandView, easy: Action) -> list[Action]:
+    legal = view.legal
+    assert legal is not None and view.seat is not None and view.cards is not None
+    seat = view.seat
+    held = sum(1 << c for c in view.cards)
+    out = [easy]
+    trumps: list[str | None] = [None]
+    if legal.trumps:
+        trumps.append("grand")
+    for suit, calls in legal.calls:
+        mine = held & SUIT_MASKS[suit]
+        call = calls[0] if calls else None
+        for card in {lowest(mine), highest(mine)}:
+            for trump in trumps:
+                action = Action.play(seat, card, call, trump)
+                if action not in out:
+                    out.append(action)
+    # Keep the best-looking suits first when there are many.
+    return out[:10]
+
+
+def _bid_candidates(view: HandView, easy: Action) -> list[Action]:
+    legal = view.legal
+    assert legal is not None and view.seat is not None
+    seat = view.seat
+    out = [easy]
+    if len(view.passed) == view.rules.players - 1:
+        return out  # everyone else passed: a number bid cannot end the bidding
+    if easy.kind != "pass":
+        out.append(Action.pass_(seat))
+    numbers = [b for b in legal.bids if isinstance(b, int)]
+    for bid in numbers[:2]:
+        action = Action.make_bid(seat, bid)
+        if action not in out:
+            out.append(action)
+    return out
+
+
+def _discard_candidates(view: HandView, easy: Action) -> list[Action]:
+    assert view.seat is not None and view.cards is not None and view.legal is not None
+    rules = view.rules
+    seat = view.seat
+    held = sum(1 << c for c in view.cards)
+    count = view.legal.card_count[0]
+    out = [easy]
+    # Variants: keep each reasonable trump suit in turn, discarding from the others.
+    first = best_suit(held)
+    for suit in sorted(range(4), key=lambda s: -suit_score(held, s)):
+        if suit == first or not held & SUIT_MASKS[suit]:
+            continue
+        others = held & ~SUIT_MASKS[suit]
+        keep = held & SUIT_MASKS[suit]
+        cards = choose_discards(rules, others, min(count, others.bit_count()))
+        if len(cards) < count:
+            cards += tuple(bits(keep))[:count - len(cards)]
+        action = Action.discard(seat, cards)
+        if sorted(cards) != sorted(easy.cards) and action not in out:
+            out.append(action)
+        if len(out) >= 4:
+            break
+    # The lowest cards overall, whatever the suits.
+    low = tuple(sorted(bits(held & ((1 << JOKER_BASE) - 1)), key=lambda c: c % 13)[:count])
+    if len(low) == count and sorted(low) != sorted(easy.cards):
+        out.append(Action.discard(seat, low))
+    return out
+
+
+# --------------------------------------------------------------------------- play-outs
+
+
+def _advance(hand: Hand) -> None:
+    """Easy actions until the hand reaches trick play or ends."""
+    while hand.phase != DONE and (hand.phase != PLAY and not (
+            hand.phase == LEAD and not hand.with_trumps)):
+        hand.apply(easy_hand_action(hand))
+
+
+def playout(sim: Sim, seat: int) -> float:
+    play = sim.play
+    while sim.tricks_done < sim.total:
+        play(easy_card(sim))
+    return value_for(sim, seat)
+
+
+# Cards left in each hand at which the end is solved exactly: at the decision itself,
+# and (cheaper) inside play-outs.
+ENDGAME_CARDS = {3: 4, 4: 3, 5: 2, 6: 2}
+PLAYOUT_ENDGAME_CARDS = {3: 3, 4: 2, 5: 2, 6: 1}
+
+
+def endgame_ready(sim: Sim, table: dict[int, int] = ENDGAME_CARDS) -> bool:
+    left = sim.total - sim.tricks_done
+    return sim.tricks_done > 0 and left <= table.get(sim.n, 2)
+
+
+class _Solver:
+    """Alpha-beta over a `Sim` with every hand known: the root seat's side maximizes the
+    root's score, the other side minimizes it (in all-pass play everyone else is
+    against it). Plays and undoes cards in place."""
+
+    def __init__(self, sim: Sim, root: int) -> None:
+        self.sim = sim
+        self.root = root
+        self.n = sim.n
+        self.hands = sim.hands[:]
+        self.won = sim.tricks_won[:]
+        self.row = STRENGTH[sim.trump + 1]
+        bidder, partner = sim.bidder, sim.partner
+        if sim.all_pass or bidder < 0:
+            self.maxer = [s == root for s in range(sim.n)]
+        else:
+            team = {bidder, partner} if partner >= 0 else {bidder}
+            self.maxer = [(s in team) == (root in team) for s in range(sim.n)]
+        self.cache: dict[tuple[int, ...], float] = {}
+
+    def leaf(self) -> float:
+        key = tuple(self.won)
+        value = self.cache.get(key)
+        if value is None:
+            sim = self.sim
+            value = score_hand(sim.rules, sim.contract, sim.bidder, sim.partner, self.won,
+                               sim.all_pass)[0][self.root]
+            value += SIDE_TRICKS_WEIGHT * sum(
+                w for s, w in enumerate(self.won) if self.maxer[s])
+            self.cache[key] = value
+        return value
+
+    def search(self, seat: int, trick: list[int], leader: int, table: tuple[int, ...],
+               win_seat: int, win_str: int, alpha: float, beta: float,
+               only: list[int] | None = None) -> float:
+        hands = self.hands
+        held = hands[seat]
+        if not trick and not held:
+            return self.leaf()
+        if trick:
+            led = trick[0]
+            follow = held & SUIT_MASKS[led // 13] if led < JOKER_BASE else 0
+            legal = follow if follow else held
+        else:
+            legal = held
+        if only is not None:
+            moves = only
+        else:
+            alive = 0
+            for h in hands:
+                alive |= h
+            for card in trick:
+                alive |= 1 << card
+            moves = distinct_cards(legal, held, ~alive)
+        maxing = self.maxer[seat]
+        best = -1e9 if maxing else 1e9
+        n = self.n
+        nxt = seat + 1 if seat + 1 < n else 0
+        won = self.won
+        two_wins = self.sim.two_wins
+        for card in moves:
+            bit = 1 << card
+            hands[seat] ^= bit
+            if trick:
+                new_table = table
+                strength = table[card]
+                if strength > win_str:
+                    w_seat, w_str = seat, strength
+                else:
+                    w_seat, w_str = win_seat, win_str
+                new_leader = leader
+            else:
+                new_leader = w_seat = seat
+                if card >= JOKER_BASE:
+                    new_table = self.row[4]
+                    w_str = LEAD_WINS
+                else:
+                    new_table = self.row[card // 13]
+                    w_str = LEAD_WINS if two_wins and card % 13 == 0 else new_table[card]
+            trick.append(card)
+            if len(trick) == n:
+                won[w_seat] += 1
+                value = self.search(w_seat, [], -1, new_table, -1, -1, alpha, beta)
+                won[w_seat] -= 1
+            else:
+                value = self.search(nxt, trick, new_leader, new_table, w_seat, w_str,
+                                    alpha, beta)
+            trick.pop()
+            hands[seat] ^= bit
+            if maxing:
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+            elif value < best:
+                best = value
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        return best
+
+    def root_args(self) -> tuple[int, list[int], int, tuple[int, ...], int, int]:
+        sim = self.sim
+        return sim.to_act, sim.trick[:], sim.leader, sim.table, sim.win_seat, sim.win_str
+
+
+def solve(sim: Sim, root: int, first: list[int] | None = None) -> list[float]:
+    """Exact values for `root` of each card in `first` (default: every distinct legal
+    card) in the world of `sim`, where all hands are known."""
+    solver = _Solver(sim, root)
+    seat, trick, leader, table, win_seat, win_str = solver.root_args()
+    cards = first if first is not None else distinct_cards(
+        sim.legal(), sim.hands[seat], sim.played & ~sum(1 << c for c in sim.trick))
+    return [solver.search(seat, trick, leader, table, win_seat, win_str, -1e9, 1e9, [card])
+            for card in cards]
+
+
+def solve_value(sim: Sim, root: int) -> float:
+    """The exact value of `sim` for `root` (everyone playing as in `solve`)."""
+    solver = _Solver(sim, root)
+    seat, trick, leader, table, win_seat, win_str = solver.root_args()
+    return solver.search(seat, trick, leader, table, win_seat, win_str, -1e9, 1e9)
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def strong_action(view: HandView, rng: random.Random, budget: float | None = None,
+                  max_samples: int | None = None) -> Action:
+    """The strong player's action for `view.seat` (whose turn it must be). It samples
+    for `budget` seconds (default `STRONG_BUDGET`), at most `max_samples` worlds; with
+    an unbounded budget it is deterministic for a given `rng` state."""
+    if budget is None:
+        budget = STRONG_BUDGET
+    if max_samples is None:
+        max_samples = MAX_SAMPLES
+    legal = view.legal
+    if legal is None or view.seat is None or view.cards is None:
+        raise ValueError("strong_action needs the view of the seat to act")
+    start = time.perf_counter()
+    easy = easy_action(view, rng)
+    phase = legal.phase
+    if phase == "exchange" or easy.kind == "redeal":
+        return easy
+    if phase == "bid":
+        candidates = _bid_candidates(view, easy)
+    elif phase == "discard":
+        candidates = _discard_candidates(view, easy)
+    elif phase == "lead" and legal.calls:
+        candidates = _lead_candidates(view, easy)
+    else:
+        candidates = _play_candidates(view)
+        if easy not in candidates:
+            # `easy` may be another card of the same run: use the run's representative.
+            candidates.insert(0, easy)
+        else:
+            candidates.remove(easy)
+            candidates.insert(0, easy)
+    if len(candidates) == 1:
+        return candidates[0]
+    know = build_knowledge(view)
+    seat = view.seat
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    deadline = start + budget
+    samples = failures = 0
+    in_play = phase == "play" or (phase == "lead" and not legal.calls)
+    while samples < max_samples and failures < 20:
+        if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
+            break
+        sinks = _plausible_sinks(view, know, rng)
+        if sinks is None:
+            failures += 1
+            continue
+        try:
+            world = build_world(view, know, sinks)
+        except RuleError:
+            failures += 1
+            continue
+        samples += 1
+        if in_play:
+            _evaluate_play(world, seat, candidates, totals, counts)
+        else:
+            _evaluate_hand(world, seat, candidates, totals, counts)
+    if not samples:
+        return easy
+    best = 0
+    best_value = -1e18
+    for i, total in enumerate(totals):
+        if counts[i] == 0:
+            continue
+        value = total / counts[i]
+        if value > best_value + 1e-9:
+            best, best_value = i, value
+    return candidates[best]
+
+
+def _plausible_sinks(view: HandView, know: Knowledge, rng: random.Random,
+                     tries: int = INFERENCE_TRIES) -> list[int] | None:
+    """A sampled deal, made plausible by the bidding: each try is accepted with the
+    likelihood of the public bids, passes and trump choice given the sampled hands;
+    after `tries` the likeliest is kept."""
+    best: list[int] | None = None
+    best_like = -1.0
+    for _ in range(tries):
+        sinks = sample_sinks(know, rng)
+        if sinks is None:
+            return best
+        like = likelihood(view, know, sinks)
+        if rng.random() < like:
+            return sinks
+        if like > best_like:
+            best, best_like = sinks, like
+    return best
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
+    """How likely the others' public choices are with these hands, by a soft version of
+    the easy player's judgement: a bid says the hand looked good for it, a pass that it
+    did not look good for the next bid, the opening lead that the suit led was the
+    bidder's best."""
+    rules = view.rules
+    seat = know.seat
+    like = 1.0
+    high = 0
+    preds: dict[int, float] = {}
+
+    def held_at_bidding(s: int) -> int:
+        return sinks[s] | know.fixed[s] | know.played_by[s]
+
+    for s, bid in view.auction:
+        if s == seat:
+            if bid != "pass":
+                high = rules.top_value if isinstance(bid, str) else bid
+            continue
+        pred = preds.get(s)
+        if pred is None:
+            pred = preds[s] = predict_team_tricks(rules, held_at_bidding(s))
+        if bid == "pass":
+            need = max(rules.min_bid, high + 1)
+            if need <= rules.max_bid:
+                like *= 0.15 + 0.85 * _sigmoid((need + 0.7 - pred) * 1.2)
+        else:
+            value = rules.top_value if isinstance(bid, str) else bid
+            if value <= rules.max_bid:
+                like *= 0.05 + 0.95 * _sigmoid((pred - value + 0.3) * 1.2)
+            high = value
+    bidder = view.bidder
+    if (bidder is not None and bidder != seat and view.called is not None
+            and (view.tricks or view.trick)):
+        first = view.tricks[0] if view.tricks else view.trick
+        assert first is not None
+        led = first.plays[0][1]
+        if led < JOKER_BASE and best_suit(held_at_bidding(bidder)) != led // 13:
+            like *= 0.35
+    return like
+
+
+def _evaluate_play(world: Hand, seat: int, candidates: list[Action], totals: list[float],
+                   counts: list[int]) -> None:
+    sim = sim_from_hand(world)
+    cards = [a.card for a in candidates]
+    if endgame_ready(sim):
+        values = solve(sim, seat, [c for c in cards if c is not None])
+        for i, value in enumerate(values):
+            totals[i] += value
+            counts[i] += 1
+        return
+    for i, card in enumerate(cards):
+        assert card is not None
+        child = sim.copy()
+        child.play(card)
+        totals[i] += _finish(child, seat)
+        counts[i] += 1
+
+
+def _finish(sim: Sim, seat: int) -> float:
+    """Play the rest out with the easy player, solving the end exactly."""
+    play = sim.play
+    while sim.tricks_done < sim.total:
+        if not sim.trick and endgame_ready(sim, PLAYOUT_ENDGAME_CARDS):
+            return solve_value(sim, seat)
+        play(easy_card(sim))
+    return value_for(sim, seat)
+
+
+def value_for(sim: Sim, seat: int) -> float:
+    """A finished hand's worth to `seat`: its score, plus a little for every trick its
+    side took (a margin of safety, and a tie-break between equal scores)."""
+    score = sim.scores()[seat]
+    if sim.all_pass or sim.bidder < 0:
+        return score + SIDE_TRICKS_WEIGHT * sim.tricks_won[seat]
+    team = (sim.bidder, sim.partner)
+    mine = seat in team
+    side = sum(w for s, w in enumerate(sim.tricks_won) if (s in team) == mine)
+    return score + SIDE_TRICKS_WEIGHT * side
+
+
+def _evaluate_hand(world: Hand, seat: int, candidates: list[Action], totals: list[float],
+                   counts: list[int]) -> None:
+    for i, action in enumerate(candidates):
+        hand = world.copy()
+        try:
+            hand.apply(action)
+        except RuleError:
+            continue
+        _advance(hand)
+        if hand.phase == DONE:
+            value = float(hand.scores[seat])  # thrown in or redealt: no tricks
+        else:
+            value = _finish(sim_from_hand(hand), seat)
+        totals[i] += value
+        counts[i] += 1
+
+
+
+__all__ = ["strong_action", "solve", "distinct_cards", "playout", "SUITS"]

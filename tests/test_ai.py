@@ -1,0 +1,416 @@
+"""AI players: always legal, decide only from the view, sensible moves, strength, and the
+terminal game."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+
+from bot.ai import choose_action
+from bot.ai.easy import easy_action, easy_card
+from bot.ai.knowledge import build_knowledge, build_world, sample_sinks
+from bot.ai.random_player import random_action
+from bot.ai.sim import sim_from_hand
+from bot.ai.strong import solve, strong_action, value_for
+from bot.ai.terminal import run_game
+from bot.core.actions import Action
+from bot.core.cards import bits
+from bot.core.deal import Deal, deal_cards
+from bot.core.hand import PLAY, Hand
+from bot.core.rules import Rules
+from bot.core.views import hand_view
+from tests.core_helpers import card, new_hand, run
+
+CONFIGS = [
+    ("amerikaner", 3, {}), ("amerikaner", 4, {}), ("amerikaner", 5, {}),
+    ("amerikaner", 4, {"no_kitty": True}), ("amerikaner", 3, {"no_kitty": True}),
+    ("amerikaner", 5, {"jokers": True}), ("amerikaner", 6, {"jokers": True}),
+    ("amerikaner", 3, {"jokers": True, "two_wins": True}),
+    ("amerikaner", 4, {"show_kitty": True, "kitty_trick": True, "free_trump": True}),
+    ("amerikaner", 4, {"two_wins": True, "all_pass_play": True, "bidder_double": True}),
+    ("norsk", 3, {}), ("norsk", 4, {}), ("norsk", 5, {"partner_half": True}),
+    ("norsk", 6, {"all_pass_play": True}),
+    ("kani", 4, {}), ("kani", 4, {"free_trump": True, "two_wins": True, "fixed_ten": True}),
+]
+
+
+def _random_state(rules: Rules, rng: random.Random) -> Hand | None:
+    """A hand advanced by random legal actions to a random point (None if it ended)."""
+    hand = Hand(rules, rng.randrange(rules.players), deal_cards(rules, rng))
+    steps = rng.randrange(0, 4 + rules.players * rules.cards_each)
+    for _ in range(steps):
+        if hand.finished:
+            return None
+        view = hand_view(hand, hand.to_act)
+        hand.apply(random_action(view, rng, pass_bias=0.7))
+    return None if hand.finished else hand
+
+
+def _fast_strong(view, rng):  # type: ignore[no-untyped-def]
+    return strong_action(view, rng, budget=1e9, max_samples=3)
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), CONFIGS)
+def test_every_level_plays_legal_actions(preset: str, players: int,
+                                         options: dict[str, bool]) -> None:
+    rules = Rules.create(preset, players, options)
+    rng = random.Random(f"{preset}{players}{sorted(options)}")
+    checked = 0
+    while checked < 25:
+        hand = _random_state(rules, rng)
+        if hand is None:
+            continue
+        view = hand_view(hand, hand.to_act)
+        for level in ("random", "easy", "strong"):
+            if level == "strong":
+                action = _fast_strong(view, rng)
+            else:
+                action = choose_action(view, level, rng)
+            assert action.seat == hand.to_act
+            hand.copy().apply(action)  # raises RuleError if illegal
+        checked += 1
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), CONFIGS[::3])
+def test_easy_plays_whole_hands(preset: str, players: int, options: dict[str, bool]) -> None:
+    rules = Rules.create(preset, players, options)
+    rng = random.Random(7)
+    for _ in range(15):
+        hand = Hand(rules, rng.randrange(players), deal_cards(rules, rng))
+        while not hand.finished:
+            hand.apply(easy_action(hand_view(hand, hand.to_act), rng))
+
+
+def test_sampled_worlds_match_the_view() -> None:
+    """Every sampled world replays the public history and looks the same to the seat."""
+    rng = random.Random(11)
+    for preset, players, options in CONFIGS:
+        rules = Rules.create(preset, players, options)
+        done = 0
+        while done < 6:
+            hand = _random_state(rules, rng)
+            if hand is None:
+                continue
+            seat = hand.to_act
+            view = hand_view(hand, seat)
+            know = build_knowledge(view)
+            assert know.caps and sum(know.caps) == know.unseen.bit_count()
+            for _ in range(3):
+                sinks = sample_sinks(know, rng)
+                assert sinks is not None
+                world = build_world(view, know, sinks)
+                seen = hand_view(world, seat)
+                # The blind exchanges are replayed as giving nothing: only they differ.
+                assert replace(seen, exchanged=view.exchanged,
+                               exchange_given=view.exchange_given,
+                               exchange_taken=view.exchange_taken) == view
+            done += 1
+
+
+def test_sim_follows_the_core_rules() -> None:
+    """The lean play-out state and the core agree on every trick of random play-outs."""
+    rng = random.Random(5)
+    for preset, players, options in CONFIGS:
+        rules = Rules.create(preset, players, options)
+        for _ in range(10):
+            hand = Hand(rules, 0, deal_cards(rules, rng))
+            while not hand.finished and hand.phase != PLAY:
+                hand.apply(random_action(hand_view(hand, hand.to_act), rng, pass_bias=0.6))
+            if hand.finished:
+                continue
+            sim = sim_from_hand(hand)
+            while not hand.finished:
+                assert sim.legal() == hand.legal_play_mask()
+                card_ = rng.choice(bits(hand.legal_play_mask()))
+                hand.play(hand.to_act, card_)
+                sim.play(card_)
+                assert sim.to_act == hand.to_act or hand.finished
+                assert sim.tricks_won == hand.tricks_won
+            assert sim.scores() == hand.scores
+
+
+def _swap_hidden(hand: Hand, seat: int, rng: random.Random) -> Deal | None:
+    """The same deal with two unplayed cards of one suit swapped between two other
+    seats (not the called card): nothing `seat` can see changes."""
+    others = [s for s in range(hand.n) if s != seat]
+    rng.shuffle(others)
+    a, b = others[:2]
+    hands = [list(h) for h in hand.deal.hands]
+    for ca in rng.sample(bits(hand.hands[a]), hand.hands[a].bit_count()):
+        for cb in bits(hand.hands[b]):
+            if ca < 52 and cb < 52 and ca // 13 == cb // 13 and hand.called not in (ca, cb) \
+                    and ca in hands[a] and cb in hands[b]:
+                hands[a][hands[a].index(ca)] = cb
+                hands[b][hands[b].index(cb)] = ca
+                return Deal(tuple(tuple(h) for h in hands), hand.deal.kitty, hand.deal.blind,
+                            hand.deal.removed)
+    return None
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "strong"])
+def test_hidden_cards_do_not_change_decisions(level: str) -> None:
+    rng = random.Random(3)
+    compared = 0
+    for preset, players, options in CONFIGS * 3:
+        rules = Rules.create(preset, players, options)
+        hand = _random_state(rules, rng)
+        if hand is None or hand.phase != PLAY:
+            continue
+        seat = hand.to_act
+        deal = _swap_hidden(hand, seat, rng)
+        if deal is None:
+            continue
+        twin = Hand(rules, hand.dealer, deal, validate=False)
+        for action in hand.actions:
+            twin.apply(action)
+        assert twin.hands != hand.hands
+        view, twin_view = hand_view(hand, seat), hand_view(twin, seat)
+        assert view == twin_view
+        decide = _fast_strong if level == "strong" else (
+            lambda v, r: choose_action(v, level, r))
+        first = decide(view, random.Random(99))
+        second = decide(twin_view, random.Random(99))
+        assert first == second
+        compared += 1
+    assert compared >= 10
+
+
+# --------------------------------------------------------------------------- easy's sense
+
+
+def _position(steps: tuple[str, ...], fixed: dict[int, str]) -> Hand:
+    hand = new_hand("amerikaner", 4, {"no_kitty": True}, fixed=fixed, dealer=0)
+    return run(hand, *steps)
+
+
+FIXED = {
+    0: "QS 4S 9H 5H AD KD QD JD 10D 9D 8D 7D 6D",
+    1: "KS JS 10S 9S 2S KH 3H AC KC QC JC 10C 9C",
+    2: "8S 7S 6S QH JH 10H 2H 2D 3D 4D 5D 8C 7C",
+    3: "AS 5S 3S AH 8H 7H 6H 4H 6C 5C 4C 3C 2C",
+}
+
+
+def test_easy_calls_the_highest_missing_card() -> None:
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass"), FIXED)
+    action = easy_action(hand_view(hand, 1), random.Random(0))
+    assert action.kind == "play"
+    # Clubs (A K Q J 10 9) is its best suit: it leads the lowest club and calls the
+    # highest club it does not hold, which then wins the first trick.
+    assert action.card == card("9C")
+    assert action.call == card("8C")
+    view = hand_view(hand, 1)
+    assert view.legal is not None and action.call == view.legal.calls_for(3)[0]
+
+
+def test_easy_ducks_under_a_winning_partner() -> None:
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play AH", "0 play 5H"), FIXED)
+    assert hand.partner == 3
+    action = easy_action(hand_view(hand, 1), random.Random(0))
+    assert action == Action.play(1, card("3H"))  # not the king under the partner's ace
+
+
+def test_easy_follows_low_when_it_cannot_win() -> None:
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play AH"), FIXED)
+    action = easy_action(hand_view(hand, 0), random.Random(0))
+    assert action == Action.play(0, card("5H"))
+
+
+def test_easy_wins_cheaply_when_last() -> None:
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play 3C", "0 play 6D", "1 play 9C"), FIXED)
+    # Seat 2 is last; the bidder's 9C wins and it holds 8C 7C: it cannot win, plays low.
+    assert easy_action(hand_view(hand, 2), random.Random(0)) == Action.play(2, card("7C"))
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play 6H", "0 play 5H", "1 play 3H"), FIXED)
+    # Seat 2 is last and the partner's 6H wins: the ten wins as well as the queen.
+    assert easy_action(hand_view(hand, 2), random.Random(0)) == Action.play(2, card("10H"))
+
+
+def test_easy_ruffs_when_void() -> None:
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play 2C", "0 play QS"), FIXED)
+    # Seat 0 was void in clubs and ruffed with the queen of trumps... now seat 1 (bidder)
+    # must follow clubs: it cannot beat a trump, so it plays its lowest club.
+    assert easy_action(hand_view(hand, 1), random.Random(0)) == Action.play(1, card("9C"))
+    hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass",
+                      "1 play 2S call AS", "2 play 6S", "3 play AS", "0 play 4S",
+                      "3 play 2C"), FIXED)
+    # Seat 0 holds no club: it ruffs with its only trump.
+    assert easy_action(hand_view(hand, 0), random.Random(0)) == Action.play(0, card("QS"))
+
+
+def _minimax(sim, root, maxer):  # type: ignore[no-untyped-def]
+    if sim.finished:
+        return value_for(sim, root)
+    values = []
+    for c in bits(sim.legal()):
+        child = sim.copy()
+        child.play(c)
+        values.append(_minimax(child, root, maxer))
+    return max(values) if maxer[sim.to_act] else min(values)
+
+
+def test_solver_agrees_with_plain_minimax() -> None:
+    rng = random.Random(12)
+    checked = 0
+    for preset, players, options in CONFIGS:
+        rules = Rules.create(preset, players, options)
+        for _ in range(4):
+            hand = Hand(rules, 0, deal_cards(rules, rng))
+            while not hand.finished and (hand.phase != PLAY or hand.tricks_done == 0 or
+                                         hand.hands[hand.to_act].bit_count() > 2):
+                hand.apply(random_action(hand_view(hand, hand.to_act), rng, pass_bias=0.6))
+            if hand.finished:
+                continue
+            sim = sim_from_hand(hand)
+            root = sim.to_act
+            team = {sim.bidder, sim.partner}
+            maxer = [s == root if sim.all_pass or sim.bidder < 0
+                     else (s in team) == (root in team) for s in range(sim.n)]
+            cards = list(bits(sim.legal()))
+            values = solve(sim, root, cards)
+            for c, value in zip(cards, values, strict=True):
+                child = sim.copy()
+                child.play(c)
+                assert value == pytest.approx(_minimax(child, root, maxer))
+            checked += 1
+    assert checked >= 20
+
+
+# --------------------------------------------------------------------------- strength
+
+
+def test_strong_beats_random() -> None:
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(2024)
+    diff = 0.0
+    for deal_no in range(4):
+        deal = deal_cards(rules, rng)
+        for strong_seats in ((0, 2), (1, 3)):
+            hand = Hand(rules, deal_no % 4, deal, validate=False)
+            while not hand.finished:
+                seat = hand.to_act
+                view = hand_view(hand, seat)
+                if seat in strong_seats:
+                    action = strong_action(view, rng, budget=0.01, max_samples=12)
+                else:
+                    action = random_action(view, rng)
+                hand.apply(action)
+            diff += sum(hand.scores[s] if s in strong_seats else -hand.scores[s]
+                        for s in range(4))
+    assert diff > 20
+
+
+def test_easy_beats_random() -> None:
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(7)
+    diff = 0
+    for deal_no in range(40):
+        deal = deal_cards(rules, rng)
+        for easy_seats in ((0, 2), (1, 3)):
+            hand = Hand(rules, deal_no % 4, deal, validate=False)
+            while not hand.finished:
+                seat = hand.to_act
+                level = "easy" if seat in easy_seats else "random"
+                hand.apply(choose_action(hand_view(hand, seat), level, rng))
+            diff += sum(hand.scores[s] if s in easy_seats else -hand.scores[s]
+                        for s in range(4))
+    assert diff > 100
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+class Script:
+    """Answers the terminal's prompts: a few bad inputs first, then a legal move read off
+    the last 'Moves:' line (a random one, so the human sometimes bids and leads)."""
+
+    def __init__(self, seed: int, bad: list[str], stop_after: int | None = None) -> None:
+        self.lines: list[str] = []
+        self.bad = list(bad)
+        self.rng = random.Random(seed)
+        self.asked = 0
+        self.stop_after = stop_after
+
+    def say(self, text: str) -> None:
+        self.lines.extend(text.split("\n"))
+
+    def ask(self, prompt: str) -> str:
+        self.asked += 1
+        if self.stop_after is not None and self.asked > self.stop_after:
+            raise EOFError
+        if self.bad:
+            return self.bad.pop(0)
+        moves = next(line for line in reversed(self.lines) if line.startswith("Moves: "))
+        body = moves[len("Moves: "):]
+        if "'" in body:  # discard / give: the example given
+            return body.split("'")[1]
+        return self.rng.choice(body.split(" | "))
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("amerikaner", 4, {}), ("norsk", 5, {}), ("kani", 4, {"free_trump": True}),
+    ("amerikaner", 5, {"jokers": True}),
+])
+def test_terminal_plays_a_whole_game(preset: str, players: int,
+                                     options: dict[str, bool]) -> None:
+    script = Script(1, ["xyz", "ZZ", "help"])
+    code = run_game(preset, players, options, seed=4, level="easy", target=15,
+                    ask=script.ask, say=script.say)
+    assert code == 0
+    text = "\n".join(script.lines)
+    assert "Game over" in text
+    assert "Not allowed: 'xyz' is not a card" in text
+    assert "Your hand: ♠" in text
+    assert "Totals:" in text
+
+
+def test_terminal_explains_refused_moves() -> None:
+    script = Script(1, ["AS call KS", "99", "quit"])
+    run_game("amerikaner", 4, {}, seed=1, level="random", ask=script.ask, say=script.say)
+    text = "\n".join(script.lines)
+    refusals = [line for line in script.lines if line.startswith("Not allowed: ")]
+    assert len(refusals) >= 2
+    assert "Bye." in text
+
+
+def test_terminal_eof_exits_cleanly() -> None:
+    script = Script(2, [], stop_after=5)
+    assert run_game("amerikaner", 4, {}, seed=2, level="easy", ask=script.ask,
+                    say=script.say) == 0
+    assert script.lines[-1] == "Bye."
+
+
+def test_cli_play_subcommand() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--seed", "5", "--level", "easy",
+         "--options", "no_kitty,two_wins", "--target", "20"],
+        input="help\nnonsense\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Moves:" in result.stdout
+    assert "Bye." in result.stdout
+
+
+def test_strong_is_deterministic_without_a_time_limit() -> None:
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(8)
+    hand = None
+    while hand is None or hand.phase != PLAY:
+        hand = _random_state(rules, rng)
+    view = hand_view(hand, hand.to_act)
+    first = strong_action(view, random.Random(1), budget=1e9, max_samples=5)
+    assert first == strong_action(view, random.Random(1), budget=1e9, max_samples=5)
+    assert easy_card is not None
