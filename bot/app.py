@@ -30,6 +30,9 @@ class AmerikanerBot(commands.Bot):
                          help_command=None)
         self.settings = settings
 
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.tables = TableService(self.store, ai_delay=self.settings.ai_delay)
@@ -69,6 +72,12 @@ def run_bot() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.log_level != "DEBUG":
+        # discord.py's INFO lines (logging in, shard connected...) are noise for operators.
+        logging.getLogger("discord").setLevel(logging.WARNING)
+    # The bot has no voice: no warnings about missing voice libraries.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     apply_discord_endpoints(settings.api_base, settings.gateway_url)
     bot = AmerikanerBot(settings)
     try:

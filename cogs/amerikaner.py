@@ -585,9 +585,11 @@ class Amerikaner(commands.Cog):
             components = None
         if edit:
             await interaction.response.edit_message(embed=embed, view=components)
-        else:
+        elif components is not None:
             await interaction.response.send_message(embed=embed, view=components,
                                                     ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
         await self._after_change(table, result.hand_finished, result.game_finished,
                                  result.hand_index)
         if not result.game_finished:
