@@ -20,6 +20,13 @@ in tricks, counting both its declarer play and its defence), with a 95% interval
 
 from __future__ import annotations
 
+import sys as _sys
+from pathlib import Path as _Path
+
+# Run as `python bench/NAME.py`, this folder comes first on the path, where bench/bot.py
+# would shadow the `bot` package: put the repository first instead.
+_sys.path[0] = str(_Path(__file__).resolve().parent.parent)
+
 import argparse
 import math
 import random

@@ -13,6 +13,13 @@ Target: leaderboard page 1 and member_stats <= 10 ms at the median and p99.
 
 from __future__ import annotations
 
+import sys as _sys
+from pathlib import Path as _Path
+
+# Run as `python bench/NAME.py`, this folder comes first on the path, where bench/bot.py
+# would shadow the `bot` package: put the repository first instead.
+_sys.path[0] = str(_Path(__file__).resolve().parent.parent)
+
 import argparse
 import asyncio
 import json

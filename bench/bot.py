@@ -1,0 +1,399 @@
+"""Load benchmark of the Discord bot: N tables played at once through the fake Discord.
+
+Every seat of every table is a fake user who acts only through what the bot shows them:
+they refresh their ephemeral hand message, pick at random among the enabled buttons /
+select options (a weighted pass-or-lowest-bid in the auction), and learn whose turn is
+next from the "Waiting for ..." line of their answer. Nothing reads the bot's memory.
+
+The bot runs as its own process (`python -m bot`, as deployed; AI_DELAY=0), the fake
+Discord and the players in this one, so the bot has a core of its own. `--inprocess`
+runs the bot in this process instead (then memory is measured with tracemalloc).
+
+Reported: actions/s, interaction latency p50/p90/p99/max (event sent -> callback
+received, measured by the fake), memory per active table (RSS growth of the bot
+process from before the tables were opened to after they all started, / tables), errors
+(unanswered or late interactions, error answers, requests the fake refused, ERROR lines
+in the bot's log).
+
+    python bench/bot.py --tables 20 --actions-per-table 40
+    python bench/bot.py --tables 1000 --actions-per-table 30 --think 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import random
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.fake_discord import FakeDiscord, FakeUser, StoredMessage  # noqa: E402
+
+ACTION_ID = re.compile(r"^amk:(\d+):(\d+):(\w+)(?::(.*))?$")
+WAITING = re.compile(r"Waiting for \*\*(.+?)\*\*")
+
+
+@dataclass
+class Totals:
+    actions: int = 0
+    refreshes: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished_games: int = 0
+
+
+class Table:
+    """One table's four players, driven through the UI only."""
+
+    def __init__(self, fake: FakeDiscord, channel: Any, users: list[FakeUser],
+                 rng: random.Random, totals: Totals) -> None:
+        self.fake = fake
+        self.channel = channel
+        self.users = users
+        self.by_name = {u.name: u for u in users}
+        self.rng = rng
+        self.totals = totals
+        self.hands: dict[str, StoredMessage] = {}
+        self.next: FakeUser | None = None
+        self.over = False
+
+    async def open(self) -> None:
+        fake, host = self.fake, self.users[0]
+        new = await fake.slash(host, self.channel, "amerikaner new",
+                               {"players": 4, "target": 52}, timeout=30)
+        lobby = new.message
+        assert lobby is not None, new.callback.data
+        for user in self.users[1:]:
+            await fake.click(user, lobby, fake.message(lobby).button_id("Join"), timeout=30)
+        await fake.click(host, lobby, fake.message(lobby).button_id("Start"), timeout=30)
+        table_msg = fake.message(lobby)
+        for user in self.users:  # everyone opens their hand once: later they refresh it
+            it = await fake.click(user, table_msg, table_msg.button_id("My hand"), timeout=30)
+            assert it.message is not None
+            self.hands[user.name] = it.message
+            text = it.message.text()
+            if "Your turn" in text:
+                self.next = user
+
+    def _error(self, what: str) -> None:
+        self.totals.errors.append(what)
+
+    async def _refresh(self, user: FakeUser) -> StoredMessage | None:
+        msg = self.fake.message(self.hands[user.name])
+        refresh = next(b["custom_id"] for b in msg.buttons()
+                       if b.get("custom_id", "").endswith(":hand"))
+        it = await self.fake.click(user, msg, refresh, wait=False)
+        try:
+            await it.wait_callback(10)
+        except AssertionError:
+            self._error(f"no answer to a refresh: {it.errors}")
+            return None
+        self.totals.refreshes += 1
+        return self.fake.message(msg)
+
+    def _learn(self, text: str, user: FakeUser) -> None:
+        if "Your turn" in text:
+            self.next = user
+        elif "The game is over" in text:
+            self.over = True
+            self.totals.finished_games += 1
+        else:
+            m = WAITING.search(text)
+            self.next = self.by_name.get(m.group(1)) if m else None
+            if self.next is None:
+                self._error(f"cannot tell whose turn it is: {text[-120:]!r}")
+
+    async def play(self, actions: int, think: float) -> None:
+        for _ in range(actions):
+            if self.over:
+                return
+            if think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * think)
+            if self.next is None:  # ask around (refreshing a hand shows whose turn)
+                user = self.rng.choice(self.users)
+                msg = await self._refresh(user)
+                if msg is not None:
+                    self._learn(msg.text(), user)
+                if self.next is None:
+                    return
+            user = self.next
+            msg = await self._refresh(user)
+            if msg is None:
+                continue
+            if "Your turn" not in msg.text():
+                self._learn(msg.text(), user)
+                continue
+            await self._act(user, msg)
+
+    async def _act(self, user: FakeUser, msg: StoredMessage) -> None:
+        fake, rng = self.fake, self.rng
+        buttons = [b for b in msg.buttons() if not b.get("disabled")
+                   and ACTION_ID.match(b.get("custom_id", ""))]
+        selects = msg.selects()
+        labels = [b["label"] for b in buttons]
+        if "Pass" in labels:
+            numbers = [b for b in buttons if b["label"].isdigit()]
+            if rng.random() < 0.55 or not numbers:
+                choice = buttons[labels.index("Pass")]
+            else:
+                choice = min(numbers, key=lambda b: int(b["label"]))
+            it = await fake.click(user, msg, choice["custom_id"], wait=False)
+        elif selects:
+            sel = selects[0]
+            k = sel["max_values"] if sel["custom_id"].endswith(":discard") else 1
+            values = rng.sample([o["value"] for o in sel["options"]], k)
+            it = await fake.select(user, msg, sel["custom_id"], values, wait=False)
+        elif buttons:
+            choice = rng.choice(buttons)
+            it = await fake.click(user, msg, choice["custom_id"], wait=False)
+        else:
+            self._error(f"nothing to do: {msg.text()[-120:]!r}")
+            self.next = None
+            return
+        try:
+            await it.wait_callback(10)
+        except AssertionError:
+            self._error(f"no answer to an action: {it.errors}")
+            self.next = None
+            return
+        answer = fake.message(msg)
+        if answer.selects() and "call a card" in answer.text():  # the opening lead
+            sel = answer.selects()[0]
+            it = await fake.select(user, answer, sel["custom_id"],
+                                   [rng.choice(sel["options"])["value"]], wait=False)
+            try:
+                await it.wait_callback(10)
+            except AssertionError:
+                self._error(f"no answer to a call: {it.errors}")
+                self.next = None
+                return
+            answer = fake.message(msg)
+        if it.response_type != 7:
+            self._error(f"unexpected answer: {(it.message.text() if it.message else '')!r}")
+        text = answer.text()
+        if "Something went wrong" in text or "moved on" in text:
+            self._error(f"error answer: {text[:120]!r}")
+        self.totals.actions += 1
+        self._learn(text, user)
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def hwm_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_s(pid: int | None) -> float:
+    """CPU seconds (user + system) used so far by a process (None: this one)."""
+    if pid is None:
+        t = os.times()
+        return t.user + t.system
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+async def wait_answering(fake: FakeDiscord, user: FakeUser, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if fake.connected:
+            it = await fake.slash(user, None, "amerikaner help", wait=False)
+            with contextlib.suppress(AssertionError):
+                await it.wait_callback(1.0)
+                return
+        await asyncio.sleep(0.2)
+    raise SystemExit("the bot did not come up")
+
+
+async def run(args: argparse.Namespace) -> int:
+    # the fake logs every request it refuses (e.g. a callback after 3 s): they are counted
+    logging.getLogger("fake_discord").setLevel(logging.ERROR)
+    n = args.tables
+    names = [f"p{i}" for i in range(4 * n)]
+    fake = FakeDiscord(user_names=names, channel_names=[f"t{i}" for i in range(n)],
+                       record_gateway=False, interaction_timeout=3.0)
+    await fake.start()
+    work = Path(tempfile.mkdtemp(prefix="bench-bot-"))
+    db = work / "bench.sqlite3"
+    proc = None
+    bot = None
+    log_path = work / "bot.log"
+    try:
+        if args.inprocess:
+            from bot.endpoints import apply_discord_endpoints
+            from tests.e2e.harness import make_bot
+
+            tracemalloc.start()
+            apply_discord_endpoints(fake.api_base, fake.gateway_url)
+            bot = make_bot(fake, db, edit_delay=args.edit_delay)
+            bot._connection.guild_ready_timeout = 0.05
+            bot_task = asyncio.create_task(bot.start(fake.token))
+            await bot.wait_until_ready()
+        else:
+            env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
+                       DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+                       DATABASE_PATH=str(db), AI_DELAY="0", LOG_LEVEL="WARNING",
+                       TABLE_EDIT_DELAY=str(args.edit_delay), IDLE_MENTION_SECONDS="1e9")
+            log = open(log_path, "wb")  # noqa: SIM115
+            prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+            if args.bot_gc_threshold:  # an experiment: the bot with a tuned collector
+                prof = ["-c", f"import gc, runpy; gc.set_threshold({args.bot_gc_threshold}, "
+                        "50, 1000); runpy.run_module('bot', run_name='__main__')"]
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, *prof, *([] if args.bot_gc_threshold else ["-m", "bot"]),
+                cwd=work, env=env, stdout=log,
+                stderr=log)
+        await wait_answering(fake, fake.users[0])
+        base_rss = rss_kb(proc.pid) if proc else 0
+        base_traced = tracemalloc.get_traced_memory()[0] if bot else 0
+
+        totals = Totals()
+        rng = random.Random(args.seed)
+        channels = fake.guild.text_channels
+        tables = [Table(fake, channels[i], fake.users[4 * i:4 * i + 4],
+                        random.Random(rng.random()), totals) for i in range(n)]
+        t0 = time.monotonic()
+        sem = asyncio.Semaphore(args.setup_concurrency)
+
+        async def open_one(t: Table) -> None:
+            async with sem:
+                await t.open()
+        await asyncio.gather(*(open_one(t) for t in tables))
+        setup_s = time.monotonic() - t0
+        open_rss = rss_kb(proc.pid) if proc else 0
+        open_traced = tracemalloc.get_traced_memory()[0] if bot else 0
+        first_play = max(fake.interactions) if fake.interactions else 0
+        if not args.no_gc_freeze:
+            # The fake keeps every message and request: keep its collector from pausing
+            # the measuring side (a pause there would count as the bot's latency).
+            gc.collect()
+            gc.freeze()
+
+        t1 = time.monotonic()
+        cpu_bot0, cpu_me0 = (cpu_s(proc.pid) if proc else 0.0), cpu_s(None)
+        await asyncio.gather(*(t.play(args.actions_per_table, args.think) for t in tables))
+        play_s = time.monotonic() - t1
+        cpu_bot = (cpu_s(proc.pid) - cpu_bot0) if proc else 0.0
+        cpu_me = cpu_s(None) - cpu_me0
+        await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
+
+        played = [i for iid, i in fake.interactions.items() if iid > first_play]
+        lat = [i.callback.latency * 1000 for i in played if i.responded]
+        unanswered = [i for i in played if not i.responded]
+        late = [x for x in lat if x > 3000]
+        peak_rss = hwm_kb(proc.pid) if proc else 0
+        print(f"tables: {n}  actions/table asked: {args.actions_per_table}  think: "
+              f"{args.think}s  bot: {'in-process' if bot else 'subprocess'}")
+        print(f"setup: {n} tables opened, joined, started in {setup_s:.1f}s")
+        print(f"actions: {totals.actions} in {play_s:.1f}s = "
+              f"{totals.actions / play_s:.1f} actions/s "
+              f"({len(played)} interactions = {len(played) / play_s:.1f}/s; "
+              f"{totals.refreshes} hand refreshes; {totals.finished_games} games ended)")
+        if lat:
+            print(f"interaction latency ms: p50 {percentile(lat, 50):.1f}  p90 "
+                  f"{percentile(lat, 90):.1f}  p99 {percentile(lat, 99):.1f}  max "
+                  f"{max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
+        if proc and played:
+            print(f"CPU during play: bot {cpu_bot:.1f}s ({1000 * cpu_bot / len(played):.2f} "
+                  f"ms per interaction), fake Discord + players {cpu_me:.1f}s; machine has "
+                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+        if proc:
+            print(f"bot memory: baseline RSS {base_rss / 1024:.1f} MiB, after opening "
+                  f"{open_rss / 1024:.1f} MiB -> {(open_rss - base_rss) / n:.1f} KiB per "
+                  f"active table; peak RSS {peak_rss / 1024:.1f} MiB")
+        else:
+            print(f"bot+fake traced memory growth per table: "
+                  f"{(open_traced - base_traced) / n / 1024:.1f} KiB (tracemalloc, includes "
+                  f"the fake's copy of each table's messages)")
+        bot_errors = []
+        if proc and log_path.exists():
+            bot_errors = [line for line in log_path.read_text(errors="replace").splitlines()
+                          if " ERROR " in line or "Traceback" in line]
+        errors = (len(totals.errors) + len(unanswered) + len(late) + len(fake.client_errors)
+                  + len(bot_errors))
+        print(f"errors: {errors} (driver {len(totals.errors)}, unanswered "
+              f"{len(unanswered)}, later than 3 s {len(late)}, refused by the fake "
+              f"{len(fake.client_errors)}, rate limited {len(fake.rate_limited)}, "
+              f"ERROR lines in the bot log {len(bot_errors)})")
+        for line in (totals.errors + bot_errors)[:5]:
+            print("  ", line[:200])
+        ok = errors == 0 and lat and percentile(lat, 99) <= args.p99_ms
+        print("PASS" if ok else "FAIL", f"(p99 target {args.p99_ms} ms, no error)")
+        return 0 if ok else 1
+    finally:
+        if proc is not None and proc.returncode is None:
+            if args.profile:
+                proc.send_signal(signal.SIGINT)  # a clean exit writes the profile
+            else:
+                proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 10)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        if bot is not None:
+            await bot.close()
+            with contextlib.suppress(Exception):
+                await bot_task
+        await fake.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--actions-per-table", type=int, default=30)
+    parser.add_argument("--think", type=float, default=5.0,
+                        help="mean seconds between two actions at a table (uniform 0.5-1.5x); "
+                             "0 = as fast as possible")
+    parser.add_argument("--edit-delay", type=float, default=0.5,
+                        help="TABLE_EDIT_DELAY of the bot")
+    parser.add_argument("--setup-concurrency", type=int, default=20)
+    parser.add_argument("--p99-ms", type=float, default=50.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run the bot process under cProfile, stats to FILE")
+    parser.add_argument("--no-gc-freeze", action="store_true",
+                        help="do not freeze the measuring process's heap after the set-up")
+    parser.add_argument("--bot-gc-threshold", type=int, default=0,
+                        help="experiment: run the bot with gc.set_threshold(N, 50, 1000)")
+    parser.add_argument("--inprocess", action="store_true",
+                        help="run the bot in this process (memory by tracemalloc)")
+    args = parser.parse_args()
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Rate limits: with the fake enforcing Discord-like limits (and forcing some 429s), a
+fast burst of actions loses nothing, no 429 goes unhandled, every interaction is still
+answered in time, table-message edits are coalesced, and the last one shows the state."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.render import table_panel
+from bot.tables.service import Table
+from tests.e2e.driver import (
+    NAMES,
+    ButtonDriver,
+    LeakChecker,
+    assert_interactions_answered,
+    check_finished_game,
+    make_fake,
+    open_table,
+)
+from tests.e2e.harness import bot_running
+from tests.fake_discord import FakeDiscord
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[FakeDiscord]:
+    """Discord's limits, windows shortened to a fifth: 5 messages sent (and 5 edits)
+    per channel per second."""
+    fake = make_fake(rate_limits=True, rate_limit_scale=0.2)
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+def shown(fake: FakeDiscord, table: Table) -> tuple[str, list[tuple[str, str]]]:
+    assert table.message_id is not None
+    embed = fake.message(table.message_id).embeds[0]
+    return embed.get("description", ""), [(f["name"], f["value"])
+                                          for f in embed.get("fields", [])]
+
+
+def expected(table: Table) -> tuple[str, list[tuple[str, str]]]:
+    panel = table_panel(table)
+    return panel.description, [(n, v[:1024] or "—") for n, v, _ in panel.fields]
+
+
+async def settle(fake: FakeDiscord, table: Table, timeout: float = 10.0) -> None:
+    """Until the table message shows the current state."""
+    await fake.wait_until(lambda: shown(fake, table) == expected(table), timeout,
+                          "the table message to show the current state")
+
+
+def table_edits(fake: FakeDiscord) -> list[Any]:
+    return [r for r in fake.requests_to("PATCH", r"^/channels/\d+/messages/\d+$")
+            if r.status == 200]
+
+
+def reached_limit(fake: FakeDiscord) -> bool:
+    """Some bucket was used up: 5 sends (or 5 edits) to the channel within a window.
+    (discord.py reads the X-RateLimit headers and waits before it would get a 429.)"""
+    for method, rx in (("POST", r"^/channels/\d+/messages$"),
+                       ("PATCH", r"^/channels/\d+/messages/\d+$")):
+        times = sorted(r.time for r in fake.requests_to(method, rx) if r.status == 200)
+        if any(times[i + 4] - times[i] < 1.0 for i in range(len(times) - 4)):
+            return True
+    return False
+
+
+async def test_burst_of_human_actions(limited: FakeDiscord, error_logs: Any,
+                                      tmp_path: Path) -> None:
+    fake = limited
+    leaks = LeakChecker(fake).install()
+    async with bot_running(fake, tmp_path / "db.sqlite3", edit_delay=0.3) as bot:
+        leaks.bot = bot
+        bot.tables.rng = random.Random(61)
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52})
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None
+        # some 429s Discord may give at any time (sub-limits): on the answer to a click
+        # and on an edit of the table message
+        assert fake.rate_limiter is not None
+        fake.rate_limiter.force("POST", r"^/interactions/\d+/[^/]+/callback$", count=2,
+                                retry_after=0.3)
+        fake.rate_limiter.force("PATCH", r"^/channels/\d+/messages/\d+$", count=2,
+                                retry_after=0.3)
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=61)
+        edits_before = len(table_edits(fake))
+        for _ in range(60):  # as fast as the players can click
+            await driver.step()
+        await settle(fake, table)
+        edits = len(table_edits(fake)) - edits_before
+        assert fake.rate_limited or reached_limit(fake), "the burst never reached a limit"
+        assert driver.stats.actions == 60 == table.version
+        assert edits <= 60 / 3, f"{edits} edits of the table message for 60 actions"
+        assert_interactions_answered(fake)
+    leaks.assert_clean()
+
+
+async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
+                                     tmp_path: Path) -> None:
+    """One human and three AIs playing without pause: every hand ends with a summary
+    and a new table message, many more than the limits allow at once."""
+    fake = limited
+    leaks = LeakChecker(fake, check_ephemeral=False).install()
+    async with bot_running(fake, tmp_path / "db.sqlite3", edit_delay=0.1) as bot:
+        leaks.bot = bot
+        bot.tables.rng = random.Random(62)
+        new = await fake.slash("alice", None, "amerikaner new",
+                               {"players": 4, "target": 10})
+        lobby = new.message
+        assert lobby is not None
+        for label in ("Add AI (easy)", "Add AI (strong)", "Add AI (easy)"):
+            await fake.click_label("alice", fake.message(lobby), label)
+        await fake.click_label("alice", fake.message(lobby), "Start")
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=62)
+        await driver.play_to_end()
+        assert table.game is not None and table.game.finished
+        await check_finished_game(fake, table)
+        assert fake.rate_limited or reached_limit(fake), "the burst never reached a limit"
+        assert_interactions_answered(fake)
+    leaks.assert_clean()
