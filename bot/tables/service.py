@@ -420,12 +420,14 @@ class TableService:
         except RuleError as exc:
             raise TableError(exc.code, exc.message) from None
         stored = hand.actions[-1]
+        # Deal the next hand before the first await, so that nobody looking at the table
+        # meanwhile sees a moment with no hand in play.
+        nxt = game.start_hand(rng=self.rng) if hand.finished and not game.finished else None
         try:
             async with self.store.transaction():
                 await self.store.append_action(table.id, hand_index, seq,
                                                action_to_json(stored, table.rules))
-                if hand.finished and not game.finished:
-                    nxt = game.start_hand(rng=self.rng)
+                if nxt is not None:
                     await self.store.add_hand(table.id, hand_index + 1,
                                               nxt.deal.to_json(table.rules))
                 if game.finished:
