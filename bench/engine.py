@@ -6,22 +6,45 @@ opening lead with a call, tricks, scoring) through the same public API the bot u
 what AI search does. Where `open_spiel` is installed, OpenSpiel's `oh_hell` (4 players,
 12 tricks) is driven move by move from Python in the same run and the ratio is printed.
 
-    python bench/engine.py [--hands 20000] [--playouts 20000]
+Moves are picked with `random.choice` (chance outcomes with `randrange`), in our loops and
+in OpenSpiel's alike. That costs two Python-level calls per pick, about as much as a
+compiled card play; `--lean-pick` picks with `seq[int(rng.random() * len(seq))]` instead
+(same distribution), in both engines, to show the engines with less driver around them.
+Each figure is the best of `--repeat` runs (other processes on the machine only ever
+slow a run down). The first line says whether the core runs compiled (bench/README.md).
+
+    python bench/engine.py [--hands 20000] [--playouts 20000] [--repeat 3] [--lean-pick]
 """
 
 from __future__ import annotations
 
-import argparse
-import random
-import time
+import importlib.util
+import sys
+from pathlib import Path
 
-from bot.core.cards import bits
-from bot.core.game import Game
-from bot.core.hand import BID, DISCARD, LEAD, Hand
-from bot.core.rules import Rules
+# `python bench/engine.py` puts bench/ first on sys.path, where bench/bot.py would shadow
+# the bot package. Unlike the other bench scripts, this one imports the package as
+# installed, not the repository's sources: a regular install is the compiled core (see
+# bench/README.md). Without any install, it falls back to the repository.
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    del sys.path[0]
+if importlib.util.find_spec("bot") is None:
+    sys.path.insert(0, str(_HERE.parent))
+
+import argparse  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from bot.core import cards, hand  # noqa: E402
+from bot.core.cards import bits  # noqa: E402
+from bot.core.game import Game  # noqa: E402
+from bot.core.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
+from bot.core.rules import Rules  # noqa: E402
 
 
-def play_random_hand(game: Game, rng: random.Random) -> Hand:
+def play_random_hand(game: Game, rng: random.Random, lean: bool = False) -> Hand:
     """Deal and play one hand with random legal choices, through the public API."""
     hand = game.start_hand(rng=rng)
     rules = game.rules
@@ -37,27 +60,34 @@ def play_random_hand(game: Game, rng: random.Random) -> Hand:
         hand.discard(seat, tuple(rng.sample(bits(hand.hands[seat]), rules.kitty_size)))
     if hand.phase == LEAD:
         seat = hand.to_act
-        card = rng.choice(bits(hand.legal_play_mask()))
+        legal = bits(hand.legal_play_mask())
+        card = legal[int(rng.random() * len(legal))] if lean else rng.choice(legal)
         call = None
         if hand.with_trumps:
             callable_cards = hand.callable_mask(card // 13)
             call = callable_cards.bit_length() - 1 if callable_cards else None
         hand.play(seat, card, call)
-    choice = rng.choice
     play = hand.play
-    while not hand.finished:
-        play(hand.to_act, choice(bits(hand.legal_play_mask())))
+    if lean:
+        random_ = rng.random
+        while not hand.finished:
+            legal = bits(hand.legal_play_mask())
+            play(hand.to_act, legal[int(random_() * len(legal))])
+    else:
+        choice = rng.choice
+        while not hand.finished:
+            play(hand.to_act, choice(bits(hand.legal_play_mask())))
     game.settle()
     return hand
 
 
-def bench_hands(count: int, seed: int = 1) -> float:
+def bench_hands(count: int, seed: int = 1, lean: bool = False) -> float:
     rng = random.Random(seed)
     rules = Rules.create("amerikaner", 4, {"target": 10**9})
     game = Game(rules, 0)
     start = time.perf_counter()
     for _ in range(count):
-        play_random_hand(game, rng)
+        play_random_hand(game, rng, lean)
     elapsed = time.perf_counter() - start
     return count / elapsed
 
@@ -83,24 +113,34 @@ def mid_hand_state(seed: int = 7) -> Hand:
         return hand
 
 
-def bench_playouts(count: int, seed: int = 3) -> float:
+def bench_playouts(count: int, seed: int = 3, lean: bool = False) -> float:
     """Card plays per second: copy the mid-hand state, play it out at random, repeat."""
     rng = random.Random(seed)
     root = mid_hand_state()
     plays = 0
-    choice = rng.choice
     start = time.perf_counter()
-    for _ in range(count):
-        hand = root.copy()
-        play = hand.play
-        while not hand.finished:
-            play(hand.to_act, choice(bits(hand.legal_play_mask())))
-            plays += 1
+    if lean:
+        random_ = rng.random
+        for _ in range(count):
+            state = root.copy()
+            play = state.play
+            while not state.finished:
+                legal = bits(state.legal_play_mask())
+                play(state.to_act, legal[int(random_() * len(legal))])
+                plays += 1
+    else:
+        choice = rng.choice
+        for _ in range(count):
+            state = root.copy()
+            play = state.play
+            while not state.finished:
+                play(state.to_act, choice(bits(state.legal_play_mask())))
+                plays += 1
     elapsed = time.perf_counter() - start
     return plays / elapsed
 
 
-def bench_open_spiel(count: int, seed: int = 1) -> float | None:
+def bench_open_spiel(count: int, seed: int = 1, lean: bool = False) -> float | None:
     """OpenSpiel's oh_hell (4 players, 12 tricks), random legal moves, hands per second."""
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -109,31 +149,68 @@ def bench_open_spiel(count: int, seed: int = 1) -> float | None:
     game = pyspiel.load_game("oh_hell", {"players": 4, "num_tricks_fixed": 12})
     rng = random.Random(seed)
     start = time.perf_counter()
-    for _ in range(count):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+    if lean:
+        random_ = rng.random
+        for _ in range(count):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(random_() * len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(random_() * len(legal))])
+    else:
+        for _ in range(count):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
     elapsed = time.perf_counter() - start
     return count / elapsed
 
 
+def core_description() -> str:
+    """Which core is running: compiled (mypyc) or the Python sources, and from where."""
+    where = Path(hand.__file__).parent
+    kind = "compiled (mypyc)" if COMPILED else "pure Python"
+    files = ", ".join(Path(m.__file__).name for m in (cards, hand))
+    return f"rules core: {kind} from {where} ({files})"
+
+
+def best_of(repeat: int, run: Callable[[], float | None]) -> float | None:
+    results = [run() for _ in range(max(1, repeat))]
+    return None if None in results else max(r for r in results if r is not None)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--playouts", type=int, default=20000)
     parser.add_argument("--spiel-hands", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--lean-pick", action="store_true",
+                        help="pick moves by index from rng.random(), not random.choice "
+                             "(a lighter driver, for both engines)")
     args = parser.parse_args()
-    hands_per_s = bench_hands(args.hands)
+    lean = args.lean_pick
+    print(core_description())
+    print(f"moves picked with {'rng.random() by index' if lean else 'random.choice'}, "
+          f"best of {max(1, args.repeat)} runs")
+    hands_per_s = best_of(args.repeat, lambda: bench_hands(args.hands, lean=lean))
+    assert hands_per_s is not None
     print(f"full random hands (4 players, amerikaner): {hands_per_s:,.0f} hands/s "
           f"(target >= 10,000)")
-    plays_per_s = bench_playouts(args.playouts)
+    plays_per_s = best_of(args.repeat,
+                          lambda: bench_playouts(args.playouts, lean=lean))
+    assert plays_per_s is not None
     print(f"copy-and-play-out from mid-hand: {plays_per_s:,.0f} card plays/s "
           f"(target >= 500,000)")
-    spiel = bench_open_spiel(args.spiel_hands)
+    spiel = best_of(args.repeat,
+                    lambda: bench_open_spiel(args.spiel_hands, lean=lean))
     if spiel is None:
         print("open_spiel not installed (pip install '.[bench]'): no oh_hell baseline")
     else:

@@ -9,23 +9,25 @@ trick resolution are then a few integer operations, which keeps AI play-outs che
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final, Protocol
 
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-SUIT_NAMES_SINGULAR = ("spade", "heart", "diamond", "club")
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
+# `Final`: the compiled build (mypyc) reads these as C constants, not from the module dict.
+SUITS: Final = "SHDC"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+SUIT_NAMES_SINGULAR: Final = ("spade", "heart", "diamond", "club")
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_NAMES: Final = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                     "jack", "queen", "king", "ace")
 
-JOKER_BASE = 52
-JOKERS = (52, 53, 54)
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL_PACK = (1 << 52) - 1
-JOKER_MASK = 0b111 << JOKER_BASE
+JOKER_BASE: Final = 52
+JOKERS: Final = (52, 53, 54)
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
+FULL_PACK: Final = (1 << 52) - 1
+JOKER_MASK: Final = 0b111 << JOKER_BASE
 # Jacks, queens and kings: a norsk hand without any of them may claim a redeal.
-COURT_MASK = sum(((1 << 9) | (1 << 10) | (1 << 11)) << (13 * s) for s in range(4))
-TWOS_MASK = sum(1 << (13 * s) for s in range(4))
+COURT_MASK: Final[int] = sum(((1 << 9) | (1 << 10) | (1 << 11)) << (13 * s) for s in range(4))
+TWOS_MASK: Final[int] = sum(1 << (13 * s) for s in range(4))
 
 
 def suit_of(card: int) -> int:
@@ -61,7 +63,7 @@ def card_long_name(card: int) -> str:
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
 
 
-_PARSE: dict[str, int] = {}
+_PARSE: Final[dict[str, int]] = {}
 for _c in range(52):
     _PARSE[card_name(_c)] = _c
     if _c % 13 == 8:
@@ -82,6 +84,15 @@ def parse_card(text: object) -> int | None:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    if isinstance(cards, tuple):  # the usual case, which compiled code iterates faster
+        return _tuple_mask(cards)
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _tuple_mask(cards: tuple[int, ...]) -> int:
     mask = 0
     for card in cards:
         mask |= 1 << card
@@ -89,34 +100,99 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 # Display order: S H D C, high to low, then jokers.
-DISPLAY_ORDER = tuple(
+DISPLAY_ORDER: Final = tuple(
     [s * 13 + r for s in range(4) for r in range(12, -1, -1)] + list(JOKERS)
 )
 
 
 # For each suit and each 13-bit pattern, the cards it holds: ascending, and high to low.
 # Splitting a mask into four table look-ups is several times faster than a bit loop.
-_ASCENDING = tuple(
+_ASCENDING: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(s * 13 + r for r in range(13) if x >> r & 1) for x in range(8192))
     for s in range(4))
-_DESCENDING = tuple(tuple(t[::-1] for t in table) for table in _ASCENDING)
-_A0, _A1, _A2, _A3 = _ASCENDING
-_D0, _D1, _D2, _D3 = _DESCENDING
-_JOKER_CARDS = tuple(tuple(j for j in JOKERS if x >> (j - JOKER_BASE) & 1) for x in range(8))
+_DESCENDING: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(t[::-1] for t in table) for table in _ASCENDING)
+_A0: Final = _ASCENDING[0]
+_A1: Final = _ASCENDING[1]
+_A2: Final = _ASCENDING[2]
+_A3: Final = _ASCENDING[3]
+_D0: Final = _DESCENDING[0]
+_D1: Final = _DESCENDING[1]
+_D2: Final = _DESCENDING[2]
+_D3: Final = _DESCENDING[3]
+_JOKER_CARDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(j for j in JOKERS if x >> (j - JOKER_BASE) & 1) for x in range(8))
 
 
 def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a mask in display order (S H D C, high to low, jokers last)."""
-    out = (_D0[mask & 8191] + _D1[mask >> 13 & 8191] + _D2[mask >> 26 & 8191]
-           + _D3[mask >> 39 & 8191])
-    return out + _JOKER_CARDS[mask >> JOKER_BASE & 7] if mask >> JOKER_BASE else out
+    # Suit by suit, skipping empty suits: a mask of one suit (a legal follow) is then a
+    # single look-up, with no tuple built.
+    out = _D0[mask & 8191]
+    part = mask >> 13 & 8191
+    if part:
+        out = out + _D1[part] if out else _D1[part]
+    part = mask >> 26 & 8191
+    if part:
+        out = out + _D2[part] if out else _D2[part]
+    part = mask >> 39 & 8191
+    if part:
+        out = out + _D3[part] if out else _D3[part]
+    if mask >> JOKER_BASE:
+        out = out + _JOKER_CARDS[mask >> JOKER_BASE & 7]
+    return out
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The cards of a mask in ascending order (the order AI code iterates in)."""
-    out = (_A0[mask & 8191] + _A1[mask >> 13 & 8191] + _A2[mask >> 26 & 8191]
-           + _A3[mask >> 39 & 8191])
-    return out + _JOKER_CARDS[mask >> JOKER_BASE & 7] if mask >> JOKER_BASE else out
+    out = _A0[mask & 8191]
+    part = mask >> 13 & 8191
+    if part:
+        out = out + _A1[part] if out else _A1[part]
+    part = mask >> 26 & 8191
+    if part:
+        out = out + _A2[part] if out else _A2[part]
+    part = mask >> 39 & 8191
+    if part:
+        out = out + _A3[part] if out else _A3[part]
+    if mask >> JOKER_BASE:
+        out = out + _JOKER_CARDS[mask >> JOKER_BASE & 7]
+    return out
+
+
+class RandomSource(Protocol):
+    """What a shuffle needs of its generator: `random.Random`, or anything with its
+    `random()` (a Protocol, so compiled code accepts the same objects as Python)."""
+
+    def random(self) -> float: ...
+
+
+def shuffled(mask: int, rng: RandomSource) -> list[int]:
+    """The cards of a mask in random order from `rng`: one `rng.random()` key is drawn
+    per card, in ascending card order, and the cards are sorted by key (a stable sort).
+    That is an unbiased shuffle, several times faster than `random.shuffle` in CPython,
+    and it fixes the order a seed gives (deals depend on it)."""
+    cards = list(bits(mask))
+    random_key = rng.random
+    cards.sort(key=lambda _card: random_key())
+    return cards
+
+
+def shuffled_hands(mask: int, rng: RandomSource, players: int,
+                   each: int) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+    """`shuffled(mask, rng)` dealt out: `players` hands of `each` cards, each in display
+    order, then the cards left over in shuffled order. (deal.deal_cards' hot part, here
+    so that it is compiled with this module.)"""
+    cards = shuffled(mask, rng)
+    hands: list[tuple[int, ...]] = []
+    start = 0
+    for _ in range(players):
+        held = 0
+        for card in cards[start:start + each]:
+            held |= 1 << card
+        hands.append(cards_of(held))
+        start += each
+    return tuple(hands), cards[start:]
 
 
 def highest_in(mask: int) -> int:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import bits, card_name, cards_of, mask_of
+from .cards import card_name, cards_of, shuffled_hands
 from .errors import INVALID_DEAL, RuleError
 from .rules import Rules
 
@@ -72,15 +72,9 @@ class Deal:
 def deal_cards(rules: Rules, rng: random.Random) -> Deal:
     """A shuffled deal for `rules`, from `rng` (seed it for a reproducible game). Each hand
     is sorted in display order, which is how a player holds it."""
-    pack = list(bits(rules.pack))
-    # Sorting by random keys is an unbiased shuffle and several times faster than
-    # random.shuffle in CPython, which matters when AI search deals thousands of hands.
-    random_key = rng.random
-    pack.sort(key=lambda _card: random_key())
-    each = rules.cards_each
-    n = rules.players
-    hands = tuple(tuple(cards_of(mask_of(pack[i * each:(i + 1) * each]))) for i in range(n))
-    rest = pack[n * each:]
+    # The shuffle and split are in cards.py, which is compiled (setup.py); this module is
+    # not, so that `Deal` stays an ordinary dataclass.
+    hands, rest = shuffled_hands(rules.pack, rng, rules.players, rules.cards_each)
     kitty = tuple(rest[:rules.kitty_size])
     blind = tuple(rest[rules.kitty_size:])
     return Deal(hands=hands, kitty=kitty, blind=blind, removed=rules.removed)

@@ -7,6 +7,10 @@ only the methods here change it, and each either applies an action whole or rais
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from types import FunctionType
+from typing import Any, Final
+
 from .actions import TRUMP_CHOICES, Action
 from .cards import (
     COURT_MASK,
@@ -17,6 +21,7 @@ from .cards import (
     SUITS,
     card_label,
     cards_of,
+    mask_of,
 )
 from .deal import Deal
 from .errors import (
@@ -38,14 +43,16 @@ from .errors import (
 )
 from .rules import Rules
 
-EXCHANGE = "exchange"
-BID = "bid"
-DISCARD = "discard"
-LEAD = "lead"
-PLAY = "play"
-DONE = "done"
+# Module constants are `Final`: the compiled build (mypyc) then reads them as C constants
+# instead of looking them up in the module's dict on every use.
+EXCHANGE: Final = "exchange"
+BID: Final = "bid"
+DISCARD: Final = "discard"
+LEAD: Final = "lead"
+PLAY: Final = "play"
+DONE: Final = "done"
 
-PHASE_KINDS = {
+PHASE_KINDS: Final[dict[str, tuple[str, ...]]] = {
     EXCHANGE: ("exchange",),
     BID: ("pass", "bid", "redeal"),
     DISCARD: ("discard",),
@@ -54,17 +61,17 @@ PHASE_KINDS = {
     DONE: (),
 }
 
-MADE = "made"
-FAILED = "failed"
-THROWN_IN = "thrown_in"
-REDEAL = "redeal"
-ALL_PASS_PLAYED = "all_pass_played"
-IN_PROGRESS = "in_progress"
+MADE: Final = "made"
+FAILED: Final = "failed"
+THROWN_IN: Final = "thrown_in"
+REDEAL: Final = "redeal"
+ALL_PASS_PLAYED: Final = "all_pass_played"
+IN_PROGRESS: Final = "in_progress"
 
-NO_TRUMP = -1
-GRAND = 4
-PASS = 0  # a pass in the auction list
-_LEAD_WINS = 1000  # strength of a led joker, or a led 2 under `two_wins`
+NO_TRUMP: Final = -1
+GRAND: Final = 4
+PASS: Final = 0  # a pass in the auction list
+_LEAD_WINS: Final = 1000  # strength of a led joker, or a led 2 under `two_wins`
 
 
 def _strength_table(trump: int, led: int) -> tuple[int, ...]:
@@ -85,8 +92,35 @@ def _strength_table(trump: int, led: int) -> tuple[int, ...]:
 
 
 # _STRENGTH[trump + 1][led]: trump -1 (none) .. 3, and 4 (grand); led 0..3, 4 = a joker.
-_STRENGTH = tuple(tuple(_strength_table(trump, led) for led in range(5))
-                  for trump in range(-1, 5))
+_STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(_strength_table(trump, led) for led in range(5)) for trump in range(-1, 5))
+
+_new_tuple = tuple.__new__
+if Action._fields != ("seat", "kind", "bid", "cards", "card", "call", "trump"):
+    raise ImportError("bot.core.hand builds Action tuples field by field (see _action): "
+                      "update it with actions.py")
+
+
+def _action(seat: int, kind: str, bid: int | str | None = None, cards: tuple[int, ...] = (),
+            card: int | None = None, call: int | None = None,
+            trump: str | None = None) -> Action:
+    """`Action(...)` without the named tuple's Python-level `__new__` (several times
+    slower than a call to `tuple.__new__`, which is all it does)."""
+    return _new_tuple(Action, (seat, kind, bid, cards, card, call, trump))
+
+
+# Actions are immutable, so the common ones are made once and shared: a play to a trick
+# is `_PLAY_ACTIONS[seat][card]`, a pass `_PASS_ACTIONS[seat]` (seats beyond the table,
+# which no rule set has, are made on the spot).
+_CACHED_SEATS: Final = 8
+_PLAY_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(Action(seat, "play", None, (), card) for card in range(JOKER_BASE + 3))
+    for seat in range(_CACHED_SEATS))
+_PASS_ACTIONS: Final[tuple[Action, ...]] = tuple(Action(seat, "pass")
+                                                 for seat in range(_CACHED_SEATS))
+# _NEXT_SEATS[n][seat]: the seat after `seat` at a table of n.
+_NEXT_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple((seat + 1) % n for seat in range(n)) if n else () for n in range(_CACHED_SEATS + 1))
 
 
 def _normal_trump(text: str) -> str:
@@ -105,17 +139,28 @@ def trump_name(trump: int) -> str | None:
     return "grand" if trump == GRAND else SUITS[trump]
 
 
+# True when the core runs compiled by mypyc (a regular install, see setup.py), False when
+# it runs from the Python sources (an editable install, AMERIKANER_PURE=1, or a failed
+# compile). Both behave the same. A compiled function is a built-in function object.
+COMPILED: Final[bool] = not isinstance(trump_name, FunctionType)
+
+
+# Hand's slots, also kept here: a compiled class has no `__slots__` attribute at run time.
+_HAND_SLOTS: Final = (
+    "rules", "n", "dealer", "deal", "hands", "kitty", "blind", "phase", "to_act",
+    "passed", "bid_made", "high_bid", "bidder", "auction", "exchanges", "discards",
+    "trump", "called", "called_holder", "partner", "trick", "leader", "led_suit",
+    "win_seat", "win_strength", "tricks_won", "tricks_done", "history", "played",
+    "outcome", "scores", "actions", "all_pass", "_two_wins", "_strength", "_next_seat",
+    "_kani", "_min_bid", "_max_bid", "_top_value", "_cards_each",
+)
+
+
 class Hand:
     """The state of one hand. Create it with a `Deal`; act with `apply` or the methods
     named after each action; ask `legal_*` for what the player to act may do."""
 
-    __slots__ = (
-        "rules", "n", "dealer", "deal", "hands", "kitty", "blind", "phase", "to_act",
-        "passed", "bid_made", "high_bid", "bidder", "auction", "exchanges", "discards",
-        "trump", "called", "called_holder", "partner", "trick", "leader", "led_suit",
-        "win_seat", "win_strength", "tricks_won", "tricks_done", "history", "played",
-        "outcome", "scores", "actions", "all_pass", "_two_wins", "_strength", "_next_seat",
-    )
+    __slots__ = _HAND_SLOTS
 
     rules: Rules
     n: int
@@ -153,17 +198,27 @@ class Hand:
     _two_wins: bool
     _strength: tuple[int, ...]
     _next_seat: tuple[int, ...]
+    # Copies of rule values read on every bid or trick (a `Rules` attribute or property
+    # costs a dict or Python-level lookup; these are plain slots).
+    _kani: bool
+    _min_bid: int
+    _max_bid: int
+    _top_value: int
+    _cards_each: int
 
-    def __init__(self, rules: Rules, dealer: int, deal: Deal, validate: bool = True) -> None:
+    def __init__(self, rules: Rules, dealer: int, deal: Deal, validate: bool = True,
+                 *, _blank: bool = False) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.deal = deal
+        if _blank:
+            return  # for `copy`, which sets every other attribute itself
         if validate:
             deal.validate(rules)
         n = rules.players
-        self.rules = rules
         self.n = n
-        self.dealer = dealer
-        self.deal = deal
-        self.hands = [sum(1 << c for c in cards) for cards in deal.hands]
-        self.kitty = sum(1 << c for c in deal.kitty)
+        self.hands = [mask_of(cards) for cards in deal.hands]
+        self.kitty = mask_of(deal.kitty)
         self.blind = list(deal.blind)
         self.passed = 0
         self.bid_made = 0
@@ -190,28 +245,69 @@ class Hand:
         self.actions = []
         self.all_pass = False
         self._two_wins = "two_wins" in rules.options
+        self._kani = rules.preset == "kani"
+        self._min_bid = rules.min_bid
+        self._max_bid = rules.max_bid
+        self._top_value = rules.top_value
+        self._cards_each = rules.cards_each
         self._strength = _STRENGTH[0][4]
-        self._next_seat = tuple((seat + 1) % n for seat in range(n))
+        self._next_seat = (_NEXT_SEATS[n] if n <= _CACHED_SEATS
+                           else tuple((seat + 1) % n for seat in range(n)))
         self.to_act = (dealer + 1) % n
         self.phase = EXCHANGE if rules.blind_size else BID
 
     # ----------------------------------------------------------------- copying
 
     def copy(self) -> Hand:
-        """An independent copy (for search): lists are copied, immutable parts shared."""
-        new = Hand.__new__(Hand)
-        for name in Hand.__slots__:
-            setattr(new, name, getattr(self, name))
+        """An independent copy (for search): lists are copied, immutable parts shared.
+        Written out attribute by attribute (no loop over `__slots__`): it is faster, and
+        the compiled build (mypyc) needs it. A new slot must be added here too."""
+        new = _blank_hand(self.rules, self.dealer, self.deal)
+        new.n = self.n
         new.hands = self.hands[:]
+        new.kitty = self.kitty
         new.blind = self.blind[:]
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.passed = self.passed
+        new.bid_made = self.bid_made
+        new.high_bid = self.high_bid
+        new.bidder = self.bidder
         new.auction = self.auction[:]
         new.exchanges = self.exchanges[:]
+        new.discards = self.discards
+        new.trump = self.trump
+        new.called = self.called
+        new.called_holder = self.called_holder
+        new.partner = self.partner
         new.trick = self.trick[:]
+        new.leader = self.leader
+        new.led_suit = self.led_suit
+        new.win_seat = self.win_seat
+        new.win_strength = self.win_strength
         new.tricks_won = self.tricks_won[:]
+        new.tricks_done = self.tricks_done
         new.history = self.history[:]
+        new.played = self.played
+        new.outcome = self.outcome
         new.scores = self.scores[:]
         new.actions = self.actions[:]
+        new.all_pass = self.all_pass
+        new._two_wins = self._two_wins
+        new._strength = self._strength
+        new._next_seat = self._next_seat
+        new._kani = self._kani
+        new._min_bid = self._min_bid
+        new._max_bid = self._max_bid
+        new._top_value = self._top_value
+        new._cards_each = self._cards_each
         return new
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """For pickle, copy.copy and copy.deepcopy, the same compiled or not: the default
+        way (`Hand.__new__`, then set the slots) cannot make a compiled Hand, whose
+        `__new__` runs `__init__`. copy.copy still shares the lists, deepcopy copies them."""
+        return (_restore_hand, ({name: getattr(self, name) for name in _HAND_SLOTS},))
 
     # ----------------------------------------------------------------- questions
 
@@ -228,13 +324,13 @@ class Hand:
 
     @property
     def is_top_contract(self) -> bool:
-        return self.contract == self.rules.top_value
+        return self.contract == self._top_value
 
     @property
     def with_trumps(self) -> bool:
         """Whether the contract is played with trumps and a call (number bids, Kani)."""
         return (not self.all_pass and self.bidder >= 0
-                and (self.rules.preset == "kani" or self.high_bid != self.rules.top_value))
+                and (self._kani or self.high_bid != self._top_value))
 
     def holder_of(self, card: int) -> int:
         bit = 1 << card
@@ -251,9 +347,9 @@ class Hand:
         """The number bids open to the player to act, then the top bid (as its value)."""
         if self.phase != BID:
             return []
-        rules = self.rules
-        low = max(rules.min_bid, self.high_bid + 1)
-        return [*range(low, rules.max_bid + 1), rules.top_value]
+        bids = [bid for bid in range(max(self._min_bid, self.high_bid + 1), self._max_bid + 1)]
+        bids.append(self._top_value)
+        return bids
 
     def legal_play_mask(self) -> int:
         """The cards the player to act may play now (lead or follow), as a mask."""
@@ -321,7 +417,7 @@ class Hand:
         else:
             raise RuleError(INVALID_RECORD, f"Unknown action {kind!r}.")
 
-    def exchange(self, seat: int, cards: tuple[int, ...]) -> None:
+    def exchange(self, seat: int, cards: Sequence[int]) -> None:
         self.check_actor(seat, "exchange")
         size = self.rules.blind_size
         if len(cards) > size:
@@ -333,14 +429,14 @@ class Hand:
         self.hands[seat] = (self.hands[seat] & ~given) | sum(1 << c for c in taken)
         self.blind = self.blind[k:] + list(cards)
         self.exchanges[seat] = k
-        self.actions.append(Action(seat, "exchange", cards=tuple(cards)))
+        self.actions.append(_action(seat, "exchange", cards=tuple(cards)))
         if all(count >= 0 for count in self.exchanges):
             self.phase = BID
             self.to_act = (self.dealer + 1) % self.n
         else:
             self.to_act = (seat + 1) % self.n
 
-    def _take_cards(self, seat: int, cards: tuple[int, ...]) -> int:
+    def _take_cards(self, seat: int, cards: Sequence[int]) -> int:
         """The mask of `cards`, which must all be distinct and held by `seat`."""
         held = self.hands[seat]
         mask = 0
@@ -359,18 +455,20 @@ class Hand:
         if self.hands[seat] & COURT_MASK:
             raise RuleError(REDEAL_NOT_ALLOWED, "You hold a jack, queen or king, so you "
                             "cannot claim a redeal.")
-        self.actions.append(Action(seat, "redeal"))
+        self.actions.append(_action(seat, "redeal"))
         self.outcome = REDEAL
         self.phase = DONE
 
-    def bid(self, seat: int, value: int | str) -> None:
+    def bid(self, seat: int, value: object) -> None:
+        """Bid `value`: a number, or the top bid's name. Anything else is refused with a
+        `RuleError` (records may hold anything)."""
         self.check_actor(seat, "bid")
         rules = self.rules
         if isinstance(value, str):
             if value.strip().lower() != rules.top_bid:
                 raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid here: the top bid is "
                                 f"{rules.top_bid!r}.")
-            number = rules.top_value
+            number = self._top_value
         elif isinstance(value, int) and not isinstance(value, bool):
             number = value
             if number > rules.max_bid:
@@ -382,7 +480,7 @@ class Hand:
                 raise RuleError(BID_TOO_LOW, f"You must bid more than {self.high_bid}.")
         else:
             raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid.")
-        self.actions.append(Action(seat, "bid", bid=rules.bid_name(number)))
+        self.actions.append(_action(seat, "bid", bid=rules.bid_name(number)))
         self.auction.append((seat, number))
         self.high_bid = number
         self.bidder = seat
@@ -392,14 +490,15 @@ class Hand:
         # has passed therefore speaks again: they may raise, and if they pass, everyone
         # has passed and the hand is thrown in (or played all-pass). The conformance
         # records of shared/conformance play it exactly this way.
-        if number == rules.top_value:
+        if number == self._top_value:
             self._end_bidding()
         else:
             self.to_act = self._next_bidder(seat)
 
     def pass_turn(self, seat: int) -> None:
         self.check_actor(seat, "pass")
-        self.actions.append(Action(seat, "pass"))
+        self.actions.append(_PASS_ACTIONS[seat] if seat < _CACHED_SEATS
+                            else _action(seat, "pass"))
         self.auction.append((seat, PASS))
         self.passed |= 1 << seat
         active = self._active_seats()
@@ -437,7 +536,7 @@ class Hand:
         else:
             self.phase = LEAD
 
-    def discard(self, seat: int, cards: tuple[int, ...]) -> None:
+    def discard(self, seat: int, cards: Sequence[int]) -> None:
         self.check_actor(seat, "discard")
         size = self.rules.kitty_size
         if len(cards) != size:
@@ -447,12 +546,12 @@ class Hand:
         self.discards = mask
         if "kitty_trick" in self.rules.options:
             self.tricks_won[seat] += 1
-        self.actions.append(Action(seat, "discard", cards=tuple(cards)))
+        self.actions.append(_action(seat, "discard", cards=tuple(cards)))
         self.phase = LEAD
 
     def play(self, seat: int, card: int, call: int | None = None,
              trump: str | None = None) -> None:
-        if self.phase is not PLAY or seat != self.to_act or call is not None \
+        if self.phase != PLAY or seat != self.to_act or call is not None \
                 or trump is not None:
             self._play_checked(seat, card, call, trump)
             return
@@ -470,7 +569,8 @@ class Hand:
             if led >= 0 and held & SUIT_MASKS[led] and not bit & SUIT_MASKS[led]:
                 raise RuleError(MUST_FOLLOW_SUIT, f"You hold {SUIT_NAMES[led]}, so you "
                                 f"must follow the {card_label(trick[0])} led.")
-        self.actions.append(Action(seat, "play", None, (), card))
+        self.actions.append(_PLAY_ACTIONS[seat][card] if seat < _CACHED_SEATS
+                            else _action(seat, "play", card=card))
         self._play_card(seat, card, bit)
 
     def _play_checked(self, seat: int, card: int, call: int | None,
@@ -480,7 +580,7 @@ class Hand:
             raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
         if self.phase == LEAD:
             self._check_opening_lead(card, call, trump)
-            self.actions.append(Action(seat, "play", card=card, call=call, trump=trump))
+            self.actions.append(_action(seat, "play", card=card, call=call, trump=trump))
             self._open(card, call, trump)
             self._play_card(seat, card, 1 << card)
             return
@@ -535,7 +635,8 @@ class Hand:
         self.phase = PLAY
 
     def _play_card(self, seat: int, card: int, bit: int) -> None:
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] = hands[seat] ^ bit
         self.played |= bit
         trick = self.trick
         if trick:
@@ -565,13 +666,14 @@ class Hand:
 
     def _finish_trick(self) -> None:
         winner = self.win_seat
-        self.tricks_won[winner] += 1
+        won = self.tricks_won
+        won[winner] = won[winner] + 1
         self.history.append((self.leader, tuple(self.trick), winner))
         self.trick = []
         self.led_suit = -1
         self.tricks_done += 1
         self.to_act = winner
-        if self.tricks_done == self.rules.cards_each:
+        if self.tricks_done == self._cards_each:
             self._score()
 
     # ----------------------------------------------------------------- scoring
@@ -640,6 +742,19 @@ class Hand:
                 out["calls"] = {SUITS[s]: [card_name(c) for c in cards_of(mask)]
                                 for s, mask in self.lead_calls().items()}
         return out
+
+
+def _blank_hand(rules: Rules, dealer: int, deal: Deal) -> Hand:
+    """A Hand with only rules, dealer and deal set: `copy` sets the rest."""
+    return Hand(rules, dealer, deal, False, _blank=True)
+
+
+def _restore_hand(state: dict[str, Any]) -> Hand:
+    """The Hand `Hand.__reduce__` describes (pickle, copy.copy, copy.deepcopy)."""
+    hand = _blank_hand(state["rules"], state["dealer"], state["deal"])
+    for name, value in state.items():
+        setattr(hand, name, value)
+    return hand
 
 
 def _wrong_phase_message(phase: str, kind: str) -> str:
