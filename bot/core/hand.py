@@ -42,6 +42,7 @@ from .errors import (
     RuleError,
 )
 from .rules import Rules
+from .scoring import score_hand
 
 # Module constants are `Final`: the compiled build (mypyc) then reads them as C constants
 # instead of looking them up in the module's dict on every use.
@@ -680,42 +681,10 @@ class Hand:
 
     def _score(self) -> None:
         self.phase = DONE
-        scores = self.scores
-        won = self.tricks_won
-        if self.all_pass:
-            for seat in range(self.n):
-                scores[seat] = -won[seat]
-            self.outcome = ALL_PASS_PLAYED
-            return
-        rules = self.rules
-        bidder = self.bidder
-        partner = self.partner
-        contract = self.high_bid
-        top = contract == rules.top_value
-        if rules.preset == "kani":
-            team_tricks = won[bidder] + (won[partner] if partner >= 0 else 0)
-            made = team_tricks >= (13 if top else contract)
-            value = 50 if top else 10 if "fixed_ten" in rules.options else contract
-            for seat in range(self.n):
-                in_team = seat in (bidder, partner)
-                scores[seat] = value if in_team == made else 0
-            self.outcome = MADE if made else FAILED
-            return
-        for seat in range(self.n):
-            scores[seat] = won[seat]
-        if top:
-            made = sum(won) == won[bidder]
-            scores[bidder] = 52 if made else -52
-        else:
-            team_tricks = won[bidder] + (won[partner] if partner >= 0 else 0)
-            made = team_tricks >= contract
-            sign = 1 if made else -1
-            doubled = 2 if "bidder_double" in rules.options else 1
-            scores[bidder] = sign * contract * doubled
-            if partner >= 0:
-                half = "partner_half" in rules.options
-                scores[partner] = sign * ((contract + 1) // 2 if half else contract)
-        self.outcome = MADE if made else FAILED
+        scores, made = score_hand(self.rules, self.high_bid, self.bidder, self.partner,
+                                  self.tricks_won, self.all_pass)
+        self.scores = scores
+        self.outcome = ALL_PASS_PLAYED if self.all_pass else MADE if made else FAILED
 
     # ----------------------------------------------------------------- record helpers
 
