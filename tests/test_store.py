@@ -707,3 +707,162 @@ async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool
     # Everything confirmed is there, in order, with nothing torn.
     assert len(actions) >= last + 1
     assert actions == [{"seat": s % 4, "action": "pass"} for s in range(len(actions))]
+
+
+# ------------------------------------------- record_action: one move, one commit
+
+
+async def test_record_action_commits_action_and_next_deal(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    next_deal = {"deal": [["AD"], ["KD"], ["QD"]], "blind": ["2H", "3H"]}
+    await store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"}, next_deal=next_deal)
+    record = await store.load_record(game_id)
+    assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+    assert record["hands"][2] == {**next_deal, "actions": []}
+    # Without a deal or results it is a plain append.
+    await store.record_action(game_id, 2, 0, {"seat": 0, "action": "pass"})
+    assert await store.action_count(game_id, 2) == 1
+    assert len((await store.load_record(game_id))["hands"]) == 3
+
+
+async def test_record_action_can_finish_the_game(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    results = [ResultRow(user_id=100, seat=0, points=15, won=True)]
+    await store.record_action(game_id, 1, 0, {"seat": 2, "action": "pass"}, results=results)
+    game = await store.get_game(game_id)
+    assert game is not None and game.status == "finished" and game.finished_at is not None
+    assert (await store.member_stats(1, 100)).wins == 1
+    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+        {"seat": 2, "action": "pass"}
+    ]
+    with pytest.raises(GameNotActiveError):
+        await store.record_action(game_id, 1, 1, {"seat": 0, "action": "pass"})
+
+
+async def test_record_action_refuses_duplicates_and_gaps(store: Store) -> None:
+    game_id = await write_record(store, SMALL_RECORD)
+    n = len(SMALL_RECORD["hands"][0]["actions"])
+    with pytest.raises(DuplicateActionError):
+        await store.record_action(game_id, 0, n - 1, {"seat": 0, "action": "pass"})
+    with pytest.raises(DuplicateActionError):
+        await store.record_action(game_id, 0, 0, {"seat": 0, "action": "pass"})
+    with pytest.raises(OutOfOrderError):
+        await store.record_action(game_id, 0, n + 1, {"seat": 0, "action": "pass"})
+    with pytest.raises(OutOfOrderError):  # hand 1 has no deal yet
+        await store.record_action(game_id, 1, 0, {"seat": 0, "action": "pass"})
+    with pytest.raises(GameNotFoundError):
+        await store.record_action(12345, 0, 0, {"seat": 0, "action": "pass"})
+    with pytest.raises(ValueError):
+        await store.record_action(game_id, 0, n, {"seat": 0}, next_deal={"no": "deal"})
+    with pytest.raises(ValueError):
+        await store.record_action(game_id, 0, n, "pass")  # type: ignore[arg-type]
+    assert await store.load_record(game_id) == SMALL_RECORD
+
+
+async def test_record_action_is_all_or_nothing(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    # Hand 1 already exists: the deal is refused, and the action with it.
+    with pytest.raises(DuplicateActionError):
+        await store.record_action(
+            game_id, 0, 1, {"seat": 0, "action": "pass"}, next_deal={"deal": [[], [], []]}
+        )
+    # Invalid results (the same seat twice): nothing of the move is kept.
+    bad = [ResultRow(user_id=100, seat=0, points=1, won=True)] * 2
+    with pytest.raises(StoreError):
+        await store.record_action(
+            game_id,
+            1,
+            0,
+            {"seat": 2, "action": "redeal"},
+            next_deal={"deal": [["AD"], ["KD"], ["QD"]]},
+            results=bad,
+        )
+    with pytest.raises(TypeError):  # not JSON-serialisable
+        await store.record_action(game_id, 1, 0, {"seat": 2, "bad": object()})
+    assert await store.load_record(game_id) == BLIND_RECORD
+    game = await store.get_game(game_id)
+    assert game is not None and game.status == "active"
+    assert await store.leaderboard_size(1) == 0
+    # The store is still usable afterwards.
+    await store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+    assert await store.action_count(game_id, 1) == 1
+
+
+async def test_record_action_joins_an_open_transaction(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    with pytest.raises(RuntimeError):
+        async with store.transaction():
+            await store.record_action(
+                game_id, 1, 0, {"seat": 2, "action": "redeal"}, next_deal={"deal": [[], [], []]}
+            )
+            assert len((await store.load_record(game_id))["hands"]) == 3
+            raise RuntimeError("crash before commit")
+    assert await store.load_record(game_id) == BLIND_RECORD
+
+
+async def test_record_action_is_one_trip_to_the_database_thread(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    conn = store._conn
+    real = conn._execute
+    calls = 0
+
+    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await real(fn, *args, **kwargs)
+
+    conn._execute = counting  # type: ignore[method-assign]
+    try:
+        await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+        assert calls == 1
+        await store.record_action(
+            game_id,
+            1,
+            1,
+            {"seat": 0, "action": "pass"},
+            next_deal={"deal": [["AD"], ["KD"], ["QD"]]},
+            results=[ResultRow(user_id=100, seat=0, points=15, won=True)],
+        )
+        assert calls == 2
+    finally:
+        del conn._execute
+    assert (await store.get_game(game_id)).status == "finished"  # type: ignore[union-attr]
+
+
+async def test_cancelled_record_action_is_whole_or_absent(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    next_deal = {"deal": [["AD"], ["KD"], ["QD"]]}
+    task = asyncio.create_task(
+        store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"}, next_deal=next_deal)
+    )
+    await asyncio.sleep(0)  # queued on the database thread, then cancelled
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    record = await store.load_record(game_id)
+    assert record == BLIND_RECORD or (
+        record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+        and record["hands"][2] == {**next_deal, "actions": []}
+    )
+    # Many concurrent moves on different games: each is committed exactly once.
+    ids = [await write_record(store, BLIND_RECORD, channel_id=100 + i) for i in range(10)]
+    await asyncio.gather(
+        *(store.record_action(g, 1, 0, {"seat": 2, "action": "redeal"}) for g in ids)
+    )
+    for g in ids:
+        assert await store.action_count(g, 1) == 1
+
+
+async def test_refused_write_inside_a_transaction_leaves_no_partial_rows(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    async with store.transaction():
+        # The action is fine but hand 1 already exists: the whole call is undone, and
+        # the block can carry on.
+        with pytest.raises(DuplicateActionError):
+            await store.record_action(
+                game_id, 0, 1, {"seat": 0, "action": "pass"}, next_deal={"deal": [[], [], []]}
+            )
+        await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+    record = await store.load_record(game_id)
+    assert record["hands"][0]["actions"] == BLIND_RECORD["hands"][0]["actions"]
+    assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]

@@ -17,7 +17,10 @@ Concurrency
 -----------
 One ``Store`` holds one connection (aiosqlite runs it on its own thread). An
 ``asyncio.Lock`` serialises transactions, so any number of coroutines may call the
-store at once. ``async with store.transaction():`` groups several write calls into
+store at once. The per-move writes (``append_action(s)``, ``add_hand``,
+``finish_game`` and ``record_action``, which does all three as one commit) run their
+whole transaction, checks included, in a single hand-off to that thread.
+``async with store.transaction():`` groups several write calls into
 one atomic commit (for example the last action of a hand and the next hand's deal);
 store methods awaited inside the block, in the same task, join that transaction.
 Keep such blocks short: other store calls wait for them.
@@ -29,11 +32,19 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterable,
+    Sequence,
+)
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar
 
 import aiosqlite
 
@@ -56,6 +67,7 @@ from .models import (
 )
 
 Synchronous = Literal["NORMAL", "FULL", "EXTRA"]
+_T = TypeVar("_T")
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, rules, first_dealer, meta, "
@@ -262,6 +274,29 @@ class Store:
         with suppress(sqlite3.OperationalError):  # no transaction left to roll back
             await asyncio.shield(self._conn.execute("ROLLBACK"))
 
+    async def _write(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run ``fn(sqlite3_connection, *args)`` on the database thread in ONE hop, as
+        its own transaction (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if it raises),
+        or, inside this task's ``transaction()`` block, as part of that one (in a
+        savepoint: if ``fn`` raises, none of its own writes stay in the block).
+
+        ``fn`` must only run SQL on the connection it is given (no awaiting, no event
+        loop objects). If the caller is cancelled meanwhile, ``fn`` and its commit or
+        rollback still run to the end on the database thread, before anything else
+        queued there (as a shielded COMMIT would)."""
+        if self._in_this_tx():
+            return await self._run_sync(_in_savepoint, fn, *args)
+        self._check_open()
+        async with self._write_lock:
+            self._check_open()
+            return await self._run_sync(_in_transaction, fn, *args)
+
+    def _run_sync(self, fn: Callable[..., _T], *args: Any) -> Awaitable[_T]:
+        # aiosqlite runs every call of a connection on its one worker thread, in
+        # order; _execute(fn, *args) queues fn(*args) there and awaits its result.
+        conn = self._conn
+        return conn._execute(_with_raw_connection, conn, fn, *args)  # type: ignore[no-any-return]
+
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         """Serialise reads with transactions so a read never sees another task's
@@ -444,27 +479,8 @@ class Store:
         """Store hand ``hand_index``'s deal: the record's hand object without
         ``actions`` (``{"deal": [...], "kitty": [...]}``, or ``blind``/``removed``).
         Hands must be added in order 0, 1, 2...; the game must be active."""
-        if not isinstance(deal, dict) or "deal" not in deal:
-            raise ValueError('a hand needs a "deal"')
-        if "actions" in deal:
-            raise ValueError('add_hand takes the deal only; append "actions" separately')
-        async with self.transaction():
-            await self._require_active(game_id)
-            rows = await _fetchall(
-                self._conn, "SELECT COUNT(*) FROM game_hands WHERE game_id = ?", (game_id,)
-            )
-            count: int = rows[0][0]
-            if hand_index < count:
-                raise DuplicateActionError(f"game {game_id} already has hand {hand_index}")
-            if hand_index != count:
-                raise OutOfOrderError(f"game {game_id}: next hand is {count}, not {hand_index}")
-            now = self._now()
-            await self._conn.execute(
-                "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
-                "VALUES (?, ?, ?, ?)",
-                (game_id, hand_index, _dumps(deal), now),
-            )
-            await self._touch(game_id)
+        deal_json = _deal_json(deal)
+        await self._write(_add_hand_sync, game_id, hand_index, deal_json, self._now())
 
     async def append_action(
         self, game_id: int, hand_index: int, seq: int, action: dict[str, Any]
@@ -483,44 +499,40 @@ class Store:
     ) -> None:
         """Append ``actions`` as numbers ``first_seq, first_seq + 1, ...`` of hand
         ``hand_index`` in one transaction (all or none)."""
-        for action in actions:
-            if not isinstance(action, dict):
-                raise ValueError(f"an action must be a dict, not {type(action).__name__}")
-        async with self.transaction():
-            await self._require_active(game_id)
-            rows = await _fetchall(
-                self._conn,
-                "SELECT (SELECT COUNT(*) FROM game_hands "
-                "        WHERE game_id = ?1 AND hand_index = ?2), "
-                "       (SELECT MAX(seq) FROM game_actions "
-                "        WHERE game_id = ?1 AND hand_index = ?2)",
-                (game_id, hand_index),
-            )
-            has_hand, max_seq = rows[0]
-            if not has_hand:
-                raise OutOfOrderError(f"game {game_id} has no hand {hand_index}")
-            expected = 0 if max_seq is None else max_seq + 1
-            if first_seq < expected:
-                raise DuplicateActionError(
-                    f"game {game_id} hand {hand_index} already has action {first_seq}"
-                )
-            if first_seq != expected:
-                raise OutOfOrderError(
-                    f"game {game_id} hand {hand_index}: next action is {expected}, not {first_seq}"
-                )
-            now = self._now()
-            try:
-                await self._conn.executemany(
-                    "INSERT INTO game_actions (game_id, hand_index, seq, action, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (game_id, hand_index, first_seq + i, _dumps(action), now)
-                        for i, action in enumerate(actions)
-                    ],
-                )
-            except sqlite3.IntegrityError as exc:  # pragma: no cover - checked above
-                raise DuplicateActionError(str(exc)) from exc
-            await self._touch(game_id)
+        actions_json = _actions_json(actions)
+        await self._write(
+            _append_actions_sync, game_id, hand_index, first_seq, actions_json, self._now()
+        )
+
+    async def record_action(
+        self,
+        game_id: int,
+        hand_index: int,
+        seq: int,
+        action: dict[str, Any],
+        *,
+        next_deal: dict[str, Any] | None = None,
+        results: Sequence[ResultRow] | None = None,
+    ) -> None:
+        """Everything one accepted move writes, as ONE atomic commit done in a single
+        trip to the database thread: ``append_action(game_id, hand_index, seq,
+        action)``, then, if given, ``add_hand(game_id, hand_index + 1, next_deal)``
+        (the next hand's deal), then, if ``results`` is not None,
+        ``finish_game(game_id, results)``. Same checks and errors as those methods;
+        all or nothing; committed when this returns."""
+        actions_json = _actions_json([action])
+        deal_json = _deal_json(next_deal) if next_deal is not None else None
+        result_rows = list(results) if results is not None else None
+        await self._write(
+            _record_action_sync,
+            game_id,
+            hand_index,
+            seq,
+            actions_json,
+            deal_json,
+            result_rows,
+            self._now(),
+        )
 
     async def load_record(self, game_id: int) -> dict[str, Any]:
         """The game's record in RECORD_FORMAT.md shape: ``format``, ``rules``,
@@ -577,68 +589,7 @@ class Store:
         the guild's ``player_totals`` in the same transaction. Raises
         ``GameNotActiveError`` if the game was already finished or cancelled, so a
         game is never counted twice."""
-        async with self.transaction():
-            await self._require_active(game_id)
-            rows = await _fetchall(
-                self._conn, "SELECT guild_id FROM games WHERE id = ?", (game_id,)
-            )
-            guild_id: int = rows[0][0]
-            now = self._now()
-            await self._conn.execute(
-                "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? "
-                "WHERE id = ?",
-                (now, now, game_id),
-            )
-            try:
-                await self._conn.executemany(
-                    "INSERT INTO results (game_id, guild_id, user_id, seat, points, won, "
-                    "contracts_made, contracts_failed, top_bids_made, hands_played) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            guild_id,
-                            r.user_id,
-                            r.seat,
-                            r.points,
-                            int(r.won),
-                            r.contracts_made,
-                            r.contracts_failed,
-                            r.top_bids_made,
-                            r.hands_played,
-                        )
-                        for r in results
-                    ],
-                )
-            except sqlite3.IntegrityError as exc:
-                raise StoreError(f"invalid results for game {game_id}: {exc}") from exc
-            await self._conn.executemany(
-                "INSERT INTO player_totals (guild_id, user_id, games, wins, points, "
-                "contracts_made, contracts_failed, top_bids_made, hands_played, "
-                "last_played_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-                "games = games + 1, wins = wins + excluded.wins, "
-                "points = points + excluded.points, "
-                "contracts_made = contracts_made + excluded.contracts_made, "
-                "contracts_failed = contracts_failed + excluded.contracts_failed, "
-                "top_bids_made = top_bids_made + excluded.top_bids_made, "
-                "hands_played = hands_played + excluded.hands_played, "
-                "last_played_at = excluded.last_played_at",
-                [
-                    (
-                        guild_id,
-                        r.user_id,
-                        int(r.won),
-                        r.points,
-                        r.contracts_made,
-                        r.contracts_failed,
-                        r.top_bids_made,
-                        r.hands_played,
-                        now,
-                    )
-                    for r in results
-                ],
-            )
+        await self._write(_finish_game_sync, game_id, list(results), self._now())
 
     async def cancel_game(self, game_id: int) -> bool:
         """Cancel an active game (its record is kept, no results). Returns False if
@@ -739,6 +690,229 @@ class Store:
                 "settings = excluded.settings, updated_at = excluded.updated_at",
                 (guild_id, _dumps(settings), self._now()),
             )
+
+
+# ------------------------------------------------- writes run on the database thread
+#
+# Each takes the plain sqlite3 connection and runs only on aiosqlite's worker thread
+# (through Store._write), so a whole write costs one hand-off between threads.
+
+
+def _with_raw_connection(conn: aiosqlite.Connection, fn: Callable[..., _T], *args: Any) -> _T:
+    return fn(conn._conn, *args)
+
+
+def _in_transaction(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(db, *args)`` as one transaction: committed if it returns, rolled back if
+    it raises."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "within a transaction" not in str(exc):
+            raise
+        # Left open by a rollback that was itself interrupted: nothing in it was
+        # ever reported as committed, so drop it and start afresh.
+        db.execute("ROLLBACK")
+        db.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(db, *args)
+        db.execute("COMMIT")
+    except BaseException:
+        with suppress(sqlite3.OperationalError):  # no transaction left to roll back
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _in_savepoint(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(db, *args)`` inside the open transaction, all or nothing."""
+    db.execute("SAVEPOINT store_write")
+    try:
+        result = fn(db, *args)
+    except BaseException:
+        with suppress(sqlite3.OperationalError):
+            db.execute("ROLLBACK TO store_write")
+            db.execute("RELEASE store_write")
+        raise
+    db.execute("RELEASE store_write")
+    return result
+
+
+def _deal_json(deal: dict[str, Any]) -> str:
+    if not isinstance(deal, dict) or "deal" not in deal:
+        raise ValueError('a hand needs a "deal"')
+    if "actions" in deal:
+        raise ValueError('add_hand takes the deal only; append "actions" separately')
+    return _dumps(deal)
+
+
+def _actions_json(actions: Sequence[dict[str, Any]]) -> list[str]:
+    for action in actions:
+        if not isinstance(action, dict):
+            raise ValueError(f"an action must be a dict, not {type(action).__name__}")
+    return [_dumps(action) for action in actions]
+
+
+def _append_actions_sync(
+    db: sqlite3.Connection,
+    game_id: int,
+    hand_index: int,
+    first_seq: int,
+    actions_json: Sequence[str],
+    now: float,
+) -> None:
+    # One indexed lookup checks the game is active, the hand exists and the order.
+    row = db.execute(
+        "SELECT status, "
+        "       (SELECT COUNT(*) FROM game_hands WHERE game_id = ?1 AND hand_index = ?2), "
+        "       (SELECT MAX(seq) FROM game_actions WHERE game_id = ?1 AND hand_index = ?2) "
+        "FROM games WHERE id = ?1",
+        (game_id, hand_index),
+    ).fetchone()
+    if row is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    status, has_hand, max_seq = row
+    if status != "active":
+        raise GameNotActiveError(f"game {game_id} is {status}")
+    if not has_hand:
+        raise OutOfOrderError(f"game {game_id} has no hand {hand_index}")
+    expected = 0 if max_seq is None else max_seq + 1
+    if first_seq < expected:
+        raise DuplicateActionError(
+            f"game {game_id} hand {hand_index} already has action {first_seq}"
+        )
+    if first_seq != expected:
+        raise OutOfOrderError(
+            f"game {game_id} hand {hand_index}: next action is {expected}, not {first_seq}"
+        )
+    insert = (
+        "INSERT INTO game_actions (game_id, hand_index, seq, action, created_at)"
+        " VALUES (?, ?, ?, ?, ?)"
+    )
+    try:
+        if len(actions_json) == 1:
+            db.execute(insert, (game_id, hand_index, first_seq, actions_json[0], now))
+        else:
+            db.executemany(
+                insert,
+                [
+                    (game_id, hand_index, first_seq + i, action, now)
+                    for i, action in enumerate(actions_json)
+                ],
+            )
+    except sqlite3.IntegrityError as exc:  # pragma: no cover - checked above
+        raise DuplicateActionError(str(exc)) from exc
+    _touch_sync(db, game_id, now)
+
+
+def _add_hand_sync(
+    db: sqlite3.Connection, game_id: int, hand_index: int, deal_json: str, now: float
+) -> None:
+    row = db.execute(
+        "SELECT status, (SELECT COUNT(*) FROM game_hands WHERE game_id = ?1) "
+        "FROM games WHERE id = ?1",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    status, count = row
+    if status != "active":
+        raise GameNotActiveError(f"game {game_id} is {status}")
+    if hand_index < count:
+        raise DuplicateActionError(f"game {game_id} already has hand {hand_index}")
+    if hand_index != count:
+        raise OutOfOrderError(f"game {game_id}: next hand is {count}, not {hand_index}")
+    db.execute(
+        "INSERT INTO game_hands (game_id, hand_index, deal, created_at) VALUES (?, ?, ?, ?)",
+        (game_id, hand_index, deal_json, now),
+    )
+    _touch_sync(db, game_id, now)
+
+
+def _touch_sync(db: sqlite3.Connection, game_id: int, now: float) -> None:
+    db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+
+def _finish_game_sync(
+    db: sqlite3.Connection, game_id: int, results: Sequence[ResultRow], now: float
+) -> None:
+    row = db.execute("SELECT status, guild_id FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise GameNotFoundError(f"no game {game_id}")
+    status, guild_id = row
+    if status != "active":
+        raise GameNotActiveError(f"game {game_id} is {status}")
+    db.execute(
+        "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
+        (now, now, game_id),
+    )
+    try:
+        db.executemany(
+            "INSERT INTO results (game_id, guild_id, user_id, seat, points, won, "
+            "contracts_made, contracts_failed, top_bids_made, hands_played) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    guild_id,
+                    r.user_id,
+                    r.seat,
+                    r.points,
+                    int(r.won),
+                    r.contracts_made,
+                    r.contracts_failed,
+                    r.top_bids_made,
+                    r.hands_played,
+                )
+                for r in results
+            ],
+        )
+    except sqlite3.IntegrityError as exc:
+        raise StoreError(f"invalid results for game {game_id}: {exc}") from exc
+    db.executemany(
+        "INSERT INTO player_totals (guild_id, user_id, games, wins, points, "
+        "contracts_made, contracts_failed, top_bids_made, hands_played, "
+        "last_played_at) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "games = games + 1, wins = wins + excluded.wins, "
+        "points = points + excluded.points, "
+        "contracts_made = contracts_made + excluded.contracts_made, "
+        "contracts_failed = contracts_failed + excluded.contracts_failed, "
+        "top_bids_made = top_bids_made + excluded.top_bids_made, "
+        "hands_played = hands_played + excluded.hands_played, "
+        "last_played_at = excluded.last_played_at",
+        [
+            (
+                guild_id,
+                r.user_id,
+                int(r.won),
+                r.points,
+                r.contracts_made,
+                r.contracts_failed,
+                r.top_bids_made,
+                r.hands_played,
+                now,
+            )
+            for r in results
+        ],
+    )
+
+
+def _record_action_sync(
+    db: sqlite3.Connection,
+    game_id: int,
+    hand_index: int,
+    seq: int,
+    actions_json: Sequence[str],
+    deal_json: str | None,
+    results: Sequence[ResultRow] | None,
+    now: float,
+) -> None:
+    _append_actions_sync(db, game_id, hand_index, seq, actions_json, now)
+    if deal_json is not None:
+        _add_hand_sync(db, game_id, hand_index + 1, deal_json, now)
+    if results is not None:
+        _finish_game_sync(db, game_id, results, now)
 
 
 async def _fetchall(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:

@@ -424,14 +424,11 @@ class TableService:
         # meanwhile sees a moment with no hand in play.
         nxt = game.start_hand(rng=self.rng) if hand.finished and not game.finished else None
         try:
-            async with self.store.transaction():
-                await self.store.append_action(table.id, hand_index, seq,
-                                               action_to_json(stored, table.rules))
-                if nxt is not None:
-                    await self.store.add_hand(table.id, hand_index + 1,
-                                              nxt.deal.to_json(table.rules))
-                if game.finished:
-                    await self.store.finish_game(table.id, _results(table))
+            # One atomic commit, in one trip to the database thread.
+            await self.store.record_action(
+                table.id, hand_index, seq, action_to_json(stored, table.rules),
+                next_deal=nxt.deal.to_json(table.rules) if nxt is not None else None,
+                results=_results(table) if game.finished else None)
         except Exception:
             # The store did not take it: rebuild from what it holds, so memory never runs
             # ahead of the disk, and tell the player nothing happened.
