@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -38,10 +39,21 @@ class AmerikanerBot(commands.Bot):
         self.tables = TableService(self.store, ai_delay=self.settings.ai_delay)
         for name in EXTENSIONS:
             await self.load_extension(name)
+        self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", len(restored))
         await self._sync_commands()
+
+    async def _checkpoint_regularly(self, every: float = 60.0) -> None:
+        """Fold the write-ahead log into the database from a quiet moment, so SQLite's
+        automatic checkpoint does not land inside a player's commit."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.store.checkpoint()
+            except Exception:
+                log.warning("WAL checkpoint failed", exc_info=True)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -53,6 +65,9 @@ class AmerikanerBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        checkpointer = getattr(self, "_checkpointer", None)
+        if checkpointer is not None:
+            checkpointer.cancel()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.close()
