@@ -141,7 +141,7 @@ def hand_view(hand: Hand, seat: int | None = PUBLIC) -> HandView:
         tricks_won=tuple(hand.tricks_won),
         kitty=tuple(hand.deal.kitty) if kitty_known else None,
         discards=tuple(cards_of(hand.discards)) if own and seat == hand.bidder
-        and phase not in (DISCARD,) and hand.discards else None,
+        and hand.discards else None,
         cards=tuple(cards_of(hand.hands[seat])) if own else None,
         exchange_given=exchange[0] if exchange else None,
         exchange_taken=exchange[1] if exchange else None,

@@ -10,7 +10,7 @@ from bot.core.actions import Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, suit_of
 from bot.core.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
 from bot.core.rules import OPTION_HELP, Rules
-from bot.core.views import GameView, HandView, TrickView, hand_view
+from bot.core.views import HandView, TrickView, hand_view
 from bot.tables.service import LOBBY, Table
 
 GREEN = 0x2E7D32
@@ -356,6 +356,3 @@ ERROR_HINTS = {
 def error_text(code: str, message: str) -> str:
     return ERROR_HINTS.get(code, message)
 
-
-def game_line(view: GameView) -> str:
-    return f"Hand {view.hand_number}, totals " + ", ".join(str(t) for t in view.totals)

@@ -1259,15 +1259,7 @@ class FakeDiscord:
         try:
             return await self._do_callback(ctx, inter)
         except HTTPError as exc:
-            inter.errors.append(
-                {
-                    "status": exc.status,
-                    "code": exc.code,
-                    "message": exc.message,
-                    "errors": exc.errors,
-                    "path": ctx.record.path,
-                }
-            )
+            _record_error(inter, ctx, exc)
             raise
 
     async def _do_callback(self, ctx: _Ctx, inter: FakeInteraction) -> web.Response:
@@ -1342,15 +1334,7 @@ class FakeDiscord:
             try:
                 return await fn(ctx, inter)
             except HTTPError as exc:
-                inter.errors.append(
-                    {
-                        "status": exc.status,
-                        "code": exc.code,
-                        "message": exc.message,
-                        "errors": exc.errors,
-                        "path": ctx.record.path,
-                    }
-                )
+                _record_error(inter, ctx, exc)
                 raise
 
         return handler
@@ -1815,3 +1799,9 @@ class FakeDiscord:
             wait=wait,
             timeout=timeout,
         )
+
+
+def _record_error(inter: FakeInteraction, ctx: _Ctx, exc: HTTPError) -> None:
+    """Keep a refused callback or follow-up on its interaction, for tests to assert on."""
+    inter.errors.append({"status": exc.status, "code": exc.code, "message": exc.message,
+                         "errors": exc.errors, "path": ctx.record.path})
