@@ -138,8 +138,26 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 # ----------------------------------------------------------------- views of a table
 
-def lobby_view(table: Table) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+class Components(discord.ui.View):
+    """Buttons and selects for one message. Every item is a DynamicItem, routed by its
+    custom_id pattern, so discord.py never needs the view after it is sent. It is
+    stopped before sending, because discord.py keeps an unfinished view (an ephemeral
+    one for 15 minutes, with a timer); and it lets go of its items once serialised,
+    because each item points back at its view: at a busy bot those cycles pile up
+    for the garbage collector's slow full passes."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        components = super().to_components()
+        self.clear_items()
+        return components
+
+
+def lobby_view(table: Table) -> Components:
+    view = Components()
     t = table.id
     view.add_item(TableButton(t, "join", label="Join", style=discord.ButtonStyle.success))
     view.add_item(TableButton(t, "leave", label="Leave"))
@@ -153,17 +171,17 @@ def lobby_view(table: Table) -> discord.ui.View:
     return view
 
 
-def table_view(table: Table) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def table_view(table: Table) -> Components:
+    view = Components()
     view.add_item(TableButton(table.id, "hand", label="My hand",
                               style=discord.ButtonStyle.primary, emoji="🂠"))
     view.add_item(TableButton(table.id, "rules", label="Rules"))
     return view
 
 
-def hand_view_components(table: Table, view: HandView) -> discord.ui.View:
+def hand_view_components(table: Table, view: HandView) -> Components:
     """A player's own controls: exactly the actions legal now."""
-    ui = discord.ui.View(timeout=None)
+    ui = Components()
     t, v = table.id, table.version
     legal = view.legal
     if legal is None:
@@ -202,8 +220,8 @@ def hand_view_components(table: Table, view: HandView) -> discord.ui.View:
     return ui
 
 
-def lead_trump_components(table: Table, card: int) -> discord.ui.View:
-    ui = discord.ui.View(timeout=None)
+def lead_trump_components(table: Table, card: int) -> Components:
+    ui = Components()
     t, v, name = table.id, table.version, card_name(card)
     led = SUIT_SYMBOLS[suit_of(card)]
     ui.add_item(TableButton(t, f"{v}:trump:{name}:led", label=f"Trump: {led} (suit led)",
@@ -217,8 +235,8 @@ def lead_trump_components(table: Table, card: int) -> discord.ui.View:
 
 
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
-                    ) -> discord.ui.View:
-    ui = discord.ui.View(timeout=None)
+                    ) -> Components:
+    ui = Components()
     options = [discord.SelectOption(label=f"Call {card_label(c)}", value=card_name(c),
                                     default=False) for c in calls[:25]]
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
@@ -908,7 +926,7 @@ class Amerikaner(commands.Cog):
                                                     (current - 1) * PAGE_SIZE)
             panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
                                        for r in rows], current, pages, order)
-            view = discord.ui.View(timeout=None)
+            view = Components()
             view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
                                             disabled=current <= 1))
             view.add_item(LeaderboardButton(order, current + 1, "Next ▶",

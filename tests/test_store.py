@@ -201,6 +201,25 @@ async def test_backup_and_checkpoint(tmp_path: Path) -> None:
         assert [g.id for g in await copy.unfinished_games()] == [game_id]
 
 
+async def test_checkpoint_folds_the_log_while_writes_go_on(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await Store.open(path, autocheckpoint_pages=100_000) as store:
+        for channel in range(20):
+            await write_record(store, SMALL_RECORD, channel_id=100 + channel)
+        wal = path.with_name(path.name + "-wal")
+        assert wal.stat().st_size > 0
+        # The fold runs on its own connection: a write started meanwhile completes.
+        fold = asyncio.ensure_future(store.checkpoint())
+        game_id = await write_record(store, SMALL_RECORD, channel_id=99)
+        log_frames, done = await fold
+        assert log_frames > 0 and done > 0
+        assert await store.load_record(game_id) == SMALL_RECORD
+        log_frames, done = await store.checkpoint()
+        assert done == log_frames > 0  # quiet now: everything folded
+    async with await Store.open(":memory:") as memory:
+        assert await memory.checkpoint() == (0, 0)
+
+
 async def test_open_forms_and_options(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "a.db", synchronous="FULL") as store:
         game_id = await write_record(store, SMALL_RECORD)

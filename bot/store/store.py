@@ -128,16 +128,23 @@ class Store:
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = 5000,
         clock: Callable[[], float] = time.time,
+        autocheckpoint_pages: int = 1000,
     ) -> _Opener:
         """Open (creating it and its parent directory if needed) and migrate the
         database at ``path``; ``":memory:"`` gives a private in-memory database.
 
         Either ``store = await Store.open(path)`` (then ``await store.close()``) or
         ``async with Store.open(path) as store:``.
+
+        SQLite folds the write-ahead log into the database by itself once it holds
+        ``autocheckpoint_pages`` pages, inside the commit that crosses the mark. A
+        caller that runs ``checkpoint()`` regularly (the bot does) sets it high, so
+        that this work stays off the commits.
         """
         if synchronous not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
-        return _Opener(cls._open(str(path), synchronous, busy_timeout_ms, clock))
+        return _Opener(cls._open(str(path), synchronous, busy_timeout_ms, clock,
+                                 autocheckpoint_pages))
 
     @classmethod
     async def _open(
@@ -146,6 +153,7 @@ class Store:
         synchronous: Synchronous,
         busy_timeout_ms: int,
         clock: Callable[[], float],
+        autocheckpoint_pages: int,
     ) -> Store:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -154,6 +162,7 @@ class Store:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute(f"PRAGMA synchronous = {synchronous}")
+            await conn.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint_pages)}")
             await conn.execute("PRAGMA foreign_keys = ON")
             store = cls(conn, path, clock)
             await store._migrate()
@@ -181,12 +190,19 @@ class Store:
     ) -> None:
         await self.close()
 
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the main file now (PASSIVE: never blocks readers).
-        SQLite also does this by itself every ~1000 pages; calling it from a quiet
-        moment keeps that work off the commit path of a player's action."""
-        async with self._read() as conn:
-            await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    async def checkpoint(self) -> tuple[int, int]:
+        """Copy the write-ahead log into the main file now. It runs on a connection
+        (and thread) of its own, in PASSIVE mode, which blocks neither readers nor
+        writers: the players' commits queued on the store's connection go on
+        meanwhile instead of waiting behind the copy and its fsync. Returns the frames
+        in the log and how many of them are now in the main file."""
+        self._check_open()
+        if self.path == ":memory:":
+            return (0, 0)  # a private in-memory database has no log to fold
+        async with aiosqlite.connect(self.path, isolation_level=None) as conn:
+            rows = await _fetchall(conn, "PRAGMA wal_checkpoint(PASSIVE)")
+        _busy, log_frames, done = rows[0]
+        return (int(log_frames), int(done))
 
     async def backup(self, dest: str | Path) -> None:
         """Write a consistent copy of the whole database to the file ``dest`` while
