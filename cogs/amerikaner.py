@@ -69,6 +69,18 @@ def _card_style(card: int) -> discord.ButtonStyle:
 
 # ----------------------------------------------------------------- persistent components
 
+def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
+    """Break the reference cycles discord.py builds around one button or select click,
+    once it is answered: the view it rebuilt from the message <-> that view's items,
+    and the interaction <-> its response. Their objects are then freed at once instead
+    of aging into the garbage collector's full passes, which pause every table."""
+    if item.view is not None:
+        item.view.clear_items()
+    for cached in ("_cs_response", "_cs_followup"):
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, cached)
+
+
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
     """Every button of a table: `amk:<table>:<version>:<op>[:<arg>...]` for actions,
@@ -89,7 +101,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Amerikaner")
-        await cog.on_component(interaction, self.table_id, self.rest, [])
+        try:
+            await cog.on_component(interaction, self.table_id, self.rest, [])
+        finally:
+            _let_go(self, interaction)
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -114,7 +129,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(v) for v in (interaction.data or {}).get("values", [])]
         cog = interaction.client.get_cog("Amerikaner")
-        await cog.on_component(interaction, self.table_id, self.rest, values)
+        try:
+            await cog.on_component(interaction, self.table_id, self.rest, values)
+        finally:
+            _let_go(self, interaction)
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -133,7 +151,10 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Amerikaner")
-        await cog.show_leaderboard(interaction, self.order, self.page, edit=True)
+        try:
+            await cog.show_leaderboard(interaction, self.order, self.page, edit=True)
+        finally:
+            _let_go(self, interaction)
 
 
 # ----------------------------------------------------------------- views of a table
