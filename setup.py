@@ -23,14 +23,16 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules on the hot path of play-outs and random games: card sets, the shuffle, and
-# the hand state machine. The others stay Python: they are not hot, and a compiled class
-# differs from a Python one in ways callers could notice (it checks attribute types, it
-# cannot be subclassed in Python, it has no `__slots__` at run time), so only `Hand` is
-# compiled, and it is written to pickle and copy the same either way.
+# The modules on the hot path of play-outs and random games: card sets, the shuffle, the
+# hand state machine and the scoring it calls. The others stay Python: they are not hot,
+# and a compiled class differs from a Python one in ways callers could notice (it checks
+# attribute types, it cannot be subclassed in Python, it has no `__slots__` at run time),
+# so of the public classes only `Hand` is compiled, and it is written to pickle and copy
+# the same either way.
 COMPILED_MODULES = [
     "bot/core/cards.py",
     "bot/core/hand.py",
+    "bot/core/scoring.py",
 ]
 # Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc).
 GROUP_NAME = "amerikaner_core"

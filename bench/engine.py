@@ -2,18 +2,23 @@
 
 Plays N complete random 4-player `amerikaner` hands (fixed seed: deal, bidding, kitty,
 opening lead with a call, tricks, scoring) through the same public API the bot uses
-(`Game`, `Hand`), then measures a copy-and-play-out loop from a mid-hand state, which is
-what AI search does. Where `open_spiel` is installed, OpenSpiel's `oh_hell` (4 players,
-12 tricks) is driven move by move from Python in the same run and the ratio is printed.
+(`Game`, `Hand`), in games to the default target of 52 as the bot plays them (a new game
+starts when one ends), then measures a copy-and-play-out loop from a mid-hand state,
+which is what AI search does. Where `open_spiel` is installed, OpenSpiel's `oh_hell` (4
+players, 12 tricks) is driven move by move from Python in the same run and the ratio is
+printed.
 
-Moves are picked with `random.choice` (chance outcomes with `randrange`), in our loops and
-in OpenSpiel's alike. That costs two Python-level calls per pick, about as much as a
-compiled card play; `--lean-pick` picks with `seq[int(rng.random() * len(seq))]` instead
-(same distribution), in both engines, to show the engines with less driver around them.
+Moves (and OpenSpiel's chance outcomes) are picked uniformly with
+`seq[int(rng.random() * len(seq))]`, in our loops and in OpenSpiel's alike; the kitty
+discard takes its cards one at a time the same way. `--choice-pick` uses
+`random.choice` / `randrange` / `random.sample` instead (two Python-level calls a pick),
+for both engines; `--one-game` plays all hands in one game that never ends (as this
+benchmark did before: the game then holds every hand, which the cyclic GC walks).
 Each figure is the best of `--repeat` runs (other processes on the machine only ever
 slow a run down). The first line says whether the core runs compiled (bench/README.md).
 
-    python bench/engine.py [--hands 20000] [--playouts 20000] [--repeat 3] [--lean-pick]
+    python bench/engine.py [--hands 20000] [--playouts 20000] [--repeat 3]
+                           [--choice-pick] [--one-game]
 """
 
 from __future__ import annotations
@@ -41,52 +46,68 @@ from bot.core import cards, hand  # noqa: E402
 from bot.core.cards import bits  # noqa: E402
 from bot.core.game import Game  # noqa: E402
 from bot.core.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
-from bot.core.rules import Rules  # noqa: E402
+from bot.core.rules import Rules, default_target  # noqa: E402
 
 
-def play_random_hand(game: Game, rng: random.Random, lean: bool = False) -> Hand:
+def play_random_hand(game: Game, rng: random.Random, lean: bool = True) -> Hand:
     """Deal and play one hand with random legal choices, through the public API."""
     hand = game.start_hand(rng=rng)
     rules = game.rules
+    random_ = rng.random
     while hand.phase == BID:
         seat = hand.to_act
         bids = hand.legal_bids()
-        if rng.random() < 0.55 or len(bids) < 2:
+        if random_() < 0.55 or len(bids) < 2:
             hand.pass_turn(seat)
         else:
-            hand.bid(seat, rules.bid_name(bids[0] if rng.random() < 0.8 else bids[1]))
+            hand.bid(seat, rules.bid_name(bids[0] if random_() < 0.8 else bids[1]))
     if hand.phase == DISCARD:
         seat = hand.to_act
-        hand.discard(seat, tuple(rng.sample(bits(hand.hands[seat]), rules.kitty_size)))
+        held = bits(hand.hands[seat])
+        if lean:  # kitty_size distinct cards, uniformly: one at a time from those left
+            left = list(held)
+            discards = [left.pop(int(random_() * len(left))) for _ in range(rules.kitty_size)]
+        else:
+            discards = rng.sample(held, rules.kitty_size)
+        hand.discard(seat, tuple(discards))
     if hand.phase == LEAD:
         seat = hand.to_act
         legal = bits(hand.legal_play_mask())
-        card = legal[int(rng.random() * len(legal))] if lean else rng.choice(legal)
+        card = legal[int(random_() * len(legal))] if lean else rng.choice(legal)
         call = None
         if hand.with_trumps:
             callable_cards = hand.callable_mask(card // 13)
             call = callable_cards.bit_length() - 1 if callable_cards else None
         hand.play(seat, card, call)
     play = hand.play
+    legal_play_mask = hand.legal_play_mask
     if lean:
-        random_ = rng.random
         while not hand.finished:
-            legal = bits(hand.legal_play_mask())
+            legal = bits(legal_play_mask())
             play(hand.to_act, legal[int(random_() * len(legal))])
     else:
         choice = rng.choice
         while not hand.finished:
-            play(hand.to_act, choice(bits(hand.legal_play_mask())))
+            play(hand.to_act, choice(bits(legal_play_mask())))
     game.settle()
     return hand
 
 
-def bench_hands(count: int, seed: int = 1, lean: bool = False) -> float:
+def bench_hands(count: int, seed: int = 1, lean: bool = True,
+                one_game: bool = False) -> float:
+    """Full hands per second. Hands are played in games to the default target (52), a
+    new game started when one ends, as the bot plays them (`one_game`: all hands in one
+    game whose target is never reached, as this benchmark did before)."""
     rng = random.Random(seed)
-    rules = Rules.create("amerikaner", 4, {"target": 10**9})
-    game = Game(rules, 0)
+    target = 10**9 if one_game else default_target("amerikaner")
+    rules = Rules.create("amerikaner", 4, {"target": target})
+    dealer = 0
+    game = Game(rules, dealer)
     start = time.perf_counter()
     for _ in range(count):
+        if game.finished:
+            dealer = (dealer + 1) % 4
+            game = Game(rules, dealer)
         play_random_hand(game, rng, lean)
     elapsed = time.perf_counter() - start
     return count / elapsed
@@ -113,7 +134,7 @@ def mid_hand_state(seed: int = 7) -> Hand:
         return hand
 
 
-def bench_playouts(count: int, seed: int = 3, lean: bool = False) -> float:
+def bench_playouts(count: int, seed: int = 3, lean: bool = True) -> float:
     """Card plays per second: copy the mid-hand state, play it out at random, repeat."""
     rng = random.Random(seed)
     root = mid_hand_state()
@@ -140,7 +161,7 @@ def bench_playouts(count: int, seed: int = 3, lean: bool = False) -> float:
     return plays / elapsed
 
 
-def bench_open_spiel(count: int, seed: int = 1, lean: bool = False) -> float | None:
+def bench_open_spiel(count: int, seed: int = 1, lean: bool = True) -> float | None:
     """OpenSpiel's oh_hell (4 players, 12 tricks), random legal moves, hands per second."""
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -192,15 +213,21 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=20000)
     parser.add_argument("--spiel-hands", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
-    parser.add_argument("--lean-pick", action="store_true",
-                        help="pick moves by index from rng.random(), not random.choice "
-                             "(a lighter driver, for both engines)")
+    parser.add_argument("--choice-pick", action="store_true",
+                        help="pick moves with random.choice (and discards with "
+                             "random.sample), not by index from rng.random(): a heavier "
+                             "driver, for both engines")
+    parser.add_argument("--one-game", action="store_true",
+                        help="play all hands in one game that never ends, not in games "
+                             "to the target")
     args = parser.parse_args()
-    lean = args.lean_pick
+    lean = not args.choice_pick
     print(core_description())
-    print(f"moves picked with {'rng.random() by index' if lean else 'random.choice'}, "
+    print(f"moves picked with {'rng.random() by index' if lean else 'random.choice'}; "
+          f"hands in {'one endless game' if args.one_game else 'games to 52'}; "
           f"best of {max(1, args.repeat)} runs")
-    hands_per_s = best_of(args.repeat, lambda: bench_hands(args.hands, lean=lean))
+    hands_per_s = best_of(args.repeat, lambda: bench_hands(args.hands, lean=lean,
+                                                           one_game=args.one_game))
     assert hands_per_s is not None
     print(f"full random hands (4 players, amerikaner): {hands_per_s:,.0f} hands/s "
           f"(target >= 10,000)")

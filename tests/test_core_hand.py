@@ -308,3 +308,41 @@ def test_copy_is_independent() -> None:
     run(twin, "1 play AS call QS")
     assert hand.phase == "lead" and twin.phase == "play"
     assert hand.hands[1] != twin.hands[1]
+
+
+def test_a_seeded_deal_is_a_plain_frozen_deal_and_fixed_by_its_seed() -> None:
+    # deal_cards builds its Deal without the dataclass __init__ (speed): it must be the
+    # same value, still frozen, and a seed must keep giving the same cards.
+    import dataclasses
+    import random
+
+    from bot.core.deal import Deal, deal_cards
+    from bot.core.rules import Rules
+
+    for preset, players in (("amerikaner", 4), ("norsk", 5), ("amerikaner", 3)):
+        rules = Rules.create(preset, players)
+        deal = deal_cards(rules, random.Random(11))
+        again = Deal(hands=deal.hands, kitty=deal.kitty, blind=deal.blind,
+                     removed=rules.removed)
+        assert deal == again and hash(deal) == hash(again) and type(deal) is Deal
+        assert deal == deal_cards(rules, random.Random(11))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            deal.kitty = ()  # type: ignore[misc]
+
+
+def test_hands_of_different_rule_sets_keep_their_own_rules() -> None:
+    # Hand caches per-rule-set values (by rule set): two rule sets must not mix.
+    import random
+
+    from bot.core.deal import deal_cards
+    from bot.core.hand import Hand
+    from bot.core.rules import Rules
+
+    for _ in range(3):
+        plain = Rules.create("amerikaner", 4)
+        tricky = Rules.create("amerikaner", 4, {"kitty_trick": True, "two_wins": True})
+        a = Hand(plain, 0, deal_cards(plain, random.Random(2)))
+        b = Hand(tricky, 0, deal_cards(tricky, random.Random(2)))
+        assert a.legal_bids()[0] == 6 and b.legal_bids()[0] == 7
+        assert a.legal_bids()[-1] == 13 and b.legal_bids()[-1] == 14
+        assert not a._two_wins and b._two_wins

@@ -69,15 +69,28 @@ class Deal:
         return out
 
 
+# `Deal(hands, kitty, blind, removed)` as its generated `__init__` makes it, for the one
+# caller on a hot path (deal_cards): the frozen dataclass's `__init__` sets each field with
+# a Python-level `object.__setattr__` call, about twice the cost of setting the slots
+# directly (Deal has no __post_init__ or validation in __init__; tests check equality).
+_new_object = object.__new__
+_set_hands, _set_kitty, _set_blind, _set_removed = (
+    vars(Deal)[name].__set__ for name in ("hands", "kitty", "blind", "removed"))
+
+
 def deal_cards(rules: Rules, rng: random.Random) -> Deal:
     """A shuffled deal for `rules`, from `rng` (seed it for a reproducible game). Each hand
     is sorted in display order, which is how a player holds it."""
     # The shuffle and split are in cards.py, which is compiled (setup.py); this module is
     # not, so that `Deal` stays an ordinary dataclass.
     hands, rest = shuffled_hands(rules.pack, rng, rules.players, rules.cards_each)
-    kitty = tuple(rest[:rules.kitty_size])
-    blind = tuple(rest[rules.kitty_size:])
-    return Deal(hands=hands, kitty=kitty, blind=blind, removed=rules.removed)
+    kitty_size = rules.kitty_size
+    deal = _new_object(Deal)
+    _set_hands(deal, hands)
+    _set_kitty(deal, tuple(rest[:kitty_size]))
+    _set_blind(deal, tuple(rest[kitty_size:]))
+    _set_removed(deal, rules.removed)
+    return deal
 
 
 def deal_from_names(hands: Sequence[Sequence[str]], kitty: Sequence[str] = (),

@@ -35,9 +35,9 @@ class Game:
         return self.hands[-1] if self.hands else None
 
     def next_dealer(self) -> int:
-        last = self.current
-        if last is None:
+        if not self.hands:
             return self.first_dealer
+        last = self.hands[-1]
         if last.outcome == REDEAL:
             return last.dealer
         return (last.dealer + 1) % self.rules.players
@@ -52,14 +52,14 @@ class Game:
         """Deal the next hand: the given deal, or a shuffle from `rng`."""
         if self.finished:
             raise RuleError(GAME_OVER, "The game is over.")
-        last = self.current
-        if last is not None and not last.finished:
+        hands = self.hands
+        if hands and not hands[-1].finished:
             raise RuleError(WRONG_PHASE, "The current hand is not finished.")
         if deal is None:
             deal = deal_cards(self.rules, rng or random.Random())
             validate = False
-        hand = Hand(self.rules, self.next_dealer(), deal, validate=validate)
-        self.hands.append(hand)
+        hand = Hand(self.rules, self.next_dealer(), deal, validate)
+        hands.append(hand)
         return hand
 
     def apply(self, action: Action) -> Hand:
@@ -92,9 +92,10 @@ class Game:
         assert hand is not None and hand.finished
         if len(self.hand_totals) == len(self.hands):
             return
-        self.totals = [t + s for t, s in zip(self.totals, hand.scores, strict=True)]
-        self.hand_totals.append(self.totals[:])
-        if max(self.totals) >= self.rules.target:
+        totals = [t + s for t, s in zip(self.totals, hand.scores, strict=True)]
+        self.totals = totals
+        self.hand_totals.append(totals[:])
+        best = max(totals)
+        if best >= self.rules.target:
             self.finished = True
-            best = max(self.totals)
-            self.winners = [seat for seat, t in enumerate(self.totals) if t == best]
+            self.winners = [seat for seat, t in enumerate(totals) if t == best]

@@ -96,7 +96,9 @@ def _strength_table(trump: int, led: int) -> tuple[int, ...]:
 _STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(_strength_table(trump, led) for led in range(5)) for trump in range(-1, 5))
 
-_new_tuple = tuple.__new__
+# `Final` names are static in the compiled build (no look-up in the module's dict per call).
+_new_tuple: Final = tuple.__new__
+_ACTION: Final = Action
 if Action._fields != ("seat", "kind", "bid", "cards", "card", "call", "trump"):
     raise ImportError("bot.core.hand builds Action tuples field by field (see _action): "
                       "update it with actions.py")
@@ -107,7 +109,7 @@ def _action(seat: int, kind: str, bid: int | str | None = None, cards: tuple[int
             trump: str | None = None) -> Action:
     """`Action(...)` without the named tuple's Python-level `__new__` (several times
     slower than a call to `tuple.__new__`, which is all it does)."""
-    return _new_tuple(Action, (seat, kind, bid, cards, card, call, trump))
+    return _new_tuple(_ACTION, (seat, kind, bid, cards, card, call, trump))
 
 
 # Actions are immutable, so the common ones are made once and shared: a play to a trick
@@ -119,6 +121,12 @@ _PLAY_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = tuple(
     for seat in range(_CACHED_SEATS))
 _PASS_ACTIONS: Final[tuple[Action, ...]] = tuple(Action(seat, "pass")
                                                  for seat in range(_CACHED_SEATS))
+# A number bid is `_BID_ACTIONS[seat][number]` (below 24: every rule set's bids, made on
+# the spot otherwise).
+_CACHED_BIDS: Final = 24
+_BID_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(Action(seat, "bid", number) for number in range(_CACHED_BIDS))
+    for seat in range(_CACHED_SEATS))
 # _NEXT_SEATS[n][seat]: the seat after `seat` at a table of n.
 _NEXT_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((seat + 1) % n for seat in range(n)) if n else () for n in range(_CACHED_SEATS + 1))
@@ -144,6 +152,41 @@ def trump_name(trump: int) -> str | None:
 # it runs from the Python sources (an editable install, AMERIKANER_PURE=1, or a failed
 # compile). Both behave the same. A compiled function is a built-in function object.
 COMPILED: Final[bool] = not isinstance(trump_name, FunctionType)
+
+
+class _RuleFacts:
+    """The values of a rule set that every hand reads, read from `Rules` once per rule
+    set: a `Rules` attribute costs a Python-level look-up, and its properties and
+    methods a Python call (rules.py is not compiled)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = rules.players
+        self.n: int = n
+        self.two_wins: bool = "two_wins" in rules.options
+        self.kani: bool = rules.preset == "kani"
+        self.min_bid: int = rules.min_bid
+        self.max_bid: int = rules.max_bid
+        self.top_value: int = rules.top_value
+        self.cards_each: int = rules.cards_each
+        self.first_phase: str = EXCHANGE if rules.blind_size else BID
+        self.next_seat: tuple[int, ...] = (
+            _NEXT_SEATS[n] if n <= _CACHED_SEATS else tuple((s + 1) % n for s in range(n)))
+
+
+# Facts by `id(rules)`: each entry holds its `Rules`, so the id cannot be reused while the
+# entry lives; the identity check is belt and braces. Tables use a handful of rule sets.
+_FACTS: Final[dict[int, _RuleFacts]] = {}
+_FACTS_MAX: Final = 256
+
+
+def _facts_of(rules: Rules) -> _RuleFacts:
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_FACTS) >= _FACTS_MAX:
+            _FACTS.clear()
+        facts = _FACTS[id(rules)] = _RuleFacts(rules)
+    return facts
 
 
 # Hand's slots, also kept here: a compiled class has no `__slots__` attribute at run time.
@@ -216,7 +259,8 @@ class Hand:
             return  # for `copy`, which sets every other attribute itself
         if validate:
             deal.validate(rules)
-        n = rules.players
+        facts = _facts_of(rules)
+        n = facts.n
         self.n = n
         self.hands = [mask_of(cards) for cards in deal.hands]
         self.kitty = mask_of(deal.kitty)
@@ -245,17 +289,16 @@ class Hand:
         self.scores = [0] * n
         self.actions = []
         self.all_pass = False
-        self._two_wins = "two_wins" in rules.options
-        self._kani = rules.preset == "kani"
-        self._min_bid = rules.min_bid
-        self._max_bid = rules.max_bid
-        self._top_value = rules.top_value
-        self._cards_each = rules.cards_each
+        self._two_wins = facts.two_wins
+        self._kani = facts.kani
+        self._min_bid = facts.min_bid
+        self._max_bid = facts.max_bid
+        self._top_value = facts.top_value
+        self._cards_each = facts.cards_each
         self._strength = _STRENGTH[0][4]
-        self._next_seat = (_NEXT_SEATS[n] if n <= _CACHED_SEATS
-                           else tuple((seat + 1) % n for seat in range(n)))
+        self._next_seat = facts.next_seat
         self.to_act = (dealer + 1) % n
-        self.phase = EXCHANGE if rules.blind_size else BID
+        self.phase = facts.first_phase
 
     # ----------------------------------------------------------------- copying
 
@@ -314,7 +357,11 @@ class Hand:
 
     @property
     def finished(self) -> bool:
-        return self.phase == DONE
+        phase = self.phase
+        # The identity test first answers the common case (asked before every card) without
+        # comparing characters: "play" and "done" are the same length. This class only
+        # assigns the phase constants; an equal string from elsewhere still compares equal.
+        return phase is not PLAY and phase == DONE
 
     @property
     def contract(self) -> int:
@@ -355,9 +402,10 @@ class Hand:
     def legal_play_mask(self) -> int:
         """The cards the player to act may play now (lead or follow), as a mask."""
         held = self.hands[self.to_act]
-        if self.phase == LEAD:
-            return held & ~JOKER_MASK if self.with_trumps else held
-        if self.phase != PLAY:
+        phase = self.phase
+        if phase is not PLAY and phase != PLAY:  # `is` first: see `finished`
+            if phase == LEAD:
+                return held & ~JOKER_MASK if self.with_trumps else held
             return 0
         if not self.trick:
             return held
@@ -472,16 +520,22 @@ class Hand:
             number = self._top_value
         elif isinstance(value, int) and not isinstance(value, bool):
             number = value
-            if number > rules.max_bid:
+            if number > self._max_bid:
                 raise RuleError(BID_TOO_HIGH, f"The highest number bid is {rules.max_bid}; "
                                 f"above it is {rules.top_bid.capitalize()}.")
-            if number < rules.min_bid:
+            if number < self._min_bid:
                 raise RuleError(BID_TOO_LOW, f"The lowest bid is {rules.min_bid}.")
             if number <= self.high_bid:
                 raise RuleError(BID_TOO_LOW, f"You must bid more than {self.high_bid}.")
         else:
             raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid.")
-        self.actions.append(_action(seat, "bid", bid=rules.bid_name(number)))
+        top = number == self._top_value
+        if top:  # recorded by name: rules.bid_name(number), without its Python-level call
+            self.actions.append(_action(seat, "bid", bid=rules.top_bid))
+        elif seat < _CACHED_SEATS and number < _CACHED_BIDS:
+            self.actions.append(_BID_ACTIONS[seat][number])
+        else:
+            self.actions.append(_action(seat, "bid", bid=number))
         self.auction.append((seat, number))
         self.high_bid = number
         self.bidder = seat
@@ -491,7 +545,7 @@ class Hand:
         # has passed therefore speaks again: they may raise, and if they pass, everyone
         # has passed and the hand is thrown in (or played all-pass). The conformance
         # records of shared/conformance play it exactly this way.
-        if number == self._top_value:
+        if top:
             self._end_bidding()
         else:
             self.to_act = self._next_bidder(seat)
