@@ -16,6 +16,7 @@ in tricks, counting both its declarer play and its defence), with a 95% interval
 
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
+    python bench/ai.py --mode cardplay --deals 300 --samples 15   # fixed work per decision
 """
 
 from __future__ import annotations
@@ -125,9 +126,14 @@ def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: i
     return tricks[0] - tricks[1], hands[0], hands[1]
 
 
-def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
+def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int]
              ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
-    preset, players, options, a, b, seed, cardplay = args
+    preset, players, options, a, b, seed, cardplay, samples = args
+    if samples:  # a fixed number of worlds per decision, whatever the machine's load
+        from bot.ai import strong
+
+        strong.STRONG_BUDGET = 1e9
+        strong.MAX_SAMPLES = samples
     rules = Rules.create(preset, players, options)
     rng = random.Random(seed)
     deal = deal_cards(rules, rng)
@@ -164,9 +170,11 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
 
 
 def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
-                deals: int, seed: int, workers: int, cardplay: bool) -> Result:
+                deals: int, seed: int, workers: int, cardplay: bool,
+                samples: int = 0) -> Result:
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
-    jobs = [(preset, players, options, a, b, seed + i, cardplay) for i in range(deals)]
+    jobs = [(preset, players, options, a, b, seed + i, cardplay, samples)
+            for i in range(deals)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             outputs = list(pool.map(run_deal, jobs, chunksize=4))
@@ -230,6 +238,9 @@ def main() -> None:
     parser.add_argument("--options", default="", help="comma-separated options")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=0,
+                        help="strong: exactly this many sampled worlds per decision, no "
+                        "time budget (deterministic; for comparing variants)")
     args = parser.parse_args()
     cardplay = args.mode == "cardplay"
     deals = args.deals or (2000 if cardplay else 300)
@@ -241,7 +252,7 @@ def main() -> None:
         a, b = pair.split("-")
         start = time.perf_counter()
         result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
-                             args.workers, cardplay)
+                             args.workers, cardplay, args.samples)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
 

@@ -14,13 +14,20 @@ from bot.ai import choose_action
 from bot.ai.easy import easy_action, easy_card
 from bot.ai.knowledge import build_knowledge, build_world, sample_sinks
 from bot.ai.random_player import random_action
-from bot.ai.sim import sim_from_hand
-from bot.ai.strong import solve, strong_action, value_for
+from bot.ai.sim import Sim, sim_from_hand
+from bot.ai.strong import (
+    Chain,
+    _History,
+    likelihood,
+    solve,
+    strong_action,
+    value_for,
+)
 from bot.ai.terminal import run_game
 from bot.core.actions import Action
 from bot.core.cards import bits
 from bot.core.deal import Deal, deal_cards
-from bot.core.hand import PLAY, Hand
+from bot.core.hand import LEAD, PLAY, Hand
 from bot.core.rules import Rules
 from bot.core.views import hand_view
 from tests.core_helpers import card, new_hand, run
@@ -108,6 +115,62 @@ def test_sampled_worlds_match_the_view() -> None:
                 assert replace(seen, exchanged=view.exchanged,
                                exchange_given=view.exchange_given,
                                exchange_taken=view.exchange_taken) == view
+            done += 1
+
+
+def test_replayed_play_worlds_match_the_core() -> None:
+    """In trick play the strong player rebuilds a sampled world by replaying the tricks
+    on a `Sim`: it must be the core's world (`build_world`) exactly."""
+    rng = random.Random(12)
+    for preset, players, options in CONFIGS:
+        rules = Rules.create(preset, players, options)
+        done = 0
+        while done < 8:
+            hand = _random_state(rules, rng)
+            if hand is None or not (hand.phase == PLAY or (
+                    hand.phase == LEAD and not hand.with_trumps)):
+                continue
+            view = hand_view(hand, hand.to_act)
+            know = build_knowledge(view)
+            history = _History(view, know)
+            for _ in range(3):
+                sinks = sample_sinks(know, rng)
+                assert sinks is not None
+                expected = sim_from_hand(build_world(view, know, sinks))
+                sim, like = history.world(sinks, 1.0, -1.0)
+                assert sim is not None and 0.0 < like <= 1.0
+                for name in Sim.__slots__:
+                    assert getattr(sim, name) == getattr(expected, name), name
+            done += 1
+
+
+def test_chain_worlds_match_the_view_and_the_model() -> None:
+    """The card-play inference chain only visits deals consistent with the view, and its
+    likelihood, factorised by seat, is the bidding likelihood times the play replay's."""
+    rng = random.Random(13)
+    for preset, players, options in CONFIGS:
+        rules = Rules.create(preset, players, options)
+        done = 0
+        while done < 4:
+            hand = _random_state(rules, rng)
+            if hand is None or not (hand.phase == PLAY or (
+                    hand.phase == LEAD and not hand.with_trumps)):
+                continue
+            seat = hand.to_act
+            view = hand_view(hand, seat)
+            know = build_knowledge(view)
+            chain = Chain(_History(view, know), rng)
+            for _ in range(4):
+                sim = chain.sample(10)
+                assert sim is not None and chain.sinks is not None
+                sinks = chain.sinks
+                world = build_world(view, know, sinks)
+                seen = hand_view(world, seat)
+                assert replace(seen, exchanged=view.exchanged,
+                               exchange_given=view.exchange_given,
+                               exchange_taken=view.exchange_taken) == view
+                _, played = chain.h.world(sinks, likelihood(view, know, sinks), -1.0)
+                assert chain.total(sinks) == pytest.approx(played, rel=1e-9)
             done += 1
 
 
