@@ -15,8 +15,8 @@ process from before the tables were opened to after they all started, / tables),
 (unanswered or late interactions, error answers, requests the fake refused, ERROR lines
 in the bot's log).
 
-    python bench/bot.py --tables 20 --actions-per-table 40
-    python bench/bot.py --tables 1000 --actions-per-table 30 --think 5
+    python bench/bot.py            # the target: 1,000 tables, an action every ~20 s each
+    python bench/bot.py --tables 20 --actions-per-table 40 --think 0
 """
 
 from __future__ import annotations
@@ -268,11 +268,8 @@ async def run(args: argparse.Namespace) -> int:
                        TABLE_EDIT_DELAY=str(args.edit_delay), IDLE_MENTION_SECONDS="1e9")
             log = open(log_path, "wb")  # noqa: SIM115
             prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-            if args.bot_gc_threshold:  # an experiment: the bot with a tuned collector
-                prof = ["-c", f"import gc, runpy; gc.set_threshold({args.bot_gc_threshold}, "
-                        "50, 1000); runpy.run_module('bot', run_name='__main__')"]
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, *prof, *([] if args.bot_gc_threshold else ["-m", "bot"]),
+                sys.executable, *prof, "-m", "bot",
                 cwd=work, env=env, stdout=log,
                 stderr=log)
         await wait_answering(fake, fake.users[0])
@@ -296,15 +293,21 @@ async def run(args: argparse.Namespace) -> int:
         open_traced = tracemalloc.get_traced_memory()[0] if bot else 0
         first_play = max(fake.interactions) if fake.interactions else 0
         if not args.no_gc_freeze:
-            # The fake keeps every message and request: keep its collector from pausing
-            # the measuring side (a pause there would count as the bot's latency).
+            # The fake keeps every message and request, so its heap only grows: a full
+            # collection of it would pause the measuring side for hundreds of ms, and
+            # each pause would count as the bot's latency. Freeze what the set-up made
+            # and leave full collections off until the play is over (the young
+            # generations are still collected).
             gc.collect()
             gc.freeze()
-
+            thresholds = gc.get_threshold()
+            gc.set_threshold(thresholds[0], thresholds[1], 1_000_000_000)
         t1 = time.monotonic()
         cpu_bot0, cpu_me0 = (cpu_s(proc.pid) if proc else 0.0), cpu_s(None)
         await asyncio.gather(*(t.play(args.actions_per_table, args.think) for t in tables))
         play_s = time.monotonic() - t1
+        if not args.no_gc_freeze:
+            gc.set_threshold(*thresholds)
         cpu_bot = (cpu_s(proc.pid) - cpu_bot0) if proc else 0.0
         cpu_me = cpu_s(None) - cpu_me0
         await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
@@ -374,8 +377,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--actions-per-table", type=int, default=30)
-    parser.add_argument("--think", type=float, default=5.0,
+    parser.add_argument("--actions-per-table", type=int, default=6)
+    parser.add_argument("--think", type=float, default=20.0,
                         help="mean seconds between two actions at a table (uniform 0.5-1.5x); "
                              "0 = as fast as possible")
     parser.add_argument("--edit-delay", type=float, default=0.5,
@@ -386,9 +389,8 @@ def main() -> int:
     parser.add_argument("--profile", metavar="FILE",
                         help="run the bot process under cProfile, stats to FILE")
     parser.add_argument("--no-gc-freeze", action="store_true",
-                        help="do not freeze the measuring process's heap after the set-up")
-    parser.add_argument("--bot-gc-threshold", type=int, default=0,
-                        help="experiment: run the bot with gc.set_threshold(N, 50, 1000)")
+                        help="let the measuring process collect its garbage as usual "
+                             "during the play")
     parser.add_argument("--inprocess", action="store_true",
                         help="run the bot in this process (memory by tracemalloc)")
     args = parser.parse_args()
