@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -118,60 +119,59 @@ def test_sampled_worlds_match_the_view() -> None:
             done += 1
 
 
-def test_replayed_play_worlds_match_the_core() -> None:
-    """In trick play the strong player rebuilds a sampled world by replaying the tricks
-    on a `Sim`: it must be the core's world (`build_world`) exactly."""
-    rng = random.Random(12)
+def _trick_play_states(rng: random.Random, per_config: int) -> Iterator[Hand]:
+    """Random hands of every configuration in trick play (a lead after the first trick,
+    or a follow), `per_config` of each."""
     for preset, players, options in CONFIGS:
         rules = Rules.create(preset, players, options)
         done = 0
-        while done < 8:
+        while done < per_config:
             hand = _random_state(rules, rng)
             if hand is None or not (hand.phase == PLAY or (
                     hand.phase == LEAD and not hand.with_trumps)):
                 continue
-            view = hand_view(hand, hand.to_act)
-            know = build_knowledge(view)
-            history = _History(view, know)
-            for _ in range(3):
-                sinks = sample_sinks(know, rng)
-                assert sinks is not None
-                expected = sim_from_hand(build_world(view, know, sinks))
-                sim, like = history.world(sinks, 1.0, -1.0)
-                assert sim is not None and 0.0 < like <= 1.0
-                for name in Sim.__slots__:
-                    assert getattr(sim, name) == getattr(expected, name), name
+            yield hand
             done += 1
+
+
+def test_replayed_play_worlds_match_the_core() -> None:
+    """In trick play the strong player rebuilds a sampled world by replaying the tricks
+    on a `Sim`: it must be the core's world (`build_world`) exactly."""
+    rng = random.Random(12)
+    for hand in _trick_play_states(rng, 8):
+        view = hand_view(hand, hand.to_act)
+        know = build_knowledge(view)
+        history = _History(view, know)
+        for _ in range(3):
+            sinks = sample_sinks(know, rng)
+            assert sinks is not None
+            expected = sim_from_hand(build_world(view, know, sinks))
+            sim, like = history.world(sinks, 1.0, -1.0)
+            assert sim is not None and 0.0 < like <= 1.0
+            for name in Sim.__slots__:
+                assert getattr(sim, name) == getattr(expected, name), name
 
 
 def test_chain_worlds_match_the_view_and_the_model() -> None:
     """The card-play inference chain only visits deals consistent with the view, and its
     likelihood, factorised by seat, is the bidding likelihood times the play replay's."""
     rng = random.Random(13)
-    for preset, players, options in CONFIGS:
-        rules = Rules.create(preset, players, options)
-        done = 0
-        while done < 4:
-            hand = _random_state(rules, rng)
-            if hand is None or not (hand.phase == PLAY or (
-                    hand.phase == LEAD and not hand.with_trumps)):
-                continue
-            seat = hand.to_act
-            view = hand_view(hand, seat)
-            know = build_knowledge(view)
-            chain = Chain(_History(view, know), rng)
-            for _ in range(4):
-                sim = chain.sample(10)
-                assert sim is not None and chain.sinks is not None
-                sinks = chain.sinks
-                world = build_world(view, know, sinks)
-                seen = hand_view(world, seat)
-                assert replace(seen, exchanged=view.exchanged,
-                               exchange_given=view.exchange_given,
-                               exchange_taken=view.exchange_taken) == view
-                _, played = chain.h.world(sinks, likelihood(view, know, sinks), -1.0)
-                assert chain.total(sinks) == pytest.approx(played, rel=1e-9)
-            done += 1
+    for hand in _trick_play_states(rng, 4):
+        seat = hand.to_act
+        view = hand_view(hand, seat)
+        know = build_knowledge(view)
+        chain = Chain(_History(view, know), rng)
+        for _ in range(4):
+            sim = chain.sample(10)
+            assert sim is not None and chain.sinks is not None
+            sinks = chain.sinks
+            world = build_world(view, know, sinks)
+            seen = hand_view(world, seat)
+            assert replace(seen, exchanged=view.exchanged,
+                           exchange_given=view.exchange_given,
+                           exchange_taken=view.exchange_taken) == view
+            _, played = chain.h.world(sinks, likelihood(view, know, sinks), -1.0)
+            assert chain.total(sinks) == pytest.approx(played, rel=1e-9)
 
 
 def test_sim_follows_the_core_rules() -> None:
