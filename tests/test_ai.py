@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -30,7 +30,7 @@ from bot.core.cards import bits
 from bot.core.deal import Deal, deal_cards
 from bot.core.hand import LEAD, PLAY, Hand
 from bot.core.rules import Rules
-from bot.core.views import hand_view
+from bot.core.views import HandView, hand_view
 from tests.core_helpers import card, new_hand, run
 
 CONFIGS = [
@@ -355,42 +355,38 @@ def test_solver_agrees_with_plain_minimax() -> None:
 # --------------------------------------------------------------------------- strength
 
 
-def test_strong_beats_random() -> None:
+def _duplicate_margin(deals: int, seed: int,
+                      act: Callable[[HandView, bool, random.Random], Action]) -> float:
+    """Points of the A seats minus the others' over `deals` deals of 4-player amerikaner,
+    each played twice (A on seats 0 and 2, then on 1 and 3) so the cards' luck cancels.
+    `act(view, is_a, rng)` chooses for the seat of `view`."""
     rules = Rules.create("amerikaner", 4, {})
-    rng = random.Random(2024)
+    rng = random.Random(seed)
     diff = 0.0
-    for deal_no in range(4):
+    for deal_no in range(deals):
         deal = deal_cards(rules, rng)
-        for strong_seats in ((0, 2), (1, 3)):
+        for a_seats in ((0, 2), (1, 3)):
             hand = Hand(rules, deal_no % 4, deal, validate=False)
             while not hand.finished:
                 seat = hand.to_act
-                view = hand_view(hand, seat)
-                if seat in strong_seats:
-                    action = strong_action(view, rng, budget=1e9, max_samples=8)  # no clock
-                else:
-                    action = random_action(view, rng)
-                hand.apply(action)
-            diff += sum(hand.scores[s] if s in strong_seats else -hand.scores[s]
+                hand.apply(act(hand_view(hand, seat), seat in a_seats, rng))
+            diff += sum(hand.scores[s] if s in a_seats else -hand.scores[s]
                         for s in range(4))
-    assert diff > 20
+    return diff
+
+
+def test_strong_beats_random() -> None:
+    def act(view: HandView, strong: bool, rng: random.Random) -> Action:
+        if strong:
+            return strong_action(view, rng, budget=1e9, max_samples=8)  # no clock
+        return random_action(view, rng)
+    assert _duplicate_margin(4, 2024, act) > 20
 
 
 def test_easy_beats_random() -> None:
-    rules = Rules.create("amerikaner", 4, {})
-    rng = random.Random(7)
-    diff = 0
-    for deal_no in range(40):
-        deal = deal_cards(rules, rng)
-        for easy_seats in ((0, 2), (1, 3)):
-            hand = Hand(rules, deal_no % 4, deal, validate=False)
-            while not hand.finished:
-                seat = hand.to_act
-                level = "easy" if seat in easy_seats else "random"
-                hand.apply(choose_action(hand_view(hand, seat), level, rng))
-            diff += sum(hand.scores[s] if s in easy_seats else -hand.scores[s]
-                        for s in range(4))
-    assert diff > 100
+    def act(view: HandView, easy: bool, rng: random.Random) -> Action:
+        return choose_action(view, "easy" if easy else "random", rng)
+    assert _duplicate_margin(40, 7, act) > 100
 
 
 # --------------------------------------------------------------------------- terminal

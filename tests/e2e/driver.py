@@ -440,6 +440,13 @@ class BaseDriver:
         seat = table.to_act
         return seat, table.seats[seat].name
 
+    async def next_turn(self) -> tuple[int, str] | None:
+        """The seat and name of the human to act next, once the AI has played its
+        turns; None when the game is over."""
+        await self.sync()
+        await self.wait_for_humans()
+        return self.whose_turn()
+
     async def sync(self) -> None:
         """When the game is read from somewhere that must be reloaded (a bot in another
         process: its database), reload it."""
@@ -517,9 +524,7 @@ class ButtonDriver(BaseDriver):
         return fake.message(msg)
 
     async def step(self) -> bool:
-        await self.sync()
-        await self.wait_for_humans()
-        turn = self.whose_turn()
+        turn = await self.next_turn()
         if turn is None:
             return False
         seat, name = turn
@@ -653,9 +658,7 @@ class SlashDriver(BaseDriver):
         return current
 
     async def step(self) -> bool:
-        await self.sync()
-        await self.wait_for_humans()
-        turn = self.whose_turn()
+        turn = await self.next_turn()
         if turn is None:
             return False
         seat, name = turn

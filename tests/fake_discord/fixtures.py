@@ -160,13 +160,8 @@ def error_logs_fixture() -> Iterator[ErrorLogCapture]:
     """Fails the test (at teardown) if an ERROR was logged by discord/bot/cogs loggers.
 
     Call ``error_logs.clear()`` after provoking an error on purpose."""
-    cap = ErrorLogCapture()
-    cap.install()
-    try:
+    with capture_error_logs() as cap:
         yield cap
-    finally:
-        cap.uninstall()
-    cap.assert_clean()
 
 
 @pytest.fixture(name="discord_bot")
