@@ -59,16 +59,14 @@ INFERENCE_TRIES = 8
 # Card-play inference (`_History`, `Chain`): a card another seat played that the model
 # (the easy player, holding that seat's sampled hand) would not have played multiplies
 # the world's likelihood by PLAY_MISMATCH. Each world is drawn by CHAIN_STEPS Metropolis
-# steps from the likelier of two independent draws (CHAIN_RESTART; else one chain runs on
-# through the decision). PLAY_INFERENCE = False: plain rejection on the bidding only.
+# steps from the likelier of two independent draws. Bids and discards sample by rejection
+# on the bidding only (`_plausible_sinks`).
 # Measured (bench/ai.py --mode cardplay, 300 deals, 15 worlds a decision): none +0.25,
 # chain +0.41 tricks a deal; one chain of 4 steps between worlds +0.10 (too few distinct
 # worlds); rejection of whole draws (24 tries, then the likeliest) +0.41 over 400 deals,
 # at twice the time; PLAY_MISMATCH 0.02 instead of 0.1: +0.36.
 PLAY_MISMATCH = 0.1
 CHAIN_STEPS = 25
-CHAIN_RESTART = True
-PLAY_INFERENCE = True
 
 
 # --------------------------------------------------------------------------- candidates
@@ -364,12 +362,12 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
     deadline = start + budget
     samples = failures = 0
     in_play = phase == "play" or (phase == "lead" and not legal.calls)
-    chain = Chain(_History(view, know), rng) if in_play and PLAY_INFERENCE else None
+    chain = Chain(_History(view, know), rng) if in_play else None
     while samples < max_samples and failures < 20:
         if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
             break
         if chain is not None:
-            sim = chain.sample(CHAIN_STEPS, CHAIN_RESTART)
+            sim = chain.sample(CHAIN_STEPS, restart=True)
             if sim is None:
                 failures += 1
                 continue
@@ -386,10 +384,7 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
             failures += 1
             continue
         samples += 1
-        if in_play:
-            _evaluate_play(sim_from_hand(world), seat, candidates, totals, counts)
-        else:
-            _evaluate_hand(world, seat, candidates, totals, counts)
+        _evaluate_hand(world, seat, candidates, totals, counts)
     if not samples:
         return easy
     best = 0
