@@ -1,6 +1,7 @@
 # The Amerikaner Discord bot. Games live in /app/data: mount it as a volume.
 
-# Build stage: a C compiler, so the rules core is compiled with mypyc (bench/README.md).
+# Build stage: a C compiler, so the rules core and the AI are compiled with mypyc
+# (bench/README.md).
 FROM python:3.11-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*

@@ -1,10 +1,12 @@
-"""Build script: the rules core compiled to C with mypyc where that is safe and possible.
+"""Build script: the rules core and the AI's hot path compiled to C with mypyc where that
+is safe and possible.
 
 Everything else about the package is in pyproject.toml; this file only adds the optional
 C extensions (see bench/README.md):
 
 * A regular install or wheel (`pip install .`, `pip wheel .`) compiles the hot modules of
-  `bot/core` with mypyc (installed from `[build-system].requires`).
+  `bot/core` and `bot/ai` (COMPILED_MODULES) with mypyc (installed from
+  `[build-system].requires`).
 * An editable install (`pip install -e .`) never compiles: a compiled module placed next
   to its source would be imported instead of it, and edits to the source would be
   silently ignored. Editable installs run the Python sources.
@@ -12,7 +14,8 @@ C extensions (see bench/README.md):
 * If compiling fails for any reason (no compiler, a mypy or C error), the install goes on
   with the pure-Python package, which behaves identically, only slower.
 
-At run time `bot.core.hand.COMPILED` says which one is in use (bench/engine.py prints it).
+The modules are compiled together or not at all, so at run time `bot.core.hand.COMPILED`
+says which one is in use for all of them (bench/engine.py prints it).
 """
 
 from __future__ import annotations
@@ -23,18 +26,35 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The modules on the hot path of play-outs and random games: card sets, the shuffle, the
-# hand state machine and the scoring it calls. The others stay Python: they are not hot,
-# and a compiled class differs from a Python one in ways callers could notice (it checks
-# attribute types, it cannot be subclassed in Python, it has no `__slots__` at run time),
-# so of the public classes only `Hand` is compiled, and it is written to pickle and copy
-# the same either way.
+# The modules on the hot path of play-outs, random games and AI decisions:
+# * the core: card sets, the shuffle, the hand state machine and the scoring it calls;
+# * the AI: the lean trick-play state `Sim` (sim.py), the easy player's policy, which plays
+#   every card of the strong player's play-outs (easy.py), the sampling of hidden cards
+#   (knowledge.py), and the strong player's inference chain, play-outs and endgame
+#   solver (strong.py), which samples worlds for a fixed time a decision: compiled, it
+#   fits several times as many in that time.
+# The others stay Python: they are not hot, and a compiled class differs from a Python one
+# in ways callers could notice (it checks attribute types, it cannot be subclassed in
+# Python, it has no `__slots__` at run time), so of the core's public classes only `Hand`
+# is compiled, written to pickle and copy the same either way; the AI's compiled classes
+# (`Sim`, `Knowledge`, strong.py's `Chain`, `_History` and `_Solver`) are its own.
+# Compiled code calls functions of these modules directly, so replacing one from outside
+# (`strong.easy_card = ...`) is not seen by compiled callers; module constants marked
+# `Final` are inlined. strong.py's tuning values (`STRONG_BUDGET`, `MAX_SAMPLES`,
+# `SIDE_TRICKS_WEIGHT`, ...) are plain globals, read at each use, so assigning them from
+# outside (bench/ai.py does) works compiled too. bot/ai/switch.py must stay Python: the
+# strong player calls it between worlds so that other threads get the GIL.
 COMPILED_MODULES = [
     "bot/core/cards.py",
     "bot/core/hand.py",
     "bot/core/scoring.py",
+    "bot/ai/sim.py",
+    "bot/ai/easy.py",
+    "bot/ai/knowledge.py",
+    "bot/ai/strong.py",
 ]
-# Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc).
+# Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc; it
+# holds the AI modules too).
 GROUP_NAME = "amerikaner_core"
 
 # setuptools commands that build the package for a regular (non-editable) install.
@@ -51,10 +71,10 @@ def _compiled_extensions() -> list:
     """mypyc's extensions for COMPILED_MODULES, or [] to install pure Python."""
     args = set(sys.argv[1:])
     if os.environ.get("AMERIKANER_PURE", "").strip() not in ("", "0"):
-        _say("AMERIKANER_PURE is set: installing the pure-Python core.")
+        _say("AMERIKANER_PURE is set: installing the pure-Python package.")
         return []
     if args & _EDITABLE_COMMANDS or "--inplace" in args or "-i" in args:
-        _say("editable or in-place build: the core stays pure Python, so that the "
+        _say("editable or in-place build: everything stays pure Python, so that the "
              "sources are what runs.")
         return []
     if not args & _BUILD_COMMANDS:
@@ -62,15 +82,16 @@ def _compiled_extensions() -> list:
     try:
         from mypyc.build import mypycify
     except ImportError:
-        _say("mypyc (the mypy package) is not available: installing the pure-Python core.")
+        _say("mypyc (the mypy package) is not available: installing the pure-Python "
+             "package.")
         return []
     try:
         return mypycify(COMPILED_MODULES, opt_level="3", group_name=GROUP_NAME)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # a type error makes mypyc exit (SystemExit)
-        _say(f"mypyc could not compile the core ({type(exc).__name__}: {exc}); "
-             "installing the pure-Python core.")
+        _say(f"mypyc could not compile {', '.join(COMPILED_MODULES)} "
+             f"({type(exc).__name__}: {exc}); installing the pure-Python package.")
         return []
 
 
@@ -82,8 +103,8 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # CompileError, LinkError, no compiler, ...
-            _say(f"compiling the core failed ({type(exc).__name__}: {exc}); "
-                 "installing the pure-Python core.")
+            _say(f"compiling the core and AI modules failed ({type(exc).__name__}: {exc}); "
+                 "installing the pure-Python package.")
             self._discard_outputs()
 
     def _discard_outputs(self) -> None:

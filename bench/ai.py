@@ -17,16 +17,28 @@ in tricks, counting both its declarer play and its defence), with a 95% interval
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
     python bench/ai.py --mode cardplay --deals 300 --samples 15   # fixed work per decision
+
+It runs the repository's sources (pure Python), so that edits are what is measured.
+`--installed` imports the `bot` package as installed instead, e.g. the compiled one of a
+regular install (`pip install .`, see bench/README.md). The first line printed says which.
 """
 
 from __future__ import annotations
 
+import importlib.util as _util
 import sys as _sys
 from pathlib import Path as _Path
 
 # Run as `python bench/NAME.py`, this folder comes first on the path, where bench/bot.py
-# would shadow the `bot` package: put the repository first instead.
-_sys.path[0] = str(_Path(__file__).resolve().parent.parent)
+# would shadow the `bot` package: put the repository first instead (or, with
+# `--installed`, drop this folder and import `bot` as installed, if it is).
+_REPO = str(_Path(__file__).resolve().parent.parent)
+if "--installed" in _sys.argv[1:]:
+    del _sys.path[0]
+    if _util.find_spec("bot") is None:
+        _sys.path.insert(0, _REPO)
+else:
+    _sys.path[0] = _REPO
 
 import argparse
 import math
@@ -36,11 +48,12 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from types import FunctionType
 
-from bot.ai import choose_action
+from bot.ai import choose_action, strong
 from bot.ai.easy import estimate_tricks
 from bot.core.deal import Deal, deal_cards
-from bot.core.hand import BID, DISCARD, LEAD, Hand
+from bot.core.hand import BID, COMPILED, DISCARD, LEAD, Hand
 from bot.core.rules import Rules
 from bot.core.views import hand_view
 
@@ -130,8 +143,7 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int]
              ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
     preset, players, options, a, b, seed, cardplay, samples = args
     if samples:  # a fixed number of worlds per decision, whatever the machine's load
-        from bot.ai import strong
-
+        # (plain module globals, read at each use: this works compiled too)
         strong.STRONG_BUDGET = 1e9
         strong.MAX_SAMPLES = samples
     rules = Rules.create(preset, players, options)
@@ -241,11 +253,18 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=0,
                         help="strong: exactly this many sampled worlds per decision, no "
                         "time budget (deterministic; for comparing variants)")
+    parser.add_argument("--installed", action="store_true",
+                        help="import the installed `bot` package (e.g. compiled), not the "
+                        "repository's sources")
     args = parser.parse_args()
     cardplay = args.mode == "cardplay"
     deals = args.deals or (2000 if cardplay else 300)
     pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
     options = {name: True for name in args.options.split(",") if name}
+    ai_compiled = not isinstance(strong.strong_action, FunctionType)
+    print(f"core {'compiled' if COMPILED else 'pure Python'}, AI "
+          f"{'compiled' if ai_compiled else 'pure Python'}, from "
+          f"{_Path(strong.__file__).parent.parent}")
     print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
           f"mode {args.mode}, seed {args.seed}")
     for pair in pairs.split(","):

@@ -8,14 +8,15 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from types import FunctionType
 
 import pytest
 
-from bot.ai import choose_action
+from bot.ai import choose_action, strong
 from bot.ai.easy import easy_action, easy_card
 from bot.ai.knowledge import build_knowledge, build_world, sample_sinks
 from bot.ai.random_player import random_action
-from bot.ai.sim import Sim, sim_from_hand
+from bot.ai.sim import SIM_SLOTS, sim_from_hand
 from bot.ai.strong import (
     Chain,
     _History,
@@ -24,6 +25,7 @@ from bot.ai.strong import (
     strong_action,
     value_for,
 )
+from bot.ai.switch import switch_point
 from bot.ai.terminal import run_game
 from bot.core.actions import Action
 from bot.core.cards import bits
@@ -148,7 +150,7 @@ def test_replayed_play_worlds_match_the_core() -> None:
             expected = sim_from_hand(build_world(view, know, sinks))
             sim, like = history.world(sinks, 1.0, -1.0)
             assert sim is not None and 0.0 < like <= 1.0
-            for name in Sim.__slots__:
+            for name in SIM_SLOTS:  # (a compiled Sim has no __slots__)
                 assert getattr(sim, name) == getattr(expected, name), name
 
 
@@ -461,6 +463,40 @@ def test_cli_play_subcommand() -> None:
     assert "Traceback" not in result.stderr
     assert "Moves:" in result.stdout
     assert "Bye." in result.stdout
+
+
+def test_strong_settings_set_from_outside_take_effect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/ai.py sets `strong.STRONG_BUDGET` and `strong.MAX_SAMPLES`: they are plain
+    module globals, which the compiled build (setup.py) reads at each use too."""
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(8)
+    while True:
+        hand = _random_state(rules, rng)
+        if hand is None or hand.phase != PLAY:
+            continue
+        view = hand_view(hand, hand.to_act)
+        if strong.strong_decision(view, random.Random(1), budget=1e9, max_samples=2)[1] == 2:
+            break  # a decision with something to weigh
+    monkeypatch.setattr(strong, "STRONG_BUDGET", 1e9)
+    monkeypatch.setattr(strong, "MAX_SAMPLES", 3)
+    assert strong.strong_decision(view, random.Random(1))[1] == 3
+    monkeypatch.setattr(strong, "STRONG_BUDGET", 0.0)
+    monkeypatch.setattr(strong, "MIN_SAMPLES", 2)
+    assert strong.strong_decision(view, random.Random(1))[1] == 2
+    sim = sim_from_hand(hand)
+    strong.playout(sim, 0)
+    seat = max(range(sim.n), key=lambda s: sim.tricks_won[s])  # its side won tricks
+    score = sim.scores()[seat]
+    side = (value_for(sim, seat) - score) / strong.SIDE_TRICKS_WEIGHT
+    assert side > 0
+    monkeypatch.setattr(strong, "SIDE_TRICKS_WEIGHT", 10.0)
+    assert value_for(sim, seat) == score + 10.0 * side
+
+
+def test_switch_point_stays_python() -> None:
+    """The strong player calls it between worlds so that other threads get the GIL in the
+    compiled build too: that needs a Python function (bot/ai/switch.py)."""
+    assert isinstance(switch_point, FunctionType)
 
 
 def test_strong_is_deterministic_without_a_time_limit() -> None:

@@ -3,11 +3,15 @@
 Every decision is a function of masks and public facts, so the same code decides for a
 real seat (from its `HandView`) and inside the strong player's play-outs (from a sampled
 `Hand` or `Sim`, looking only at the acting seat's own cards and public facts).
+
+Compiled with mypyc in regular installs (setup.py): the card policy runs at every card
+of the strong player's play-outs.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from bot.core.actions import Action
 from bot.core.cards import (
@@ -18,23 +22,30 @@ from bot.core.cards import (
     SUIT_MASKS,
     SUITS,
     bits,
+    mask_of,
 )
 from bot.core.hand import Hand
 from bot.core.rules import Rules
 from bot.core.views import HandView
 
-from .sim import GRAND, Sim, sim_from_view
+from .sim import GRAND, Sim, sim_from_hand, sim_from_view
 
-ACE = 12
-KING = 11
-QUEEN = 10
-JACK = 9
+# `Final`: the compiled build (mypyc) reads these as C constants.
+ACE: Final = 12
+KING: Final = 11
+QUEEN: Final = 10
+JACK: Final = 9
 
 # --------------------------------------------------------------------------- helpers
 
+# _COUNT13[x]: the cards in a 13-bit rank pattern (or the 3 joker bits). A table, not
+# `int.bit_count()`, which compiled code (mypyc) calls as a Python-level method.
+_COUNT13: Final[tuple[int, ...]] = tuple(x.bit_count() for x in range(8192))
+
 
 def suit_len(held: int, suit: int) -> int:
-    return (held & SUIT_MASKS[suit]).bit_count()
+    """The cards of `suit` (0-3) in `held`."""
+    return _COUNT13[held >> (13 * suit) & 0x1FFF]
 
 
 def lowest(mask: int) -> int:
@@ -62,7 +73,7 @@ def masters(held: int, outstanding: int, suit: int) -> int:
 def suit_score(held: int, suit: int) -> float:
     """How good `suit` is as trumps: length and honours."""
     ranks = _rank_mask(held, suit)
-    score = float(ranks.bit_count())
+    score = float(_COUNT13[ranks])
     score += 1.5 * (ranks >> ACE & 1) + 1.0 * (ranks >> KING & 1) + 0.5 * (ranks >> QUEEN & 1)
     score += 0.25 * (ranks >> JACK & 1)
     return score
@@ -84,6 +95,39 @@ def _avg_len(rules: Rules) -> float:
     return rules.cards_each * 13 / max(suited + rules.jokers, 1)
 
 
+class _BidFacts:
+    """The values of a rule set that `estimate_tricks` and `predict_team_tricks` read,
+    worked out once per rule set: the strong player's inference estimates thousands of
+    hands a decision, and each `Rules` attribute costs compiled code a Python-level
+    look-up (rules.py is not compiled)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.avg_len: float = _avg_len(rules)
+        self.two_wins: bool = "two_wins" in rules.options
+        self.kitty_trick: bool = "kitty_trick" in rules.options
+        self.partner: float = 0.75 + 0.55 * rules.cards_each / rules.players
+        self.kitty: float = 0.3 * rules.kitty_size
+        base = (0.58 - 0.04 * rules.players) if rules.kitty_size else 0.41
+        self.base_tricks: float = base * rules.cards_each
+        self.kitty_trick_bonus: float = 1.0 if self.kitty_trick else 0.0
+
+
+# Facts by `id(rules)`: each entry holds its `Rules`, so the id cannot be reused while the
+# entry lives; the identity check is belt and braces (as bot.core.hand's `_facts_of`).
+_BID_FACTS: Final[dict[int, _BidFacts]] = {}
+_BID_FACTS_MAX: Final = 256
+
+
+def _bid_facts(rules: Rules) -> _BidFacts:
+    facts = _BID_FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_BID_FACTS) >= _BID_FACTS_MAX:
+            _BID_FACTS.clear()
+        facts = _BID_FACTS[id(rules)] = _BidFacts(rules)
+    return facts
+
+
 # --------------------------------------------------------------------------- bidding
 
 
@@ -91,12 +135,13 @@ def estimate_tricks(rules: Rules, held: int) -> float:
     """Tricks the bidder's team may expect with this hand as bidder (number contract):
     the bidder's own tricks from high cards and long trumps, the called card, an average
     partner, and what a kitty adds."""
-    avg = _avg_len(rules)
+    facts = _bid_facts(rules)
+    avg = facts.avg_len
     trump = best_suit(held)
     tricks = 0.0
     if trump >= 0:
         ranks = _rank_mask(held, trump)
-        length = ranks.bit_count()
+        length = _COUNT13[ranks]
         honours = ((ranks >> ACE & 1) + 0.85 * (ranks >> KING & 1) * (length >= 2)
                    + 0.5 * (ranks >> QUEEN & 1) * (length >= 3)
                    + 0.25 * (ranks >> JACK & 1) * (length >= 4))
@@ -109,7 +154,7 @@ def estimate_tricks(rules: Rules, held: int) -> float:
         if suit == trump:
             continue
         ranks = _rank_mask(held, suit)
-        length = ranks.bit_count()
+        length = _COUNT13[ranks]
         ace, king, queen = ranks >> ACE & 1, ranks >> KING & 1, ranks >> QUEEN & 1
         tricks += ace
         if king:
@@ -119,13 +164,12 @@ def estimate_tricks(rules: Rules, held: int) -> float:
         if length < avg:
             ruffs += (avg - length) * 0.4
     tricks += min(ruffs, spare)
-    tricks += (held & JOKER_MASK).bit_count()
-    if "two_wins" in rules.options:
+    tricks += _COUNT13[held >> JOKER_BASE & 7]  # jokers
+    if facts.two_wins:
         tricks += 0.7 * sum(held >> (13 * s) & 1 for s in range(4))
-    partner = 0.75 + 0.55 * rules.cards_each / rules.players
-    tricks += partner
-    tricks += 0.3 * rules.kitty_size
-    if "kitty_trick" in rules.options:
+    tricks += facts.partner  # an average partner
+    tricks += facts.kitty  # 0.3 a kitty card
+    if facts.kitty_trick:
         tricks += 1.0
     return tricks
 
@@ -134,10 +178,10 @@ def predict_team_tricks(rules: Rules, held: int) -> float:
     """`estimate_tricks` calibrated by play: the team's tricks in easy play-outs grow
     with the estimate much more slowly than one for one (a weak bidder still gets the
     kitty, its choice of trumps and the best partner)."""
-    n = rules.players
-    base = (0.58 - 0.04 * n) if rules.kitty_size else 0.41
-    return 0.45 * estimate_tricks(rules, held) + base * rules.cards_each + (
-        1.0 if "kitty_trick" in rules.options else 0.0)
+    facts = _bid_facts(rules)
+    # 0.45 * the estimate + (0.58 - 0.04 * players, or 0.41 without a kitty) * cards
+    # each + 1 with `kitty_trick`.
+    return 0.45 * estimate_tricks(rules, held) + facts.base_tricks + facts.kitty_trick_bonus
 
 
 def solid_for_top(rules: Rules, held: int) -> bool:
@@ -147,7 +191,7 @@ def solid_for_top(rules: Rules, held: int) -> bool:
     losers = 0
     for suit in range(4):
         ranks = _rank_mask(held, suit)
-        length = ranks.bit_count()
+        length = _COUNT13[ranks]
         if not length:
             continue
         top = 0
@@ -245,8 +289,15 @@ def opening_choice(rules: Rules, held: int, calls: dict[int, int]) -> tuple[int,
     """The opening lead of a number bid or Kani: (card, call, trump). Lead the lowest
     card of the best suit (it becomes trump) and call the highest card of it not held:
     the partner's called card then wins the first trick."""
-    suits = [s for s in calls if held & SUIT_MASKS[s]]
-    suit = max(suits, key=lambda s: suit_score(held, s))
+    suit = -1
+    best_score = 0.0
+    for s in calls:  # the first suit of the best score, as max(..., key=...) picks
+        if held & SUIT_MASKS[s]:
+            score = suit_score(held, s)
+            if suit < 0 or score > best_score:
+                suit, best_score = s, score
+    if suit < 0:
+        raise ValueError("opening_choice: no callable suit is held")
     mine = held & SUIT_MASKS[suit]
     card = lowest(mine)
     if "two_wins" in rules.options and mine & (1 << (13 * suit)):
@@ -360,7 +411,7 @@ def _lead(sim: Sim, seat: int, legal: int) -> int:
             top = masters(held, out, trump)
             if top:
                 return lowest(top)
-            if mine.bit_count() >= theirs.bit_count() + 1:
+            if suit_len(held, trump) >= suit_len(out, trump) + 1:
                 return lowest(mine)
     # A master in a side suit (the suit with most cards still out stands best).
     best, best_out = -1, -1
@@ -369,7 +420,7 @@ def _lead(sim: Sim, seat: int, legal: int) -> int:
             continue
         top = masters(held, out, suit)
         if top:
-            left = (out & SUIT_MASKS[suit]).bit_count()
+            left = suit_len(out, suit)
             if left > best_out:
                 best, best_out = lowest(top), left
     if best >= 0 and (best_out > 0 or not real_trump or not out & SUIT_MASKS[trump]):
@@ -420,7 +471,7 @@ def _follow(sim: Sim, seat: int, legal: int) -> int:
         if losers:
             if sim.led >= 0 and losers & SUIT_MASKS[sim.led]:
                 return highest(losers & SUIT_MASKS[sim.led])
-            return max(bits(losers), key=lambda c: (c % 13 if c < JOKER_BASE else -1))
+            return _highest_rank(losers)
         return highest(legal) if last else _cheapest_winner(table, winners)
     if friend(sim, seat, sim.win_seat):
         return _cheap(sim, seat, legal)
@@ -439,14 +490,33 @@ def _follow(sim: Sim, seat: int, legal: int) -> int:
         if top and not trumped:
             return lowest(top)
     # Third hand high when no partner is still to play; otherwise let the partner win.
-    after = [(seat + i) % n for i in range(1, n - len(sim.trick))]
-    if any(friend(sim, seat, other) for other in after):
-        return _cheap(sim, seat, legal)
+    for i in range(1, n - len(sim.trick)):
+        if friend(sim, seat, (seat + i) % n):
+            return _cheap(sim, seat, legal)
     return cheapest
 
 
 def _cheapest_winner(table: tuple[int, ...], winners: int) -> int:
-    return min(bits(winners), key=lambda c: table[c])
+    """The winner of least strength (the lowest card of those, as min(..., key=...))."""
+    best, best_str = -1, 0
+    for card in bits(winners):
+        strength = table[card]
+        if best < 0 or strength < best_str:
+            best, best_str = card, strength
+    if best < 0:
+        raise ValueError("_cheapest_winner: no winner")
+    return best
+
+
+def _highest_rank(cards: int) -> int:
+    """The card of highest rank (jokers lowest), the lowest card of those: as
+    max(bits(cards), key=...) picks."""
+    best, best_rank = -1, 0
+    for card in bits(cards):
+        rank = card % 13 if card < JOKER_BASE else -1
+        if best < 0 or rank > best_rank:
+            best, best_rank = card, rank
+    return best
 
 
 # --------------------------------------------------------------------------- hands
@@ -476,8 +546,6 @@ def easy_hand_action(hand: Hand, rng: random.Random | None = None) -> Action:
     if phase == "lead" and hand.with_trumps:
         card, call, trump = opening_choice(rules, held, hand.lead_calls())
         return Action.play(seat, card, call, trump)
-    from .sim import sim_from_hand
-
     return Action.play(seat, easy_card(sim_from_hand(hand)))
 
 
@@ -491,7 +559,7 @@ def easy_action(view: HandView, rng: random.Random) -> Action:
     if legal is None or seat is None or view.cards is None:
         raise ValueError("easy_action needs the view of the seat to act")
     rules = view.rules
-    held = sum(1 << c for c in view.cards)
+    held = mask_of(view.cards)
     phase = legal.phase
     if phase == "bid":
         bids = [rules.top_value if isinstance(b, str) else b for b in legal.bids]

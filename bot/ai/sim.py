@@ -9,20 +9,25 @@ public facts, so one policy serves both real decisions and play-outs.
 
 The trick rules follow RULES.md section 6 and `bot.core.hand` exactly (tests compare
 the two over random play-outs).
+
+Compiled with mypyc in regular installs, with the rest of the AI's hot path (setup.py).
 """
 
 from __future__ import annotations
 
-from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS
+from typing import Final
+
+from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, mask_of
 from bot.core.hand import Hand
 from bot.core.rules import Rules
 from bot.core.scoring import score_hand
 from bot.core.views import HandView
 
-NO_TRUMP = -1
-GRAND = 4
-LEAD_WINS = 1000
-JOKER_LED = -2
+# `Final`: the compiled build (mypyc) reads these as C constants.
+NO_TRUMP: Final = -1
+GRAND: Final = 4
+LEAD_WINS: Final = 1000
+JOKER_LED: Final = -2
 
 
 def _table(trump: int, led: int) -> tuple[int, ...]:
@@ -41,7 +46,8 @@ def _table(trump: int, led: int) -> tuple[int, ...]:
 
 
 # STRENGTH[trump + 1][led], trump -1..4 (4 = grand), led 0..3 or 4 for a joker led.
-STRENGTH = tuple(tuple(_table(trump, led) for led in range(5)) for trump in range(-1, 5))
+STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(_table(trump, led) for led in range(5)) for trump in range(-1, 5))
 
 
 def trump_index(name: str | None) -> int:
@@ -50,15 +56,20 @@ def trump_index(name: str | None) -> int:
     return GRAND if name == "grand" else SUITS.index(name)
 
 
-class Sim:
-    """Trick play from some point to the end of the hand."""
+# Sim's slots, also kept here: a compiled class has no `__slots__` attribute at run time.
+SIM_SLOTS: Final = (
+    "rules", "n", "hands", "trump", "two_wins", "trick", "leader", "led", "win_seat",
+    "win_str", "table", "tricks_won", "tricks_done", "total", "played", "called",
+    "called_holder", "partner", "bidder", "to_act", "contract", "all_pass", "discards",
+    "out", "top",
+)
 
-    __slots__ = (
-        "rules", "n", "hands", "trump", "two_wins", "trick", "leader", "led", "win_seat",
-        "win_str", "table", "tricks_won", "tricks_done", "total", "played", "called",
-        "called_holder", "partner", "bidder", "to_act", "contract", "all_pass", "discards",
-        "out", "top",
-    )
+
+class Sim:
+    """Trick play from some point to the end of the hand. Made with no arguments, it has
+    no attribute set: `sim_from_hand`, `sim_from_view` or `copy` set them all."""
+
+    __slots__ = SIM_SLOTS
 
     rules: Rules
     n: int
@@ -87,7 +98,9 @@ class Sim:
     top: bool
 
     def copy(self) -> Sim:
-        new = Sim.__new__(Sim)
+        """An independent copy: lists are copied, the rest shared. Written out attribute
+        by attribute (a new slot must be added here too)."""
+        new = Sim()
         new.rules = self.rules
         new.n = self.n
         new.hands = self.hands[:]
@@ -215,7 +228,7 @@ def _finish_setup(sim: Sim, rules: Rules) -> None:
 def sim_from_hand(hand: Hand) -> Sim:
     """A `Sim` of a hand in trick play (after the opening lead, or an all-pass hand's
     first lead), every hand known."""
-    sim = Sim.__new__(Sim)
+    sim = Sim()
     sim.hands = hand.hands[:]
     sim.trump = hand.trump
     sim.trick = hand.trick[:]
@@ -241,9 +254,9 @@ def sim_from_view(view: HandView) -> Sim:
     assert view.seat is not None and view.cards is not None
     rules = view.rules
     n = rules.players
-    sim = Sim.__new__(Sim)
+    sim = Sim()
     hands = [0] * n
-    hands[view.seat] = sum(1 << c for c in view.cards)
+    hands[view.seat] = mask_of(view.cards)
     sim.hands = hands
     sim.trump = trump_index(view.trump)
     played = 0
@@ -262,7 +275,7 @@ def sim_from_view(view: HandView) -> Sim:
     sim.tricks_won = list(view.tricks_won)
     sim.tricks_done = len(view.tricks)
     sim.called = view.called if view.called is not None else -1
-    holds_called = sim.called >= 0 and hands[view.seat] >> sim.called & 1
+    holds_called = sim.called >= 0 and hands[view.seat] >> sim.called & 1 == 1
     sim.called_holder = view.seat if holds_called else -1
     sim.partner = view.partner if view.partner is not None else -1
     sim.bidder = view.bidder if view.bidder is not None else -1
@@ -271,7 +284,7 @@ def sim_from_view(view: HandView) -> Sim:
     sim.contract = (rules.top_value if isinstance(contract, str)
                     else contract if contract is not None else 0)
     sim.all_pass = view.all_pass
-    sim.discards = sum(1 << c for c in view.discards) if view.discards else 0
+    sim.discards = mask_of(view.discards) if view.discards else 0
     sim.top = sim.contract == rules.top_value and rules.preset != "kani"
     _finish_setup(sim, rules)
     return sim

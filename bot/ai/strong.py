@@ -22,6 +22,12 @@ For a decision it
    serve every candidate, so luck cancels between them.
 
 It stops sampling at a time budget per decision (see `STRONG_BUDGET`).
+
+Compiled with mypyc in regular installs, with easy.py, sim.py and knowledge.py
+(setup.py): a faster AI samples more worlds in the same budget. The tuning values below
+are plain module globals, not `Final`, so that assigning them from outside
+(`strong.STRONG_BUDGET = ...`, as bench/ai.py does) takes effect in the compiled build
+too: compiled code reads a non-`Final` global from the module's dict at every use.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import random
 import time
 
 from bot.core.actions import Action
-from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits
+from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits, mask_of
 from bot.core.errors import RuleError
 from bot.core.hand import DONE, LEAD, PLAY, Hand
 from bot.core.scoring import score_hand
@@ -50,12 +56,14 @@ from .easy import (
 )
 from .knowledge import Knowledge, build_knowledge, build_world, sample_sinks
 from .sim import LEAD_WINS, STRENGTH, Sim, sim_from_hand, sim_from_view
+from .switch import switch_point
 
-STRONG_BUDGET = 0.040  # seconds of sampling per decision (the target is <= 50 ms median)
-MAX_SAMPLES = 60
-MIN_SAMPLES = 4
-SIDE_TRICKS_WEIGHT = 0.25
-INFERENCE_TRIES = 8
+# Not `Final` (see above): read at each use, so patches from outside take effect.
+STRONG_BUDGET: float = 0.040  # seconds of sampling per decision (target <= 50 ms median)
+MAX_SAMPLES: int = 60
+MIN_SAMPLES: int = 4
+SIDE_TRICKS_WEIGHT: float = 0.25
+INFERENCE_TRIES: int = 8
 # Card-play inference (`_History`, `Chain`): a card another seat played that the model
 # (the easy player, holding that seat's sampled hand) would not have played multiplies
 # the world's likelihood by PLAY_MISMATCH. Each world is drawn by CHAIN_STEPS Metropolis
@@ -65,8 +73,8 @@ INFERENCE_TRIES = 8
 # chain +0.41 tricks a deal; one chain of 4 steps between worlds +0.10 (too few distinct
 # worlds); rejection of whole draws (24 tries, then the likeliest) +0.41 over 400 deals,
 # at twice the time; PLAY_MISMATCH 0.02 instead of 0.1: +0.36.
-PLAY_MISMATCH = 0.1
-CHAIN_STEPS = 25
+PLAY_MISMATCH: float = 0.1
+CHAIN_STEPS: int = 25
 
 
 # --------------------------------------------------------------------------- candidates
@@ -90,8 +98,8 @@ def distinct_cards(legal: int, held: int, gone: int) -> list[int]:
 def _play_candidates(view: HandView) -> list[Action]:
     assert view.legal is not None and view.seat is not None and view.cards is not None
     seat = view.seat
-    held = sum(1 << c for c in view.cards)
-    legal = sum(1 << c for c in view.legal.cards)
+    held = mask_of(view.cards)
+    legal = mask_of(view.legal.cards)
     gone = 0
     for trick in view.tricks:
         for _, card in trick.plays:
@@ -103,7 +111,7 @@ def _lead_candidates(view: HandView, easy: Action) -> list[Action]:
     legal = view.legal
     assert legal is not None and view.seat is not None and view.cards is not None
     seat = view.seat
-    held = sum(1 << c for c in view.cards)
+    held = mask_of(view.cards)
     out = [easy]
     trumps: list[str | None] = [None]
     if legal.trumps:
@@ -141,7 +149,7 @@ def _discard_candidates(view: HandView, easy: Action) -> list[Action]:
     assert view.seat is not None and view.cards is not None and view.legal is not None
     rules = view.rules
     seat = view.seat
-    held = sum(1 << c for c in view.cards)
+    held = mask_of(view.cards)
     count = view.legal.card_count[0]
     out = [easy]
     # Variants: keep each reasonable trump suit in turn, discarding from the others.
@@ -177,16 +185,15 @@ def _advance(hand: Hand) -> None:
 
 
 def playout(sim: Sim, seat: int) -> float:
-    play = sim.play
     while sim.tricks_done < sim.total:
-        play(easy_card(sim))
+        sim.play(easy_card(sim))
     return value_for(sim, seat)
 
 
 # Cards left in each hand at which the end is solved exactly: at the decision itself,
 # and (cheaper) inside play-outs.
-ENDGAME_CARDS = {3: 4, 4: 3, 5: 2, 6: 2}
-PLAYOUT_ENDGAME_CARDS = {3: 3, 4: 2, 5: 2, 6: 1}
+ENDGAME_CARDS: dict[int, int] = {3: 4, 4: 3, 5: 2, 6: 2}
+PLAYOUT_ENDGAME_CARDS: dict[int, int] = {3: 3, 4: 2, 5: 2, 6: 1}
 
 
 def endgame_ready(sim: Sim, table: dict[int, int] = ENDGAME_CARDS) -> bool:
@@ -219,10 +226,14 @@ class _Solver:
         value = self.cache.get(key)
         if value is None:
             sim = self.sim
-            value = score_hand(sim.rules, sim.contract, sim.bidder, sim.partner, self.won,
+            score = score_hand(sim.rules, sim.contract, sim.bidder, sim.partner, self.won,
                                sim.all_pass)[0][self.root]
-            value += SIDE_TRICKS_WEIGHT * sum(
-                w for s, w in enumerate(self.won) if self.maxer[s])
+            side = 0
+            maxer = self.maxer
+            for s, w in enumerate(self.won):
+                if maxer[s]:
+                    side += w
+            value = score + SIDE_TRICKS_WEIGHT * side
             self.cache[key] = value
         return value
 
@@ -307,7 +318,7 @@ def solve(sim: Sim, root: int, first: list[int] | None = None) -> list[float]:
     solver = _Solver(sim, root)
     seat, trick, leader, table, win_seat, win_str = solver.root_args()
     cards = first if first is not None else distinct_cards(
-        sim.legal(), sim.hands[seat], sim.played & ~sum(1 << c for c in sim.trick))
+        sim.legal(), sim.hands[seat], sim.played & ~mask_of(sim.trick))
     return [solver.search(seat, trick, leader, table, win_seat, win_str, -1e9, 1e9, [card])
             for card in cards]
 
@@ -327,6 +338,13 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
     """The strong player's action for `view.seat` (whose turn it must be). It samples
     for `budget` seconds (default `STRONG_BUDGET`), at most `max_samples` worlds; with
     an unbounded budget it is deterministic for a given `rng` state."""
+    return strong_decision(view, rng, budget, max_samples)[0]
+
+
+def strong_decision(view: HandView, rng: random.Random, budget: float | None = None,
+                    max_samples: int | None = None) -> tuple[Action, int]:
+    """`strong_action`'s action, and how many worlds it sampled for it (0 when there was
+    nothing to weigh: a single candidate, or the easy action by rule)."""
     if budget is None:
         budget = STRONG_BUDGET
     if max_samples is None:
@@ -338,7 +356,7 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
     easy = easy_action(view, rng)
     phase = legal.phase
     if phase == "exchange" or easy.kind == "redeal":
-        return easy
+        return easy, 0
     if phase == "bid":
         candidates = _bid_candidates(view, easy)
     elif phase == "discard":
@@ -354,7 +372,7 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
             candidates.remove(easy)
             candidates.insert(0, easy)
     if len(candidates) == 1:
-        return candidates[0]
+        return candidates[0], 0
     know = build_knowledge(view)
     seat = view.seat
     totals = [0.0] * len(candidates)
@@ -362,10 +380,11 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
     deadline = start + budget
     samples = failures = 0
     in_play = phase == "play" or (phase == "lead" and not legal.calls)
-    chain = Chain(_History(view, know), rng) if in_play else None
+    chain: Chain | None = Chain(_History(view, know), rng) if in_play else None
     while samples < max_samples and failures < 20:
         if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
             break
+        switch_point()  # compiled, other threads get the GIL only here (switch.py)
         if chain is not None:
             sim = chain.sample(CHAIN_STEPS, restart=True)
             if sim is None:
@@ -386,7 +405,7 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
         samples += 1
         _evaluate_hand(world, seat, candidates, totals, counts)
     if not samples:
-        return easy
+        return easy, 0
     best = 0
     best_value = -1e18
     for i, total in enumerate(totals):
@@ -395,7 +414,7 @@ def strong_action(view: HandView, rng: random.Random, budget: float | None = Non
         value = total / counts[i]
         if value > best_value + 1e-9:
             best, best_value = i, value
-    return candidates[best]
+    return candidates[best], samples
 
 
 def _plausible_sinks(view: HandView, know: Knowledge, rng: random.Random,
@@ -433,10 +452,6 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
     like = 1.0
     high = 0
     preds: dict[int, float] = {}
-
-    def held_at_bidding(s: int) -> int:
-        return sinks[s] | know.fixed[s] | know.played_by[s]
-
     for s, bid in view.auction:
         if s == seat:
             if bid != "pass":
@@ -444,7 +459,7 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
             continue
         pred = preds.get(s)
         if pred is None:
-            pred = preds[s] = predict_team_tricks(rules, held_at_bidding(s))
+            pred = preds[s] = predict_team_tricks(rules, _held_at_bidding(know, sinks, s))
         if bid == "pass":
             need = max(rules.min_bid, high + 1)
             if need <= rules.max_bid:
@@ -460,9 +475,14 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
         first = view.tricks[0] if view.tricks else view.trick
         assert first is not None
         led = first.plays[0][1]
-        if led < JOKER_BASE and best_suit(held_at_bidding(bidder)) != led // 13:
+        if led < JOKER_BASE and best_suit(_held_at_bidding(know, sinks, bidder)) != led // 13:
             like *= 0.35
     return like
+
+
+def _held_at_bidding(know: Knowledge, sinks: list[int], s: int) -> int:
+    """Seat `s`'s cards at the bidding in the sampled deal `sinks`."""
+    return sinks[s] | know.fixed[s] | know.played_by[s]
 
 
 def _evaluate_play(sim: Sim, seat: int, candidates: list[Action], totals: list[float],
@@ -484,11 +504,13 @@ def _evaluate_play(sim: Sim, seat: int, candidates: list[Action], totals: list[f
 
 def _finish(sim: Sim, seat: int) -> float:
     """Play the rest out with the easy player, solving the end exactly."""
-    play = sim.play
+    # (`sim.play(...)`, not a bound method kept in a local: compiled, that is a direct
+    # call, the local a Python-level one.)
+    endgame = PLAYOUT_ENDGAME_CARDS
     while sim.tricks_done < sim.total:
-        if not sim.trick and endgame_ready(sim, PLAYOUT_ENDGAME_CARDS):
+        if not sim.trick and endgame_ready(sim, endgame):
             return solve_value(sim, seat)
-        play(easy_card(sim))
+        sim.play(easy_card(sim))
     return value_for(sim, seat)
 
 
@@ -498,9 +520,12 @@ def value_for(sim: Sim, seat: int) -> float:
     score = sim.scores()[seat]
     if sim.all_pass or sim.bidder < 0:
         return score + SIDE_TRICKS_WEIGHT * sim.tricks_won[seat]
-    team = (sim.bidder, sim.partner)
-    mine = seat in team
-    side = sum(w for s, w in enumerate(sim.tricks_won) if (s in team) == mine)
+    bidder, partner = sim.bidder, sim.partner
+    mine = seat in (bidder, partner)
+    side = 0
+    for s, w in enumerate(sim.tricks_won):
+        if (s in (bidder, partner)) == mine:
+            side += w
     return score + SIDE_TRICKS_WEIGHT * side
 
 
@@ -522,7 +547,7 @@ def _evaluate_hand(world: Hand, seat: int, candidates: list[Action], totals: lis
 
 
 
-__all__ = ["strong_action", "solve", "distinct_cards", "playout", "SUITS"]
+__all__ = ["strong_action", "strong_decision", "solve", "distinct_cards", "playout", "SUITS"]
 
 
 # --------------------------------------------------------------------------- card-play inference
@@ -726,10 +751,11 @@ class Chain:
         self.rng = rng
         know = history.know
         self.n = know.n
-        self.allowed = {card: sinks for card, sinks in know.allowed}
+        self.allowed: dict[int, tuple[int, ...]] = {card: sinks for card, sinks in know.allowed}
         self.cards = [card for card, _ in know.allowed]
         self.start_tries = start_tries
         self.sinks: list[int] | None = None
+        self.where: dict[int, int] = {}  # the sink of each unseen card in `sinks`
         self.restart()
 
     def restart(self) -> None:

@@ -117,7 +117,7 @@ def hand_view(hand: Hand, seat: int | None = PUBLIC) -> HandView:
                                            for i, c in enumerate(cards)), winner)
                    for leader, cards, winner in hand.history)
     own = seat is not None
-    exchange = _exchange_of(hand, seat) if own and rules.blind_size else None
+    exchange = _exchange_of(hand, seat) if seat is not None and rules.blind_size else None
     passed = tuple(s for s in range(hand.n) if hand.passed >> s & 1)
     return HandView(
         seat=seat,
@@ -142,7 +142,7 @@ def hand_view(hand: Hand, seat: int | None = PUBLIC) -> HandView:
         kitty=tuple(hand.deal.kitty) if kitty_known else None,
         discards=tuple(cards_of(hand.discards)) if own and seat == hand.bidder
         and hand.discards else None,
-        cards=tuple(cards_of(hand.hands[seat])) if own else None,
+        cards=tuple(cards_of(hand.hands[seat])) if seat is not None else None,
         exchange_given=exchange[0] if exchange else None,
         exchange_taken=exchange[1] if exchange else None,
         legal=legal_actions(hand) if own and seat == hand.to_act and phase != DONE else None,
