@@ -19,8 +19,10 @@ from bot.ai.random_player import random_action
 from bot.ai.sim import SIM_SLOTS, sim_from_hand
 from bot.ai.strong import (
     Chain,
+    _finish,
     _History,
     likelihood,
+    same_side,
     solve,
     strong_action,
     value_for,
@@ -491,6 +493,51 @@ def test_strong_settings_set_from_outside_take_effect(monkeypatch: pytest.Monkey
     assert side > 0
     monkeypatch.setattr(strong, "SIDE_TRICKS_WEIGHT", 10.0)
     assert value_for(sim, seat) == score + 10.0 * side
+
+
+def test_same_side_is_the_bidder_and_the_called_cards_holder() -> None:
+    rng = random.Random(21)
+    for hand in _trick_play_states(rng, 2):
+        sim = sim_from_hand(hand)
+        for a in range(sim.n):
+            for b in range(sim.n):
+                expected = a == b or (not hand.all_pass and hand.bidder >= 0 and (
+                    (a in (hand.bidder, hand.called_holder))
+                    == (b in (hand.bidder, hand.called_holder))))
+                assert same_side(sim, a, b) == expected
+
+
+def test_nested_play_out_leads_with_the_best_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `NESTED_LEADS`, a play-out from the deciding seat's own lead is worth what its
+    best lead is worth, each lead played out by the easy player: never less than the
+    easy player's own lead, and more somewhere."""
+    monkeypatch.setattr(strong, "NESTED_LEADS", 0)
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(5)
+    better = 0
+    checked = 0
+    while checked < 40:
+        hand = _random_state(rules, rng)
+        if hand is None or hand.phase != PLAY or hand.trick or hand.tricks_done > 6:
+            continue
+        sim = sim_from_hand(hand)
+        seat = sim.to_act
+        plain = []
+        for c in bits(sim.legal()):
+            child = sim.copy()
+            child.play(c)
+            plain.append(_finish(child, seat))
+        easy_lead = sim.copy()
+        easy_lead.play(easy_card(easy_lead))
+        easy_value = _finish(easy_lead, seat)
+        nested = _finish(sim.copy(), seat, 1)
+        assert nested == max(plain)
+        assert nested >= easy_value
+        better += nested > easy_value
+        checked += 1
+    assert better > 0
+    monkeypatch.setattr(strong, "NESTED_LEADS", 1)
+    assert _finish(sim.copy(), seat) == max(plain)  # the setting is the default
 
 
 def test_switch_point_stays_python() -> None:
