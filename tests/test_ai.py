@@ -537,7 +537,7 @@ def test_nested_play_out_leads_with_the_best_card(monkeypatch: pytest.MonkeyPatc
         checked += 1
     assert better > 0
     monkeypatch.setattr(strong, "NESTED_LEADS", 1)
-    assert _finish(sim.copy(), seat) == max(plain)  # the setting is the default
+    assert _finish(sim.copy(), seat) == max(plain)  # the setting is read at each use
 
 
 def test_switch_point_stays_python() -> None:

@@ -68,11 +68,13 @@ MIN_SAMPLES: int = 4
 # 2.0 +0.71, 4.0 +0.70 tricks a deal; whole hands with 1.0: +1.71 +- 0.40 points.
 SIDE_TRICKS_WEIGHT: float = 1.0
 # In the play-outs, the first NESTED_LEADS leads of the deciding seat's side are chosen
-# by trying each card, played out by the easy player, in the sampled world: a cheap step
-# towards playing the rest as the strong player would. It costs about three times the
-# time per world, so it is on only when compiled (where 40 ms still buys ~70 worlds).
-# Measured (cardplay, 400 deals, 60 worlds, paired): +0.13 +- 0.11 tricks a deal.
-NESTED_LEADS: int = 1 if COMPILED else 0
+# by trying each card, played out by the easy player, in the sampled world: a step
+# towards valuing a card by what the side will really do next, not by what the easy
+# player would (most of what sampled play loses is at leads). It costs about four times
+# the time per world, so it is on only when compiled (40 ms still buys ~60 worlds).
+# Measured (cardplay, 400 deals, 60 worlds, paired against none): 1 lead +0.13 +- 0.11,
+# 3 leads +0.22 +- 0.11 tricks a deal; 8 leads, or also the first 3 follows, no better.
+NESTED_LEADS: int = 3 if COMPILED else 0
 INFERENCE_TRIES: int = 8
 # Card-play inference (`_History`, `Chain`): a card another seat played that the model
 # (the easy player, holding that seat's sampled hand) would not have played multiplies
