@@ -16,9 +16,11 @@ For a decision it
    cards, the likelihood factorised by seat, `_History`), restarted from an independent
    draw each time, and rebuilds the world by replaying the tricks on a `Sim`,
 3. plays every candidate out in every sampled world, the easy player playing all seats
-   (on a lean `Sim`, not views), or, once few cards are left, solves the end exactly by
-   alpha-beta over that world,
-4. picks the candidate with the best average score change for its seat. The same worlds
+   (on a lean `Sim`, not views) except the first `NESTED_LEADS` leads of its own side,
+   each chosen by trying every card in that world, or, once few cards are left, solves
+   the end exactly by alpha-beta over that world,
+4. picks the candidate with the best average value for its seat (its score, plus
+   `SIDE_TRICKS_WEIGHT` for each trick its side took). The same worlds
    serve every candidate, so luck cancels between them.
 
 It stops sampling at a time budget per decision (see `STRONG_BUDGET`).
@@ -559,8 +561,8 @@ def _best_lead(sim: Sim, seat: int) -> int:
 
 
 def value_for(sim: Sim, seat: int) -> float:
-    """A finished hand's worth to `seat`: its score, plus a little for every trick its
-    side took (a margin of safety, and a tie-break between equal scores)."""
+    """A finished hand's worth to `seat`: its score, plus `SIDE_TRICKS_WEIGHT` for every
+    trick its side took (a point the other side did not get, and a margin of safety)."""
     score = sim.scores()[seat]
     if sim.all_pass or sim.bidder < 0:
         return score + SIDE_TRICKS_WEIGHT * sim.tricks_won[seat]
