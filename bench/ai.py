@@ -17,6 +17,9 @@ in tricks, counting both its declarer play and its defence), with a 95% interval
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
     python bench/ai.py --mode cardplay --deals 300 --samples 15   # fixed work per decision
+    python bench/ai.py --mode cardplay --deals 400 --samples 60 --diffs base.json
+    python bench/ai.py --mode cardplay --deals 400 --samples 60 --set NESTED_LEADS=1 \
+        --against base.json    # a variant, compared deal by deal with the first run
 
 It runs the repository's sources (pure Python), so that edits are what is measured.
 `--installed` imports the `bot` package as installed instead, e.g. the compiled one of a
@@ -41,6 +44,7 @@ else:
     _sys.path[0] = _REPO
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -139,9 +143,33 @@ def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: i
     return tricks[0] - tricks[1], hands[0], hands[1]
 
 
-def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int]
+def apply_settings(settings: dict[str, float]) -> None:
+    """Set strong's tuning values (`--set NAME=VALUE`): plain module globals, read at
+    each use, so this works compiled too."""
+    for name, value in settings.items():
+        setattr(strong, name, type(getattr(strong, name))(value))
+
+
+def parse_settings(text: str) -> dict[str, float]:
+    """`NAME=VALUE,...` for `--set`, checked: only strong.TUNING names, numbers."""
+    settings: dict[str, float] = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in strong.TUNING:
+            raise SystemExit(f"--set: {name!r} is not one of strong's tuning values "
+                             f"({', '.join(strong.TUNING)})")
+        try:
+            settings[name] = float(value)
+        except ValueError:
+            raise SystemExit(f"--set: {name} needs a number, not {value!r}") from None
+    return settings
+
+
+def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int,
+                         dict[str, float]]
              ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
-    preset, players, options, a, b, seed, cardplay, samples = args
+    preset, players, options, a, b, seed, cardplay, samples, settings = args
+    apply_settings(settings)
     if samples:  # a fixed number of worlds per decision, whatever the machine's load
         # (plain module globals, read at each use: this works compiled too)
         strong.STRONG_BUDGET = 1e9
@@ -183,9 +211,9 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int]
 
 def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
                 deals: int, seed: int, workers: int, cardplay: bool,
-                samples: int = 0) -> Result:
+                samples: int = 0, settings: dict[str, float] | None = None) -> Result:
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
-    jobs = [(preset, players, options, a, b, seed + i, cardplay, samples)
+    jobs = [(preset, players, options, a, b, seed + i, cardplay, samples, settings or {})
             for i in range(deals)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -253,6 +281,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=0,
                         help="strong: exactly this many sampled worlds per decision, no "
                         "time budget (deterministic; for comparing variants)")
+    parser.add_argument("--set", default="", metavar="NAME=VALUE,...",
+                        help="strong's tuning values for this run, e.g. "
+                        "NESTED_LEADS=0,SIDE_TRICKS_WEIGHT=0.25")
+    parser.add_argument("--diffs", default="", metavar="FILE",
+                        help="write the per-deal differences to FILE as JSON (for a "
+                        "later run's --against)")
+    parser.add_argument("--against", default="", metavar="FILE",
+                        help="an earlier run's --diffs file (same deals and seed): print "
+                        "this run minus that one, deal by deal")
     parser.add_argument("--installed", action="store_true",
                         help="import the installed `bot` package (e.g. compiled), not the "
                         "repository's sources")
@@ -261,19 +298,46 @@ def main() -> None:
     deals = args.deals or (2000 if cardplay else 300)
     pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
     options = {name: True for name in args.options.split(",") if name}
+    settings = parse_settings(args.set)
     ai_compiled = not isinstance(strong.strong_action, FunctionType)
     print(f"core {'compiled' if COMPILED else 'pure Python'}, AI "
           f"{'compiled' if ai_compiled else 'pure Python'}, from "
           f"{_Path(strong.__file__).parent.parent}")
     print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
-          f"mode {args.mode}, seed {args.seed}")
+          f"mode {args.mode}, seed {args.seed}"
+          + (f", samples {args.samples}" if args.samples else "")
+          + (f", set {args.set}" if settings else ""))
     for pair in pairs.split(","):
         a, b = pair.split("-")
         start = time.perf_counter()
         result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
-                             args.workers, cardplay, args.samples)
+                             args.workers, cardplay, args.samples, settings)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
+        if args.against:
+            paired(result.diffs, args.against, pair)
+        if args.diffs:
+            _write_diffs(args.diffs, pair, result.diffs)
+
+
+def _write_diffs(path: str, pair: str, diffs: list[float]) -> None:
+    runs = json.loads(_Path(path).read_text()) if _Path(path).exists() else {}
+    runs[pair] = diffs
+    _Path(path).write_text(json.dumps(runs))
+
+
+def paired(diffs: list[float], path: str, pair: str) -> None:
+    """This run minus an earlier one (`--diffs` FILE) on the same deals, deal by deal."""
+    try:
+        before = json.loads(_Path(path).read_text()).get(pair)
+    except (OSError, ValueError, AttributeError) as exc:
+        print(f"    (cannot compare with {path}: {exc})")
+        return
+    if not before or len(before) != len(diffs):
+        print(f"    (no run of {pair} over {len(diffs)} deals in {path} to compare with)")
+        return
+    mean, half = ci95([x - y for x, y in zip(diffs, before, strict=True)])
+    print(f"    against {path}, deal by deal: {mean:+.2f} ± {half:.2f} per deal")
 
 
 if __name__ == "__main__":

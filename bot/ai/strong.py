@@ -89,6 +89,9 @@ INFERENCE_TRIES: int = 8
 # at twice the time; PLAY_MISMATCH 0.02 instead of 0.1: +0.36.
 PLAY_MISMATCH: float = 0.1
 CHAIN_STEPS: int = 25
+# The tuning values above, which `bench/ai.py --set NAME=VALUE` may change for a run.
+TUNING = ("STRONG_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "SIDE_TRICKS_WEIGHT",
+          "NESTED_LEADS", "INFERENCE_TRIES", "PLAY_MISMATCH", "CHAIN_STEPS")
 
 
 # --------------------------------------------------------------------------- candidates
