@@ -165,15 +165,9 @@ def parse_settings(text: str) -> dict[str, float]:
     return settings
 
 
-def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int,
-                         dict[str, float]]
+def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
              ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
-    preset, players, options, a, b, seed, cardplay, samples, settings = args
-    apply_settings(settings)
-    if samples:  # a fixed number of worlds per decision, whatever the machine's load
-        # (plain module globals, read at each use: this works compiled too)
-        strong.STRONG_BUDGET = 1e9
-        strong.MAX_SAMPLES = samples
+    preset, players, options, a, b, seed, cardplay = args
     rules = Rules.create(preset, players, options)
     rng = random.Random(seed)
     deal = deal_cards(rules, rng)
@@ -211,14 +205,17 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, int,
 
 def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
                 deals: int, seed: int, workers: int, cardplay: bool,
-                samples: int = 0, settings: dict[str, float] | None = None) -> Result:
+                settings: dict[str, float] | None = None) -> Result:
+    """Duplicate play of `deals` deals, strong's tuning values set to `settings` (once
+    per worker process)."""
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
-    jobs = [(preset, players, options, a, b, seed + i, cardplay, samples, settings or {})
-            for i in range(deals)]
+    jobs = [(preset, players, options, a, b, seed + i, cardplay) for i in range(deals)]
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, initializer=apply_settings,
+                                 initargs=(settings or {},)) as pool:
             outputs = list(pool.map(run_deal, jobs, chunksize=4))
     else:
+        apply_settings(settings or {})
         outputs = [run_deal(job) for job in jobs]
     for diff, points, made, failed, times in outputs:
         result.diffs.append(diff)
@@ -299,6 +296,8 @@ def main() -> None:
     pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
     options = {name: True for name in args.options.split(",") if name}
     settings = parse_settings(args.set)
+    if args.samples:  # a fixed number of worlds per decision, whatever the machine's load
+        settings.update(STRONG_BUDGET=1e9, MAX_SAMPLES=args.samples)
     ai_compiled = not isinstance(strong.strong_action, FunctionType)
     print(f"core {'compiled' if COMPILED else 'pure Python'}, AI "
           f"{'compiled' if ai_compiled else 'pure Python'}, from "
@@ -306,12 +305,12 @@ def main() -> None:
     print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
           f"mode {args.mode}, seed {args.seed}"
           + (f", samples {args.samples}" if args.samples else "")
-          + (f", set {args.set}" if settings else ""))
+          + (f", set {args.set}" if args.set else ""))
     for pair in pairs.split(","):
         a, b = pair.split("-")
         start = time.perf_counter()
         result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
-                             args.workers, cardplay, args.samples, settings)
+                             args.workers, cardplay, settings)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
         if args.against:
@@ -320,17 +319,30 @@ def main() -> None:
             _write_diffs(args.diffs, pair, result.diffs)
 
 
+def _read_runs(path: str) -> dict[str, list[float]]:
+    """A `--diffs` file: per-deal differences by pairing; a missing file has none."""
+    if not _Path(path).exists():
+        return {}
+    runs = json.loads(_Path(path).read_text())
+    if not isinstance(runs, dict):
+        raise ValueError("not a --diffs file")
+    return runs
+
+
 def _write_diffs(path: str, pair: str, diffs: list[float]) -> None:
-    runs = json.loads(_Path(path).read_text()) if _Path(path).exists() else {}
+    runs = _read_runs(path)
     runs[pair] = diffs
     _Path(path).write_text(json.dumps(runs))
 
 
 def paired(diffs: list[float], path: str, pair: str) -> None:
     """This run minus an earlier one (`--diffs` FILE) on the same deals, deal by deal."""
+    if not _Path(path).exists():
+        print(f"    (cannot compare with {path}: no such file)")
+        return
     try:
-        before = json.loads(_Path(path).read_text()).get(pair)
-    except (OSError, ValueError, AttributeError) as exc:
+        before = _read_runs(path).get(pair)
+    except (OSError, ValueError) as exc:
         print(f"    (cannot compare with {path}: {exc})")
         return
     if not before or len(before) != len(diffs):
