@@ -6,13 +6,16 @@ pairing it prints the average points per hand of each level with a 95% confidenc
 interval of the difference, contracts made and failed by each level, and for the strong
 player the time per decision (median, p99).
 
-Card play only (`--mode cardplay`): the contract is fixed (the seat with the strongest
-hand by the easy estimate bids the minimum and everyone else passes; discards and the
-opening lead are the easy player's), which fixes the bidder's team (bidder and the
-holder of the called card). The deal is then played twice, as in duplicate bridge: A
-plays the bidder's team against B's defence, then B the team against A's defence. The
-figure is the team's tricks with A minus the team's tricks with B, per deal (A's gain
-in tricks, counting both its declarer play and its defence), with a 95% interval.
+Card play only (`--mode cardplay`): the contract is fixed, the same in both rooms: the
+easy player bids in every seat (`--contracts auction`, the default; a deal nobody bids
+on is replaced by the next), or the seat with the strongest hand by the easy estimate
+bids the minimum and everyone else passes (`--contracts forced`: an auction that says
+little true about the hands, see bench/README.md). Discards and the opening lead are
+the easy player's, which fixes the bidder's team (bidder and the holder of the called
+card). The deal is then played twice, as in duplicate bridge: A plays the bidder's team
+against B's defence, then B the team against A's defence. The figure is the team's
+tricks with A minus the team's tricks with B, per deal (A's gain in tricks, counting
+both its declarer play and its defence), with a 95% interval.
 
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
@@ -49,17 +52,23 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from types import FunctionType
+from typing import TypeVar
 
 from bot.ai import choose_action, strong
-from bot.ai.easy import estimate_tricks
+from bot.ai.easy import estimate_tricks, predict_team_tricks
+from bot.ai.knowledge import build_knowledge
+from bot.ai.sim import Sim, sim_from_hand
 from bot.core.deal import Deal, deal_cards
-from bot.core.hand import BID, COMPILED, DISCARD, LEAD, Hand
+from bot.core.hand import BID, COMPILED, DISCARD, EXCHANGE, LEAD, Hand
 from bot.core.rules import Rules
 from bot.core.views import hand_view
+
+Job = TypeVar("Job")
+Output = TypeVar("Output")
 
 
 @dataclass
@@ -121,19 +130,33 @@ def _fix_contract(hand: Hand) -> None:
 
 
 def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: int,
-                  times: list[float]) -> tuple[float, Hand, Hand]:
+                  times: list[float], auction: bool = False,
+                  observe: Callable[[Hand, int, str], None] | None = None
+                  ) -> tuple[float, Hand, Hand] | None:
+    """The deal played twice, A's team then B's team declaring; the contract forced
+    (`_fix_contract`), or with `auction` bid by the easy player in every seat (None if
+    nobody bids: the hand is thrown in). `observe(hand, seat, level)` is called before
+    each card-play decision."""
     tricks = []
     hands = []
     for team_level, other_level in ((a, b), (b, a)):
         rng = random.Random(seed)
         hand = Hand(rules, dealer, deal, validate=False)
-        _fix_contract(hand)
+        if auction:
+            while hand.phase in (EXCHANGE, BID):
+                hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
+            if hand.finished or hand.bidder < 0:
+                return None
+        else:
+            _fix_contract(hand)
         while hand.phase in (DISCARD, LEAD):
             hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
         team = {hand.bidder, hand.called_holder} - {-1}
         while not hand.finished:
             seat = hand.to_act
             level = team_level if seat in team else other_level
+            if observe is not None:
+                observe(hand, seat, level)
             start = time.perf_counter()
             hand.apply(choose_action(hand_view(hand, seat), level, rng))
             if level == "strong":
@@ -165,9 +188,9 @@ def parse_settings(text: str) -> dict[str, float]:
     return settings
 
 
-def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
+def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, bool]
              ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
-    preset, players, options, a, b, seed, cardplay = args
+    preset, players, options, a, b, seed, cardplay, auction = args
     rules = Rules.create(preset, players, options)
     rng = random.Random(seed)
     deal = deal_cards(rules, rng)
@@ -178,8 +201,13 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
     failed = {a: 0, b: 0}
     times: list[float] = []
     if cardplay:
-        dealer = (_best_seat(rules, deal) - 1) % players
-        diff, room1, room2 = cardplay_deal(rules, deal, dealer, a, b, seed * 7 + 1, times)
+        if auction:
+            played = _auction_deal(rules, deal, rng, dealer, a, b, seed * 7 + 1, times)
+        else:
+            dealer = (_best_seat(rules, deal) - 1) % players
+            played = cardplay_deal(rules, deal, dealer, a, b, seed * 7 + 1, times)
+        assert played is not None
+        diff, room1, room2 = played
         for hand, team_level in ((room1, a), (room2, b)):
             if hand.outcome in ("made", "failed"):
                 (made if hand.outcome == "made" else failed)[team_level] += 1
@@ -203,20 +231,117 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool]
     return statistics.fmean(diffs), points, made, failed, times
 
 
+def _auction_deal(rules: Rules, deal: Deal, rng: random.Random, dealer: int, a: str,
+                  b: str, seed: int, times: list[float],
+                  observe: Callable[[Hand, int, str], None] | None = None
+                  ) -> tuple[float, Hand, Hand]:
+    """`cardplay_deal` with contracts by auction; a deal nobody bids on is thrown in and
+    the next one (from `rng`) played instead."""
+    played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe)
+    while played is None:
+        deal = deal_cards(rules, rng)
+        played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe)
+    return played
+
+
+class InferenceProbe:
+    """How the strong player's card-play inference sees the bidder, against the truth
+    (`--mode inference`): at each strong decision of the first three tricks by a seat
+    other than the bidder, `worlds` sampled worlds give the bidder's trumps, its
+    `predict_team_tricks` estimate (cards played included) and its side's tricks in easy
+    play-outs; the true deal gives the same."""
+
+    def __init__(self, worlds: int) -> None:
+        self.worlds = worlds
+        self.values: dict[str, list[float]] = {}
+
+    def _add(self, key: str, value: float) -> None:
+        self.values.setdefault(key, []).append(value)
+
+    def __call__(self, hand: Hand, seat: int, level: str) -> None:
+        bidder = hand.bidder
+        if (level != "strong" or seat == bidder or not 1 <= hand.tricks_done <= 3
+                or not 0 <= hand.trump < 4):
+            return
+        role = "partner" if seat == hand.called_holder else "defence"
+        team = {bidder, hand.called_holder} - {-1}
+        view = hand_view(hand, seat)
+        know = build_knowledge(view)
+        chain = strong.Chain(strong._History(view, know), random.Random(hand.tricks_done))
+        played = know.played_by[bidder]
+        for source, sims in (("true", [sim_from_hand(hand)]),
+                             ("sampled", self._sample(chain))):
+            for sim in sims:
+                held = sim.hands[bidder]
+                self._add(f"{role} {source} trumps", _suit_count(held, hand.trump))
+                self._add(f"{role} {source} estimate",
+                          predict_team_tricks(hand.rules, held | played))
+                strong.playout(sim, seat)
+                self._add(f"{role} {source} tricks", sum(sim.tricks_won[s] for s in team))
+
+    def _sample(self, chain: strong.Chain) -> list[Sim]:
+        sims = []
+        for _ in range(self.worlds):
+            sim = chain.sample(strong.CHAIN_STEPS, restart=True)
+            if sim is not None:
+                sims.append(sim)
+        return sims
+
+
+def _suit_count(held: int, suit: int) -> int:
+    return (held >> (13 * suit) & 0x1FFF).bit_count()
+
+
+def run_inference(args: tuple[str, int, dict[str, bool], int, int]) -> dict[str, list[float]]:
+    preset, players, options, seed, worlds = args
+    rules = Rules.create(preset, players, options)
+    rng = random.Random(seed)
+    probe = InferenceProbe(worlds)
+    _auction_deal(rules, deal_cards(rules, rng), rng, seed % players, "strong", "easy",
+                  seed * 7 + 1, [], probe)
+    return probe.values
+
+
+def report_inference(outputs: list[dict[str, list[float]]], worlds: int) -> None:
+    values: dict[str, list[float]] = {}
+    for output in outputs:
+        for key, items in output.items():
+            values.setdefault(key, []).extend(items)
+    print(f"  the bidder as the strong partner / defence sees it at tricks 1-3 ({worlds} "
+          "worlds a decision), sampled against true:")
+    for role in ("partner", "defence"):
+        decisions = len(values.get(f"{role} true trumps", []))
+        if not decisions:
+            continue
+        parts = []
+        for what in ("trumps", "estimate", "tricks"):
+            sampled = statistics.fmean(values[f"{role} sampled {what}"])
+            true = statistics.fmean(values[f"{role} true {what}"])
+            parts.append(f"{what} {sampled:.2f} / {true:.2f}")
+        print(f"    {role} ({decisions} decisions): " + ", ".join(parts))
+
+
+def _pool_map(function: Callable[[Job], Output], jobs: list[Job], workers: int,
+              settings: dict[str, float]) -> list[Output]:
+    """`function` over `jobs`, in `workers` processes with strong's tuning values set to
+    `settings` (once per process)."""
+    if workers > 1:
+        with ProcessPoolExecutor(workers, initializer=apply_settings,
+                                 initargs=(settings,)) as pool:
+            return list(pool.map(function, jobs, chunksize=4))
+    apply_settings(settings)
+    return [function(job) for job in jobs]
+
+
 def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
                 deals: int, seed: int, workers: int, cardplay: bool,
-                settings: dict[str, float] | None = None) -> Result:
+                settings: dict[str, float] | None = None, auction: bool = False) -> Result:
     """Duplicate play of `deals` deals, strong's tuning values set to `settings` (once
     per worker process)."""
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
-    jobs = [(preset, players, options, a, b, seed + i, cardplay) for i in range(deals)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers, initializer=apply_settings,
-                                 initargs=(settings or {},)) as pool:
-            outputs = list(pool.map(run_deal, jobs, chunksize=4))
-    else:
-        apply_settings(settings or {})
-        outputs = [run_deal(job) for job in jobs]
+    jobs = [(preset, players, options, a, b, seed + i, cardplay, auction)
+            for i in range(deals)]
+    outputs = _pool_map(run_deal, jobs, workers, settings or {})
     for diff, points, made, failed, times in outputs:
         result.diffs.append(diff)
         for level in (a, b):
@@ -264,7 +389,14 @@ def report(result: Result, a: str, b: str, cardplay: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=("hands", "cardplay"), default="hands")
+    parser.add_argument("--mode", choices=("hands", "cardplay", "inference"),
+                        default="hands",
+                        help="inference: how the strong player's card-play inference "
+                        "sees the bidder, against the truth (contracts by auction)")
+    parser.add_argument("--contracts", choices=("auction", "forced"), default="auction",
+                        help="card play: how the contract is reached, the same in both "
+                        "rooms (default auction: the easy player bids in every seat; "
+                        "forced: the strongest hand bids the minimum, the rest pass)")
     parser.add_argument("--deals", type=int, default=None,
                         help="deals per pairing (default 300 hands, 2000 card play)")
     parser.add_argument("--pairs", default=None,
@@ -303,14 +435,25 @@ def main() -> None:
           f"{'compiled' if ai_compiled else 'pure Python'}, from "
           f"{_Path(strong.__file__).parent.parent}")
     print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
-          f"mode {args.mode}, seed {args.seed}"
+          f"mode {args.mode}" + (f", contracts {args.contracts}" if cardplay else "")
+          + f", seed {args.seed}"
           + (f", samples {args.samples}" if args.samples else "")
           + (f", set {args.set}" if args.set else ""))
+    if args.mode == "inference":
+        worlds = args.samples or 30
+        start = time.perf_counter()
+        jobs = [(args.preset, args.players, options, args.seed + i, worlds)
+                for i in range(args.deals or 30)]
+        outputs = _pool_map(run_inference, jobs, args.workers, settings)
+        print(f"inference ({time.perf_counter() - start:.0f} s):")
+        report_inference(outputs, worlds)
+        return
     for pair in pairs.split(","):
         a, b = pair.split("-")
         start = time.perf_counter()
         result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
-                             args.workers, cardplay, settings)
+                             args.workers, cardplay, settings,
+                             args.contracts == "auction")
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
         if args.against:

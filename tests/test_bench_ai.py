@@ -55,3 +55,68 @@ def test_tuning_names_are_strongs_numeric_settings() -> None:
     for name in strong.TUNING:
         value = getattr(strong, name)
         assert type(value) in (int, float), name
+
+
+def _bench_module():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_ai", ROOT / "bench" / "ai.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_ai"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_auction_contracts_are_the_same_in_both_rooms() -> None:
+    """`--contracts auction`: the easy player bids in every seat, so both rooms play the
+    same contract; a deal nobody bids on (or a redeal claimed: norsk) is not played."""
+    import random
+
+    from bot.core.deal import deal_cards
+    from bot.core.rules import Rules
+
+    bench = _bench_module()
+    rules = Rules.create("norsk", 4, {})
+    rng = random.Random(5)
+    played = thrown_in = 0
+    for _ in range(200):
+        if played >= 3 and thrown_in:
+            break
+        deal = deal_cards(rules, rng)
+        out = bench.cardplay_deal(rules, deal, 0, "easy", "random", 9, [], True)
+        if out is None:
+            thrown_in += 1
+            continue
+        played += 1
+        diff, room1, room2 = out
+        assert room1.finished and room2.finished
+        for attr in ("bidder", "high_bid", "trump", "called", "called_holder"):
+            assert getattr(room1, attr) == getattr(room2, attr), attr
+        team = {room1.bidder, room1.called_holder} - {-1}
+        assert diff == (sum(room1.tricks_won[s] for s in team)
+                        - sum(room2.tricks_won[s] for s in team))
+    assert played >= 3 and thrown_in
+
+
+def test_contracts_option_is_printed_and_checked() -> None:
+    forced = run_bench(*CARDPLAY, "--contracts", "forced")
+    assert forced.returncode == 0, forced.stderr
+    assert "mode cardplay, contracts forced" in forced.stdout
+    wrong = run_bench(*CARDPLAY, "--contracts", "random")
+    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+
+
+def test_inference_mode_compares_the_sampled_bidder_with_the_true_one() -> None:
+    result = run_bench("--mode", "inference", "--deals", "2", "--samples", "2")
+    assert result.returncode == 0, result.stderr
+    assert "sampled against true" in result.stdout
+    lines = [line for line in result.stdout.splitlines() if "decisions):" in line]
+    assert lines
+    for line in lines:
+        # trumps, estimate and tricks, each "sampled / true" with numbers
+        parts = line.split(": ", 1)[1].split(", ")
+        assert [p.split()[0] for p in parts] == ["trumps", "estimate", "tricks"]
+        for part in parts:
+            sampled, true = part.split()[1], part.split()[3]
+            assert float(sampled) >= 0 and float(true) >= 0
