@@ -13,8 +13,9 @@ For a decision it
    otherwise only blur the inference. Bidding and discards keep a deal with its
    likelihood (rejection, `_plausible_sinks`); trick play draws worlds from the
    posterior with a short Metropolis chain per world (`Chain`: swaps of two unseen
-   cards, the likelihood factorised by seat, `_History`), restarted from an independent
-   draw each time, and rebuilds the world by replaying the tricks on a `Sim`,
+   cards, the likelihood factorised by seat, `_History`), each started from a draw
+   picked by the likelihood of the bidding, and rebuilds the world by replaying the
+   tricks on a `Sim`,
 3. plays every candidate out in every sampled world, the easy player playing all seats
    (on a lean `Sim`, not views) except the first `NESTED_LEADS` leads of its own side,
    each chosen by trying every card in that world, or, once few cards are left, solves
@@ -23,7 +24,8 @@ For a decision it
    `SIDE_TRICKS_WEIGHT` for each trick its side took). The same worlds
    serve every candidate, so luck cancels between them.
 
-It stops sampling at a time budget per decision (see `STRONG_BUDGET`).
+It stops sampling at a time budget per decision (see `STRONG_BUDGET`, `MIN_SAMPLES`,
+`STRONG_CAP`).
 
 Compiled with mypyc in regular installs, with easy.py, sim.py and knowledge.py
 (setup.py): a faster AI samples more worlds in the same budget. The tuning values below
@@ -61,9 +63,17 @@ from .sim import LEAD_WINS, STRENGTH, Sim, sim_from_hand, sim_from_view
 from .switch import switch_point
 
 # Not `Final` (see above): read at each use, so patches from outside take effect.
-STRONG_BUDGET: float = 0.040  # seconds of sampling per decision (target <= 50 ms median)
+# A decision samples worlds until STRONG_BUDGET seconds have passed and it has at least
+# MIN_SAMPLES of them (at most MAX_SAMPLES), but never past STRONG_CAP seconds once it
+# has 4 (targets: <= 50 ms median, <= 200 ms p99). Compiled, 60 worlds take a median 15
+# ms and 126 ms at the p99 (most at the first tricks, which matter most), so the 40 ms
+# alone bought fewer worlds where they count. Card play against easy (contracts by
+# auction, 2,000 deals, compiled): 40 ms alone +0.82 +- 0.05 tricks a deal; at least 60
+# worlds +0.87 +- 0.05 (paired +0.05 +- 0.05), a median 40.3 ms, p99 129.6 ms.
+STRONG_BUDGET: float = 0.040
 MAX_SAMPLES: int = 200
-MIN_SAMPLES: int = 4
+MIN_SAMPLES: int = 60 if COMPILED else 4
+STRONG_CAP: float = 0.150
 # Every trick the side takes counts this much on top of the score: a trick is a point
 # in the race to 52 that the other side does not get, also when the contract is safe.
 # Measured (bench/ai.py --mode cardplay, 400 deals, 60 worlds): 0.25 +0.57, 1.0 +0.68,
@@ -82,19 +92,52 @@ BID_NESTED_LEADS: int = 0
 INFERENCE_TRIES: int = 8
 # Card-play inference (`_History`, `Chain`): a card another seat played that the model
 # (the easy player, holding that seat's sampled hand) would not have played multiplies
-# the world's likelihood by PLAY_MISMATCH. Each world is drawn by CHAIN_STEPS Metropolis
-# steps from the likelier of two independent draws. Bids and discards sample by rejection
-# on the bidding only (`_plausible_sinks`).
+# the world's likelihood by PLAY_MISMATCH (TEAM_MISMATCH for the deciding seat's own
+# teammate in that world). Each world starts from one of RESTART_DRAWS independent draws,
+# picked in proportion to the likelihood of the bidding (`Chain._resample`), and takes
+# CHAIN_STEPS Metropolis steps from there. Bids and discards sample by rejection on the
+# bidding only (`_plausible_sinks`).
 # Measured (bench/ai.py --mode cardplay, 300 deals, 15 worlds a decision): none +0.25,
 # chain +0.41 tricks a deal; one chain of 4 steps between worlds +0.10 (too few distinct
 # worlds); rejection of whole draws (24 tries, then the likeliest) +0.41 over 400 deals,
-# at twice the time; PLAY_MISMATCH 0.02 instead of 0.1: +0.36.
+# at twice the time; PLAY_MISMATCH 0.02 instead of 0.1: +0.36. Teammate's plays not read
+# (TEAM_MISMATCH 1.0): -0.06 +- 0.09 (auction contracts, 400 deals, 60 worlds).
 PLAY_MISMATCH: float = 0.1
+TEAM_MISMATCH: float = 0.1
 CHAIN_STEPS: int = 25
+# The bidding, read sharply. The easy player bids when it expects its team to take the
+# bid + 0.7 tricks or more and passes otherwise (`bid_likelihood`, `pass_likelihood`: a
+# sigmoid of that margin, BID_SLOPE steep, never below the floors), and it makes trumps
+# of its best suit (another suit led to the first trick: TRUMP_MISMATCH). Single-card
+# swaps of the chain barely move a hand's length or strength, so the start of each
+# world is drawn by that likelihood (RESTART_DRAWS). Before (a soft sigmoid 1.0 trick
+# below the easy player's threshold, floors 0.05 / 0.15, the trump suit 0.35, the
+# likelier of 2 draws), at the first tricks the partner and the defence sampled the
+# bidder with 1.6 trumps fewer than it held and its side taking 1.4-2.0 tricks fewer
+# than it did (easy play-outs, contracts by auction); now 0.8 trumps and 1.1-1.4 tricks.
+# Measured (contracts by auction, 400 deals, 60 worlds, paired): +0.18 +- 0.11 tricks a
+# deal; the sharp bids alone are worth +0.07 of it.
+TRUMP_MISMATCH: float = 0.01
+BID_SLOPE: float = 3.0
+BID_OFFSET: float = 0.7
+BID_FLOOR: float = 0.01
+PASS_FLOOR: float = 0.02
+RESTART_DRAWS: int = 30
+# The bidder bid before it took the kitty: its hand now (the kitty taken, its worst cards
+# discarded) looks stronger to `predict_team_tricks` than the one it bid with (easy
+# bidders, 4-player amerikaner: by a mean of 0.82, a median of 0.77), and its bids are
+# read with its estimate lowered by KITTY_GAIN. Off: 0.8 brought the sampled bidder
+# closer to the true one (posterior mean 9.55 against 9.83 true, 9.07 without), but as a
+# fixed shift it also made 16% of true bidders unlikely; card play, against the same run
+# without the opening lead and call read (`opening_likelihood`), measured -0.15 +- 0.11
+# tricks a deal with both, -0.07 +- 0.10 with the opening alone (400 deals, 60 worlds).
+KITTY_GAIN: float = 0.0
 # The tuning values above, which `bench/ai.py --set NAME=VALUE` may change for a run.
-TUNING = ("STRONG_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "SIDE_TRICKS_WEIGHT",
+TUNING = ("STRONG_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "STRONG_CAP", "SIDE_TRICKS_WEIGHT",
           "NESTED_LEADS", "BID_NESTED_LEADS", "INFERENCE_TRIES", "PLAY_MISMATCH",
-          "CHAIN_STEPS")
+          "TEAM_MISMATCH", "CHAIN_STEPS", "BID_SLOPE", "BID_OFFSET", "BID_FLOOR",
+          "PASS_FLOOR", "TRUMP_MISMATCH", "RESTART_DRAWS",
+          "KITTY_GAIN")
 
 
 # --------------------------------------------------------------------------- candidates
@@ -356,8 +399,10 @@ def solve_value(sim: Sim, root: int) -> float:
 def strong_action(view: HandView, rng: random.Random, budget: float | None = None,
                   max_samples: int | None = None) -> Action:
     """The strong player's action for `view.seat` (whose turn it must be). It samples
-    for `budget` seconds (default `STRONG_BUDGET`), at most `max_samples` worlds; with
-    an unbounded budget it is deterministic for a given `rng` state."""
+    for `budget` seconds (default `STRONG_BUDGET`) and at least `MIN_SAMPLES` worlds,
+    at most `max_samples`, and stops at `STRONG_CAP` seconds (or `budget`, if longer)
+    once it has 4; with an unbounded budget it is deterministic for a given `rng`
+    state."""
     return strong_decision(view, rng, budget, max_samples)[0]
 
 
@@ -398,12 +443,16 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     deadline = start + budget
+    cap = start + max(budget, STRONG_CAP)
+    floor = min(MIN_SAMPLES, 4)
     samples = failures = 0
     in_play = phase == "play" or (phase == "lead" and not legal.calls)
     chain: Chain | None = Chain(_History(view, know), rng) if in_play else None
     while samples < max_samples and failures < 20:
-        if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
-            break
+        if samples >= floor:
+            now = time.perf_counter()
+            if now > cap or (samples >= MIN_SAMPLES and now > deadline):
+                break
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
         if chain is not None:
             sim = chain.sample(CHAIN_STEPS, restart=True)
@@ -466,7 +515,7 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
     """How likely the others' public choices are with these hands, by a soft version of
     the easy player's judgement: a bid says the hand looked good for it, a pass that it
     did not look good for the next bid, the opening lead that the suit led was the
-    bidder's best."""
+    bidder's best (`opening_likelihood`)."""
     rules = view.rules
     seat = know.seat
     like = 1.0
@@ -479,15 +528,18 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
             continue
         pred = preds.get(s)
         if pred is None:
-            pred = preds[s] = predict_team_tricks(rules, _held_at_bidding(know, sinks, s))
+            pred = predict_team_tricks(rules, _held_at_bidding(know, sinks, s))
+            if s == view.bidder and know.kitty_taken:
+                pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
+            preds[s] = pred
         if bid == "pass":
             need = max(rules.min_bid, high + 1)
             if need <= rules.max_bid:
-                like *= 0.15 + 0.85 * _sigmoid((need + 0.7 - pred) * 1.2)
+                like *= pass_likelihood(pred, need)
         else:
             value = rules.top_value if isinstance(bid, str) else bid
             if value <= rules.max_bid:
-                like *= 0.05 + 0.95 * _sigmoid((pred - value + 0.3) * 1.2)
+                like *= bid_likelihood(pred, value)
             high = value
     bidder = view.bidder
     if (bidder is not None and bidder != seat and view.called is not None
@@ -495,9 +547,41 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
         first = view.tricks[0] if view.tricks else view.trick
         assert first is not None
         led = first.plays[0][1]
-        if led < JOKER_BASE and best_suit(_held_at_bidding(know, sinks, bidder)) != led // 13:
-            like *= 0.35
+        like *= opening_likelihood(_held_at_bidding(know, sinks, bidder), led,
+                                   view.called, rules.pack)
     return like
+
+
+def opening_likelihood(orig: int, led: int, called: int, pack: int) -> float:
+    """How likely the bidder's opening lead `led` (and call `called`, -1 if none) is
+    from a hand `orig`, by the easy player's rule: trumps are its best suit, it leads
+    its lowest card of it and calls the highest card of it that it does not hold (so it
+    holds every card of the suit above the called one)."""
+    if led >= JOKER_BASE:
+        return 1.0
+    suit = led // 13
+    like = 1.0
+    if best_suit(orig) != suit:
+        like *= TRUMP_MISMATCH
+    if orig & SUIT_MASKS[suit] & ((1 << led) - 1):
+        like *= TRUMP_MISMATCH  # it held a lower card of the suit
+    if 0 <= called < JOKER_BASE and called // 13 == suit:
+        above = SUIT_MASKS[suit] & pack & ~((2 << called) - 1)
+        if above & ~orig:
+            like *= TRUMP_MISMATCH  # a higher card it did not hold was the one to call
+    return like
+
+
+def bid_likelihood(pred: float, value: int) -> float:
+    """How likely a bid of `value` is from a hand whose team the easy player expects to
+    take `pred` tricks (the easy player bids when `pred` is at least the bid + 0.7)."""
+    return BID_FLOOR + (1.0 - BID_FLOOR) * _sigmoid((pred - value - BID_OFFSET) * BID_SLOPE)
+
+
+def pass_likelihood(pred: float, need: int) -> float:
+    """How likely a pass is when the next bid would be `need` (the easy player passes
+    when `pred` is below `need` + 0.7)."""
+    return PASS_FLOOR + (1.0 - PASS_FLOOR) * _sigmoid((need + 0.7 - pred) * BID_SLOPE)
 
 
 def _held_at_bidding(know: Knowledge, sinks: list[int], s: int) -> int:
@@ -719,15 +803,17 @@ class _History:
                     self.bid_terms[s].append((False, value))
                 high = value
         bidder = view.bidder
-        self.lead_suit = -1
+        self.lead_card = -1
         if (bidder is not None and bidder != seat and view.called is not None
                 and (view.tricks or view.trick)):
             first = view.tricks[0] if view.tricks else view.trick
             assert first is not None
-            led = first.plays[0][1]
-            if led < JOKER_BASE:
-                self.lead_suit = led // 13
+            self.lead_card = first.plays[0][1]
         self.bidder = bidder if bidder is not None else -1
+        called = self.current.called
+        self.all_pass = self.current.all_pass
+        self.holds_called = called >= 0 and bool(
+            (know.mine | know.played_by[seat]) >> called & 1)
         # Snapshots of the public state before each checked play, per seat.
         sim = self.current.copy()
         sim.hands = [0] * n
@@ -760,22 +846,11 @@ class _History:
         if value is not None:
             return value
         know = self.know
-        rules = self.view.rules
-        like = 1.0
         orig = now | know.played_by[s]
-        terms = self.bid_terms[s]
-        if terms:
-            pred = predict_team_tricks(rules, orig)
-            for is_pass, number in terms:
-                if is_pass:
-                    like *= 0.15 + 0.85 * _sigmoid((number + 0.7 - pred) * 1.2)
-                else:
-                    like *= 0.05 + 0.95 * _sigmoid((pred - number + 0.3) * 1.2)
-        if s == self.bidder and self.lead_suit >= 0 and best_suit(orig) != self.lead_suit:
-            like *= 0.35
+        like = self.bidding_factor(s, orig)
         called = self.current.called
         holds = called >= 0 and orig >> called & 1
-        mismatch = PLAY_MISMATCH
+        mismatch = TEAM_MISMATCH if self._teammate(s, bool(holds)) else PLAY_MISMATCH
         for snap, card, later in self.checks[s]:
             hand = now | later
             snap.hands[s] = hand
@@ -792,6 +867,37 @@ class _History:
                     return like
         self.cache[key] = like
         return like
+
+    def bidding_factor(self, s: int, orig: int) -> float:
+        """The likelihood of seat `s`'s bids and passes, and for the bidder of its
+        choice of trumps, if it held `orig` at the bidding."""
+        like = 1.0
+        terms = self.bid_terms[s]
+        if terms:
+            pred = predict_team_tricks(self.view.rules, orig)
+            if s == self.bidder and self.know.kitty_taken:
+                pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
+            for is_pass, number in terms:
+                if is_pass:
+                    like *= pass_likelihood(pred, number)
+                else:
+                    like *= bid_likelihood(pred, number)
+        if s == self.bidder and self.lead_card >= 0:
+            like *= opening_likelihood(orig, self.lead_card, self.current.called,
+                                       self.view.rules.pack)
+        return like
+
+    def _teammate(self, s: int, holds: bool) -> bool:
+        """Whether seat `s` plays on the deciding seat's side if `s` holds the called
+        card exactly when `holds`."""
+        bidder = self.bidder
+        if self.all_pass or bidder < 0:
+            return False
+        if self.know.seat == bidder:
+            return holds
+        if self.holds_called:
+            return s == bidder
+        return s != bidder and not holds
 
 
 class Chain:
@@ -815,17 +921,23 @@ class Chain:
         self.restart()
 
     def restart(self) -> None:
-        """A fresh state: the likeliest of a few independent draws from the prior."""
+        """A fresh state: the likeliest of a few independent draws from the prior or,
+        with `RESTART_DRAWS`, one of that many draws picked with probability in
+        proportion to the likelihood of the bidding (`_History.bidding_factor`: cheap,
+        and what moves slowest by swaps of single cards)."""
         know = self.h.know
         best: list[int] | None = None
-        best_like = -1.0
-        for _ in range(self.start_tries):
-            sinks = sample_sinks(know, self.rng)
-            if sinks is None:
-                break
-            like = self.total(sinks)
-            if like > best_like:
-                best, best_like = sinks, like
+        if RESTART_DRAWS > 0:
+            best = self._resample(RESTART_DRAWS)
+        else:
+            best_like = -1.0
+            for _ in range(self.start_tries):
+                sinks = sample_sinks(know, self.rng)
+                if sinks is None:
+                    break
+                like = self.total(sinks)
+                if like > best_like:
+                    best, best_like = sinks, like
         self.sinks = best
         if best is not None:
             self.where = {}
@@ -834,6 +946,35 @@ class Chain:
                     if mask >> card & 1:
                         self.where[card] = s
                         break
+
+    def _resample(self, draws: int) -> list[int] | None:
+        """One of `draws` independent draws, picked in proportion to the likelihood of
+        the bidding (importance resampling)."""
+        h = self.h
+        know = h.know
+        n = self.n
+        deals: list[list[int]] = []
+        weights: list[float] = []
+        total = 0.0
+        for _ in range(draws):
+            sinks = sample_sinks(know, self.rng)
+            if sinks is None:
+                break
+            like = 1.0
+            for s in range(n):
+                if s != know.seat:
+                    like *= h.bidding_factor(s, sinks[s] | know.fixed[s] | know.played_by[s])
+            deals.append(sinks)
+            weights.append(like)
+            total += like
+        if not deals:
+            return None
+        pick = self.rng.random() * total
+        for i, like in enumerate(weights):
+            if pick < like:
+                return deals[i]
+            pick -= like
+        return deals[-1]
 
     def _seat_factor(self, sinks: list[int], s: int, bound: float = 0.0) -> float:
         if s >= self.n or s == self.h.know.seat:
