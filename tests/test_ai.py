@@ -479,20 +479,18 @@ def test_strong_settings_set_from_outside_take_effect(monkeypatch: pytest.Monkey
         view = hand_view(hand, hand.to_act)
         if strong.strong_decision(view, random.Random(1), budget=1e9, max_samples=2)[1] == 2:
             break  # a decision with something to weigh
-    monkeypatch.setattr(strong, "STRONG_BUDGET", 1e9)
-    monkeypatch.setattr(strong, "MAX_SAMPLES", 3)
-    assert strong.strong_decision(view, random.Random(1))[1] == 3
-    monkeypatch.setattr(strong, "STRONG_BUDGET", 0.0)
-    monkeypatch.setattr(strong, "MIN_SAMPLES", 2)
-    assert strong.strong_decision(view, random.Random(1))[1] == 2
-    # Past the budget it samples MIN_SAMPLES worlds, but stops at STRONG_CAP seconds
-    # once it has 4.
-    monkeypatch.setattr(strong, "MAX_SAMPLES", 200)
-    monkeypatch.setattr(strong, "MIN_SAMPLES", 6)
-    assert strong.strong_decision(view, random.Random(1))[1] == 6
-    monkeypatch.setattr(strong, "MIN_SAMPLES", 1000)
-    monkeypatch.setattr(strong, "STRONG_CAP", 0.0)
-    assert strong.strong_decision(view, random.Random(1))[1] == 4
+    steps: list[tuple[dict[str, float], int]] = [
+        ({"STRONG_BUDGET": 1e9, "MAX_SAMPLES": 3}, 3),
+        ({"STRONG_BUDGET": 0.0, "MIN_SAMPLES": 2}, 2),
+        # Past the budget it samples MIN_SAMPLES worlds, but stops at STRONG_CAP
+        # seconds once it has 4.
+        ({"MAX_SAMPLES": 200, "MIN_SAMPLES": 6}, 6),
+        ({"MIN_SAMPLES": 1000, "STRONG_CAP": 0.0}, 4),
+    ]
+    for settings, worlds in steps:
+        for name, value in settings.items():
+            monkeypatch.setattr(strong, name, value)
+        assert strong.strong_decision(view, random.Random(1))[1] == worlds
     sim = sim_from_hand(hand)
     strong.playout(sim, 0)
     seat = max(range(sim.n), key=lambda s: sim.tricks_won[s])  # its side won tricks
