@@ -59,7 +59,7 @@ from types import FunctionType
 from typing import TypeVar
 
 from bot.ai import choose_action, strong
-from bot.ai.easy import estimate_tricks, predict_team_tricks
+from bot.ai.easy import estimate_tricks, predict_team_tricks, suit_len
 from bot.ai.knowledge import build_knowledge
 from bot.ai.sim import Sim, sim_from_hand
 from bot.core.deal import Deal, deal_cards
@@ -273,7 +273,7 @@ class InferenceProbe:
                              ("sampled", self._sample(chain))):
             for sim in sims:
                 held = sim.hands[bidder]
-                self._add(f"{role} {source} trumps", _suit_count(held, hand.trump))
+                self._add(f"{role} {source} trumps", suit_len(held, hand.trump))
                 self._add(f"{role} {source} estimate",
                           predict_team_tricks(hand.rules, held | played))
                 strong.playout(sim, seat)
@@ -286,10 +286,6 @@ class InferenceProbe:
             if sim is not None:
                 sims.append(sim)
         return sims
-
-
-def _suit_count(held: int, suit: int) -> int:
-    return (held >> (13 * suit) & 0x1FFF).bit_count()
 
 
 def run_inference(args: tuple[str, int, dict[str, bool], int, int]) -> dict[str, list[float]]:

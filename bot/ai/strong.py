@@ -491,13 +491,14 @@ def _plausible_sinks(view: HandView, know: Knowledge, rng: random.Random,
     """A sampled deal, made plausible by the bidding: each try is accepted with the
     likelihood of the public bids, passes and trump choice given the sampled hands;
     after `tries` the likeliest is kept."""
+    bidding = _Bidding(view, know)
     best: list[int] | None = None
     best_like = -1.0
     for _ in range(tries):
         sinks = sample_sinks(know, rng)
         if sinks is None:
             return best
-        like = likelihood(view, know, sinks)
+        like = bidding.total(sinks)
         if rng.random() < like:
             return sinks
         if like > best_like:
@@ -516,40 +517,67 @@ def likelihood(view: HandView, know: Knowledge, sinks: list[int]) -> float:
     the easy player's judgement: a bid says the hand looked good for it, a pass that it
     did not look good for the next bid, the opening lead that the suit led was the
     bidder's best (`opening_likelihood`)."""
-    rules = view.rules
-    seat = know.seat
-    like = 1.0
-    high = 0
-    preds: dict[int, float] = {}
-    for s, bid in view.auction:
-        if s == seat:
-            if bid != "pass":
-                high = rules.top_value if isinstance(bid, str) else bid
-            continue
-        pred = preds.get(s)
-        if pred is None:
-            pred = predict_team_tricks(rules, _held_at_bidding(know, sinks, s))
-            if s == view.bidder and know.kitty_taken:
+    return _Bidding(view, know).total(sinks)
+
+
+class _Bidding:
+    """What the auction and the bidder's opening lead say of each other seat's hand, as
+    a seat's view shows them, read as the easy player would have bid and led."""
+
+    def __init__(self, view: HandView, know: Knowledge) -> None:
+        rules = view.rules
+        seat, n = know.seat, know.n
+        self.know = know
+        self.rules = rules
+        # Per seat: (a pass, the next bid it passed) or (a bid, its value).
+        self.terms: list[list[tuple[bool, int]]] = [[] for _ in range(n)]
+        high = 0
+        for s, bid in view.auction:
+            if bid == "pass":
+                need = max(rules.min_bid, high + 1)
+                if s != seat and need <= rules.max_bid:
+                    self.terms[s].append((True, need))
+            else:
+                value = rules.top_value if isinstance(bid, str) else bid
+                if s != seat and value <= rules.max_bid:
+                    self.terms[s].append((False, value))
+                high = value
+        bidder = view.bidder
+        self.bidder = bidder if bidder is not None else -1
+        self.called = view.called if view.called is not None else -1
+        self.lead_card = -1
+        if (bidder is not None and bidder != seat and view.called is not None
+                and (view.tricks or view.trick)):
+            first = view.tricks[0] if view.tricks else view.trick
+            assert first is not None
+            self.lead_card = first.plays[0][1]
+
+    def factor(self, s: int, orig: int) -> float:
+        """The likelihood of seat `s`'s bids and passes, and for the bidder of its
+        opening lead and call, if it held `orig` at the bidding."""
+        like = 1.0
+        terms = self.terms[s]
+        if terms:
+            pred = predict_team_tricks(self.rules, orig)
+            if s == self.bidder and self.know.kitty_taken:
                 pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
-            preds[s] = pred
-        if bid == "pass":
-            need = max(rules.min_bid, high + 1)
-            if need <= rules.max_bid:
-                like *= pass_likelihood(pred, need)
-        else:
-            value = rules.top_value if isinstance(bid, str) else bid
-            if value <= rules.max_bid:
-                like *= bid_likelihood(pred, value)
-            high = value
-    bidder = view.bidder
-    if (bidder is not None and bidder != seat and view.called is not None
-            and (view.tricks or view.trick)):
-        first = view.tricks[0] if view.tricks else view.trick
-        assert first is not None
-        led = first.plays[0][1]
-        like *= opening_likelihood(_held_at_bidding(know, sinks, bidder), led,
-                                   view.called, rules.pack)
-    return like
+            for is_pass, number in terms:
+                if is_pass:
+                    like *= pass_likelihood(pred, number)
+                else:
+                    like *= bid_likelihood(pred, number)
+        if s == self.bidder and self.lead_card >= 0:
+            like *= opening_likelihood(orig, self.lead_card, self.called, self.rules.pack)
+        return like
+
+    def total(self, sinks: list[int]) -> float:
+        """The likelihood of every other seat's bidding in the sampled deal `sinks`."""
+        know = self.know
+        like = 1.0
+        for s in range(know.n):
+            if s != know.seat:
+                like *= self.factor(s, _held_at_bidding(know, sinks, s))
+        return like
 
 
 def opening_likelihood(orig: int, led: int, called: int, pack: int) -> float:
@@ -788,28 +816,9 @@ class _History:
 
     def _prepare_factors(self) -> None:
         view, know = self.view, self.know
-        rules = view.rules
         seat, n = know.seat, know.n
-        self.bid_terms: list[list[tuple[bool, int]]] = [[] for _ in range(n)]
-        high = 0
-        for s, bid in view.auction:
-            if bid == "pass":
-                need = max(rules.min_bid, high + 1)
-                if s != seat and need <= rules.max_bid:
-                    self.bid_terms[s].append((True, need))
-            else:
-                value = rules.top_value if isinstance(bid, str) else bid
-                if s != seat and value <= rules.max_bid:
-                    self.bid_terms[s].append((False, value))
-                high = value
-        bidder = view.bidder
-        self.lead_card = -1
-        if (bidder is not None and bidder != seat and view.called is not None
-                and (view.tricks or view.trick)):
-            first = view.tricks[0] if view.tricks else view.trick
-            assert first is not None
-            self.lead_card = first.plays[0][1]
-        self.bidder = bidder if bidder is not None else -1
+        self.bidding = _Bidding(view, know)
+        self.bidder = self.bidding.bidder
         called = self.current.called
         self.all_pass = self.current.all_pass
         self.holds_called = called >= 0 and bool(
@@ -847,7 +856,7 @@ class _History:
             return value
         know = self.know
         orig = now | know.played_by[s]
-        like = self.bidding_factor(s, orig)
+        like = self.bidding.factor(s, orig)
         called = self.current.called
         holds = called >= 0 and orig >> called & 1
         mismatch = TEAM_MISMATCH if self._teammate(s, bool(holds)) else PLAY_MISMATCH
@@ -866,25 +875,6 @@ class _History:
                 if like < bound:
                     return like
         self.cache[key] = like
-        return like
-
-    def bidding_factor(self, s: int, orig: int) -> float:
-        """The likelihood of seat `s`'s bids and passes, and for the bidder of its
-        choice of trumps, if it held `orig` at the bidding."""
-        like = 1.0
-        terms = self.bid_terms[s]
-        if terms:
-            pred = predict_team_tricks(self.view.rules, orig)
-            if s == self.bidder and self.know.kitty_taken:
-                pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
-            for is_pass, number in terms:
-                if is_pass:
-                    like *= pass_likelihood(pred, number)
-                else:
-                    like *= bid_likelihood(pred, number)
-        if s == self.bidder and self.lead_card >= 0:
-            like *= opening_likelihood(orig, self.lead_card, self.current.called,
-                                       self.view.rules.pack)
         return like
 
     def _teammate(self, s: int, holds: bool) -> bool:
@@ -923,7 +913,7 @@ class Chain:
     def restart(self) -> None:
         """A fresh state: the likeliest of a few independent draws from the prior or,
         with `RESTART_DRAWS`, one of that many draws picked with probability in
-        proportion to the likelihood of the bidding (`_History.bidding_factor`: cheap,
+        proportion to the likelihood of the bidding (`_Bidding`: cheap,
         and what moves slowest by swaps of single cards)."""
         know = self.h.know
         best: list[int] | None = None
@@ -952,7 +942,6 @@ class Chain:
         the bidding (importance resampling)."""
         h = self.h
         know = h.know
-        n = self.n
         deals: list[list[int]] = []
         weights: list[float] = []
         total = 0.0
@@ -960,10 +949,7 @@ class Chain:
             sinks = sample_sinks(know, self.rng)
             if sinks is None:
                 break
-            like = 1.0
-            for s in range(n):
-                if s != know.seat:
-                    like *= h.bidding_factor(s, sinks[s] | know.fixed[s] | know.played_by[s])
+            like = h.bidding.total(sinks)
             deals.append(sinks)
             weights.append(like)
             total += like
