@@ -15,11 +15,17 @@ the easy player's, which fixes the bidder's team (bidder and the holder of the c
 card). The deal is then played twice, as in duplicate bridge: A plays the bidder's team
 against B's defence, then B the team against A's defence. The figure is the team's
 tricks with A minus the team's tricks with B, per deal (A's gain in tricks, counting
-both its declarer play and its defence), with a 95% interval.
+both its declarer play and its defence), with a 95% interval. `--split` plays a third
+room, B on both sides, and splits the gain into A's declarer play (A's team against B's
+defence, minus B against B) and A's defence (B against B, minus B's team against A's
+defence). `--known declarer|defence|all` lets the strong seats of that side see every
+hand (they play out their candidates in the true deal instead of sampled ones): the
+ceiling of the search, and what not seeing the cards costs it.
 
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
     python bench/ai.py --mode cardplay --deals 300 --samples 15   # fixed work per decision
+    python bench/ai.py --mode cardplay --deals 400 --samples 60 --split --known defence
     python bench/ai.py --mode cardplay --deals 400 --samples 60 --diffs base.json
     python bench/ai.py --mode cardplay --deals 400 --samples 60 --set NESTED_LEADS=1 \
         --against base.json    # a variant, compared deal by deal with the first run
@@ -54,7 +60,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import FunctionType
 from typing import TypeVar
 
@@ -78,6 +84,7 @@ class Result:
     made: dict[str, int] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
     times: list[float] = field(default_factory=list)  # strong decision times
+    declarer: list[float] = field(default_factory=list)  # per deal, with --split
 
 
 def _assignments(n: int) -> list[list[int]]:
@@ -129,14 +136,18 @@ def _fix_contract(hand: Hand) -> None:
             hand.pass_turn(seat)
 
 
+KNOWN = ("none", "declarer", "defence", "all")
+
+
 def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: int,
                   times: list[float], auction: bool = False,
-                  observe: Callable[[Hand, int, str], None] | None = None
-                  ) -> tuple[float, Hand, Hand] | None:
+                  observe: Callable[[Hand, int, str], None] | None = None,
+                  known: str = "none") -> tuple[float, Hand, Hand] | None:
     """The deal played twice, A's team then B's team declaring; the contract forced
     (`_fix_contract`), or with `auction` bid by the easy player in every seat (None if
     nobody bids: the hand is thrown in). `observe(hand, seat, level)` is called before
-    each card-play decision."""
+    each card-play decision. The strong seats of the side `known` names see every hand
+    (`strong.known_world_action` in the true deal)."""
     tricks = []
     hands = []
     for team_level, other_level in ((a, b), (b, a)):
@@ -158,7 +169,13 @@ def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: i
             if observe is not None:
                 observe(hand, seat, level)
             start = time.perf_counter()
-            hand.apply(choose_action(hand_view(hand, seat), level, rng))
+            view = hand_view(hand, seat)
+            if level == "strong" and known in ("all", "declarer" if seat in team
+                                               else "defence"):
+                action = strong.known_world_action(view, sim_from_hand(hand), rng)
+            else:
+                action = choose_action(view, level, rng)
+            hand.apply(action)
             if level == "strong":
                 times.append(time.perf_counter() - start)
         tricks.append(sum(hand.tricks_won[s] for s in team))
@@ -188,10 +205,30 @@ def parse_settings(text: str) -> dict[str, float]:
     return settings
 
 
-def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, bool]
-             ) -> tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float]]:
-    preset, players, options, a, b, seed, cardplay, auction = args
-    rules = Rules.create(preset, players, options)
+@dataclass(frozen=True)
+class DealJob:
+    """One deal of a pairing: what `run_deal` plays."""
+    preset: str
+    players: int
+    options: dict[str, bool]
+    a: str
+    b: str
+    seed: int
+    cardplay: bool
+    auction: bool = True
+    split: bool = False  # card play: a third room, B on both sides
+    known: str = "none"  # card play: whose strong seats see every hand (KNOWN)
+
+
+DealOutput = tuple[float, dict[str, float], dict[str, int], dict[str, int], list[float],
+                   float | None]
+
+
+def run_deal(job: DealJob) -> DealOutput:
+    """One deal: A's gain, points, contracts made and failed by level, strong's decision
+    times, and with `split` the part of A's gain that is its declarer play."""
+    a, b, seed, players = job.a, job.b, job.seed, job.players
+    rules = Rules.create(job.preset, players, job.options)
     rng = random.Random(seed)
     deal = deal_cards(rules, rng)
     dealer = seed % players
@@ -200,47 +237,54 @@ def run_deal(args: tuple[str, int, dict[str, bool], str, str, int, bool, bool]
     made = {a: 0, b: 0}
     failed = {a: 0, b: 0}
     times: list[float] = []
-    if cardplay:
-        if auction:
-            played = _auction_deal(rules, deal, rng, dealer, a, b, seed * 7 + 1, times)
+    if job.cardplay:
+        if job.auction:
+            played = _auction_deal(rules, deal, rng, dealer, a, b, seed * 7 + 1, times,
+                                   known=job.known)
         else:
             dealer = (_best_seat(rules, deal) - 1) % players
-            played = cardplay_deal(rules, deal, dealer, a, b, seed * 7 + 1, times)
+            played = cardplay_deal(rules, deal, dealer, a, b, seed * 7 + 1, times,
+                                   known=job.known)
         assert played is not None
         diff, room1, room2 = played
         for hand, team_level in ((room1, a), (room2, b)):
             if hand.outcome in ("made", "failed"):
                 (made if hand.outcome == "made" else failed)[team_level] += 1
-        return diff, points, made, failed, times
+        declarer = None
+        if job.split:
+            # The same deal (the one played, if thrown-in deals were replaced), B alone.
+            same = cardplay_deal(rules, room1.deal, dealer, b, b, seed * 7 + 1, [],
+                                 job.auction)
+            assert same is not None
+            team = {room1.bidder, room1.called_holder} - {-1}
+            declarer = float(sum(room1.tricks_won[s] - same[1].tricks_won[s] for s in team))
+        return diff, points, made, failed, times, declarer
     assignments = _assignments(players)
     for a_seats in assignments:
         levels = _levels(players, a_seats, a, b)
         hand = play_hand(rules, deal, dealer, levels, seed * 7 + 1, times)
-        metric = hand.tricks_won if cardplay else hand.scores
-        a_vals = [metric[s] for s in range(players) if levels[s] == a]
-        b_vals = [metric[s] for s in range(players) if levels[s] == b]
-        if cardplay:
-            diffs.append(sum(a_vals) - sum(b_vals))
-        else:
-            diffs.append(statistics.fmean(a_vals) - statistics.fmean(b_vals))
+        a_vals = [hand.scores[s] for s in range(players) if levels[s] == a]
+        b_vals = [hand.scores[s] for s in range(players) if levels[s] == b]
+        diffs.append(statistics.fmean(a_vals) - statistics.fmean(b_vals))
         points[a] += statistics.fmean(a_vals) / len(assignments)
         points[b] += statistics.fmean(b_vals) / len(assignments)
         if hand.bidder >= 0 and hand.outcome in ("made", "failed"):
             who = levels[hand.bidder]
             (made if hand.outcome == "made" else failed)[who] += 1
-    return statistics.fmean(diffs), points, made, failed, times
+    return statistics.fmean(diffs), points, made, failed, times, None
 
 
 def _auction_deal(rules: Rules, deal: Deal, rng: random.Random, dealer: int, a: str,
                   b: str, seed: int, times: list[float],
-                  observe: Callable[[Hand, int, str], None] | None = None
-                  ) -> tuple[float, Hand, Hand]:
+                  observe: Callable[[Hand, int, str], None] | None = None,
+                  known: str = "none") -> tuple[float, Hand, Hand]:
     """`cardplay_deal` with contracts by auction; a deal nobody bids on is thrown in and
     the next one (from `rng`) played instead."""
-    played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe)
+    played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe, known)
     while played is None:
         deal = deal_cards(rules, rng)
-        played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe)
+        played = cardplay_deal(rules, deal, dealer, a, b, seed, times, True, observe,
+                               known)
     return played
 
 
@@ -329,17 +373,18 @@ def _pool_map(function: Callable[[Job], Output], jobs: list[Job], workers: int,
     return [function(job) for job in jobs]
 
 
-def run_pairing(preset: str, players: int, options: dict[str, bool], a: str, b: str,
-                deals: int, seed: int, workers: int, cardplay: bool,
-                settings: dict[str, float] | None = None, auction: bool = False) -> Result:
-    """Duplicate play of `deals` deals, strong's tuning values set to `settings` (once
-    per worker process)."""
+def run_pairing(first: DealJob, deals: int, workers: int,
+                settings: dict[str, float] | None = None) -> Result:
+    """Duplicate play of `deals` deals (`first`, then its seed + 1, + 2, ...), strong's
+    tuning values set to `settings` (once per worker process)."""
+    a, b = first.a, first.b
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
-    jobs = [(preset, players, options, a, b, seed + i, cardplay, auction)
-            for i in range(deals)]
+    jobs = [replace(first, seed=first.seed + i) for i in range(deals)]
     outputs = _pool_map(run_deal, jobs, workers, settings or {})
-    for diff, points, made, failed, times in outputs:
+    for diff, points, made, failed, times, declarer in outputs:
         result.diffs.append(diff)
+        if declarer is not None:
+            result.declarer.append(declarer)
         for level in (a, b):
             result.points[level].append(points[level])
             result.made[level] += made[level]
@@ -364,6 +409,13 @@ def report(result: Result, a: str, b: str, cardplay: bool) -> None:
         for level in (a, b):
             made, failed = result.made[level], result.failed[level]
             print(f"    fixed contracts played by {level}: {made} made, {failed} failed")
+        if result.declarer:
+            dec, dec_half = ci95(result.declarer)
+            defence = [d - x for d, x in zip(result.diffs, result.declarer, strict=True)]
+            dfn, dfn_half = ci95(defence)
+            print(f"    split against {b} on both sides: {a}'s declarer play "
+                  f"{dec:+.2f} ± {dec_half:.2f}, {a}'s defence {dfn:+.2f} ± {dfn_half:.2f}"
+                  " tricks per deal")
     else:
         pa, pb = statistics.fmean(result.points[a]), statistics.fmean(result.points[b])
         print(f"  {len(result.diffs)} deals, seats swapped: "
@@ -393,6 +445,12 @@ def main() -> None:
                         help="card play: how the contract is reached, the same in both "
                         "rooms (default auction: the easy player bids in every seat; "
                         "forced: the strongest hand bids the minimum, the rest pass)")
+    parser.add_argument("--split", action="store_true",
+                        help="card play: also play each deal with B on both sides, and "
+                        "split A's gain into its declarer play and its defence")
+    parser.add_argument("--known", choices=KNOWN, default="none",
+                        help="card play: the strong seats of this side see every hand "
+                        "(the search's ceiling)")
     parser.add_argument("--deals", type=int, default=None,
                         help="deals per pairing (default 300 hands, 2000 card play)")
     parser.add_argument("--pairs", default=None,
@@ -434,6 +492,7 @@ def main() -> None:
           f"mode {args.mode}" + (f", contracts {args.contracts}" if cardplay else "")
           + f", seed {args.seed}"
           + (f", samples {args.samples}" if args.samples else "")
+          + (f", hands known to strong's {args.known}" if args.known != "none" else "")
           + (f", set {args.set}" if args.set else ""))
     if args.mode == "inference":
         worlds = args.samples or 30
@@ -447,9 +506,10 @@ def main() -> None:
     for pair in pairs.split(","):
         a, b = pair.split("-")
         start = time.perf_counter()
-        result = run_pairing(args.preset, args.players, options, a, b, deals, args.seed,
-                             args.workers, cardplay, settings,
-                             args.contracts == "auction")
+        first = DealJob(args.preset, args.players, options, a, b, args.seed, cardplay,
+                        args.contracts == "auction", args.split and cardplay,
+                        args.known if cardplay else "none")
+        result = run_pairing(first, deals, args.workers, settings)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
         if args.against:

@@ -21,6 +21,7 @@ from bot.ai.strong import (
     Chain,
     _finish,
     _History,
+    known_world_action,
     likelihood,
     same_side,
     solve,
@@ -354,6 +355,35 @@ def test_solver_agrees_with_plain_minimax() -> None:
                 assert value == pytest.approx(_minimax(child, root, maxer))
             checked += 1
     assert checked >= 20
+
+
+def test_known_world_action_plays_the_best_card_of_the_true_deal() -> None:
+    """The benchmark's ceiling (`bench/ai.py --known`): given the true deal, at the end
+    of a hand (solved exactly) the card chosen is one worth the most in that deal."""
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(21)
+    checked = differing = 0
+    while checked < 40:
+        hand = Hand(rules, 0, deal_cards(rules, rng))
+        while not hand.finished and (hand.phase != PLAY or
+                                     hand.hands[hand.to_act].bit_count() > 3):
+            hand.apply(easy_action(hand_view(hand, hand.to_act), rng))
+        if hand.finished:
+            continue
+        seat = hand.to_act
+        view = hand_view(hand, seat)
+        sim = sim_from_hand(hand)
+        cards = list(bits(sim.legal()))
+        values = solve(sim, seat, cards)
+        action = known_world_action(view, sim, random.Random(1))
+        assert values[cards.index(action.card)] == pytest.approx(max(values))
+        assert sim.hands == sim_from_hand(hand).hands  # the world given is not played on
+        checked += 1
+        differing += len(set(values)) > 1
+    assert differing >= 3
+    bidding = hand_view(new_hand(), 1)
+    with pytest.raises(ValueError, match="trick play"):
+        known_world_action(bidding, sim, random.Random(1))
 
 
 # --------------------------------------------------------------------------- strength

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 CARDPLAY = ["--mode", "cardplay", "--deals", "2", "--samples", "2"]
 
@@ -120,3 +122,29 @@ def test_inference_mode_compares_the_sampled_bidder_with_the_true_one() -> None:
         for part in parts:
             sampled, true = part.split()[1], part.split()[3]
             assert float(sampled) >= 0 and float(true) >= 0
+
+
+def _split(stdout: str) -> tuple[float, float, float]:
+    """The total, declarer and defence figures a `--split` card-play run prints."""
+    total = float(stdout.split("tricks with strong minus with easy = ")[1].split()[0])
+    line = stdout.split("split against easy on both sides: ")[1].splitlines()[0]
+    declarer = float(line.split("declarer play ")[1].split()[0])
+    defence = float(line.split("defence ")[1].split()[0])
+    return total, declarer, defence
+
+
+def test_split_and_known_hands() -> None:
+    """`--split` parts the gain into declarer play and defence; `--known declarer` lets
+    only the strong declaring side see the cards, so the defence's part is unchanged."""
+    plain = run_bench(*CARDPLAY, "--split")
+    assert plain.returncode == 0, plain.stderr
+    total, declarer, defence = _split(plain.stdout)
+    assert total == pytest.approx(declarer + defence, abs=0.011)
+
+    known = run_bench(*CARDPLAY, "--split", "--known", "declarer")
+    assert known.returncode == 0, known.stderr
+    assert "hands known to strong's declarer" in known.stdout
+    assert _split(known.stdout)[2] == defence
+
+    wrong = run_bench(*CARDPLAY, "--known", "bidder")
+    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr

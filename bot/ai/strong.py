@@ -422,20 +422,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     phase = legal.phase
     if phase == "exchange" or easy.kind == "redeal":
         return easy, 0
-    if phase == "bid":
-        candidates = _bid_candidates(view, easy)
-    elif phase == "discard":
-        candidates = _discard_candidates(view, easy)
-    elif phase == "lead" and legal.calls:
-        candidates = _lead_candidates(view, easy)
-    else:
-        candidates = _play_candidates(view)
-        if easy not in candidates:
-            # `easy` may be another card of the same run: use the run's representative.
-            candidates.insert(0, easy)
-        else:
-            candidates.remove(easy)
-            candidates.insert(0, easy)
+    candidates = _candidates(view, easy)
     if len(candidates) == 1:
         return candidates[0], 0
     know = build_knowledge(view)
@@ -475,6 +462,30 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
         _evaluate_hand(world, seat, candidates, totals, counts)
     if not samples:
         return easy, 0
+    return candidates[_best(totals, counts)], samples
+
+
+def _candidates(view: HandView, easy: Action) -> list[Action]:
+    """The actions weighed for `view`'s decision, the easy player's first."""
+    legal = view.legal
+    assert legal is not None
+    phase = legal.phase
+    if phase == "bid":
+        return _bid_candidates(view, easy)
+    if phase == "discard":
+        return _discard_candidates(view, easy)
+    if phase == "lead" and legal.calls:
+        return _lead_candidates(view, easy)
+    candidates = _play_candidates(view)
+    if easy in candidates:
+        candidates.remove(easy)
+    # `easy` may be another card of the same run: then it stands for the run.
+    candidates.insert(0, easy)
+    return candidates
+
+
+def _best(totals: list[float], counts: list[int]) -> int:
+    """The candidate with the best average value (the first of equals)."""
     best = 0
     best_value = -1e18
     for i, total in enumerate(totals):
@@ -483,7 +494,26 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
         value = total / counts[i]
         if value > best_value + 1e-9:
             best, best_value = i, value
-    return candidates[best], samples
+    return best
+
+
+def known_world_action(view: HandView, world: Sim, rng: random.Random) -> Action:
+    """The card the strong player would choose if every sampled world were `world`: for
+    the benchmark's ceiling (`bench/ai.py --known`), where `world` is the true deal, so
+    what the seat loses by not seeing the other hands can be measured. The bot never
+    calls it (an AI player decides from its view only)."""
+    legal = view.legal
+    if legal is None or view.seat is None or legal.phase not in ("play", "lead") or (
+            legal.phase == "lead" and legal.calls):
+        raise ValueError("known_world_action is for trick play, not an opening lead")
+    easy = easy_action(view, rng)
+    candidates = _candidates(view, easy)
+    if len(candidates) == 1:
+        return candidates[0]
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    _evaluate_play(world.copy(), view.seat, candidates, totals, counts)
+    return candidates[_best(totals, counts)]
 
 
 def _plausible_sinks(view: HandView, know: Knowledge, rng: random.Random,
@@ -715,7 +745,8 @@ def _evaluate_hand(world: Hand, seat: int, candidates: list[Action], totals: lis
 
 
 
-__all__ = ["strong_action", "strong_decision", "solve", "distinct_cards", "playout", "SUITS"]
+__all__ = ["strong_action", "strong_decision", "known_world_action", "solve", "distinct_cards",
+           "playout", "SUITS"]
 
 
 # --------------------------------------------------------------------------- card-play inference
