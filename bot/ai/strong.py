@@ -505,7 +505,8 @@ def known_world_action(view: HandView, world: Sim, rng: random.Random) -> Action
     legal = view.legal
     if legal is None or view.seat is None or legal.phase not in ("play", "lead") or (
             legal.phase == "lead" and legal.calls):
-        raise ValueError("known_world_action is for trick play, not an opening lead")
+        raise ValueError("known_world_action is for trick play: not bids, discards or the "
+                         "opening lead")
     easy = easy_action(view, rng)
     candidates = _candidates(view, easy)
     if len(candidates) == 1:
