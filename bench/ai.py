@@ -148,39 +148,53 @@ def cardplay_deal(rules: Rules, deal: Deal, dealer: int, a: str, b: str, seed: i
     nobody bids: the hand is thrown in). `observe(hand, seat, level)` is called before
     each card-play decision. The strong seats of the side `known` names see every hand
     (`strong.known_world_action` in the true deal)."""
-    tricks = []
-    hands = []
-    for team_level, other_level in ((a, b), (b, a)):
-        rng = random.Random(seed)
-        hand = Hand(rules, dealer, deal, validate=False)
-        if auction:
-            while hand.phase in (EXCHANGE, BID):
-                hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
-            if hand.finished or hand.bidder < 0:
-                return None
-        else:
-            _fix_contract(hand)
-        while hand.phase in (DISCARD, LEAD):
+    first = play_room(rules, deal, dealer, a, b, seed, times, auction, observe, known)
+    if first is None:
+        return None
+    second = play_room(rules, deal, dealer, b, a, seed, times, auction, observe, known)
+    assert second is not None  # the same auction as in the first room
+    return team_tricks(first) - team_tricks(second), first, second
+
+
+def play_room(rules: Rules, deal: Deal, dealer: int, team_level: str, other_level: str,
+              seed: int, times: list[float], auction: bool = False,
+              observe: Callable[[Hand, int, str], None] | None = None,
+              known: str = "none") -> Hand | None:
+    """One room of `cardplay_deal`: the contract reached as there, then `team_level`
+    playing the bidder's team and `other_level` the defence."""
+    rng = random.Random(seed)
+    hand = Hand(rules, dealer, deal, validate=False)
+    if auction:
+        while hand.phase in (EXCHANGE, BID):
             hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
-        team = {hand.bidder, hand.called_holder} - {-1}
-        while not hand.finished:
-            seat = hand.to_act
-            level = team_level if seat in team else other_level
-            if observe is not None:
-                observe(hand, seat, level)
-            start = time.perf_counter()
-            view = hand_view(hand, seat)
-            if level == "strong" and known in ("all", "declarer" if seat in team
-                                               else "defence"):
-                action = strong.known_world_action(view, sim_from_hand(hand), rng)
-            else:
-                action = choose_action(view, level, rng)
-            hand.apply(action)
-            if level == "strong":
-                times.append(time.perf_counter() - start)
-        tricks.append(sum(hand.tricks_won[s] for s in team))
-        hands.append(hand)
-    return tricks[0] - tricks[1], hands[0], hands[1]
+        if hand.finished or hand.bidder < 0:
+            return None
+    else:
+        _fix_contract(hand)
+    while hand.phase in (DISCARD, LEAD):
+        hand.apply(choose_action(hand_view(hand, hand.to_act), "easy", rng))
+    team = {hand.bidder, hand.called_holder} - {-1}
+    while not hand.finished:
+        seat = hand.to_act
+        level = team_level if seat in team else other_level
+        if observe is not None:
+            observe(hand, seat, level)
+        start = time.perf_counter()
+        view = hand_view(hand, seat)
+        if level == "strong" and known in ("all", "declarer" if seat in team
+                                           else "defence"):
+            action = strong.known_world_action(view, sim_from_hand(hand), rng)
+        else:
+            action = choose_action(view, level, rng)
+        hand.apply(action)
+        if level == "strong":
+            times.append(time.perf_counter() - start)
+    return hand
+
+
+def team_tricks(hand: Hand) -> int:
+    """The tricks the bidder's team (the bidder and the called card's holder) took."""
+    return sum(hand.tricks_won[s] for s in {hand.bidder, hand.called_holder} - {-1})
 
 
 def apply_settings(settings: dict[str, float]) -> None:
@@ -253,11 +267,9 @@ def run_deal(job: DealJob) -> DealOutput:
         declarer = None
         if job.split:
             # The same deal (the one played, if thrown-in deals were replaced), B alone.
-            same = cardplay_deal(rules, room1.deal, dealer, b, b, seed * 7 + 1, [],
-                                 job.auction)
+            same = play_room(rules, room1.deal, dealer, b, b, seed * 7 + 1, [], job.auction)
             assert same is not None
-            team = {room1.bidder, room1.called_holder} - {-1}
-            declarer = float(sum(room1.tricks_won[s] - same[1].tricks_won[s] for s in team))
+            declarer = float(team_tricks(room1) - team_tricks(same))
         return diff, points, made, failed, times, declarer
     assignments = _assignments(players)
     for a_seats in assignments:
@@ -478,6 +490,7 @@ def main() -> None:
                         "repository's sources")
     args = parser.parse_args()
     cardplay = args.mode == "cardplay"
+    known = args.known if cardplay else "none"  # card play only, as --split
     deals = args.deals or (2000 if cardplay else 300)
     pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
     options = {name: True for name in args.options.split(",") if name}
@@ -492,7 +505,7 @@ def main() -> None:
           f"mode {args.mode}" + (f", contracts {args.contracts}" if cardplay else "")
           + f", seed {args.seed}"
           + (f", samples {args.samples}" if args.samples else "")
-          + (f", hands known to strong's {args.known}" if args.known != "none" else "")
+          + (f", hands known to strong's {known}" if known != "none" else "")
           + (f", set {args.set}" if args.set else ""))
     if args.mode == "inference":
         worlds = args.samples or 30
@@ -507,8 +520,7 @@ def main() -> None:
         a, b = pair.split("-")
         start = time.perf_counter()
         first = DealJob(args.preset, args.players, options, a, b, args.seed, cardplay,
-                        args.contracts == "auction", args.split and cardplay,
-                        args.known if cardplay else "none")
+                        args.contracts == "auction", args.split and cardplay, known)
         result = run_pairing(first, deals, args.workers, settings)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)

@@ -13,7 +13,7 @@ from types import FunctionType
 import pytest
 
 from bot.ai import choose_action, strong
-from bot.ai.easy import easy_action, easy_card
+from bot.ai.easy import easy_action, easy_card, suit_len
 from bot.ai.knowledge import build_knowledge, build_world, sample_sinks
 from bot.ai.random_player import random_action
 from bot.ai.sim import SIM_SLOTS, sim_from_hand, trump_index
@@ -652,7 +652,7 @@ def _bidder_trumps(view: HandView, worlds: int) -> float:
     for _ in range(worlds):
         sim = chain.sample(strong.CHAIN_STEPS, restart=True)
         assert sim is not None
-        total += (sim.hands[view.bidder] >> (13 * suit) & 0x1FFF).bit_count()
+        total += suit_len(sim.hands[view.bidder], suit)
     return total / worlds
 
 
@@ -665,7 +665,7 @@ def test_card_play_inference_reads_the_auction_and_the_trump_suit(
     Without it the bidder was sampled with 1.6 trumps fewer than it held, and its side
     was thought to take about 2 tricks fewer than it did (bench/README.md)."""
     positions = _partner_and_defence_views(8)
-    true = sum((hand.hands[hand.bidder] >> (13 * hand.trump) & 0x1FFF).bit_count()
+    true = sum(suit_len(hand.hands[hand.bidder], hand.trump)
                for _, hand in positions) / len(positions)
     read = sum(_bidder_trumps(view, 30) for view, _ in positions) / len(positions)
     monkeypatch.setattr(strong, "RESTART_DRAWS", 0)

@@ -433,8 +433,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     cap = start + max(budget, STRONG_CAP)
     floor = min(MIN_SAMPLES, 4)
     samples = failures = 0
-    in_play = phase == "play" or (phase == "lead" and not legal.calls)
-    chain: Chain | None = Chain(_History(view, know), rng) if in_play else None
+    chain: Chain | None = Chain(_History(view, know), rng) if _trick_play(view) else None
     while samples < max_samples and failures < 20:
         if samples >= floor:
             now = time.perf_counter()
@@ -484,6 +483,14 @@ def _candidates(view: HandView, easy: Action) -> list[Action]:
     return candidates
 
 
+def _trick_play(view: HandView) -> bool:
+    """Whether `view`'s decision is a card of trick play (not a bid, discards, or an
+    opening lead that also names the call and trumps)."""
+    legal = view.legal
+    return legal is not None and (legal.phase == "play" or (
+        legal.phase == "lead" and not legal.calls))
+
+
 def _best(totals: list[float], counts: list[int]) -> int:
     """The candidate with the best average value (the first of equals)."""
     best = 0
@@ -502,9 +509,7 @@ def known_world_action(view: HandView, world: Sim, rng: random.Random) -> Action
     the benchmark's ceiling (`bench/ai.py --known`), where `world` is the true deal, so
     what the seat loses by not seeing the other hands can be measured. The bot never
     calls it (an AI player decides from its view only)."""
-    legal = view.legal
-    if legal is None or view.seat is None or legal.phase not in ("play", "lead") or (
-            legal.phase == "lead" and legal.calls):
+    if view.seat is None or not _trick_play(view):
         raise ValueError("known_world_action is for trick play: not bids, discards or the "
                          "opening lead")
     easy = easy_action(view, rng)
