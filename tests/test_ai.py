@@ -263,6 +263,21 @@ FIXED = {
 }
 
 
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_last_to_speak_after_three_passes_bids_a_good_hand_and_wins_it(level: str) -> None:
+    # RULES.md section 3: a bid after every other player passed ends the bidding, so
+    # the dealer's nine diamonds are bid, not passed out for fear of speaking again.
+    hand = _position(("1 pass", "2 pass", "3 pass"), FIXED)
+    view = hand_view(hand, 0)
+    if level == "easy":
+        action = easy_action(view, random.Random(0))
+    else:
+        action = strong_action(view, random.Random(0), budget=1e9, max_samples=8)
+    assert action.kind == "bid"
+    hand.apply(action)
+    assert (hand.phase, hand.bidder) == (LEAD, 0)
+
+
 def test_easy_calls_the_highest_missing_card() -> None:
     hand = _position(("1 bid 7", "2 pass", "3 pass", "0 pass"), FIXED)
     action = easy_action(hand_view(hand, 1), random.Random(0))

@@ -37,7 +37,7 @@ def test_replay_a_valid_record_from_a_file() -> None:
 
 
 def test_replay_from_standard_input() -> None:
-    path = CONFORMANCE / "valid" / "game_kani_00000.json"
+    path = CONFORMANCE / "valid" / "game_00001.json"
     result = _run("replay", "-", stdin=path.read_text())
     assert result.returncode == 0
     assert json.loads(result.stdout)["finished"] is True

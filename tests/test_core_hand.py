@@ -76,14 +76,21 @@ def test_bidding_ends_when_the_others_have_passed() -> None:
     assert (hand.phase, hand.bidder, hand.contract) == ("lead", 1, 7)
 
 
-def test_a_lone_last_bidder_speaks_again_and_a_pass_throws_in() -> None:
-    # As the conformance records play it: bidding ends on a pass that leaves the high
-    # bidder alone, so a bid after everyone passed gives the bidder one more turn.
-    hand = no_kitty()
-    run(hand, "1 pass", "2 pass", "3 pass", "0 bid 7")
-    assert (hand.phase, hand.to_act) == ("bid", 0)
-    run(hand, "0 bid 8", "0 pass")
-    assert (hand.phase, hand.outcome) == ("done", "thrown_in")
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("amerikaner", 3, {}), ("amerikaner", 4, {}), ("amerikaner", 5, {}),
+    ("amerikaner", 4, {"no_kitty": True}), ("norsk", 4, {}), ("kani", 4, {}),
+])
+def test_a_bid_after_every_other_player_passed_ends_the_bidding(preset, players,
+                                                                  options) -> None:
+    # RULES.md section 3, Decision: the dealer bids last after all others passed; the
+    # auction ends with that bid and the dealer is not asked to speak again.
+    hand = new_hand(preset, players, options)
+    passes = [f"{seat} pass" for seat in range(1, players)]
+    minimum = hand.rules.min_bid
+    run(hand, *passes, f"0 bid {minimum}")
+    assert (hand.bidder, hand.contract, hand.to_act) == (0, minimum, 0)
+    assert hand.phase == ("discard" if hand.rules.kitty_size else "lead")
+    assert refused(hand, "0 pass") == "wrong_phase"
 
 
 def test_all_pass_throws_the_hand_in() -> None:

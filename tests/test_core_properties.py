@@ -188,3 +188,49 @@ def test_unlisted_bids_are_refused_and_listed_ones_accepted(rules: Rules, seed: 
                 assert value in legal.bids
         game.apply(random_action(hand_view(hand, seat), rng, pass_bias=0.4))
     assert Action.pass_(0).kind == "pass"
+
+
+def _auction_over(rules: Rules, auction: list[tuple[int, int | str]]) -> bool:
+    """RULES.md section 3, read independently of the core: the auction is over once the
+    top bid is made, once one player has bid and every other player has passed (also
+    when that bid came last), or once every player has passed."""
+    passed = {seat for seat, bid in auction if bid == "pass"}
+    bidders = [seat for seat, bid in auction if bid != "pass"]
+    if any(bid == rules.top_bid for _, bid in auction):
+        return True
+    if bidders and len(passed) == rules.players - 1 and bidders[-1] not in passed:
+        return True
+    return len(passed) == rules.players
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(rules=rule_sets(), seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 30)))
+def test_the_auction_ends_at_the_first_moment_the_rules_say(rules: Rules, seed: int,
+                                                             choices: list[int]) -> None:
+    rng = random.Random(seed)
+    game = Game(rules, 0)
+    hand = game.start_hand(rng=rng)
+    while hand.phase == "exchange":
+        game.apply(random_action(hand_view(hand, hand.to_act), rng))
+    auction: list[tuple[int, int | str]] = []
+    picks = iter(choices)
+    while hand.phase == "bid":
+        seat = hand.to_act
+        assert not _auction_over(rules, auction), "the bidding went on past its end"
+        numbers = [b for b in hand.legal_bids() if b != rules.top_value]
+        # Mostly passes and low bids, so every way an auction can end is reached.
+        pick = next(picks, 0)
+        options: list[int | str] = ["pass", *numbers[:2], rules.top_bid]
+        value = options[pick % len(options)] if pick % 3 else "pass"
+        if value == "pass":
+            hand.pass_turn(seat)
+        else:
+            hand.bid(seat, value)
+        auction.append((seat, value))
+    assert _auction_over(rules, auction), "the bidding ended early"
+    bids = [(seat, bid) for seat, bid in auction if bid != "pass"]
+    if bids:
+        assert hand.bidder == bids[-1][0]
+        assert hand.to_act == hand.bidder and hand.phase in ("discard", "lead")
+    else:
+        assert hand.bidder == -1 and hand.phase in ("done", "lead")

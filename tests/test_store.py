@@ -79,21 +79,11 @@ BLIND_RECORD: dict[str, Any] = {
 
 
 def _conformance_records() -> list[Path]:
-    candidates = [
-        os.environ.get("AMERIKANER_CONFORMANCE", ""),
-        "/work/shared/conformance/valid",
-        str(REPO.parent / "shared" / "conformance" / "valid"),
-    ]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_dir():
-            files = sorted(
-                p for p in Path(candidate).glob("*.json") if not p.name.endswith(".expected.json")
-            )
-            if files:
-                # Small and large, finished and unfinished, every preset.
-                picks = [files[i] for i in range(0, len(files), max(1, len(files) // 8))]
-                return picks
-    return []
+    """Small and large, finished and unfinished records of tests/fixtures/conformance."""
+    folder = REPO / "tests" / "fixtures" / "conformance" / "valid"
+    files = sorted(p.with_name(p.name.removesuffix(".expected.json") + ".json")
+                   for p in folder.glob("*.expected.json"))
+    return [files[i] for i in range(0, len(files), max(1, len(files) // 8))]
 
 
 def seats_for(players: int, base_user: int = 100) -> list[SeatInfo]:

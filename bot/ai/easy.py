@@ -206,12 +206,11 @@ def solid_for_top(rules: Rules, held: int) -> bool:
     return losers <= rules.kitty_size // 2
 
 
-def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool,
-                 alone: bool = False) -> int | str:
+def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool) -> int | str:
     """"redeal", "pass" or a bid value (the top bid as `rules.top_value`); `bids` are the
-    legal bid values (number bids ascending, then the top value). `alone`: every other
-    seat has passed, so a number bid cannot end the bidding (the bidder would speak
-    again): only the top bid can still win the contract."""
+    legal bid values (number bids ascending, then the top value). The same whatever the
+    others did: a bid after every other player has passed wins the contract at once
+    (RULES.md section 3), like any other bid that the others pass."""
     if can_redeal and _weak_for_redeal(held):
         return "redeal"
     if not bids:
@@ -223,7 +222,7 @@ def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool,
     elif solid_for_top(rules, held) and held.bit_count() >= rules.cards_each:
         return top
     numbers = [b for b in bids if b != top]
-    if not numbers or alone:
+    if not numbers:
         return "pass"
     est = predict_team_tricks(rules, held)
     margin = 1.0 if rules.preset == "kani" else 0.7
@@ -530,9 +529,7 @@ def easy_hand_action(hand: Hand, rng: random.Random | None = None) -> Action:
     rules = hand.rules
     held = hand.hands[seat]
     if phase == "bid":
-        others = hand.passed | 1 << seat
-        alone = others == (1 << hand.n) - 1
-        choice = bid_decision(rules, held, hand.legal_bids(), hand.can_redeal(seat), alone)
+        choice = bid_decision(rules, held, hand.legal_bids(), hand.can_redeal(seat))
         if choice == "redeal":
             return Action.redeal(seat)
         if choice == "pass":
@@ -563,8 +560,7 @@ def easy_action(view: HandView, rng: random.Random) -> Action:
     phase = legal.phase
     if phase == "bid":
         bids = [rules.top_value if isinstance(b, str) else b for b in legal.bids]
-        alone = len(view.passed) == rules.players - 1 and seat not in view.passed
-        choice = bid_decision(rules, held, bids, legal.can_redeal, alone)
+        choice = bid_decision(rules, held, bids, legal.can_redeal)
         if choice == "redeal":
             return Action.redeal(seat)
         if choice == "pass" or choice not in bids:

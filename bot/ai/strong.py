@@ -196,8 +196,6 @@ def _bid_candidates(view: HandView, easy: Action) -> list[Action]:
     assert legal is not None and view.seat is not None
     seat = view.seat
     out = [easy]
-    if len(view.passed) == view.rules.players - 1:
-        return out  # everyone else passed: a number bid cannot end the bidding
     if easy.kind != "pass":
         out.append(Action.pass_(seat))
     numbers = [b for b in legal.bids if isinstance(b, int)]

@@ -540,12 +540,10 @@ class Hand:
         self.high_bid = number
         self.bidder = seat
         self.bid_made |= 1 << seat
-        # Bidding ends at once on the top bid; otherwise only on a pass that leaves the
-        # high bidder alone (RULES.md section 3). A player who bids after everyone else
-        # has passed therefore speaks again: they may raise, and if they pass, everyone
-        # has passed and the hand is thrown in (or played all-pass). The conformance
-        # records of shared/conformance play it exactly this way.
-        if top:
+        # Bidding ends at once on the top bid, and when every other player has passed
+        # (RULES.md section 3, Decision): also when this bid comes after all the others
+        # passed, so the bidder is not asked to speak again.
+        if top or self._active_seats() == 1:
             self._end_bidding()
         else:
             self.to_act = self._next_bidder(seat)
@@ -560,9 +558,8 @@ class Hand:
         if active == 1 and self.bidder >= 0 and not self.passed >> self.bidder & 1:
             self._end_bidding()
         elif active == 0:
-            # Everyone passed, a lone bidder included: any bid made lapses.
-            self.bidder = -1
-            self.high_bid = 0
+            # Everyone passed without a bid (a bid by the last player to speak ends the
+            # bidding, so no bid can be left standing here).
             if "all_pass_play" in self.rules.options:
                 self.all_pass = True
                 self.phase = LEAD
