@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
+import signal
 import sys
+import time
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -14,6 +18,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
 from bot.store import Store
 from bot.tables import TableService
+from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +35,15 @@ def tune_garbage_collector() -> None:
     gc.freeze()
 
 
+# How long a stop waits for what is in flight: unanswered interactions, changes being
+# committed, posts being sent. Docker's `stop` waits 10 s before it kills.
+STOP_GRACE = 4.0
+
+
 class AmerikanerBot(commands.Bot):
     store: Store
     tables: TableService
+    outbox: Outbox
 
     def __init__(self, settings: Settings) -> None:
         # No privileged intents: the bot works from interactions alone.
@@ -41,6 +52,14 @@ class AmerikanerBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None)
         self.settings = settings
+        self._unanswered: set[discord.Interaction[Any]] = set()
+        self._stopping = False
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction is remembered until answered, so a stop can wait for the
+        answers in flight."""
+        self._unanswered = {i for i in self._unanswered if not i.response.is_done()}
+        self._unanswered.add(interaction)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
@@ -50,13 +69,17 @@ class AmerikanerBot(commands.Bot):
         # commit, stays only as a backstop for a log of ~40 MB.
         self.store = await Store.open(self.settings.database_path,
                                       autocheckpoint_pages=10_000)
-        self.tables = TableService(self.store, ai_delay=self.settings.ai_delay)
+        self.outbox = Outbox(self.store)
+        self.tables = TableService(self.store, ai_delay=self.settings.ai_delay,
+                                   outbox=self.outbox)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", len(restored))
+        # What was committed before a crash but not yet posted.
+        await self.outbox.drain_all()
         await self._sync_commands()
 
     async def _checkpoint_regularly(self, every: float = 5.0) -> None:
@@ -80,16 +103,56 @@ class AmerikanerBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        """Stop gracefully: refuse new changes (they are answered "restarting"), wait
+        for the answers and commits in flight and the posts being sent, then close the
+        connection and the store. Whatever is left to post is posted after the next
+        start (the outbox)."""
+        if self._stopping:
+            return
+        self._stopping = True
+        started = time.monotonic()
         checkpointer = getattr(self, "_checkpointer", None)
         if checkpointer is not None:
             checkpointer.cancel()
         tables = getattr(self, "tables", None)
         if tables is not None:
-            await tables.close()
+            await tables.close(grace=STOP_GRACE / 2)
+        await self._wait_for_answers(STOP_GRACE / 4)
+        outbox = getattr(self, "outbox", None)
+        if outbox is not None:
+            await outbox.close(timeout=STOP_GRACE / 4)
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+            log.info("stopped cleanly in %.1f s: every change is stored",
+                     time.monotonic() - started)
+
+    async def _wait_for_answers(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(
+                not i.response.is_done() for i in self._unanswered):
+            await asyncio.sleep(0.02)
+
+
+async def _serve(bot: AmerikanerBot, token: str) -> None:
+    """Run the bot until it ends or SIGTERM / SIGINT asks it to stop; a stop closes it
+    gracefully (`AmerikanerBot.close`)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stopping.done():
+            log.info("stopping (signal received)")
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        stopping.cancel()
+        running.result()  # a login or connection error ends the program
 
 
 def run_bot() -> int:
@@ -114,7 +177,7 @@ def run_bot() -> int:
     tune_garbage_collector()
     bot = AmerikanerBot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(_serve(bot, settings.token))
     except discord.LoginFailure:
         print("amerikaner: Discord rejected the token: check DISCORD_TOKEN (developer portal "
               "-> your application -> Bot -> Reset Token).", file=sys.stderr)

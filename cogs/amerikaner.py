@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.core.actions import Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.core.errors import RuleError
+from bot.core.record import action_from_json
 from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
 from bot.core.views import HandView
 from bot.render import (
@@ -40,8 +41,17 @@ from bot.render import (
     turn_mention,
 )
 from bot.render.text import describe_action
+from bot.store import PostRow
 from bot.tables import ActResult, Table, TableError
-from bot.tables.service import LOBBY, PLAYING
+from bot.tables.outbox import post_nonce
+from bot.tables.service import (
+    LOBBY,
+    PLAYING,
+    POST_FINAL,
+    POST_HAND_SUMMARY,
+    POST_TABLE_MESSAGE,
+    POST_TIMEOUT,
+)
 
 if TYPE_CHECKING:
     from bot.app import AmerikanerBot
@@ -284,12 +294,12 @@ class Amerikaner(commands.Cog):
         self.tables = bot.tables
         self._dirty: set[int] = set()
         self._editors: dict[int, asyncio.Task[None]] = {}
-        self._last_finished: dict[int, int] = {}  # channel id -> finished game id
         self.edit_delay = bot.settings.edit_delay
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
         self.tables.add_listener(self._on_table_event)
+        self.bot.outbox.send = self._send_post
 
     async def cog_unload(self) -> None:
         for task in self._editors.values():
@@ -379,32 +389,71 @@ class Amerikaner(commands.Cog):
         else:
             await message.edit(view=None)
 
-    async def _post_table_message(self, table: Table) -> None:
+    # ------------------------------------------------------------- posts (the outbox)
+
+    async def _send_post(self, row: PostRow) -> int | None:
+        """Render and send one post of the outbox (bot.tables.outbox): the id of the
+        message, or None if it can never be posted. Sent with the post's nonce, so a
+        post sent again after a crash is not posted twice."""
+        table = await self.tables.load(row.game_id)
+        if table is None:
+            return None
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        nonce = post_nonce(row)
+        try:
+            if row.kind == POST_HAND_SUMMARY:
+                panel = hand_summary_panel(table, int(row.params["hand_index"]))
+                message = await channel.send(embed=_embed(panel), nonce=nonce)
+            elif row.kind == POST_FINAL:
+                message = await channel.send(embed=_embed(final_panel(table)), nonce=nonce)
+                await self._retire_table_message(table, table.message_id)
+            elif row.kind == POST_TABLE_MESSAGE:
+                if table.stage != PLAYING:
+                    return None  # the game ended or was cancelled meanwhile
+                message = await self._post_table_message(table, nonce)
+            elif row.kind == POST_TIMEOUT:
+                seat = int(row.params["seat"])
+                action = action_from_json(row.params["action"])
+                message = await channel.send(
+                    f"⏰ {table.seats[seat].name}'s time ran out: the AI played "
+                    f"{describe_action(action)} for them.", nonce=nonce)
+            else:
+                log.error("unknown post %r of table %s", row.kind, table.id)
+                return None
+        except (discord.Forbidden, discord.NotFound):
+            return None
+        return message.id
+
+    async def _post_table_message(self, table: Table, nonce: str) -> discord.Message:
+        """A new table message at the bottom of the channel, for the next hand; the old
+        one loses its buttons."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
-        message = await channel.send(embed=_embed(table_panel(table)), view=table_view(table))
+        message = await channel.send(embed=_embed(table_panel(table)), view=table_view(table),
+                                     nonce=nonce)
         await self.tables.set_message(table, message.id)
-        if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old).edit(view=None)
+        if old is not None and old != message.id:
+            await self._retire_table_message(table, old)
+        return message
 
-    async def _after_change(self, table: Table, hand_finished: bool, game_finished: bool,
-                            hand_index: int) -> None:
-        """Public consequences of a change: summaries, standings, the table message."""
-        channel = self.bot.get_partial_messageable(table.channel_id)
-        if hand_finished:
-            await channel.send(embed=_embed(hand_summary_panel(table, hand_index)))
-        if game_finished:
-            self._last_finished[table.channel_id] = table.id
-            await channel.send(embed=_embed(final_panel(table)))
-            self._dirty.discard(table.id)
-            if table.message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(table.message_id).edit(
-                        embed=_embed(table_panel(table)), view=None)
-        elif hand_finished:
-            await self._post_table_message(table)  # keep the live table at the bottom
-        else:
+    async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
+        """Take the buttons off a table message that no longer is the live one (at the
+        end of a game, with the final state)."""
+        if message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            message_id)
+        with contextlib.suppress(discord.HTTPException):
+            if table.stage == PLAYING:
+                await message.edit(view=None)
+            else:
+                self._dirty.discard(table.id)
+                await message.edit(embed=_embed(table_panel(table)), view=None)
+
+    def _after_change(self, table: Table, hand_finished: bool) -> None:
+        """Public consequences of a change beyond its posts (which the outbox makes):
+        the table message, edited soon, unless the hand ended (a new one is posted)."""
+        if not hand_finished:
             self.request_refresh(table)
 
     async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
@@ -417,18 +466,7 @@ class Amerikaner(commands.Cog):
                     f"⏳ {text} Half your time is gone.",
                     allowed_mentions=discord.AllowedMentions(users=True))
             return
-        if event == "timeout":
-            seat = detail.get("seat", 0)
-            await self.bot.get_partial_messageable(table.channel_id).send(
-                f"⏰ {table.seats[seat].name}'s time ran out: the AI played "
-                f"{describe_action(detail['action'])} for them.")
-            return
-        game = table.game
-        index = len(game.hands) - 1 if game else 0
-        if event == "hand_finished" and game and not game.finished:
-            index -= 1
-        await self._after_change(table, event in ("hand_finished", "game_finished"),
-                                 event == "game_finished", index)
+        self._after_change(table, event in ("hand_finished", "game_finished"))
         if event != "game_finished":
             await self._maybe_mention(table, 0)
 
@@ -629,8 +667,7 @@ class Amerikaner(commands.Cog):
                                                     ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        await self._after_change(table, result.hand_finished, result.game_finished,
-                                 result.hand_index)
+        self._after_change(table, result.hand_finished)
         if not result.game_finished:
             await self._maybe_mention(table, result.idle_before)
 
@@ -903,7 +940,7 @@ class Amerikaner(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None
                      ) -> None:
         async def work() -> None:
-            game_id, note = self._export_target(interaction, game)
+            game_id, note = await self._export_target(interaction, game)
             row = await self.bot.store.get_game(game_id)
             if row is None or row.guild_id != interaction.guild_id:
                 raise TableError("no_game", "There is no such game on this server.")
@@ -916,17 +953,18 @@ class Amerikaner(commands.Cog):
             await self._reply(interaction, note, file=file)
         await self._guarded(interaction, work)
 
-    def _export_target(self, interaction: discord.Interaction[Any], game: int | None
-                       ) -> tuple[int, str]:
+    async def _export_target(self, interaction: discord.Interaction[Any], game: int | None
+                             ) -> tuple[int, str]:
         if game is not None:
             return game, f"Game {game}."
         table = self.tables.in_channel(interaction.channel_id or 0)
         if table is not None and table.stage == PLAYING:
             return table.id, (f"Game {table.id} so far, without the hand being played "
                               "(its cards are still hidden).")
-        finished = self._last_finished.get(interaction.channel_id or 0)
+        finished = await self.bot.store.last_game_in_channel(interaction.channel_id or 0,
+                                                             "finished")
         if finished is not None:
-            return finished, f"Game {finished}."
+            return finished.id, f"Game {finished.id}."
         raise TableError("no_game", "No game to export here: name a game number.")
 
     @group.command(name="leaderboard", description="This server's top players")

@@ -227,29 +227,32 @@ async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
     await service.start(table.id, 1)
     seat = table.to_act
     loop = asyncio.get_running_loop()
+
+    async def timeout_posts() -> list:
+        return [p for p in await service.store.pending_posts(table.id) if p.kind == "timeout"]
+
+    # The timeout notice is committed with the AI's action, into the outbox.
     deadline = loop.time() + 20
-    # The timeout is announced just after the action is applied: wait for the event.
-    while "timeout" not in [e for e, _ in events] and loop.time() < deadline:
+    while not await timeout_posts() and loop.time() < deadline:
         await asyncio.sleep(0.01)
-    names = [e for e, _ in events]
-    assert names[:2] == ["reminder", "timeout"]
-    assert events[0][1]["seat"] == seat and events[1][1]["seat"] == seat
+    assert [e for e, _ in events][:1] == ["reminder"] and events[0][1]["seat"] == seat
+    [post] = await timeout_posts()
+    assert post.params["seat"] == seat
     assert table.version >= 1
     record = await service.store.load_record(table.id)
+    assert record["hands"][0]["actions"][0] == post.params["action"]
     assert record["hands"][0]["actions"][0]["seat"] == seat
     # The clock keeps running for the next player: it survives a restart too.
     await service.close()
     await service.store.close()
-    again = await _service(tmp_path / "db.sqlite3")
-    again.add_listener(listener)
-    events.clear()
+    service = again = await _service(tmp_path / "db.sqlite3")
     [restored] = await again.restore()
     assert restored.turn_timer == 1.0
     deadline = loop.time() + 20
     version = restored.version
-    while "timeout" not in [e for e, _ in events] and loop.time() < deadline:
+    while len(await timeout_posts()) < 2 and loop.time() < deadline:
         await asyncio.sleep(0.01)
-    assert "timeout" in [e for e, _ in events]
+    assert len(await timeout_posts()) == 2
     assert restored.version > version
     await again.close()
     await again.store.close()

@@ -244,6 +244,18 @@ def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
     return out
 
 
+def action_from_json(raw: Mapping[str, Any]) -> Action:
+    """The action of a record's action object (`action_to_json`'s inverse); a
+    malformed one raises `RuleError`."""
+    seat, kind = raw.get("seat"), raw.get("action")
+    if not isinstance(seat, int) or not isinstance(kind, str):
+        raise RuleError(INVALID_RECORD, "An action needs a seat and a kind.")
+    try:
+        return _parse_action(kind, seat, raw)
+    except KeyError as exc:
+        raise RuleError(INVALID_RECORD, f"The action has no {exc.args[0]!r}.") from None
+
+
 def hand_to_json(hand: Hand) -> dict[str, object]:
     out = hand.deal.to_json(hand.rules)
     out["actions"] = [action_to_json(a, hand.rules) for a in hand.actions]

@@ -55,6 +55,29 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Post:
+    """A message a state change obliges the bot to post (a hand summary, the final
+    standings, a new table message, a timer notice), stored in the same commit as the
+    change and posted after it: the outbox. ``kind`` and ``params`` say what to render;
+    the words are rendered when it is posted."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PostRow:
+    """A stored post that is not yet marked as posted."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    kind: str
+    params: dict[str, Any] = field(hash=False)
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderRow:
     user_id: int
     games: int

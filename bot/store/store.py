@@ -61,6 +61,8 @@ from .models import (
     LeaderRow,
     MemberStats,
     OutOfOrderError,
+    Post,
+    PostRow,
     ResultRow,
     SeatInfo,
     StoreError,
@@ -529,16 +531,19 @@ class Store:
         *,
         next_deal: dict[str, Any] | None = None,
         results: Sequence[ResultRow] | None = None,
+        posts: Sequence[Post] = (),
     ) -> None:
         """Everything one accepted move writes, as ONE atomic commit done in a single
         trip to the database thread: ``append_action(game_id, hand_index, seq,
         action)``, then, if given, ``add_hand(game_id, hand_index + 1, next_deal)``
         (the next hand's deal), then, if ``results`` is not None,
-        ``finish_game(game_id, results)``. Same checks and errors as those methods;
-        all or nothing; committed when this returns."""
+        ``finish_game(game_id, results)``, then the ``posts`` the move obliges the bot
+        to make, into the outbox (``pending_posts``). Same checks and errors as those
+        methods; all or nothing; committed when this returns."""
         actions_json = _actions_json([action])
         deal_json = _deal_json(next_deal) if next_deal is not None else None
         result_rows = list(results) if results is not None else None
+        post_rows = [(p.kind, _dumps(p.params)) for p in posts]
         await self._write(
             _record_action_sync,
             game_id,
@@ -547,8 +552,49 @@ class Store:
             actions_json,
             deal_json,
             result_rows,
+            post_rows,
             self._now(),
         )
+
+    # ---------------------------------------------------------------------- outbox
+
+    async def pending_posts(self, game_id: int | None = None) -> list[PostRow]:
+        """Posts not yet marked as posted, oldest first: of one game, or of all
+        (after a restart)."""
+        where, params = ("WHERE done_at IS NULL AND game_id = ?", (game_id,)) \
+            if game_id is not None else ("WHERE done_at IS NULL", ())
+        async with self._read() as conn:
+            rows = await _fetchall(
+                conn,
+                "SELECT id, game_id, channel_id, kind, params, created_at FROM outbox "
+                f"INDEXED BY outbox_pending {where} ORDER BY game_id, id",
+                params,
+            )
+        return [PostRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    async def mark_posted(self, post_id: int, message_id: int | None) -> None:
+        """The post is done: ``message_id`` is the message posted, or None if it could
+        not be posted (the channel is gone, the bot may not write there)."""
+        async with self.transaction():
+            await self._conn.execute(
+                "UPDATE outbox SET message_id = ?, done_at = ? WHERE id = ?",
+                (message_id, self._now(), post_id),
+            )
+
+    async def last_game_in_channel(self, channel_id: int, status: GameStatus
+                                   ) -> GameRow | None:
+        """The channel's newest game with that status (e.g. its last finished one)."""
+        async with self._read() as conn:
+            rows = await _fetchall(
+                conn,
+                "SELECT id FROM games WHERE channel_id = ? AND status = ? "
+                "ORDER BY id DESC LIMIT 1",
+                (channel_id, status),
+            )
+            if not rows:
+                return None
+            games = await self._games_where(conn, "id = ?", (rows[0][0],))
+        return games[0] if games else None
 
     async def load_record(self, game_id: int) -> dict[str, Any]:
         """The game's record in RECORD_FORMAT.md shape: ``format``, ``rules``,
@@ -922,6 +968,7 @@ def _record_action_sync(
     actions_json: Sequence[str],
     deal_json: str | None,
     results: Sequence[ResultRow] | None,
+    posts: Sequence[tuple[str, str]],
     now: float,
 ) -> None:
     _append_actions_sync(db, game_id, hand_index, seq, actions_json, now)
@@ -929,6 +976,12 @@ def _record_action_sync(
         _add_hand_sync(db, game_id, hand_index + 1, deal_json, now)
     if results is not None:
         _finish_game_sync(db, game_id, results, now)
+    if posts:
+        db.executemany(
+            "INSERT INTO outbox (game_id, channel_id, kind, params, created_at) "
+            "SELECT id, channel_id, ?, ?, ? FROM games WHERE id = ?",
+            [(kind, params, now, game_id) for kind, params in posts],
+        )
 
 
 async def _fetchall(conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:

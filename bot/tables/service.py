@@ -25,7 +25,8 @@ from bot.core.hand import MADE, Hand
 from bot.core.record import action_to_json, load_game
 from bot.core.rules import Rules
 from bot.core.views import GameView, HandView, game_view, hand_view
-from bot.store import ChannelBusyError, ResultRow, SeatInfo, Store
+from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
+from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,13 @@ FINISHED = "finished"
 CANCELLED = "cancelled"
 
 AI_LEVELS = ("easy", "strong")
+
+# What a change obliges the bot to post (the outbox, `Store.pending_posts`): committed
+# with the change, posted after it, by `bot.tables.outbox.Outbox`.
+POST_HAND_SUMMARY = "hand_summary"  # {"hand_index": i}: the hand's result
+POST_TABLE_MESSAGE = "table_message"  # {}: a new table message for the next hand
+POST_FINAL = "final_standings"  # {}: the game's final standings
+POST_TIMEOUT = "timeout"  # {"seat": s, "action": record action}: the AI played for s
 
 
 class TableError(Exception):
@@ -153,8 +161,10 @@ class TableService:
     """All tables of one bot process."""
 
     def __init__(self, store: Store, *, rng: random.Random | None = None,
-                 ai_delay: float = 1.0, ai_chooser: AiChooser | None = None) -> None:
+                 ai_delay: float = 1.0, ai_chooser: AiChooser | None = None,
+                 outbox: Outbox | None = None) -> None:
         self.store = store
+        self.outbox = outbox  # posts what a change obliges the bot to post
         self.rng = rng or random.Random()
         self.ai_delay = ai_delay
         self._ai_chooser = ai_chooser or _default_ai
@@ -164,6 +174,7 @@ class TableService:
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
         self.closed = False
+        self.restored = asyncio.Event()  # set once `restore` has run
 
     # ------------------------------------------------------------------ lookup
 
@@ -182,6 +193,8 @@ class TableService:
         return self._tables.get(table_id) if table_id is not None else None
 
     def require(self, table_id: int) -> Table:
+        if self.closed:
+            raise TableError("restarting", "The bot is restarting: try again in a moment.")
         table = self._tables.get(table_id)
         if table is None or table.stage in (FINISHED, CANCELLED):
             raise TableError("no_table", "That table is closed.")
@@ -405,7 +418,10 @@ class TableService:
         self._schedule_ai(table)
         return result
 
-    async def _apply(self, table: Table, seat: int, action: Action) -> ActResult:
+    async def _apply(self, table: Table, seat: int, action: Action,
+                     notice: str | None = None) -> ActResult:
+        """Apply and commit one action. `notice`: a post the action itself calls for
+        (POST_TIMEOUT), committed with it ahead of those its outcome calls for."""
         game = table.game
         assert game is not None
         hand = game.current
@@ -423,12 +439,16 @@ class TableService:
         # Deal the next hand before the first await, so that nobody looking at the table
         # meanwhile sees a moment with no hand in play.
         nxt = game.start_hand(rng=self.rng) if hand.finished and not game.finished else None
+        stored_json = action_to_json(stored, table.rules)
+        posts = [Post(notice, {"seat": seat, "action": stored_json})] if notice else []
+        posts.extend(_posts_after(hand_index, hand.finished, game.finished))
         try:
-            # One atomic commit, in one trip to the database thread.
+            # One atomic commit, in one trip to the database thread, with what it
+            # obliges the bot to post (the outbox).
             await self.store.record_action(
-                table.id, hand_index, seq, action_to_json(stored, table.rules),
+                table.id, hand_index, seq, stored_json,
                 next_deal=nxt.deal.to_json(table.rules) if nxt is not None else None,
-                results=_results(table) if game.finished else None)
+                results=_results(table) if game.finished else None, posts=posts)
         except Exception:
             # The store did not take it: rebuild from what it holds, so memory never runs
             # ahead of the disk, and tell the player nothing happened.
@@ -436,6 +456,8 @@ class TableService:
             await self._reload(table)
             raise TableError("storage_failed", "Something went wrong saving that; it was "
                              "not played. Please try again.") from None
+        if posts and self.outbox is not None:
+            self.outbox.kick(table.id)
         now = time.monotonic()
         idle = now - table.last_activity
         table.last_activity = now
@@ -472,6 +494,8 @@ class TableService:
                     return
                 await asyncio.sleep(self.ai_delay)
                 async with table.lock:
+                    if self.closed:
+                        return  # stopping: the turn is played after the next start
                     if table.stage != PLAYING or table.to_act != seat \
                             or not table.seats[seat].played_by_ai:
                         continue
@@ -521,9 +545,7 @@ class TableService:
                 assert view is not None
                 action = await asyncio.to_thread(self._ai_chooser, view, "easy",
                                                  random.Random(self.rng.random()))
-                result = await self._apply(table, seat, action)
-            await self._notify(table, "timeout", seat=seat, action=result.action,
-                               hand_index=result.hand_index)
+                result = await self._apply(table, seat, action, notice=POST_TIMEOUT)
             await self._notify_result(table, result)
             self._schedule_ai(table)
         except asyncio.CancelledError:
@@ -544,14 +566,25 @@ class TableService:
             except Exception:
                 log.exception("table listener failed")
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 5.0) -> None:
+        """Stop: refuse new requests, let actions under way finish their commit (for
+        at most `grace` seconds), then stop AI turns and timers."""
         self.closed = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._quiesce(), grace)
         tasks = [*self._ai_tasks.values(), *self._timers.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    async def _quiesce(self) -> None:
+        """Return once no table is in the middle of a change: each table's lock is
+        taken in turn (new changes are refused meanwhile, `self.closed`)."""
+        for table in list(self._tables.values()):
+            async with table.lock:
+                pass
 
     # ------------------------------------------------------------------ restore
 
@@ -560,27 +593,52 @@ class TableService:
         restored = []
         for row in await self.store.unfinished_games():
             try:
-                rules = Rules.from_json(row.rules)
-                seats = [Seat(s.user_id, s.display_name, s.ai_level, away=s.is_ai
-                              and s.user_id is not None)
-                         for s in sorted(row.seats, key=lambda s: s.seat)]
-                table = Table(row.id, row.guild_id, row.channel_id, row.host_id, rules,
-                              row.first_dealer, seats, meta=dict(row.meta))
-                table.stage = row.meta.get("stage", LOBBY)
-                # The turn began at the last stored change: a timer keeps running across
-                # a restart instead of starting afresh.
-                table.last_activity = time.monotonic() - max(0.0, time.time() - row.updated_at)
-                if table.stage == PLAYING:
-                    await self._reload(table)
-                    if table.game is None:
-                        raise ValueError("a started game without hands")
+                table = await self._table_from_row(row)
             except Exception:
                 log.exception("could not restore table %s; it is left as it was", row.id)
                 continue
             self._register(table)
             restored.append(table)
             self._schedule_ai(table)
+        self.restored.set()
         return restored
+
+    async def load(self, table_id: int) -> Table | None:
+        """A table as the store has it, whatever its stage: the live one if this
+        process holds it, else rebuilt from the store (a finished game, for its posts
+        and its answers), or None if there is no such game."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        row = await self.store.get_game(table_id)
+        return await self._table_from_row(row) if row is not None else None
+
+    async def _table_from_row(self, row: GameRow) -> Table:
+        rules = Rules.from_json(row.rules)
+        seats = [Seat(s.user_id, s.display_name, s.ai_level, away=s.is_ai
+                      and s.user_id is not None)
+                 for s in sorted(row.seats, key=lambda s: s.seat)]
+        table = Table(row.id, row.guild_id, row.channel_id, row.host_id, rules,
+                      row.first_dealer, seats, meta=dict(row.meta))
+        table.stage = {"finished": FINISHED, "cancelled": CANCELLED}.get(
+            row.status, row.meta.get("stage", LOBBY))
+        # The turn began at the last stored change: a timer keeps running across a
+        # restart instead of starting afresh.
+        table.last_activity = time.monotonic() - max(0.0, time.time() - row.updated_at)
+        if table.stage in (PLAYING, FINISHED):
+            await self._reload(table)
+            if table.game is None:
+                raise ValueError("a started game without hands")
+        return table
+
+
+def _posts_after(hand_index: int, hand_finished: bool, game_finished: bool) -> list[Post]:
+    """What the end of a hand or of the game obliges the bot to post."""
+    if not hand_finished:
+        return []
+    posts = [Post(POST_HAND_SUMMARY, {"hand_index": hand_index})]
+    posts.append(Post(POST_FINAL) if game_finished else Post(POST_TABLE_MESSAGE))
+    return posts
 
 
 def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:

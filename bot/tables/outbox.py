@@ -1,0 +1,125 @@
+"""The outbox: what committed changes oblige the bot to post, posted exactly once.
+
+A change and the posts it calls for (hand summaries, final standings, the next hand's
+table message, timer notices) are committed together (`Store.record_action(posts=...)`).
+Afterwards `Outbox.kick(game_id)` posts that game's pending posts in order, one worker a
+game, and marks each done; after a restart `drain_all` posts whatever was left. A post
+that reached Discord but was not marked before a crash is sent again with the same
+nonce, which Discord answers with the message it already has instead of a second one
+(`enforce_nonce`), so nothing is posted twice.
+
+This module knows nothing of Discord: the `send` function it is given renders a post and
+sends it, returning the message id, or None if it can never be posted (the channel is
+gone, or the bot may not write there); any exception means "try again later".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.store import PostRow, Store
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[PostRow], Awaitable[int | None]]
+
+RETRIES = 5  # tries of one post in a row before it waits for the next kick or restart
+
+
+def post_nonce(row: PostRow) -> str:
+    """The nonce a post is sent with, the same every time it is sent: its row id and
+    the moment it was committed (so a database started afresh does not reuse one
+    within Discord's nonce window). At most 25 characters, as Discord asks."""
+    return f"{row.id}.{int(row.created_at * 1000) % 10**12}"[:25]
+
+
+class Outbox:
+    """Posts the store's pending posts, in order per game, each exactly once."""
+
+    def __init__(self, store: Store, send: Send | None = None, *,
+                 retry_delay: float = 1.0) -> None:
+        self.store = store
+        self.send = send  # set by whoever renders and sends the posts (the cog)
+        self.retry_delay = retry_delay
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self.closed = False
+
+    def kick(self, game_id: int) -> None:
+        """Post the game's pending posts soon (a worker already at it looks again)."""
+        if self.closed or self.send is None:
+            return
+        worker = self._workers.get(game_id)
+        if worker is not None and not worker.done():
+            self._again.add(game_id)
+            return
+        self._workers[game_id] = asyncio.create_task(self._work(game_id))
+
+    async def drain_all(self) -> None:
+        """After a restart: post everything that was committed but not posted."""
+        for game_id in sorted({row.game_id for row in await self.store.pending_posts()}):
+            self.kick(game_id)
+
+    async def idle(self) -> None:
+        """Wait until every worker is done (tests, shutdown)."""
+        while True:
+            workers = [w for w in self._workers.values() if not w.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers, return_exceptions=True)
+
+    async def close(self, timeout: float) -> None:
+        """Stop taking kicks; give the posts under way `timeout` seconds, then stop
+        them (what is left is posted after the next start)."""
+        self.closed = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle(), timeout)
+        for worker in self._workers.values():
+            worker.cancel()
+        for worker in self._workers.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await worker
+        self._workers.clear()
+
+    async def _work(self, game_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                for row in await self.store.pending_posts(game_id):
+                    if not await self._post(row):
+                        return
+                if game_id not in self._again:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the outbox of game %s failed", game_id)
+        finally:
+            if self._workers.get(game_id) is asyncio.current_task():
+                del self._workers[game_id]
+
+    async def _post(self, row: PostRow) -> bool:
+        """Send one post and mark it done; False if it is still pending after every
+        try (the rest of the game's posts wait behind it, to keep their order)."""
+        for attempt in range(RETRIES):
+            try:
+                assert self.send is not None
+                message_id = await self.send(row)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not post %s of game %s (try %d)", row.kind, row.game_id,
+                            attempt + 1, exc_info=True)
+                if self.closed:
+                    return False
+                await asyncio.sleep(self.retry_delay * 2 ** attempt)
+                continue
+            if message_id is None:
+                log.warning("gave up posting %s of game %s: the channel refuses it",
+                            row.kind, row.game_id)
+            await self.store.mark_posted(row.id, message_id)
+            return True
+        return False
