@@ -26,6 +26,8 @@ from bot.core.errors import RuleError
 from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
 from bot.core.views import HandView
 from bot.render import (
+    CONTENT_LIMIT,
+    INTERNAL_ERROR,
     Panel,
     bid_label,
     error_text,
@@ -35,6 +37,7 @@ from bot.render import (
     help_text,
     leaderboard_panel,
     rules_text,
+    shorten,
     stats_panel,
     table_panel,
     turn_mention,
@@ -63,11 +66,99 @@ def _embed(panel: Panel) -> discord.Embed:
     return embed
 
 
+# ----------------------------------------------------------------- answering errors
+
+# Discord's code for a second answer to one interaction.
+_ALREADY_ACKNOWLEDGED = 40060
+
+# discord.py's refusals before a command runs, by what the user can do about them.
+_APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
+    (app_commands.NoPrivateMessage, "guild_only"),
+    (app_commands.BotMissingPermissions, "bot_not_permitted"),
+    (app_commands.MissingPermissions, "not_permitted"),
+    (app_commands.MissingRole, "not_permitted"),
+    (app_commands.MissingAnyRole, "not_permitted"),
+    (app_commands.CommandOnCooldown, "slow_down"),
+    (app_commands.CheckFailure, "not_allowed_here"),
+)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place that answers a command, button or menu that failed: a refusal
+    (TableError, RuleError, an option or check discord.py refused) with its sentence,
+    anything else with an apology, its traceback logged once. It never raises: the user
+    gets an answer even if Discord refused the first one, and that is logged once."""
+    error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    text = _error_answer(error)
+    if isinstance(error, discord.HTTPException) and interaction.response.is_done():
+        return  # Discord refused a request after the answer: the user has theirs (logged)
+    try:
+        await _send_ephemeral(interaction, text)
+    except Exception as exc:
+        if text != INTERNAL_ERROR:  # the answer itself was refused: try the plain one
+            with contextlib.suppress(Exception):
+                await _send_ephemeral(interaction, INTERNAL_ERROR)
+        log.error("could not answer interaction %s with %r", interaction.id,
+                  shorten(text, 80), exc_info=exc)
+
+
+def _error_answer(error: BaseException) -> str:
+    """The sentence for a failed interaction; a failure of ours is logged here."""
+    if isinstance(error, TableError | RuleError):
+        return error_text(error.code, error.message)
+    if isinstance(error, app_commands.TransformerError):
+        member = error.type in (discord.AppCommandOptionType.user,
+                                discord.AppCommandOptionType.mentionable)
+        return error_text("not_a_member" if member else "bad_option", "")
+    for kind, code in _APP_REFUSALS:
+        if isinstance(error, kind):
+            return error_text(code, "")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("Discord sent a command that differs from ours: %s", error)
+        return error_text("outdated_command", "")
+    if isinstance(error, discord.HTTPException):
+        log.warning("Discord refused a request", exc_info=error)
+    else:
+        log.error("handler failed", exc_info=error)
+    return INTERNAL_ERROR
+
+
+async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """`text` for the user alone: the answer, or a follow-up if there is one already."""
+    kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
+                              "allowed_mentions": discord.AllowedMentions.none()}
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(**kwargs)
+            return
+        except discord.InteractionResponded:
+            pass  # answered meanwhile: follow up
+        except discord.HTTPException as exc:
+            if exc.code != _ALREADY_ACKNOWLEDGED:
+                raise
+    await interaction.followup.send(**kwargs)
+
+
 def _card_style(card: int) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if suit_of(card) in (1, 2) else discord.ButtonStyle.secondary
 
 
 # ----------------------------------------------------------------- persistent components
+
+async def _run_component(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
+                         work: Callable[[Amerikaner], Awaitable[None]]) -> None:
+    """Run the handler of a button or menu: an error is answered as a command's is
+    (answer_error), and the objects of the click are let go."""
+    try:
+        cog = interaction.client.get_cog("Amerikaner")
+        if not isinstance(cog, Amerikaner):
+            raise RuntimeError("the Amerikaner cog is not loaded")
+        await work(cog)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+    finally:
+        _let_go(item, interaction)
+
 
 def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
     """Break the reference cycles discord.py builds around one button or select click,
@@ -100,11 +191,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.on_component(interaction, self.table_id, self.rest, [])
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, []))
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -128,11 +216,8 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(v) for v in (interaction.data or {}).get("values", [])]
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.on_component(interaction, self.table_id, self.rest, values)
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, values))
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -150,11 +235,8 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["order"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.show_leaderboard(interaction, self.order, self.page, edit=True)
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.show_leaderboard(
+            interaction, self.order, self.page, edit=True))
 
 
 # ----------------------------------------------------------------- views of a table
@@ -290,19 +372,27 @@ class Amerikaner(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
         self.tables.add_listener(self._on_table_event)
+        # The slash commands raise; the tree hands every error to answer_error, also
+        # those raised before a command runs (an option or check refused, an outdated
+        # command), which a cog's own error handler would never see.
+        self._tree_on_error = self.bot.tree.on_error
+        self.bot.tree.error(answer_error)
 
     async def cog_unload(self) -> None:
         for task in self._editors.values():
             task.cancel()
+        self.bot.tree.error(self._tree_on_error)
 
     # ------------------------------------------------------------- answering
 
     async def _reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
                      panel: Panel | None = None, view: discord.ui.View | None = None,
                      ephemeral: bool = True, file: discord.File | None = None) -> None:
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        # No mentions: a reply quotes names and what users typed, never to ping anyone.
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral,
+                                  "allowed_mentions": discord.AllowedMentions.none()}
         if text is not None:
-            kwargs["content"] = text
+            kwargs["content"] = shorten(text, CONTENT_LIMIT)
         if panel is not None:
             kwargs["embed"] = _embed(panel)
         if view is not None:
@@ -313,26 +403,6 @@ class Amerikaner(commands.Cog):
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
-
-    async def _fail(self, interaction: discord.Interaction[Any], exc: TableError | RuleError
-                    ) -> None:
-        await self._reply(interaction, error_text(exc.code, exc.message))
-
-    async def _guarded(self, interaction: discord.Interaction[Any],
-                       work: Callable[[], Awaitable[None]]) -> None:
-        """Run a handler so that the user always gets an answer, never "interaction
-        failed" nor a traceback."""
-        try:
-            await work()
-        except (TableError, RuleError) as exc:
-            await self._fail(interaction, exc)
-        except discord.HTTPException:
-            log.warning("Discord refused a reply", exc_info=True)
-        except Exception:
-            log.exception("handler failed")
-            with contextlib.suppress(discord.HTTPException):
-                await self._reply(interaction, "Something went wrong on our side; nothing "
-                                  "was changed. Please try again.")
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         table = self.tables.in_channel(interaction.channel_id or 0)
@@ -444,11 +514,7 @@ class Amerikaner(commands.Cog):
 
     async def on_component(self, interaction: discord.Interaction[Any], table_id: int,
                            rest: str, values: list[str]) -> None:
-        await self._guarded(interaction,
-                            lambda: self._component(interaction, table_id, rest, values))
-
-    async def _component(self, interaction: discord.Interaction[Any], table_id: int,
-                         rest: str, values: list[str]) -> None:
+        """A button or menu of a table; errors are answered by the caller (_run_component)."""
         parts = rest.split(":")
         user = interaction.user
         table = self.tables.get(table_id)
@@ -651,54 +717,47 @@ class Amerikaner(commands.Cog):
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
                   turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
-        async def work() -> None:
-            given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
-                     "kitty_trick": kitty_trick, "free_trump": free_trump,
-                     "two_wins": two_wins, "bidder_double": bidder_double,
-                     "partner_half": partner_half, "all_pass_play": all_pass_play,
-                     "fixed_ten": fixed_ten}
-            defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
-            chosen_preset = preset or defaults.get("preset", "amerikaner")
-            same_preset = chosen_preset == defaults.get("preset", "amerikaner")
-            options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
-            options.update({k: v for k, v in given.items() if v is not None})
-            count = players or (defaults.get("players") if same_preset else None) or 4
-            timer = turn_timer if turn_timer is not None else int(
-                defaults.get("turn_timer", 0) or 0)
-            options["target"] = target or (defaults.get("target") if same_preset else None) \
-                or default_target(chosen_preset)
-            table = await self.tables.create(interaction.guild_id or 0,
-                                             interaction.channel_id or 0, interaction.user.id,
-                                             interaction.user.display_name, chosen_preset,
-                                             int(count), options, timer * 60 or None)
-            response = await interaction.response.send_message(
-                embed=_embed(table_panel(table)), view=lobby_view(table))
-            if response.message_id is not None:
-                await self.tables.set_message(table, response.message_id)
-        await self._guarded(interaction, work)
+        given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
+                 "kitty_trick": kitty_trick, "free_trump": free_trump,
+                 "two_wins": two_wins, "bidder_double": bidder_double,
+                 "partner_half": partner_half, "all_pass_play": all_pass_play,
+                 "fixed_ten": fixed_ten}
+        defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
+        chosen_preset = preset or defaults.get("preset", "amerikaner")
+        same_preset = chosen_preset == defaults.get("preset", "amerikaner")
+        options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
+        options.update({k: v for k, v in given.items() if v is not None})
+        count = players or (defaults.get("players") if same_preset else None) or 4
+        timer = turn_timer if turn_timer is not None else int(
+            defaults.get("turn_timer", 0) or 0)
+        options["target"] = target or (defaults.get("target") if same_preset else None) \
+            or default_target(chosen_preset)
+        table = await self.tables.create(interaction.guild_id or 0,
+                                         interaction.channel_id or 0, interaction.user.id,
+                                         interaction.user.display_name, chosen_preset,
+                                         int(count), options, timer * 60 or None)
+        response = await interaction.response.send_message(
+            embed=_embed(table_panel(table)), view=lobby_view(table))
+        if response.message_id is not None:
+            await self.tables.set_message(table, response.message_id)
 
     @group.command(name="hand", description="See your cards and act (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self._guarded(interaction, lambda: self._show_hand(
-            interaction, self._table_here(interaction)))
+        await self._show_hand(interaction, self._table_here(interaction))
 
     @group.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
-            await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
+        self.request_refresh(table)
 
     @group.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.start(table.id, interaction.user.id)
-            await self._reply(interaction, "The game is on.", ephemeral=False)
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.start(table.id, interaction.user.id)
+        await self._reply(interaction, "The game is on.", ephemeral=False)
+        self.request_refresh(table)
 
     async def _act_command(self, interaction: discord.Interaction[Any],
                            make: Callable[[int], Action]) -> None:
@@ -718,7 +777,7 @@ class Amerikaner(commands.Cog):
             if text.isdigit():
                 return Action.make_bid(seat, int(text))
             return Action.make_bid(seat, text)
-        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+        await self._act_command(interaction, make)
 
     @bid.autocomplete("value")
     async def bid_complete(self, interaction: discord.Interaction[Any], current: str
@@ -733,16 +792,14 @@ class Amerikaner(commands.Cog):
     @group.command(name="discard", description="Discard after taking the kitty")
     @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        await self._guarded(interaction, lambda: self._act_command(
-            interaction, lambda s: Action.discard(s, _parse_cards(cards))))
+        await self._act_command(interaction, lambda s: Action.discard(s, _parse_cards(cards)))
 
     @group.command(name="exchange", description="Exchange cards with the blind (norsk)")
     @app_commands.describe(cards="Cards to give, e.g. 2C 3C; 'none' to keep your hand")
     async def exchange(self, interaction: discord.Interaction[Any], cards: str = "none"
                        ) -> None:
-        await self._guarded(interaction, lambda: self._act_command(
-            interaction, lambda s: Action.exchange(
-                s, () if cards.strip().lower() in ("", "none") else _parse_cards(cards))))
+        await self._act_command(interaction, lambda s: Action.exchange(
+            s, () if cards.strip().lower() in ("", "none") else _parse_cards(cards)))
 
     @discard.autocomplete("cards")
     @exchange.autocomplete("cards")
@@ -775,7 +832,7 @@ class Amerikaner(commands.Cog):
             (played,) = _parse_cards(card, 1)
             called = _parse_cards(call, 1)[0] if call else None
             return Action.play(seat, played, called, trump.strip() if trump else None)
-        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+        await self._act_command(interaction, make)
 
     @play.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction[Any], current: str
@@ -824,49 +881,39 @@ class Amerikaner(commands.Cog):
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None
                     ) -> None:
-        async def work() -> None:
-            table = self.tables.in_channel(interaction.channel_id or 0)
-            if preset is not None or table is None:
-                rules = Rules.create(preset or "amerikaner", 4)
-            else:
-                rules = table.rules
-            await self._reply(interaction, rules_text(rules))
-        await self._guarded(interaction, work)
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if preset is not None or table is None:
+            rules = Rules.create(preset or "amerikaner", 4)
+        else:
+            rules = table.rules
+        await self._reply(interaction, rules_text(rules))
 
     @group.command(name="score", description="The running totals of this table")
     async def score(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self._reply(interaction, panel=table_panel(table))
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self._reply(interaction, panel=table_panel(table))
 
     @group.command(name="leave", description="Leave the table (the AI takes over in a game)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.leave(table.id, interaction.user.id)
-            await self._reply(interaction, "You left the table." if table.stage == LOBBY else
-                              "You left: the AI plays your seat. /amerikaner back to return.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.leave(table.id, interaction.user.id)
+        await self._reply(interaction, "You left the table." if table.stage == LOBBY else
+                          "You left: the AI plays your seat. /amerikaner back to return.")
+        self.request_refresh(table)
 
     @group.command(name="away", description="Let the AI play your seat until you are back")
     async def away(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.set_away(table.id, interaction.user.id, True)
-            await self._reply(interaction, "The AI plays for you until /amerikaner back.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, True)
+        await self._reply(interaction, "The AI plays for you until /amerikaner back.")
+        self.request_refresh(table)
 
     @group.command(name="back", description="Take your seat back from the AI")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.set_away(table.id, interaction.user.id, False)
-            await self._reply(interaction, "Welcome back: your seat is yours again.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, False)
+        await self._reply(interaction, "Welcome back: your seat is yours again.")
+        self.request_refresh(table)
 
     @group.command(name="replace", description="Host: hand an away player's seat to "
                    "someone else, or to the AI for good")
@@ -875,46 +922,40 @@ class Amerikaner(commands.Cog):
     async def replace(self, interaction: discord.Interaction[Any],
                       seat: app_commands.Range[int, 1, 6],
                       member: discord.Member | None = None) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            newcomer = (member.id, member.display_name) if member is not None else None
-            await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
-            who = member.display_name if member is not None else "the AI"
-            await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
-                              ephemeral=False)
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        newcomer = (member.id, member.display_name) if member is not None else None
+        await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+        who = member.display_name if member is not None else "the AI"
+        await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
+                          ephemeral=False)
+        self.request_refresh(table)
 
     @group.command(name="cancel", description="Cancel the table (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
-            await self._reply(interaction, f"The table was cancelled by "
-                              f"{interaction.user.display_name}.", ephemeral=False)
-            if table.message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-                        table.message_id).edit(view=None)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        await self._reply(interaction, f"The table was cancelled by "
+                          f"{interaction.user.display_name}.", ephemeral=False)
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    table.message_id).edit(view=None)
 
     @group.command(name="export", description="The game record as a JSON file")
     @app_commands.describe(game="A finished game's number (default: this channel's)")
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None
                      ) -> None:
-        async def work() -> None:
-            game_id, note = self._export_target(interaction, game)
-            row = await self.bot.store.get_game(game_id)
-            if row is None or row.guild_id != interaction.guild_id:
-                raise TableError("no_game", "There is no such game on this server.")
-            record = await self.bot.store.load_record(game_id)
-            if row.status == "active":
-                # The hand being played would show every hidden card: leave it out.
-                record["hands"] = record["hands"][:-1]
-            data = json.dumps(record, indent=1).encode()
-            file = discord.File(io.BytesIO(data), filename=f"amerikaner-{game_id}.json")
-            await self._reply(interaction, note, file=file)
-        await self._guarded(interaction, work)
+        game_id, note = self._export_target(interaction, game)
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise TableError("no_game", "There is no such game on this server.")
+        record = await self.bot.store.load_record(game_id)
+        if row.status == "active":
+            # The hand being played would show every hidden card: leave it out.
+            record["hands"] = record["hands"][:-1]
+        data = json.dumps(record, indent=1).encode()
+        file = discord.File(io.BytesIO(data), filename=f"amerikaner-{game_id}.json")
+        await self._reply(interaction, note, file=file)
 
     def _export_target(self, interaction: discord.Interaction[Any], game: int | None
                        ) -> tuple[int, str]:
@@ -938,38 +979,34 @@ class Amerikaner(commands.Cog):
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], order: str,
                                page: int, edit: bool) -> None:
-        async def work() -> None:
-            guild = interaction.guild_id or 0
-            size = await self.bot.store.leaderboard_size(guild)
-            pages = max(1, math.ceil(size / PAGE_SIZE))
-            current = min(max(1, page), pages)
-            rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
-                                                    (current - 1) * PAGE_SIZE)
-            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
-                                       for r in rows], current, pages, order)
-            view = Components()
-            view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
-                                            disabled=current <= 1))
-            view.add_item(LeaderboardButton(order, current + 1, "Next ▶",
-                                            disabled=current >= pages))
-            if edit:
-                await interaction.response.edit_message(embed=_embed(panel), view=view)
-            else:
-                await interaction.response.send_message(
-                    embed=_embed(panel), view=view,
-                    allowed_mentions=discord.AllowedMentions.none())
-        await self._guarded(interaction, work)
+        guild = interaction.guild_id or 0
+        size = await self.bot.store.leaderboard_size(guild)
+        pages = max(1, math.ceil(size / PAGE_SIZE))
+        current = min(max(1, page), pages)
+        rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
+                                                (current - 1) * PAGE_SIZE)
+        panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
+                                   for r in rows], current, pages, order)
+        view = Components()
+        view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
+                                        disabled=current <= 1))
+        view.add_item(LeaderboardButton(order, current + 1, "Next ▶",
+                                        disabled=current >= pages))
+        if edit:
+            await interaction.response.edit_message(embed=_embed(panel), view=view)
+        else:
+            await interaction.response.send_message(
+                embed=_embed(panel), view=view,
+                allowed_mentions=discord.AllowedMentions.none())
 
     @group.command(name="stats", description="A member's results on this server")
     async def stats(self, interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
-        async def work() -> None:
-            who = member or interaction.user
-            s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
-            panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
-                                s.contracts_failed, s.top_bids_made, s.hands_played)
-            await self._reply(interaction, panel=panel, ephemeral=False)
-        await self._guarded(interaction, work)
+        who = member or interaction.user
+        s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
+        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
+                            s.contracts_failed, s.top_bids_made, s.hands_played)
+        await self._reply(interaction, panel=panel, ephemeral=False)
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
@@ -979,41 +1016,39 @@ class Amerikaner(commands.Cog):
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
-        async def work() -> None:
-            guild = interaction.guild_id or 0
-            current = await self.bot.store.get_guild_settings(guild)
-            if preset is None and players is None and target is None and options is None \
-                    and turn_timer is None:
-                await self._reply(interaction, _settings_text(current))
-                return
-            if not _is_manager(interaction):
-                raise TableError("not_allowed", "Only members with Manage Server can change "
-                                 "the server's defaults.")
-            new = dict(current)
-            if preset is not None:
-                new["preset"] = preset
-            if players is not None:
-                new["players"] = players
-            if target is not None:
-                new["target"] = target
-            if turn_timer is not None:
-                new["turn_timer"] = turn_timer
-            if options is not None:
-                names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
-                unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
-                if unknown:
-                    raise TableError("invalid_rules", f"Unknown option {unknown[0]!r}. Options: "
-                                     + ", ".join(BOOLEAN_OPTIONS) + ".")
-                new["options"] = {n: True for n in names if n != "none"}
-            check = {**new.get("options", {}), "target": new.get("target")}
-            Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
-            await self.bot.store.set_guild_settings(guild, new)
-            await self._reply(interaction, "Saved. " + _settings_text(new))
-        await self._guarded(interaction, work)
+        guild = interaction.guild_id or 0
+        current = await self.bot.store.get_guild_settings(guild)
+        if preset is None and players is None and target is None and options is None \
+                and turn_timer is None:
+            await self._reply(interaction, _settings_text(current))
+            return
+        if not _is_manager(interaction):
+            raise TableError("not_allowed", "Only members with Manage Server can change "
+                             "the server's defaults.")
+        new = dict(current)
+        if preset is not None:
+            new["preset"] = preset
+        if players is not None:
+            new["players"] = players
+        if target is not None:
+            new["target"] = target
+        if turn_timer is not None:
+            new["turn_timer"] = turn_timer
+        if options is not None:
+            names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
+            unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
+            if unknown:
+                raise TableError("invalid_rules", f"Unknown option {unknown[0]!r}. Options: "
+                                 + ", ".join(BOOLEAN_OPTIONS) + ".")
+            new["options"] = {n: True for n in names if n != "none"}
+        check = {**new.get("options", {}), "target": new.get("target")}
+        Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
+        await self.bot.store.set_guild_settings(guild, new)
+        await self._reply(interaction, "Saved. " + _settings_text(new))
 
     @group.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await self._guarded(interaction, lambda: self._reply(interaction, help_text()))
+        await self._reply(interaction, help_text())
 
 
 def _settings_text(settings: dict[str, Any]) -> str:
