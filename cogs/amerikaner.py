@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +33,7 @@ from bot.render import (
     bid_label,
     error_text,
     final_panel,
+    fit_panel,
     hand_panel,
     hand_summary_panel,
     help_text,
@@ -56,14 +58,51 @@ TRUMP_LABELS = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": 
                 "grand": "No trumps"}
 
 
+# Discord's limits for components and autocomplete (those of text: bot/render/text.py).
+# Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
+SELECT_OPTIONS_LIMIT = 25
+OPTION_LABEL_LIMIT = 100
+CHOICES_LIMIT = 25
+CHOICE_LIMIT = 100  # a choice's name, and its value
+CUSTOM_ID_LIMIT = 100
+
+
 def _embed(panel: Panel) -> discord.Embed:
+    """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
+    is built here."""
+    panel = fit_panel(panel)
     embed = discord.Embed(title=panel.title, description=panel.description or None,
                           colour=panel.colour)
     for name, value, inline in panel.fields:
-        embed.add_field(name=name, value=value[:1024] or "—", inline=inline)
+        embed.add_field(name=name, value=value, inline=inline)
     if panel.footer:
         embed.set_footer(text=panel.footer)
     return embed
+
+
+def _custom_id(prefix: str, key: object, rest: str) -> str:
+    """A component's custom id. It is built from numbers and card names only, so it is
+    short; one too long would make Discord refuse the whole message, so it fails here."""
+    custom_id = f"{prefix}:{key}:{rest}"
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"a custom id over {CUSTOM_ID_LIMIT} characters: {custom_id[:40]}…")
+    return custom_id
+
+
+def _select_options(items: Iterable[tuple[str, str]]) -> list[discord.SelectOption]:
+    """(label, value) pairs as a menu's options, within Discord's limits: 25 options,
+    labels of 100 characters (the values are card names)."""
+    return [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value)
+            for label, value in itertools.islice(items, SELECT_OPTIONS_LIMIT)]
+
+
+def _choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """(name, value) pairs as autocomplete choices, within Discord's limits: 25 choices,
+    names of 100 characters. A value over 100 cut short would be another value: such a
+    choice is left out."""
+    fitting = ((name, value) for name, value in items if len(value) <= CHOICE_LIMIT)
+    return [app_commands.Choice(name=shorten(name, CHOICE_LIMIT), value=value)
+            for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
 
 
 # ----------------------------------------------------------------- answering errors
@@ -181,7 +220,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                           emoji=emoji, custom_id=f"amk:{table_id}:{rest}"))
+                                           emoji=emoji,
+                                           custom_id=_custom_id("amk", table_id, rest)))
         self.table_id = table_id
         self.rest = rest
 
@@ -202,7 +242,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     def __init__(self, table_id: int, rest: str, options: list[discord.SelectOption] | None
                  = None, *, placeholder: str | None = None, min_values: int = 1,
                  max_values: int = 1) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"amks:{table_id}:{rest}",
+        super().__init__(discord.ui.Select(custom_id=_custom_id("amks", table_id, rest),
                                            options=options or [], placeholder=placeholder,
                                            min_values=min_values, max_values=max_values))
         self.table_id = table_id
@@ -225,7 +265,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, order: str, page: int, label: str = "\u200b",
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
-                                           custom_id=f"amkl:{order}:{page}"))
+                                           custom_id=_custom_id("amkl", order, str(page))))
         self.order = order
         self.page = page
 
@@ -301,8 +341,7 @@ def hand_view_components(table: Table, view: HandView) -> Components:
                                     if isinstance(bid, int) else discord.ButtonStyle.success))
     elif legal.phase in ("discard", "exchange"):
         low, high = legal.card_count
-        options = [discord.SelectOption(label=card_label(c), value=card_name(c))
-                   for c in legal.cards[:25]]
+        options = _select_options((card_label(c), card_name(c)) for c in legal.cards)
         if legal.phase == "discard":
             ui.add_item(TableSelect(t, f"{v}:discard", options,
                                     placeholder=f"Choose {high} cards to discard",
@@ -340,8 +379,7 @@ def lead_trump_components(table: Table, card: int) -> Components:
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
-    options = [discord.SelectOption(label=f"Call {card_label(c)}", value=card_name(c),
-                                    default=False) for c in calls[:25]]
+    options = _select_options((f"Call {card_label(c)}", card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
                             options, placeholder="Call a card: its holder is your partner"))
     ui.add_item(TableButton(table.id, "hand", label="Back", emoji="↩"))
@@ -785,9 +823,9 @@ class Amerikaner(commands.Cog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase != "bid":
             return []
-        words = ["pass"] + (["redeal"] if legal.can_redeal else []) + [str(b) for b in legal.bids]
-        return [app_commands.Choice(name=bid_label(w) if not w.isdigit() else w, value=w)
-                for w in words if w.startswith(current.strip().lower())][:25]
+        typed = current.strip().lower()
+        words = ["pass", *(["redeal"] if legal.can_redeal else []), *legal.bids]
+        return _choices((bid_label(w), str(w)) for w in words if str(w).startswith(typed))
 
     @group.command(name="discard", description="Discard after taking the kitty")
     @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
@@ -813,14 +851,10 @@ class Amerikaner(commands.Cog):
         prefix = " ".join(done)
         chosen = {parse_card(w) for w in done}
         if len(done) >= legal.card_count[1]:
-            return [app_commands.Choice(name=prefix, value=prefix)] if prefix else []
-        out = []
-        for card in legal.cards:
-            if card in chosen:
-                continue
-            value = (prefix + " " + card_name(card)).strip()
-            out.append(app_commands.Choice(name=value, value=value))
-        return out[:25]
+            return _choices([(prefix, prefix)]) if prefix else []
+        values = ((prefix + " " + card_name(card)).strip() for card in legal.cards
+                  if card not in chosen)
+        return _choices((value, value) for value in values)
 
     @group.command(name="play", description="Play a card (the opening lead names a call)")
     @app_commands.describe(card="The card, e.g. AS or 10H",
@@ -841,9 +875,8 @@ class Amerikaner(commands.Cog):
         if legal is None or legal.phase not in ("lead", "play"):
             return []
         text = current.strip().upper()
-        return [app_commands.Choice(name=card_label(c), value=card_name(c))
-                for c in legal.cards if card_name(c).startswith(text)
-                or card_label(c).upper().startswith(text)][:25]
+        return _choices((card_label(c), card_name(c)) for c in legal.cards
+                        if card_name(c).startswith(text) or card_label(c).upper().startswith(text))
 
     @play.autocomplete("call")
     async def call_complete(self, interaction: discord.Interaction[Any], current: str
@@ -854,9 +887,8 @@ class Amerikaner(commands.Cog):
         led = parse_card(str(getattr(interaction.namespace, "card", "") or ""))
         suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
         text = current.strip().upper()
-        return [app_commands.Choice(name=card_label(c), value=card_name(c))
-                for s in suits for c in legal.calls_for(s)
-                if card_name(c).startswith(text)][:25]
+        return _choices((card_label(c), card_name(c)) for s in suits for c in legal.calls_for(s)
+                        if card_name(c).startswith(text))
 
     @play.autocomplete("trump")
     async def trump_complete(self, interaction: discord.Interaction[Any], current: str
@@ -864,8 +896,8 @@ class Amerikaner(commands.Cog):
         legal = self._legal_for(interaction)
         if legal is None or not legal.trumps:
             return []
-        return [app_commands.Choice(name=TRUMP_LABELS[t], value=t) for t in legal.trumps
-                if t.lower().startswith(current.strip().lower())]
+        typed = current.strip().lower()
+        return _choices((TRUMP_LABELS[t], t) for t in legal.trumps if t.lower().startswith(typed))
 
     def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
         table = self.tables.in_channel(interaction.channel_id or 0)
