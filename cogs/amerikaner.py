@@ -14,6 +14,7 @@ import itertools
 import json
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.actions import Action
+from bot.core.actions import TRUMP_CHOICES, Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.core.errors import RuleError
 from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
@@ -38,11 +39,15 @@ from bot.render import (
     hand_summary_panel,
     help_text,
     leaderboard_panel,
+    not_a_bid,
+    not_a_card,
+    not_a_trump,
     rules_text,
     shorten,
     stats_panel,
     table_panel,
     turn_mention,
+    unknown_option,
 )
 from bot.render.text import describe_action
 from bot.tables import ActResult, Table, TableError
@@ -595,7 +600,7 @@ class Amerikaner(commands.Cog):
         elif op == "hand":
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral))
-        elif op.isdigit() and len(parts) >= 2:
+        elif op.isascii() and op.isdigit() and len(parts) >= 2:  # <version>:<action>
             await self._hand_action(interaction, table, int(op), parts[1:], values)
         else:
             await self._reply(interaction, "That button is no longer in use.")
@@ -621,7 +626,7 @@ class Amerikaner(commands.Cog):
         if op in ("lead", "trump"):
             await self._lead_step(interaction, table, version, op, args)
             return
-        make = self._component_action(op, args, values)
+        make = self._component_action(op, args, values, table.rules)
         try:
             result = await self.tables.act(table.id, interaction.user.id, version, make)
         except TableError as exc:
@@ -647,24 +652,19 @@ class Amerikaner(commands.Cog):
         return hand_view_components(table, view) if view is not None else None
 
     @staticmethod
-    def _component_action(op: str, args: list[str], values: list[str]
+    def _component_action(op: str, args: list[str], values: list[str], rules: Rules
                           ) -> Callable[[int], Action]:
+        """The action of a button or menu. Its custom id and values are the bot's own,
+        but read as strictly as what users type."""
         def cards_of(names: list[str]) -> tuple[int, ...]:
-            out = []
-            for name in names:
-                card = parse_card(name)
-                if card is None:
-                    raise TableError("invalid_card", f"{name!r} is not a card.")
-                out.append(card)
-            return tuple(out)
+            return tuple(_parse_card(name) for name in names)
 
         if op == "pass":
             return Action.pass_
         if op == "redeal":
             return Action.redeal
         if op == "bid":
-            bid: int | str = int(args[0]) if args[0].isdigit() else args[0]
-            return lambda seat: Action.make_bid(seat, bid)
+            return lambda seat: _bid_action(seat, args[0], rules)
         if op == "discard":
             chosen = cards_of(values)
             return lambda seat: Action.discard(seat, chosen)
@@ -676,7 +676,7 @@ class Amerikaner(commands.Cog):
             return lambda seat: Action.play(seat, card)
         if op == "call":
             (card,) = cards_of(args[:1])
-            trump = None if args[1] == "led" else args[1]
+            trump = None if args[1] == "led" else _parse_trump(args[1])
             (call,) = cards_of(values[:1]) if values else (None,)
             return lambda seat: Action.play(seat, card, call, trump)
         raise TableError("bad_input", "That button is no longer in use.")
@@ -797,25 +797,19 @@ class Amerikaner(commands.Cog):
         await self._reply(interaction, "The game is on.", ephemeral=False)
         self.request_refresh(table)
 
-    async def _act_command(self, interaction: discord.Interaction[Any],
+    async def _act_command(self, interaction: discord.Interaction[Any], table: Table,
                            make: Callable[[int], Action]) -> None:
-        table = self._table_here(interaction)
+        """The action `make(seat)` by the user's seat. `make` reads what they typed: it
+        runs once the service has checked that they play at this table."""
         result = await self.tables.act(table.id, interaction.user.id, None, make)
         await self._confirm(interaction, table, result, edit=False)
 
     @group.command(name="bid", description="Bid, or pass")
     @app_commands.describe(value="A number, the top bid, pass or redeal")
     async def bid(self, interaction: discord.Interaction[Any], value: str) -> None:
-        def make(seat: int) -> Action:
-            text = value.strip().lower()
-            if text == "pass":
-                return Action.pass_(seat)
-            if text == "redeal":
-                return Action.redeal(seat)
-            if text.isdigit():
-                return Action.make_bid(seat, int(text))
-            return Action.make_bid(seat, text)
-        await self._act_command(interaction, make)
+        table = self._table_here(interaction)
+        await self._act_command(interaction, table,
+                                lambda seat: _bid_action(seat, value, table.rules))
 
     @bid.autocomplete("value")
     async def bid_complete(self, interaction: discord.Interaction[Any], current: str
@@ -830,14 +824,17 @@ class Amerikaner(commands.Cog):
     @group.command(name="discard", description="Discard after taking the kitty")
     @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        await self._act_command(interaction, lambda s: Action.discard(s, _parse_cards(cards)))
+        await self._act_command(interaction, self._table_here(interaction),
+                                lambda s: Action.discard(s, _parse_cards(cards)))
 
     @group.command(name="exchange", description="Exchange cards with the blind (norsk)")
     @app_commands.describe(cards="Cards to give, e.g. 2C 3C; 'none' to keep your hand")
     async def exchange(self, interaction: discord.Interaction[Any], cards: str = "none"
                        ) -> None:
-        await self._act_command(interaction, lambda s: Action.exchange(
-            s, () if cards.strip().lower() in ("", "none") else _parse_cards(cards)))
+        table = self._table_here(interaction)
+        keep = _ascii_word(cards) in ("", "none")
+        await self._act_command(interaction, table, lambda s: Action.exchange(
+            s, () if keep else _parse_cards(cards)))
 
     @discard.autocomplete("cards")
     @exchange.autocomplete("cards")
@@ -865,8 +862,8 @@ class Amerikaner(commands.Cog):
         def make(seat: int) -> Action:
             (played,) = _parse_cards(card, 1)
             called = _parse_cards(call, 1)[0] if call else None
-            return Action.play(seat, played, called, trump.strip() if trump else None)
-        await self._act_command(interaction, make)
+            return Action.play(seat, played, called, _parse_trump(trump) if trump else None)
+        await self._act_command(interaction, self._table_here(interaction), make)
 
     @play.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction[Any], current: str
@@ -1070,8 +1067,7 @@ class Amerikaner(commands.Cog):
             names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
             unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
             if unknown:
-                raise TableError("invalid_rules", f"Unknown option {unknown[0]!r}. Options: "
-                                 + ", ".join(BOOLEAN_OPTIONS) + ".")
+                raise TableError("invalid_rules", unknown_option(unknown[0]))
             new["options"] = {n: True for n in names if n != "none"}
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
@@ -1094,17 +1090,74 @@ def _settings_text(settings: dict[str, Any]) -> str:
             f" {options}, " + (f"{timer} minutes a turn." if timer else "no turn timer."))
 
 
+# ----------------------------------------------------------------- what users type
+
+# Read strictly: ASCII words and digits only. str.isdigit() takes '²', which int()
+# refuses, and str.lower() turns look-alikes into letters ('K', the Kelvin sign, into
+# 'k'). What is not read is refused here, quoted as typed, with what was expected; what
+# is read, the core judges, with the rule it breaks.
+_ASCII_SPACE = " \t\n\r\f\v"
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+# A number of more digits than this is beyond every bid, and read as 10**6 (of its sign):
+# int() of thousands of digits is slow, and Python refuses more than 4,300.
+_NUMBER_DIGITS = 6
+
+
+def _ascii_word(text: str) -> str | None:
+    """`text` without the whitespace around it, in lower case; None unless ASCII."""
+    word = text.strip(_ASCII_SPACE)
+    return word.lower() if word.isascii() else None
+
+
+def _parse_number(text: str) -> int | None:
+    """A whole number in ASCII digits, with a sign or not; else None."""
+    word = text.strip(_ASCII_SPACE)
+    if _NUMBER.fullmatch(word) is None:
+        return None
+    digits = word.lstrip("+-").lstrip("0") or "0"
+    value = int(digits) if len(digits) <= _NUMBER_DIGITS else 10 ** _NUMBER_DIGITS
+    return -value if word.startswith("-") else value
+
+
+def _bid_action(seat: int, text: str, rules: Rules) -> Action:
+    """A bid as typed: pass, redeal, the top bid's name, or a number (-3 too: the core
+    answers that the lowest bid is 6)."""
+    word = _ascii_word(text)
+    if word == "pass":
+        return Action.pass_(seat)
+    if word == "redeal":
+        return Action.redeal(seat)
+    if word == rules.top_bid:
+        return Action.make_bid(seat, rules.top_bid)
+    number = _parse_number(text)
+    if number is None:
+        raise TableError("invalid_bid", not_a_bid(text, rules))
+    return Action.make_bid(seat, number)
+
+
+def _parse_card(text: str) -> int:
+    card = parse_card(text)
+    if card is None:
+        raise TableError("invalid_card", not_a_card(text))
+    return card
+
+
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
-    out = []
-    for word in text.replace(",", " ").split():
-        card = parse_card(word)
-        if card is None:
-            raise TableError("invalid_card", f"{word!r} is not a card: write them like AS, "
-                             "10H, TD, JK1.")
-        out.append(card)
-    if exactly is not None and len(out) != exactly:
+    """Cards as typed, separated by spaces or commas."""
+    cards = tuple(_parse_card(word) for word in text.replace(",", " ").split())
+    if exactly is not None and len(cards) != exactly:
         raise TableError("invalid_card", f"Name exactly {exactly} card.")
-    return tuple(out)
+    return cards
+
+
+def _parse_trump(text: str) -> str:
+    """A trump as typed: S, H, D, C or grand, in any case."""
+    word = _ascii_word(text)
+    if word == "grand":
+        return word
+    if word is not None and word.upper() in TRUMP_CHOICES:
+        return word.upper()
+    raise TableError("invalid_trump", not_a_trump(text))
 
 
 async def setup(bot: AmerikanerBot) -> None:
