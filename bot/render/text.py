@@ -412,7 +412,6 @@ INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please 
 
 ERROR_HINTS = {
     "no_table": "There is no table in this channel. Start one with /amerikaner new.",
-    "internal": INTERNAL_ERROR,
     # Refusals by discord.py, before a command runs.
     "outdated_command": "Discord showed you an older version of this command: please try "
                         "again in a minute.",
