@@ -1093,7 +1093,7 @@ def _settings_text(settings: dict[str, Any]) -> str:
 # ----------------------------------------------------------------- what users type
 
 # Read strictly: ASCII words and digits only. str.isdigit() takes '²', which int()
-# refuses, and str.lower() turns look-alikes into letters ('K', the Kelvin sign, into
+# refuses, and str.lower() turns look-alikes into letters (the Kelvin sign 'K' into
 # 'k'). What is not read is refused here, quoted as typed, with what was expected; what
 # is read, the core judges, with the rule it breaks.
 _ASCII_SPACE = " \t\n\r\f\v"

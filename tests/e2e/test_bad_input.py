@@ -430,6 +430,9 @@ async def test_refusals_quote_what_was_typed(fake: FakeDiscord, bot: AmerikanerB
                             ("-3", "The lowest bid is 6."),
                             ("+13", "The highest number bid is 12"),
                             ("0003", "The lowest bid is 6."),
+                            ("9" * 5000, "The highest number bid is 12"),
+                            ("-" + "9" * 5000, "The lowest bid is 6."),
+                            ("AMERI\u212aANER", "not a bid"),  # a Kelvin sign, not a K
                             ("Ban\x00ana\x07", "'Banana' is not a bid"),
                             ("y" * 3000, "'" + "y" * 39 + "…' is not a bid"),
                             ("AMERIKANER\n", None)]:
