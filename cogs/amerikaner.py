@@ -10,35 +10,45 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.actions import Action
+from bot.core.actions import TRUMP_CHOICES, Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.core.errors import RuleError
 from bot.core.record import action_from_json
 from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
 from bot.core.views import HandView
 from bot.render import (
+    CONTENT_LIMIT,
+    INTERNAL_ERROR,
     Panel,
     bid_label,
     error_text,
     final_panel,
+    fit_panel,
     hand_panel,
     hand_summary_panel,
     help_text,
     leaderboard_panel,
+    not_a_bid,
+    not_a_card,
+    not_a_trump,
     rules_text,
+    shorten,
     stats_panel,
     table_panel,
     turn_mention,
+    unknown_option,
 )
 from bot.render.text import describe_action
 from bot.store import PostRow
@@ -63,14 +73,124 @@ TRUMP_LABELS = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": 
                 "grand": "No trumps"}
 
 
+# Discord's limits for components and autocomplete (those of text: bot/render/text.py).
+# Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
+SELECT_OPTIONS_LIMIT = 25
+OPTION_LABEL_LIMIT = 100
+CHOICES_LIMIT = 25
+CHOICE_LIMIT = 100  # a choice's name, and its value
+CUSTOM_ID_LIMIT = 100
+
+
 def _embed(panel: Panel) -> discord.Embed:
+    """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
+    is built here."""
+    panel = fit_panel(panel)
     embed = discord.Embed(title=panel.title, description=panel.description or None,
                           colour=panel.colour)
     for name, value, inline in panel.fields:
-        embed.add_field(name=name, value=value[:1024] or "—", inline=inline)
+        embed.add_field(name=name, value=value, inline=inline)
     if panel.footer:
         embed.set_footer(text=panel.footer)
     return embed
+
+
+def _custom_id(prefix: str, key: object, rest: str) -> str:
+    """A component's custom id. It is built from numbers and card names only, so it is
+    short; one too long would make Discord refuse the whole message, so it fails here."""
+    custom_id = f"{prefix}:{key}:{rest}"
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"a custom id over {CUSTOM_ID_LIMIT} characters: {custom_id[:40]}…")
+    return custom_id
+
+
+def _select_options(items: Iterable[tuple[str, str]]) -> list[discord.SelectOption]:
+    """(label, value) pairs as a menu's options, within Discord's limits: 25 options,
+    labels of 100 characters (the values are card names)."""
+    return [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value)
+            for label, value in itertools.islice(items, SELECT_OPTIONS_LIMIT)]
+
+
+def _choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """(name, value) pairs as autocomplete choices, within Discord's limits: 25 choices,
+    names of 100 characters. A value over 100 cut short would be another value: such a
+    choice is left out."""
+    fitting = ((name, value) for name, value in items if len(value) <= CHOICE_LIMIT)
+    return [app_commands.Choice(name=shorten(name, CHOICE_LIMIT), value=value)
+            for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
+
+
+# ----------------------------------------------------------------- answering errors
+
+# Discord's code for a second answer to one interaction.
+_ALREADY_ACKNOWLEDGED = 40060
+
+# discord.py's refusals before a command runs, by what the user can do about them.
+_APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
+    (app_commands.NoPrivateMessage, "guild_only"),
+    (app_commands.BotMissingPermissions, "bot_not_permitted"),
+    (app_commands.MissingPermissions, "not_permitted"),
+    (app_commands.MissingRole, "not_permitted"),
+    (app_commands.MissingAnyRole, "not_permitted"),
+    (app_commands.CommandOnCooldown, "slow_down"),
+    (app_commands.CheckFailure, "not_allowed_here"),
+)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place that answers a command, button or menu that failed: a refusal
+    (TableError, RuleError, an option or check discord.py refused) with its sentence,
+    anything else with an apology, its traceback logged once. It never raises: the user
+    gets an answer even if Discord refused the first one, and that is logged once."""
+    error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    text = _error_answer(error)
+    if isinstance(error, discord.HTTPException) and interaction.response.is_done():
+        return  # Discord refused a request after the answer: the user has theirs (logged)
+    try:
+        await _send_ephemeral(interaction, text)
+    except Exception as exc:
+        if text != INTERNAL_ERROR:  # the answer itself was refused: try the plain one
+            with contextlib.suppress(Exception):
+                await _send_ephemeral(interaction, INTERNAL_ERROR)
+        log.error("could not answer interaction %s with %r", interaction.id,
+                  shorten(text, 80), exc_info=exc)
+
+
+def _error_answer(error: BaseException) -> str:
+    """The sentence for a failed interaction; a failure of ours is logged here."""
+    if isinstance(error, TableError | RuleError):
+        return error_text(error.code, error.message)
+    if isinstance(error, app_commands.TransformerError):
+        member = error.type in (discord.AppCommandOptionType.user,
+                                discord.AppCommandOptionType.mentionable)
+        return error_text("not_a_member" if member else "bad_option", "")
+    for kind, code in _APP_REFUSALS:
+        if isinstance(error, kind):
+            return error_text(code, "")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("Discord sent a command that differs from ours: %s", error)
+        return error_text("outdated_command", "")
+    if isinstance(error, discord.HTTPException):
+        log.warning("Discord refused a request", exc_info=error)
+    else:
+        log.error("handler failed", exc_info=error)
+    return INTERNAL_ERROR
+
+
+async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """`text` for the user alone: the answer, or a follow-up if there is one already."""
+    kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
+                              "allowed_mentions": discord.AllowedMentions.none()}
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(**kwargs)
+            return
+        except discord.InteractionResponded:
+            pass  # answered meanwhile: follow up
+        except discord.HTTPException as exc:
+            if exc.code != _ALREADY_ACKNOWLEDGED:
+                raise
+    await interaction.followup.send(**kwargs)
 
 
 def _card_style(card: int) -> discord.ButtonStyle:
@@ -78,6 +198,21 @@ def _card_style(card: int) -> discord.ButtonStyle:
 
 
 # ----------------------------------------------------------------- persistent components
+
+async def _run_component(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
+                         work: Callable[[Amerikaner], Awaitable[None]]) -> None:
+    """Run the handler of a button or menu: an error is answered as a command's is
+    (answer_error), and the objects of the click are let go."""
+    try:
+        cog = interaction.client.get_cog("Amerikaner")
+        if not isinstance(cog, Amerikaner):
+            raise RuntimeError("the Amerikaner cog is not loaded")
+        await work(cog)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+    finally:
+        _let_go(item, interaction)
+
 
 def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
     """Break the reference cycles discord.py builds around one button or select click,
@@ -100,7 +235,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary,
                  disabled: bool = False, emoji: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
-                                           emoji=emoji, custom_id=f"amk:{table_id}:{rest}"))
+                                           emoji=emoji,
+                                           custom_id=_custom_id("amk", table_id, rest)))
         self.table_id = table_id
         self.rest = rest
 
@@ -110,11 +246,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["table"]), match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.on_component(interaction, self.table_id, self.rest, [])
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, []))
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
@@ -124,7 +257,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     def __init__(self, table_id: int, rest: str, options: list[discord.SelectOption] | None
                  = None, *, placeholder: str | None = None, min_values: int = 1,
                  max_values: int = 1) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"amks:{table_id}:{rest}",
+        super().__init__(discord.ui.Select(custom_id=_custom_id("amks", table_id, rest),
                                            options=options or [], placeholder=placeholder,
                                            min_values=min_values, max_values=max_values))
         self.table_id = table_id
@@ -138,11 +271,8 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = [str(v) for v in (interaction.data or {}).get("values", [])]
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.on_component(interaction, self.table_id, self.rest, values)
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, values))
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -150,7 +280,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     def __init__(self, order: str, page: int, label: str = "\u200b",
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
-                                           custom_id=f"amkl:{order}:{page}"))
+                                           custom_id=_custom_id("amkl", order, str(page))))
         self.order = order
         self.page = page
 
@@ -160,11 +290,8 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["order"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Amerikaner")
-        try:
-            await cog.show_leaderboard(interaction, self.order, self.page, edit=True)
-        finally:
-            _let_go(self, interaction)
+        await _run_component(self, interaction, lambda cog: cog.show_leaderboard(
+            interaction, self.order, self.page, edit=True))
 
 
 # ----------------------------------------------------------------- views of a table
@@ -229,8 +356,7 @@ def hand_view_components(table: Table, view: HandView) -> Components:
                                     if isinstance(bid, int) else discord.ButtonStyle.success))
     elif legal.phase in ("discard", "exchange"):
         low, high = legal.card_count
-        options = [discord.SelectOption(label=card_label(c), value=card_name(c))
-                   for c in legal.cards[:25]]
+        options = _select_options((card_label(c), card_name(c)) for c in legal.cards)
         if legal.phase == "discard":
             ui.add_item(TableSelect(t, f"{v}:discard", options,
                                     placeholder=f"Choose {high} cards to discard",
@@ -268,8 +394,7 @@ def lead_trump_components(table: Table, card: int) -> Components:
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
-    options = [discord.SelectOption(label=f"Call {card_label(c)}", value=card_name(c),
-                                    default=False) for c in calls[:25]]
+    options = _select_options((f"Call {card_label(c)}", card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
                             options, placeholder="Call a card: its holder is your partner"))
     ui.add_item(TableButton(table.id, "hand", label="Back", emoji="↩"))
@@ -300,19 +425,27 @@ class Amerikaner(commands.Cog):
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
         self.tables.add_listener(self._on_table_event)
         self.bot.outbox.send = self._send_post
+        # The slash commands raise; the tree hands every error to answer_error, also
+        # those raised before a command runs (an option or check refused, an outdated
+        # command), which a cog's own error handler would never see.
+        self._tree_on_error = self.bot.tree.on_error
+        self.bot.tree.error(answer_error)
 
     async def cog_unload(self) -> None:
         for task in self._editors.values():
             task.cancel()
+        self.bot.tree.error(self._tree_on_error)
 
     # ------------------------------------------------------------- answering
 
     async def _reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
                      panel: Panel | None = None, view: discord.ui.View | None = None,
                      ephemeral: bool = True, file: discord.File | None = None) -> None:
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+        # No mentions: a reply quotes names and what users typed, never to ping anyone.
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral,
+                                  "allowed_mentions": discord.AllowedMentions.none()}
         if text is not None:
-            kwargs["content"] = text
+            kwargs["content"] = shorten(text, CONTENT_LIMIT)
         if panel is not None:
             kwargs["embed"] = _embed(panel)
         if view is not None:
@@ -323,26 +456,6 @@ class Amerikaner(commands.Cog):
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
-
-    async def _fail(self, interaction: discord.Interaction[Any], exc: TableError | RuleError
-                    ) -> None:
-        await self._reply(interaction, error_text(exc.code, exc.message))
-
-    async def _guarded(self, interaction: discord.Interaction[Any],
-                       work: Callable[[], Awaitable[None]]) -> None:
-        """Run a handler so that the user always gets an answer, never "interaction
-        failed" nor a traceback."""
-        try:
-            await work()
-        except (TableError, RuleError) as exc:
-            await self._fail(interaction, exc)
-        except discord.HTTPException:
-            log.warning("Discord refused a reply", exc_info=True)
-        except Exception:
-            log.exception("handler failed")
-            with contextlib.suppress(discord.HTTPException):
-                await self._reply(interaction, "Something went wrong on our side; nothing "
-                                  "was changed. Please try again.")
 
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         table = self.tables.in_channel(interaction.channel_id or 0)
@@ -482,11 +595,7 @@ class Amerikaner(commands.Cog):
 
     async def on_component(self, interaction: discord.Interaction[Any], table_id: int,
                            rest: str, values: list[str]) -> None:
-        await self._guarded(interaction,
-                            lambda: self._component(interaction, table_id, rest, values))
-
-    async def _component(self, interaction: discord.Interaction[Any], table_id: int,
-                         rest: str, values: list[str]) -> None:
+        """A button or menu of a table; errors are answered by the caller (_run_component)."""
         parts = rest.split(":")
         user = interaction.user
         table = self.tables.get(table_id)
@@ -529,7 +638,7 @@ class Amerikaner(commands.Cog):
         elif op == "hand":
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral))
-        elif op.isdigit() and len(parts) >= 2:
+        elif op.isascii() and op.isdigit() and len(parts) >= 2:  # <version>:<action>
             await self._hand_action(interaction, table, int(op), parts[1:], values)
         else:
             await self._reply(interaction, "That button is no longer in use.")
@@ -555,7 +664,7 @@ class Amerikaner(commands.Cog):
         if op in ("lead", "trump"):
             await self._lead_step(interaction, table, version, op, args)
             return
-        make = self._component_action(op, args, values)
+        make = self._component_action(op, args, values, table.rules)
         try:
             result = await self.tables.act(table.id, interaction.user.id, version, make)
         except TableError as exc:
@@ -581,24 +690,19 @@ class Amerikaner(commands.Cog):
         return hand_view_components(table, view) if view is not None else None
 
     @staticmethod
-    def _component_action(op: str, args: list[str], values: list[str]
+    def _component_action(op: str, args: list[str], values: list[str], rules: Rules
                           ) -> Callable[[int], Action]:
+        """The action of a button or menu. Its custom id and values are the bot's own,
+        but read as strictly as what users type."""
         def cards_of(names: list[str]) -> tuple[int, ...]:
-            out = []
-            for name in names:
-                card = parse_card(name)
-                if card is None:
-                    raise TableError("invalid_card", f"{name!r} is not a card.")
-                out.append(card)
-            return tuple(out)
+            return tuple(_parse_card(name) for name in names)
 
         if op == "pass":
             return Action.pass_
         if op == "redeal":
             return Action.redeal
         if op == "bid":
-            bid: int | str = int(args[0]) if args[0].isdigit() else args[0]
-            return lambda seat: Action.make_bid(seat, bid)
+            return lambda seat: _bid_action(seat, args[0], rules)
         if op == "discard":
             chosen = cards_of(values)
             return lambda seat: Action.discard(seat, chosen)
@@ -610,7 +714,7 @@ class Amerikaner(commands.Cog):
             return lambda seat: Action.play(seat, card)
         if op == "call":
             (card,) = cards_of(args[:1])
-            trump = None if args[1] == "led" else args[1]
+            trump = None if args[1] == "led" else _parse_trump(args[1])
             (call,) = cards_of(values[:1]) if values else (None,)
             return lambda seat: Action.play(seat, card, call, trump)
         raise TableError("bad_input", "That button is no longer in use.")
@@ -688,74 +792,61 @@ class Amerikaner(commands.Cog):
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
                   turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
-        async def work() -> None:
-            given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
-                     "kitty_trick": kitty_trick, "free_trump": free_trump,
-                     "two_wins": two_wins, "bidder_double": bidder_double,
-                     "partner_half": partner_half, "all_pass_play": all_pass_play,
-                     "fixed_ten": fixed_ten}
-            defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
-            chosen_preset = preset or defaults.get("preset", "amerikaner")
-            same_preset = chosen_preset == defaults.get("preset", "amerikaner")
-            options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
-            options.update({k: v for k, v in given.items() if v is not None})
-            count = players or (defaults.get("players") if same_preset else None) or 4
-            timer = turn_timer if turn_timer is not None else int(
-                defaults.get("turn_timer", 0) or 0)
-            options["target"] = target or (defaults.get("target") if same_preset else None) \
-                or default_target(chosen_preset)
-            table = await self.tables.create(interaction.guild_id or 0,
-                                             interaction.channel_id or 0, interaction.user.id,
-                                             interaction.user.display_name, chosen_preset,
-                                             int(count), options, timer * 60 or None)
-            response = await interaction.response.send_message(
-                embed=_embed(table_panel(table)), view=lobby_view(table))
-            if response.message_id is not None:
-                await self.tables.set_message(table, response.message_id)
-        await self._guarded(interaction, work)
+        given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
+                 "kitty_trick": kitty_trick, "free_trump": free_trump,
+                 "two_wins": two_wins, "bidder_double": bidder_double,
+                 "partner_half": partner_half, "all_pass_play": all_pass_play,
+                 "fixed_ten": fixed_ten}
+        defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
+        chosen_preset = preset or defaults.get("preset", "amerikaner")
+        same_preset = chosen_preset == defaults.get("preset", "amerikaner")
+        options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
+        options.update({k: v for k, v in given.items() if v is not None})
+        count = players or (defaults.get("players") if same_preset else None) or 4
+        timer = turn_timer if turn_timer is not None else int(
+            defaults.get("turn_timer", 0) or 0)
+        options["target"] = target or (defaults.get("target") if same_preset else None) \
+            or default_target(chosen_preset)
+        table = await self.tables.create(interaction.guild_id or 0,
+                                         interaction.channel_id or 0, interaction.user.id,
+                                         interaction.user.display_name, chosen_preset,
+                                         int(count), options, timer * 60 or None)
+        response = await interaction.response.send_message(
+            embed=_embed(table_panel(table)), view=lobby_view(table))
+        if response.message_id is not None:
+            await self.tables.set_message(table, response.message_id)
 
     @group.command(name="hand", description="See your cards and act (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self._guarded(interaction, lambda: self._show_hand(
-            interaction, self._table_here(interaction)))
+        await self._show_hand(interaction, self._table_here(interaction))
 
     @group.command(name="join", description="Take a seat at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
-            await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
+        self.request_refresh(table)
 
     @group.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.start(table.id, interaction.user.id)
-            await self._reply(interaction, "The game is on.", ephemeral=False)
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
-
-    async def _act_command(self, interaction: discord.Interaction[Any],
-                           make: Callable[[int], Action]) -> None:
         table = self._table_here(interaction)
+        await self.tables.start(table.id, interaction.user.id)
+        await self._reply(interaction, "The game is on.", ephemeral=False)
+        self.request_refresh(table)
+
+    async def _act_command(self, interaction: discord.Interaction[Any], table: Table,
+                           make: Callable[[int], Action]) -> None:
+        """The action `make(seat)` by the user's seat. `make` reads what they typed: it
+        runs once the service has checked that they play at this table."""
         result = await self.tables.act(table.id, interaction.user.id, None, make)
         await self._confirm(interaction, table, result, edit=False)
 
     @group.command(name="bid", description="Bid, or pass")
     @app_commands.describe(value="A number, the top bid, pass or redeal")
     async def bid(self, interaction: discord.Interaction[Any], value: str) -> None:
-        def make(seat: int) -> Action:
-            text = value.strip().lower()
-            if text == "pass":
-                return Action.pass_(seat)
-            if text == "redeal":
-                return Action.redeal(seat)
-            if text.isdigit():
-                return Action.make_bid(seat, int(text))
-            return Action.make_bid(seat, text)
-        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+        table = self._table_here(interaction)
+        await self._act_command(interaction, table,
+                                lambda seat: _bid_action(seat, value, table.rules))
 
     @bid.autocomplete("value")
     async def bid_complete(self, interaction: discord.Interaction[Any], current: str
@@ -763,23 +854,24 @@ class Amerikaner(commands.Cog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase != "bid":
             return []
-        words = ["pass"] + (["redeal"] if legal.can_redeal else []) + [str(b) for b in legal.bids]
-        return [app_commands.Choice(name=bid_label(w) if not w.isdigit() else w, value=w)
-                for w in words if w.startswith(current.strip().lower())][:25]
+        typed = current.strip().lower()
+        words = ["pass", *(["redeal"] if legal.can_redeal else []), *legal.bids]
+        return _choices((bid_label(w), str(w)) for w in words if str(w).startswith(typed))
 
     @group.command(name="discard", description="Discard after taking the kitty")
     @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        await self._guarded(interaction, lambda: self._act_command(
-            interaction, lambda s: Action.discard(s, _parse_cards(cards))))
+        await self._act_command(interaction, self._table_here(interaction),
+                                lambda s: Action.discard(s, _parse_cards(cards)))
 
     @group.command(name="exchange", description="Exchange cards with the blind (norsk)")
     @app_commands.describe(cards="Cards to give, e.g. 2C 3C; 'none' to keep your hand")
     async def exchange(self, interaction: discord.Interaction[Any], cards: str = "none"
                        ) -> None:
-        await self._guarded(interaction, lambda: self._act_command(
-            interaction, lambda s: Action.exchange(
-                s, () if cards.strip().lower() in ("", "none") else _parse_cards(cards))))
+        table = self._table_here(interaction)
+        keep = _ascii_word(cards) in ("", "none")
+        await self._act_command(interaction, table, lambda s: Action.exchange(
+            s, () if keep else _parse_cards(cards)))
 
     @discard.autocomplete("cards")
     @exchange.autocomplete("cards")
@@ -793,14 +885,10 @@ class Amerikaner(commands.Cog):
         prefix = " ".join(done)
         chosen = {parse_card(w) for w in done}
         if len(done) >= legal.card_count[1]:
-            return [app_commands.Choice(name=prefix, value=prefix)] if prefix else []
-        out = []
-        for card in legal.cards:
-            if card in chosen:
-                continue
-            value = (prefix + " " + card_name(card)).strip()
-            out.append(app_commands.Choice(name=value, value=value))
-        return out[:25]
+            return _choices([(prefix, prefix)]) if prefix else []
+        values = ((prefix + " " + card_name(card)).strip() for card in legal.cards
+                  if card not in chosen)
+        return _choices((value, value) for value in values)
 
     @group.command(name="play", description="Play a card (the opening lead names a call)")
     @app_commands.describe(card="The card, e.g. AS or 10H",
@@ -811,8 +899,8 @@ class Amerikaner(commands.Cog):
         def make(seat: int) -> Action:
             (played,) = _parse_cards(card, 1)
             called = _parse_cards(call, 1)[0] if call else None
-            return Action.play(seat, played, called, trump.strip() if trump else None)
-        await self._guarded(interaction, lambda: self._act_command(interaction, make))
+            return Action.play(seat, played, called, _parse_trump(trump) if trump else None)
+        await self._act_command(interaction, self._table_here(interaction), make)
 
     @play.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction[Any], current: str
@@ -821,9 +909,8 @@ class Amerikaner(commands.Cog):
         if legal is None or legal.phase not in ("lead", "play"):
             return []
         text = current.strip().upper()
-        return [app_commands.Choice(name=card_label(c), value=card_name(c))
-                for c in legal.cards if card_name(c).startswith(text)
-                or card_label(c).upper().startswith(text)][:25]
+        return _choices((card_label(c), card_name(c)) for c in legal.cards
+                        if card_name(c).startswith(text) or card_label(c).upper().startswith(text))
 
     @play.autocomplete("call")
     async def call_complete(self, interaction: discord.Interaction[Any], current: str
@@ -834,9 +921,8 @@ class Amerikaner(commands.Cog):
         led = parse_card(str(getattr(interaction.namespace, "card", "") or ""))
         suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
         text = current.strip().upper()
-        return [app_commands.Choice(name=card_label(c), value=card_name(c))
-                for s in suits for c in legal.calls_for(s)
-                if card_name(c).startswith(text)][:25]
+        return _choices((card_label(c), card_name(c)) for s in suits for c in legal.calls_for(s)
+                        if card_name(c).startswith(text))
 
     @play.autocomplete("trump")
     async def trump_complete(self, interaction: discord.Interaction[Any], current: str
@@ -844,8 +930,8 @@ class Amerikaner(commands.Cog):
         legal = self._legal_for(interaction)
         if legal is None or not legal.trumps:
             return []
-        return [app_commands.Choice(name=TRUMP_LABELS[t], value=t) for t in legal.trumps
-                if t.lower().startswith(current.strip().lower())]
+        typed = current.strip().lower()
+        return _choices((TRUMP_LABELS[t], t) for t in legal.trumps if t.lower().startswith(typed))
 
     def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
         table = self.tables.in_channel(interaction.channel_id or 0)
@@ -861,49 +947,39 @@ class Amerikaner(commands.Cog):
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None
                     ) -> None:
-        async def work() -> None:
-            table = self.tables.in_channel(interaction.channel_id or 0)
-            if preset is not None or table is None:
-                rules = Rules.create(preset or "amerikaner", 4)
-            else:
-                rules = table.rules
-            await self._reply(interaction, rules_text(rules))
-        await self._guarded(interaction, work)
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if preset is not None or table is None:
+            rules = Rules.create(preset or "amerikaner", 4)
+        else:
+            rules = table.rules
+        await self._reply(interaction, rules_text(rules))
 
     @group.command(name="score", description="The running totals of this table")
     async def score(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self._reply(interaction, panel=table_panel(table))
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self._reply(interaction, panel=table_panel(table))
 
     @group.command(name="leave", description="Leave the table (the AI takes over in a game)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.leave(table.id, interaction.user.id)
-            await self._reply(interaction, "You left the table." if table.stage == LOBBY else
-                              "You left: the AI plays your seat. /amerikaner back to return.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.leave(table.id, interaction.user.id)
+        await self._reply(interaction, "You left the table." if table.stage == LOBBY else
+                          "You left: the AI plays your seat. /amerikaner back to return.")
+        self.request_refresh(table)
 
     @group.command(name="away", description="Let the AI play your seat until you are back")
     async def away(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.set_away(table.id, interaction.user.id, True)
-            await self._reply(interaction, "The AI plays for you until /amerikaner back.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, True)
+        await self._reply(interaction, "The AI plays for you until /amerikaner back.")
+        self.request_refresh(table)
 
     @group.command(name="back", description="Take your seat back from the AI")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.set_away(table.id, interaction.user.id, False)
-            await self._reply(interaction, "Welcome back: your seat is yours again.")
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, False)
+        await self._reply(interaction, "Welcome back: your seat is yours again.")
+        self.request_refresh(table)
 
     @group.command(name="replace", description="Host: hand an away player's seat to "
                    "someone else, or to the AI for good")
@@ -912,46 +988,40 @@ class Amerikaner(commands.Cog):
     async def replace(self, interaction: discord.Interaction[Any],
                       seat: app_commands.Range[int, 1, 6],
                       member: discord.Member | None = None) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            newcomer = (member.id, member.display_name) if member is not None else None
-            await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
-            who = member.display_name if member is not None else "the AI"
-            await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
-                              ephemeral=False)
-            self.request_refresh(table)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        newcomer = (member.id, member.display_name) if member is not None else None
+        await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+        who = member.display_name if member is not None else "the AI"
+        await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
+                          ephemeral=False)
+        self.request_refresh(table)
 
     @group.command(name="cancel", description="Cancel the table (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        async def work() -> None:
-            table = self._table_here(interaction)
-            await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
-            await self._reply(interaction, f"The table was cancelled by "
-                              f"{interaction.user.display_name}.", ephemeral=False)
-            if table.message_id is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-                        table.message_id).edit(view=None)
-        await self._guarded(interaction, work)
+        table = self._table_here(interaction)
+        await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        await self._reply(interaction, f"The table was cancelled by "
+                          f"{interaction.user.display_name}.", ephemeral=False)
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    table.message_id).edit(view=None)
 
     @group.command(name="export", description="The game record as a JSON file")
     @app_commands.describe(game="A finished game's number (default: this channel's)")
     async def export(self, interaction: discord.Interaction[Any], game: int | None = None
                      ) -> None:
-        async def work() -> None:
-            game_id, note = await self._export_target(interaction, game)
-            row = await self.bot.store.get_game(game_id)
-            if row is None or row.guild_id != interaction.guild_id:
-                raise TableError("no_game", "There is no such game on this server.")
-            record = await self.bot.store.load_record(game_id)
-            if row.status == "active":
-                # The hand being played would show every hidden card: leave it out.
-                record["hands"] = record["hands"][:-1]
-            data = json.dumps(record, indent=1).encode()
-            file = discord.File(io.BytesIO(data), filename=f"amerikaner-{game_id}.json")
-            await self._reply(interaction, note, file=file)
-        await self._guarded(interaction, work)
+        game_id, note = await self._export_target(interaction, game)
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise TableError("no_game", "There is no such game on this server.")
+        record = await self.bot.store.load_record(game_id)
+        if row.status == "active":
+            # The hand being played would show every hidden card: leave it out.
+            record["hands"] = record["hands"][:-1]
+        data = json.dumps(record, indent=1).encode()
+        file = discord.File(io.BytesIO(data), filename=f"amerikaner-{game_id}.json")
+        await self._reply(interaction, note, file=file)
 
     async def _export_target(self, interaction: discord.Interaction[Any], game: int | None
                              ) -> tuple[int, str]:
@@ -976,38 +1046,34 @@ class Amerikaner(commands.Cog):
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], order: str,
                                page: int, edit: bool) -> None:
-        async def work() -> None:
-            guild = interaction.guild_id or 0
-            size = await self.bot.store.leaderboard_size(guild)
-            pages = max(1, math.ceil(size / PAGE_SIZE))
-            current = min(max(1, page), pages)
-            rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
-                                                    (current - 1) * PAGE_SIZE)
-            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
-                                       for r in rows], current, pages, order)
-            view = Components()
-            view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
-                                            disabled=current <= 1))
-            view.add_item(LeaderboardButton(order, current + 1, "Next ▶",
-                                            disabled=current >= pages))
-            if edit:
-                await interaction.response.edit_message(embed=_embed(panel), view=view)
-            else:
-                await interaction.response.send_message(
-                    embed=_embed(panel), view=view,
-                    allowed_mentions=discord.AllowedMentions.none())
-        await self._guarded(interaction, work)
+        guild = interaction.guild_id or 0
+        size = await self.bot.store.leaderboard_size(guild)
+        pages = max(1, math.ceil(size / PAGE_SIZE))
+        current = min(max(1, page), pages)
+        rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
+                                                (current - 1) * PAGE_SIZE)
+        panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
+                                   for r in rows], current, pages, order)
+        view = Components()
+        view.add_item(LeaderboardButton(order, current - 1, "◀ Previous",
+                                        disabled=current <= 1))
+        view.add_item(LeaderboardButton(order, current + 1, "Next ▶",
+                                        disabled=current >= pages))
+        if edit:
+            await interaction.response.edit_message(embed=_embed(panel), view=view)
+        else:
+            await interaction.response.send_message(
+                embed=_embed(panel), view=view,
+                allowed_mentions=discord.AllowedMentions.none())
 
     @group.command(name="stats", description="A member's results on this server")
     async def stats(self, interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
-        async def work() -> None:
-            who = member or interaction.user
-            s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
-            panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
-                                s.contracts_failed, s.top_bids_made, s.hands_played)
-            await self._reply(interaction, panel=panel, ephemeral=False)
-        await self._guarded(interaction, work)
+        who = member or interaction.user
+        s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
+        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
+                            s.contracts_failed, s.top_bids_made, s.hands_played)
+        await self._reply(interaction, panel=panel, ephemeral=False)
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
@@ -1017,41 +1083,38 @@ class Amerikaner(commands.Cog):
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
-        async def work() -> None:
-            guild = interaction.guild_id or 0
-            current = await self.bot.store.get_guild_settings(guild)
-            if preset is None and players is None and target is None and options is None \
-                    and turn_timer is None:
-                await self._reply(interaction, _settings_text(current))
-                return
-            if not _is_manager(interaction):
-                raise TableError("not_allowed", "Only members with Manage Server can change "
-                                 "the server's defaults.")
-            new = dict(current)
-            if preset is not None:
-                new["preset"] = preset
-            if players is not None:
-                new["players"] = players
-            if target is not None:
-                new["target"] = target
-            if turn_timer is not None:
-                new["turn_timer"] = turn_timer
-            if options is not None:
-                names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
-                unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
-                if unknown:
-                    raise TableError("invalid_rules", f"Unknown option {unknown[0]!r}. Options: "
-                                     + ", ".join(BOOLEAN_OPTIONS) + ".")
-                new["options"] = {n: True for n in names if n != "none"}
-            check = {**new.get("options", {}), "target": new.get("target")}
-            Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
-            await self.bot.store.set_guild_settings(guild, new)
-            await self._reply(interaction, "Saved. " + _settings_text(new))
-        await self._guarded(interaction, work)
+        guild = interaction.guild_id or 0
+        current = await self.bot.store.get_guild_settings(guild)
+        if preset is None and players is None and target is None and options is None \
+                and turn_timer is None:
+            await self._reply(interaction, _settings_text(current))
+            return
+        if not _is_manager(interaction):
+            raise TableError("not_allowed", "Only members with Manage Server can change "
+                             "the server's defaults.")
+        new = dict(current)
+        if preset is not None:
+            new["preset"] = preset
+        if players is not None:
+            new["players"] = players
+        if target is not None:
+            new["target"] = target
+        if turn_timer is not None:
+            new["turn_timer"] = turn_timer
+        if options is not None:
+            names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
+            unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
+            if unknown:
+                raise TableError("invalid_rules", unknown_option(unknown[0]))
+            new["options"] = {n: True for n in names if n != "none"}
+        check = {**new.get("options", {}), "target": new.get("target")}
+        Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
+        await self.bot.store.set_guild_settings(guild, new)
+        await self._reply(interaction, "Saved. " + _settings_text(new))
 
     @group.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await self._guarded(interaction, lambda: self._reply(interaction, help_text()))
+        await self._reply(interaction, help_text())
 
 
 def _settings_text(settings: dict[str, Any]) -> str:
@@ -1065,17 +1128,74 @@ def _settings_text(settings: dict[str, Any]) -> str:
             f" {options}, " + (f"{timer} minutes a turn." if timer else "no turn timer."))
 
 
+# ----------------------------------------------------------------- what users type
+
+# Read strictly: ASCII words and digits only. str.isdigit() takes '²', which int()
+# refuses, and str.lower() turns look-alikes into letters (the Kelvin sign 'K' into
+# 'k'). What is not read is refused here, quoted as typed, with what was expected; what
+# is read, the core judges, with the rule it breaks.
+_ASCII_SPACE = " \t\n\r\f\v"
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+# A number of more digits than this is beyond every bid, and read as 10**6 (of its sign):
+# int() of thousands of digits is slow, and Python refuses more than 4,300.
+_NUMBER_DIGITS = 6
+
+
+def _ascii_word(text: str) -> str | None:
+    """`text` without the whitespace around it, in lower case; None unless ASCII."""
+    word = text.strip(_ASCII_SPACE)
+    return word.lower() if word.isascii() else None
+
+
+def _parse_number(text: str) -> int | None:
+    """A whole number in ASCII digits, with a sign or not; else None."""
+    word = text.strip(_ASCII_SPACE)
+    if _NUMBER.fullmatch(word) is None:
+        return None
+    digits = word.lstrip("+-").lstrip("0") or "0"
+    value = int(digits) if len(digits) <= _NUMBER_DIGITS else 10 ** _NUMBER_DIGITS
+    return -value if word.startswith("-") else value
+
+
+def _bid_action(seat: int, text: str, rules: Rules) -> Action:
+    """A bid as typed: pass, redeal, the top bid's name, or a number (-3 too: the core
+    answers that the lowest bid is 6)."""
+    word = _ascii_word(text)
+    if word == "pass":
+        return Action.pass_(seat)
+    if word == "redeal":
+        return Action.redeal(seat)
+    if word == rules.top_bid:
+        return Action.make_bid(seat, rules.top_bid)
+    number = _parse_number(text)
+    if number is None:
+        raise TableError("invalid_bid", not_a_bid(text, rules))
+    return Action.make_bid(seat, number)
+
+
+def _parse_card(text: str) -> int:
+    card = parse_card(text)
+    if card is None:
+        raise TableError("invalid_card", not_a_card(text))
+    return card
+
+
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
-    out = []
-    for word in text.replace(",", " ").split():
-        card = parse_card(word)
-        if card is None:
-            raise TableError("invalid_card", f"{word!r} is not a card: write them like AS, "
-                             "10H, TD, JK1.")
-        out.append(card)
-    if exactly is not None and len(out) != exactly:
+    """Cards as typed, separated by spaces or commas."""
+    cards = tuple(_parse_card(word) for word in text.replace(",", " ").split())
+    if exactly is not None and len(cards) != exactly:
         raise TableError("invalid_card", f"Name exactly {exactly} card.")
-    return tuple(out)
+    return cards
+
+
+def _parse_trump(text: str) -> str:
+    """A trump as typed: S, H, D, C or grand, in any case."""
+    word = _ascii_word(text)
+    if word == "grand":
+        return word
+    if word is not None and word.upper() in TRUMP_CHOICES:
+        return word.upper()
+    raise TableError("invalid_trump", not_a_trump(text))
 
 
 async def setup(bot: AmerikanerBot) -> None:

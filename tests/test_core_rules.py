@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bot.core.cards import card_label, card_name, parse_card
+from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card
 from bot.core.errors import RuleError
 from bot.core.rules import Rules
 
@@ -102,9 +104,19 @@ def test_card_notation(text: str, name: str) -> None:
     assert card is not None and card_name(card) == name
 
 
-@pytest.mark.parametrize("text", ["1S", "AX", "11H", "JK4", "", "10", "S", None, 7, "JK0"])
+@pytest.mark.parametrize("text", ["1S", "AX", "11H", "JK4", "", "10", "S", None, 7, "JK0",
+                                  "²S", "1⁰H", "①S", "٣H", "ＡＳ", "Aſ", "AS\x00", "\u3000AS",
+                                  "🂡", "AS " * 1000, "1" * 5000])
 def test_not_card_notation(text: object) -> None:
     assert parse_card(text) is None
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text())
+def test_parse_card_never_raises(text: str) -> None:
+    card = parse_card(text)
+    # whatever is read as a card is written in ASCII notation or with the suit symbols
+    assert card is None or all(ch.isascii() or ch in SUIT_SYMBOLS for ch in text.strip())
 
 
 def test_labels_are_phone_friendly() -> None:

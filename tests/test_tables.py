@@ -211,6 +211,22 @@ async def test_an_away_player_is_covered_by_the_ai() -> None:
     await service.store.close()
 
 
+async def test_away_and_back_only_change_something() -> None:
+    service = await _service()
+    table = await _started(service)
+    with pytest.raises(TableError) as info:
+        await service.set_away(table.id, 2, False)
+    assert info.value.code == "not_away"
+    await service.set_away(table.id, 2, True)
+    with pytest.raises(TableError) as info:
+        await service.set_away(table.id, 2, True)
+    assert info.value.code == "already_away"
+    await service.set_away(table.id, 2, False)
+    assert not table.seats[1].away
+    await service.close()
+    await service.store.close()
+
+
 async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
     service = await _service(tmp_path / "db.sqlite3")
     events: list[tuple[str, dict]] = []

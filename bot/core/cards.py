@@ -72,15 +72,26 @@ for _j in JOKERS:
     _PARSE[card_name(_j)] = _j
 
 
+# Card notation is at most 3 characters (`10H`, `JK1`): longer text is not a card.
+_NOTATION_MAX: Final = 3
+_ASCII_SPACE: Final = " \t\n\r\f\v"
+
+
 def parse_card(text: object) -> int | None:
     """The card written as `text` (case-insensitive, `T` for ten), or None if it is not
-    card notation. Symbols are accepted too (`A♠`)."""
+    card notation. Symbols are accepted too (`A♠`). Anything else is None, never an error:
+    only ASCII letters and digits are notation, so neither '²' nor a fullwidth 'Ａ' is,
+    nor 'ſ', which str.upper() would turn into 'S'."""
     if not isinstance(text, str):
         return None
-    key = text.strip().upper()
+    key = text.strip(_ASCII_SPACE)
+    if len(key) > _NOTATION_MAX:
+        return None
     for symbol, letter in zip(SUIT_SYMBOLS, SUITS, strict=True):
         key = key.replace(symbol, letter)
-    return _PARSE.get(key)
+    if not key.isascii():
+        return None
+    return _PARSE.get(key.upper())
 
 
 def mask_of(cards: Iterable[int]) -> int:

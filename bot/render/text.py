@@ -3,13 +3,14 @@ so a hidden card cannot reach a public message through this module."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core.actions import Action
 from bot.core.cards import SUIT_SYMBOLS, card_label, suit_of
 from bot.core.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from bot.core.rules import OPTION_HELP, Rules
+from bot.core.rules import BOOLEAN_OPTIONS, OPTION_HELP, Rules
 from bot.core.views import HandView, TrickView, hand_view
 from bot.tables.service import LOBBY, Table
 
@@ -34,6 +35,63 @@ class Panel:
     fields: tuple[tuple[str, str, bool], ...] = ()
     footer: str | None = None
     colour: int = GREEN
+
+
+# ----------------------------------------------------------------- Discord's limits
+
+# Discord refuses a whole message if one part is over its limit, and the user then sees
+# "This interaction failed": every reply is cut to these first.
+CONTENT_LIMIT = 2000
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_COUNT_LIMIT = 25
+FIELD_NAME_LIMIT = 256
+FIELD_VALUE_LIMIT = 1024
+FOOTER_LIMIT = 2048
+EMBED_TOTAL_LIMIT = 6000
+# What a user typed is shown back at most this long: enough to recognise it.
+QUOTE_LIMIT = 40
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` if it fits in `limit` characters, else cut to end with "…" within them."""
+    if len(text) <= limit:
+        return text
+    return text[:limit - 1] + "…" if limit > 0 else ""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """What a user typed, in quotes, to show it back to them: as typed (case kept),
+    without control or invisible formatting characters (which could garble or reorder
+    the sentence around it), whitespace as single spaces, shortened."""
+    shown = "".join(" " if ch.isspace() else ch for ch in text
+                    if ch.isspace() or not unicodedata.category(ch).startswith("C"))
+    return "'" + shorten(" ".join(shown.split()), limit) + "'"
+
+
+def _embed_size(panel: Panel) -> int:
+    return (len(panel.title) + len(panel.description) + len(panel.footer or "")
+            + sum(len(name) + len(value) for name, value, _ in panel.fields))
+
+
+def fit_panel(panel: Panel) -> Panel:
+    """The panel cut to what one embed may hold: each part to its limit (an empty field
+    shows "—", as Discord refuses empty ones), at most 25 fields, and 6,000 characters in
+    all, by dropping the last fields and then shortening the description."""
+    fields = tuple((shorten(name, FIELD_NAME_LIMIT) or "—",
+                    shorten(value, FIELD_VALUE_LIMIT) or "—", inline)
+                   for name, value, inline in panel.fields[:FIELD_COUNT_LIMIT])
+    fitted = replace(panel, title=shorten(panel.title, TITLE_LIMIT),
+                     description=shorten(panel.description, DESCRIPTION_LIMIT),
+                     footer=shorten(panel.footer, FOOTER_LIMIT) if panel.footer else None,
+                     fields=fields)
+    while fitted.fields and _embed_size(fitted) > EMBED_TOTAL_LIMIT:
+        fitted = replace(fitted, fields=fitted.fields[:-1])
+    excess = _embed_size(fitted) - EMBED_TOTAL_LIMIT
+    if excess > 0:  # title and footer together are far below the total: cut the rest
+        description = fitted.description
+        fitted = replace(fitted, description=shorten(description, len(description) - excess))
+    return fitted
 
 
 # ----------------------------------------------------------------- small pieces
@@ -348,11 +406,43 @@ def help_text() -> str:
             "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
 
 
+# ----------------------------------------------------------------- refusals
+
+INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+
 ERROR_HINTS = {
     "no_table": "There is no table in this channel. Start one with /amerikaner new.",
+    # Refusals by discord.py, before a command runs.
+    "outdated_command": "Discord showed you an older version of this command: please try "
+                        "again in a minute.",
+    "guild_only": "This command works in a server's channels only.",
+    "not_permitted": "You do not have the permission this command needs.",
+    "bot_not_permitted": "I am missing a permission in this channel, so I cannot do that "
+                         "here.",
+    "slow_down": "Not so fast: please try again in a moment.",
+    "not_allowed_here": "You cannot use this command here.",
+    "not_a_member": "That member is not on this server.",
+    "bad_option": "One of the options could not be read: please choose it again.",
 }
 
 
 def error_text(code: str, message: str) -> str:
     return ERROR_HINTS.get(code, message)
+
+
+def not_a_bid(text: str, rules: Rules) -> str:
+    return (f"{quote(text)} is not a bid: bid a number from {rules.min_bid} to "
+            f"{rules.max_bid}, {rules.top_bid}, or pass.")
+
+
+def not_a_card(text: str) -> str:
+    return f"{quote(text)} is not a card: write them like AS, 10H, TD, JK1."
+
+
+def not_a_trump(text: str) -> str:
+    return f"{quote(text)} is not a trump: name S, H, D, C or grand."
+
+
+def unknown_option(text: str) -> str:
+    return f"Unknown option {quote(text)}. Options: {', '.join(BOOLEAN_OPTIONS)}."
 

@@ -313,6 +313,11 @@ class TableService:
                 raise TableError("not_seated", "You are not at this table.")
             if table.stage != PLAYING:
                 raise TableError("not_started", "The game has not started.")
+            if table.seats[seat].away == away:  # nothing to change: say so, not "done"
+                if away:
+                    raise TableError("already_away", "You are already away: the AI plays "
+                                     "your seat until /amerikaner back.")
+                raise TableError("not_away", "You are not away: your seat is already yours.")
             table.seats[seat].away = away
             if away and not table.seats[seat].ai_level:
                 table.seats[seat].ai_level = "easy"

@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.core.cards import card_label, card_name, cards_of, suit_of
-from bot.core.hand import BID, DISCARD, PLAY
+from bot.core.hand import BID, DISCARD, LEAD, PLAY
 from bot.core.record import game_to_record
 from bot.tables.service import Table
 from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
@@ -174,7 +174,7 @@ async def test_garbage_and_illegal_commands(fake: FakeDiscord, bot: AmerikanerBo
     seat, name = to_act(table)
     before = state(table)
     bad_bids = {"banana": "not a bid", "99": "highest number bid is 12",
-                "3": "lowest bid is 6", "-1": "not a bid", "": "not a bid",
+                "3": "lowest bid is 6", "-1": "lowest bid is 6", "": "not a bid",
                 "7 8": "not a bid", "redeal": "only be claimed in norsk",
                 "x" * 90: "not a bid", "\u200b": "not a bid"}
     for value, expected in bad_bids.items():
@@ -344,3 +344,146 @@ async def test_bad_table_options(fake: FakeDiscord, bot: AmerikanerBot,
     it = await fake.slash("alice", None, "amerikaner new", options)
     assert expected in said(it), said(it)
     assert bot.tables.in_channel(fake.channel.id) is None
+
+
+# ----------------------------------------------------------------- whatever is typed
+
+# What a user can type into a text option: very long text (Discord allows 6,000
+# characters), digits that are not ASCII ('²' passes str.isdigit() and fails int()),
+# control characters, emoji.
+JUNK = ("x" * 3000, "9" * 5000, "AS " * 1000, "²", "①", "٣", "1²", "\x00\x07\n\t7\x1b",
+        "🂡🔥")
+
+# Every free-text option of /amerikaner, with what else the command needs. (preset and
+# order are choices: Discord itself refuses anything else.)
+TEXT_OPTIONS = [
+    ("amerikaner bid", "value", {}),
+    ("amerikaner play", "card", {}),
+    ("amerikaner play", "call", {"card": "AS"}),
+    ("amerikaner play", "trump", {"card": "AS"}),
+    ("amerikaner discard", "cards", {}),
+    ("amerikaner exchange", "cards", {}),
+]
+AUTOCOMPLETED = [(command, option) for command, option, _ in TEXT_OPTIONS]
+
+
+def refusal(it: FakeInteraction) -> str:
+    """An ephemeral answer that fits Discord's limit and says what was wrong, not that
+    the bot broke."""
+    text = said(it)
+    assert len(text) <= 2000, len(text)
+    for broken in ("Traceback", "Something went wrong"):
+        assert broken not in text, text
+    return text
+
+
+async def send_junk(fake: FakeDiscord, table: Table, name: str) -> None:
+    """Every junk text in every text option, and in every autocomplete: each answered,
+    nothing changed."""
+    before = state(table)
+    for command, option, given in TEXT_OPTIONS:
+        for junk in JUNK:
+            it = await fake.slash(name, None, command, {**given, option: junk})
+            refusal(it)
+            assert state(table) == before, (command, option, junk[:20])
+    for command, option in AUTOCOMPLETED:
+        for junk in JUNK:
+            ac = await fake.autocomplete(name, None, command, option, {option: junk})
+            assert len(ac.choices) <= 25
+            for choice in ac.choices:
+                assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100
+
+
+async def test_junk_in_every_phase(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52,
+                                             "free_trump": True})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=42)
+    for phase in (BID, DISCARD, LEAD, PLAY):
+        for _ in range(300):
+            if table.hand.phase == phase:  # type: ignore[union-attr]
+                break
+            assert await driver.step()
+        assert table.hand.phase == phase  # type: ignore[union-attr]
+        _, name = to_act(table)
+        await send_junk(fake, table, name)
+        await send_junk(fake, table, not_to_act(table))
+
+
+async def test_junk_in_settings(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    guild = fake.guild.id
+    before = await bot.store.get_guild_settings(guild)
+    for junk in JUNK:
+        it = await fake.slash("alice", None, "amerikaner settings", {"options": junk})
+        assert "Unknown option" in refusal(it)
+    assert await bot.store.get_guild_settings(guild) == before
+
+
+async def test_refusals_quote_what_was_typed(fake: FakeDiscord, bot: AmerikanerBot,
+                                            table: Table) -> None:
+    """Shortened, without control characters, in the case it was typed."""
+    _, name = to_act(table)
+    before = state(table)
+    for value, expected in [("Banana", "'Banana' is not a bid"),
+                            ("²", "'²' is not a bid: bid a number from 6 to 12"),
+                            ("-3", "The lowest bid is 6."),
+                            ("+13", "The highest number bid is 12"),
+                            ("0003", "The lowest bid is 6."),
+                            ("9" * 5000, "The highest number bid is 12"),
+                            ("-" + "9" * 5000, "The lowest bid is 6."),
+                            ("AMERI\u212aANER", "not a bid"),  # a Kelvin sign, not a K
+                            ("Ban\x00ana\x07", "'Banana' is not a bid"),
+                            ("y" * 3000, "'" + "y" * 39 + "…' is not a bid"),
+                            ("AMERIKANER\n", None)]:
+        it = await fake.slash(name, None, "amerikaner bid", {"value": value})
+        if expected is None:  # the top bid, named in any case: it is made
+            assert table.hand.high_bid > 12, said(it)  # type: ignore[union-attr]
+            break
+        assert expected in refusal(it), (value, said(it))
+        assert state(table) == before
+    for value, quoted in (("Xy\x00Z", "'XyZ'"), ("10h Zz", "'Zz'")):
+        it = await fake.slash(name, None, "amerikaner play", {"card": value})
+        assert f"{quoted} is not a card" in refusal(it)
+
+
+async def test_away_and_back_when_not_away(fake: FakeDiscord, bot: AmerikanerBot,
+                                           table: Table) -> None:
+    _, name = to_act(table)
+    it = await fake.slash(name, None, "amerikaner back")
+    assert "You are not away" in said(it)
+    other = not_to_act(table)
+    it = await fake.slash(other, None, "amerikaner away")
+    assert "The AI plays for you" in said(it)
+    it = await fake.slash(other, None, "amerikaner away")
+    assert "You are already away" in said(it)
+    it = await fake.slash(other, None, "amerikaner back")
+    assert "Welcome back" in said(it)
+
+
+async def test_failures_of_ours_are_answered_and_logged_once(
+        fake: FakeDiscord, bot: AmerikanerBot, table: Table, error_logs: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async def boom(*args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(bot.store, "member_stats", boom)
+    it = await fake.slash("alice", None, "amerikaner stats")
+    assert said(it) == ("Something went wrong on our side; nothing was changed. "
+                        "Please try again.")
+    assert len(error_logs.records) == 1 and "boom" in error_logs.format_all()
+    error_logs.clear()
+    monkeypatch.setattr(bot.get_cog("Amerikaner"), "_show_hand", boom)
+    it = await fake.click_label("alice", table_message(fake), "My hand")
+    assert "Something went wrong on our side" in said(it)
+    assert len(error_logs.records) == 1
+    error_logs.clear()
+
+
+async def test_options_discord_py_refuses(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    gone = await fake.add_user("zed")
+    del fake.guild.members[gone.id]  # a user, not a member of this server
+    it = await fake.slash("alice", None, "amerikaner stats", {"member": "zed"})
+    assert "That member is not on this server." in said(it)
+    it = await fake.slash("alice", None, "amerikaner replace", {"seat": 2, "member": "zed"})
+    assert "That member is not on this server." in said(it)

@@ -42,7 +42,7 @@ from .models import (
     snowflake,
 )
 from .ratelimit import RateLimiter, RateLimitRule, default_rules
-from .validate import validate_message
+from .validate import validate_choices, validate_message
 
 _log = logging.getLogger("fake_discord")
 
@@ -1308,10 +1308,10 @@ class FakeDiscord:
             await self._announce_update(message)
         elif ctype == MODAL:
             inter.modal = data
-        elif (
-            ctype == APPLICATION_COMMAND_AUTOCOMPLETE_RESULT and len(data.get("choices") or []) > 25
-        ):
-            raise HTTPError(400, 50035, "Invalid Form Body", {"choices": "max 25"})
+        elif ctype == APPLICATION_COMMAND_AUTOCOMPLETE_RESULT:
+            errors = validate_choices(data.get("choices") or [])
+            if errors:
+                raise HTTPError(400, 50035, "Invalid Form Body", errors)
         record = CallbackRecord(ctype, data, message, latency)
         inter.callback_future.set_result(record)
         if not _truthy(ctx.query.get("with_response")):

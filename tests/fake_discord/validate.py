@@ -100,6 +100,22 @@ def validate_components(components: list[dict[str, Any]], v2: bool, errors: dict
             _check_len(errors, "text_display", comp.get("content"), 4000)
 
 
+def validate_choices(choices: list[dict[str, Any]]) -> dict[str, Any]:
+    """Errors for an autocomplete answer: at most 25 choices, names of 1 to 100
+    characters, string values of at most 100."""
+    errors: dict[str, Any] = {}
+    if len(choices) > 25:
+        errors["choices"] = "max 25"
+    for i, choice in enumerate(choices):
+        name = str(choice.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            errors[f"choices.{i}.name"] = f"must be 1 to 100 in length (got {len(name)})"
+        value = choice.get("value")
+        if isinstance(value, str):
+            _check_len(errors, f"choices.{i}.value", value, 100)
+    return errors
+
+
 def validate_message(body: dict[str, Any], *, creating: bool, files: int) -> dict[str, Any]:
     """Errors (Discord 'Invalid Form Body' style) for a message create/edit body."""
     errors: dict[str, Any] = {}
