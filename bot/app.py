@@ -58,7 +58,7 @@ class AmerikanerBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction is remembered until answered, so a stop can wait for the
         answers in flight."""
-        self._unanswered = {i for i in self._unanswered if not i.response.is_done()}
+        self._unanswered = {i for i in self._unanswered if not _answered(i)}
         self._unanswered.add(interaction)
 
     async def on_ready(self) -> None:
@@ -131,8 +131,14 @@ class AmerikanerBot(commands.Bot):
     async def _wait_for_answers(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any(
-                not i.response.is_done() for i in self._unanswered):
+                not _answered(i) for i in self._unanswered):
             await asyncio.sleep(0.02)
+
+
+def _answered(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's handler has answered (a component's handler marks it
+    "handled" before it lets go of the response, cogs/amerikaner.py `_let_go`)."""
+    return bool(interaction.extras.get("handled")) or interaction.response.is_done()
 
 
 async def _serve(bot: AmerikanerBot, token: str) -> None:

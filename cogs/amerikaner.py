@@ -55,6 +55,7 @@ from bot.store import PostRow
 from bot.tables import ActResult, Table, TableError
 from bot.tables.outbox import post_nonce
 from bot.tables.service import (
+    FINISHED,
     LOBBY,
     PLAYING,
     POST_FINAL,
@@ -221,6 +222,9 @@ def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -
     of aging into the garbage collector's full passes, which pause every table."""
     if item.view is not None:
         item.view.clear_items()
+    # Its handler is done (a stop waits for interactions in flight, bot.app); said
+    # here because `interaction.response` no longer tells once it is let go.
+    interaction.extras["handled"] = True
     for cached in ("_cs_response", "_cs_followup"):
         with contextlib.suppress(AttributeError):
             delattr(interaction, cached)
@@ -600,7 +604,7 @@ class Amerikaner(commands.Cog):
         user = interaction.user
         table = self.tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
-            await self._reply(interaction, "This table is closed.")
+            await self._closed_table(interaction, table_id)
             return
         op = parts[0]
         if op == "join":
@@ -642,6 +646,23 @@ class Amerikaner(commands.Cog):
             await self._hand_action(interaction, table, int(op), parts[1:], values)
         else:
             await self._reply(interaction, "That button is no longer in use.")
+
+    async def _closed_table(self, interaction: discord.Interaction[Any], table_id: int
+                            ) -> None:
+        """A button of a table that is no longer live. A finished game answers with its
+        final standings (read from the store: it may have ended before a restart), in
+        place of the clicked panel when that is the player's own."""
+        table = await self.tables.load(table_id)
+        if table is None or table.stage != FINISHED:
+            await self._reply(interaction, "This table is closed.")
+            return
+        embed = _embed(final_panel(table))
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content="This game is over.", embed=embed,
+                                                    view=None)
+        else:
+            await self._reply(interaction, "This game is over.", panel=final_panel(table))
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:

@@ -22,6 +22,7 @@ from tests.fake_discord import (
     MODAL,
     UPDATE_MESSAGE,
     FakeDiscord,
+    PostGate,
 )
 from tests.fake_discord.fixtures import (
     ErrorLogCapture,
@@ -499,6 +500,34 @@ async def test_direct_message(fake_discord: FakeDiscord, bot: DemoBot) -> None:
     assert it.content == "check your DMs"
     assert [m.content for m in fake.dm_messages("dave")] == ["your cards: AS KH"]
     assert fake.dm_messages("alice") == []
+
+
+async def test_posts_with_the_same_nonce_make_one_message(fake_discord: FakeDiscord,
+                                                         bot: DemoBot) -> None:
+    fake = fake_discord
+    channel = bot.get_partial_messageable(fake.channel.id)
+    first = await channel.send("summary", nonce="17.123")
+    again = await channel.send("summary", nonce="17.123")  # enforce_nonce, by discord.py
+    other = await channel.send("summary", nonce="18.123")
+    assert again.id == first.id != other.id
+    assert [m.content for m in fake.messages()].count("summary") == 2
+
+
+@pytest.mark.parametrize("mode", ["lost", "unanswered"])
+async def test_a_post_gate_holds_posts(fake_discord: FakeDiscord, bot: DemoBot,
+                                       mode: str) -> None:
+    fake = fake_discord
+    fake.post_gate = gate = PostGate(mode)
+    sending = asyncio.create_task(
+        bot.get_partial_messageable(fake.channel.id).send("held", nonce="1.1"))
+    await fake.wait_until(lambda: gate.held == 1, 5.0, "the held post")
+    assert [m.content for m in fake.messages()].count("held") == (mode == "unanswered")
+    assert not sending.done()
+    sending.cancel()
+    gate.release()
+    fake.post_gate = None
+    await asyncio.sleep(0.05)
+    assert [m.content for m in fake.messages()].count("held") == (mode == "unanswered")
 
 
 def test_apply_discord_endpoints_and_reset() -> None:

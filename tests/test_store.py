@@ -26,6 +26,7 @@ from bot.store import (
     LeaderRow,
     MemberStats,
     OutOfOrderError,
+    Post,
     ResultRow,
     SeatInfo,
     Store,
@@ -875,3 +876,38 @@ async def test_refused_write_inside_a_transaction_leaves_no_partial_rows(store: 
     record = await store.load_record(game_id)
     assert record["hands"][0]["actions"] == BLIND_RECORD["hands"][0]["actions"]
     assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+
+
+async def test_posts_are_committed_with_the_move_or_not_at_all(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    with pytest.raises(DuplicateActionError):  # the move is refused: no post with it
+        await store.record_action(game_id, 0, 0, {"seat": 0, "action": "pass"},
+                                  posts=[Post("hand_summary", {"hand_index": 0})])
+    assert await store.pending_posts() == []
+    await store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"},
+                              posts=[Post("hand_summary", {"hand_index": 1}),
+                                     Post("table_message")])
+    [summary, message] = await store.pending_posts(game_id)
+    assert (summary.kind, summary.params, message.kind) == (
+        "hand_summary", {"hand_index": 1}, "table_message")
+    game = await store.get_game(game_id)
+    assert game is not None and summary.channel_id == game.channel_id
+    await store.mark_posted(summary.id, 1234)
+    assert await store.pending_posts() == [message]
+    await store.mark_posted(message.id, None)  # could not be posted: not tried forever
+    assert await store.pending_posts(game_id) == []
+
+
+async def test_the_last_finished_game_of_a_channel(store: Store) -> None:
+    assert await store.last_game_in_channel(5, "finished") is None
+    games = []
+    for _ in range(3):
+        game_id = await store.create_game(1, 5, 100, SMALL_RECORD["rules"], 0,
+                                          seats_for(3), {})
+        games.append(game_id)
+        if len(games) < 3:
+            await store.finish_game(game_id, [])
+    found = await store.last_game_in_channel(5, "finished")
+    assert found is not None and found.id == games[1]  # the newest finished, not active
+    assert (await store.last_game_in_channel(5, "active")).id == games[2]  # type: ignore
+    assert await store.last_game_in_channel(6, "finished") is None

@@ -291,3 +291,42 @@ async def test_host_replaces_an_away_seat() -> None:
     assert table.seats[2].is_ai
     await service.close()
     await service.store.close()
+
+
+async def test_a_stop_lets_the_change_under_way_commit_and_refuses_new_ones() -> None:
+    service = await _service()
+    table = await _started(service)
+    store = service.store
+    real = store.record_action
+    committing = asyncio.Event()
+
+    async def slow_commit(*args, **kwargs):
+        committing.set()
+        await asyncio.sleep(0.05)
+        await real(*args, **kwargs)
+
+    store.record_action = slow_commit  # type: ignore[method-assign]
+    user = _user_to_act(table)
+    acting = asyncio.create_task(service.act(table.id, user, None, Action.pass_))
+    await committing.wait()
+    await service.close()
+    result = await acting  # finished, not cut off
+    assert result.action.kind == "pass"
+    record = await store.load_record(table.id)
+    assert record["hands"][0]["actions"] == [{"seat": result.seat, "action": "pass"}]
+    with pytest.raises(TableError) as refused:
+        await service.act(table.id, _user_to_act(table), None, Action.pass_)
+    assert refused.value.code == "restarting"
+    await store.close()
+
+
+async def test_the_end_of_a_hand_commits_its_posts_with_the_last_card() -> None:
+    service = await _service(seed=3)
+    table = await _started(service, players=3)
+    rng = random.Random(5)
+    while len(table.game.hands) == 1:
+        await _play_random(service, table, rng, 1)
+    posts = await service.store.pending_posts(table.id)
+    assert [p.kind for p in posts] == ["hand_summary", "table_message"]
+    assert posts[0].params == {"hand_index": 0} and posts[0].channel_id == table.channel_id
+    await service.store.close()

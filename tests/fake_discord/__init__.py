@@ -45,7 +45,7 @@ from .models import (
     StoredMessage,
 )
 from .ratelimit import RateLimitRule, default_rules
-from .server import FakeDiscord, HTTPError
+from .server import FakeDiscord, HTTPError, PostGate
 
 __all__ = [
     "CHANNEL_MESSAGE_WITH_SOURCE",
@@ -63,6 +63,7 @@ __all__ = [
     "FakeRole",
     "FakeUser",
     "HTTPError",
+    "PostGate",
     "RateLimitRule",
     "RecordedRequest",
     "StoredAttachment",

@@ -80,6 +80,30 @@ ChannelRef = FakeChannel | int | None
 MessageRef = StoredMessage | int
 
 
+class PostGate:
+    """Holds the bot's next channel posts (not interaction answers), to put a crash
+    between a commit and the post it obliges:
+
+    * ``"lost"``: a held post never reaches the channel (as if Discord never got it);
+    * ``"unanswered"``: the post is made, but its answer is held, so the bot never
+      learns that it was posted.
+
+    ``held`` counts the posts waiting; ``release()`` lets them go."""
+
+    def __init__(self, mode: str) -> None:
+        if mode not in ("lost", "unanswered"):
+            raise ValueError(f"unknown gate mode {mode!r}")
+        self.mode = mode
+        self.held = 0
+        self._released = asyncio.Event()
+
+    def release(self) -> None:
+        self._released.set()
+
+    async def wait(self) -> None:
+        await self._released.wait()
+
+
 class HTTPError(Exception):
     """Raised by a route handler to answer with a Discord-style JSON error."""
 
@@ -248,6 +272,12 @@ class FakeDiscord:
         #: 4xx answers other than unknown routes/401 (bad payloads, double callbacks...)
         self.client_errors: list[tuple[RecordedRequest, dict[str, Any]]] = []
         self.rate_limited: list[RecordedRequest] = []
+        #: posts held to test crashes between a commit and its post (PostGate)
+        self.post_gate: PostGate | None = None
+        #: (author id, nonce) -> (when, message id): Discord answers a post whose nonce
+        #: it saw within `nonce_window` seconds with that message (`enforce_nonce`)
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
+        self.nonce_window = 600.0
         self.gateway_received: list[dict[str, Any]] = []
         self.gateway_sent: list[dict[str, Any]] = []
         self.identify_payloads: list[dict[str, Any]] = []
@@ -1208,9 +1238,33 @@ class FakeDiscord:
         self._check_payload(body, creating=True, files=len(ctx.files))
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise HTTPError(400, 50035, "Invalid Form Body", {"flags": "ephemeral not allowed"})
+        key = self._nonce_key(body)
+        seen = self._nonces.get(key) if key is not None else None
+        if seen is not None and time.monotonic() - seen[0] < self.nonce_window:
+            return json_response(self._messages[seen[1]].to_payload())
+        gate = self.post_gate
+        if gate is not None and gate.mode == "lost":
+            gate.held += 1
+            await self._notify()
+            await gate.wait()
+            return json_response({"message": "lost on the way"}, 503)
         msg = self._new_message(channel, body, ctx.files)
+        if key is not None:
+            self._nonces[key] = (time.monotonic(), msg.id)
         await self._announce_create(msg)
+        if gate is not None:
+            gate.held += 1
+            await self._notify()
+            await gate.wait()
         return json_response(msg.to_payload())
+
+    def _nonce_key(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        if len(str(nonce)) > 25:
+            raise HTTPError(400, 50035, "Invalid Form Body", {"nonce": "too long"})
+        return (self.bot_user.id, str(nonce))
 
     async def _get_message(self, ctx: _Ctx) -> web.Response:
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
