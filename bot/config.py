@@ -37,7 +37,7 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         raise ConfigError("DISCORD_TOKEN is not set: put the bot token from the Discord "
                           "developer portal in .env (see .env.example).")
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
-    if guild and not guild.isdigit():
+    if guild and not (guild.isascii() and guild.isdigit()):
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):

@@ -160,7 +160,7 @@ def parse_move(text: str, view: HandView) -> Action:
     if head in ("bid",) and len(words) > 1:
         words = words[1:]
         head = words[0].lower()
-    if head.isdigit():
+    if head.isascii() and head.isdigit():  # not "²", which int() refuses
         return Action.make_bid(seat, int(head))
     if head in ("amerikaner", "kani"):
         return Action.make_bid(seat, head)

@@ -1,0 +1,22 @@
+"""Settings from the environment: bad values end in one clear sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+@pytest.mark.parametrize("guild", ["²", "12ab", "①②"])
+def test_a_dev_guild_id_that_is_not_ascii_digits_is_refused(
+        monkeypatch: pytest.MonkeyPatch, guild: str) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DEV_GUILD_ID", guild)
+    with pytest.raises(ConfigError, match="DEV_GUILD_ID"):
+        load_settings(env_file=None)
+
+
+def test_a_dev_guild_id_of_digits_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
+    assert load_settings(env_file=None).dev_guild_id == 123456789012345678
