@@ -5,7 +5,7 @@ Everything else about the package is in pyproject.toml; this file only adds the 
 C extensions (see bench/README.md):
 
 * A regular install or wheel (`pip install .`, `pip wheel .`) compiles the hot modules of
-  `bot/core` and `bot/ai` (COMPILED_MODULES) with mypyc (installed from
+  `bot/cards.py` and `bot/games/amerikaner` (COMPILED_MODULES) with mypyc (installed from
   `[build-system].requires`).
 * An editable install (`pip install -e .`) never compiles: a compiled module placed next
   to its source would be imported instead of it, and edits to the source would be
@@ -14,7 +14,7 @@ C extensions (see bench/README.md):
 * If compiling fails for any reason (no compiler, a mypy or C error), the install goes on
   with the pure-Python package, which behaves identically, only slower.
 
-The modules are compiled together or not at all, so at run time `bot.core.hand.COMPILED`
+The modules are compiled together or not at all, so at run time `bot.games.amerikaner.hand.COMPILED`
 says which one is in use for all of them (bench/engine.py prints it).
 """
 
@@ -42,16 +42,16 @@ from setuptools.command.build_ext import build_ext
 # (`strong.easy_card = ...`) is not seen by compiled callers; module constants marked
 # `Final` are inlined. strong.py's tuning values (`STRONG_BUDGET`, `MAX_SAMPLES`,
 # `SIDE_TRICKS_WEIGHT`, ...) are plain globals, read at each use, so assigning them from
-# outside (bench/ai.py does) works compiled too. bot/ai/switch.py must stay Python: the
-# strong player calls it between worlds so that other threads get the GIL.
+# outside (bench/ai.py does) works compiled too. bot/games/amerikaner/ai/switch.py must
+# stay Python: the strong player calls it between worlds so that other threads get the GIL.
 COMPILED_MODULES = [
-    "bot/core/cards.py",
-    "bot/core/hand.py",
-    "bot/core/scoring.py",
-    "bot/ai/sim.py",
-    "bot/ai/easy.py",
-    "bot/ai/knowledge.py",
-    "bot/ai/strong.py",
+    "bot/cards.py",
+    "bot/games/amerikaner/hand.py",
+    "bot/games/amerikaner/scoring.py",
+    "bot/games/amerikaner/ai/sim.py",
+    "bot/games/amerikaner/ai/easy.py",
+    "bot/games/amerikaner/ai/knowledge.py",
+    "bot/games/amerikaner/ai/strong.py",
 ]
 # Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc; it
 # holds the AI modules too).

@@ -64,14 +64,14 @@ from dataclasses import dataclass, field, replace
 from types import FunctionType
 from typing import TypeVar
 
-from bot.ai import choose_action, strong
-from bot.ai.easy import estimate_tricks, predict_team_tricks, suit_len
-from bot.ai.knowledge import build_knowledge
-from bot.ai.sim import Sim, sim_from_hand
-from bot.core.deal import Deal, deal_cards
-from bot.core.hand import BID, COMPILED, DISCARD, EXCHANGE, LEAD, Hand
-from bot.core.rules import Rules
-from bot.core.views import hand_view
+from bot.games.amerikaner.ai import choose_action, strong
+from bot.games.amerikaner.ai.easy import estimate_tricks, predict_team_tricks, suit_len
+from bot.games.amerikaner.ai.knowledge import build_knowledge
+from bot.games.amerikaner.ai.sim import Sim, sim_from_hand
+from bot.games.amerikaner.deal import Deal, deal_cards
+from bot.games.amerikaner.hand import BID, COMPILED, DISCARD, EXCHANGE, LEAD, Hand
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.views import hand_view
 
 Job = TypeVar("Job")
 Output = TypeVar("Output")

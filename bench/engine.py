@@ -42,11 +42,11 @@ import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from bot.core import cards, hand  # noqa: E402
-from bot.core.cards import bits  # noqa: E402
-from bot.core.game import Game  # noqa: E402
-from bot.core.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
-from bot.core.rules import Rules, default_target  # noqa: E402
+from bot.cards import bits  # noqa: E402
+from bot.games.amerikaner import cards, hand  # noqa: E402
+from bot.games.amerikaner.game import Game  # noqa: E402
+from bot.games.amerikaner.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
+from bot.games.amerikaner.rules import Rules, default_target  # noqa: E402
 
 
 def play_random_hand(game: Game, rng: random.Random, lean: bool = True) -> Hand:

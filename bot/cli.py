@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from bot.core.record import replay
+    from bot.games.amerikaner.record import replay
 
     try:
         if args.file == "-":
@@ -39,7 +39,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from bot.ai.terminal import run_game
+    from bot.games.amerikaner.terminal import run_game
 
     options = {name.strip(): True for name in args.options.split(",") if name.strip()}
     return run_game(args.preset, args.players, options, args.seed, args.level, args.target)

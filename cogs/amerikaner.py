@@ -22,12 +22,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.core.actions import TRUMP_CHOICES, Action
-from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
-from bot.core.errors import RuleError
-from bot.core.record import action_from_json
-from bot.core.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
-from bot.core.views import HandView
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import TRUMP_CHOICES, Action
+from bot.games.amerikaner.record import action_from_json
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
+from bot.games.amerikaner.views import HandView
 from bot.render import (
     CONTENT_LIMIT,
     INTERNAL_ERROR,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bot.core.actions import Action
-from bot.core.cards import cards_of, parse_card
-from bot.core.deal import Deal
-from bot.core.errors import RuleError
-from bot.core.hand import Hand
-from bot.core.rules import Rules
+from bot.cards import cards_of, parse_card
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.deal import Deal
+from bot.games.amerikaner.hand import Hand
+from bot.games.amerikaner.rules import Rules
 
 
 def card(text: str) -> int:

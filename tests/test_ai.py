@@ -12,12 +12,14 @@ from types import FunctionType
 
 import pytest
 
-from bot.ai import choose_action, strong
-from bot.ai.easy import easy_action, easy_card, suit_len
-from bot.ai.knowledge import build_knowledge, build_world, sample_sinks
-from bot.ai.random_player import random_action
-from bot.ai.sim import SIM_SLOTS, sim_from_hand, trump_index
-from bot.ai.strong import (
+from bot.cards import bits
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.ai import choose_action, strong
+from bot.games.amerikaner.ai.easy import easy_action, easy_card, suit_len
+from bot.games.amerikaner.ai.knowledge import build_knowledge, build_world, sample_sinks
+from bot.games.amerikaner.ai.random_player import random_action
+from bot.games.amerikaner.ai.sim import SIM_SLOTS, sim_from_hand, trump_index
+from bot.games.amerikaner.ai.strong import (
     Chain,
     _finish,
     _History,
@@ -28,14 +30,12 @@ from bot.ai.strong import (
     strong_action,
     value_for,
 )
-from bot.ai.switch import switch_point
-from bot.ai.terminal import run_game
-from bot.core.actions import Action
-from bot.core.cards import bits
-from bot.core.deal import Deal, deal_cards
-from bot.core.hand import LEAD, PLAY, Hand
-from bot.core.rules import Rules
-from bot.core.views import HandView, hand_view
+from bot.games.amerikaner.ai.switch import switch_point
+from bot.games.amerikaner.deal import Deal, deal_cards
+from bot.games.amerikaner.hand import LEAD, PLAY, Hand
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.terminal import run_game
+from bot.games.amerikaner.views import HandView, hand_view
 from tests.core_helpers import card, new_hand, run
 
 CONFIGS = [
@@ -593,7 +593,7 @@ def test_nested_play_out_leads_with_the_best_card(monkeypatch: pytest.MonkeyPatc
 
 def test_switch_point_stays_python() -> None:
     """The strong player calls it between worlds so that other threads get the GIL in the
-    compiled build too: that needs a Python function (bot/ai/switch.py)."""
+    compiled build too: that needs a Python function (bot/games/amerikaner/ai/switch.py)."""
     assert isinstance(switch_point, FunctionType)
 
 

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.core.errors import RuleError
+from bot.errors import RuleError
 from bot.render import INTERNAL_ERROR
 from bot.tables import TableError
 from cogs.amerikaner import answer_error

@@ -52,7 +52,7 @@ def test_set_refuses_what_is_not_a_tuning_value() -> None:
 
 
 def test_tuning_names_are_strongs_numeric_settings() -> None:
-    from bot.ai import strong
+    from bot.games.amerikaner.ai import strong
 
     for name in strong.TUNING:
         value = getattr(strong, name)
@@ -75,8 +75,8 @@ def test_auction_contracts_are_the_same_in_both_rooms() -> None:
     same contract; a deal nobody bids on (or a redeal claimed: norsk) is not played."""
     import random
 
-    from bot.core.deal import deal_cards
-    from bot.core.rules import Rules
+    from bot.games.amerikaner.deal import deal_cards
+    from bot.games.amerikaner.rules import Rules
 
     bench = _bench_module()
     rules = Rules.create("norsk", 4, {})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.record import replay
+from bot.games.amerikaner.record import replay
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from core_helpers import card, cards, new_hand, refused, run
 
-from bot.core.cards import card_name
+from bot.cards import card_name
 
 # 4 players, no kitty. Seat 1 (left of dealer 0) holds A K 2 of spades and A..5 of hearts.
 DEAL_A = {
@@ -323,8 +323,8 @@ def test_a_seeded_deal_is_a_plain_frozen_deal_and_fixed_by_its_seed() -> None:
     import dataclasses
     import random
 
-    from bot.core.deal import Deal, deal_cards
-    from bot.core.rules import Rules
+    from bot.games.amerikaner.deal import Deal, deal_cards
+    from bot.games.amerikaner.rules import Rules
 
     for preset, players in (("amerikaner", 4), ("norsk", 5), ("amerikaner", 3)):
         rules = Rules.create(preset, players)
@@ -341,9 +341,9 @@ def test_hands_of_different_rule_sets_keep_their_own_rules() -> None:
     # Hand caches per-rule-set values (by rule set): two rule sets must not mix.
     import random
 
-    from bot.core.deal import deal_cards
-    from bot.core.hand import Hand
-    from bot.core.rules import Rules
+    from bot.games.amerikaner.deal import deal_cards
+    from bot.games.amerikaner.hand import Hand
+    from bot.games.amerikaner.rules import Rules
 
     for _ in range(3):
         plain = Rules.create("amerikaner", 4)

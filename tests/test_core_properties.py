@@ -8,15 +8,15 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bot.ai.random_player import random_action
-from bot.core.actions import Action
-from bot.core.cards import JOKER_BASE, bits
-from bot.core.errors import RuleError
-from bot.core.game import Game
-from bot.core.hand import DONE, Hand
-from bot.core.record import game_to_record, load_game, replay_output
-from bot.core.rules import BOOLEAN_OPTIONS, Rules
-from bot.core.views import hand_view, known_cards
+from bot.cards import JOKER_BASE, bits
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.ai.random_player import random_action
+from bot.games.amerikaner.game import Game
+from bot.games.amerikaner.hand import DONE, Hand
+from bot.games.amerikaner.record import game_to_record, load_game, replay_output
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, Rules
+from bot.games.amerikaner.views import hand_view, known_cards
 
 PLAYERS = {"amerikaner": (3, 4, 5, 6), "norsk": (3, 4, 5, 6), "kani": (4,)}
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card
-from bot.core.errors import RuleError
-from bot.core.rules import Rules
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card
+from bot.errors import RuleError
+from bot.games.amerikaner.rules import Rules
 
 # preset, players, options -> cards each, kitty, blind, jokers, removed, min bid, max bid
 LAYOUTS = [

@@ -7,11 +7,11 @@ import random
 import pytest
 from core_helpers import card, make_deal, new_hand, refused, run
 
-from bot.core.actions import Action
-from bot.core.errors import RuleError
-from bot.core.game import Game
-from bot.core.rules import Rules
-from bot.core.scoring import score_hand
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.game import Game
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.scoring import score_hand
 
 STD = Rules.create("amerikaner", 4)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.random_player import random_action
-from bot.core.actions import Action
-from bot.core.record import load_game, replay_output
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.ai.random_player import random_action
+from bot.games.amerikaner.record import load_game, replay_output
 from bot.store import Store
 from bot.tables import TableError, TableService
 from bot.tables.service import FINISHED, PLAYING

@@ -1,5 +1,5 @@
-"""Text for players. Inputs are views (`bot.core.views`) and seat names, never raw state,
-so a hidden card cannot reach a public message through this module."""
+"""Text for players. Inputs are views (`bot.games.amerikaner.views`) and seat names, never
+raw state, so a hidden card cannot reach a public message through this module."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.core.actions import Action
-from bot.core.cards import SUIT_SYMBOLS, card_label, suit_of
-from bot.core.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from bot.core.rules import BOOLEAN_OPTIONS, OPTION_HELP, Rules
-from bot.core.views import HandView, TrickView, hand_view
+from bot.cards import SUIT_SYMBOLS, card_label, suit_of
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, OPTION_HELP, Rules
+from bot.games.amerikaner.views import HandView, TrickView, hand_view
 from bot.tables.service import LOBBY, Table
 
 GREEN = 0x2E7D32

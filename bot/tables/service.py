@@ -18,13 +18,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.actions import Action
-from bot.core.errors import RuleError
-from bot.core.game import Game
-from bot.core.hand import MADE, Hand
-from bot.core.record import action_to_json, load_game
-from bot.core.rules import Rules
-from bot.core.views import GameView, HandView, game_view, hand_view
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.game import Game
+from bot.games.amerikaner.hand import MADE, Hand
+from bot.games.amerikaner.record import action_to_json, load_game
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.views import GameView, HandView, game_view, hand_view
 from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
 from bot.tables.outbox import Outbox
 
@@ -152,7 +152,7 @@ AiChooser = Callable[[HandView, str, random.Random], Action]
 
 
 def _default_ai(view: HandView, level: str, rng: random.Random) -> Action:
-    from bot.ai import choose_action
+    from bot.games.amerikaner.ai import choose_action
 
     return choose_action(view, level, rng)
 

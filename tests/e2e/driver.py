@@ -23,11 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.actions import Action
-from bot.core.cards import card_label, card_name, is_joker, mask_of, parse_card, rank_of, suit_of
-from bot.core.hand import BID, EXCHANGE, Hand
-from bot.core.record import game_to_record, load_game, replay_output
-from bot.core.views import HandView, hand_view, known_cards
+from bot.cards import card_label, card_name, is_joker, mask_of, parse_card, rank_of, suit_of
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
+from bot.games.amerikaner.record import game_to_record, load_game, replay_output
+from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.render import bid_label
 from bot.tables.service import PLAYING, Table
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -91,7 +91,7 @@ def message_text(payload: StoredMessage | dict[str, Any]) -> str:
 
 
 def names(mask_or_cards: Any) -> list[str]:
-    from bot.core.cards import cards_of
+    from bot.cards import cards_of
 
     cards = cards_of(mask_or_cards) if isinstance(mask_or_cards, int) else mask_or_cards
     return [card_name(c) for c in sorted(cards)]

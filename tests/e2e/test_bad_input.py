@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.core.cards import card_label, card_name, cards_of, suit_of
-from bot.core.hand import BID, DISCARD, LEAD, PLAY
-from bot.core.record import game_to_record
+from bot.cards import card_label, card_name, cards_of, suit_of
+from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
+from bot.games.amerikaner.record import game_to_record
 from bot.tables.service import Table
 from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
 from tests.e2e.harness import bot_running

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.cards import card_label, cards_of
-from bot.core.hand import PLAY
+from bot.cards import card_label, cards_of
+from bot.games.amerikaner.hand import PLAY
 from bot.store import Store
 from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
 from tests.e2e.test_process import StoreView, bot_process

@@ -111,7 +111,7 @@ async def test_game_ending_slash_command(fake: FakeDiscord, leaks: LeakChecker,
             raise AssertionError("no last card")
         seat, name = table.to_act, table.seats[table.to_act].name  # type: ignore[index]
         (card,) = table.seat_view(seat).legal.cards  # type: ignore[union-attr, arg-type]
-        from bot.core.cards import card_name
+        from bot.cards import card_name
 
         it = await fake.slash(name, None, "amerikaner play", {"card": card_name(card)})
         assert table.game.finished  # the card was played and the game is over

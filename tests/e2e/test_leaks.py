@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.core.cards import card_label, cards_of, parse_card
+from bot.cards import card_label, cards_of, parse_card
 from bot.render.text import card_list
 from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, cards_in_text, open_table
 from tests.e2e.harness import bot_running

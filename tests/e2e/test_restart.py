@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.core.hand import BID, DISCARD, LEAD, PLAY
-from bot.core.record import game_to_record
+from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
+from bot.games.amerikaner.record import game_to_record
 from bot.tables.service import Table
 from tests.e2e.driver import (
     NAMES,
@@ -151,7 +151,7 @@ async def _nothing(*_: Any) -> None:
 
 
 def _label(card: int | None) -> str:
-    from bot.core.cards import card_label
+    from bot.cards import card_label
 
     assert card is not None
     return card_label(card)

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from types import FunctionType
 from typing import Any, Final
 
-from .actions import TRUMP_CHOICES, Action
-from .cards import (
+from bot.cards import (
     COURT_MASK,
     JOKER_BASE,
     JOKER_MASK,
@@ -23,8 +22,7 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .deal import Deal
-from .errors import (
+from bot.errors import (
     ALREADY_PASSED,
     BID_TOO_HIGH,
     BID_TOO_LOW,
@@ -41,6 +39,9 @@ from .errors import (
     WRONG_PHASE,
     RuleError,
 )
+
+from .actions import TRUMP_CHOICES, Action
+from .deal import Deal
 from .rules import Rules
 from .scoring import score_hand
 
@@ -100,8 +101,8 @@ _STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
 _new_tuple: Final = tuple.__new__
 _ACTION: Final = Action
 if Action._fields != ("seat", "kind", "bid", "cards", "card", "call", "trump"):
-    raise ImportError("bot.core.hand builds Action tuples field by field (see _action): "
-                      "update it with actions.py")
+    raise ImportError("bot.games.amerikaner.hand builds Action tuples field by field "
+                      "(see _action): update it with actions.py")
 
 
 def _action(seat: int, kind: str, bid: int | str | None = None, cards: tuple[int, ...] = (),
@@ -741,7 +742,7 @@ class Hand:
 
     def legal_summary(self) -> dict[str, object] | None:
         """Who acts next and what they may do, as RECORD_FORMAT.md's `next`."""
-        from .cards import card_name
+        from bot.cards import card_name
 
         phase = self.phase
         if phase == DONE:

@@ -13,8 +13,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bot.core.actions import Action
-from bot.core.cards import (
+from bot.cards import (
     COURT_MASK,
     FULL_PACK,
     JOKER_BASE,
@@ -24,9 +23,10 @@ from bot.core.cards import (
     bits,
     mask_of,
 )
-from bot.core.hand import Hand
-from bot.core.rules import Rules
-from bot.core.views import HandView
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.hand import Hand
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.views import HandView
 
 from .sim import GRAND, Sim, sim_from_hand, sim_from_view
 
@@ -114,7 +114,7 @@ class _BidFacts:
 
 
 # Facts by `id(rules)`: each entry holds its `Rules`, so the id cannot be reused while the
-# entry lives; the identity check is belt and braces (as bot.core.hand's `_facts_of`).
+# entry lives; the identity check is belt and braces (as bot.games.amerikaner.hand's `_facts_of`).
 _BID_FACTS: Final[dict[int, _BidFacts]] = {}
 _BID_FACTS_MAX: Final = 256
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from bot.core.actions import Action
-from bot.core.views import HandView
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.views import HandView
 
 LEVELS = ("random", "easy", "strong")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .cards import FULL_PACK, JOKER_BASE, mask_of, parse_card
-from .errors import INVALID_RULES, RuleError
+from bot.cards import FULL_PACK, JOKER_BASE, mask_of, parse_card
+from bot.errors import INVALID_RULES, RuleError
 
 PRESETS = ("amerikaner", "norsk", "kani")
 BOOLEAN_OPTIONS = (

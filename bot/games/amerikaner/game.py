@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
+from bot.errors import GAME_OVER, WRONG_PHASE, RuleError
+
 from .actions import Action
 from .deal import Deal, deal_cards
-from .errors import GAME_OVER, WRONG_PHASE, RuleError
 from .hand import REDEAL, Hand
 from .rules import Rules
 

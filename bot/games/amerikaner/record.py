@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .actions import Action
-from .cards import card_name, parse_card
-from .deal import Deal
-from .errors import (
+from bot.cards import card_name, parse_card
+from bot.errors import (
     GAME_OVER,
     INVALID_CARD,
     INVALID_DEAL,
@@ -17,6 +15,9 @@ from .errors import (
     RecordError,
     RuleError,
 )
+
+from .actions import Action
+from .deal import Deal
 from .game import Game
 from .hand import (
     ALL_PASS_PLAYED,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import SUITS, cards_of
+from bot.cards import SUITS, cards_of
+
 from .game import Game
 from .hand import BID, DISCARD, DONE, EXCHANGE, LEAD, PASS, Hand, trump_name
 from .rules import Rules

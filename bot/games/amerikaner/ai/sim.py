@@ -7,7 +7,7 @@ seat's `HandView` (only that seat's hand known; the others are empty masks). The
 player's card policy reads a `Sim` and looks only at the acting seat's own hand and at
 public facts, so one policy serves both real decisions and play-outs.
 
-The trick rules follow RULES.md section 6 and `bot.core.hand` exactly (tests compare
+The trick rules follow RULES.md section 6 and `bot.games.amerikaner.hand` exactly (tests compare
 the two over random play-outs).
 
 Compiled with mypyc in regular installs, with the rest of the AI's hot path (setup.py).
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, mask_of
-from bot.core.hand import Hand
-from bot.core.rules import Rules
-from bot.core.scoring import score_hand
-from bot.core.views import HandView
+from bot.cards import JOKER_BASE, SUIT_MASKS, SUITS, mask_of
+from bot.games.amerikaner.hand import Hand
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.scoring import score_hand
+from bot.games.amerikaner.views import HandView
 
 # `Final`: the compiled build (mypyc) reads these as C constants.
 NO_TRUMP: Final = -1

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from bot.core.actions import Action
-from bot.core.cards import suit_of
-from bot.core.views import HandView
+from bot.cards import suit_of
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.views import HandView
 
 
 def random_action(view: HandView, rng: random.Random, pass_bias: float = 0.5) -> Action:

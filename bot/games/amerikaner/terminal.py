@@ -12,15 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from bot.core.actions import Action
-from bot.core.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
-from bot.core.errors import RuleError
-from bot.core.game import Game
-from bot.core.hand import Hand
-from bot.core.rules import Rules
-from bot.core.views import HandView, LegalActions, hand_view
-
-from . import choose_action
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.ai import choose_action
+from bot.games.amerikaner.game import Game
+from bot.games.amerikaner.hand import Hand
+from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.views import HandView, LegalActions, hand_view
 
 HUMAN = 0
 InputFn = Callable[[str], str]

@@ -40,12 +40,12 @@ import math
 import random
 import time
 
-from bot.core.actions import Action
-from bot.core.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits, mask_of
-from bot.core.errors import RuleError
-from bot.core.hand import COMPILED, DONE, LEAD, PLAY, Hand
-from bot.core.scoring import score_hand
-from bot.core.views import HandView
+from bot.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits, mask_of
+from bot.errors import RuleError
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.hand import COMPILED, DONE, LEAD, PLAY, Hand
+from bot.games.amerikaner.scoring import score_hand
+from bot.games.amerikaner.views import HandView
 
 from .easy import (
     best_suit,

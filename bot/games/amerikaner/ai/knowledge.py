@@ -18,10 +18,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.core.cards import JOKER_BASE, bits
-from bot.core.deal import Deal
-from bot.core.hand import DISCARD, EXCHANGE, LEAD, Hand
-from bot.core.views import HandView
+from bot.cards import JOKER_BASE, bits
+from bot.games.amerikaner.deal import Deal
+from bot.games.amerikaner.hand import DISCARD, EXCHANGE, LEAD, Hand
+from bot.games.amerikaner.views import HandView
 
 
 def _mask(cards: tuple[int, ...] | None) -> int:

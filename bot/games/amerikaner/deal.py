@@ -6,8 +6,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import card_name, cards_of, shuffled_hands
-from .errors import INVALID_DEAL, RuleError
+from bot.cards import card_name, cards_of, shuffled_hands
+from bot.errors import INVALID_DEAL, RuleError
+
 from .rules import Rules
 
 
@@ -96,7 +97,7 @@ def deal_cards(rules: Rules, rng: random.Random) -> Deal:
 def deal_from_names(hands: Sequence[Sequence[str]], kitty: Sequence[str] = (),
                     blind: Sequence[str] = ()) -> Deal:
     """A deal written in card notation (for tests and examples)."""
-    from .cards import parse_card
+    from bot.cards import parse_card
 
     def conv(cards: Sequence[str]) -> tuple[int, ...]:
         out = []

@@ -1,0 +1,1 @@
+"""The games the table platform hosts: GAMES, name -> GameKind."""
