@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
+from bot.games import GAMES
 from bot.store import Store
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
@@ -70,7 +71,7 @@ class AmerikanerBot(commands.Bot):
         self.store = await Store.open(self.settings.database_path,
                                       autocheckpoint_pages=10_000)
         self.outbox = Outbox(self.store)
-        self.tables = TableService(self.store, ai_delay=self.settings.ai_delay,
+        self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    outbox=self.outbox)
         for name in EXTENSIONS:
             await self.load_extension(name)

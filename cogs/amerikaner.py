@@ -567,10 +567,10 @@ class Amerikaner(commands.Cog):
                 self._dirty.discard(table.id)
                 await message.edit(embed=_embed(table_panel(table)), view=None)
 
-    def _after_change(self, table: Table, hand_finished: bool) -> None:
+    def _after_change(self, table: Table, deal_finished: bool) -> None:
         """Public consequences of a change beyond its posts (which the outbox makes):
         the table message, edited soon, unless the hand ended (a new one is posted)."""
-        if not hand_finished:
+        if not deal_finished:
             self.request_refresh(table)
 
     async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
@@ -583,7 +583,7 @@ class Amerikaner(commands.Cog):
                     f"⏳ {text} Half your time is gone.",
                     allowed_mentions=discord.AllowedMentions(users=True))
             return
-        self._after_change(table, event in ("hand_finished", "game_finished"))
+        self._after_change(table, event in ("deal_finished", "game_finished"))
         if event != "game_finished":
             await self._maybe_mention(table, 0)
 
@@ -792,7 +792,7 @@ class Amerikaner(commands.Cog):
                                                     ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        self._after_change(table, result.hand_finished)
+        self._after_change(table, result.deal_finished)
         if not result.game_finished:
             await self._maybe_mention(table, result.idle_before)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.games import GAMES
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.record import load_game, replay_output
@@ -16,13 +17,14 @@ from bot.tables import TableError, TableService
 from bot.tables.service import FINISHED, PLAYING
 
 
-def _random_ai(view, level, rng):
-    return random_action(view, rng)
+def _random_ai(kind, game, seat, level, rng):
+    return random_action(kind.seat_view(game, seat), rng)
 
 
 async def _service(path: Path | str = ":memory:", seed: int = 1) -> TableService:
     store = await Store.open(path)
-    return TableService(store, rng=random.Random(seed), ai_delay=0, ai_chooser=_random_ai)
+    return TableService(store, GAMES, rng=random.Random(seed), ai_delay=0,
+                        ai_chooser=_random_ai)
 
 
 async def _started(service: TableService, players: int = 4, preset: str = "amerikaner",

@@ -1,10 +1,11 @@
-"""Tables: a lobby, then a game of the rules core, persisted action by action.
+"""Tables: a lobby, then a game, persisted action by action.
 
 Every change goes through `TableService` under the table's lock: the seat and the state
-version are checked, the action is applied to the core (which refuses illegal ones with
-a stable code), the action is committed to the store, and only then is the result
-returned for the caller to confirm. A crash after the commit loses nothing: `restore`
-replays each unfinished game's record.
+version are checked, the action is applied through the table's GameKind (which refuses
+illegal ones with a stable code), the action is committed to the store, and only then is
+the result returned for the caller to confirm. A crash after the commit loses nothing:
+`restore` replays each unfinished game's record. The service knows games only through
+the GameKind protocol (bot/tables/kind.py): it never names one.
 """
 
 from __future__ import annotations
@@ -14,18 +15,13 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import RuleError
-from bot.games.amerikaner.actions import Action
-from bot.games.amerikaner.game import Game
-from bot.games.amerikaner.hand import MADE, Hand
-from bot.games.amerikaner.record import action_to_json, load_game
-from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.views import GameView, HandView, game_view, hand_view
 from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
+from bot.tables.kind import GameKind
 from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -35,7 +31,6 @@ PLAYING = "playing"
 FINISHED = "finished"
 CANCELLED = "cancelled"
 
-AI_LEVELS = ("easy", "strong")
 
 # What a change obliges the bot to post (the outbox, `Store.pending_posts`): committed
 # with the change, posted after it, by `bot.tables.outbox.Outbox`.
@@ -77,11 +72,12 @@ class Table:
     guild_id: int
     channel_id: int
     host_id: int
-    rules: Rules
+    kind: GameKind  # the game this table plays
+    rules: Any  # the game's own rules value
     first_dealer: int
     seats: list[Seat]
     stage: str = LOBBY
-    game: Game | None = None
+    game: Any = None  # the game's own state, once started
     meta: dict[str, Any] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     last_activity: float = field(default_factory=time.monotonic)  # also: when the turn began
@@ -98,11 +94,16 @@ class Table:
         Derived from the game itself, so buttons drawn before a restart stay valid."""
         if self.game is None:
             return 0
-        return sum(len(hand.actions) for hand in self.game.hands)
+        return self.kind.version(self.game)
+
+    @property
+    def players(self) -> int:
+        """How many seats the table has."""
+        return self.kind.players(self.rules)
 
     @property
     def full(self) -> bool:
-        return len(self.seats) >= self.rules.players
+        return len(self.seats) >= self.players
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -111,22 +112,18 @@ class Table:
         return None
 
     @property
-    def hand(self) -> Hand | None:
-        return self.game.current if self.game else None
-
-    @property
     def to_act(self) -> int | None:
-        hand = self.hand
-        if self.stage != PLAYING or hand is None or hand.finished:
+        if self.stage != PLAYING or self.game is None:
             return None
-        return hand.to_act
+        return self.kind.to_act(self.game)
 
-    def public_view(self) -> GameView | None:
-        return game_view(self.game) if self.game else None
+    def public_view(self) -> Any:
+        """What everyone may see of the game (the game's public view), or None."""
+        return self.kind.public_view(self.game) if self.game is not None else None
 
-    def seat_view(self, seat: int) -> HandView | None:
-        hand = self.hand
-        return hand_view(hand, seat) if hand is not None else None
+    def seat_view(self, seat: int) -> Any:
+        """What `seat` may see (the game's seat view), or None before the game."""
+        return self.kind.seat_view(self.game, seat) if self.game is not None else None
 
     @property
     def message_id(self) -> int | None:
@@ -140,30 +137,34 @@ class ActResult:
 
     table: Table
     seat: int
-    action: Action
-    hand_index: int  # the hand the action was applied to
-    hand_finished: bool
+    action: Any  # the action applied (the game's own value)
+    record: dict[str, Any]  # the action as the record stores it
+    deal_index: int  # the deal the action was applied to
+    deal_finished: bool
     game_finished: bool
     idle_before: float  # seconds the table had been idle before this action
 
 
 Listener = Callable[[Table, str, dict[str, Any]], Awaitable[None]]
-AiChooser = Callable[[HandView, str, random.Random], Action]
+# (the game, its state, the seat, the AI level, a random source) -> the action
+AiChooser = Callable[[GameKind, Any, int, str, random.Random], Any]
 
 
-def _default_ai(view: HandView, level: str, rng: random.Random) -> Action:
-    from bot.games.amerikaner.ai import choose_action
-
-    return choose_action(view, level, rng)
+def _default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Random
+                ) -> Any:
+    return kind.choose_action(game, seat, level, rng)
 
 
 class TableService:
     """All tables of one bot process."""
 
-    def __init__(self, store: Store, *, rng: random.Random | None = None,
-                 ai_delay: float = 1.0, ai_chooser: AiChooser | None = None,
-                 outbox: Outbox | None = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, GameKind], *,
+                 rng: random.Random | None = None, ai_delay: float = 1.0,
+                 ai_chooser: AiChooser | None = None, outbox: Outbox | None = None) -> None:
+        if not games:
+            raise ValueError("a table service needs at least one game")
         self.store = store
+        self.games = games  # name -> GameKind; the first is the default
         self.outbox = outbox  # posts what a change obliges the bot to post
         self.rng = rng or random.Random()
         self.ai_delay = ai_delay
@@ -206,13 +207,15 @@ class TableService:
     # ------------------------------------------------------------------ lobby
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
-                     preset: str, players: int, options: dict[str, object],
-                     turn_timer: float | None = None) -> Table:
+                     preset: str | None, players: int, options: dict[str, object],
+                     turn_timer: float | None = None, game: str | None = None) -> Table:
+        """Open a lobby of `game` (the registry's first game if None)."""
         if self.in_channel(channel_id) is not None:
             raise TableError("channel_busy", "This channel already has a table: finish or "
                              "cancel it first (/amerikaner cancel).")
+        kind = self.kind(game)
         try:
-            rules = Rules.create(preset, players, options)
+            rules = kind.make_rules(preset, players, options)
         except RuleError as exc:
             raise TableError(exc.code, exc.message) from None
         first_dealer = self.rng.randrange(players)
@@ -224,14 +227,23 @@ class TableService:
             meta["turn_timer"] = turn_timer
         try:
             table_id = await self.store.create_game(
-                guild_id, channel_id, host_id, rules.to_json(), first_dealer,
+                guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
                 _seat_infos(seats), meta)
         except ChannelBusyError:
             raise TableError("channel_busy", "This channel already has a table.") from None
-        table = Table(table_id, guild_id, channel_id, host_id, rules, first_dealer, seats,
-                      meta=meta)
+        table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
+                      seats, meta=meta)
         self._register(table)
         return table
+
+    def kind(self, game: str | None) -> GameKind:
+        """The game called `game` (the registry's first for None)."""
+        if game is None:
+            return next(iter(self.games.values()))
+        kind = self.games.get(game)
+        if kind is None:
+            raise TableError("unknown_game", f"There is no game {game!r}.")
+        return kind
 
     def _register(self, table: Table) -> None:
         self._tables[table.id] = table
@@ -262,8 +274,9 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             self._require_host(table, user_id, "add an AI player")
-            if level not in AI_LEVELS:
-                raise TableError("bad_input", f"AI level is one of {', '.join(AI_LEVELS)}.")
+            levels = table.kind.ai_levels
+            if level not in levels:
+                raise TableError("bad_input", f"AI level is one of {', '.join(levels)}.")
             if table.full:
                 raise TableError("table_full", "Every seat is taken.")
             number = sum(1 for s in table.seats if s.is_ai) + 1
@@ -356,15 +369,14 @@ class TableService:
             self._require_lobby(table)
             self._require_host(table, user_id, "start the game")
             if not table.full:
-                missing = table.rules.players - len(table.seats)
+                missing = table.players - len(table.seats)
                 raise TableError("table_not_full", f"Waiting for {missing} more player"
                                  f"{'s' if missing != 1 else ''}.")
-            game = Game(table.rules, table.first_dealer)
-            hand = game.start_hand(rng=self.rng)
+            game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.rng)
             meta = {**table.meta, "stage": PLAYING}
             async with self.store.transaction():
                 await self.store.set_meta(table.id, meta)
-                await self.store.add_hand(table.id, 0, hand.deal.to_json(table.rules))
+                await self.store.add_hand(table.id, 0, first_deal)
             table.game = game
             table.meta = meta
             table.stage = PLAYING
@@ -404,7 +416,7 @@ class TableService:
     # ------------------------------------------------------------------ acting
 
     async def act(self, table_id: int, user_id: int, version: int | None,
-                  make: Callable[[int], Action]) -> ActResult:
+                  make: Callable[[int], Any]) -> ActResult:
         """Apply the action `make(seat)` for `user_id`'s seat. `version` is the state
         version the user's button was drawn for (None for slash commands, which always
         mean "now"); an older one is refused as stale."""
@@ -423,37 +435,32 @@ class TableService:
         self._schedule_ai(table)
         return result
 
-    async def _apply(self, table: Table, seat: int, action: Action,
+    async def _apply(self, table: Table, seat: int, action: Any,
                      notice: str | None = None) -> ActResult:
         """Apply and commit one action. `notice`: a post the action itself calls for
         (POST_TIMEOUT), committed with it ahead of those its outcome calls for."""
-        game = table.game
+        kind, game = table.kind, table.game
         assert game is not None
-        hand = game.current
-        assert hand is not None
-        if hand.to_act != seat and not hand.finished:
-            name = table.seats[hand.to_act].name
+        to_act = kind.to_act(game)
+        if to_act is not None and to_act != seat:
+            name = table.seats[to_act].name
             raise TableError("not_your_turn", f"It is {name}'s turn, not yours.")
-        hand_index = len(game.hands) - 1
-        seq = len(hand.actions)
         try:
-            game.apply(action)
+            # The game deals the next deal before the first await, so that nobody
+            # looking at the table meanwhile sees a moment with no deal in play.
+            applied = kind.apply(game, action, self.rng)
         except RuleError as exc:
             raise TableError(exc.code, exc.message) from None
-        stored = hand.actions[-1]
-        # Deal the next hand before the first await, so that nobody looking at the table
-        # meanwhile sees a moment with no hand in play.
-        nxt = game.start_hand(rng=self.rng) if hand.finished and not game.finished else None
-        stored_json = action_to_json(stored, table.rules)
-        posts = [Post(notice, {"seat": seat, "action": stored_json})] if notice else []
-        posts.extend(_posts_after(hand_index, hand.finished, game.finished))
+        finished = kind.finished(game)
+        posts = [Post(notice, {"seat": seat, "action": applied.action})] if notice else []
+        posts.extend(_posts_after(applied.deal_index, applied.deal_finished, finished))
         try:
             # One atomic commit, in one trip to the database thread, with what it
             # obliges the bot to post (the outbox).
             await self.store.record_action(
-                table.id, hand_index, seq, stored_json,
-                next_deal=nxt.deal.to_json(table.rules) if nxt is not None else None,
-                results=_results(table) if game.finished else None, posts=posts)
+                table.id, applied.deal_index, applied.seq, applied.action,
+                next_deal=applied.next_deal,
+                results=_results(table) if finished else None, posts=posts)
         except Exception:
             # The store did not take it: rebuild from what it holds, so memory never runs
             # ahead of the disk, and tell the player nothing happened.
@@ -466,14 +473,15 @@ class TableService:
         now = time.monotonic()
         idle = now - table.last_activity
         table.last_activity = now
-        if game.finished:
+        if finished:
             table.stage = FINISHED
             self._unregister(table)
-        return ActResult(table, seat, stored, hand_index, hand.finished, game.finished, idle)
+        return ActResult(table, seat, action, applied.action, applied.deal_index,
+                         applied.deal_finished, finished, idle)
 
     async def _reload(self, table: Table) -> None:
         record = await self.store.load_record(table.id)
-        table.game = load_game(record) if record.get("hands") else None
+        table.game = table.kind.load(record) if record.get("hands") else None
 
     # ------------------------------------------------------------------ AI turns
 
@@ -504,10 +512,9 @@ class TableService:
                     if table.stage != PLAYING or table.to_act != seat \
                             or not table.seats[seat].played_by_ai:
                         continue
-                    view = table.seat_view(seat)
-                    assert view is not None
-                    level = table.seats[seat].ai_level or "easy"
-                    action = await asyncio.to_thread(self._ai_chooser, view, level,
+                    level = table.seats[seat].ai_level or table.kind.ai_levels[0]
+                    action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game,
+                                                     seat, level,
                                                      random.Random(self.rng.random()))
                     result = await self._apply(table, seat, action)
                 await self._notify_result(table, result)
@@ -546,9 +553,8 @@ class TableService:
                 if table.version != version or table.to_act != seat or self.closed \
                         or table.stage != PLAYING:
                     return
-                view = table.seat_view(seat)
-                assert view is not None
-                action = await asyncio.to_thread(self._ai_chooser, view, "easy",
+                action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game,
+                                                 seat, table.kind.ai_levels[0],
                                                  random.Random(self.rng.random()))
                 result = await self._apply(table, seat, action, notice=POST_TIMEOUT)
             await self._notify_result(table, result)
@@ -559,10 +565,10 @@ class TableService:
             log.exception("turn timer failed at table %s", table.id)
 
     async def _notify_result(self, table: Table, result: ActResult) -> None:
-        event = ("game_finished" if result.game_finished else "hand_finished"
-                 if result.hand_finished else "changed")
+        event = ("game_finished" if result.game_finished else "deal_finished"
+                 if result.deal_finished else "changed")
         await self._notify(table, event, seat=result.seat, action=result.action,
-                           hand_index=result.hand_index)
+                           deal_index=result.deal_index)
 
     async def _notify(self, table: Table, event: str, **detail: Any) -> None:
         for listener in self._listeners:
@@ -619,11 +625,12 @@ class TableService:
         return await self._table_from_row(row) if row is not None else None
 
     async def _table_from_row(self, row: GameRow) -> Table:
-        rules = Rules.from_json(row.rules)
+        kind = self.kind(getattr(row, "game", None))
+        rules = kind.rules_from_json(row.rules)
         seats = [Seat(s.user_id, s.display_name, s.ai_level, away=s.is_ai
                       and s.user_id is not None)
                  for s in sorted(row.seats, key=lambda s: s.seat)]
-        table = Table(row.id, row.guild_id, row.channel_id, row.host_id, rules,
+        table = Table(row.id, row.guild_id, row.channel_id, row.host_id, kind, rules,
                       row.first_dealer, seats, meta=dict(row.meta))
         table.stage = {"finished": FINISHED, "cancelled": CANCELLED}.get(
             row.status, row.meta.get("stage", LOBBY))
@@ -637,11 +644,11 @@ class TableService:
         return table
 
 
-def _posts_after(hand_index: int, hand_finished: bool, game_finished: bool) -> list[Post]:
-    """What the end of a hand or of the game obliges the bot to post."""
-    if not hand_finished:
+def _posts_after(deal_index: int, deal_finished: bool, game_finished: bool) -> list[Post]:
+    """What the end of a deal or of the game obliges the bot to post."""
+    if not deal_finished:
         return []
-    posts = [Post(POST_HAND_SUMMARY, {"hand_index": hand_index})]
+    posts = [Post(POST_HAND_SUMMARY, {"hand_index": deal_index})]
     posts.append(Post(POST_FINAL) if game_finished else Post(POST_TABLE_MESSAGE))
     return posts
 
@@ -653,23 +660,8 @@ def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:
 
 
 def _results(table: Table) -> list[ResultRow]:
-    game = table.game
-    assert game is not None
-    rows = []
-    for index, seat in enumerate(table.seats):
-        if seat.user_id is None:
-            continue
-        made = failed = top = played = 0
-        for hand in game.hands:
-            if hand.outcome not in ("made", "failed", "all_pass_played"):
-                continue
-            played += 1
-            if hand.bidder == index and not hand.all_pass:
-                if hand.outcome == MADE:
-                    made += 1
-                    top += hand.high_bid == table.rules.top_value
-                else:
-                    failed += 1
-        rows.append(ResultRow(seat.user_id, index, game.totals[index],
-                              index in game.winners, made, failed, top, played))
-    return rows
+    """The finished game's results of the seated humans (AI seats have none)."""
+    assert table.game is not None
+    return [ResultRow(seat.user_id, result.seat, result.points, result.won, **result.stats)
+            for result, seat in zip(table.kind.results(table.game), table.seats, strict=True)
+            if seat.user_id is not None]

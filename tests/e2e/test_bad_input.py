@@ -126,7 +126,7 @@ async def test_stale_and_repeated_buttons(fake: FakeDiscord, bot: AmerikanerBot,
     text = said(again)
     assert "moved on" in text and "Waiting for" in text
     assert table.version == version + 1
-    assert len(table.hand.auction) == 1  # type: ignore[union-attr]
+    assert len(table.game.current.auction) == 1  # type: ignore[union-attr]
     # the same button twice at the same instant: applied once
     seat, name = to_act(table)
     msg = (await fake.click_label(name, public, "My hand")).message
@@ -138,8 +138,8 @@ async def test_stale_and_repeated_buttons(fake: FakeDiscord, bot: AmerikanerBot,
     assert sorted([one.response_type, two.response_type]) == [4, 7]
     loser = one if one.response_type == 4 else two
     assert "moved on" in said(loser)
-    assert [a for a in table.hand.actions if a.seat == seat] \
-        == [table.hand.actions[-1]]  # type: ignore[union-attr]
+    assert [a for a in table.game.current.actions if a.seat == seat] \
+        == [table.game.current.actions[-1]]  # type: ignore[union-attr]
 
 
 async def test_two_players_at_the_same_instant(fake: FakeDiscord, bot: AmerikanerBot,
@@ -163,7 +163,7 @@ async def test_two_players_at_the_same_instant(fake: FakeDiscord, bot: Amerikane
         assert refused or "Your hand" in said(command), said(command)
         assert "not playing" in said(look)
         assert table.version == version + 1 + (not refused)
-        assert table.hand.actions[version].seat == seat  # type: ignore[union-attr]
+        assert table.game.current.actions[version].seat == seat  # type: ignore[union-attr]
         applied += 1 + (not refused)
     assert len(state(table)["hands"][0]["actions"]) == applied == table.version
 
@@ -192,13 +192,13 @@ async def test_garbage_and_illegal_commands(fake: FakeDiscord, bot: AmerikanerBo
     assert state(table) == before
 
     # the discard: wrong count, a card not held, garbage, a repeated card
-    while table.hand.phase != DISCARD:  # type: ignore[union-attr]
+    while table.game.current.phase != DISCARD:  # type: ignore[union-attr]
         assert await driver.step()
-        if table.hand.phase not in (BID, DISCARD):  # thrown in or top bid: a new deal
+        if table.game.current.phase not in (BID, DISCARD):  # thrown in or top bid: a new deal
             pytest.skip("no discard with this seed")
     seat, name = to_act(table)
     before = state(table)
-    held = cards_of(table.hand.hands[seat])  # type: ignore[union-attr]
+    held = cards_of(table.game.current.hands[seat])  # type: ignore[union-attr]
     other = next(c for c in range(52) if c not in held)
     for cards, expected in [
             (" ".join(card_name(c) for c in held[:3]), "exactly 4"),
@@ -236,7 +236,7 @@ async def test_garbage_and_illegal_commands(fake: FakeDiscord, bot: AmerikanerBo
     # in the play: a card not held, a card that does not follow suit
     checked = False
     for _ in range(200):
-        hand = table.hand
+        hand = table.game.current
         assert hand is not None
         seat, name = to_act(table)
         view = table.seat_view(seat)
@@ -402,10 +402,10 @@ async def test_junk_in_every_phase(fake: FakeDiscord, bot: AmerikanerBot) -> Non
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=42)
     for phase in (BID, DISCARD, LEAD, PLAY):
         for _ in range(300):
-            if table.hand.phase == phase:  # type: ignore[union-attr]
+            if table.game.current.phase == phase:  # type: ignore[union-attr]
                 break
             assert await driver.step()
-        assert table.hand.phase == phase  # type: ignore[union-attr]
+        assert table.game.current.phase == phase  # type: ignore[union-attr]
         _, name = to_act(table)
         await send_junk(fake, table, name)
         await send_junk(fake, table, not_to_act(table))
@@ -438,7 +438,7 @@ async def test_refusals_quote_what_was_typed(fake: FakeDiscord, bot: AmerikanerB
                             ("AMERIKANER\n", None)]:
         it = await fake.slash(name, None, "amerikaner bid", {"value": value})
         if expected is None:  # the top bid, named in any case: it is made
-            assert table.hand.high_bid > 12, said(it)  # type: ignore[union-attr]
+            assert table.game.current.high_bid > 12, said(it)  # type: ignore[union-attr]
             break
         assert expected in refusal(it), (value, said(it))
         assert state(table) == before

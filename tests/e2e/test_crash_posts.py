@@ -30,7 +30,7 @@ def _titled(fake: FakeDiscord, prefix: str) -> list[StoredMessage]:
 
 
 def _cards_left(driver: ButtonDriver) -> int:
-    hand = driver.table.hand
+    hand = driver.table.game.current
     assert hand is not None
     return sum(h.bit_count() for h in hand.hands) if hand.phase == PLAY else -1
 
@@ -41,7 +41,7 @@ async def _to_the_last_card(driver: ButtonDriver) -> tuple[str, int]:
         await driver.sync()
         if _cards_left(driver) == 1:
             seat, name = driver.whose_turn()  # type: ignore[misc]
-            hand = driver.table.hand
+            hand = driver.table.game.current
             assert hand is not None
             (card,) = cards_of(hand.hands[seat])
             return name, card

@@ -100,7 +100,7 @@ async def test_game_ending_slash_command(fake: FakeDiscord, leaks: LeakChecker,
         slash = SlashDriver(fake, lambda: bot, fake.channel, seed=3)
         slash.table_id = buttons.table_id = table.id
         for _ in range(500):  # buttons until the last card of a hand that ends the game
-            hand = table.hand
+            hand = table.game.current
             assert hand is not None and not table.game.finished
             last = (hand.phase == "play" and hand.tricks_done == table.rules.cards_each - 1
                     and len(hand.trick) == table.rules.players - 1)

@@ -29,10 +29,10 @@ async def test_the_checker_catches_leaks(fake: FakeDiscord, leaks: LeakChecker,
         bot.tables.rng = random.Random(51)
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
         table = bot.tables.in_channel(fake.channel.id)
-        assert table is not None and table.hand is not None
+        assert table is not None and table.game.current is not None
         channel = bot.get_partial_messageable(fake.channel.id)
-        held = cards_of(table.hand.hands[1])
-        kitty = table.hand.deal.kitty
+        held = cards_of(table.game.current.hands[1])
+        kitty = table.game.current.deal.kitty
         await channel.send(f"seat 1 holds {card_label(held[0])}")
         await channel.send(f"kitty: {card_list(kitty)}")
         assert len(leaks.violations) == 2
@@ -48,7 +48,7 @@ async def test_the_checker_catches_leaks(fake: FakeDiscord, leaks: LeakChecker,
             assert len(leaks.violations) == 3
         # the partner named before the called card is played
         for _ in range(300):
-            hand = table.hand
+            hand = table.game.current
             if hand.called >= 0 and hand.partner < 0 and hand.called_holder >= 0:
                 break
             await driver.step()

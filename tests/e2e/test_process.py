@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from bot.games import GAMES
 from bot.store import Store
 from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, open_table
@@ -74,7 +75,7 @@ class StoreView:
     async def reload(self) -> None:
         store = await Store.open(str(self.db))
         try:
-            tables = TableService(store)
+            tables = TableService(store, GAMES)
             tables.closed = True  # never schedules anything
             await tables.restore()
             self.tables = tables

@@ -40,8 +40,8 @@ async def play_until(driver: ButtonDriver, done: Callable[[Table], bool],
 
 
 def phase(table: Table) -> str:
-    assert table.hand is not None
-    return table.hand.phase
+    assert table.game.current is not None
+    return table.game.current.phase
 
 
 async def test_restart_mid_hand_with_the_buttons_on_screen(
@@ -125,13 +125,13 @@ async def test_restart_mid_hand_with_the_buttons_on_screen(
             it = await fake.select(name, msg, sel["custom_id"], [sel["options"][0]["value"]])
             assert it.response_type == 7
             assert driver.table.version == before + 1
-            assert driver.table.hand.called is not None  # type: ignore[union-attr]
+            assert driver.table.game.current.called is not None  # type: ignore[union-attr]
 
         await restart(lead_card, call_after)
 
         # 4. mid-trick, twice
         for _ in range(2):
-            await play_until(driver, lambda t: phase(t) == PLAY and bool(t.hand.trick))
+            await play_until(driver, lambda t: phase(t) == PLAY and bool(t.game.current.trick))
             await restart(open_for_turn, act_with_old)
             await driver.step()
 

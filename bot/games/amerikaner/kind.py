@@ -1,0 +1,112 @@
+"""Amerikaner as a GameKind (bot/tables/kind.py): what the table platform calls."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from bot.tables.kind import Applied, SeatResult
+
+from .actions import Action
+from .game import Game
+from .hand import ALL_PASS_PLAYED, FAILED, MADE
+from .record import action_to_json, load_game
+from .rules import Rules
+from .views import GameView, HandView, game_view, hand_view
+
+# Outcomes of hands that were played (not thrown in or redealt): they count as played.
+_PLAYED = (MADE, FAILED, ALL_PASS_PLAYED)
+
+
+class AmerikanerKind:
+    """Amerikaner, Kani and the Norwegian-American rules."""
+
+    name = "amerikaner"
+    ai_levels = ("easy", "strong")
+
+    def make_rules(self, preset: str | None, players: int,
+                   options: Mapping[str, object]) -> Rules:
+        return Rules.create(preset or "amerikaner", players, dict(options))
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> Rules:
+        return Rules.from_json(data)
+
+    def rules_to_json(self, rules: Rules) -> dict[str, Any]:
+        return dict(rules.to_json())
+
+    def players(self, rules: Rules) -> int:
+        return rules.players
+
+    def new_game(self, rules: Rules, first_dealer: int, rng: random.Random
+                 ) -> tuple[Game, dict[str, Any]]:
+        game = Game(rules, first_dealer)
+        hand = game.start_hand(rng=rng)
+        return game, dict(hand.deal.to_json(rules))
+
+    def load(self, record: Mapping[str, Any]) -> Game:
+        return load_game(record)
+
+    def version(self, game: Game) -> int:
+        return sum(len(hand.actions) for hand in game.hands)
+
+    def to_act(self, game: Game) -> int | None:
+        hand = game.current
+        if game.finished or hand is None or hand.finished:
+            return None
+        return hand.to_act
+
+    def finished(self, game: Game) -> bool:
+        return game.finished
+
+    def apply(self, game: Game, action: Action, rng: random.Random) -> Applied:
+        deal_index = len(game.hands) - 1
+        hand = game.apply(action)  # refused whole by the core (RuleError)
+        seq = len(hand.actions) - 1
+        stored = action_to_json(hand.actions[-1], game.rules)
+        next_deal = None
+        if hand.finished and not game.finished:
+            next_deal = dict(game.start_hand(rng=rng).deal.to_json(game.rules))
+        return Applied(deal_index, seq, stored, hand.finished, next_deal)
+
+    def results(self, game: Game) -> list[SeatResult]:
+        """Places by final totals (equal totals share a place); the statistics a member's
+        page shows: contracts made and failed as the bidder, top bids made, hands played."""
+        totals = game.totals
+        top = game.rules.top_value
+        out = []
+        for seat, points in enumerate(totals):
+            made = failed = top_made = played = 0
+            for hand in game.hands:
+                if hand.outcome not in _PLAYED:
+                    continue
+                played += 1
+                if hand.bidder == seat and not hand.all_pass:
+                    if hand.outcome == MADE:
+                        made += 1
+                        top_made += hand.high_bid == top
+                    else:
+                        failed += 1
+            place = 1 + sum(1 for other in totals if other > points)
+            out.append(SeatResult(seat, place, points, seat in game.winners,
+                                  {"contracts_made": made, "contracts_failed": failed,
+                                   "top_bids_made": top_made, "hands_played": played}))
+        return out
+
+    def public_view(self, game: Game) -> GameView:
+        return game_view(game)
+
+    def seat_view(self, game: Game, seat: int) -> HandView | None:
+        hand = game.current
+        return hand_view(hand, seat) if hand is not None else None
+
+    def choose_action(self, game: Game, seat: int, level: str, rng: random.Random
+                      ) -> Action:
+        from .ai import choose_action
+
+        view = self.seat_view(game, seat)
+        assert view is not None
+        return choose_action(view, level, rng)
+
+
+AMERIKANER = AmerikanerKind()

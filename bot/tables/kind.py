@@ -1,0 +1,97 @@
+"""GameKind: everything the table platform knows of a game.
+
+The table service, the store and the shared cog handle every game through this protocol
+and never import one: a game is a package under `bot/games/` that provides a GameKind
+(registered in `bot.games.GAMES`), and its state, rules, actions and views stay opaque
+values here. A game's record is a list of deals, each stored with its actions; a new
+deal is dealt as the last one ends, so that there is never a moment without one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, NamedTuple, Protocol
+
+
+class Applied(NamedTuple):
+    """What one accepted action did, for the store and the table."""
+
+    deal_index: int  # the deal the action was applied to
+    seq: int  # its number within that deal
+    action: dict[str, Any]  # the action as the record stores it
+    deal_finished: bool  # the deal ended with it
+    next_deal: dict[str, Any] | None  # the next deal, already dealt, as the record stores it
+
+
+class SeatResult(NamedTuple):
+    """A seat's result in a finished game: for leaderboards and member statistics."""
+
+    seat: int
+    place: int  # 1 for the winner(s); seats with equal results share a place
+    points: int
+    won: bool
+    stats: dict[str, int]  # the game's own statistics (summed per member by the store)
+
+
+class GameKind(Protocol):
+    """A game, as the table platform sees it. `rules` and `game` are the game's own
+    values; actions are whatever its cog builds. Refusals raise `bot.errors.RuleError`
+    with a stable code and change nothing."""
+
+    name: str  # the registry key, stored with every game ("amerikaner")
+    ai_levels: tuple[str, ...]  # the AI players a seat can be given
+
+    def make_rules(self, preset: str | None, players: int,
+                   options: Mapping[str, object]) -> Any:
+        """The rules of a new table (the game's default preset for None)."""
+        ...
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> Any: ...
+
+    def rules_to_json(self, rules: Any) -> dict[str, Any]: ...
+
+    def players(self, rules: Any) -> int:
+        """How many seats a table with these rules has."""
+        ...
+
+    def new_game(self, rules: Any, first_dealer: int, rng: random.Random
+                 ) -> tuple[Any, dict[str, Any]]:
+        """A new game with its first deal dealt, and that deal as the record stores it."""
+        ...
+
+    def load(self, record: Mapping[str, Any]) -> Any:
+        """The game of a record, replayed (a record that does not replay raises)."""
+        ...
+
+    def version(self, game: Any) -> int:
+        """How many actions the game has had: the state version buttons are drawn for."""
+        ...
+
+    def to_act(self, game: Any) -> int | None:
+        """The seat to act, or None when nobody is to (the game is over)."""
+        ...
+
+    def finished(self, game: Any) -> bool: ...
+
+    def apply(self, game: Any, action: Any, rng: random.Random) -> Applied:
+        """Apply `action` (for the seat it names); deal the next deal if this one ends
+        and the game goes on. Refused whole (RuleError) or done whole."""
+        ...
+
+    def results(self, game: Any) -> list[SeatResult]:
+        """Every seat's result, once the game is finished."""
+        ...
+
+    def public_view(self, game: Any) -> Any:
+        """What everyone may see."""
+        ...
+
+    def seat_view(self, game: Any, seat: int) -> Any:
+        """What `seat` may see, with its legal actions when it is to act."""
+        ...
+
+    def choose_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:
+        """The action of the AI player `level` for `seat`, from that seat's view only.
+        Run in a worker thread: it may take tens of milliseconds."""
+        ...

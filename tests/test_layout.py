@@ -1,0 +1,56 @@
+"""The code's shape: the import rules of ../shared/ARCHITECTURE.md (import-linter's
+contracts in pyproject.toml) hold, and they would catch a change that broke them; ruff
+is clean."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_import_rules_hold() -> None:
+    result = _lint_imports(REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("bot/games/amerikaner/rules.py", "import discord", "A game imports only"),
+    ("bot/games/amerikaner/hand.py", "import bot.store", "A game imports only"),
+    ("bot/tables/service.py", "import bot.games.amerikaner.rules",
+     "The table platform and the store know no game"),
+    ("bot/store/models.py", "import bot.tables.kind", "The store knows no table"),
+    ("bot/cards.py", "import bot.games", "The pack and the errors import nothing"),
+])
+def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
+                                 contract: str) -> None:
+    for part in ("bot", "cogs"):
+        shutil.copytree(REPO / part, tmp_path / part,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text() + f"\n{line}  # noqa\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode != 0
+    broken = [row for row in result.stdout.splitlines() if row.endswith("BROKEN")]
+    assert any(row.startswith(contract) for row in broken), result.stdout
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([str(BIN / "ruff"), "check", "."], cwd=REPO,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
