@@ -42,8 +42,9 @@ import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from bot import cards  # noqa: E402
 from bot.cards import bits  # noqa: E402
-from bot.games.amerikaner import cards, hand  # noqa: E402
+from bot.games.amerikaner import hand  # noqa: E402
 from bot.games.amerikaner.game import Game  # noqa: E402
 from bot.games.amerikaner.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
 from bot.games.amerikaner.rules import Rules, default_target  # noqa: E402
@@ -196,10 +197,9 @@ def bench_open_spiel(count: int, seed: int = 1, lean: bool = True) -> float | No
 
 def core_description() -> str:
     """Which core is running: compiled (mypyc) or the Python sources, and from where."""
-    where = Path(hand.__file__).parent
     kind = "compiled (mypyc)" if COMPILED else "pure Python"
-    files = ", ".join(Path(m.__file__).name for m in (cards, hand))
-    return f"rules core: {kind} from {where} ({files})"
+    files = ", ".join(str(Path(m.__file__)) for m in (cards, hand))
+    return f"rules core: {kind} ({files})"
 
 
 def best_of(repeat: int, run: Callable[[], float | None]) -> float | None:
