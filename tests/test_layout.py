@@ -50,6 +50,25 @@ def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
     assert any(row.startswith(contract) for row in broken), result.stdout
 
 
+def test_the_compiled_modules_type_check() -> None:
+    """A regular install compiles setup.py's COMPILED_MODULES with mypyc, which first
+    type-checks them and everything they import; an error there silently gives the slow
+    pure-Python install. The same check, here."""
+    modules = _compiled_modules()
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", *modules],
+                            cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _compiled_modules() -> list[str]:
+    source = (REPO / "setup.py").read_text()
+    block = source[source.index("COMPILED_MODULES = ["):]
+    block = block[:block.index("]")]
+    modules = [line.strip().strip('",') for line in block.splitlines()[1:] if line.strip()]
+    assert modules and all((REPO / m).is_file() for m in modules), modules
+    return modules
+
+
 def test_ruff_is_clean() -> None:
     result = subprocess.run([str(BIN / "ruff"), "check", "."], cwd=REPO,
                             capture_output=True, text=True, timeout=120)

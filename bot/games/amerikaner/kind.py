@@ -22,8 +22,8 @@ _PLAYED = (MADE, FAILED, ALL_PASS_PLAYED)
 class AmerikanerKind:
     """Amerikaner, Kani and the Norwegian-American rules."""
 
-    name = "amerikaner"
-    ai_levels = ("easy", "strong")
+    name: str = "amerikaner"
+    ai_levels: tuple[str, ...] = ("easy", "strong")
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Rules:
