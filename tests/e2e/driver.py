@@ -27,8 +27,8 @@ from bot.cards import card_label, card_name, is_joker, mask_of, parse_card, rank
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
+from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
-from bot.render import bid_label
 from bot.tables.service import PLAYING, Table
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.models import iter_components

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.render import table_panel
 from bot.tables.service import Table
+from cogs.amerikaner import table_panel
 from tests.e2e.driver import (
     NAMES,
     ButtonDriver,
