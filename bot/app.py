@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
 from bot.games import GAMES
+from bot.render import seat_label
 from bot.store import Store
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
@@ -72,7 +73,7 @@ class AmerikanerBot(commands.Bot):
                                       autocheckpoint_pages=10_000)
         self.outbox = Outbox(self.store)
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
-                                   outbox=self.outbox)
+                                   outbox=self.outbox, seat_name=seat_label)
         for name in EXTENSIONS:
             await self.load_extension(name)
         self._checkpointer = asyncio.create_task(self._checkpoint_regularly())

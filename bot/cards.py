@@ -57,6 +57,20 @@ def card_label(card: int) -> str:
     return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
 
 
+def card_list(cards: Iterable[int]) -> str:
+    """Cards grouped by suit in the order given: `♠ A K 10 · ♥ Q 9`; jokers last."""
+    groups: dict[int, list[str]] = {}
+    for card in cards:
+        groups.setdefault(suit_of(card), []).append(card_label(card))
+    parts: list[str] = []
+    for suit in (0, 1, 2, 3):
+        if suit in groups:
+            parts.append(SUIT_SYMBOLS[suit] + " " + " ".join(c[:-1] for c in groups[suit]))
+    if -1 in groups:
+        parts.append("🃏 " + " ".join(groups[-1]))
+    return " · ".join(parts) if parts else "—"
+
+
 def card_long_name(card: int) -> str:
     if card >= JOKER_BASE:
         return f"joker {card - JOKER_BASE + 1}"

@@ -25,32 +25,29 @@ from discord.ext import commands
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.errors import RuleError
 from bot.games.amerikaner.actions import TRUMP_CHOICES, Action
-from bot.games.amerikaner.record import action_from_json
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
+from bot.games.amerikaner.text import (
+    bid_label,
+    not_a_bid,
+    not_a_card,
+    not_a_trump,
+    unknown_option,
+)
 from bot.games.amerikaner.views import HandView
 from bot.render import (
     CONTENT_LIMIT,
     INTERNAL_ERROR,
     Panel,
-    bid_label,
     error_text,
-    final_panel,
     fit_panel,
-    hand_panel,
-    hand_summary_panel,
-    help_text,
     leaderboard_panel,
-    not_a_bid,
-    not_a_card,
-    not_a_trump,
-    rules_text,
+    lobby_panel,
+    seat_label,
+    seat_names,
     shorten,
     stats_panel,
-    table_panel,
     turn_mention,
-    unknown_option,
 )
-from bot.render.text import describe_action
 from bot.store import PostRow
 from bot.tables import ActResult, Table, TableError
 from bot.tables.outbox import post_nonce
@@ -405,6 +402,39 @@ def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
     return ui
 
 
+# ----------------------------------------------------------------- panels of a table
+
+def table_panel(table: Table) -> Panel:
+    """The public table message: the lobby, or the game as everyone may see it."""
+    names = seat_names(table.seats)
+    kind = table.kind
+    if table.stage == LOBBY:
+        return lobby_panel(names, table.seat_of(table.host_id), table.players,
+                           kind.lobby_title(table.rules), kind.options_line(table.rules))
+    return kind.table_panel(table.game, names)
+
+
+def hand_panel(table: Table, seat: int) -> Panel:
+    """A player's own hand, for them alone."""
+    return table.kind.seat_panel(table.game, seat, seat_names(table.seats))
+
+
+def _final_panel(table: Table) -> Panel:
+    """The standings of a finished game."""
+    return table.kind.final_standings(table.game, seat_names(table.seats))
+
+
+def _turn_mention(table: Table) -> str | None:
+    """A line that mentions the human to act, or None if the AI plays the turn."""
+    seat = table.to_act
+    if seat is None:
+        return None
+    user = table.seats[seat].user_id
+    if user is None or table.seats[seat].played_by_ai:
+        return None
+    return turn_mention(user, table.kind.title(table.rules))
+
+
 # ----------------------------------------------------------------- the cog
 
 def _is_manager(interaction: discord.Interaction[Any]) -> bool:
@@ -519,10 +549,11 @@ class Amerikaner(commands.Cog):
         nonce = post_nonce(row)
         try:
             if row.kind == POST_HAND_SUMMARY:
-                panel = hand_summary_panel(table, int(row.params["hand_index"]))
+                panel = table.kind.deal_summary(table.game, int(row.params["hand_index"]),
+                                                seat_names(table.seats))
                 message = await channel.send(embed=_embed(panel), nonce=nonce)
             elif row.kind == POST_FINAL:
-                message = await channel.send(embed=_embed(final_panel(table)), nonce=nonce)
+                message = await channel.send(embed=_embed(_final_panel(table)), nonce=nonce)
                 await self._retire_table_message(table, table.message_id)
             elif row.kind == POST_TABLE_MESSAGE:
                 if table.stage != PLAYING:
@@ -530,10 +561,10 @@ class Amerikaner(commands.Cog):
                 message = await self._post_table_message(table, nonce)
             elif row.kind == POST_TIMEOUT:
                 seat = int(row.params["seat"])
-                action = action_from_json(row.params["action"])
+                played = table.kind.describe_action(row.params["action"])
                 message = await channel.send(
-                    f"⏰ {table.seats[seat].name}'s time ran out: the AI played "
-                    f"{describe_action(action)} for them.", nonce=nonce)
+                    f"⏰ {seat_label(table.seats, seat)}'s time ran out: the AI played "
+                    f"{played} for them.", nonce=nonce)
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
@@ -577,7 +608,7 @@ class Amerikaner(commands.Cog):
                               ) -> None:
         """Changes the service made by itself (AI turns, turn timers)."""
         if event == "reminder":
-            text = turn_mention(table)
+            text = _turn_mention(table)
             if text:
                 await self.bot.get_partial_messageable(table.channel_id).send(
                     f"⏳ {text} Half your time is gone.",
@@ -590,7 +621,7 @@ class Amerikaner(commands.Cog):
     async def _maybe_mention(self, table: Table, idle: float) -> None:
         if idle < self.bot.settings.idle_mention_seconds:
             return
-        text = turn_mention(table)
+        text = _turn_mention(table)
         if text:
             await self.bot.get_partial_messageable(table.channel_id).send(
                 text, allowed_mentions=discord.AllowedMentions(users=True))
@@ -638,7 +669,7 @@ class Amerikaner(commands.Cog):
                                    description=f"Cancelled by {user.display_name}.")),
                 view=None)
         elif op == "rules":
-            await self._reply(interaction, rules_text(table.rules))
+            await self._reply(interaction, table.kind.rules_text(table.rules))
         elif op == "hand":
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral))
@@ -656,13 +687,13 @@ class Amerikaner(commands.Cog):
         if table is None or table.stage != FINISHED:
             await self._reply(interaction, "This table is closed.")
             return
-        embed = _embed(final_panel(table))
+        embed = _embed(_final_panel(table))
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content="This game is over.", embed=embed,
                                                     view=None)
         else:
-            await self._reply(interaction, "This game is over.", panel=final_panel(table))
+            await self._reply(interaction, "This game is over.", panel=_final_panel(table))
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
@@ -970,10 +1001,11 @@ class Amerikaner(commands.Cog):
                     ) -> None:
         table = self.tables.in_channel(interaction.channel_id or 0)
         if preset is not None or table is None:
-            rules = Rules.create(preset or "amerikaner", 4)
+            kind = self.tables.kind(None)
+            rules = kind.make_rules(preset, 4, {})
         else:
-            rules = table.rules
-        await self._reply(interaction, rules_text(rules))
+            kind, rules = table.kind, table.rules
+        await self._reply(interaction, kind.rules_text(rules))
 
     @group.command(name="score", description="The running totals of this table")
     async def score(self, interaction: discord.Interaction[Any]) -> None:
@@ -1135,7 +1167,7 @@ class Amerikaner(commands.Cog):
 
     @group.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await self._reply(interaction, help_text())
+        await self._reply(interaction, self.tables.kind(None).help_text())
 
 
 def _settings_text(settings: dict[str, Any]) -> str:

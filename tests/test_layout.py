@@ -4,6 +4,7 @@ is clean."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -73,3 +74,37 @@ def test_ruff_is_clean() -> None:
     result = subprocess.run([str(BIN / "ruff"), "check", "."], cwd=REPO,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """(module, names imported from it) of every import in `path`, relative ones made
+    absolute."""
+    package = ".".join(path.relative_to(REPO).with_suffix("").parts[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.extend((alias.name, []) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            out.append((module, [alias.name for alias in node.names]))
+    return out
+
+
+_TEXT_MODULES = [*sorted((REPO / "bot" / "render").glob("*.py")),
+                 REPO / "bot" / "games" / "amerikaner" / "text.py"]
+
+
+@pytest.mark.parametrize("path", _TEXT_MODULES, ids=lambda p: str(p.relative_to(REPO)))
+def test_text_reads_views_not_state(path: Path) -> None:
+    """Render and a game's text turn views and plain values into words: they never get
+    hold of a Table (bot.tables and its service), a Game or a Hand (constants of the
+    rules core are fine), and render names no game."""
+    for module, names in _imports(path):
+        assert module not in ("bot.tables", "bot.tables.service"), (path, module)
+        assert not {"Table", "Seat", "Game", "Hand"} & set(names), (path, module, names)
+        assert not module.endswith(".game"), (path, module)
+        if module.endswith(".hand"):
+            assert all(name.isupper() for name in names), (path, names)
+        if "render" in path.parts:
+            assert not module.startswith(("bot.games", "cogs")), (path, module)

@@ -1,34 +1,26 @@
-"""Every word a player reads, built only from the core's views (one place, translatable)."""
+"""The words every game shares (a game's own live in bot/games/<name>/text.py)."""
 
 from .text import (
     CONTENT_LIMIT,
     INTERNAL_ERROR,
     Panel,
-    bid_label,
+    SeatLike,
+    ai_seat_label,
     card_list,
     error_text,
-    final_panel,
     fit_panel,
-    hand_panel,
-    hand_summary_panel,
-    help_text,
     leaderboard_panel,
     lobby_panel,
-    not_a_bid,
-    not_a_card,
-    not_a_trump,
     quote,
-    rules_text,
+    seat_label,
+    seat_names,
     shorten,
     stats_panel,
-    table_panel,
     turn_mention,
-    unknown_option,
 )
 
 __all__ = [
-    "CONTENT_LIMIT", "INTERNAL_ERROR", "Panel", "bid_label", "card_list", "error_text",
-    "final_panel", "fit_panel", "hand_panel", "hand_summary_panel", "help_text",
-    "leaderboard_panel", "lobby_panel", "not_a_bid", "not_a_card", "not_a_trump", "quote",
-    "rules_text", "shorten", "stats_panel", "table_panel", "turn_mention", "unknown_option",
+    "CONTENT_LIMIT", "INTERNAL_ERROR", "Panel", "SeatLike", "ai_seat_label", "card_list",
+    "error_text", "fit_panel", "leaderboard_panel", "lobby_panel", "quote", "seat_label",
+    "seat_names", "shorten", "stats_panel", "turn_mention",
 ]

@@ -1,40 +1,28 @@
-"""Text for players. Inputs are views (`bot.games.amerikaner.views`) and seat names, never
-raw state, so a hidden card cannot reach a public message through this module."""
+"""Text every game shares: the lobby, seat names, the turn reminder, the leaderboard and
+statistics, the platform's refusals by code, and replies cut to Discord's limits.
+
+A game's own words live in its `text.py` (bot/games/<name>/text.py), reached through its
+GameKind. Inputs here are plain values (seat names, counts, codes), never a `Table` or a
+game's state.
+"""
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import Protocol
 
-from bot.cards import SUIT_SYMBOLS, card_label, suit_of
-from bot.games.amerikaner.actions import Action
-from bot.games.amerikaner.hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, OPTION_HELP, Rules
-from bot.games.amerikaner.views import HandView, TrickView, hand_view
-from bot.tables.service import LOBBY, Table
+from bot.cards import card_list
+from bot.tables.panel import BLUE, QUOTE_LIMIT, Panel, quote, shorten
 
-GREEN = 0x2E7D32
-BLUE = 0x1565C0
-GOLD = 0xF9A825
-RED = 0xC62828
-GREY = 0x616161
-
-PHASE_NAMES = {"exchange": "Blind exchange", "bid": "Bidding", "discard": "Kitty discard",
-               "lead": "Opening lead", "play": "Play", "done": "Hand over"}
-TRUMP_NAMES = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs",
-               "grand": "no trumps (grand)"}
-
-
-@dataclass(frozen=True)
-class Panel:
-    """What one embed shows: the Discord layer turns it into a `discord.Embed`."""
-
-    title: str
-    description: str = ""
-    fields: tuple[tuple[str, str, bool], ...] = ()
-    footer: str | None = None
-    colour: int = GREEN
+__all__ = [
+    "CONTENT_LIMIT", "DESCRIPTION_LIMIT", "EMBED_TOTAL_LIMIT", "ERROR_HINTS",
+    "FIELD_COUNT_LIMIT", "FIELD_NAME_LIMIT", "FIELD_VALUE_LIMIT", "FOOTER_LIMIT",
+    "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "Panel", "SeatLike", "ai_seat_label",
+    "card_list", "error_text", "fit_panel", "leaderboard_panel", "lobby_panel", "quote",
+    "seat_label", "seat_names", "shorten", "stats_panel", "turn_mention",
+]
 
 
 # ----------------------------------------------------------------- Discord's limits
@@ -49,24 +37,6 @@ FIELD_NAME_LIMIT = 256
 FIELD_VALUE_LIMIT = 1024
 FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
-# What a user typed is shown back at most this long: enough to recognise it.
-QUOTE_LIMIT = 40
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` if it fits in `limit` characters, else cut to end with "…" within them."""
-    if len(text) <= limit:
-        return text
-    return text[:limit - 1] + "…" if limit > 0 else ""
-
-
-def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """What a user typed, in quotes, to show it back to them: as typed (case kept),
-    without control or invisible formatting characters (which could garble or reorder
-    the sentence around it), whitespace as single spaces, shortened."""
-    shown = "".join(" " if ch.isspace() else ch for ch in text
-                    if ch.isspace() or not unicodedata.category(ch).startswith("C"))
-    return "'" + shorten(" ".join(shown.split()), limit) + "'"
 
 
 def _embed_size(panel: Panel) -> int:
@@ -94,247 +64,100 @@ def fit_panel(panel: Panel) -> Panel:
     return fitted
 
 
-# ----------------------------------------------------------------- small pieces
+# ----------------------------------------------------------------- seat names
 
-def bid_label(bid: int | str | None) -> str:
-    if bid is None:
-        return "—"
-    return bid.capitalize() if isinstance(bid, str) else str(bid)
+class SeatLike(Protocol):
+    """What a seat's name is made of (bot.tables.Seat has it): who sits there, the name
+    stored with the seat, its AI level, and whether the AI covers an absent human."""
 
+    @property
+    def user_id(self) -> int | None: ...
 
-def card_list(cards: Sequence[int]) -> str:
-    """Cards grouped by suit, high to low: `♠ A K 10 · ♥ Q 9`."""
-    groups: dict[int, list[str]] = {}
-    for card in cards:
-        groups.setdefault(suit_of(card), []).append(card_label(card))
-    parts = []
-    for suit in (0, 1, 2, 3):
-        if suit in groups:
-            parts.append(SUIT_SYMBOLS[suit] + " " + " ".join(c[:-1] for c in groups[suit]))
-    if -1 in groups:
-        parts.append("🃏 " + " ".join(groups[-1]))
-    return " · ".join(parts) if parts else "—"
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def ai_level(self) -> str | None: ...
+
+    @property
+    def away(self) -> bool: ...
 
 
-def _names(table: Table) -> list[str]:
-    out = []
-    for seat in table.seats:
-        name = seat.name
+# Names older versions stored for AI seats, in English: recognised and rendered anew.
+_LEGACY_NUMBERED = re.compile(r"AI ([0-9]+) \(([a-z]+)\)")
+_LEGACY_REPLACED = re.compile(r"AI for (.+)", re.DOTALL)
+
+
+def ai_seat_label(number: int, level: str, stored: str) -> str:
+    """An AI seat's name: `AI 2 (strong)` for the second AI seat added (stored name ""),
+    or `AI for dave` for dave's seat handed to the AI for good (stored name "dave")."""
+    if stored:
+        return f"AI for {stored}"
+    return f"AI {number} ({level})"
+
+
+def seat_label(seats: Sequence[SeatLike], index: int) -> str:
+    """The name of seat `index` as players read it. A human's is their stored display
+    name; an AI seat's is rendered now (ai_seat_label), its number being its place among
+    the AI seats added as such. Names stored by older versions ("AI 2 (strong)",
+    "AI for dave") are read back into those parts, so they show as they always did."""
+    seat = seats[index]
+    if seat.user_id is not None:
+        return seat.name
+    number, level, stored = _ai_parts(seat)
+    if number is None:  # added as an AI: count those before it
+        number = 1 + sum(1 for other in seats[:index]
+                         if other.user_id is None and _ai_parts(other)[2] == "")
+    return ai_seat_label(number, level, stored)
+
+
+def _ai_parts(seat: SeatLike) -> tuple[int | None, str, str]:
+    """(its number if stored, level, stored name of the human it replaced) of an AI seat."""
+    level = seat.ai_level or "easy"
+    numbered = _LEGACY_NUMBERED.fullmatch(seat.name)
+    if numbered:
+        return int(numbered.group(1)), numbered.group(2), ""
+    replaced = _LEGACY_REPLACED.fullmatch(seat.name)
+    if replaced:
+        return None, level, replaced.group(1)
+    return None, level, seat.name
+
+
+def seat_names(seats: Sequence[SeatLike]) -> list[str]:
+    """Every seat's name as the table shows it: an absent human's marked as such."""
+    names = []
+    for index, seat in enumerate(seats):
+        name = seat_label(seats, index)
         if seat.away:
             name += " (away, AI plays)"
-        out.append(name)
-    return out
+        names.append(name)
+    return names
 
 
-def _trick_line(trick: TrickView, names: Sequence[str]) -> str:
-    plays = ", ".join(f"{names[s]} {card_label(c)}" for s, c in trick.plays)
-    if trick.winner is not None:
-        plays += f" → **{names[trick.winner]}**"
-    return plays
+# ----------------------------------------------------------------- lobby and turns
 
-
-def _auction_line(view: HandView, names: Sequence[str]) -> str:
-    if not view.auction:
-        return "No bids yet."
-    return ", ".join(f"{names[s]}: {bid_label(b) if b != 'pass' else 'pass'}"
-                     for s, b in view.auction[-12:])
-
-
-def _options_line(rules: Rules) -> str:
-    opts = [name for name in sorted(rules.options)]
-    text = f"{rules.preset} · {rules.players} players · to {rules.target}"
-    return text + (" · " + ", ".join(opts) if opts else "")
-
-
-def describe_action(action: Action) -> str:
-    """An action in a few words: `a pass`, `a bid of 8`, `the A♠`."""
-    if action.kind == "pass":
-        return "a pass"
-    if action.kind == "bid":
-        return f"a bid of {bid_label(action.bid)}"
-    if action.kind == "redeal":
-        return "a redeal claim"
-    if action.kind in ("exchange", "discard"):
-        count = len(action.cards)
-        return f"a {action.kind} of {count} card{'s' if count != 1 else ''}"
-    assert action.card is not None
-    return f"the {card_label(action.card)}"
-
-
-# ----------------------------------------------------------------- lobby and table
-
-def lobby_panel(table: Table) -> Panel:
-    names = _names(table)
-    seats = "\n".join(f"{i + 1}. {name}" + (" (host)" if table.seats[i].user_id ==
-                                             table.host_id else "")
+def lobby_panel(names: Sequence[str], host: int | None, players: int, title: str,
+                options: str) -> Panel:
+    """A table waiting for players: `names` of the seats taken, `host` the host's seat,
+    `players` the seats in all; `title` and the `options` line are the game's."""
+    seats = "\n".join(f"{i + 1}. {name}" + (" (host)" if i == host else "")
                       for i, name in enumerate(names))
-    free = table.rules.players - len(table.seats)
+    free = players - len(names)
     seats += "".join(f"\n{len(names) + i + 1}. *free*" for i in range(free))
     status = ("Ready: the host can start." if free == 0
               else f"Waiting for {free} more player{'s' if free != 1 else ''}.")
-    return Panel(title=f"Amerikaner table — {table.rules.preset}",
-                 description=f"{_options_line(table.rules)}\n\n{seats}\n\n{status}",
+    return Panel(title=title, description=f"{options}\n\n{seats}\n\n{status}",
                  footer="Join to take a seat. The host can add AI players and start.",
                  colour=BLUE)
 
 
-def table_panel(table: Table) -> Panel:
-    """The public table message: what everyone may see, from the public view only."""
-    if table.stage == LOBBY:
-        return lobby_panel(table)
-    view = table.public_view()
-    assert view is not None and view.hand is not None
-    hand = view.hand
-    names = _names(table)
-    lines = []
-    for seat, name in enumerate(names):
-        marks = []
-        if seat == hand.dealer:
-            marks.append("dealer")
-        if hand.bidder == seat:
-            marks.append(f"bidder {bid_label(hand.contract)}")
-        if hand.partner == seat:
-            marks.append("partner")
-        turn = "▶ " if hand.to_act == seat else ""
-        won = hand.tricks_won[seat]
-        lines.append(f"{turn}**{name}**{' (' + ', '.join(marks) + ')' if marks else ''}"
-                     f" — {view.totals[seat]} pts, {won} trick{'s' if won != 1 else ''}")
-    fields: list[tuple[str, str, bool]] = [("Seats", "\n".join(lines), False)]
-    if hand.phase in ("exchange", "bid"):
-        fields.append(("Bidding", _auction_line(hand, names), False))
-    else:
-        contract = ("all passed: no trumps, −1 a trick" if hand.all_pass else
-                    f"{names[hand.bidder]} {bid_label(hand.contract)}"
-                    if hand.bidder is not None else "—")
-        fields.append(("Contract", contract, True))
-        fields.append(("Trump", TRUMP_NAMES.get(hand.trump or "", "none") if not hand.all_pass
-                       else "none", True))
-        if hand.called is not None:
-            partner = (names[hand.partner] if hand.partner is not None else "not yet shown")
-            fields.append(("Called", f"{card_label(hand.called)} — partner: {partner}", True))
-        if hand.kitty is not None:
-            fields.append(("Kitty (shown)", card_list(hand.kitty), False))
-    if hand.trick is not None:
-        fields.append(("Current trick", _trick_line(hand.trick, names), False))
-    if hand.last_trick is not None:
-        fields.append(("Last trick", _trick_line(hand.last_trick, names), False))
-    description = f"Hand {view.hand_number} · {PHASE_NAMES[hand.phase]} · " \
-                  f"{_options_line(table.rules)}"
-    if hand.to_act is not None:
-        description += f"\n**{names[hand.to_act]}** to {_what_next(hand)}."
-    return Panel(title="Amerikaner", description=description, fields=tuple(fields),
-                 footer="Open “My hand” to see your cards and act.")
+def turn_mention(user_id: int, title: str) -> str:
+    """One line that mentions the player to act (sent after a quiet spell) at a table of
+    the game called `title`."""
+    return f"<@{user_id}>, it is your turn at the {title} table."
 
 
-def _what_next(view: HandView) -> str:
-    return {"exchange": "exchange with the blind", "bid": "bid or pass",
-            "discard": "discard", "lead": "lead", "play": "play", "done": "wait"}[view.phase]
-
-
-def turn_mention(table: Table) -> str | None:
-    """One line that mentions the player to act (sent after a quiet spell)."""
-    seat = table.to_act
-    if seat is None:
-        return None
-    user = table.seats[seat].user_id
-    if user is None or table.seats[seat].played_by_ai:
-        return None
-    return f"<@{user}>, it is your turn at the Amerikaner table."
-
-
-# ----------------------------------------------------------------- a player's hand
-
-def hand_panel(table: Table, seat: int) -> Panel:
-    """A player's own hand and what they may do now (ephemeral), from their seat view."""
-    view = table.seat_view(seat)
-    assert view is not None and view.cards is not None
-    names = _names(table)
-    lines = [f"**Your cards** ({len(view.cards)}): {card_list(view.cards)}"]
-    if view.discards:
-        lines.append(f"Your discards: {card_list(view.discards)}")
-    if view.exchange_given is not None:
-        given = card_list(view.exchange_given) if view.exchange_given else "nothing"
-        lines.append(f"You gave the blind {given} and took "
-                     f"{card_list(view.exchange_taken or ())}.")
-    if view.kitty is not None and view.bidder == seat:
-        lines.append(f"The kitty held: {card_list(view.kitty)}")
-    if view.trump is not None:
-        lines.append(f"Trump: {TRUMP_NAMES[view.trump]}")
-    if view.called is not None:
-        lines.append(f"Called card: {card_label(view.called)}" +
-                     (" — **you hold it: you are the partner**"
-                      if view.called in view.cards else ""))
-    if view.trick is not None:
-        lines.append(f"Trick: {_trick_line(view.trick, names)}")
-    legal = view.legal
-    if legal is None:
-        who = names[view.to_act] if view.to_act is not None else "nobody"
-        lines.append(f"\nWaiting for **{who}**.")
-        colour = GREY
-    else:
-        colour = GOLD
-        lines.append("\n**Your turn:** " + {
-            "exchange": f"give up to {legal.card_count[1]} cards to the blind and take as "
-                        "many from it, sight unseen (or keep your hand).",
-            "bid": "bid or pass." + (f" Highest so far: {bid_label(view.high_bid)} by "
-                                     f"{names[view.high_bidder]}."
-                                     if view.high_bidder is not None else ""),
-            "discard": f"discard {legal.card_count[0]} cards face down.",
-            "lead": "lead to the first trick" + (" and call a card: its holder is your "
-                                                 "partner." if legal.calls else "."),
-            "play": "play a card.",
-        }[legal.phase])
-        if legal.can_redeal:
-            lines.append("You hold no jack, queen or king: you may claim a redeal.")
-    return Panel(title=f"Your hand — {names[seat]}", description="\n".join(lines),
-                 colour=colour)
-
-
-# ----------------------------------------------------------------- results
-
-def hand_summary_panel(table: Table, index: int) -> Panel:
-    """After a hand: the contract made or failed, tricks, score changes, totals."""
-    game = table.game
-    assert game is not None
-    view = hand_view(game.hands[index])  # public view of a finished hand
-    names = _names(table)
-    totals = game.hand_totals[index] if index < len(game.hand_totals) else game.totals
-    outcome = view.outcome
-    if outcome == THROWN_IN:
-        title, colour = f"Hand {index + 1}: everyone passed — thrown in", GREY
-    elif outcome == REDEAL:
-        title, colour = f"Hand {index + 1}: redeal claimed — same dealer deals again", GREY
-    elif outcome == ALL_PASS_PLAYED:
-        title, colour = f"Hand {index + 1}: all passed, played at −1 a trick", GREY
-    else:
-        assert view.bidder is not None
-        verb = "made" if outcome == MADE else "failed"
-        partner = (f" with {names[view.partner]}" if view.partner is not None
-                   else " alone")
-        title = (f"Hand {index + 1}: {names[view.bidder]}{partner} {verb} "
-                 f"{bid_label(view.contract)}")
-        colour = GREEN if outcome == MADE else RED
-    rows = []
-    for seat, name in enumerate(names):
-        score = view.scores[seat] if view.scores else 0
-        rows.append(f"**{name}**: {view.tricks_won[seat]} tricks, "
-                    f"{score:+d} → {totals[seat]}")
-    return Panel(title=title, description="\n".join(rows), colour=colour)
-
-
-def final_panel(table: Table) -> Panel:
-    game = table.game
-    assert game is not None
-    names = _names(table)
-    order = sorted(range(len(names)), key=lambda s: -game.totals[s])
-    medals = ["🥇", "🥈", "🥉"]
-    rows = [f"{medals[i] if i < 3 else f'{i + 1}.'} **{names[s]}** — {game.totals[s]}"
-            for i, s in enumerate(order)]
-    winners = " and ".join(names[s] for s in game.winners)
-    return Panel(title=f"Game over — {winners} win{'s' if len(game.winners) == 1 else ''}!",
-                 description="\n".join(rows), colour=GOLD,
-                 footer=f"{len(game.hands)} hands · /amerikaner export for the record")
-
+# ----------------------------------------------------------------- leaderboard and stats
 
 def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, pages: int,
                       order: str) -> Panel:
@@ -364,48 +187,6 @@ def stats_panel(name: str, games: int, wins: int, points: int, made: int, failed
     ]))
 
 
-# ----------------------------------------------------------------- reference
-
-def rules_text(rules: Rules) -> str:
-    """The rules of a table, concise."""
-    lines = [f"**{rules.preset.capitalize()}** — {rules.players} players, "
-             f"{rules.cards_each} cards each, first to {rules.target} wins."]
-    if rules.kitty_size:
-        lines.append(f"A kitty of {rules.kitty_size}: the bidder takes it and discards as many.")
-    if rules.blind_size:
-        lines.append(f"A blind of {rules.blind_size}: before bidding each player may exchange "
-                     "up to that many cards with it, sight unseen. A hand without J, Q or K "
-                     "may claim a redeal.")
-    if rules.removed:
-        lines.append("Removed from the pack: " + card_list(rules.removed) + ".")
-    if rules.jokers:
-        lines.append(f"{rules.jokers} jokers: a joker led wins; one played when void has no "
-                     "power.")
-    lines.append(f"Bids {rules.min_bid}–{rules.max_bid}, each higher than the last; a pass is "
-                 f"final. Above them: **{rules.top_bid.capitalize()}**"
-                 + (" (all 13 tricks, with trumps and a partner)." if rules.preset == "kani"
-                    else " (alone, no trumps, every trick)."))
-    lines.append("The bidder leads; the suit led is trump, and the bidder calls a card of that "
-                 "suit: its holder is the partner, revealed when it is played.")
-    lines.append("Follow suit if you can; highest trump wins, else highest of the suit led.")
-    if rules.preset == "kani":
-        lines.append("Made: bidder and partner score the bid (Kani 50). Failed: each opponent "
-                     "scores it. Nobody loses points.")
-    else:
-        lines.append("Made: bidder and partner score +bid; failed: −bid. Others +1 a trick. "
-                     "Amerikaner: ±52.")
-    for name in sorted(rules.options):
-        lines.append(f"• `{name}`: {OPTION_HELP[name]}")
-    return "\n".join(lines)
-
-
-def help_text() -> str:
-    return ("**/amerikaner new** opens a table here; players Join, the host Starts.\n"
-            "Open **My hand** on the table message to see your cards and act; or use "
-            "/amerikaner bid, discard, exchange, play.\n"
-            "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
-
-
 # ----------------------------------------------------------------- refusals
 
 INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
@@ -428,21 +209,3 @@ ERROR_HINTS = {
 
 def error_text(code: str, message: str) -> str:
     return ERROR_HINTS.get(code, message)
-
-
-def not_a_bid(text: str, rules: Rules) -> str:
-    return (f"{quote(text)} is not a bid: bid a number from {rules.min_bid} to "
-            f"{rules.max_bid}, {rules.top_bid}, or pass.")
-
-
-def not_a_card(text: str) -> str:
-    return f"{quote(text)} is not a card: write them like AS, 10H, TD, JK1."
-
-
-def not_a_trump(text: str) -> str:
-    return f"{quote(text)} is not a trump: name S, H, D, C or grand."
-
-
-def unknown_option(text: str) -> str:
-    return f"Unknown option {quote(text)}. Options: {', '.join(BOOLEAN_OPTIONS)}."
-

@@ -10,8 +10,12 @@ deal is dealt as the last one ends, so that there is never a moment without one.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
+
+from bot.tables.panel import Panel
+
+__all__ = ["Applied", "GameKind", "Panel", "SeatResult"]
 
 
 class Applied(NamedTuple):
@@ -37,7 +41,10 @@ class SeatResult(NamedTuple):
 class GameKind(Protocol):
     """A game, as the table platform sees it. `rules` and `game` are the game's own
     values; actions are whatever its cog builds. Refusals raise `bot.errors.RuleError`
-    with a stable code and change nothing."""
+    with a stable code and change nothing.
+
+    Its text hooks turn its views into words: `names` are the seats' names as players
+    read them (bot.render.seat_names), in seat order; a game never sees a `Table`."""
 
     name: str  # the registry key, stored with every game ("amerikaner")
     ai_levels: tuple[str, ...]  # the AI players a seat can be given
@@ -95,3 +102,41 @@ class GameKind(Protocol):
         """The action of the AI player `level` for `seat`, from that seat's view only.
         Run in a worker thread: it may take tens of milliseconds."""
         ...
+
+    # ------------------------------------------------------------------ text
+
+    def title(self, rules: Any) -> str:
+        """The game's name as players read it ("Amerikaner")."""
+        ...
+
+    def lobby_title(self, rules: Any) -> str:
+        """The title of a table waiting for players: the game and its variant."""
+        ...
+
+    def options_line(self, rules: Any) -> str:
+        """The rules of a table in one line (the lobby shows it)."""
+        ...
+
+    def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
+        """The public table message of a started game, from its public view."""
+        ...
+
+    def seat_panel(self, game: Any, seat: int, names: Sequence[str]) -> Panel:
+        """What `seat` sees of its own hand and may do now (for that player alone)."""
+        ...
+
+    def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        """The result of deal `index` (0-based, finished), as everyone may see it."""
+        ...
+
+    def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
+        """The standings of a finished game."""
+        ...
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """An action as the record stores it, in a few words ("a bid of 8")."""
+        ...
+
+    def rules_text(self, rules: Any) -> str: ...
+
+    def help_text(self) -> str: ...

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,9 @@ class TableError(Exception):
 @dataclass
 class Seat:
     user_id: int | None  # None for an AI seat
+    # A human's display name; for an AI seat "" (added as one) or the name of the human
+    # whose seat it took over for good. Words such as "AI 1 (easy)" are never stored:
+    # seat names are rendered when shown (bot.render.seat_label).
     name: str
     ai_level: str | None = None
     away: bool = False  # a human whose turns the AI plays until they come back
@@ -148,6 +151,12 @@ class ActResult:
 Listener = Callable[[Table, str, dict[str, Any]], Awaitable[None]]
 # (the game, its state, the seat, the AI level, a random source) -> the action
 AiChooser = Callable[[GameKind, Any, int, str, random.Random], Any]
+# (the seats, a seat's index) -> its name as players read it, for the service's refusals
+SeatNamer = Callable[[Sequence[Seat], int], str]
+
+
+def _stored_name(seats: Sequence[Seat], index: int) -> str:
+    return seats[index].name
 
 
 def _default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Random
@@ -160,7 +169,8 @@ class TableService:
 
     def __init__(self, store: Store, games: Mapping[str, GameKind], *,
                  rng: random.Random | None = None, ai_delay: float = 1.0,
-                 ai_chooser: AiChooser | None = None, outbox: Outbox | None = None) -> None:
+                 ai_chooser: AiChooser | None = None, outbox: Outbox | None = None,
+                 seat_name: SeatNamer | None = None) -> None:
         if not games:
             raise ValueError("a table service needs at least one game")
         self.store = store
@@ -169,6 +179,9 @@ class TableService:
         self.rng = rng or random.Random()
         self.ai_delay = ai_delay
         self._ai_chooser = ai_chooser or _default_ai
+        # Names seats in refusals ("It is AI 1 (easy)'s turn"): the bot passes the
+        # renderer (bot.render.seat_label), which this package may not import.
+        self.seat_name = seat_name or _stored_name
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         self._listeners: list[Listener] = []
@@ -279,8 +292,7 @@ class TableService:
                 raise TableError("bad_input", f"AI level is one of {', '.join(levels)}.")
             if table.full:
                 raise TableError("table_full", "Every seat is taken.")
-            number = sum(1 for s in table.seats if s.is_ai) + 1
-            table.seats.append(Seat(None, f"AI {number} ({level})", ai_level=level))
+            table.seats.append(Seat(None, "", ai_level=level))
             await self._save_seats(table)
         return table
 
@@ -351,14 +363,16 @@ class TableService:
                 raise TableError("bad_input", f"There is no seat {seat + 1}.")
             current = table.seats[seat]
             if not current.away:
-                raise TableError("not_away", f"{current.name} is not away: only a seat the AI "
+                name = self.seat_name(table.seats, seat)
+                raise TableError("not_away", f"{name} is not away: only a seat the AI "
                                  "is covering can be handed over.")
             if new_user is not None:
                 if table.seat_of(new_user[0]) is not None:
                     raise TableError("already_seated", "They already play at this table.")
                 table.seats[seat] = Seat(new_user[0], new_user[1])
             else:
-                table.seats[seat] = Seat(None, f"AI for {current.name}", ai_level="easy")
+                # The AI's for good: stored under the name of the human it replaces.
+                table.seats[seat] = Seat(None, current.name, ai_level="easy")
             await self._save_seats(table)
         self._schedule_ai(table)
         return table
@@ -443,7 +457,7 @@ class TableService:
         assert game is not None
         to_act = kind.to_act(game)
         if to_act is not None and to_act != seat:
-            name = table.seats[to_act].name
+            name = self.seat_name(table.seats, to_act)
             raise TableError("not_your_turn", f"It is {name}'s turn, not yours.")
         try:
             # The game deals the next deal before the first await, so that nobody

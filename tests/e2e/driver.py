@@ -27,8 +27,9 @@ from bot.cards import card_label, card_name, is_joker, mask_of, parse_card, rank
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
+from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
-from bot.render import bid_label
+from bot.render import seat_names
 from bot.tables.service import PLAYING, Table
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.models import iter_components
@@ -768,7 +769,7 @@ async def check_finished_game(fake: FakeDiscord, table: Table, channel: Any = No
     """The game is over: its exported record replays to the standings the bot showed,
     hand by hand; the leaderboard agrees. Returns the replay output."""
     assert table.game is not None and table.game.finished
-    players = [s.name for s in table.seats]
+    players = seat_names(table.seats)  # as shown: an AI seat's name is not stored
     host = next(s.name for s in table.seats if s.user_id is not None)
     record = await export_record(fake, host, channel)
     game = load_game(record)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.render import table_panel
 from bot.tables.service import Table
+from cogs.amerikaner import table_panel
 from tests.e2e.driver import (
     NAMES,
     ButtonDriver,
@@ -120,6 +120,10 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
         await fake.click_label("alice", fake.message(lobby), "Start")
         table = bot.tables.in_channel(fake.channel.id)
         assert table is not None
+        # AI seats are named when shown, by their place among the AI seats and level
+        seats = fake.message(lobby).embeds[0]["fields"][0]["value"]
+        for name in ("alice", "AI 1 (easy)", "AI 2 (strong)", "AI 3 (easy)"):
+            assert f"**{name}**" in seats, seats
         driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=62)
         await driver.play_to_end()
         assert table.game is not None and table.game.finished

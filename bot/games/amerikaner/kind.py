@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.tables.kind import Applied, SeatResult
+from bot.tables.kind import Applied, Panel, SeatResult
 
+from . import text
 from .actions import Action
 from .game import Game
 from .hand import ALL_PASS_PLAYED, FAILED, MADE
-from .record import action_to_json, load_game
+from .record import action_from_json, action_to_json, load_game
 from .rules import Rules
-from .views import GameView, HandView, game_view, hand_view
+from .views import GameView, HandView, game_view, game_view_after, hand_view
 
 # Outcomes of hands that were played (not thrown in or redealt): they count as played.
 _PLAYED = (MADE, FAILED, ALL_PASS_PLAYED)
@@ -107,6 +108,40 @@ class AmerikanerKind:
         view = self.seat_view(game, seat)
         assert view is not None
         return choose_action(view, level, rng)
+
+    # ------------------------------------------------------------------ text (./text.py)
+
+    def title(self, rules: Rules) -> str:
+        return text.TITLE
+
+    def lobby_title(self, rules: Rules) -> str:
+        return text.lobby_title(rules)
+
+    def options_line(self, rules: Rules) -> str:
+        return text.options_line(rules)
+
+    def table_panel(self, game: Game, names: Sequence[str]) -> Panel:
+        return text.table_panel(game_view(game), names)
+
+    def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
+        view = self.seat_view(game, seat)
+        assert view is not None
+        return text.seat_panel(view, names)
+
+    def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
+        return text.deal_summary(game_view_after(game, index), names)
+
+    def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
+        return text.final_standings(game_view(game), names)
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        return text.describe_action(action_from_json(action))
+
+    def rules_text(self, rules: Rules) -> str:
+        return text.rules_text(rules)
+
+    def help_text(self) -> str:
+        return text.help_text()
 
 
 AMERIKANER = AmerikanerKind()

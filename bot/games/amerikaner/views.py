@@ -196,6 +196,19 @@ def game_view(game: Game, seat: int | None = PUBLIC) -> GameView:
                     hand=hand_view(hand, seat) if hand is not None else None)
 
 
+def game_view_after(game: Game, index: int) -> GameView:
+    """The game as everyone saw it when hand `index` (0-based, finished) ended: that
+    hand's public view, the totals after it, and the end if it ended the game."""
+    hand = game.hands[index]
+    settled = index < len(game.hand_totals)
+    totals = game.hand_totals[index] if settled else game.totals
+    last = index == len(game.hands) - 1
+    finished = game.finished and last
+    return GameView(rules=game.rules, hand_number=index + 1, totals=tuple(totals),
+                    finished=finished, winners=tuple(game.winners) if finished else (),
+                    hand=hand_view(hand))
+
+
 def known_cards(view: HandView) -> set[int]:
     """Every card a view mentions (for tests that check nothing hidden is shown)."""
     out: set[int] = set()
