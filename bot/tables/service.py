@@ -21,8 +21,9 @@ from typing import Any
 from bot.core.actions import Action
 from bot.core.errors import RuleError
 from bot.core.game import Game
-from bot.core.hand import MADE, Hand
+from bot.core.hand import Hand
 from bot.core.record import action_to_json, load_game
+from bot.core.results import game_results
 from bot.core.rules import Rules
 from bot.core.views import GameView, HandView, game_view, hand_view
 from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
@@ -653,23 +654,9 @@ def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:
 
 
 def _results(table: Table) -> list[ResultRow]:
-    game = table.game
-    assert game is not None
-    rows = []
-    for index, seat in enumerate(table.seats):
-        if seat.user_id is None:
-            continue
-        made = failed = top = played = 0
-        for hand in game.hands:
-            if hand.outcome not in ("made", "failed", "all_pass_played"):
-                continue
-            played += 1
-            if hand.bidder == index and not hand.all_pass:
-                if hand.outcome == MADE:
-                    made += 1
-                    top += hand.high_bid == table.rules.top_value
-                else:
-                    failed += 1
-        rows.append(ResultRow(seat.user_id, index, game.totals[index],
-                              index in game.winners, made, failed, top, played))
-    return rows
+    """The game's results (computed beside the rules), for the seated humans: an AI
+    seat has no member to rank."""
+    assert table.game is not None
+    return [ResultRow(seat.user_id, r.seat, r.place, r.points, r.won, r.stats)
+            for seat, r in zip(table.seats, game_results(table.game), strict=True)
+            if seat.user_id is not None]
