@@ -903,8 +903,8 @@ async def test_record_action_is_one_trip_to_the_database_thread(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = await write_record(store, BLIND_RECORD)
-    executor = store._executor  # the database thread's queue: a hop is a submit
-    real = executor.submit
+    thread = store._thread  # a hop to the database thread is a submit
+    real = thread.submit
     calls = 0
 
     def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -912,7 +912,7 @@ async def test_record_action_is_one_trip_to_the_database_thread(
         calls += 1
         return real(fn, *args, **kwargs)
 
-    monkeypatch.setattr(executor, "submit", counting)
+    monkeypatch.setattr(thread, "submit", counting)
     await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
     assert calls == 1
     await store.record_action(
@@ -992,3 +992,16 @@ async def test_leaderboard_and_member_stats_are_index_range_scans(tmp_path: Path
     assert "(guild_id=? AND game=?)" in plans[3]
     for plan in plans:
         assert plan.startswith("SEARCH") and "SCAN" not in plan and "TEMP B-TREE" not in plan
+
+
+async def test_a_cancelled_callers_write_still_completes(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    task = asyncio.create_task(store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"}))
+    await asyncio.sleep(0)  # handed to the database thread, and then its caller gives up
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The next call runs after it on the same thread: the write is there, committed.
+    assert await store.action_count(game_id, 1) == 1
+    await store.append_action(game_id, 1, 1, {"seat": 0, "action": "pass"})
+    assert await store.action_count(game_id, 1) == 2

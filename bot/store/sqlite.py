@@ -16,30 +16,32 @@ power loss as well, at some cost in write latency.
 Concurrency
 -----------
 One ``SqliteStore`` holds one plain ``sqlite3`` connection, used only on its own
-thread: a thread pool of one worker, which runs what it is given one at a time, in
-order. An ``asyncio.Lock`` serialises transactions, so any number of coroutines may
-call the store at once. Every store method runs its whole statement list, checks
-included, in a single hand-off to that thread; the per-move writes
-(``append_action(s)``, ``add_hand``, ``finish_game`` and ``record_action``, which does
-all three as one commit) thus cost one hop each.
+thread, which runs what it is handed one call at a time, in order (a queue and a
+thread of the standard library: as cheap a hand-off as aiosqlite's, whose private
+``_execute`` the store used before). An ``asyncio.Lock`` serialises transactions, so
+any number of coroutines may call the store at once. Every store method runs its whole
+statement list, checks included, in a single hand-off to that thread; the per-move
+writes (``append_action(s)``, ``add_hand``, ``finish_game`` and ``record_action``,
+which does all three as one commit) thus cost one hop each.
 ``async with store.transaction():`` groups several write calls into
 one atomic commit (for example the last action of a hand and the next hand's deal);
 store methods awaited inside the block, in the same task, join that transaction.
 Keep such blocks short: other store calls wait for them.
 
-A hand-off is shielded: if its caller is cancelled, what was handed off (a write and
-its commit or rollback) still runs to the end on the thread, before anything queued
-after it, so a cancelled write is whole or absent, never half.
+A call handed off stays queued if its caller is cancelled: it (a write and its commit
+or rollback) still runs to the end on the thread, before anything queued after it, so
+a cancelled write is whole, never half, and the next call finds no transaction open.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import TracebackType
@@ -127,12 +129,12 @@ class SqliteStore:
     def __init__(
         self,
         db: sqlite3.Connection,
-        executor: ThreadPoolExecutor,
+        thread: _DatabaseThread,
         path: str,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._db = db
-        self._executor = executor  # one worker: the only thread that touches _db
+        self._thread = thread  # the only thread that touches _db
         self.path = path
         self._clock = clock
         self._write_lock = asyncio.Lock()
@@ -179,14 +181,14 @@ class SqliteStore:
     ) -> SqliteStore:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        thread = _DatabaseThread()
         try:
-            db = await asyncio.get_running_loop().run_in_executor(
-                executor, _connect, path, synchronous, busy_timeout_ms, autocheckpoint_pages)
+            db = await thread.submit(_connect, path, synchronous, busy_timeout_ms,
+                                     autocheckpoint_pages)
         except BaseException:
-            executor.shutdown(wait=False)
+            thread.stop()
             raise
-        store = cls(db, executor, path, clock)
+        store = cls(db, thread, path, clock)
         try:
             await store._call(_migrate_sync)
         except BaseException:
@@ -205,7 +207,7 @@ class SqliteStore:
             try:
                 await self._call(_close_sync)
             finally:
-                self._executor.shutdown(wait=False)  # its thread ends once idle
+                self._thread.stop()
 
     async def __aenter__(self) -> Self:
         return self
@@ -263,7 +265,7 @@ class SqliteStore:
                 try:
                     yield self
                     # Once asked for, the commit happens even if the caller is
-                    # cancelled meanwhile (every hand-off is shielded).
+                    # cancelled meanwhile (a call handed off is never dropped).
                     await self._call(_commit)
                 except BaseException:
                     await self._call(_rollback)
@@ -272,10 +274,8 @@ class SqliteStore:
                 self._tx_task = None
 
     def _call(self, fn: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
-        """``fn(connection, *args)`` on the database thread: one hop. Shielded, so a
-        cancelled caller does not stop it half-way (nor drop it from the queue)."""
-        loop = asyncio.get_running_loop()
-        return asyncio.shield(loop.run_in_executor(self._executor, fn, self._db, *args))
+        """``fn(connection, *args)`` on the database thread: one hop."""
+        return self._thread.submit(fn, self._db, *args)
 
     async def _write(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(sqlite3_connection, *args)`` on the database thread in ONE hop, as
@@ -523,6 +523,54 @@ class SqliteStore:
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose the guild's language; None forgets the choice."""
         await self._write(_set_guild_language_sync, guild_id, language, self._now())
+
+
+class _DatabaseThread:
+    """A thread that runs the calls handed to it one at a time, in order, and hands
+    each result back to the event loop of its caller. A call is run even if its caller
+    stopped waiting (was cancelled): a write handed off always ends whole. Not a daemon
+    thread, so the interpreter waits for the call running when it exits."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[
+            tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]] | None
+        ] = queue.SimpleQueue()
+        self._worker = threading.Thread(target=self._run, name="store", daemon=False)
+        self._worker.start()
+
+    def submit(self, fn: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._calls.put((future, fn, args))
+        return future
+
+    def stop(self) -> None:
+        """End the thread once the calls already queued have run."""
+        self._calls.put(None)
+
+    def _run(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, fn, args = call
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # handed to the caller, whatever it is
+                _hand_back(future, None, exc)
+            else:
+                _hand_back(future, result, None)
+
+
+def _hand_back(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    # If the caller's event loop is closed (RuntimeError), nobody is left to tell.
+    with suppress(RuntimeError):
+        future.get_loop().call_soon_threadsafe(_settle, future, result, exc)
+
+
+def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None) -> None:
+    if future.done():
+        return  # the caller was cancelled; the call ran all the same
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
 
 
 # ----------------------------------------------------- run on the database thread
