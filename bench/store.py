@@ -2,8 +2,9 @@
 
 Builds (or reuses) a database of ``--games`` finished games across ``--guilds``
 guilds and ``--users`` users (4 seats a game, some of them AI, one results row per
-human), then times ``Store.leaderboard()`` page 1 and ``Store.member_stats()`` over
-random guilds and members through the public Store API, and prints median and p99.
+human, with the Amerikaner counters as its stats), then times ``leaderboard()`` page 1
+and ``member_stats()`` of the game kind over random guilds and members through the
+public Store API, and prints median and p99.
 
     .venv/bin/python bench/store.py                      # 1,000,000 games
     .venv/bin/python bench/store.py --games 20000 --db /tmp/small.db
@@ -36,9 +37,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bot.store import LeaderOrder, Store  # noqa: E402
+from bot.store import LeaderOrder, latest_version, open_store  # noqa: E402
 
 CHUNK = 50_000  # games per build transaction
+GAME = "amerikaner"  # the game kind of every game built
 AI_SEAT_SHARE = 0.15  # games whose last seat is an AI
 
 
@@ -84,6 +86,7 @@ def _game_rows(
         game = (
             game_id,
             guild_id,
+            GAME,
             guild_id * 10 + rng.randrange(3),
             players[0],
             "finished",
@@ -98,6 +101,7 @@ def _game_rows(
         winner = max(range(4), key=points.__getitem__)
         points[winner] = max(points[winner], 52)
         hands = rng.randint(4, 14)
+        stored = [s for s in range(4) if not (ai_last and s == 3)]
         seats: list[tuple[object, ...]] = []
         results: list[tuple[object, ...]] = []
         for seat, user_id in enumerate(players):
@@ -114,25 +118,31 @@ def _game_rows(
             )
             if not is_ai:
                 made = rng.randint(0, 3)
+                stats = {
+                    "contracts_made": made,
+                    "contracts_failed": rng.randint(0, 2),
+                    "top_bids_made": int(made and rng.random() < 0.05),
+                    "hands_played": hands,
+                }
+                place = 1 + sum(points[s] > points[seat] for s in stored)
                 results.append(
                     (
                         game_id,
                         guild_id,
+                        GAME,
                         user_id,
                         seat,
+                        place,
                         points[seat],
                         int(seat == winner),
-                        made,
-                        rng.randint(0, 2),
-                        int(made and rng.random() < 0.05),
-                        hands,
+                        json.dumps(stats, separators=(",", ":")),
                     )
                 )
         yield game, seats, results
 
 
 async def _create_schema(path: Path) -> None:
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.close()
 
 
@@ -164,12 +174,12 @@ def build(path: Path, games: int, guilds: int, users: int, seed: int) -> float:
             game_rows.append(game)
             seat_rows.extend(seats)
             result_rows.extend(results)
-            hand_rows.append((game[0], 0, deal, game[8]))
+            hand_rows.append((game[0], 0, deal, game[9]))
         conn.execute("BEGIN")
         conn.executemany(
-            "INSERT INTO games (id, guild_id, channel_id, host_id, status, rules, "
+            "INSERT INTO games (id, guild_id, game, channel_id, host_id, status, rules, "
             "first_dealer, meta, created_at, updated_at, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             game_rows,
         )
         conn.executemany(
@@ -182,25 +192,28 @@ def build(path: Path, games: int, guilds: int, users: int, seed: int) -> float:
             hand_rows,
         )
         conn.executemany(
-            "INSERT INTO results (game_id, guild_id, user_id, seat, points, won, "
-            "contracts_made, contracts_failed, top_bids_made, hands_played) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (game_id, guild_id, game, user_id, seat, place, points, "
+            "won, stats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             result_rows,
         )
         conn.execute("COMMIT")
         done += count
         print(f"\r  built {done:,} / {games:,} games", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    # player_totals is what finish_game maintains incrementally; build it in one go.
+    # player_totals is what finish_game maintains incrementally; build it in one go
+    # (the stats JSON summed counter by counter, as finish_game sums it).
     conn.execute("BEGIN")
     conn.execute(
-        "INSERT INTO player_totals (guild_id, user_id, games, wins, points, contracts_made, "
-        "contracts_failed, top_bids_made, hands_played, last_played_at) "
-        "SELECT r.guild_id, r.user_id, COUNT(*), SUM(r.won), SUM(r.points), "
-        "SUM(r.contracts_made), SUM(r.contracts_failed), SUM(r.top_bids_made), "
-        "SUM(r.hands_played), MAX(g.finished_at) "
+        "INSERT INTO player_totals (guild_id, game, user_id, games, wins, points, stats, "
+        "last_played_at) "
+        "SELECT r.guild_id, r.game, r.user_id, COUNT(*), SUM(r.won), SUM(r.points), "
+        "json_object("
+        "'contracts_made', SUM(json_extract(r.stats, '$.contracts_made')), "
+        "'contracts_failed', SUM(json_extract(r.stats, '$.contracts_failed')), "
+        "'top_bids_made', SUM(json_extract(r.stats, '$.top_bids_made')), "
+        "'hands_played', SUM(json_extract(r.stats, '$.hands_played'))), MAX(g.finished_at) "
         "FROM results r JOIN games g ON g.id = r.game_id "
-        "GROUP BY r.guild_id, r.user_id"
+        "GROUP BY r.guild_id, r.game, r.user_id"
     )
     conn.execute("COMMIT")
     conn.execute("ANALYZE")
@@ -210,10 +223,14 @@ def build(path: Path, games: int, guilds: int, users: int, seed: int) -> float:
 
 
 def existing_games(path: Path) -> int | None:
+    """How many games the bench database holds; None if there is none, or one of an
+    older schema (built again rather than migrated: the build is the quicker)."""
     if not path.exists():
         return None
     try:
         with sqlite3.connect(path) as conn:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != latest_version():
+                return None
             return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
     except sqlite3.Error:
         return None
@@ -250,6 +267,7 @@ async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, fl
     rng = random.Random(seed + 1)
     with sqlite3.connect(path) as conn:
         guild_ids = [r[0] for r in conn.execute("SELECT DISTINCT guild_id FROM player_totals")]
+        # Every game is Amerikaner: the guild's whole board is one game kind's.
         members = conn.execute("SELECT guild_id, user_id FROM player_totals").fetchall()
         biggest = conn.execute(
             "SELECT guild_id, COUNT(*) AS n FROM player_totals GROUP BY guild_id "
@@ -260,31 +278,31 @@ async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, fl
         f"biggest guild has {biggest[1]:,} ranked members"
     )
 
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         results: dict[str, dict[str, float]] = {}
         guilds = [rng.choice(guild_ids) for _ in range(samples)]
         orders: tuple[LeaderOrder, LeaderOrder] = ("wins", "points")
         results["leaderboard page 1"] = await _time(
             "leaderboard(page 1, 10 rows)",
             [
-                partial(store.leaderboard, g, orders[i % 2], limit=10, offset=0)
+                partial(store.leaderboard, g, GAME, orders[i % 2], limit=10, offset=0)
                 for i, g in enumerate(guilds)
             ],
         )
         picks = [rng.choice(members) for _ in range(samples)]
         results["member_stats"] = await _time(
             "member_stats()",
-            [partial(store.member_stats, g, u) for g, u in picks],
+            [partial(store.member_stats, g, GAME, u) for g, u in picks],
         )
         results["leaderboard_size"] = await _time(
             "leaderboard_size()",
-            [partial(store.leaderboard_size, g) for g in guilds],
+            [partial(store.leaderboard_size, g, GAME) for g in guilds],
         )
         big = biggest[0]
         results["biggest guild, page 5"] = await _time(
             "leaderboard(biggest guild, page 5)",
             [
-                partial(store.leaderboard, big, orders[i % 2], limit=10, offset=40)
+                partial(store.leaderboard, big, GAME, orders[i % 2], limit=10, offset=40)
                 for i in range(samples)
             ],
         )

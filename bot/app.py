@@ -18,7 +18,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
 from bot.games import GAMES
 from bot.render import seat_label
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
 
@@ -69,7 +69,7 @@ class AmerikanerBot(commands.Bot):
     async def setup_hook(self) -> None:
         # The bot folds the log itself (below); SQLite's own fold, inside a player's
         # commit, stays only as a backstop for a log of ~40 MB.
-        self.store = await Store.open(self.settings.database_path,
+        self.store = await open_store(self.settings.database_path,
                                       autocheckpoint_pages=10_000)
         self.outbox = Outbox(self.store)
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,

@@ -67,6 +67,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+# The game kind this cog's leaderboard, stats and settings are kept under in the store.
+GAME = "amerikaner"
 TRUMP_LABELS = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs",
                 "grand": "No trumps"}
 
@@ -849,7 +851,7 @@ class Amerikaner(commands.Cog):
                  "two_wins": two_wins, "bidder_double": bidder_double,
                  "partner_half": partner_half, "all_pass_play": all_pass_play,
                  "fixed_ten": fixed_ten}
-        defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0)
+        defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0, GAME)
         chosen_preset = preset or defaults.get("preset", "amerikaner")
         same_preset = chosen_preset == defaults.get("preset", "amerikaner")
         options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
@@ -1100,11 +1102,11 @@ class Amerikaner(commands.Cog):
     async def show_leaderboard(self, interaction: discord.Interaction[Any], order: str,
                                page: int, edit: bool) -> None:
         guild = interaction.guild_id or 0
-        size = await self.bot.store.leaderboard_size(guild)
+        size = await self.bot.store.leaderboard_size(guild, GAME)
         pages = max(1, math.ceil(size / PAGE_SIZE))
         current = min(max(1, page), pages)
-        rows = await self.bot.store.leaderboard(guild, order, PAGE_SIZE,  # type: ignore[arg-type]
-                                                (current - 1) * PAGE_SIZE)
+        rows = await self.bot.store.leaderboard(guild, GAME, order,  # type: ignore[arg-type]
+                                                PAGE_SIZE, (current - 1) * PAGE_SIZE)
         panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
                                    for r in rows], current, pages, order)
         view = Components()
@@ -1123,9 +1125,8 @@ class Amerikaner(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
         who = member or interaction.user
-        s = await self.bot.store.member_stats(interaction.guild_id or 0, who.id)
-        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.contracts_made,
-                            s.contracts_failed, s.top_bids_made, s.hands_played)
+        s = await self.bot.store.member_stats(interaction.guild_id or 0, GAME, who.id)
+        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.stats)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
@@ -1137,7 +1138,7 @@ class Amerikaner(commands.Cog):
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
         guild = interaction.guild_id or 0
-        current = await self.bot.store.get_guild_settings(guild)
+        current = await self.bot.store.get_guild_settings(guild, GAME)
         if preset is None and players is None and target is None and options is None \
                 and turn_timer is None:
             await self._reply(interaction, _settings_text(current))
@@ -1162,7 +1163,7 @@ class Amerikaner(commands.Cog):
             new["options"] = {n: True for n in names if n != "none"}
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
-        await self.bot.store.set_guild_settings(guild, new)
+        await self.bot.store.set_guild_settings(guild, GAME, new)
         await self._reply(interaction, "Saved. " + _settings_text(new))
 
     @group.command(name="help", description="How to play with this bot")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Post, PostRow, SeatInfo, Store
+from bot.store import Post, PostRow, SeatInfo, Store, open_store
 from bot.tables.outbox import Outbox, post_nonce
 
 RULES = {"preset": "amerikaner", "players": 3, "options": {}}
@@ -18,7 +18,7 @@ SEATS = [SeatInfo(seat=i, user_id=100 + i, display_name=f"p{i}") for i in range(
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await Store.open(tmp_path / "db.sqlite3")
+    store = await open_store(tmp_path / "db.sqlite3")
     yield store
     await store.close()
 

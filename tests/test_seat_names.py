@@ -10,7 +10,7 @@ import pytest
 
 from bot.games import GAMES
 from bot.render import ai_seat_label, lobby_panel, seat_label, seat_names
-from bot.store import SeatInfo, Store
+from bot.store import SeatInfo, Store, open_store
 from bot.tables import Seat, TableError, TableService
 from bot.tables.service import LOBBY
 
@@ -55,7 +55,7 @@ async def _service(store: Store, seed: int = 1) -> TableService:
 
 
 async def test_the_service_stores_no_ai_names() -> None:
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     service = await _service(store, seed=2)
     table = await service.create(10, 20, 1, "alice", "amerikaner", 4, {})
     await service.add_ai(table.id, 1, "easy")
@@ -81,7 +81,7 @@ async def test_the_service_stores_no_ai_names() -> None:
 
 
 async def test_legacy_seats_restored_show_as_before() -> None:
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     rules = GAMES["amerikaner"].rules_to_json(
         GAMES["amerikaner"].make_rules("amerikaner", 5, {}))
     seats = [SeatInfo(0, 1, "alice"), SeatInfo(1, None, "AI 1 (easy)", True, "easy"),

@@ -29,14 +29,17 @@ from bot.store import (
     Post,
     ResultRow,
     SeatInfo,
+    SqliteStore,
     Store,
     StoreError,
     latest_version,
     migrations,
+    open_store,
 )
-from bot.store.store import split_sql
+from bot.store.sqlite import split_sql
 
 REPO = Path(__file__).resolve().parent.parent
+GAME = "amerikaner"  # the game kind most tests store under
 
 # A real, complete record (conformance game_00003): 3 players, kitty, free trump.
 SMALL_RECORD: dict[str, Any] = json.loads(
@@ -131,8 +134,8 @@ async def write_record(
 
 
 @pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    s = await Store.open(":memory:")
+async def store() -> AsyncIterator[SqliteStore]:
+    s = await open_store(":memory:")
     try:
         yield s
     finally:
@@ -155,7 +158,7 @@ def user_version(path: Path) -> int:
 
 async def test_migrate_from_empty_and_reopen(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "dir" / "bot.db"  # parent directories are created
-    store = await Store.open(path)
+    store = await open_store(path)
     assert await store.schema_version() == latest_version()
     game_id = await write_record(store, SMALL_RECORD)
     await store.close()
@@ -174,27 +177,27 @@ async def test_migrate_from_empty_and_reopen(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
     # Re-opening is a no-op: same version, same data.
-    async with await Store.open(path) as again:
+    async with await open_store(path) as again:
         assert await again.schema_version() == latest_version()
         assert await again.load_record(game_id) == SMALL_RECORD
     assert user_version(path) == latest_version()
 
 
 async def test_backup_and_checkpoint(tmp_path: Path) -> None:
-    async with await Store.open(tmp_path / "bot.db") as store:
+    async with await open_store(tmp_path / "bot.db") as store:
         game_id = await write_record(store, SMALL_RECORD)
-        await store.set_guild_settings(1, {"preset": "kani"})
+        await store.set_guild_settings(1, GAME, {"preset": "kani"})
         await store.checkpoint()
         await store.backup(tmp_path / "backups" / "copy.db")
-    async with await Store.open(tmp_path / "backups" / "copy.db") as copy:
+    async with await open_store(tmp_path / "backups" / "copy.db") as copy:
         assert await copy.load_record(game_id) == SMALL_RECORD
-        assert await copy.get_guild_settings(1) == {"preset": "kani"}
+        assert await copy.get_guild_settings(1, GAME) == {"preset": "kani"}
         assert [g.id for g in await copy.unfinished_games()] == [game_id]
 
 
 async def test_checkpoint_folds_the_log_while_writes_go_on(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path, autocheckpoint_pages=100_000) as store:
+    async with await open_store(path, autocheckpoint_pages=100_000) as store:
         for channel in range(20):
             await write_record(store, SMALL_RECORD, channel_id=100 + channel)
         wal = path.with_name(path.name + "-wal")
@@ -207,27 +210,27 @@ async def test_checkpoint_folds_the_log_while_writes_go_on(tmp_path: Path) -> No
         assert await store.load_record(game_id) == SMALL_RECORD
         log_frames, done = await store.checkpoint()
         assert done == log_frames > 0  # quiet now: everything folded
-    async with await Store.open(":memory:") as memory:
+    async with await open_store(":memory:") as memory:
         assert await memory.checkpoint() == (0, 0)
 
 
 async def test_open_forms_and_options(tmp_path: Path) -> None:
-    async with Store.open(tmp_path / "a.db", synchronous="FULL") as store:
+    async with open_store(tmp_path / "a.db", synchronous="FULL") as store:
         game_id = await write_record(store, SMALL_RECORD)
     with pytest.raises(StoreError):  # closed at the end of the block
         await store.get_game(game_id)
-    store = await Store.open(tmp_path / "a.db")
+    store = await open_store(tmp_path / "a.db")
     assert await store.load_record(game_id) == SMALL_RECORD
     await store.close()
     with pytest.raises(ValueError):
-        Store.open(tmp_path / "a.db", synchronous="OFF")  # type: ignore[arg-type]
+        open_store(tmp_path / "a.db", synchronous="OFF")  # type: ignore[arg-type]
 
 
 async def test_appended_migration_applies_on_reopen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         game_id = await write_record(store, SMALL_RECORD)
     v = latest_version()
     monkeypatch.setattr(
@@ -235,19 +238,19 @@ async def test_appended_migration_applies_on_reopen(
         "MIGRATIONS",
         [*migrations.MIGRATIONS, (v + 1, "ALTER TABLE games ADD COLUMN note TEXT; -- a; b\n")],
     )
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         assert await store.schema_version() == v + 1
         assert await store.load_record(game_id) == SMALL_RECORD
     with sqlite3.connect(path) as conn:
         columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
     assert "note" in columns
-    async with await Store.open(path) as store:  # and again: nothing to do
+    async with await open_store(path) as store:  # and again: nothing to do
         assert await store.schema_version() == v + 1
 
 
 async def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path):
+    async with await open_store(path):
         pass
     v = latest_version()
     monkeypatch.setattr(
@@ -256,19 +259,19 @@ async def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.M
         [*migrations.MIGRATIONS, (v + 1, "CREATE TABLE half (x INTEGER); SELECT * FROM nope;")],
     )
     with pytest.raises(sqlite3.OperationalError):
-        await Store.open(path)
+        await open_store(path)
     assert user_version(path) == v
     assert "half" not in tables(path)
 
 
 async def test_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path):
+    async with await open_store(path):
         pass
     with sqlite3.connect(path) as conn:
         conn.execute(f"PRAGMA user_version = {latest_version() + 5}")
     with pytest.raises(StoreError, match="newer"):
-        await Store.open(path)
+        await open_store(path)
 
 
 def test_split_sql_handles_comments_and_strings() -> None:
@@ -450,13 +453,13 @@ async def test_cancelled_task_rolls_back_and_store_stays_usable(store: Store) ->
 
 
 async def test_closed_store_refuses_calls() -> None:
-    store = await Store.open(":memory:")
+    store = await open_store(":memory:")
     await store.close()
     await store.close()  # twice is fine
     with pytest.raises(StoreError):
         await store.get_game(1)
     with pytest.raises(StoreError):
-        await store.set_guild_settings(1, {})
+        await store.set_guild_settings(1, GAME, {})
 
 
 async def test_concurrent_games(store: Store) -> None:
@@ -474,16 +477,16 @@ async def test_concurrent_games(store: Store) -> None:
 
 async def test_unfinished_games_after_restart(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         finished = await write_record(store, SMALL_RECORD, channel_id=1)
         cancelled = await write_record(store, SMALL_RECORD, channel_id=2)
         active = await write_record(store, BLIND_RECORD, channel_id=3)
         await store.set_meta(active, {"lobby_message": 42, "timer": 30.5})
-        await store.finish_game(finished, [ResultRow(user_id=100, seat=0, points=15, won=True)])
+        await store.finish_game(finished, [ResultRow(100, 0, place=1, points=15, won=True)])
         assert await store.cancel_game(cancelled) is True
         assert await store.cancel_game(cancelled) is False
     # (a restart)
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         games = await store.unfinished_games()
         assert [g.id for g in games] == [active]
         game = games[0]
@@ -535,10 +538,17 @@ async def test_update_seats_and_meta(store: Store) -> None:
 # ---------------------------------------------------------- results and leaderboard
 
 
-async def finish(store: Store, guild: int, channel: int, results: list[ResultRow]) -> int:
-    game_id = await store.create_game(guild, channel, 1, {"preset": "kani", "players": 4}, 0, [])
+async def finish(store: Store, guild: int, channel: int, results: list[ResultRow],
+                 game: str = GAME) -> int:
+    game_id = await store.create_game(guild, channel, 1, {"preset": "kani", "players": 4}, 0,
+                                      [], game=game)
     await store.finish_game(game_id, results)
     return game_id
+
+
+def made(contracts: int = 0, failed: int = 0, top: int = 0, hands: int = 0) -> dict[str, int]:
+    return {"contracts_made": contracts, "contracts_failed": failed, "top_bids_made": top,
+            "hands_played": hands}
 
 
 async def test_leaderboard_order_and_pagination(store: Store) -> None:
@@ -548,65 +558,112 @@ async def test_leaderboard_order_and_pagination(store: Store) -> None:
         1,
         1,
         [
-            ResultRow(1, 0, points=52, won=True, contracts_made=3, top_bids_made=1),
-            ResultRow(2, 1, points=10, won=False, contracts_failed=2),
-            ResultRow(3, 2, points=30, won=False, contracts_made=1, hands_played=7),
+            ResultRow(1, 0, 1, points=52, won=True, stats=made(3, top=1)),
+            ResultRow(2, 1, 3, points=10, won=False, stats=made(failed=2)),
+            ResultRow(3, 2, 2, points=30, won=False, stats=made(1, hands=7)),
         ],
     )
-    await finish(store, 1, 1, [ResultRow(2, 0, points=60, won=True), ResultRow(3, 1, 5, False)])
-    await finish(store, 1, 1, [ResultRow(4, 0, points=40, won=True), ResultRow(5, 1, -5, False)])
-    await finish(store, 2, 1, [ResultRow(1, 0, points=99, won=True)])  # other guild
+    await finish(store, 1, 1, [ResultRow(2, 0, 1, 60, True), ResultRow(3, 1, 2, 5, False)])
+    await finish(store, 1, 1, [ResultRow(4, 0, 1, 40, True), ResultRow(5, 1, 2, -5, False)])
+    await finish(store, 2, 1, [ResultRow(1, 0, 1, 99, True)])  # other guild
     # guild 1: u1 (1 win, 52), u2 (1, 70), u3 (0, 35), u4 (1, 40), u5 (0, -5)
-    by_wins = await store.leaderboard(1, "wins", limit=10)
+    by_wins = await store.leaderboard(1, GAME, "wins", limit=10)
     assert [r.user_id for r in by_wins] == [2, 1, 4, 3, 5]
     assert by_wins[0] == LeaderRow(user_id=2, games=2, wins=1, points=70)
-    by_points = await store.leaderboard(1, "points", limit=10)
+    by_points = await store.leaderboard(1, GAME, "points", limit=10)
     assert [r.user_id for r in by_points] == [2, 1, 4, 3, 5]
     assert [r.points for r in by_points] == [70, 52, 40, 35, -5]
 
-    pages = [await store.leaderboard(1, "wins", limit=2, offset=o) for o in (0, 2, 4, 6)]
+    pages = [await store.leaderboard(1, GAME, "wins", limit=2, offset=o) for o in (0, 2, 4, 6)]
     assert [[r.user_id for r in p] for p in pages] == [[2, 1], [4, 3], [5], []]
-    assert await store.leaderboard_size(1) == 5
-    assert await store.leaderboard_size(2) == 1
-    assert await store.leaderboard_size(3) == 0
-    assert await store.leaderboard(3) == []
+    assert await store.leaderboard_size(1, GAME) == 5
+    assert await store.leaderboard_size(2, GAME) == 1
+    assert await store.leaderboard_size(3, GAME) == 0
+    assert await store.leaderboard(3, GAME) == []
     with pytest.raises(ValueError):
-        await store.leaderboard(1, "elo")  # type: ignore[arg-type]
+        await store.leaderboard(1, GAME, "elo")  # type: ignore[arg-type]
 
-    assert await store.member_stats(1, 3) == MemberStats(
-        guild_id=1,
-        user_id=3,
-        games=2,
-        wins=0,
-        points=35,
-        contracts_made=1,
-        contracts_failed=0,
-        top_bids_made=0,
-        hands_played=7,
+    # The stats are summed counter by counter; a game without stats adds none.
+    assert await store.member_stats(1, GAME, 3) == MemberStats(
+        guild_id=1, game=GAME, user_id=3, games=2, wins=0, points=35, stats=made(1, hands=7)
     )
-    assert await store.member_stats(1, 1) == MemberStats(1, 1, 1, 1, 52, 3, 0, 1, 0)
-    assert await store.member_stats(2, 1) == MemberStats(2, 1, 1, 1, 99, 0, 0, 0, 0)
-    assert await store.member_stats(1, 77) == MemberStats(guild_id=1, user_id=77)
+    assert await store.member_stats(1, GAME, 1) == MemberStats(1, GAME, 1, 1, 1, 52,
+                                                               made(3, top=1))
+    assert await store.member_stats(2, GAME, 1) == MemberStats(2, GAME, 1, 1, 1, 99, {})
+    assert await store.member_stats(1, GAME, 77) == MemberStats(1, GAME, 77)
+
+
+async def test_stats_are_summed_and_may_differ_by_game(store: Store) -> None:
+    await finish(store, 1, 1, [ResultRow(7, 0, 1, 10, True, {"a": 1, "b": 2})])
+    await finish(store, 1, 1, [ResultRow(7, 1, 2, 5, False, {"b": 3, "c": -1})])
+    await finish(store, 1, 1, [ResultRow(7, 2, 1, 0, True, {})])
+    stats = await store.member_stats(1, GAME, 7)
+    assert (stats.games, stats.wins, stats.points) == (3, 2, 15)
+    assert stats.stats == {"a": 1, "b": 5, "c": -1}
+    with pytest.raises(ValueError):  # a counter is a whole number
+        await finish(store, 1, 2, [ResultRow(7, 0, 1, 0, True, {"a": 1.5})])  # type: ignore[dict-item]
+    with pytest.raises(ValueError):
+        await finish(store, 1, 3, [ResultRow(7, 0, 1, 0, True, {"a": True})])
+    assert (await store.member_stats(1, GAME, 7)).stats == {"a": 1, "b": 5, "c": -1}
+
+
+async def test_game_kinds_are_ranked_apart(store: Store) -> None:
+    """A second game kind's results never show in the first one's leaderboard or stats,
+    in the same guild, for the same members."""
+    await finish(store, 1, 1, [ResultRow(1, 0, 1, 52, True, made(2)),
+                               ResultRow(2, 1, 2, 10, False)])
+    await finish(store, 1, 1, [ResultRow(2, 0, 1, 0, True, {"cards_left": 0}),
+                               ResultRow(3, 1, 2, -4, False, {"cards_left": 4})],
+                 game="american")
+    assert [r.user_id for r in await store.leaderboard(1, GAME)] == [1, 2]
+    assert [(r.user_id, r.wins, r.points) for r in await store.leaderboard(1, "american")] == [
+        (2, 1, 0), (3, 0, -4)]
+    assert await store.leaderboard_size(1, GAME) == 2
+    assert await store.leaderboard_size(1, "american") == 2
+    assert await store.member_stats(1, GAME, 2) == MemberStats(1, GAME, 2, 1, 0, 10, {})
+    assert await store.member_stats(1, "american", 2) == MemberStats(
+        1, "american", 2, 1, 1, 0, {"cards_left": 0})
+    assert await store.member_stats(1, GAME, 3) == MemberStats(1, GAME, 3)
+    assert await store.leaderboard(1, "chess") == []
+
+
+async def test_game_kind_and_places_are_stored(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with open_store(path) as store:
+        game_id = await store.create_game(1, 1, 1, {"players": 3}, 0, [], game="american")
+        assert (await store.get_game(game_id)).game == "american"  # type: ignore[union-attr]
+        await store.finish_game(game_id, [ResultRow(5, 0, 2, 0, False, {"turns": 9}),
+                                          ResultRow(6, 2, 1, 3, True)])
+        default = await store.create_game(1, 2, 1, {"players": 4}, 0, [])
+        assert (await store.get_game(default)).game == GAME  # type: ignore[union-attr]
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT user_id, seat, game, place, points, won, stats "
+                            "FROM results ORDER BY seat").fetchall()
+    assert rows == [(5, 0, "american", 2, 0, 0, '{"turns":9}'),
+                    (6, 2, "american", 1, 3, 1, "{}")]
 
 
 async def test_leaderboard_ties_go_to_lower_user_id(store: Store) -> None:
-    await finish(store, 1, 1, [ResultRow(9, 0, 10, True), ResultRow(3, 1, 10, True)])
-    assert [r.user_id for r in await store.leaderboard(1, "wins")] == [3, 9]
-    assert [r.user_id for r in await store.leaderboard(1, "points")] == [3, 9]
+    await finish(store, 1, 1, [ResultRow(9, 0, 1, 10, True), ResultRow(3, 1, 1, 10, True)])
+    assert [r.user_id for r in await store.leaderboard(1, GAME, "wins")] == [3, 9]
+    assert [r.user_id for r in await store.leaderboard(1, GAME, "points")] == [3, 9]
 
 
 async def test_bad_results_roll_back_finish(store: Store) -> None:
     game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
     with pytest.raises(StoreError):  # two results for seat 0
-        await store.finish_game(game_id, [ResultRow(1, 0, 5, True), ResultRow(2, 0, 5, True)])
+        await store.finish_game(game_id, [ResultRow(1, 0, 1, 5, True),
+                                          ResultRow(2, 0, 1, 5, True)])
+    with pytest.raises(StoreError):  # no place 0
+        await store.finish_game(game_id, [ResultRow(1, 0, 0, 5, True)])
     game = await store.get_game(game_id)
     assert game is not None and game.status == "active"
-    assert await store.leaderboard_size(1) == 0
+    assert await store.leaderboard_size(1, GAME) == 0
 
 
 results_strategy = st.lists(
     st.lists(
-        st.tuples(st.integers(1, 6), st.integers(-30, 60), st.booleans()),
+        st.tuples(st.integers(1, 6), st.integers(-30, 60), st.booleans(), st.integers(0, 3)),
         min_size=1,
         max_size=4,
         unique_by=lambda t: t[0],
@@ -617,25 +674,31 @@ results_strategy = st.lists(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games=results_strategy)
-def test_leaderboard_matches_model(games: list[list[tuple[int, int, bool]]]) -> None:
+def test_leaderboard_matches_model(games: list[list[tuple[int, int, bool, int]]]) -> None:
     async def run() -> None:
-        async with await Store.open(":memory:") as store:
+        async with await open_store(":memory:") as store:
             model: dict[int, list[int]] = {}
             for results in games:
-                rows = [ResultRow(u, seat, p, w) for seat, (u, p, w) in enumerate(results)]
+                rows = [ResultRow(u, seat, 1, p, w, {"n": n})
+                        for seat, (u, p, w, n) in enumerate(results)]
                 await finish(store, 1, 1, rows)
-                for u, p, w in results:
-                    totals = model.setdefault(u, [0, 0, 0])
+                for u, p, w, n in results:
+                    totals = model.setdefault(u, [0, 0, 0, 0])
                     totals[0] += 1
                     totals[1] += int(w)
                     totals[2] += p
-            expected = [LeaderRow(u, g, w, p) for u, (g, w, p) in model.items()]
+                    totals[3] += n
+            expected = [LeaderRow(u, g, w, p) for u, (g, w, p, _) in model.items()]
             wins_order = sorted(expected, key=lambda r: (-r.wins, -r.points, r.user_id))
             points_order = sorted(expected, key=lambda r: (-r.points, -r.wins, r.user_id))
-            assert await store.leaderboard(1, "wins", limit=100) == wins_order
-            assert await store.leaderboard(1, "points", limit=100) == points_order
-            assert await store.leaderboard(1, "points", limit=2, offset=1) == points_order[1:3]
-            assert await store.leaderboard_size(1) == len(model)
+            assert await store.leaderboard(1, GAME, "wins", limit=100) == wins_order
+            assert await store.leaderboard(1, GAME, "points", limit=100) == points_order
+            assert await store.leaderboard(1, GAME, "points", limit=2, offset=1) == \
+                points_order[1:3]
+            assert await store.leaderboard_size(1, GAME) == len(model)
+            for u, (g, w, p, n) in model.items():
+                assert await store.member_stats(1, GAME, u) == MemberStats(1, GAME, u, g, w, p,
+                                                                           {"n": n})
 
     asyncio.run(run())
 
@@ -646,14 +709,41 @@ def test_leaderboard_matches_model(games: list[list[tuple[int, int, bool]]]) -> 
 async def test_guild_settings_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     settings_1 = {"preset": "norsk", "options": {"two_wins": True, "target": 52}, "timer": 60}
-    async with await Store.open(path) as store:
-        assert await store.get_guild_settings(5) == {}
-        await store.set_guild_settings(5, {"preset": "kani"})
-        await store.set_guild_settings(5, settings_1)
-        await store.set_guild_settings(6, {"timer": None, "name": "Ærø ♠"})
-    async with await Store.open(path) as store:
-        assert await store.get_guild_settings(5) == settings_1
-        assert await store.get_guild_settings(6) == {"timer": None, "name": "Ærø ♠"}
+    async with await open_store(path) as store:
+        assert await store.get_guild_settings(5, GAME) == {}
+        await store.set_guild_settings(5, GAME, {"preset": "kani"})
+        await store.set_guild_settings(5, GAME, settings_1)
+        await store.set_guild_settings(6, GAME, {"timer": None, "name": "Ærø ♠"})
+        await store.set_guild_settings(5, "american", {"players": 5})
+    async with await open_store(path) as store:
+        assert await store.get_guild_settings(5, GAME) == settings_1
+        assert await store.get_guild_settings(6, GAME) == {"timer": None, "name": "Ærø ♠"}
+        assert await store.get_guild_settings(5, "american") == {"players": 5}
+        assert await store.get_guild_settings(6, "american") == {}
+
+
+async def test_guild_language(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_store(path) as store:
+        assert await store.get_guild_language(5) is None
+        await store.set_guild_language(5, "nb")
+        await store.set_guild_language(6, "en")
+        await store.set_guild_language(6, "nb")
+    async with await open_store(path) as store:
+        assert await store.get_guild_language(5) == "nb"
+        assert await store.get_guild_language(6) == "nb"
+        await store.set_guild_language(5, None)  # forgets the choice
+        assert await store.get_guild_language(5) is None
+        assert await store.get_guild_settings(5, GAME) == {}  # apart from the settings
+
+
+def test_sqlite_store_is_a_store() -> None:
+    """Every method of the protocol is there (the signatures are for mypy to check)."""
+    names = [n for n in dir(Store) if not n.startswith("_") or n in ("__aenter__", "__aexit__")]
+    names = [n for n in names if callable(getattr(Store, n))]
+    assert len(names) > 25
+    for name in names:
+        assert callable(getattr(SqliteStore, name, None)), name
 
 
 # ------------------------------------------------------------- crash durability
@@ -661,10 +751,10 @@ async def test_guild_settings_round_trip(tmp_path: Path) -> None:
 _KILL_CHILD = textwrap.dedent(
     """
     import asyncio, os, signal, sys
-    from bot.store import Store
+    from bot.store import open_store
 
     async def main() -> None:
-        store = await Store.open(sys.argv[1])
+        store = await open_store(sys.argv[1])
         game_id = int(sys.argv[2])
         seq = 0
         while True:
@@ -682,7 +772,7 @@ _KILL_CHILD = textwrap.dedent(
 @pytest.mark.parametrize("self_kill", [True, False], ids=["killed-right-after", "killed-later"])
 async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool) -> None:
     path = tmp_path / "bot.db"
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
         await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
 
@@ -712,7 +802,7 @@ async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool
     assert proc.returncode == -signal.SIGKILL, stderr
     assert last >= (0 if self_kill else 30)
 
-    async with await Store.open(path) as store:
+    async with await open_store(path) as store:
         actions = (await store.load_record(game_id))["hands"][0]["actions"]
     # Everything confirmed is there, in order, with nothing torn.
     assert len(actions) >= last + 1
@@ -737,11 +827,11 @@ async def test_record_action_commits_action_and_next_deal(store: Store) -> None:
 
 async def test_record_action_can_finish_the_game(store: Store) -> None:
     game_id = await write_record(store, BLIND_RECORD)
-    results = [ResultRow(user_id=100, seat=0, points=15, won=True)]
+    results = [ResultRow(user_id=100, seat=0, place=1, points=15, won=True)]
     await store.record_action(game_id, 1, 0, {"seat": 2, "action": "pass"}, results=results)
     game = await store.get_game(game_id)
     assert game is not None and game.status == "finished" and game.finished_at is not None
-    assert (await store.member_stats(1, 100)).wins == 1
+    assert (await store.member_stats(1, "amerikaner", 100)).wins == 1
     assert (await store.load_record(game_id))["hands"][1]["actions"] == [
         {"seat": 2, "action": "pass"}
     ]
@@ -777,7 +867,7 @@ async def test_record_action_is_all_or_nothing(store: Store) -> None:
             game_id, 0, 1, {"seat": 0, "action": "pass"}, next_deal={"deal": [[], [], []]}
         )
     # Invalid results (the same seat twice): nothing of the move is kept.
-    bad = [ResultRow(user_id=100, seat=0, points=1, won=True)] * 2
+    bad = [ResultRow(user_id=100, seat=0, place=1, points=1, won=True)] * 2
     with pytest.raises(StoreError):
         await store.record_action(
             game_id,
@@ -792,7 +882,7 @@ async def test_record_action_is_all_or_nothing(store: Store) -> None:
     assert await store.load_record(game_id) == BLIND_RECORD
     game = await store.get_game(game_id)
     assert game is not None and game.status == "active"
-    assert await store.leaderboard_size(1) == 0
+    assert await store.leaderboard_size(1, GAME) == 0
     # The store is still usable afterwards.
     await store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
     assert await store.action_count(game_id, 1) == 1
@@ -810,32 +900,31 @@ async def test_record_action_joins_an_open_transaction(store: Store) -> None:
     assert await store.load_record(game_id) == BLIND_RECORD
 
 
-async def test_record_action_is_one_trip_to_the_database_thread(store: Store) -> None:
+async def test_record_action_is_one_trip_to_the_database_thread(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game_id = await write_record(store, BLIND_RECORD)
-    conn = store._conn
-    real = conn._execute
+    thread = store._thread  # a hop to the database thread is a submit
+    real = thread.submit
     calls = 0
 
-    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
         nonlocal calls
         calls += 1
-        return await real(fn, *args, **kwargs)
+        return real(fn, *args, **kwargs)
 
-    conn._execute = counting  # type: ignore[method-assign]
-    try:
-        await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
-        assert calls == 1
-        await store.record_action(
-            game_id,
-            1,
-            1,
-            {"seat": 0, "action": "pass"},
-            next_deal={"deal": [["AD"], ["KD"], ["QD"]]},
-            results=[ResultRow(user_id=100, seat=0, points=15, won=True)],
-        )
-        assert calls == 2
-    finally:
-        del conn._execute
+    monkeypatch.setattr(thread, "submit", counting)
+    await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
+    assert calls == 1
+    await store.record_action(
+        game_id,
+        1,
+        1,
+        {"seat": 0, "action": "pass"},
+        next_deal={"deal": [["AD"], ["KD"], ["QD"]]},
+        results=[ResultRow(user_id=100, seat=0, place=1, points=15, won=True)],
+    )
+    assert calls == 2
     assert (await store.get_game(game_id)).status == "finished"  # type: ignore[union-attr]
 
 
@@ -911,3 +1000,44 @@ async def test_the_last_finished_game_of_a_channel(store: Store) -> None:
     assert found is not None and found.id == games[1]  # the newest finished, not active
     assert (await store.last_game_in_channel(5, "active")).id == games[2]  # type: ignore
     assert await store.last_game_in_channel(6, "finished") is None
+
+
+async def test_leaderboard_and_member_stats_are_index_range_scans(tmp_path: Path) -> None:
+    """What the store runs for a leaderboard page or a member's stats reads a range of
+    one index in order (no table scan, no sort), however big the guild."""
+    path = tmp_path / "bot.db"
+    statements: list[str] = []
+    async with open_store(path) as store:
+        await finish(store, 1, 1, [ResultRow(1, 0, 1, 5, True), ResultRow(2, 1, 2, 3, False)])
+        store._db.set_trace_callback(statements.append)  # with the values bound in
+        await store.leaderboard(1, GAME, "wins", 10, 20)
+        await store.leaderboard(1, GAME, "points", 10, 0)
+        await store.member_stats(1, GAME, 2)
+        await store.leaderboard_size(1, GAME)
+    reads = [s for s in statements if "player_totals" in s]
+    assert len(reads) == 4
+    conn = sqlite3.connect(path)
+    try:
+        plans = [" / ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + s))
+                 for s in reads]
+    finally:
+        conn.close()
+    assert "INDEX player_totals_wins (guild_id=? AND game=?)" in plans[0]
+    assert "INDEX player_totals_points (guild_id=? AND game=?)" in plans[1]
+    assert "PRIMARY KEY (guild_id=? AND game=? AND user_id=?)" in plans[2]
+    assert "(guild_id=? AND game=?)" in plans[3]
+    for plan in plans:
+        assert plan.startswith("SEARCH") and "SCAN" not in plan and "TEMP B-TREE" not in plan
+
+
+async def test_a_cancelled_callers_write_still_completes(store: Store) -> None:
+    game_id = await write_record(store, BLIND_RECORD)
+    task = asyncio.create_task(store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"}))
+    await asyncio.sleep(0)  # handed to the database thread, and then its caller gives up
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # The next call runs after it on the same thread: the write is there, committed.
+    assert await store.action_count(game_id, 1) == 1
+    await store.append_action(game_id, 1, 1, {"seat": 0, "action": "pass"})
+    assert await store.action_count(game_id, 1) == 2

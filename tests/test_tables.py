@@ -12,7 +12,7 @@ from bot.games import GAMES
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.record import load_game, replay_output
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableError, TableService
 from bot.tables.service import FINISHED, PLAYING
 
@@ -22,7 +22,7 @@ def _random_ai(kind, game, seat, level, rng):
 
 
 async def _service(path: Path | str = ":memory:", seed: int = 1) -> TableService:
-    store = await Store.open(path)
+    store = await open_store(path)
     return TableService(store, GAMES, rng=random.Random(seed), ai_delay=0,
                         ai_chooser=_random_ai)
 
@@ -177,7 +177,7 @@ async def test_hands_follow_each_other_and_the_game_ends_in_the_store() -> None:
     record = await service.store.load_record(table.id)
     replayed = load_game(record)
     assert replayed.totals == table.game.totals
-    board = await service.store.leaderboard(10, "points", 10, 0)
+    board = await service.store.leaderboard(10, "amerikaner", "points", 10, 0)
     assert {row.user_id for row in board} == {1, 2, 3, 4}
     winners = {table.seats[s].user_id for s in table.game.winners}
     assert {row.user_id for row in board if row.wins} == winners

@@ -9,7 +9,7 @@ game's state.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -172,8 +172,10 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
                  footer=f"Page {page} of {pages}", colour=BLUE)
 
 
-def stats_panel(name: str, games: int, wins: int, points: int, made: int, failed: int,
-                top: int, hands: int) -> Panel:
+def stats_panel(name: str, games: int, wins: int, points: int,
+                stats: Mapping[str, int]) -> Panel:
+    """stats: the summed counters of the member's Amerikaner results (a counter the
+    store never saw is 0)."""
     if not games:
         return Panel(title=f"Stats — {name}", description="No finished games yet.",
                      colour=BLUE)
@@ -181,9 +183,10 @@ def stats_panel(name: str, games: int, wins: int, points: int, made: int, failed
     return Panel(title=f"Stats — {name}", colour=BLUE, description="\n".join([
         f"Games: {games} · wins: {wins} ({rate})",
         f"Points: {points}",
-        f"Contracts made: {made} · failed: {failed}",
-        f"Amerikaner/Kani made: {top}",
-        f"Hands played: {hands}",
+        f"Contracts made: {stats.get('contracts_made', 0)} · "
+        f"failed: {stats.get('contracts_failed', 0)}",
+        f"Amerikaner/Kani made: {stats.get('top_bids_made', 0)}",
+        f"Hands played: {stats.get('hands_played', 0)}",
     ]))
 
 

@@ -9,6 +9,8 @@ GameStatus = Literal["active", "finished", "cancelled"]
 LeaderOrder = Literal["wins", "points"]
 
 RECORD_FORMAT = "amerikaner-record/1"
+DEFAULT_GAME = "amerikaner"
+"""The game kind of games stored before the store knew kinds (schema version 2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,7 @@ class GameRow:
 
     id: int
     guild_id: int
+    game: str  # the game kind ("amerikaner", ...): what the record is a record of
     channel_id: int
     host_id: int
     status: GameStatus
@@ -42,16 +45,16 @@ class GameRow:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One seated human's result in a finished game (AI seats have none)."""
+    """One seated human's result in a finished game (AI seats have none): the place
+    (1 is first; tied players share the better place), the points, whether they won,
+    and the game's own statistics as counters (summed into the member's totals)."""
 
     user_id: int
     seat: int
+    place: int
     points: int
     won: bool
-    contracts_made: int = 0
-    contracts_failed: int = 0
-    top_bids_made: int = 0
-    hands_played: int = 0
+    stats: dict[str, int] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +90,16 @@ class LeaderRow:
 
 @dataclass(frozen=True, slots=True)
 class MemberStats:
-    """A member's totals in one guild; all zero for someone who never finished a game."""
+    """A member's totals in one guild and game kind; all zero (and no stats) for
+    someone who never finished such a game there. ``stats`` sums the results' stats."""
 
     guild_id: int
+    game: str
     user_id: int
     games: int = 0
     wins: int = 0
     points: int = 0
-    contracts_made: int = 0
-    contracts_failed: int = 0
-    top_bids_made: int = 0
-    hands_played: int = 0
+    stats: dict[str, int] = field(default_factory=dict, hash=False)
 
 
 class StoreError(Exception):

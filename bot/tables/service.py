@@ -241,7 +241,7 @@ class TableService:
         try:
             table_id = await self.store.create_game(
                 guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
-                _seat_infos(seats), meta)
+                _seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
             raise TableError("channel_busy", "This channel already has a table.") from None
         table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
@@ -639,7 +639,7 @@ class TableService:
         return await self._table_from_row(row) if row is not None else None
 
     async def _table_from_row(self, row: GameRow) -> Table:
-        kind = self.kind(getattr(row, "game", None))
+        kind = self.kind(row.game)
         rules = kind.rules_from_json(row.rules)
         seats = [Seat(s.user_id, s.display_name, s.ai_level, away=s.is_ai
                       and s.user_id is not None)
@@ -676,6 +676,6 @@ def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:
 def _results(table: Table) -> list[ResultRow]:
     """The finished game's results of the seated humans (AI seats have none)."""
     assert table.game is not None
-    return [ResultRow(seat.user_id, result.seat, result.points, result.won, **result.stats)
-            for result, seat in zip(table.kind.results(table.game), table.seats, strict=True)
+    return [ResultRow(seat.user_id, r.seat, r.place, r.points, r.won, r.stats)
+            for r, seat in zip(table.kind.results(table.game), table.seats, strict=True)
             if seat.user_id is not None]

@@ -413,11 +413,11 @@ async def test_junk_in_every_phase(fake: FakeDiscord, bot: AmerikanerBot) -> Non
 
 async def test_junk_in_settings(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     guild = fake.guild.id
-    before = await bot.store.get_guild_settings(guild)
+    before = await bot.store.get_guild_settings(guild, "amerikaner")
     for junk in JUNK:
         it = await fake.slash("alice", None, "amerikaner settings", {"options": junk})
         assert "Unknown option" in refusal(it)
-    assert await bot.store.get_guild_settings(guild) == before
+    assert await bot.store.get_guild_settings(guild, "amerikaner") == before
 
 
 async def test_refusals_quote_what_was_typed(fake: FakeDiscord, bot: AmerikanerBot,

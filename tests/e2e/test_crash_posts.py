@@ -18,7 +18,7 @@ import pytest
 
 from bot.cards import card_label, cards_of
 from bot.games.amerikaner.hand import PLAY
-from bot.store import Store
+from bot.store import open_store
 from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
 from tests.e2e.test_process import StoreView, bot_process
 from tests.fake_discord import FakeDiscord, PostGate, StoredMessage
@@ -50,7 +50,7 @@ async def _to_the_last_card(driver: ButtonDriver) -> tuple[str, int]:
 
 
 async def _pending_posts(db: Path) -> list[str]:
-    store = await Store.open(str(db))
+    store = await open_store(str(db))
     try:
         return [row.kind for row in await store.pending_posts()]
     finally:

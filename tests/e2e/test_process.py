@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import GAMES
-from bot.store import Store
+from bot.store import open_store
 from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, open_table
 from tests.fake_discord import FakeDiscord
@@ -73,7 +73,7 @@ class StoreView:
         self.tables: TableService | None = None
 
     async def reload(self) -> None:
-        store = await Store.open(str(self.db))
+        store = await open_store(str(self.db))
         try:
             tables = TableService(store, GAMES)
             tables.closed = True  # never schedules anything
@@ -83,7 +83,7 @@ class StoreView:
             await store.close()
 
     async def action_count(self, table_id: int) -> int:
-        store = await Store.open(str(self.db))
+        store = await open_store(str(self.db))
         try:
             record = await store.load_record(table_id)
         finally:

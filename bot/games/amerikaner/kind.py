@@ -11,13 +11,10 @@ from bot.tables.kind import Applied, Panel, SeatResult
 from . import text
 from .actions import Action
 from .game import Game
-from .hand import ALL_PASS_PLAYED, FAILED, MADE
 from .record import action_from_json, action_to_json, load_game
+from .results import game_results
 from .rules import Rules
 from .views import GameView, HandView, game_view, game_view_after, hand_view
-
-# Outcomes of hands that were played (not thrown in or redealt): they count as played.
-_PLAYED = (MADE, FAILED, ALL_PASS_PLAYED)
 
 
 class AmerikanerKind:
@@ -71,28 +68,7 @@ class AmerikanerKind:
         return Applied(deal_index, seq, stored, hand.finished, next_deal)
 
     def results(self, game: Game) -> list[SeatResult]:
-        """Places by final totals (equal totals share a place); the statistics a member's
-        page shows: contracts made and failed as the bidder, top bids made, hands played."""
-        totals = game.totals
-        top = game.rules.top_value
-        out = []
-        for seat, points in enumerate(totals):
-            made = failed = top_made = played = 0
-            for hand in game.hands:
-                if hand.outcome not in _PLAYED:
-                    continue
-                played += 1
-                if hand.bidder == seat and not hand.all_pass:
-                    if hand.outcome == MADE:
-                        made += 1
-                        top_made += hand.high_bid == top
-                    else:
-                        failed += 1
-            place = 1 + sum(1 for other in totals if other > points)
-            out.append(SeatResult(seat, place, points, seat in game.winners,
-                                  {"contracts_made": made, "contracts_failed": failed,
-                                   "top_bids_made": top_made, "hands_played": played}))
-        return out
+        return game_results(game)
 
     def public_view(self, game: Game) -> GameView:
         return game_view(game)

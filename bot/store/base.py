@@ -1,0 +1,161 @@
+"""The ``Store`` protocol: what the bot asks of a database, whatever the backend.
+
+The embedded SQLite store (:mod:`bot.store.sqlite`) is the default; a second backend
+(PostgreSQL, for several processes on one database) implements the same methods with
+the same guarantees: every write method is one transaction committed before it returns,
+``transaction()`` groups the writes of one task into one commit, and a write whose
+caller is cancelled still ends whole (committed or rolled back), never half.
+
+The store keeps records, results and settings as data: it never imports a game. A game
+kind is a name (``"amerikaner"``); results carry a place, points, won and the game's
+own counters (``stats``), summed per (guild, game kind, member).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from .models import (
+    GameRow,
+    GameStatus,
+    LeaderOrder,
+    LeaderRow,
+    MemberStats,
+    Post,
+    PostRow,
+    ResultRow,
+    SeatInfo,
+)
+
+
+class Store(Protocol):
+    """The bot's database. See :mod:`bot.store.sqlite` for the guarantees in detail."""
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    async def checkpoint(self) -> tuple[int, int]:
+        """Housekeeping the bot runs regularly, off the players' commits (SQLite folds
+        its write-ahead log); returns (frames in the log, frames folded)."""
+        ...
+
+    async def backup(self, dest: str | Path) -> None: ...
+
+    async def schema_version(self) -> int: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Self]:
+        """Group this task's store writes into one atomic commit."""
+        ...
+
+    # ----------------------------------------------------------------------- games
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules: dict[str, Any],
+        first_dealer: int,
+        seats: Sequence[SeatInfo],
+        meta: dict[str, Any] | None = None,
+        *,
+        game: str = ...,
+    ) -> int: ...
+
+    async def update_seats(self, game_id: int, seats: Sequence[SeatInfo]) -> None: ...
+
+    async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
+
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None: ...
+
+    async def unfinished_games(self) -> list[GameRow]: ...
+
+    async def active_games_of_user(self, user_id: int) -> list[GameRow]: ...
+
+    async def last_game_in_channel(self, channel_id: int, status: GameStatus
+                                   ) -> GameRow | None: ...
+
+    # --------------------------------------------------------------- hands/actions
+
+    async def add_hand(self, game_id: int, hand_index: int, deal: dict[str, Any]) -> None: ...
+
+    async def append_action(
+        self, game_id: int, hand_index: int, seq: int, action: dict[str, Any]
+    ) -> None: ...
+
+    async def append_actions(
+        self, game_id: int, hand_index: int, first_seq: int, actions: Sequence[dict[str, Any]]
+    ) -> None: ...
+
+    async def record_action(
+        self,
+        game_id: int,
+        hand_index: int,
+        seq: int,
+        action: dict[str, Any],
+        *,
+        next_deal: dict[str, Any] | None = None,
+        results: Sequence[ResultRow] | None = None,
+        posts: Sequence[Post] = (),
+    ) -> None:
+        """Everything one accepted move writes, as one commit."""
+        ...
+
+    async def action_count(self, game_id: int, hand_index: int) -> int: ...
+
+    async def load_record(self, game_id: int) -> dict[str, Any]: ...
+
+    # -------------------------------------------------------------- end of a game
+
+    async def finish_game(self, game_id: int, results: Sequence[ResultRow]) -> None: ...
+
+    async def cancel_game(self, game_id: int) -> bool: ...
+
+    # ---------------------------------------------------------------------- outbox
+
+    async def pending_posts(self, game_id: int | None = None) -> list[PostRow]: ...
+
+    async def mark_posted(self, post_id: int, message_id: int | None) -> None: ...
+
+    # ---------------------------------------------------------- leaderboard, stats
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        game: str,
+        order: LeaderOrder = "wins",
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[LeaderRow]: ...
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int: ...
+
+    async def member_stats(self, guild_id: int, game: str, user_id: int) -> MemberStats: ...
+
+    # ---------------------------------------------------------------- guild settings
+
+    async def get_guild_settings(self, guild_id: int, game: str) -> dict[str, Any]: ...
+
+    async def set_guild_settings(
+        self, guild_id: int, game: str, settings: dict[str, Any]
+    ) -> None: ...
+
+    async def get_guild_language(self, guild_id: int) -> str | None: ...
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None: ...

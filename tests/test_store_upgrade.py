@@ -1,0 +1,196 @@
+"""A database written by the store before it was game-neutral (schema version 2)
+upgrades in place with nothing lost.
+
+tests/fixtures/store_v2.sqlite3 was made by tests/fixtures/make_v2_db.py with the code of
+that time, and store_v2.expected.json is what that code read back from it. Each test
+upgrades a copy with the current code and compares.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import GAMES
+from bot.games.amerikaner.record import load_game, replay_output
+from bot.store import ResultRow, SqliteStore, latest_version, open_store
+from bot.tables.service import PLAYING, TableService
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURE = FIXTURES / "store_v2.sqlite3"
+EXPECTED: dict[str, Any] = json.loads((FIXTURES / "store_v2.expected.json").read_text())
+RAW: dict[str, Any] = EXPECTED["raw"]
+GAME = "amerikaner"
+OLD_STATS = ("contracts_made", "contracts_failed", "top_bids_made", "hands_played")
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    path = tmp_path / "bot.sqlite3"
+    shutil.copyfile(FIXTURE, path)
+    return path
+
+
+@pytest.fixture
+async def store(copy: Path) -> AsyncIterator[SqliteStore]:
+    store = await open_store(copy)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_the_fixture_is_schema_2_in_one_file() -> None:
+    # Read-only and immutable: reading the committed file must leave no log beside it.
+    conn = sqlite3.connect(f"file:{FIXTURE}?mode=ro&immutable=1", uri=True)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone() == (2,)
+    finally:
+        conn.close()
+    assert EXPECTED["schema_version"] == 2
+    assert not FIXTURE.with_name(FIXTURE.name + "-wal").exists()
+
+
+async def test_upgrade_keeps_every_row(store: SqliteStore, copy: Path) -> None:
+    assert await store.schema_version() == latest_version() == 3
+    for table, count in RAW["counts"].items():
+        assert rows(copy, f"SELECT COUNT(*) FROM {table}") == [(count,)], table
+    assert rows(copy, "SELECT COUNT(*) FROM guild_prefs") == [(0,)]
+    assert rows(copy, "PRAGMA foreign_key_check") == []
+    assert rows(copy, "PRAGMA integrity_check") == [("ok",)]
+
+
+async def test_games_seats_meta_and_records_are_unchanged(store: SqliteStore) -> None:
+    for game_id, want in EXPECTED["games"].items():
+        row = await store.get_game(int(game_id))
+        assert row is not None
+        assert row.game == GAME
+        got = {
+            "guild_id": row.guild_id, "channel_id": row.channel_id, "host_id": row.host_id,
+            "status": row.status, "rules": row.rules, "first_dealer": row.first_dealer,
+            "meta": row.meta, "created_at": row.created_at, "updated_at": row.updated_at,
+            "finished_at": row.finished_at,
+            "seats": [[s.seat, s.user_id, s.display_name, s.is_ai, s.ai_level]
+                      for s in row.seats],
+        }
+        assert got == {k: v for k, v in want.items() if k in got}, game_id
+        record = await store.load_record(int(game_id))
+        text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert hashlib.sha256(text.encode()).hexdigest() == want["record_sha256"], game_id
+        assert sum(len(h["actions"]) for h in record["hands"]) == want["actions"]
+    assert [g.id for g in await store.unfinished_games()] == EXPECTED["unfinished"]
+
+
+async def test_results_become_places_points_won_and_stats(copy: Path, store: SqliteStore
+                                                          ) -> None:
+    new = rows(copy, "SELECT game_id, guild_id, game, user_id, seat, place, points, won, "
+                     "stats FROM results ORDER BY game_id, seat")
+    expected = []
+    for game_id, guild_id, user_id, seat, points, won, *counters in RAW["results"]:
+        better = sum(1 for r in RAW["results"] if r[0] == game_id and r[4] > points)
+        stats = dict(zip(OLD_STATS, counters, strict=True))
+        expected.append((game_id, guild_id, GAME, user_id, seat, 1 + better, points, won,
+                         stats))
+    assert [(*r[:8], json.loads(r[8])) for r in new] == expected
+    # The first game: seats 0 and 1 tied at 0 behind seat 3 (seat 2, an AI, has no row).
+    tie = EXPECTED["ids"]["g1_tie"]
+    assert [r[4:6] for r in new if r[0] == tie] == [(0, 2), (1, 2), (3, 1)]
+
+
+async def test_totals_keep_every_counter(copy: Path, store: SqliteStore) -> None:
+    new = rows(copy, "SELECT guild_id, game, user_id, games, wins, points, stats, "
+                     "last_played_at FROM player_totals ORDER BY guild_id, user_id")
+    expected = [(guild_id, GAME, user_id, games, wins, points,
+                 dict(zip(OLD_STATS, counters, strict=True)), last)
+                for guild_id, user_id, games, wins, points, *counters, last
+                in RAW["player_totals"]]
+    assert [(*r[:6], json.loads(r[6]), r[7]) for r in new] == expected
+
+
+async def test_leaderboards_and_member_stats_read_the_same(store: SqliteStore) -> None:
+    for guild, want in EXPECTED["guilds"].items():
+        guild_id = int(guild)
+        assert await store.leaderboard_size(guild_id, GAME) == want["leaderboard_size"]
+        for order, board in want["leaderboard"].items():
+            got = await store.leaderboard(guild_id, GAME, order, 100)
+            assert [[r.user_id, r.games, r.wins, r.points] for r in got] == board
+        for user, stats in want["member_stats"].items():
+            got = await store.member_stats(guild_id, GAME, int(user))
+            assert (got.games, got.wins, got.points) == (
+                stats["games"], stats["wins"], stats["points"])
+            # A member who never finished a game has no stats at all (zeros before).
+            expected = {k: stats[k] for k in OLD_STATS} if stats["games"] else {}
+            assert got.stats == expected, (guild, user)
+        assert await store.leaderboard_size(guild_id, "american") == 0
+
+
+async def test_settings_are_amerikaner_settings(store: SqliteStore) -> None:
+    for guild, want in EXPECTED["guilds"].items():
+        assert await store.get_guild_settings(int(guild), GAME) == want["settings"]
+        assert await store.get_guild_settings(int(guild), "american") == {}
+        assert await store.get_guild_language(int(guild)) is None
+
+
+async def test_outbox_is_carried_over(copy: Path, store: SqliteStore) -> None:
+    pending = await store.pending_posts()
+    assert [[p.id, p.game_id, p.channel_id, p.kind, p.params, p.created_at]
+            for p in pending] == EXPECTED["pending_posts"]
+    assert [list(r) for r in rows(copy, "SELECT id, game_id, channel_id, kind, params, "
+                                        "created_at, message_id, done_at FROM outbox "
+                                        "ORDER BY id")] == RAW["outbox"]
+
+
+async def test_active_game_replays_and_restores(store: SqliteStore) -> None:
+    active = EXPECTED["ids"]["g1_active"]
+    source = json.loads((FIXTURES / "conformance" / "valid" / "game_00004.json").read_text())
+    hand = source["hands"][0]
+    want = {**source, "hands": [{**hand, "actions": hand["actions"][:6]}]}
+    record = await store.load_record(active)
+    assert record == want
+    assert replay_output(load_game(record)) == replay_output(load_game(want))
+    # The table service's restart path rebuilds it, the away player still away.
+    service = TableService(store, GAMES)
+    service.closed = True  # never schedules an AI turn
+    tables = await service.restore()
+    assert [t.id for t in tables] == [active]
+    table = tables[0]
+    assert table.stage == PLAYING and table.game is not None
+    assert sum(len(h.actions) for h in table.game.hands) == 6
+    assert [(s.user_id, s.away) for s in table.seats] == [
+        (503, False), (None, False), (505, True), (501, False)]
+
+
+async def test_upgraded_database_takes_new_games(copy: Path) -> None:
+    async with open_store(copy) as store:
+        active = EXPECTED["ids"]["g1_active"]
+        before = await store.member_stats(1001, GAME, 501)
+        await store.finish_game(active, [
+            ResultRow(501, 3, 1, 20, True, {"contracts_made": 1, "hands_played": 1}),
+            ResultRow(503, 0, 2, 5, False, {"hands_played": 1, "new_counter": 2}),
+        ])
+        after = await store.member_stats(1001, GAME, 501)
+        assert (after.games, after.wins, after.points) == (
+            before.games + 1, before.wins + 1, before.points + 20)
+        assert after.stats == {**before.stats,
+                               "contracts_made": before.stats["contracts_made"] + 1,
+                               "hands_played": before.stats["hands_played"] + 1}
+        carol = await store.member_stats(1001, GAME, 503)
+        assert carol.stats["new_counter"] == 2
+    async with open_store(copy) as store:  # and opening again changes nothing
+        assert await store.schema_version() == 3
+        assert (await store.member_stats(1001, GAME, 501)) == after
