@@ -24,7 +24,8 @@ from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.amerikaner",)
+# The shared table cog first: the games' cogs add its commands to their groups.
+EXTENSIONS = ("cogs.tables", "cogs.amerikaner")
 
 
 def tune_garbage_collector() -> None:
@@ -181,6 +182,7 @@ def run_bot() -> int:
     discord.VoiceClient.warn_dave = False
     apply_discord_endpoints(settings.api_base, settings.gateway_url)
     import cogs.amerikaner  # noqa: F401  (loaded by the bot later: frozen with the rest)
+    import cogs.tables  # noqa: F401
 
     tune_garbage_collector()
     bot = AmerikanerBot(settings)

@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.errors import RuleError
 from bot.render import INTERNAL_ERROR
 from bot.tables import TableError
-from cogs.amerikaner import answer_error
+from cogs.tables import answer_error
 
 
 def http_error(status: int, code: int) -> discord.HTTPException:

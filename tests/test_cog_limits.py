@@ -6,7 +6,7 @@ import discord
 import pytest
 
 from bot.render import Panel
-from cogs.amerikaner import _choices, _custom_id, _embed, _select_options
+from cogs.tables import _choices, _custom_id, _embed, _select_options
 
 
 def test_embeds_fit() -> None:
@@ -37,3 +37,18 @@ def test_custom_ids_fit() -> None:
     assert _custom_id("amk", 12, "3:play:10H") == "amk:12:3:play:10H"
     with pytest.raises(ValueError):
         _custom_id("amk", 12, "x" * 100)
+
+
+@pytest.mark.parametrize(("custom_id", "game", "order", "page"), [
+    ("amkl:amerikaner:points:3", "amerikaner", "points", "3"),
+    ("amkl:wins:2", None, "wins", "2"),  # sent before there were several games
+])
+def test_leaderboard_buttons_old_and_new_stay_parseable(custom_id: str, game: str | None,
+                                                        order: str, page: str) -> None:
+    from cogs.tables import LeaderboardButton
+
+    match = LeaderboardButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    assert (match["game"], match["order"], match["page"]) == (game, order, page)
+    again = LeaderboardButton(game, order, int(page))
+    assert again.item.custom_id == custom_id

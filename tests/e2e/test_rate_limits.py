@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.tables.service import Table
-from cogs.amerikaner import table_panel
+from cogs.tables import table_panel
 from tests.e2e.driver import (
     NAMES,
     ButtonDriver,

@@ -1,0 +1,925 @@
+"""What every game's commands and buttons share: the lobby, the table message, the hand
+button, away/back/leave/cancel, export, score, leaderboard, stats, help; the posts of
+the outbox; and the one error handler of every command and button.
+
+A thin adapter: each handler parses the interaction, asks the table service (which checks
+who may act, applies the action through the table's GameKind and commits it), and
+renders the answer from views. It knows games only through GameKind and the GameUI a
+game's cog registers (its hand's buttons and their actions): it never names a game.
+A game's cog (cogs/amerikaner.py) adds these commands to its own group with
+`add_shared_commands` and registers its GameUI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import itertools
+import json
+import logging
+import math
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import RuleError
+from bot.render import (
+    CONTENT_LIMIT,
+    INTERNAL_ERROR,
+    Panel,
+    error_text,
+    fit_panel,
+    leaderboard_panel,
+    lobby_panel,
+    seat_label,
+    seat_names,
+    shorten,
+    stats_panel,
+    turn_mention,
+)
+from bot.store import PostRow, Store
+from bot.tables import ActResult, Table, TableError, TableService
+from bot.tables.outbox import Outbox, post_nonce
+from bot.tables.service import (
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    POST_FINAL,
+    POST_HAND_SUMMARY,
+    POST_TABLE_MESSAGE,
+    POST_TIMEOUT,
+)
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+
+# Discord's limits for components and autocomplete (those of text: bot/render/text.py).
+# Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
+SELECT_OPTIONS_LIMIT = 25
+OPTION_LABEL_LIMIT = 100
+CHOICES_LIMIT = 25
+CHOICE_LIMIT = 100  # a choice's name, and its value
+CUSTOM_ID_LIMIT = 100
+
+def _embed(panel: Panel) -> discord.Embed:
+    """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
+    is built here."""
+    panel = fit_panel(panel)
+    embed = discord.Embed(title=panel.title, description=panel.description or None,
+                          colour=panel.colour)
+    for name, value, inline in panel.fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    if panel.footer:
+        embed.set_footer(text=panel.footer)
+    return embed
+
+
+def _custom_id(prefix: str, key: object, rest: str) -> str:
+    """A component's custom id. It is built from numbers and card names only, so it is
+    short; one too long would make Discord refuse the whole message, so it fails here."""
+    custom_id = f"{prefix}:{key}:{rest}"
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"a custom id over {CUSTOM_ID_LIMIT} characters: {custom_id[:40]}…")
+    return custom_id
+
+
+def _select_options(items: Iterable[tuple[str, str]]) -> list[discord.SelectOption]:
+    """(label, value) pairs as a menu's options, within Discord's limits: 25 options,
+    labels of 100 characters (the values are card names)."""
+    return [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value)
+            for label, value in itertools.islice(items, SELECT_OPTIONS_LIMIT)]
+
+
+def _choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """(name, value) pairs as autocomplete choices, within Discord's limits: 25 choices,
+    names of 100 characters. A value over 100 cut short would be another value: such a
+    choice is left out."""
+    fitting = ((name, value) for name, value in items if len(value) <= CHOICE_LIMIT)
+    return [app_commands.Choice(name=shorten(name, CHOICE_LIMIT), value=value)
+            for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
+
+
+# ----------------------------------------------------------------- answering errors
+
+# Discord's code for a second answer to one interaction.
+_ALREADY_ACKNOWLEDGED = 40060
+
+# discord.py's refusals before a command runs, by what the user can do about them.
+_APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
+    (app_commands.NoPrivateMessage, "guild_only"),
+    (app_commands.BotMissingPermissions, "bot_not_permitted"),
+    (app_commands.MissingPermissions, "not_permitted"),
+    (app_commands.MissingRole, "not_permitted"),
+    (app_commands.MissingAnyRole, "not_permitted"),
+    (app_commands.CommandOnCooldown, "slow_down"),
+    (app_commands.CheckFailure, "not_allowed_here"),
+)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place that answers a command, button or menu that failed: a refusal
+    (TableError, RuleError, an option or check discord.py refused) with its sentence,
+    anything else with an apology, its traceback logged once. It never raises: the user
+    gets an answer even if Discord refused the first one, and that is logged once."""
+    error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    text = _error_answer(error)
+    if isinstance(error, discord.HTTPException) and interaction.response.is_done():
+        return  # Discord refused a request after the answer: the user has theirs (logged)
+    try:
+        await _send_ephemeral(interaction, text)
+    except Exception as exc:
+        if text != INTERNAL_ERROR:  # the answer itself was refused: try the plain one
+            with contextlib.suppress(Exception):
+                await _send_ephemeral(interaction, INTERNAL_ERROR)
+        log.error("could not answer interaction %s with %r", interaction.id,
+                  shorten(text, 80), exc_info=exc)
+
+
+def _error_answer(error: BaseException) -> str:
+    """The sentence for a failed interaction; a failure of ours is logged here."""
+    if isinstance(error, TableError | RuleError):
+        return error_text(error.code, error.message)
+    if isinstance(error, app_commands.TransformerError):
+        member = error.type in (discord.AppCommandOptionType.user,
+                                discord.AppCommandOptionType.mentionable)
+        return error_text("not_a_member" if member else "bad_option", "")
+    for kind, code in _APP_REFUSALS:
+        if isinstance(error, kind):
+            return error_text(code, "")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("Discord sent a command that differs from ours: %s", error)
+        return error_text("outdated_command", "")
+    if isinstance(error, discord.HTTPException):
+        log.warning("Discord refused a request", exc_info=error)
+    else:
+        log.error("handler failed", exc_info=error)
+    return INTERNAL_ERROR
+
+
+async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """`text` for the user alone: the answer, or a follow-up if there is one already."""
+    kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
+                              "allowed_mentions": discord.AllowedMentions.none()}
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(**kwargs)
+            return
+        except discord.InteractionResponded:
+            pass  # answered meanwhile: follow up
+        except discord.HTTPException as exc:
+            if exc.code != _ALREADY_ACKNOWLEDGED:
+                raise
+    await interaction.followup.send(**kwargs)
+
+# ----------------------------------------------------------------- persistent components
+
+async def _run_component(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
+                         work: Callable[[Tables], Awaitable[None]]) -> None:
+    """Run the handler of a button or menu: an error is answered as a command's is
+    (answer_error), and the objects of the click are let go."""
+    try:
+        cog = interaction.client.get_cog("Tables")
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the Tables cog is not loaded")
+        await work(cog)
+    except Exception as exc:
+        await answer_error(interaction, exc)
+    finally:
+        _let_go(item, interaction)
+
+
+def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
+    """Break the reference cycles discord.py builds around one button or select click,
+    once it is answered: the view it rebuilt from the message <-> that view's items,
+    and the interaction <-> its response. Their objects are then freed at once instead
+    of aging into the garbage collector's full passes, which pause every table."""
+    if item.view is not None:
+        item.view.clear_items()
+    # Its handler is done (a stop waits for interactions in flight, bot.app); said
+    # here because `interaction.response` no longer tells once it is let go.
+    interaction.extras["handled"] = True
+    for cached in ("_cs_response", "_cs_followup"):
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, cached)
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """Every button of a table: `amk:<table>:<version>:<op>[:<arg>...]` for actions,
+    `amk:<table>:<op>` for the rest. It keeps working across restarts."""
+
+    def __init__(self, table_id: int, rest: str, *, label: str = "\u200b",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           emoji=emoji,
+                                           custom_id=_custom_id("amk", table_id, rest)))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> TableButton:
+        return cls(int(match["table"]), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, []))
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"amks:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """The select menus of a table (discard, exchange, call)."""
+
+    def __init__(self, table_id: int, rest: str, options: list[discord.SelectOption] | None
+                 = None, *, placeholder: str | None = None, min_values: int = 1,
+                 max_values: int = 1) -> None:
+        super().__init__(discord.ui.Select(custom_id=_custom_id("amks", table_id, rest),
+                                           options=options or [], placeholder=placeholder,
+                                           min_values=min_values, max_values=max_values))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> TableSelect:
+        return cls(int(match["table"]), match["rest"], list(item.options),
+                   min_values=item.min_values, max_values=item.max_values)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]
+        await _run_component(self, interaction, lambda cog: cog.on_component(
+            interaction, self.table_id, self.rest, values))
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>wins|points):"
+                                 r"(?P<page>[0-9]+)"):
+    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`. Buttons sent before
+    there were several games have no game (`amkl:<order>:<page>`): the first game's."""
+
+    def __init__(self, game: str | None, order: str, page: int, label: str = "\u200b",
+                 disabled: bool = False) -> None:
+        key = f"{game}:{order}" if game else order
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=_custom_id("amkl", key, str(page))))
+        self.game = game
+        self.order = order
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
+        return cls(match["game"], match["order"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _run_component(self, interaction, lambda cog: cog.show_leaderboard(
+            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True))
+
+
+# ----------------------------------------------------------------- views of a table
+
+class Components(discord.ui.View):
+    """Buttons and selects for one message. Every item is a DynamicItem, routed by its
+    custom_id pattern, so discord.py never needs the view after it is sent. It is
+    stopped before sending, because discord.py keeps an unfinished view (an ephemeral
+    one for 15 minutes, with a timer); and it lets go of its items once serialised,
+    because each item points back at its view: at a busy bot those cycles pile up
+    for the garbage collector's slow full passes."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        components = super().to_components()
+        self.clear_items()
+        return components
+
+
+def lobby_view(table: Table) -> Components:
+    view = Components()
+    t = table.id
+    view.add_item(TableButton(t, "join", label="Join", style=discord.ButtonStyle.success))
+    view.add_item(TableButton(t, "leave", label="Leave"))
+    view.add_item(TableButton(t, "start", label="Start", style=discord.ButtonStyle.primary,
+                              disabled=not table.full))
+    view.add_item(TableButton(t, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(t, "ai:easy", label="Add AI (easy)", disabled=table.full))
+    view.add_item(TableButton(t, "ai:strong", label="Add AI (strong)", disabled=table.full))
+    view.add_item(TableButton(t, "ai:remove", label="Remove AI",
+                              disabled=not any(s.is_ai for s in table.seats)))
+    return view
+
+
+def table_view(table: Table) -> Components:
+    view = Components()
+    view.add_item(TableButton(table.id, "hand", label="My hand",
+                              style=discord.ButtonStyle.primary, emoji="🂠"))
+    view.add_item(TableButton(table.id, "rules", label="Rules"))
+    return view
+# ----------------------------------------------------------------- panels of a table
+
+def table_panel(table: Table) -> Panel:
+    """The public table message: the lobby, or the game as everyone may see it."""
+    names = seat_names(table.seats)
+    kind = table.kind
+    if table.stage == LOBBY:
+        return lobby_panel(names, table.seat_of(table.host_id), table.players,
+                           kind.lobby_title(table.rules), kind.options_line(table.rules))
+    return kind.table_panel(table.game, names)
+
+
+def hand_panel(table: Table, seat: int) -> Panel:
+    """A player's own hand, for them alone."""
+    return table.kind.seat_panel(table.game, seat, seat_names(table.seats))
+
+
+def _final_panel(table: Table) -> Panel:
+    """The standings of a finished game."""
+    return table.kind.final_standings(table.game, seat_names(table.seats))
+
+
+def _turn_mention(table: Table) -> str | None:
+    """A line that mentions the human to act, or None if the AI plays the turn."""
+    seat = table.to_act
+    if seat is None:
+        return None
+    user = table.seats[seat].user_id
+    if user is None or table.seats[seat].played_by_ai:
+        return None
+    return turn_mention(user, table.kind.title(table.rules))
+
+
+# ----------------------------------------------------------------- the cog
+
+def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+# ----------------------------------------------------------------- what a game's cog gives
+
+
+class GameUI(Protocol):
+    """A game's own part of the hand panel: the controls of a seat's legal actions, and
+    what a click on one does (`<version>:<action...>` custom ids)."""
+
+    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
+        """A player's own controls: exactly the actions legal now."""
+        ...
+
+    async def on_action(self, interaction: discord.Interaction[Any], table: Table,
+                        version: int, parts: list[str], values: list[str]) -> None:
+        """A click on one of those controls, drawn at state `version`."""
+        ...
+
+
+class TableBot(Protocol):
+    """What the cogs need of the bot (bot/app.py), without importing it."""
+
+    store: Store
+    tables: TableService
+    outbox: Outbox
+    settings: Any
+    tree: app_commands.CommandTree[Any]
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
+
+
+class Tables(commands.Cog):
+    """The part of every table that no game owns."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.tables = bot.tables
+        self._dirty: set[int] = set()
+        self._editors: dict[int, asyncio.Task[None]] = {}
+        self.edit_delay = bot.settings.edit_delay
+        self._uis: dict[str, GameUI] = {}
+
+    def register(self, game: str, ui: GameUI) -> None:
+        """A game's cog gives its hand controls (at its own cog_load)."""
+        self._uis[game] = ui
+
+    def ui(self, table: Table) -> GameUI:
+        ui = self._uis.get(table.kind.name)
+        if ui is None:
+            raise RuntimeError(f"no cog plays {table.kind.name!r}")
+        return ui
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
+        self.tables.add_listener(self._on_table_event)
+        self.bot.outbox.send = self._send_post
+        # The slash commands raise; the tree hands every error to answer_error, also
+        # those raised before a command runs (an option or check refused, an outdated
+        # command), which a cog's own error handler would never see.
+        self._tree_on_error = self.bot.tree.on_error
+        self.bot.tree.error(answer_error)
+
+    async def cog_unload(self) -> None:
+        for task in self._editors.values():
+            task.cancel()
+        self.bot.tree.error(self._tree_on_error)
+
+    # ------------------------------------------------------------- answering
+
+    async def _reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
+                     panel: Panel | None = None, view: discord.ui.View | None = None,
+                     ephemeral: bool = True, file: discord.File | None = None) -> None:
+        # No mentions: a reply quotes names and what users typed, never to ping anyone.
+        kwargs: dict[str, Any] = {"ephemeral": ephemeral,
+                                  "allowed_mentions": discord.AllowedMentions.none()}
+        if text is not None:
+            kwargs["content"] = shorten(text, CONTENT_LIMIT)
+        if panel is not None:
+            kwargs["embed"] = _embed(panel)
+        if view is not None:
+            kwargs["view"] = view
+        if file is not None:
+            kwargs["file"] = file
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+
+    def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is None:
+            raise TableError("no_table", "There is no table in this channel. Start one with "
+                             "/amerikaner new.")
+        return table
+
+    def _my_seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", "You are not playing at this table.")
+        return seat
+
+    # ------------------------------------------------------------- table message
+
+    def request_refresh(self, table: Table) -> None:
+        """Edit the public table message soon; edits are coalesced, so a burst of actions
+        makes few edits, and the last one always shows the current state."""
+        self._dirty.add(table.id)
+        task = self._editors.get(table.id)
+        if task is None or task.done():
+            self._editors[table.id] = asyncio.create_task(self._editor(table))
+
+    async def _editor(self, table: Table) -> None:
+        while table.id in self._dirty:
+            await asyncio.sleep(self.edit_delay)
+            self._dirty.discard(table.id)
+            try:
+                await self._edit_table_message(table)
+            except discord.HTTPException:
+                log.warning("could not edit the table message of table %s", table.id,
+                            exc_info=True)
+
+    async def _edit_table_message(self, table: Table) -> None:
+        if table.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            table.message_id)
+        if table.stage == LOBBY:
+            await message.edit(embed=_embed(table_panel(table)), view=lobby_view(table))
+        elif table.stage == PLAYING:
+            await message.edit(embed=_embed(table_panel(table)), view=table_view(table))
+        else:
+            await message.edit(view=None)
+
+    # ------------------------------------------------------------- posts (the outbox)
+
+    async def _send_post(self, row: PostRow) -> int | None:
+        """Render and send one post of the outbox (bot.tables.outbox): the id of the
+        message, or None if it can never be posted. Sent with the post's nonce, so a
+        post sent again after a crash is not posted twice."""
+        table = await self.tables.load(row.game_id)
+        if table is None:
+            return None
+        channel = self.bot.get_partial_messageable(row.channel_id)
+        nonce = post_nonce(row)
+        try:
+            if row.kind == POST_HAND_SUMMARY:
+                panel = table.kind.deal_summary(table.game, int(row.params["hand_index"]),
+                                                seat_names(table.seats))
+                message = await channel.send(embed=_embed(panel), nonce=nonce)
+            elif row.kind == POST_FINAL:
+                message = await channel.send(embed=_embed(_final_panel(table)), nonce=nonce)
+                await self._retire_table_message(table, table.message_id)
+            elif row.kind == POST_TABLE_MESSAGE:
+                if table.stage != PLAYING:
+                    return None  # the game ended or was cancelled meanwhile
+                message = await self._post_table_message(table, nonce)
+            elif row.kind == POST_TIMEOUT:
+                seat = int(row.params["seat"])
+                played = table.kind.describe_action(row.params["action"])
+                message = await channel.send(
+                    f"⏰ {seat_label(table.seats, seat)}'s time ran out: the AI played "
+                    f"{played} for them.", nonce=nonce)
+            else:
+                log.error("unknown post %r of table %s", row.kind, table.id)
+                return None
+        except (discord.Forbidden, discord.NotFound):
+            return None
+        return message.id
+
+    async def _post_table_message(self, table: Table, nonce: str) -> discord.Message:
+        """A new table message at the bottom of the channel, for the next hand; the old
+        one loses its buttons."""
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        old = table.message_id
+        message = await channel.send(embed=_embed(table_panel(table)), view=table_view(table),
+                                     nonce=nonce)
+        await self.tables.set_message(table, message.id)
+        if old is not None and old != message.id:
+            await self._retire_table_message(table, old)
+        return message
+
+    async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
+        """Take the buttons off a table message that no longer is the live one (at the
+        end of a game, with the final state)."""
+        if message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            message_id)
+        with contextlib.suppress(discord.HTTPException):
+            if table.stage == PLAYING:
+                await message.edit(view=None)
+            else:
+                self._dirty.discard(table.id)
+                await message.edit(embed=_embed(table_panel(table)), view=None)
+
+    def _after_change(self, table: Table, deal_finished: bool) -> None:
+        """Public consequences of a change beyond its posts (which the outbox makes):
+        the table message, edited soon, unless the hand ended (a new one is posted)."""
+        if not deal_finished:
+            self.request_refresh(table)
+
+    async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
+                              ) -> None:
+        """Changes the service made by itself (AI turns, turn timers)."""
+        if event == "reminder":
+            text = _turn_mention(table)
+            if text:
+                await self.bot.get_partial_messageable(table.channel_id).send(
+                    f"⏳ {text} Half your time is gone.",
+                    allowed_mentions=discord.AllowedMentions(users=True))
+            return
+        self._after_change(table, event in ("deal_finished", "game_finished"))
+        if event != "game_finished":
+            await self._maybe_mention(table, 0)
+
+    async def _maybe_mention(self, table: Table, idle: float) -> None:
+        if idle < self.bot.settings.idle_mention_seconds:
+            return
+        text = _turn_mention(table)
+        if text:
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                text, allowed_mentions=discord.AllowedMentions(users=True))
+    # ------------------------------------------------------------- components
+
+    async def on_component(self, interaction: discord.Interaction[Any], table_id: int,
+                           rest: str, values: list[str]) -> None:
+        """A button or menu of a table; errors are answered by the caller (_run_component)."""
+        parts = rest.split(":")
+        user = interaction.user
+        table = self.tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            await self._closed_table(interaction, table_id)
+            return
+        op = parts[0]
+        if op == "join":
+            await self.tables.join(table.id, user.id, user.display_name)
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=lobby_view(table))
+        elif op == "leave":
+            await self.tables.leave(table.id, user.id)
+            if table.stage == LOBBY:
+                await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                        view=lobby_view(table))
+            else:
+                await self._reply(interaction, "You left: the AI plays your seat. Come back "
+                                  "with /amerikaner back.")
+                self.request_refresh(table)
+        elif op == "ai":
+            if parts[1] == "remove":
+                await self.tables.remove_ai(table.id, user.id)
+            else:
+                await self.tables.add_ai(table.id, user.id, parts[1])
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=lobby_view(table))
+        elif op == "start":
+            await self.tables.start(table.id, user.id)
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=table_view(table))
+        elif op == "cancel":
+            await self.tables.cancel(table.id, user.id, _is_manager(interaction))
+            await interaction.response.edit_message(
+                embed=_embed(Panel(title="Table cancelled",
+                                   description=f"Cancelled by {user.display_name}.")),
+                view=None)
+        elif op == "rules":
+            await self._reply(interaction, table.kind.rules_text(table.rules))
+        elif op == "hand":
+            await self._show_hand(interaction, table, refresh=interaction.message is not None
+                                  and bool(interaction.message.flags.ephemeral))
+        elif op.isascii() and op.isdigit() and len(parts) >= 2:  # <version>:<action>
+            await self.ui(table).on_action(interaction, table, int(op), parts[1:], values)
+        else:
+            await self._reply(interaction, "That button is no longer in use.")
+
+    async def _closed_table(self, interaction: discord.Interaction[Any], table_id: int
+                            ) -> None:
+        """A button of a table that is no longer live. A finished game answers with its
+        final standings (read from the store: it may have ended before a restart), in
+        place of the clicked panel when that is the player's own."""
+        table = await self.tables.load(table_id)
+        if table is None or table.stage != FINISHED:
+            await self._reply(interaction, "This table is closed.")
+            return
+        embed = _embed(_final_panel(table))
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content="This game is over.", embed=embed,
+                                                    view=None)
+        else:
+            await self._reply(interaction, "This game is over.", panel=_final_panel(table))
+
+    async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
+                         refresh: bool = False) -> None:
+        if table.stage != PLAYING:
+            raise TableError("not_started", "The game has not started yet.")
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        assert view is not None
+        embed = _embed(hand_panel(table, seat))
+        components = self.ui(table).hand_components(table, view)
+        if refresh:
+            await interaction.response.edit_message(embed=embed, view=components)
+        else:
+            await interaction.response.send_message(embed=embed, view=components,
+                                                    ephemeral=True)
+
+    async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A click drawn for an earlier state: the player's hand as it is now."""
+        seat = table.seat_of(interaction.user.id)
+        view = table.seat_view(seat) if seat is not None and table.stage == PLAYING else None
+        if seat is None or view is None:
+            await self._reply(interaction, "That has moved on: here is your hand as it is now.")
+            return
+        await self._reply(interaction, "That has moved on: here is your hand as it is now.",
+                          panel=hand_panel(table, seat),
+                          view=self.ui(table).hand_components(table, view))
+
+    async def confirm(self, interaction: discord.Interaction[Any], table: Table,
+                       result: ActResult, edit: bool) -> None:
+        """The action is stored: refresh the player's hand, then the public side."""
+        seat = result.seat
+        view = table.seat_view(seat) if table.stage == PLAYING else None
+        if view is not None:
+            embed = _embed(hand_panel(table, seat))
+            components = self.ui(table).hand_components(table, view)
+        else:
+            embed = _embed(Panel(title="Done", description="The game is over."))
+            components = None
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=components)
+        elif components is not None:
+            await interaction.response.send_message(embed=embed, view=components,
+                                                    ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        self._after_change(table, result.deal_finished)
+        if not result.game_finished:
+            await self._maybe_mention(table, result.idle_before)
+
+    # ------------------------------------------------------------- shared commands
+    # Each game's group gets these (add_shared_commands); `game` is the group's game.
+
+    async def hand(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self._show_hand(interaction, self._table_here(interaction))
+
+    async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
+        self.request_refresh(table)
+
+    async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.start(table.id, interaction.user.id)
+        await self._reply(interaction, "The game is on.", ephemeral=False)
+        self.request_refresh(table)
+
+    async def open_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The lobby of a table a game's `new` command has just created."""
+        response = await interaction.response.send_message(
+            embed=_embed(table_panel(table)), view=lobby_view(table))
+        if response.message_id is not None:
+            await self.tables.set_message(table, response.message_id)
+
+    async def act(self, interaction: discord.Interaction[Any], table: Table,
+                  make: Callable[[int], Any]) -> None:
+        """The action `make(seat)` by the user's seat, from a slash command. `make`
+        reads what they typed: it runs once the service has checked that they play at
+        this table."""
+        result = await self.tables.act(table.id, interaction.user.id, None, make)
+        await self.confirm(interaction, table, result, edit=False)
+
+    async def score(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self._reply(interaction, panel=table_panel(table))
+
+    async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.leave(table.id, interaction.user.id)
+        await self._reply(interaction, "You left the table." if table.stage == LOBBY else
+                          f"You left: the AI plays your seat. /{game} back to return.")
+        self.request_refresh(table)
+
+    async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, True)
+        await self._reply(interaction, f"The AI plays for you until /{game} back.")
+        self.request_refresh(table)
+
+    async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, False)
+        await self._reply(interaction, "Welcome back: your seat is yours again.")
+        self.request_refresh(table)
+
+    async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
+                      member: discord.Member | None) -> None:
+        table = self._table_here(interaction)
+        newcomer = (member.id, member.display_name) if member is not None else None
+        await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+        who = member.display_name if member is not None else "the AI"
+        await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
+                          ephemeral=False)
+        self.request_refresh(table)
+
+    async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        await self._reply(interaction, f"The table was cancelled by "
+                          f"{interaction.user.display_name}.", ephemeral=False)
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    table.message_id).edit(view=None)
+
+    async def export(self, interaction: discord.Interaction[Any], game: str,
+                     number: int | None) -> None:
+        game_id, note = await self._export_target(interaction, number)
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            raise TableError("no_game", "There is no such game on this server.")
+        record = await self.bot.store.load_record(game_id)
+        if row.status == "active":
+            # The deal being played would show every hidden card: leave it out.
+            record["hands"] = record["hands"][:-1]
+        data = json.dumps(record, indent=1).encode()
+        file = discord.File(io.BytesIO(data), filename=f"{row.game}-{game_id}.json")
+        await self._reply(interaction, note, file=file)
+
+    async def _export_target(self, interaction: discord.Interaction[Any], game: int | None
+                             ) -> tuple[int, str]:
+        if game is not None:
+            return game, f"Game {game}."
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is not None and table.stage == PLAYING:
+            return table.id, (f"Game {table.id} so far, without the hand being played "
+                              "(its cards are still hidden).")
+        finished = await self.bot.store.last_game_in_channel(interaction.channel_id or 0,
+                                                             "finished")
+        if finished is not None:
+            return finished.id, f"Game {finished.id}."
+        raise TableError("no_game", "No game to export here: name a game number.")
+
+    async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
+                               order: str, page: int, edit: bool) -> None:
+        guild = interaction.guild_id or 0
+        size = await self.bot.store.leaderboard_size(guild, game)
+        pages = max(1, math.ceil(size / PAGE_SIZE))
+        current = min(max(1, page), pages)
+        rows = await self.bot.store.leaderboard(guild, game, order,  # type: ignore[arg-type]
+                                                PAGE_SIZE, (current - 1) * PAGE_SIZE)
+        panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
+                                   for r in rows], current, pages, order)
+        view = Components()
+        view.add_item(LeaderboardButton(game, order, current - 1, "◀ Previous",
+                                        disabled=current <= 1))
+        view.add_item(LeaderboardButton(game, order, current + 1, "Next ▶",
+                                        disabled=current >= pages))
+        if edit:
+            await interaction.response.edit_message(embed=_embed(panel), view=view)
+        else:
+            await interaction.response.send_message(
+                embed=_embed(panel), view=view,
+                allowed_mentions=discord.AllowedMentions.none())
+
+    async def stats(self, interaction: discord.Interaction[Any], game: str,
+                    member: discord.Member | None) -> None:
+        who = member or interaction.user
+        s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
+        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.stats)
+        await self._reply(interaction, panel=panel, ephemeral=False)
+
+    async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self._reply(interaction, self.tables.kind(game).help_text())
+
+
+def add_shared_commands(group: app_commands.Group, game: str) -> None:
+    """Give a game's command group the commands every game shares, each answered by the
+    Tables cog for `game`."""
+
+    def host(interaction: discord.Interaction[Any]) -> Tables:
+        cog = interaction.client.get_cog("Tables")
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the Tables cog is not loaded")
+        return cog
+
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).hand(interaction, game)
+
+    async def join(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).join(interaction, game)
+
+    async def start(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).start(interaction, game)
+
+    async def score(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).score(interaction, game)
+
+    async def leave(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).leave(interaction, game)
+
+    async def away(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).away(interaction, game)
+
+    async def back(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).back(interaction, game)
+
+    @app_commands.describe(seat="The seat number (1 is the first seat)",
+                           member="Who takes the seat (leave empty: the AI keeps it)")
+    async def replace(interaction: discord.Interaction[Any],
+                      seat: app_commands.Range[int, 1, 6],
+                      member: discord.Member | None = None) -> None:
+        await host(interaction).replace(interaction, game, seat, member)
+
+    async def cancel(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).cancel(interaction, game)
+
+    @app_commands.describe(game="A finished game's number (default: this channel's)")
+    async def export(interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        await host(interaction).export(interaction, group_game, game)
+
+    @app_commands.choices(order=[app_commands.Choice(name="wins", value="wins"),
+                                 app_commands.Choice(name="points", value="points")])
+    async def leaderboard(interaction: discord.Interaction[Any], order: str = "wins",
+                          page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        await host(interaction).show_leaderboard(interaction, group_game, order, page,
+                                                 edit=False)
+
+    async def stats(interaction: discord.Interaction[Any],
+                    member: discord.Member | None = None) -> None:
+        await host(interaction).stats(interaction, game, member)
+
+    async def help(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).help(interaction, game)
+
+    group_game = game  # `export` and `leaderboard` have an option called `game`/`order`
+    described = [
+        (hand, "hand", "See your cards and act (only you see it)"),
+        (join, "join", "Take a seat at the table in this channel"),
+        (start, "start", "Start the game (host)"),
+        (score, "score", "The running totals of this table"),
+        (leave, "leave", "Leave the table (the AI takes over in a game)"),
+        (away, "away", "Let the AI play your seat until you are back"),
+        (back, "back", "Take your seat back from the AI"),
+        (replace, "replace", "Host: hand an away player's seat to someone else, or to the "
+         "AI for good"),
+        (cancel, "cancel", "Cancel the table (host or Manage Server)"),
+        (export, "export", "The game record as a JSON file"),
+        (leaderboard, "leaderboard", "This server's top players"),
+        (stats, "stats", "A member's results on this server"),
+        (help, "help", "How to play with this bot"),
+    ]
+    for callback, name, description in described:
+        group.add_command(app_commands.Command(name=name, description=description,
+                                               callback=callback))
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(Tables(bot))
