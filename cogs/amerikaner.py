@@ -23,16 +23,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
-from bot.errors import RuleError
-from bot.games.amerikaner.actions import TRUMP_CHOICES, Action
+from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_RULES, INVALID_TRUMP, GameError
+from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
+from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
-from bot.games.amerikaner.text import (
-    bid_label,
-    not_a_bid,
-    not_a_card,
-    not_a_trump,
-    unknown_option,
-)
+from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView
 from bot.render import (
     CONTENT_LIMIT,
@@ -137,7 +132,7 @@ _APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The one place that answers a command, button or menu that failed: a refusal
-    (TableError, RuleError, an option or check discord.py refused) with its sentence,
+    (TableError, GameError, an option or check discord.py refused) with its sentence,
     anything else with an apology, its traceback logged once. It never raises: the user
     gets an answer even if Discord refused the first one, and that is logged once."""
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -156,18 +151,18 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 def _error_answer(error: BaseException) -> str:
     """The sentence for a failed interaction; a failure of ours is logged here."""
-    if isinstance(error, TableError | RuleError):
-        return error_text(error.code, error.message)
+    if isinstance(error, GameError):  # TableError too: error_text tells them apart
+        return error_text(error, AMERIKANER)
     if isinstance(error, app_commands.TransformerError):
         member = error.type in (discord.AppCommandOptionType.user,
                                 discord.AppCommandOptionType.mentionable)
-        return error_text("not_a_member" if member else "bad_option", "")
+        return error_text(TableError("not_a_member" if member else "bad_option"))
     for kind, code in _APP_REFUSALS:
         if isinstance(error, kind):
-            return error_text(code, "")
+            return error_text(TableError(code))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("Discord sent a command that differs from ours: %s", error)
-        return error_text("outdated_command", "")
+        return error_text(TableError("outdated_command"))
     if isinstance(error, discord.HTTPException):
         log.warning("Discord refused a request", exc_info=error)
     else:
@@ -494,14 +489,13 @@ class Amerikaner(commands.Cog):
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         table = self.tables.in_channel(interaction.channel_id or 0)
         if table is None:
-            raise TableError("no_table", "There is no table in this channel. Start one with "
-                             "/amerikaner new.")
+            raise TableError("no_table")
         return table
 
     def _my_seat(self, table: Table, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("not_seated", "You are not playing at this table.")
+            raise TableError("not_seated", reason="not_playing")
         return seat
 
     # ------------------------------------------------------------- table message
@@ -698,7 +692,7 @@ class Amerikaner(commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
         if table.stage != PLAYING:
-            raise TableError("not_started", "The game has not started yet.")
+            raise TableError("not_started", reason="not_yet")
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
@@ -769,21 +763,21 @@ class Amerikaner(commands.Cog):
             trump = None if args[1] == "led" else _parse_trump(args[1])
             (call,) = cards_of(values[:1]) if values else (None,)
             return lambda seat: Action.play(seat, card, call, trump)
-        raise TableError("bad_input", "That button is no longer in use.")
+        raise TableError("bad_input", reason="old_button")
 
     async def _lead_step(self, interaction: discord.Interaction[Any], table: Table,
                          version: int, op: str, args: list[str]) -> None:
         """The opening lead in steps: the card, then the trump (free_trump), then the call.
         Nothing changes until the call is chosen."""
         if version != table.version:
-            raise TableError("stale", "That has moved on: open your hand again.")
+            raise TableError("stale")
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         if view is None or view.legal is None or view.legal.phase != "lead":
-            raise TableError("stale", "That has moved on: open your hand again.")
+            raise TableError("stale")
         card = parse_card(args[0])
         if card is None or card not in view.legal.cards:
-            raise TableError("invalid_lead", "You cannot lead that card.")
+            raise GameError(INVALID_LEAD, reason="not_legal")
         if op == "lead" and view.legal.trumps:
             panel = Panel(title=f"Lead {card_label(card)}: choose trump",
                           description="The suit led is trump unless you name another, "
@@ -1067,7 +1061,7 @@ class Amerikaner(commands.Cog):
         game_id, note = await self._export_target(interaction, game)
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
-            raise TableError("no_game", "There is no such game on this server.")
+            raise TableError("no_game")
         record = await self.bot.store.load_record(game_id)
         if row.status == "active":
             # The hand being played would show every hidden card: leave it out.
@@ -1088,7 +1082,7 @@ class Amerikaner(commands.Cog):
                                                              "finished")
         if finished is not None:
             return finished.id, f"Game {finished.id}."
-        raise TableError("no_game", "No game to export here: name a game number.")
+        raise TableError("no_game", reason="nothing_here")
 
     @group.command(name="leaderboard", description="This server's top players")
     @app_commands.choices(order=[app_commands.Choice(name="wins", value="wins"),
@@ -1143,8 +1137,7 @@ class Amerikaner(commands.Cog):
             await self._reply(interaction, _settings_text(current))
             return
         if not _is_manager(interaction):
-            raise TableError("not_allowed", "Only members with Manage Server can change "
-                             "the server's defaults.")
+            raise TableError("not_allowed")
         new = dict(current)
         if preset is not None:
             new["preset"] = preset
@@ -1158,7 +1151,7 @@ class Amerikaner(commands.Cog):
             names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
             unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
             if unknown:
-                raise TableError("invalid_rules", unknown_option(unknown[0]))
+                raise GameError(INVALID_RULES, reason="typed_option", option=unknown[0])
             new["options"] = {n: True for n in names if n != "none"}
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
@@ -1222,14 +1215,15 @@ def _bid_action(seat: int, text: str, rules: Rules) -> Action:
         return Action.make_bid(seat, rules.top_bid)
     number = _parse_number(text)
     if number is None:
-        raise TableError("invalid_bid", not_a_bid(text, rules))
+        raise GameError(INVALID_BID, reason="typed", text=text, min_bid=rules.min_bid,
+                        max_bid=rules.max_bid, top_bid=rules.top_bid)
     return Action.make_bid(seat, number)
 
 
 def _parse_card(text: str) -> int:
     card = parse_card(text)
     if card is None:
-        raise TableError("invalid_card", not_a_card(text))
+        raise GameError(INVALID_CARD, reason="typed", text=text)
     return card
 
 
@@ -1237,7 +1231,7 @@ def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
     """Cards as typed, separated by spaces or commas."""
     cards = tuple(_parse_card(word) for word in text.replace(",", " ").split())
     if exactly is not None and len(cards) != exactly:
-        raise TableError("invalid_card", f"Name exactly {exactly} card.")
+        raise GameError(INVALID_CARD, reason="count", count=exactly)
     return cards
 
 
@@ -1248,7 +1242,7 @@ def _parse_trump(text: str) -> str:
         return word
     if word is not None and word.upper() in TRUMP_CHOICES:
         return word.upper()
-    raise TableError("invalid_trump", not_a_trump(text))
+    raise GameError(INVALID_TRUMP, reason="typed", text=text)
 
 
 async def setup(bot: AmerikanerBot) -> None:

@@ -9,19 +9,23 @@ game's state.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.cards import card_list
+from bot.errors import GameError
+from bot.i18n import N_, _, ngettext
+from bot.tables.errors import TableError
 from bot.tables.panel import BLUE, QUOTE_LIMIT, Panel, quote, shorten
 
 __all__ = [
-    "CONTENT_LIMIT", "DESCRIPTION_LIMIT", "EMBED_TOTAL_LIMIT", "ERROR_HINTS",
+    "CONTENT_LIMIT", "DESCRIPTION_LIMIT", "EMBED_TOTAL_LIMIT", "PLATFORM_CODES",
     "FIELD_COUNT_LIMIT", "FIELD_NAME_LIMIT", "FIELD_VALUE_LIMIT", "FOOTER_LIMIT",
-    "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "Panel", "SeatLike", "ai_seat_label",
-    "card_list", "error_text", "fit_panel", "leaderboard_panel", "lobby_panel", "quote",
-    "seat_label", "seat_names", "shorten", "stats_panel", "turn_mention",
+    "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "ErrorTextKind", "Panel", "SeatLike",
+    "ai_seat_label", "card_list", "error_text", "fit_panel", "internal_error",
+    "leaderboard_panel", "lobby_panel", "quote", "seat_label", "seat_names", "shorten",
+    "stats_panel", "turn_mention",
 ]
 
 
@@ -189,23 +193,135 @@ def stats_panel(name: str, games: int, wins: int, points: int, made: int, failed
 
 # ----------------------------------------------------------------- refusals
 
-INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+# Marked for extraction here, translated when shown (internal_error()).
+INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
 
-ERROR_HINTS = {
-    "no_table": "There is no table in this channel. Start one with /amerikaner new.",
-    # Refusals by discord.py, before a command runs.
-    "outdated_command": "Discord showed you an older version of this command: please try "
-                        "again in a minute.",
-    "guild_only": "This command works in a server's channels only.",
-    "not_permitted": "You do not have the permission this command needs.",
-    "bot_not_permitted": "I am missing a permission in this channel, so I cannot do that "
-                         "here.",
-    "slow_down": "Not so fast: please try again in a moment.",
-    "not_allowed_here": "You cannot use this command here.",
-    "not_a_member": "That member is not on this server.",
-    "bad_option": "One of the options could not be read: please choose it again.",
+
+class ErrorTextKind(Protocol):
+    """What error_text needs of a game (bot.tables.kind.GameKind has it)."""
+
+    def error_text(self, error: GameError) -> str: ...
+
+
+def internal_error() -> str:
+    """The apology for a failure of ours, in the locale of the moment."""
+    return _(INTERNAL_ERROR)
+
+
+def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
+    """The sentence for a refusal: the platform's own (TableError, and discord.py's
+    refusals the cog names by code) from the table below; a game's through `kind`, the
+    game whose rules refused it. Words come from codes and parameters, never from the
+    error itself."""
+    if isinstance(error, TableError) or kind is None:
+        return _platform_sentence(error.code, error.params)
+    return kind.error_text(error)
+
+
+def _platform_sentence(code: str, params: dict[str, Any]) -> str:
+    reason = params.get("reason")
+    if code in _VARIANTS:
+        variants = _VARIANTS[code]()
+        return variants.get(reason, variants[None])
+    sentence = _WITH_PARAMS.get(code)
+    if sentence is not None:
+        return sentence(params)
+    fixed = _fixed()
+    if code in fixed:
+        return fixed[code]
+    return _(INTERNAL_ERROR)  # a code nobody words: a bug of ours, not the user's
+
+
+def _fixed() -> dict[str, str]:
+    return {
+        "restarting": _("The bot is restarting: try again in a moment."),
+        "no_table": _("There is no table in this channel. Start one with /amerikaner new."),
+        "table_full": _("Every seat is taken."),
+        "no_ai": _("There is no AI player to remove."),
+        "host_leaving": _("You are the host: cancel the table instead (the Cancel button or "
+                          "/amerikaner cancel)."),
+        "already_away": _("You are already away: the AI plays your seat until /amerikaner "
+                          "back."),
+        "already_started": _("The game has already started."),
+        "storage_failed": _("Something went wrong saving that; it was not played. Please try "
+                            "again."),
+        "not_allowed": _("Only members with Manage Server can change the server's defaults."),
+        # Refusals by discord.py, before a command runs.
+        "outdated_command": _("Discord showed you an older version of this command: please "
+                              "try again in a minute."),
+        "guild_only": _("This command works in a server's channels only."),
+        "not_permitted": _("You do not have the permission this command needs."),
+        "bot_not_permitted": _("I am missing a permission in this channel, so I cannot do "
+                               "that here."),
+        "slow_down": _("Not so fast: please try again in a moment."),
+        "not_allowed_here": _("You cannot use this command here."),
+        "not_a_member": _("That member is not on this server."),
+        "bad_option": _("One of the options could not be read: please choose it again."),
+    }
+
+
+# Codes with several sentences, by `reason` (None: the one without a reason).
+_VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
+    "channel_busy": lambda: {
+        None: _("This channel already has a table: finish or cancel it first (/amerikaner "
+                "cancel)."),
+        "taken_meanwhile": _("This channel already has a table.")},
+    "already_seated": lambda: {
+        None: _("You are already at this table."),
+        "someone_else": _("They already play at this table.")},
+    "not_seated": lambda: {
+        None: _("You are not at this table."),
+        "not_playing": _("You are not playing at this table.")},
+    "not_started": lambda: {
+        None: _("The game has not started."),
+        "not_yet": _("The game has not started yet."),
+        "over": _("The game is over.")},
+    "stale": lambda: {
+        None: _("That has moved on: open your hand again."),
+        "choices": _("That has moved on: open your hand again for the current choices.")},
+    "no_game": lambda: {
+        None: _("There is no such game on this server."),
+        "nothing_here": _("No game to export here: name a game number.")},
 }
 
 
-def error_text(code: str, message: str) -> str:
-    return ERROR_HINTS.get(code, message)
+def _bad_input(p: dict[str, Any]) -> str:
+    reason = p.get("reason")
+    if reason == "negative_timer":
+        return _("The turn timer cannot be negative.")
+    if reason == "ai_level":
+        return _("AI level is one of {levels}.").format(levels=", ".join(p["levels"]))
+    if reason == "no_seat":
+        return _("There is no seat {seat}.").format(seat=p["seat"])
+    return _("That button is no longer in use.")
+
+
+def _not_host(p: dict[str, Any]) -> str:
+    return {"cancel": _("Only the host or a member with Manage Server can cancel this "
+                        "table."),
+            "add_ai": _("Only the host can add an AI player."),
+            "remove_ai": _("Only the host can remove an AI player."),
+            "replace": _("Only the host can replace a player."),
+            "start": _("Only the host can start the game.")}[p["action"]]
+
+
+def _not_away(p: dict[str, Any]) -> str:
+    if "name" in p:
+        return _("{name} is not away: only a seat the AI is covering can be handed "
+                 "over.").format(name=p["name"])
+    return _("You are not away: your seat is already yours.")
+
+
+_WITH_PARAMS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "bad_input": _bad_input,
+    "not_host": _not_host,
+    "not_away": _not_away,
+    "unknown_game": lambda p: _("There is no game {game}.").format(game=repr(p["game"])),
+    "table_not_full": lambda p: ngettext("Waiting for {missing} more player.",
+                                         "Waiting for {missing} more players.",
+                                         p["missing"]).format(missing=p["missing"]),
+    "not_your_turn": lambda p: _("It is {name}'s turn, not yours.").format(name=p["name"]),
+}
+
+# Every code the platform words itself (tests render each one).
+PLATFORM_CODES = (*_VARIANTS, *_WITH_PARAMS, *_fixed())
