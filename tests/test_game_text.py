@@ -43,7 +43,7 @@ def test_summary_of_a_made_hand() -> None:
     assert panel.colour == GREEN
     assert panel.description.splitlines() == [
         "**alice**: 6 tricks, +8 → 20", "**bob**: 2 tricks, +2 → 5",
-        "**AI 1 (easy)**: 3 tricks, +8 → 18", "**dave (away, AI plays)**: 1 tricks, +1 → 2"]
+        "**AI 1 (easy)**: 3 tricks, +8 → 18", "**dave (away, AI plays)**: 1 trick, +1 → 2"]
 
 
 def test_summary_of_a_failed_hand_alone() -> None:

@@ -96,8 +96,13 @@ def ai_seat_label(number: int, level: str, stored: str) -> str:
     """An AI seat's name: `AI 2 (strong)` for the second AI seat added (stored name ""),
     or `AI for dave` for dave's seat handed to the AI for good (stored name "dave")."""
     if stored:
-        return f"AI for {stored}"
-    return f"AI {number} ({level})"
+        return _("AI for {name}").format(name=stored)
+    return _("AI {number} ({level})").format(number=number, level=_level_name(level))
+
+
+def _level_name(level: str) -> str:
+    """An AI level as shown (stored by its key: "easy", "strong")."""
+    return {"easy": _("easy"), "strong": _("strong"), "random": _("random")}.get(level, level)
 
 
 def seat_label(seats: Sequence[SeatLike], index: int) -> str:
@@ -133,7 +138,7 @@ def seat_names(seats: Sequence[SeatLike]) -> list[str]:
     for index, seat in enumerate(seats):
         name = seat_label(seats, index)
         if seat.away:
-            name += " (away, AI plays)"
+            name = _("{name} (away, AI plays)").format(name=name)
         names.append(name)
     return names
 
@@ -144,21 +149,24 @@ def lobby_panel(names: Sequence[str], host: int | None, players: int, title: str
                 options: str) -> Panel:
     """A table waiting for players: `names` of the seats taken, `host` the host's seat,
     `players` the seats in all; `title` and the `options` line are the game's."""
-    seats = "\n".join(f"{i + 1}. {name}" + (" (host)" if i == host else "")
-                      for i, name in enumerate(names))
+    seats = "\n".join((_("{number}. {name} (host)") if i == host else _("{number}. {name}"))
+                      .format(number=i + 1, name=name) for i, name in enumerate(names))
     free = players - len(names)
-    seats += "".join(f"\n{len(names) + i + 1}. *free*" for i in range(free))
-    status = ("Ready: the host can start." if free == 0
-              else f"Waiting for {free} more player{'s' if free != 1 else ''}.")
+    seats += "".join("\n" + _("{number}. *free*").format(number=len(names) + i + 1)
+                     for i in range(free))
+    status = (_("Ready: the host can start.") if free == 0
+              else ngettext("Waiting for {missing} more player.",
+                            "Waiting for {missing} more players.", free).format(missing=free))
     return Panel(title=title, description=f"{options}\n\n{seats}\n\n{status}",
-                 footer="Join to take a seat. The host can add AI players and start.",
+                 footer=_("Join to take a seat. The host can add AI players and start."),
                  colour=BLUE)
 
 
 def turn_mention(user_id: int, title: str) -> str:
     """One line that mentions the player to act (sent after a quiet spell) at a table of
     the game called `title`."""
-    return f"<@{user_id}>, it is your turn at the {title} table."
+    return _("{mention}, it is your turn at the {game} table.").format(
+        mention=f"<@{user_id}>", game=title)
 
 
 # ----------------------------------------------------------------- leaderboard and stats
@@ -167,27 +175,31 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
                       order: str) -> Panel:
     """rows: (name, games, wins, points)."""
     if not rows:
-        return Panel(title="Leaderboard", description="No finished games on this server yet.",
-                     colour=BLUE)
+        return Panel(title=_("Leaderboard"),
+                     description=_("No finished games on this server yet."), colour=BLUE)
     start = (page - 1) * 10
-    lines = [f"{start + i + 1}. **{name}** — {wins} wins, {points} pts ({games} games)"
-             for i, (name, games, wins, points) in enumerate(rows)]
-    return Panel(title=f"Leaderboard — by {order}", description="\n".join(lines),
-                 footer=f"Page {page} of {pages}", colour=BLUE)
+    lines = [_("{place}. **{name}** — {wins}, {points} pts ({games})").format(
+        place=start + i + 1, name=name, points=points,
+        wins=ngettext("{count} win", "{count} wins", wins).format(count=wins),
+        games=ngettext("{count} game", "{count} games", games).format(count=games))
+        for i, (name, games, wins, points) in enumerate(rows)]
+    title = _("Leaderboard — by wins") if order == "wins" else _("Leaderboard — by points")
+    return Panel(title=title, description="\n".join(lines),
+                 footer=_("Page {page} of {pages}").format(page=page, pages=pages), colour=BLUE)
 
 
 def stats_panel(name: str, games: int, wins: int, points: int, made: int, failed: int,
                 top: int, hands: int) -> Panel:
+    title = _("Stats — {name}").format(name=name)
     if not games:
-        return Panel(title=f"Stats — {name}", description="No finished games yet.",
-                     colour=BLUE)
+        return Panel(title=title, description=_("No finished games yet."), colour=BLUE)
     rate = f"{100 * wins / games:.0f}%"
-    return Panel(title=f"Stats — {name}", colour=BLUE, description="\n".join([
-        f"Games: {games} · wins: {wins} ({rate})",
-        f"Points: {points}",
-        f"Contracts made: {made} · failed: {failed}",
-        f"Amerikaner/Kani made: {top}",
-        f"Hands played: {hands}",
+    return Panel(title=title, colour=BLUE, description="\n".join([
+        _("Games: {games} · wins: {wins} ({rate})").format(games=games, wins=wins, rate=rate),
+        _("Points: {points}").format(points=points),
+        _("Contracts made: {made} · failed: {failed}").format(made=made, failed=failed),
+        _("Amerikaner/Kani made: {count}").format(count=top),
+        _("Hands played: {count}").format(count=hands),
     ]))
 
 

@@ -15,20 +15,6 @@ BOOLEAN_OPTIONS = (
 )
 OPTION_NAMES = (*BOOLEAN_OPTIONS, "target")
 
-OPTION_HELP = {
-    "no_kitty": "deal every card; no kitty",
-    "jokers": "jokers instead of removed twos; no kitty; allows 6 players",
-    "show_kitty": "the kitty is shown to all before the bidder takes it",
-    "kitty_trick": "the bidder's discards count as one extra trick; bids rise by 1",
-    "free_trump": "with the opening lead the bidder may name any trump, or no trumps",
-    "two_wins": "a 2 led wins the trick",
-    "bidder_double": "the bidder scores double the bid",
-    "partner_half": "the partner scores half the bid, rounded up",
-    "all_pass_play": "if all pass, play without trumps; -1 per trick won",
-    "fixed_ten": "every bid but Kani is worth 10 points",
-    "target": "the winning score",
-}
-
 # (players) -> (cards each, kitty) for the Norwegian game with a kitty.
 _KITTY_LAYOUT = {3: (16, 4), 4: (12, 4), 5: (10, 2)}
 _NO_KITTY_REMOVED = {3: ("2C",), 4: (), 5: ("2C", "2D")}
@@ -145,10 +131,6 @@ class Rules:
         if not isinstance(options, Mapping):
             raise GameError(INVALID_RULES, reason="options_not_object")
         return cls.create(data.get("preset", "amerikaner"), data.get("players", 4), options)
-
-    def describe_options(self) -> list[str]:
-        return [f"{name}: {OPTION_HELP[name]}" for name in BOOLEAN_OPTIONS if name in self.options]
-
 
 def default_target(preset: str) -> int:
     return 50 if preset == "kani" else 52

@@ -18,8 +18,8 @@ from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai import choose_action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.hand import Hand
-from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.text import error_sentence
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, Rules
+from bot.games.amerikaner.text import error_sentence, option_help
 from bot.games.amerikaner.views import HandView, LegalActions, hand_view
 
 HUMAN = 0
@@ -262,7 +262,8 @@ def run_game(preset: str = "amerikaner", players: int = 4,
     say(f"{preset}, {players} players, to {rules.target} points; you are seat 0, "
         f"the others play at level {level}. Type 'help' for the table, 'quit' to stop.")
     if rules.options:
-        say("House rules: " + "; ".join(rules.describe_options()))
+        say("House rules: " + "; ".join(f"{name}: {option_help(name)}"
+                                        for name in BOOLEAN_OPTIONS if name in rules.options))
     try:
         while not game.finished:
             hand = game.start_hand(rng=rng)

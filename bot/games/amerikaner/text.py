@@ -39,67 +39,84 @@ from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 
 from .actions import INVALID_BID, Action
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from .rules import BOOLEAN_OPTIONS, OPTION_HELP, Rules
+from .rules import BOOLEAN_OPTIONS, Rules
 from .views import GameView, HandView, TrickView
 
-TITLE = "Amerikaner"
-PHASE_NAMES = {"exchange": "Blind exchange", "bid": "Bidding", "discard": "Kitty discard",
-               "lead": "Opening lead", "play": "Play", "done": "Hand over"}
-TRUMP_NAMES = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs",
-               "grand": "no trumps (grand)"}
+TITLE = "Amerikaner"  # the game's name: the same in every language
 MEDALS = ("🥇", "🥈", "🥉")
+
+
+def _phase_name(phase: str) -> str:
+    return {"exchange": _("Blind exchange"), "bid": _("Bidding"),
+            "discard": _("Kitty discard"), "lead": _("Opening lead"), "play": _("Play"),
+            "done": _("Hand over")}[phase]
+
+
+def _trump_name(trump: str) -> str:
+    return {"S": _("♠ spades"), "H": _("♥ hearts"), "D": _("♦ diamonds"),
+            "C": _("♣ clubs"), "grand": _("no trumps (grand)")}[trump]
 
 
 # ----------------------------------------------------------------- small pieces
 
 def bid_label(bid: int | str | None) -> str:
+    """A bid as shown: a number, or the top bid's name (a game's name: not translated)."""
     if bid is None:
         return "—"
     return bid.capitalize() if isinstance(bid, str) else str(bid)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
+def _tricks(count: int) -> str:
+    return ngettext("{count} trick", "{count} tricks", count).format(count=count)
 
 
 def trick_line(trick: TrickView, names: Sequence[str]) -> str:
-    plays = ", ".join(f"{names[s]} {card_label(c)}" for s, c in trick.plays)
+    plays = _(", ").join(_("{name} {card}").format(name=names[s], card=card_label(c))
+                         for s, c in trick.plays)
     if trick.winner is not None:
-        plays += f" → **{names[trick.winner]}**"
+        plays = _("{plays} → **{winner}**").format(plays=plays, winner=names[trick.winner])
     return plays
 
 
 def auction_line(view: HandView, names: Sequence[str]) -> str:
     if not view.auction:
-        return "No bids yet."
-    return ", ".join(f"{names[s]}: {bid_label(b) if b != 'pass' else 'pass'}"
-                     for s, b in view.auction[-12:])
+        return _("No bids yet.")
+    return _(", ").join(_("{name}: {bid}").format(
+        name=names[s], bid=bid_label(b) if b != "pass" else _("pass"))
+        for s, b in view.auction[-12:])
 
 
 def options_line(rules: Rules) -> str:
-    """The table's rules in one line, for the lobby and the table panel."""
-    text = f"{rules.preset} · {rules.players} players · to {rules.target}"
+    """The table's rules in one line, for the lobby and the table panel (option names are
+    what players type: not translated)."""
+    text = ngettext("{preset} · {players} player · to {target}",
+                    "{preset} · {players} players · to {target}", rules.players).format(
+        preset=rules.preset, players=rules.players, target=rules.target)
     opts = sorted(rules.options)
     return text + (" · " + ", ".join(opts) if opts else "")
 
 
 def lobby_title(rules: Rules) -> str:
-    return f"{TITLE} table — {rules.preset}"
+    return _("{game} table — {preset}").format(game=TITLE, preset=rules.preset)
 
 
 def describe_action(action: Action) -> str:
     """An action in a few words: `a pass`, `a bid of 8`, `the A♠`."""
     if action.kind == "pass":
-        return "a pass"
+        return _("a pass")
     if action.kind == "bid":
-        return f"a bid of {bid_label(action.bid)}"
+        return _("a bid of {bid}").format(bid=bid_label(action.bid))
     if action.kind == "redeal":
-        return "a redeal claim"
+        return _("a redeal claim")
     if action.kind in ("exchange", "discard"):
         count = len(action.cards)
-        return f"a {action.kind} of {count} card{'s' if count != 1 else ''}"
+        if action.kind == "exchange":
+            return ngettext("an exchange of {count} card", "an exchange of {count} cards",
+                            count).format(count=count)
+        return ngettext("a discard of {count} card", "a discard of {count} cards",
+                        count).format(count=count)
     assert action.card is not None
-    return f"the {card_label(action.card)}"
+    return _("the {card}").format(card=card_label(action.card))
 
 
 # ----------------------------------------------------------------- the table
@@ -108,21 +125,23 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
     """The public table message during a game, from the public view only."""
     hand = view.hand
     assert hand is not None
-    fields: list[tuple[str, str, bool]] = [("Seats", _seat_lines(view, hand, names), False)]
+    fields: list[tuple[str, str, bool]] = [(_("Seats"), _seat_lines(view, hand, names),
+                                            False)]
     if hand.phase in ("exchange", "bid"):
-        fields.append(("Bidding", auction_line(hand, names), False))
+        fields.append((_("Bidding"), auction_line(hand, names), False))
     else:
         fields.extend(_contract_fields(hand, names))
     if hand.trick is not None:
-        fields.append(("Current trick", trick_line(hand.trick, names), False))
+        fields.append((_("Current trick"), trick_line(hand.trick, names), False))
     if hand.last_trick is not None:
-        fields.append(("Last trick", trick_line(hand.last_trick, names), False))
-    description = f"Hand {view.hand_number} · {PHASE_NAMES[hand.phase]} · " \
-                  f"{options_line(view.rules)}"
+        fields.append((_("Last trick"), trick_line(hand.last_trick, names), False))
+    description = _("Hand {number} · {phase} · {options}").format(
+        number=view.hand_number, phase=_phase_name(hand.phase),
+        options=options_line(view.rules))
     if hand.to_act is not None:
-        description += f"\n**{names[hand.to_act]}** to {_what_next(hand)}."
+        description += "\n" + _what_next(hand).format(name=names[hand.to_act])
     return Panel(title=TITLE, description=description, fields=tuple(fields),
-                 footer="Open “My hand” to see your cards and act.")
+                 footer=_("Open “My hand” to see your cards and act."))
 
 
 def _seat_lines(view: GameView, hand: HandView, names: Sequence[str]) -> str:
@@ -130,36 +149,41 @@ def _seat_lines(view: GameView, hand: HandView, names: Sequence[str]) -> str:
     for seat, name in enumerate(names):
         marks = []
         if seat == hand.dealer:
-            marks.append("dealer")
+            marks.append(_("dealer"))
         if hand.bidder == seat:
-            marks.append(f"bidder {bid_label(hand.contract)}")
+            marks.append(_("bidder {bid}").format(bid=bid_label(hand.contract)))
         if hand.partner == seat:
-            marks.append("partner")
+            marks.append(_("partner"))
         turn = "▶ " if hand.to_act == seat else ""
-        shown = f" ({', '.join(marks)})" if marks else ""
-        lines.append(f"{turn}**{name}**{shown} — {view.totals[seat]} pts, "
-                     f"{_plural(hand.tricks_won[seat], 'trick')}")
+        shown = _(" ({marks})").format(marks=_(", ").join(marks)) if marks else ""
+        lines.append(_("{turn}**{name}**{marks} — {points} pts, {tricks}").format(
+            turn=turn, name=name, marks=shown, points=view.totals[seat],
+            tricks=_tricks(hand.tricks_won[seat])))
     return "\n".join(lines)
 
 
 def _contract_fields(hand: HandView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
     """Once bidding is over: the contract, the trump, the called card, a shown kitty."""
-    contract = ("all passed: no trumps, −1 a trick" if hand.all_pass else
-                f"{names[hand.bidder]} {bid_label(hand.contract)}"
+    contract = (_("all passed: no trumps, −1 a trick") if hand.all_pass else
+                _("{name} {bid}").format(name=names[hand.bidder], bid=bid_label(hand.contract))
                 if hand.bidder is not None else "—")
-    trump = "none" if hand.all_pass else TRUMP_NAMES.get(hand.trump or "", "none")
-    fields = [("Contract", contract, True), ("Trump", trump, True)]
+    trump = _("none") if hand.all_pass or not hand.trump else _trump_name(hand.trump)
+    fields = [(_("Contract"), contract, True), (_("Trump"), trump, True)]
     if hand.called is not None:
-        partner = names[hand.partner] if hand.partner is not None else "not yet shown"
-        fields.append(("Called", f"{card_label(hand.called)} — partner: {partner}", True))
+        partner = names[hand.partner] if hand.partner is not None else _("not yet shown")
+        fields.append((_("Called"), _("{card} — partner: {partner}").format(
+            card=card_label(hand.called), partner=partner), True))
     if hand.kitty is not None:
-        fields.append(("Kitty (shown)", card_list(hand.kitty), False))
+        fields.append((_("Kitty (shown)"), card_list(hand.kitty), False))
     return fields
 
 
 def _what_next(view: HandView) -> str:
-    return {"exchange": "exchange with the blind", "bid": "bid or pass",
-            "discard": "discard", "lead": "lead", "play": "play", "done": "wait"}[view.phase]
+    """Who is to act and how, with `{name}` to fill in."""
+    return {"exchange": _("**{name}** to exchange with the blind."),
+            "bid": _("**{name}** to bid or pass."), "discard": _("**{name}** to discard."),
+            "lead": _("**{name}** to lead."), "play": _("**{name}** to play."),
+            "done": _("**{name}** to wait.")}[view.phase]
 
 
 # ----------------------------------------------------------------- a player's hand
@@ -168,20 +192,21 @@ def seat_panel(view: HandView, names: Sequence[str]) -> Panel:
     """A player's own hand and what they may do now (ephemeral), from their seat view."""
     seat = view.seat
     assert seat is not None and view.cards is not None
-    lines = [f"**Your cards** ({len(view.cards)}): {card_list(view.cards)}"]
+    lines = [_("**Your cards** ({count}): {cards}").format(count=len(view.cards),
+                                                           cards=card_list(view.cards))]
     lines.extend(_known_lines(view, seat, names))
     legal = view.legal
     if legal is None:
-        who = names[view.to_act] if view.to_act is not None else "nobody"
-        lines.append(f"\nWaiting for **{who}**.")
+        who = names[view.to_act] if view.to_act is not None else _("nobody")
+        lines.append("\n" + _("Waiting for **{name}**.").format(name=who))
         colour = GREY
     else:
         colour = GOLD
-        lines.append("\n**Your turn:** " + _your_turn(view, names))
+        lines.append("\n" + _("**Your turn:** {what}").format(what=_your_turn(view, names)))
         if legal.can_redeal:
-            lines.append("You hold no jack, queen or king: you may claim a redeal.")
-    return Panel(title=f"Your hand — {names[seat]}", description="\n".join(lines),
-                 colour=colour)
+            lines.append(_("You hold no jack, queen or king: you may claim a redeal."))
+    return Panel(title=_("Your hand — {name}").format(name=names[seat]),
+                 description="\n".join(lines), colour=colour)
 
 
 def _known_lines(view: HandView, seat: int, names: Sequence[str]) -> list[str]:
@@ -190,21 +215,23 @@ def _known_lines(view: HandView, seat: int, names: Sequence[str]) -> list[str]:
     assert view.cards is not None
     lines = []
     if view.discards:
-        lines.append(f"Your discards: {card_list(view.discards)}")
+        lines.append(_("Your discards: {cards}").format(cards=card_list(view.discards)))
     if view.exchange_given is not None:
-        given = card_list(view.exchange_given) if view.exchange_given else "nothing"
-        lines.append(f"You gave the blind {given} and took "
-                     f"{card_list(view.exchange_taken or ())}.")
+        given = card_list(view.exchange_given) if view.exchange_given else _("nothing")
+        lines.append(_("You gave the blind {given} and took {taken}.").format(
+            given=given, taken=card_list(view.exchange_taken or ())))
     if view.kitty is not None and view.bidder == seat:
-        lines.append(f"The kitty held: {card_list(view.kitty)}")
+        lines.append(_("The kitty held: {cards}").format(cards=card_list(view.kitty)))
     if view.trump is not None:
-        lines.append(f"Trump: {TRUMP_NAMES[view.trump]}")
+        lines.append(_("Trump: {trump}").format(trump=_trump_name(view.trump)))
     if view.called is not None:
-        lines.append(f"Called card: {card_label(view.called)}" +
-                     (" — **you hold it: you are the partner**"
-                      if view.called in view.cards else ""))
+        if view.called in view.cards:
+            lines.append(_("Called card: {card} — **you hold it: you are the partner**")
+                         .format(card=card_label(view.called)))
+        else:
+            lines.append(_("Called card: {card}").format(card=card_label(view.called)))
     if view.trick is not None:
-        lines.append(f"Trick: {trick_line(view.trick, names)}")
+        lines.append(_("Trick: {plays}").format(plays=trick_line(view.trick, names)))
     return lines
 
 
@@ -212,18 +239,25 @@ def _your_turn(view: HandView, names: Sequence[str]) -> str:
     legal = view.legal
     assert legal is not None
     if legal.phase == "exchange":
-        return (f"give up to {legal.card_count[1]} cards to the blind and take as many "
-                "from it, sight unseen (or keep your hand).")
+        most = legal.card_count[1]
+        return ngettext("give up to {count} card to the blind and take as many from it, "
+                        "sight unseen (or keep your hand).",
+                        "give up to {count} cards to the blind and take as many from it, "
+                        "sight unseen (or keep your hand).", most).format(count=most)
     if legal.phase == "bid":
-        return "bid or pass." + (f" Highest so far: {bid_label(view.high_bid)} by "
-                                 f"{names[view.high_bidder]}."
-                                 if view.high_bidder is not None else "")
+        if view.high_bidder is None:
+            return _("bid or pass.")
+        return _("bid or pass. Highest so far: {bid} by {name}.").format(
+            bid=bid_label(view.high_bid), name=names[view.high_bidder])
     if legal.phase == "discard":
-        return f"discard {legal.card_count[0]} cards face down."
+        count = legal.card_count[0]
+        return ngettext("discard {count} card face down.", "discard {count} cards face down.",
+                        count).format(count=count)
     if legal.phase == "lead":
-        return "lead to the first trick" + (" and call a card: its holder is your partner."
-                                            if legal.calls else ".")
-    return "play a card."
+        if legal.calls:
+            return _("lead to the first trick and call a card: its holder is your partner.")
+        return _("lead to the first trick.")
+    return _("play a card.")
 
 
 # ----------------------------------------------------------------- results
@@ -237,78 +271,112 @@ def deal_summary(view: GameView, names: Sequence[str]) -> Panel:
     rows = []
     for seat, name in enumerate(names):
         score = hand.scores[seat] if hand.scores else 0
-        rows.append(f"**{name}**: {hand.tricks_won[seat]} tricks, "
-                    f"{score:+d} → {view.totals[seat]}")
+        rows.append(_("**{name}**: {tricks}, {score} → {total}").format(
+            name=name, tricks=_tricks(hand.tricks_won[seat]), score=f"{score:+d}",
+            total=view.totals[seat]))
     return Panel(title=title, description="\n".join(rows), colour=colour)
 
 
 def _summary_title(hand: HandView, number: int, names: Sequence[str]) -> tuple[str, int]:
     outcome = hand.outcome
     if outcome == THROWN_IN:
-        return f"Hand {number}: everyone passed — thrown in", GREY
+        return _("Hand {number}: everyone passed — thrown in").format(number=number), GREY
     if outcome == REDEAL:
-        return f"Hand {number}: redeal claimed — same dealer deals again", GREY
+        return _("Hand {number}: redeal claimed — same dealer deals again").format(
+            number=number), GREY
     if outcome == ALL_PASS_PLAYED:
-        return f"Hand {number}: all passed, played at −1 a trick", GREY
+        return _("Hand {number}: all passed, played at −1 a trick").format(number=number), GREY
     assert hand.bidder is not None
-    verb = "made" if outcome == MADE else "failed"
-    partner = f" with {names[hand.partner]}" if hand.partner is not None else " alone"
-    title = f"Hand {number}: {names[hand.bidder]}{partner} {verb} {bid_label(hand.contract)}"
-    return title, GREEN if outcome == MADE else RED
+    made = outcome == MADE
+    values = {"number": number, "bidder": names[hand.bidder], "bid": bid_label(hand.contract)}
+    if hand.partner is not None:
+        values["partner"] = names[hand.partner]
+        title = (_("Hand {number}: {bidder} with {partner} made {bid}") if made
+                 else _("Hand {number}: {bidder} with {partner} failed {bid}"))
+    else:
+        title = (_("Hand {number}: {bidder} alone made {bid}") if made
+                 else _("Hand {number}: {bidder} alone failed {bid}"))
+    return title.format(**values), GREEN if made else RED
 
 
 def final_standings(view: GameView, names: Sequence[str]) -> Panel:
     """The finished game: seats by final total, the winner(s) in the title."""
     order = sorted(range(len(names)), key=lambda s: -view.totals[s])
-    rows = [f"{MEDALS[i] if i < len(MEDALS) else f'{i + 1}.'} **{names[s]}** — "
-            f"{view.totals[s]}" for i, s in enumerate(order)]
-    winners = " and ".join(names[s] for s in view.winners)
-    verb = "wins" if len(view.winners) == 1 else "win"
-    return Panel(title=f"Game over — {winners} {verb}!", description="\n".join(rows),
-                 colour=GOLD,
-                 footer=f"{view.hand_number} hands · /amerikaner export for the record")
+    rows = [_("{place} **{name}** — {total}").format(
+        place=MEDALS[i] if i < len(MEDALS) else f"{i + 1}.", name=names[s],
+        total=view.totals[s]) for i, s in enumerate(order)]
+    winners = [names[s] for s in view.winners]
+    if len(winners) == 1:
+        title = _("Game over — {winner} wins!").format(winner=winners[0])
+    else:
+        title = _("Game over — {winners} win!").format(winners=_(" and ").join(winners))
+    footer = ngettext("{count} hand · /amerikaner export for the record",
+                      "{count} hands · /amerikaner export for the record",
+                      view.hand_number).format(count=view.hand_number)
+    return Panel(title=title, description="\n".join(rows), colour=GOLD, footer=footer)
 
 
 # ----------------------------------------------------------------- reference
 
 def rules_text(rules: Rules) -> str:
     """The rules of a table, concise."""
-    lines = [f"**{rules.preset.capitalize()}** — {rules.players} players, "
-             f"{rules.cards_each} cards each, first to {rules.target} wins."]
+    lines = [_("**{preset}** — {players} players, {each} cards each, first to {target} "
+               "wins.").format(preset=rules.preset.capitalize(), players=rules.players,
+                               each=rules.cards_each, target=rules.target)]
     if rules.kitty_size:
-        lines.append(f"A kitty of {rules.kitty_size}: the bidder takes it and discards as many.")
+        lines.append(_("A kitty of {size}: the bidder takes it and discards as many.").format(
+            size=rules.kitty_size))
     if rules.blind_size:
-        lines.append(f"A blind of {rules.blind_size}: before bidding each player may exchange "
-                     "up to that many cards with it, sight unseen. A hand without J, Q or K "
-                     "may claim a redeal.")
+        lines.append(_("A blind of {size}: before bidding each player may exchange up to that "
+                       "many cards with it, sight unseen. A hand without J, Q or K may claim "
+                       "a redeal.").format(size=rules.blind_size))
     if rules.removed:
-        lines.append("Removed from the pack: " + card_list(rules.removed) + ".")
+        lines.append(_("Removed from the pack: {cards}.").format(cards=card_list(rules.removed)))
     if rules.jokers:
-        lines.append(f"{rules.jokers} jokers: a joker led wins; one played when void has no "
-                     "power.")
-    lines.append(f"Bids {rules.min_bid}–{rules.max_bid}, each higher than the last; a pass is "
-                 f"final. Above them: **{rules.top_bid.capitalize()}**"
-                 + (" (all 13 tricks, with trumps and a partner)." if rules.preset == "kani"
-                    else " (alone, no trumps, every trick)."))
-    lines.append("The bidder leads; the suit led is trump, and the bidder calls a card of that "
-                 "suit: its holder is the partner, revealed when it is played.")
-    lines.append("Follow suit if you can; highest trump wins, else highest of the suit led.")
+        lines.append(_("{count} jokers: a joker led wins; one played when void has no "
+                       "power.").format(count=rules.jokers))
+    top = (_("(all 13 tricks, with trumps and a partner)") if rules.preset == "kani"
+           else _("(alone, no trumps, every trick)"))
+    lines.append(_("Bids {low}–{high}, each higher than the last; a pass is final. Above "
+                   "them: **{top_bid}** {top}.").format(
+        low=rules.min_bid, high=rules.max_bid, top_bid=rules.top_bid.capitalize(), top=top))
+    lines.append(_("The bidder leads; the suit led is trump, and the bidder calls a card of "
+                   "that suit: its holder is the partner, revealed when it is played."))
+    lines.append(_("Follow suit if you can; highest trump wins, else highest of the suit "
+                   "led."))
     if rules.preset == "kani":
-        lines.append("Made: bidder and partner score the bid (Kani 50). Failed: each opponent "
-                     "scores it. Nobody loses points.")
+        lines.append(_("Made: bidder and partner score the bid (Kani 50). Failed: each "
+                       "opponent scores it. Nobody loses points."))
     else:
-        lines.append("Made: bidder and partner score +bid; failed: −bid. Others +1 a trick. "
-                     "Amerikaner: ±52.")
+        lines.append(_("Made: bidder and partner score +bid; failed: −bid. Others +1 a trick. "
+                       "Amerikaner: ±52."))
     for name in sorted(rules.options):
-        lines.append(f"• `{name}`: {OPTION_HELP[name]}")
+        lines.append(_("• `{option}`: {help}").format(option=name, help=option_help(name)))
     return "\n".join(lines)
 
 
+def option_help(name: str) -> str:
+    """What a house rule does (its name is what players type: not translated)."""
+    return {
+        "no_kitty": _("deal every card; no kitty"),
+        "jokers": _("jokers instead of removed twos; no kitty; allows 6 players"),
+        "show_kitty": _("the kitty is shown to all before the bidder takes it"),
+        "kitty_trick": _("the bidder's discards count as one extra trick; bids rise by 1"),
+        "free_trump": _("with the opening lead the bidder may name any trump, or no trumps"),
+        "two_wins": _("a 2 led wins the trick"),
+        "bidder_double": _("the bidder scores double the bid"),
+        "partner_half": _("the partner scores half the bid, rounded up"),
+        "all_pass_play": _("if all pass, play without trumps; -1 per trick won"),
+        "fixed_ten": _("every bid but Kani is worth 10 points"),
+        "target": _("the winning score"),
+    }[name]
+
+
 def help_text() -> str:
-    return ("**/amerikaner new** opens a table here; players Join, the host Starts.\n"
-            "Open **My hand** on the table message to see your cards and act; or use "
-            "/amerikaner bid, discard, exchange, play.\n"
-            "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
+    return _("**/amerikaner new** opens a table here; players Join, the host Starts.\n"
+             "Open **My hand** on the table message to see your cards and act; or use "
+             "/amerikaner bid, discard, exchange, play.\n"
+             "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
 
 
 # ----------------------------------------------------------------- refusals by code
