@@ -36,6 +36,7 @@ def test_the_import_rules_hold() -> None:
      "The table platform and the store know no game"),
     ("bot/store/models.py", "import bot.tables.kind", "The store knows no table"),
     ("bot/cards.py", "import bot.games", "The pack and the errors import nothing"),
+    ("bot/i18n/__init__.py", "import bot.errors", "The translation function imports nothing"),
 ])
 def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
                                  contract: str) -> None:

@@ -302,7 +302,8 @@ def _bad_input(p: dict[str, Any]) -> str:
     if reason == "negative_timer":
         return _("The turn timer cannot be negative.")
     if reason == "ai_level":
-        return _("AI level is one of {levels}.").format(levels=", ".join(p["levels"]))
+        return _("AI level is one of {levels}.").format(
+            levels=_(", ").join(_level_name(level) for level in p["levels"]))
     if reason == "no_seat":
         return _("There is no seat {seat}.").format(seat=p["seat"])
     return _("That button is no longer in use.")

@@ -498,10 +498,11 @@ def _invalid_record(p: dict[str, Any]) -> str:
     if reason == "unknown_action":
         return _("Unknown action {kind}.").format(kind=repr(p["kind"]))
     if reason == "unknown_key":
-        return _("Unknown key {key} in a {kind} action.").format(key=repr(p["key"]),
-                                                                 kind=p["kind"])
+        return _("Unknown key {key} in a {kind} action.").format(
+            key=repr(p["key"]), kind=_action_verb(p["kind"]))
     if reason == "missing_key":
-        return _("A {kind} action needs {key}.").format(kind=p["kind"], key=repr(p["key"]))
+        return _("A {kind} action needs {key}.").format(kind=_action_verb(p["kind"]),
+                                                        key=repr(p["key"]))
     if reason == "no_key":
         return _("The action has no {key}.").format(key=repr(p["key"]))
     if reason == "not_a_bid":
