@@ -9,7 +9,9 @@ from collections.abc import Sequence
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from bot.errors import INVALID_RECORD, RecordError
     from bot.games.amerikaner.record import replay
+    from bot.games.amerikaner.text import error_sentence
 
     try:
         if args.file == "-":
@@ -23,9 +25,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         data = json.loads(text)
     except ValueError as exc:
-        out: dict[str, object] = {"error": {"hand": None, "action": None,
-                                            "code": "invalid_record",
-                                            "message": f"Not JSON: {exc}"}}
+        error = RecordError(INVALID_RECORD, reason="not_json", detail=str(exc))
+        out: dict[str, object] = error.to_json(error_sentence(error))
     else:
         out = replay(data)
     print(json.dumps(out, ensure_ascii=False, indent=args.indent))

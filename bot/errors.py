@@ -1,4 +1,10 @@
-"""Errors the rules core raises, each with a stable code (RECORD_FORMAT.md, "Errors")."""
+"""The one error type: a refusal with a stable code and the parameters its words need.
+
+No English here: the sentence a player reads is looked up by code and parameters in the
+render layer (bot/render for the platform's codes, a game's text.py for the game's).
+The record codes below are stable (RECORD_FORMAT.md, "Errors"; the conformance records
+pin them); a code only one game uses lives in that game's package.
+"""
 
 from __future__ import annotations
 
@@ -30,31 +36,46 @@ ALL_CODES = (
 )
 
 
-class RuleError(Exception):
-    """An action, rule set, deal or record that the rules refuse.
+class GameError(Exception):
+    """Something refused: an action, rule set, deal, record or request.
 
-    `code` is stable (tests, the bot and records depend on it); `message` is a sentence a
-    player understands. Raising it never leaves a half-applied change behind.
+    `code` is stable (tests, the bot and records depend on it); `params` are plain values
+    (cards as ints, numbers as ints, names as str) from which the render layer builds the
+    sentence. Where one code has several sentences, `params["reason"]` says which.
+    Raising it never leaves a half-applied change behind.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, **params: object) -> None:
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self.params = params
+
+    def __str__(self) -> str:  # for logs and tracebacks, never for players
+        return f"{self.code} {self.params}" if self.params else self.code
 
     def __repr__(self) -> str:
-        return f"RuleError({self.code!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.code!r}, **{self.params!r})"
 
 
-class RecordError(RuleError):
-    """A rule error located in a game record: which hand and which action (zero-based)."""
+class RecordError(GameError):
+    """A refusal located in a game record: which hand and which action (zero-based)."""
 
-    def __init__(self, code: str, message: str, hand: int | None = None,
-                 action: int | None = None) -> None:
-        super().__init__(code, message)
+    def __init__(self, code: str, hand: int | None = None, action: int | None = None,
+                 **params: object) -> None:
+        super().__init__(code, **params)
         self.hand = hand
         self.action = action
 
-    def to_json(self) -> dict[str, object]:
+    @classmethod
+    def located(cls, error: GameError, hand: int | None, action: int | None = None,
+                code: str | None = None) -> RecordError:
+        """`error` (a rule's refusal) as met at `hand` and `action` of a record, under
+        `code` if given (a record's rules refused are all `invalid_rules`)."""
+        located = cls(code or error.code, hand, action)
+        located.params = dict(error.params)
+        return located
+
+    def to_json(self, message: str) -> dict[str, object]:
+        """RECORD_FORMAT.md's error object; `message` is the sentence for the code."""
         return {"error": {"hand": self.hand, "action": self.action, "code": self.code,
-                          "message": self.message}}
+                          "message": message}}

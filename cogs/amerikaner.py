@@ -17,15 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
-from bot.games.amerikaner.actions import TRUMP_CHOICES, Action
+from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_RULES, INVALID_TRUMP, GameError
+from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
-from bot.games.amerikaner.text import (
-    bid_label,
-    not_a_bid,
-    not_a_card,
-    not_a_trump,
-    unknown_option,
-)
+from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView
 from bot.render import Panel
 from bot.tables import Table, TableError
@@ -185,21 +180,21 @@ class Amerikaner(commands.Cog):
             trump = None if args[1] == "led" else _parse_trump(args[1])
             (call,) = cards_of(values[:1]) if values else (None,)
             return lambda seat: Action.play(seat, card, call, trump)
-        raise TableError("bad_input", "That button is no longer in use.")
+        raise TableError("bad_input", reason="old_button")
 
     async def _lead_step(self, interaction: discord.Interaction[Any], table: Table,
                          version: int, op: str, args: list[str]) -> None:
         """The opening lead in steps: the card, then the trump (free_trump), then the call.
         Nothing changes until the call is chosen."""
         if version != table.version:
-            raise TableError("stale", "That has moved on: open your hand again.")
+            raise TableError("stale")
         seat = self.host._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         if view is None or view.legal is None or view.legal.phase != "lead":
-            raise TableError("stale", "That has moved on: open your hand again.")
+            raise TableError("stale")
         card = parse_card(args[0])
         if card is None or card not in view.legal.cards:
-            raise TableError("invalid_lead", "You cannot lead that card.")
+            raise GameError(INVALID_LEAD, reason="not_legal")
         if op == "lead" and view.legal.trumps:
             panel = Panel(title=f"Lead {card_label(card)}: choose trump",
                           description="The suit led is trump unless you name another, "
@@ -388,8 +383,7 @@ class Amerikaner(commands.Cog):
             await self.host._reply(interaction, _settings_text(current))
             return
         if not _is_manager(interaction):
-            raise TableError("not_allowed", "Only members with Manage Server can change "
-                             "the server's defaults.")
+            raise TableError("not_allowed")
         new = dict(current)
         if preset is not None:
             new["preset"] = preset
@@ -403,7 +397,7 @@ class Amerikaner(commands.Cog):
             names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
             unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
             if unknown:
-                raise TableError("invalid_rules", unknown_option(unknown[0]))
+                raise GameError(INVALID_RULES, reason="typed_option", option=unknown[0])
             new["options"] = {n: True for n in names if n != "none"}
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
@@ -463,14 +457,15 @@ def _bid_action(seat: int, text: str, rules: Rules) -> Action:
         return Action.make_bid(seat, rules.top_bid)
     number = _parse_number(text)
     if number is None:
-        raise TableError("invalid_bid", not_a_bid(text, rules))
+        raise GameError(INVALID_BID, reason="typed", text=text, min_bid=rules.min_bid,
+                        max_bid=rules.max_bid, top_bid=rules.top_bid)
     return Action.make_bid(seat, number)
 
 
 def _parse_card(text: str) -> int:
     card = parse_card(text)
     if card is None:
-        raise TableError("invalid_card", not_a_card(text))
+        raise GameError(INVALID_CARD, reason="typed", text=text)
     return card
 
 
@@ -478,7 +473,7 @@ def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
     """Cards as typed, separated by spaces or commas."""
     cards = tuple(_parse_card(word) for word in text.replace(",", " ").split())
     if exactly is not None and len(cards) != exactly:
-        raise TableError("invalid_card", f"Name exactly {exactly} card.")
+        raise GameError(INVALID_CARD, reason="count", count=exactly)
     return cards
 
 
@@ -489,6 +484,6 @@ def _parse_trump(text: str) -> str:
         return word
     if word is not None and word.upper() in TRUMP_CHOICES:
         return word.upper()
-    raise TableError("invalid_trump", not_a_trump(text))
+    raise GameError(INVALID_TRUMP, reason="typed", text=text)
 async def setup(bot: TableBot) -> None:
     await bot.add_cog(Amerikaner(bot))

@@ -26,13 +26,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.render import (
     CONTENT_LIMIT,
-    INTERNAL_ERROR,
     Panel,
     error_text,
     fit_panel,
+    internal_error,
     leaderboard_panel,
     lobby_panel,
     seat_label,
@@ -43,6 +43,7 @@ from bot.render import (
 )
 from bot.store import PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
+from bot.tables.kind import GameKind
 from bot.tables.outbox import Outbox, post_nonce
 from bot.tables.service import (
     FINISHED,
@@ -123,42 +124,59 @@ _APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """The one place that answers a command, button or menu that failed: a refusal
-    (TableError, RuleError, an option or check discord.py refused) with its sentence,
+    (TableError, GameError, an option or check discord.py refused) with its sentence,
     anything else with an apology, its traceback logged once. It never raises: the user
     gets an answer even if Discord refused the first one, and that is logged once."""
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    text = _error_answer(error)
+    text = _error_answer(error, _game_of(interaction))
     if isinstance(error, discord.HTTPException) and interaction.response.is_done():
         return  # Discord refused a request after the answer: the user has theirs (logged)
     try:
         await _send_ephemeral(interaction, text)
     except Exception as exc:
-        if text != INTERNAL_ERROR:  # the answer itself was refused: try the plain one
+        if text != internal_error():  # the answer itself was refused: try the plain one
             with contextlib.suppress(Exception):
-                await _send_ephemeral(interaction, INTERNAL_ERROR)
+                await _send_ephemeral(interaction, internal_error())
         log.error("could not answer interaction %s with %r", interaction.id,
                   shorten(text, 80), exc_info=exc)
 
 
-def _error_answer(error: BaseException) -> str:
+def _game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
+    """The game whose words answer a refusal: the command group's game, else the game
+    of the table in the channel (a button), else the first game."""
+    # Read with getattr: it must never fail, whatever answered the interaction.
+    tables = getattr(getattr(interaction, "client", None), "tables", None)
+    games = getattr(tables, "games", None)
+    if tables is None or not games:
+        return None
+    command = getattr(interaction, "command", None)
+    root = getattr(command, "root_parent", None) or command
+    name = getattr(root, "name", None)
+    if isinstance(name, str) and name in games:
+        return games[name]  # type: ignore[no-any-return]
+    table = tables.in_channel(getattr(interaction, "channel_id", None) or 0)
+    return table.kind if table is not None else tables.kind(None)  # type: ignore[no-any-return]
+
+
+def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
     """The sentence for a failed interaction; a failure of ours is logged here."""
-    if isinstance(error, TableError | RuleError):
-        return error_text(error.code, error.message)
+    if isinstance(error, GameError):  # TableError too: error_text tells them apart
+        return error_text(error, kind)
     if isinstance(error, app_commands.TransformerError):
         member = error.type in (discord.AppCommandOptionType.user,
                                 discord.AppCommandOptionType.mentionable)
-        return error_text("not_a_member" if member else "bad_option", "")
+        return error_text(TableError("not_a_member" if member else "bad_option"))
     for kind, code in _APP_REFUSALS:
         if isinstance(error, kind):
-            return error_text(code, "")
+            return error_text(TableError(code))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("Discord sent a command that differs from ours: %s", error)
-        return error_text("outdated_command", "")
+        return error_text(TableError("outdated_command"))
     if isinstance(error, discord.HTTPException):
         log.warning("Discord refused a request", exc_info=error)
     else:
         log.error("handler failed", exc_info=error)
-    return INTERNAL_ERROR
+    return internal_error()
 
 
 async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
@@ -455,14 +473,13 @@ class Tables(commands.Cog):
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         table = self.tables.in_channel(interaction.channel_id or 0)
         if table is None:
-            raise TableError("no_table", "There is no table in this channel. Start one with "
-                             "/amerikaner new.")
+            raise TableError("no_table")
         return table
 
     def _my_seat(self, table: Table, user_id: int) -> int:
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("not_seated", "You are not playing at this table.")
+            raise TableError("not_seated", reason="not_playing")
         return seat
 
     # ------------------------------------------------------------- table message
@@ -658,7 +675,7 @@ class Tables(commands.Cog):
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
         if table.stage != PLAYING:
-            raise TableError("not_started", "The game has not started yet.")
+            raise TableError("not_started", reason="not_yet")
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
@@ -784,7 +801,7 @@ class Tables(commands.Cog):
         game_id, note = await self._export_target(interaction, number)
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
-            raise TableError("no_game", "There is no such game on this server.")
+            raise TableError("no_game")
         record = await self.bot.store.load_record(game_id)
         if row.status == "active":
             # The deal being played would show every hidden card: leave it out.
@@ -805,7 +822,7 @@ class Tables(commands.Cog):
                                                              "finished")
         if finished is not None:
             return finished.id, f"Game {finished.id}."
-        raise TableError("no_game", "No game to export here: name a game number.")
+        raise TableError("no_game", reason="nothing_here")
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
                                order: str, page: int, edit: bool) -> None:

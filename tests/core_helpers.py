@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from bot.cards import cards_of, parse_card
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.deal import Deal
 from bot.games.amerikaner.hand import Hand
 from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.text import error_sentence
 
 
 def card(text: str) -> int:
@@ -88,10 +89,10 @@ def refused(hand: Hand, step: str) -> str:
               hand.tricks_won[:], hand.passed, hand.high_bid)
     try:
         hand.apply(parse_step(step))
-    except RuleError as exc:
+    except GameError as exc:
         after = (hand.hands[:], hand.phase, hand.to_act, len(hand.actions), hand.trick[:],
                  hand.tricks_won[:], hand.passed, hand.high_bid)
         assert after == before, "a refused action changed the state"
-        assert exc.message
+        assert error_sentence(exc)  # every refusal has its sentence
         return exc.code
     raise AssertionError(f"{step!r} was accepted")

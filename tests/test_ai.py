@@ -84,7 +84,7 @@ def test_every_level_plays_legal_actions(preset: str, players: int,
             else:
                 action = choose_action(view, level, rng)
             assert action.seat == hand.to_act
-            hand.copy().apply(action)  # raises RuleError if illegal
+            hand.copy().apply(action)  # raises GameError if illegal
         checked += 1
 
 

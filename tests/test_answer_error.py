@@ -11,7 +11,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import RuleError
+from bot.errors import BID_TOO_LOW, GameError
+from bot.games import GAMES
+from bot.games.amerikaner.kind import AMERIKANER
 from bot.render import INTERNAL_ERROR
 from bot.tables import TableError
 from cogs.tables import answer_error
@@ -55,6 +57,10 @@ class Interaction:
     def __init__(self, refused: list[Exception] | None = None, done: bool = False,
                  followup_refused: list[Exception] | None = None) -> None:
         self.id = 7
+        self.channel_id = 3
+        self.command = None  # a button: the game is the channel's table's, or the first
+        self.client = SimpleNamespace(tables=SimpleNamespace(
+            games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER))
         self.response = Response(refused or [], done)
         self.followup = Followup(followup_refused or [])
 
@@ -72,13 +78,15 @@ def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 async def test_a_refusal_is_its_sentence(caplog: pytest.LogCaptureFixture) -> None:
     it = Interaction()
-    await answer(it, TableError("not_your_turn", "It is bob's turn, not yours."))
-    await answer(Interaction(), RuleError("bid_too_low", "The lowest bid is 6."))
+    await answer(it, TableError("not_your_turn", name="bob"))
     assert it.answers() == ["It is bob's turn, not yours."]
     (sent,) = it.response.sent
     assert sent["ephemeral"] and sent["allowed_mentions"].everyone is False
+    it = Interaction()
+    await answer(it, GameError(BID_TOO_LOW, reason="below_minimum", min_bid=6))
+    assert it.answers() == ["The lowest bid is 6."]
     wrapped = app_commands.CommandInvokeError(SimpleNamespace(name="bid"),  # type: ignore
-                                              TableError("no_table", "x"))
+                                              TableError("no_table"))
     it = Interaction()
     await answer(it, wrapped)
     assert it.answers() == ["There is no table in this channel. Start one with "
@@ -117,14 +125,14 @@ async def test_an_answered_interaction_gets_a_follow_up() -> None:
     assert it.followup.sent and it.answers() == [INTERNAL_ERROR]
     # answered meanwhile by someone else: Discord says so, and the follow-up carries it
     it = Interaction(refused=[http_error(400, 40060)])
-    await answer(it, TableError("stale", "That has moved on."))
-    assert it.followup.sent and it.answers() == ["That has moved on."]
+    await answer(it, TableError("stale"))
+    assert it.followup.sent and it.answers() == ["That has moved on: open your hand again."]
 
 
 async def test_a_refused_answer_is_answered_plainly_and_logged_once(
         caplog: pytest.LogCaptureFixture) -> None:
     it = Interaction(refused=[http_error(400, 50035)])
-    await answer(it, TableError("x", "A refusal Discord does not take."))
+    await answer(it, TableError("stale"))
     assert it.answers() == [INTERNAL_ERROR]
     (record,) = errors(caplog)
     assert record.exc_info is not None
@@ -134,7 +142,7 @@ async def test_an_answer_that_cannot_be_given_does_not_raise(
         caplog: pytest.LogCaptureFixture) -> None:
     expired = [http_error(404, 10062), http_error(404, 10062)]
     it = Interaction(refused=expired, followup_refused=[http_error(404, 10015)])
-    await answer(it, TableError("x", "Too late."))
+    await answer(it, TableError("stale"))
     assert it.answers() == []
     assert len(errors(caplog)) == 1
     caplog.clear()
@@ -160,6 +168,6 @@ async def test_discord_refusing_a_request_after_the_answer(
 
 async def test_a_long_sentence_is_cut_to_fit() -> None:
     it = Interaction()
-    await answer(it, TableError("x", "y" * 5000))
+    await answer(it, TableError("not_your_turn", name="y" * 5000))
     (text,) = it.answers()
     assert len(text) == 2000 and text.endswith("…")

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot.cards import JOKER_BASE, bits
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.game import Game
@@ -30,7 +30,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
         chosen.add("jokers")
     try:
         return Rules.create(preset, players, {name: True for name in chosen} | {"target": 40})
-    except RuleError:
+    except GameError:
         assume(False)
         raise
 
@@ -90,7 +90,7 @@ def _check_legal_listing(hand: Hand, rng: random.Random) -> None:
             call = options[0] if options else None
         try:
             twin.play(seat, card, call)
-        except RuleError as exc:
+        except GameError as exc:
             assert card not in listed, exc
             assert exc.code in ("must_follow_suit", "must_play_called_card", "invalid_lead")
         else:
@@ -181,7 +181,7 @@ def test_unlisted_bids_are_refused_and_listed_ones_accepted(rules: Rules, seed: 
             twin = hand.copy()
             try:
                 twin.bid(seat, value)
-            except RuleError as exc:
+            except GameError as exc:
                 assert value not in legal.bids
                 assert exc.code in ("bid_too_low", "bid_too_high")
             else:

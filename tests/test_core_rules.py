@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.text import error_sentence
 
 # preset, players, options -> cards each, kitty, blind, jokers, removed, min bid, max bid
 LAYOUTS = [
@@ -76,11 +77,11 @@ def test_top_bids_and_targets() -> None:
     ("amerikaner", 4, {"two_wins": "yes"}, ["two_wins"]),
 ])
 def test_refused_rules_say_which_and_why(preset, players, options, words) -> None:
-    with pytest.raises(RuleError) as info:
+    with pytest.raises(GameError) as info:
         Rules.create(preset, players, options)
     assert info.value.code == "invalid_rules"
     for word in words:
-        assert word in info.value.message
+        assert word in error_sentence(info.value)
 
 
 def test_an_option_set_to_false_is_never_refused() -> None:

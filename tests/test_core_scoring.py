@@ -7,7 +7,7 @@ import random
 import pytest
 from core_helpers import card, make_deal, new_hand, refused, run
 
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.rules import Rules
@@ -115,7 +115,7 @@ def test_the_game_ends_at_the_target_with_co_winners() -> None:
         mask = hand.legal_play_mask()
         game.play(hand.to_act, (mask & -mask).bit_length() - 1)
     assert game.totals == [7, 0, 0, 0] and game.winners == [0]
-    with pytest.raises(RuleError) as info:
+    with pytest.raises(GameError) as info:
         game.start_hand(rng=random.Random(1))
     assert info.value.code == "game_over"
     assert refused(hand, "1 play 2S") in ("wrong_phase", "game_over")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games import GAMES
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai.random_player import random_action
@@ -29,7 +29,7 @@ def test_rules_round_trip_and_bad_rules_are_refused_with_a_code() -> None:
     rules = KIND.make_rules(None, 4, {"no_kitty": True, "target": 40})
     assert KIND.players(rules) == 4
     assert KIND.rules_from_json(KIND.rules_to_json(rules)) == rules
-    with pytest.raises(RuleError) as refused:
+    with pytest.raises(GameError) as refused:
         KIND.make_rules("kani", 5, {})
     assert refused.value.code == "invalid_rules"
 
@@ -72,10 +72,10 @@ def test_a_refused_action_changes_nothing() -> None:
     seat = KIND.to_act(game)
     assert seat is not None
     before = game_to_record(game)  # type: ignore[arg-type]
-    with pytest.raises(RuleError) as refused:
+    with pytest.raises(GameError) as refused:
         KIND.apply(game, Action.make_bid(seat, 99), random.Random(0))
     assert refused.value.code == "bid_too_high"
-    with pytest.raises(RuleError):
+    with pytest.raises(GameError):
         KIND.apply(game, Action.pass_((seat + 1) % 4), random.Random(0))
     assert game_to_record(game) == before  # type: ignore[arg-type]
 

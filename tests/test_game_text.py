@@ -5,13 +5,15 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from bot.errors import GameError
+from bot.games.amerikaner.actions import INVALID_BID
 from bot.games.amerikaner.hand import FAILED, MADE
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.text import (
     deal_summary,
     describe_action,
+    error_sentence,
     final_standings,
-    not_a_bid,
     table_panel,
 )
 from bot.games.amerikaner.views import GameView, HandView, hand_view
@@ -41,7 +43,7 @@ def test_summary_of_a_made_hand() -> None:
     assert panel.colour == GREEN
     assert panel.description.splitlines() == [
         "**alice**: 6 tricks, +8 → 20", "**bob**: 2 tricks, +2 → 5",
-        "**AI 1 (easy)**: 3 tricks, +8 → 18", "**dave (away, AI plays)**: 1 tricks, +1 → 2"]
+        "**AI 1 (easy)**: 3 tricks, +8 → 18", "**dave (away, AI plays)**: 1 trick, +1 → 2"]
 
 
 def test_summary_of_a_failed_hand_alone() -> None:
@@ -86,8 +88,10 @@ def test_describe_action_and_refusals() -> None:
     assert describe_action(parse_step("2 discard 2C 3C")) == "a discard of 2 cards"
     assert describe_action(parse_step("0 play AS")) == "the A♠"
     rules = hand_view(new_hand()).rules
-    assert not_a_bid("x\x00y", rules) == ("'xy' is not a bid: bid a number from 6 to 12, "
-                                          "amerikaner, or pass.")
+    typed = GameError(INVALID_BID, reason="typed", text="x\x00y", min_bid=rules.min_bid,
+                      max_bid=rules.max_bid, top_bid=rules.top_bid)
+    assert error_sentence(typed) == ("'xy' is not a bid: bid a number from 6 to 12, "
+                                     "amerikaner, or pass.")
 
 
 def test_the_kind_renders_a_played_hand_from_its_views() -> None:

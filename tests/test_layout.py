@@ -38,6 +38,7 @@ def test_the_import_rules_hold() -> None:
     ("bot/cards.py", "import bot.games", "The pack and the errors import nothing"),
     ("cogs/tables.py", "import bot.games.amerikaner.rules", "The shared cog knows no game"),
     ("cogs/amerikaner.py", "import bot.app", "The cogs never import the app"),
+    ("bot/i18n/__init__.py", "import bot.errors", "The translation function imports nothing"),
 ])
 def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
                                  contract: str) -> None:

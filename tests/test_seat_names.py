@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.games import GAMES
-from bot.render import ai_seat_label, lobby_panel, seat_label, seat_names
+from bot.render import ai_seat_label, error_text, lobby_panel, seat_label, seat_names
 from bot.store import SeatInfo, Store, open_store
 from bot.tables import Seat, TableError, TableService
 from bot.tables.service import LOBBY
@@ -67,7 +67,7 @@ async def test_the_service_stores_no_ai_names() -> None:
     assert table.to_act == 1  # with this seed: the first AI seat (whose turn waits 60 s)
     with pytest.raises(TableError) as info:
         await service.act(table.id, 2, None, lambda s: None)
-    assert info.value.message == "It is AI 1 (easy)'s turn, not yours."
+    assert error_text(info.value) == "It is AI 1 (easy)'s turn, not yours."
     await service.set_away(table.id, 2, True)
     await service.replace(table.id, 1, 2, None)
     assert table.seats[2].name == "bob" and table.seats[2].is_ai

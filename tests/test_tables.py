@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import GameError
 from bot.games import GAMES
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai.random_player import random_action
+from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import load_game, replay_output
+from bot.render import error_text
 from bot.store import open_store
 from bot.tables import TableError, TableService
 from bot.tables.service import FINISHED, PLAYING
@@ -66,9 +69,10 @@ async def _play_seat_zero_until_the_end(service: TableService, table,
 
 async def test_lobby_rules() -> None:
     service = await _service()
-    with pytest.raises(TableError) as info:
+    with pytest.raises(GameError) as info:  # the game's refusal, passed on as it is
         await service.create(10, 20, 1, "Host", "amerikaner", 4, {"fixed_ten": True})
-    assert info.value.code == "invalid_rules" and "fixed_ten" in info.value.message
+    assert info.value.code == "invalid_rules" and info.value.params["option"] == "fixed_ten"
+    assert "fixed_ten" in error_text(info.value, AMERIKANER)
     table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
     with pytest.raises(TableError) as info:
         await service.create(10, 20, 2, "Other", "amerikaner", 3, {})
@@ -109,7 +113,7 @@ async def test_acting_checks_seat_turn_version_and_rules() -> None:
     with pytest.raises(TableError) as info:
         await service.act(table.id, other, None, Action.pass_)
     assert info.value.code == "not_your_turn"
-    with pytest.raises(TableError) as info:
+    with pytest.raises(GameError) as info:
         await service.act(table.id, user, None, lambda s: Action.make_bid(s, 99))
     assert info.value.code == "bid_too_high"
     version = table.version

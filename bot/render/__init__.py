@@ -9,6 +9,7 @@ from .text import (
     card_list,
     error_text,
     fit_panel,
+    internal_error,
     leaderboard_panel,
     lobby_panel,
     quote,
@@ -21,6 +22,6 @@ from .text import (
 
 __all__ = [
     "CONTENT_LIMIT", "INTERNAL_ERROR", "Panel", "SeatLike", "ai_seat_label", "card_list",
-    "error_text", "fit_panel", "leaderboard_panel", "lobby_panel", "quote", "seat_label",
-    "seat_names", "shorten", "stats_panel", "turn_mention",
+    "error_text", "fit_panel", "internal_error", "leaderboard_panel", "lobby_panel", "quote",
+    "seat_label", "seat_names", "shorten", "stats_panel", "turn_mention",
 ]

@@ -9,19 +9,23 @@ game's state.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.cards import card_list
+from bot.errors import GameError
+from bot.i18n import N_, _, ngettext
+from bot.tables.errors import TableError
 from bot.tables.panel import BLUE, QUOTE_LIMIT, Panel, quote, shorten
 
 __all__ = [
-    "CONTENT_LIMIT", "DESCRIPTION_LIMIT", "EMBED_TOTAL_LIMIT", "ERROR_HINTS",
+    "CONTENT_LIMIT", "DESCRIPTION_LIMIT", "EMBED_TOTAL_LIMIT", "PLATFORM_CODES",
     "FIELD_COUNT_LIMIT", "FIELD_NAME_LIMIT", "FIELD_VALUE_LIMIT", "FOOTER_LIMIT",
-    "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "Panel", "SeatLike", "ai_seat_label",
-    "card_list", "error_text", "fit_panel", "leaderboard_panel", "lobby_panel", "quote",
-    "seat_label", "seat_names", "shorten", "stats_panel", "turn_mention",
+    "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "ErrorTextKind", "Panel", "SeatLike",
+    "ai_seat_label", "card_list", "error_text", "fit_panel", "internal_error",
+    "leaderboard_panel", "lobby_panel", "quote", "seat_label", "seat_names", "shorten",
+    "stats_panel", "turn_mention",
 ]
 
 
@@ -92,8 +96,13 @@ def ai_seat_label(number: int, level: str, stored: str) -> str:
     """An AI seat's name: `AI 2 (strong)` for the second AI seat added (stored name ""),
     or `AI for dave` for dave's seat handed to the AI for good (stored name "dave")."""
     if stored:
-        return f"AI for {stored}"
-    return f"AI {number} ({level})"
+        return _("AI for {name}").format(name=stored)
+    return _("AI {number} ({level})").format(number=number, level=_level_name(level))
+
+
+def _level_name(level: str) -> str:
+    """An AI level as shown (stored by its key: "easy", "strong")."""
+    return {"easy": _("easy"), "strong": _("strong"), "random": _("random")}.get(level, level)
 
 
 def seat_label(seats: Sequence[SeatLike], index: int) -> str:
@@ -129,7 +138,7 @@ def seat_names(seats: Sequence[SeatLike]) -> list[str]:
     for index, seat in enumerate(seats):
         name = seat_label(seats, index)
         if seat.away:
-            name += " (away, AI plays)"
+            name = _("{name} (away, AI plays)").format(name=name)
         names.append(name)
     return names
 
@@ -140,21 +149,24 @@ def lobby_panel(names: Sequence[str], host: int | None, players: int, title: str
                 options: str) -> Panel:
     """A table waiting for players: `names` of the seats taken, `host` the host's seat,
     `players` the seats in all; `title` and the `options` line are the game's."""
-    seats = "\n".join(f"{i + 1}. {name}" + (" (host)" if i == host else "")
-                      for i, name in enumerate(names))
+    seats = "\n".join((_("{number}. {name} (host)") if i == host else _("{number}. {name}"))
+                      .format(number=i + 1, name=name) for i, name in enumerate(names))
     free = players - len(names)
-    seats += "".join(f"\n{len(names) + i + 1}. *free*" for i in range(free))
-    status = ("Ready: the host can start." if free == 0
-              else f"Waiting for {free} more player{'s' if free != 1 else ''}.")
+    seats += "".join("\n" + _("{number}. *free*").format(number=len(names) + i + 1)
+                     for i in range(free))
+    status = (_("Ready: the host can start.") if free == 0
+              else ngettext("Waiting for {missing} more player.",
+                            "Waiting for {missing} more players.", free).format(missing=free))
     return Panel(title=title, description=f"{options}\n\n{seats}\n\n{status}",
-                 footer="Join to take a seat. The host can add AI players and start.",
+                 footer=_("Join to take a seat. The host can add AI players and start."),
                  colour=BLUE)
 
 
 def turn_mention(user_id: int, title: str) -> str:
     """One line that mentions the player to act (sent after a quiet spell) at a table of
     the game called `title`."""
-    return f"<@{user_id}>, it is your turn at the {title} table."
+    return _("{mention}, it is your turn at the {game} table.").format(
+        mention=f"<@{user_id}>", game=title)
 
 
 # ----------------------------------------------------------------- leaderboard and stats
@@ -163,52 +175,169 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
                       order: str) -> Panel:
     """rows: (name, games, wins, points)."""
     if not rows:
-        return Panel(title="Leaderboard", description="No finished games on this server yet.",
-                     colour=BLUE)
+        return Panel(title=_("Leaderboard"),
+                     description=_("No finished games on this server yet."), colour=BLUE)
     start = (page - 1) * 10
-    lines = [f"{start + i + 1}. **{name}** — {wins} wins, {points} pts ({games} games)"
-             for i, (name, games, wins, points) in enumerate(rows)]
-    return Panel(title=f"Leaderboard — by {order}", description="\n".join(lines),
-                 footer=f"Page {page} of {pages}", colour=BLUE)
+    lines = [_("{place}. **{name}** — {wins}, {points} pts ({games})").format(
+        place=start + i + 1, name=name, points=points,
+        wins=ngettext("{count} win", "{count} wins", wins).format(count=wins),
+        games=ngettext("{count} game", "{count} games", games).format(count=games))
+        for i, (name, games, wins, points) in enumerate(rows)]
+    title = _("Leaderboard — by wins") if order == "wins" else _("Leaderboard — by points")
+    return Panel(title=title, description="\n".join(lines),
+                 footer=_("Page {page} of {pages}").format(page=page, pages=pages), colour=BLUE)
 
 
 def stats_panel(name: str, games: int, wins: int, points: int,
                 stats: Mapping[str, int]) -> Panel:
     """stats: the summed counters of the member's Amerikaner results (a counter the
     store never saw is 0)."""
+    title = _("Stats — {name}").format(name=name)
     if not games:
-        return Panel(title=f"Stats — {name}", description="No finished games yet.",
-                     colour=BLUE)
+        return Panel(title=title, description=_("No finished games yet."), colour=BLUE)
     rate = f"{100 * wins / games:.0f}%"
-    return Panel(title=f"Stats — {name}", colour=BLUE, description="\n".join([
-        f"Games: {games} · wins: {wins} ({rate})",
-        f"Points: {points}",
-        f"Contracts made: {stats.get('contracts_made', 0)} · "
-        f"failed: {stats.get('contracts_failed', 0)}",
-        f"Amerikaner/Kani made: {stats.get('top_bids_made', 0)}",
-        f"Hands played: {stats.get('hands_played', 0)}",
+    return Panel(title=title, colour=BLUE, description="\n".join([
+        _("Games: {games} · wins: {wins} ({rate})").format(games=games, wins=wins, rate=rate),
+        _("Points: {points}").format(points=points),
+        _("Contracts made: {made} · failed: {failed}").format(
+            made=stats.get("contracts_made", 0), failed=stats.get("contracts_failed", 0)),
+        _("Amerikaner/Kani made: {count}").format(count=stats.get("top_bids_made", 0)),
+        _("Hands played: {count}").format(count=stats.get("hands_played", 0)),
     ]))
 
 
 # ----------------------------------------------------------------- refusals
 
-INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+# Marked for extraction here, translated when shown (internal_error()).
+INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
 
-ERROR_HINTS = {
-    "no_table": "There is no table in this channel. Start one with /amerikaner new.",
-    # Refusals by discord.py, before a command runs.
-    "outdated_command": "Discord showed you an older version of this command: please try "
-                        "again in a minute.",
-    "guild_only": "This command works in a server's channels only.",
-    "not_permitted": "You do not have the permission this command needs.",
-    "bot_not_permitted": "I am missing a permission in this channel, so I cannot do that "
-                         "here.",
-    "slow_down": "Not so fast: please try again in a moment.",
-    "not_allowed_here": "You cannot use this command here.",
-    "not_a_member": "That member is not on this server.",
-    "bad_option": "One of the options could not be read: please choose it again.",
+
+class ErrorTextKind(Protocol):
+    """What error_text needs of a game (bot.tables.kind.GameKind has it)."""
+
+    def error_text(self, error: GameError) -> str: ...
+
+
+def internal_error() -> str:
+    """The apology for a failure of ours, in the locale of the moment."""
+    return _(INTERNAL_ERROR)
+
+
+def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
+    """The sentence for a refusal: the platform's own (TableError, and discord.py's
+    refusals the cog names by code) from the table below; a game's through `kind`, the
+    game whose rules refused it. Words come from codes and parameters, never from the
+    error itself."""
+    if isinstance(error, TableError) or kind is None:
+        return _platform_sentence(error.code, error.params)
+    return kind.error_text(error)
+
+
+def _platform_sentence(code: str, params: dict[str, Any]) -> str:
+    reason = params.get("reason")
+    if code in _VARIANTS:
+        variants = _VARIANTS[code]()
+        return variants.get(reason, variants[None])
+    sentence = _WITH_PARAMS.get(code)
+    if sentence is not None:
+        return sentence(params)
+    fixed = _fixed()
+    if code in fixed:
+        return fixed[code]
+    return _(INTERNAL_ERROR)  # a code nobody words: a bug of ours, not the user's
+
+
+def _fixed() -> dict[str, str]:
+    return {
+        "restarting": _("The bot is restarting: try again in a moment."),
+        "no_table": _("There is no table in this channel. Start one with /amerikaner new."),
+        "table_full": _("Every seat is taken."),
+        "no_ai": _("There is no AI player to remove."),
+        "host_leaving": _("You are the host: cancel the table instead (the Cancel button or "
+                          "/amerikaner cancel)."),
+        "already_away": _("You are already away: the AI plays your seat until /amerikaner "
+                          "back."),
+        "already_started": _("The game has already started."),
+        "storage_failed": _("Something went wrong saving that; it was not played. Please try "
+                            "again."),
+        "not_allowed": _("Only members with Manage Server can change the server's defaults."),
+        # Refusals by discord.py, before a command runs.
+        "outdated_command": _("Discord showed you an older version of this command: please "
+                              "try again in a minute."),
+        "guild_only": _("This command works in a server's channels only."),
+        "not_permitted": _("You do not have the permission this command needs."),
+        "bot_not_permitted": _("I am missing a permission in this channel, so I cannot do "
+                               "that here."),
+        "slow_down": _("Not so fast: please try again in a moment."),
+        "not_allowed_here": _("You cannot use this command here."),
+        "not_a_member": _("That member is not on this server."),
+        "bad_option": _("One of the options could not be read: please choose it again."),
+    }
+
+
+# Codes with several sentences, by `reason` (None: the one without a reason).
+_VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
+    "channel_busy": lambda: {
+        None: _("This channel already has a table: finish or cancel it first (/amerikaner "
+                "cancel)."),
+        "taken_meanwhile": _("This channel already has a table.")},
+    "already_seated": lambda: {
+        None: _("You are already at this table."),
+        "someone_else": _("They already play at this table.")},
+    "not_seated": lambda: {
+        None: _("You are not at this table."),
+        "not_playing": _("You are not playing at this table.")},
+    "not_started": lambda: {
+        None: _("The game has not started."),
+        "not_yet": _("The game has not started yet."),
+        "over": _("The game is over.")},
+    "stale": lambda: {
+        None: _("That has moved on: open your hand again."),
+        "choices": _("That has moved on: open your hand again for the current choices.")},
+    "no_game": lambda: {
+        None: _("There is no such game on this server."),
+        "nothing_here": _("No game to export here: name a game number.")},
 }
 
 
-def error_text(code: str, message: str) -> str:
-    return ERROR_HINTS.get(code, message)
+def _bad_input(p: dict[str, Any]) -> str:
+    reason = p.get("reason")
+    if reason == "negative_timer":
+        return _("The turn timer cannot be negative.")
+    if reason == "ai_level":
+        return _("AI level is one of {levels}.").format(
+            levels=_(", ").join(_level_name(level) for level in p["levels"]))
+    if reason == "no_seat":
+        return _("There is no seat {seat}.").format(seat=p["seat"])
+    return _("That button is no longer in use.")
+
+
+def _not_host(p: dict[str, Any]) -> str:
+    return {"cancel": _("Only the host or a member with Manage Server can cancel this "
+                        "table."),
+            "add_ai": _("Only the host can add an AI player."),
+            "remove_ai": _("Only the host can remove an AI player."),
+            "replace": _("Only the host can replace a player."),
+            "start": _("Only the host can start the game.")}[p["action"]]
+
+
+def _not_away(p: dict[str, Any]) -> str:
+    if "name" in p:
+        return _("{name} is not away: only a seat the AI is covering can be handed "
+                 "over.").format(name=p["name"])
+    return _("You are not away: your seat is already yours.")
+
+
+_WITH_PARAMS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "bad_input": _bad_input,
+    "not_host": _not_host,
+    "not_away": _not_away,
+    "unknown_game": lambda p: _("There is no game {game}.").format(game=repr(p["game"])),
+    "table_not_full": lambda p: ngettext("Waiting for {missing} more player.",
+                                         "Waiting for {missing} more players.",
+                                         p["missing"]).format(missing=p["missing"]),
+    "not_your_turn": lambda p: _("It is {name}'s turn, not yours.").format(name=p["name"]),
+}
+
+# Every code the platform words itself (tests render each one).
+PLATFORM_CODES = (*_VARIANTS, *_WITH_PARAMS, *_fixed())

@@ -13,6 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
+from bot.errors import GameError
 from bot.tables.panel import Panel
 
 __all__ = ["Applied", "GameKind", "Panel", "SeatResult"]
@@ -40,7 +41,7 @@ class SeatResult(NamedTuple):
 
 class GameKind(Protocol):
     """A game, as the table platform sees it. `rules` and `game` are the game's own
-    values; actions are whatever its cog builds. Refusals raise `bot.errors.RuleError`
+    values; actions are whatever its cog builds. Refusals raise `bot.errors.GameError`
     with a stable code and change nothing.
 
     Its text hooks turn its views into words: `names` are the seats' names as players
@@ -83,7 +84,7 @@ class GameKind(Protocol):
 
     def apply(self, game: Any, action: Any, rng: random.Random) -> Applied:
         """Apply `action` (for the seat it names); deal the next deal if this one ends
-        and the game goes on. Refused whole (RuleError) or done whole."""
+        and the game goes on. Refused whole (GameError) or done whole."""
         ...
 
     def results(self, game: Any) -> list[SeatResult]:
@@ -140,3 +141,7 @@ class GameKind(Protocol):
     def rules_text(self, rules: Any) -> str: ...
 
     def help_text(self) -> str: ...
+
+    def error_text(self, error: GameError) -> str:
+        """The sentence for one of the game's refusals, from its code and parameters."""
+        ...

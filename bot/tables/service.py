@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.errors import RuleError
 from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from bot.tables.outbox import Outbox
 
@@ -38,16 +38,6 @@ POST_HAND_SUMMARY = "hand_summary"  # {"hand_index": i}: the hand's result
 POST_TABLE_MESSAGE = "table_message"  # {}: a new table message for the next hand
 POST_FINAL = "final_standings"  # {}: the game's final standings
 POST_TIMEOUT = "timeout"  # {"seat": s, "action": record action}: the AI played for s
-
-
-class TableError(Exception):
-    """Something a user asked that cannot be done, with a stable code and a sentence for
-    them. Rule violations carry the core's code (`must_follow_suit`, ...)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -208,10 +198,10 @@ class TableService:
 
     def require(self, table_id: int) -> Table:
         if self.closed:
-            raise TableError("restarting", "The bot is restarting: try again in a moment.")
+            raise TableError("restarting")
         table = self._tables.get(table_id)
         if table is None or table.stage in (FINISHED, CANCELLED):
-            raise TableError("no_table", "That table is closed.")
+            raise TableError("no_table")
         return table
 
     def tables(self) -> list[Table]:
@@ -224,26 +214,22 @@ class TableService:
                      turn_timer: float | None = None, game: str | None = None) -> Table:
         """Open a lobby of `game` (the registry's first game if None)."""
         if self.in_channel(channel_id) is not None:
-            raise TableError("channel_busy", "This channel already has a table: finish or "
-                             "cancel it first (/amerikaner cancel).")
+            raise TableError("channel_busy")
         kind = self.kind(game)
-        try:
-            rules = kind.make_rules(preset, players, options)
-        except RuleError as exc:
-            raise TableError(exc.code, exc.message) from None
+        rules = kind.make_rules(preset, players, options)  # a game's refusal passes on
         first_dealer = self.rng.randrange(players)
         seats = [Seat(host_id, host_name)]
         meta: dict[str, Any] = {"stage": LOBBY}
         if turn_timer:
             if turn_timer < 0:
-                raise TableError("bad_input", "The turn timer cannot be negative.")
+                raise TableError("bad_input", reason="negative_timer")
             meta["turn_timer"] = turn_timer
         try:
             table_id = await self.store.create_game(
                 guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
                 _seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
-            raise TableError("channel_busy", "This channel already has a table.") from None
+            raise TableError("channel_busy", reason="taken_meanwhile") from None
         table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
                       seats, meta=meta)
         self._register(table)
@@ -255,7 +241,7 @@ class TableService:
             return next(iter(self.games.values()))
         kind = self.games.get(game)
         if kind is None:
-            raise TableError("unknown_game", f"There is no game {game!r}.")
+            raise TableError("unknown_game", game=game)
         return kind
 
     def _register(self, table: Table) -> None:
@@ -275,9 +261,9 @@ class TableService:
         async with table.lock:
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
-                raise TableError("already_seated", "You are already at this table.")
+                raise TableError("already_seated")
             if table.full:
-                raise TableError("table_full", "Every seat is taken.")
+                raise TableError("table_full")
             table.seats.append(Seat(user_id, name))
             await self._save_seats(table)
         return table
@@ -286,12 +272,12 @@ class TableService:
         table = self.require(table_id)
         async with table.lock:
             self._require_lobby(table)
-            self._require_host(table, user_id, "add an AI player")
+            self._require_host(table, user_id, "add_ai")
             levels = table.kind.ai_levels
             if level not in levels:
-                raise TableError("bad_input", f"AI level is one of {', '.join(levels)}.")
+                raise TableError("bad_input", reason="ai_level", levels=levels)
             if table.full:
-                raise TableError("table_full", "Every seat is taken.")
+                raise TableError("table_full")
             table.seats.append(Seat(None, "", ai_level=level))
             await self._save_seats(table)
         return table
@@ -300,13 +286,13 @@ class TableService:
         table = self.require(table_id)
         async with table.lock:
             self._require_lobby(table)
-            self._require_host(table, user_id, "remove an AI player")
+            self._require_host(table, user_id, "remove_ai")
             for index in range(len(table.seats) - 1, -1, -1):
                 if table.seats[index].is_ai:
                     del table.seats[index]
                     break
             else:
-                raise TableError("no_ai", "There is no AI player to remove.")
+                raise TableError("no_ai")
             await self._save_seats(table)
         return table
 
@@ -316,11 +302,10 @@ class TableService:
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated", "You are not at this table.")
+                raise TableError("not_seated")
             if table.stage == LOBBY:
                 if user_id == table.host_id:
-                    raise TableError("host_leaving", "You are the host: cancel the table "
-                                     "instead (the Cancel button or /amerikaner cancel).")
+                    raise TableError("host_leaving")
                 del table.seats[seat]
                 await self._save_seats(table)
                 return table
@@ -335,14 +320,13 @@ class TableService:
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated", "You are not at this table.")
+                raise TableError("not_seated")
             if table.stage != PLAYING:
-                raise TableError("not_started", "The game has not started.")
+                raise TableError("not_started")
             if table.seats[seat].away == away:  # nothing to change: say so, not "done"
                 if away:
-                    raise TableError("already_away", "You are already away: the AI plays "
-                                     "your seat until /amerikaner back.")
-                raise TableError("not_away", "You are not away: your seat is already yours.")
+                    raise TableError("already_away")
+                raise TableError("not_away")
             table.seats[seat].away = away
             if away and not table.seats[seat].ai_level:
                 table.seats[seat].ai_level = "easy"
@@ -356,19 +340,18 @@ class TableService:
         """The host hands an away player's seat to someone else, or for good to the AI."""
         table = self.require(table_id)
         async with table.lock:
-            self._require_host(table, user_id, "replace a player")
+            self._require_host(table, user_id, "replace")
             if table.stage != PLAYING:
-                raise TableError("not_started", "The game has not started.")
+                raise TableError("not_started")
             if not 0 <= seat < len(table.seats):
-                raise TableError("bad_input", f"There is no seat {seat + 1}.")
+                raise TableError("bad_input", reason="no_seat", seat=seat + 1)
             current = table.seats[seat]
             if not current.away:
                 name = self.seat_name(table.seats, seat)
-                raise TableError("not_away", f"{name} is not away: only a seat the AI "
-                                 "is covering can be handed over.")
+                raise TableError("not_away", name=name)
             if new_user is not None:
                 if table.seat_of(new_user[0]) is not None:
-                    raise TableError("already_seated", "They already play at this table.")
+                    raise TableError("already_seated", reason="someone_else")
                 table.seats[seat] = Seat(new_user[0], new_user[1])
             else:
                 # The AI's for good: stored under the name of the human it replaces.
@@ -381,11 +364,10 @@ class TableService:
         table = self.require(table_id)
         async with table.lock:
             self._require_lobby(table)
-            self._require_host(table, user_id, "start the game")
+            self._require_host(table, user_id, "start")
             if not table.full:
                 missing = table.players - len(table.seats)
-                raise TableError("table_not_full", f"Waiting for {missing} more player"
-                                 f"{'s' if missing != 1 else ''}.")
+                raise TableError("table_not_full", missing=missing)
             game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.rng)
             meta = {**table.meta, "stage": PLAYING}
             async with self.store.transaction():
@@ -402,8 +384,7 @@ class TableService:
         table = self.require(table_id)
         async with table.lock:
             if user_id != table.host_id and not manager:
-                raise TableError("not_host", "Only the host or a member with Manage Server "
-                                 "can cancel this table.")
+                raise TableError("not_host", action="cancel")
             await self.store.cancel_game(table.id)
             table.stage = CANCELLED
             self._unregister(table)
@@ -418,11 +399,12 @@ class TableService:
 
     def _require_lobby(self, table: Table) -> None:
         if table.stage != LOBBY:
-            raise TableError("already_started", "The game has already started.")
+            raise TableError("already_started")
 
-    def _require_host(self, table: Table, user_id: int, what: str) -> None:
+    def _require_host(self, table: Table, user_id: int, action: str) -> None:
+        """`action`: what the host alone may do (add_ai, remove_ai, replace, start)."""
         if user_id != table.host_id:
-            raise TableError("not_host", f"Only the host can {what}.")
+            raise TableError("not_host", action=action)
 
     async def _save_seats(self, table: Table) -> None:
         await self.store.update_seats(table.id, _seat_infos(table.seats))
@@ -437,14 +419,13 @@ class TableService:
         table = self.require(table_id)
         async with table.lock:
             if table.stage != PLAYING:
-                raise TableError("not_started", "The game has not started yet."
-                                 if table.stage == LOBBY else "The game is over.")
+                raise TableError("not_started",
+                                 reason="not_yet" if table.stage == LOBBY else "over")
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("not_seated", "You are not playing at this table.")
+                raise TableError("not_seated", reason="not_playing")
             if version is not None and version != table.version:
-                raise TableError("stale", "That has moved on: open your hand again for the "
-                                 "current choices.")
+                raise TableError("stale", reason="choices")
             result = await self._apply(table, seat, make(seat))
         self._schedule_ai(table)
         return result
@@ -458,13 +439,11 @@ class TableService:
         to_act = kind.to_act(game)
         if to_act is not None and to_act != seat:
             name = self.seat_name(table.seats, to_act)
-            raise TableError("not_your_turn", f"It is {name}'s turn, not yours.")
-        try:
-            # The game deals the next deal before the first await, so that nobody
-            # looking at the table meanwhile sees a moment with no deal in play.
-            applied = kind.apply(game, action, self.rng)
-        except RuleError as exc:
-            raise TableError(exc.code, exc.message) from None
+            raise TableError("not_your_turn", name=name)
+        # The game deals the next deal before the first await, so that nobody looking at
+        # the table meanwhile sees a moment with no deal in play. A refusal (GameError)
+        # passes on as the game raised it: its words are the game's.
+        applied = kind.apply(game, action, self.rng)
         finished = kind.finished(game)
         posts = [Post(notice, {"seat": seat, "action": applied.action})] if notice else []
         posts.extend(_posts_after(applied.deal_index, applied.deal_finished, finished))
@@ -480,8 +459,7 @@ class TableService:
             # ahead of the disk, and tell the player nothing happened.
             log.exception("could not store an action of table %s", table.id)
             await self._reload(table)
-            raise TableError("storage_failed", "Something went wrong saving that; it was "
-                             "not played. Please try again.") from None
+            raise TableError("storage_failed") from None
         if posts and self.outbox is not None:
             self.outbox.kick(table.id)
         now = time.monotonic()

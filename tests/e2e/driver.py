@@ -749,9 +749,9 @@ async def open_table(fake: FakeDiscord, players: list[str], options: dict[str, A
     return lobby
 
 
-_SUMMARY_ROW = re.compile(r"\*\*(.+?)\*\*: (\d+) tricks, ([+-]\d+) → (-?\d+)")
+_SUMMARY_ROW = re.compile(r"\*\*(.+?)\*\*: (\d+) tricks?, ([+-]\d+) → (-?\d+)")
 _FINAL_ROW = re.compile(r"\*\*(.+?)\*\* — (-?\d+)")
-_BOARD_ROW = re.compile(r"\d+\. \*\*<@(\d+)>\*\* — (\d+) wins, (-?\d+) pts \((\d+) games\)")
+_BOARD_ROW = re.compile(r"\d+\. \*\*<@(\d+)>\*\* — (\d+) wins?, (-?\d+) pts \((\d+) games?\)")
 
 
 async def export_record(fake: FakeDiscord, user: str, channel: Any = None,

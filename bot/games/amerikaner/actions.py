@@ -10,6 +10,11 @@ ACTION_KINDS: tuple[str, ...] = ("pass", "bid", "redeal", "exchange", "discard",
 # A trump named with `free_trump`: a suit letter or "grand" (no trumps).
 TRUMP_CHOICES = ("S", "H", "D", "C", "grand")
 
+# The one refusal code only Amerikaner uses (the shared ones are in bot/errors.py): what a
+# player typed as a bid is not a number, the top bid or pass. Never in a record: records
+# refuse such a bid as `invalid_record` or `bid_too_high`.
+INVALID_BID = "invalid_bid"
+
 
 class Action(NamedTuple):
     """One action by one seat. `bid` is a number or the top bid's name ("amerikaner",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.cards import card_name, cards_of, shuffled_hands
-from bot.errors import INVALID_DEAL, RuleError
+from bot.errors import INVALID_DEAL, GameError
 
 from .rules import Rules
 
@@ -26,38 +26,35 @@ class Deal:
         """Refuse a deal that does not fit the rules: wrong counts, unknown, duplicate or
         missing cards (code `invalid_deal`)."""
         if len(self.hands) != rules.players:
-            raise RuleError(INVALID_DEAL, f"The deal has {len(self.hands)} hands for "
-                            f"{rules.players} players.")
+            raise GameError(INVALID_DEAL, reason="hand_count", count=len(self.hands),
+                            players=rules.players)
         for seat, cards in enumerate(self.hands):
             if len(cards) != rules.cards_each:
-                raise RuleError(INVALID_DEAL, f"Seat {seat} was dealt {len(cards)} cards, "
-                                f"not {rules.cards_each}.")
+                raise GameError(INVALID_DEAL, reason="seat_cards", seat=seat,
+                                count=len(cards), expected=rules.cards_each)
         if len(self.kitty) != rules.kitty_size:
-            raise RuleError(INVALID_DEAL, f"The kitty has {len(self.kitty)} cards, not "
-                            f"{rules.kitty_size}.")
+            raise GameError(INVALID_DEAL, reason="kitty_cards", count=len(self.kitty),
+                            expected=rules.kitty_size)
         if len(self.blind) != rules.blind_size:
-            raise RuleError(INVALID_DEAL, f"The blind has {len(self.blind)} cards, not "
-                            f"{rules.blind_size}.")
+            raise GameError(INVALID_DEAL, reason="blind_cards", count=len(self.blind),
+                            expected=rules.blind_size)
         if self.removed and sorted(self.removed) != sorted(rules.removed):
-            raise RuleError(INVALID_DEAL, "The removed cards do not match the rules: "
-                            + (", ".join(card_name(c) for c in rules.removed) or "none") + ".")
+            raise GameError(INVALID_DEAL, reason="removed", cards=rules.removed)
         seen = 0
         for card in (c for hand in self.hands for c in hand):
             if seen >> card & 1:
-                raise RuleError(INVALID_DEAL, f"{card_name(card)} is dealt twice.")
+                raise GameError(INVALID_DEAL, reason="twice", card=card)
             seen |= 1 << card
         for card in (*self.kitty, *self.blind):
             if seen >> card & 1:
-                raise RuleError(INVALID_DEAL, f"{card_name(card)} is dealt twice.")
+                raise GameError(INVALID_DEAL, reason="twice", card=card)
             seen |= 1 << card
         if seen & ~rules.pack:
             extra = cards_of(seen & ~rules.pack)
-            raise RuleError(INVALID_DEAL, "Not in this game's pack: "
-                            + ", ".join(card_name(c) for c in extra) + ".")
+            raise GameError(INVALID_DEAL, reason="not_in_pack", cards=extra)
         if seen != rules.pack:
             missing = cards_of(rules.pack & ~seen)
-            raise RuleError(INVALID_DEAL, "Missing from the deal: "
-                            + ", ".join(card_name(c) for c in missing) + ".")
+            raise GameError(INVALID_DEAL, reason="missing", cards=missing)
 
     def to_json(self, rules: Rules) -> dict[str, object]:
         out: dict[str, object] = {"deal": [[card_name(c) for c in h] for h in self.hands]}
@@ -104,7 +101,7 @@ def deal_from_names(hands: Sequence[Sequence[str]], kitty: Sequence[str] = (),
         for text in cards:
             card = parse_card(text)
             if card is None:
-                raise RuleError(INVALID_DEAL, f"{text!r} is not a card.")
+                raise GameError(INVALID_DEAL, reason="not_a_card", value=text)
             out.append(card)
         return tuple(out)
 

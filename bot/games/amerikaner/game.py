@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.errors import GAME_OVER, WRONG_PHASE, RuleError
+from bot.errors import GAME_OVER, INVALID_RECORD, WRONG_PHASE, GameError
 
 from .actions import Action
 from .deal import Deal, deal_cards
@@ -21,7 +21,7 @@ class Game:
 
     def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
         if not 0 <= first_dealer < rules.players:
-            raise RuleError("invalid_record", f"There is no seat {first_dealer} to deal.")
+            raise GameError(INVALID_RECORD, reason="no_dealer", seat=first_dealer)
         self.rules = rules
         self.first_dealer = first_dealer
         self.hands: list[Hand] = []
@@ -52,10 +52,10 @@ class Game:
                    validate: bool = True) -> Hand:
         """Deal the next hand: the given deal, or a shuffle from `rng`."""
         if self.finished:
-            raise RuleError(GAME_OVER, "The game is over.")
+            raise GameError(GAME_OVER)
         hands = self.hands
         if hands and not hands[-1].finished:
-            raise RuleError(WRONG_PHASE, "The current hand is not finished.")
+            raise GameError(WRONG_PHASE, reason="hand_unfinished")
         if deal is None:
             deal = deal_cards(self.rules, rng or random.Random())
             validate = False
@@ -80,10 +80,10 @@ class Game:
 
     def _live_hand(self) -> Hand:
         if self.finished:
-            raise RuleError(GAME_OVER, "The game is over.")
+            raise GameError(GAME_OVER)
         hand = self.current
         if hand is None or hand.finished:
-            raise RuleError(WRONG_PHASE, "No hand is being played: the next one is not dealt.")
+            raise GameError(WRONG_PHASE, reason="not_dealt")
         return hand
 
     def settle(self) -> None:

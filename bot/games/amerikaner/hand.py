@@ -2,7 +2,7 @@
 
 The state is mutable for speed (AI search copies and plays out thousands of hands), but
 only the methods here change it, and each either applies an action whole or raises a
-`RuleError` having changed nothing.
+`GameError` having changed nothing.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from bot.cards import (
     JOKER_BASE,
     JOKER_MASK,
     SUIT_MASKS,
-    SUIT_NAMES,
     SUITS,
-    card_label,
     cards_of,
     mask_of,
 )
@@ -37,7 +35,7 @@ from bot.errors import (
     REDEAL_NOT_ALLOWED,
     WRONG_CARD_COUNT,
     WRONG_PHASE,
-    RuleError,
+    GameError,
 )
 
 from .actions import TRUMP_CHOICES, Action
@@ -437,16 +435,15 @@ class Hand:
         """The checks that come before an action's own (RECORD_FORMAT.md order): the seat
         exists, redeal only in norsk, the phase, a passed seat, the turn."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise RuleError(INVALID_RECORD, f"There is no seat {seat!r} at a table of "
-                            f"{self.n}.")
+            raise GameError(INVALID_RECORD, reason="no_seat", seat=seat, players=self.n)
         if kind == "redeal" and self.rules.preset != "norsk":
-            raise RuleError(REDEAL_NOT_ALLOWED, "A redeal can only be claimed in norsk.")
+            raise GameError(REDEAL_NOT_ALLOWED, reason="preset")
         if kind not in PHASE_KINDS[self.phase]:
-            raise RuleError(WRONG_PHASE, _wrong_phase_message(self.phase, kind))
+            raise GameError(WRONG_PHASE, kind=kind, phase=self.phase)
         if self.phase == BID and self.passed >> seat & 1:
-            raise RuleError(ALREADY_PASSED, "You have passed: a pass is final for this hand.")
+            raise GameError(ALREADY_PASSED)
         if seat != self.to_act:
-            raise RuleError(NOT_YOUR_TURN, f"It is seat {self.to_act}'s turn, not seat {seat}'s.")
+            raise GameError(NOT_YOUR_TURN, to_act=self.to_act, seat=seat)
 
     def apply(self, action: Action) -> None:
         kind = action.kind
@@ -465,14 +462,13 @@ class Hand:
         elif kind == "redeal":
             self.redeal(action.seat)
         else:
-            raise RuleError(INVALID_RECORD, f"Unknown action {kind!r}.")
+            raise GameError(INVALID_RECORD, reason="unknown_action", kind=kind)
 
     def exchange(self, seat: int, cards: Sequence[int]) -> None:
         self.check_actor(seat, "exchange")
         size = self.rules.blind_size
         if len(cards) > size:
-            raise RuleError(WRONG_CARD_COUNT, f"You may exchange at most {size} card"
-                            f"{'s' if size != 1 else ''} with the blind, not {len(cards)}.")
+            raise GameError(WRONG_CARD_COUNT, reason="exchange", size=size, count=len(cards))
         given = self._take_cards(seat, cards)
         k = len(cards)
         taken = self.blind[:k]
@@ -493,43 +489,41 @@ class Hand:
         for card in cards:
             bit = 1 << card
             if not held & bit or mask & bit:
-                raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}"
-                                + (" twice." if mask & bit else "."))
+                raise GameError(CARD_NOT_IN_HAND, card=card, twice=bool(mask & bit))
             mask |= bit
         return mask
 
     def redeal(self, seat: int) -> None:
         self.check_actor(seat, "redeal")
         if self.bid_made >> seat & 1:
-            raise RuleError(REDEAL_NOT_ALLOWED, "A redeal can only be claimed before you bid.")
+            raise GameError(REDEAL_NOT_ALLOWED, reason="after_bid")
         if self.hands[seat] & COURT_MASK:
-            raise RuleError(REDEAL_NOT_ALLOWED, "You hold a jack, queen or king, so you "
-                            "cannot claim a redeal.")
+            raise GameError(REDEAL_NOT_ALLOWED, reason="court_card")
         self.actions.append(_action(seat, "redeal"))
         self.outcome = REDEAL
         self.phase = DONE
 
     def bid(self, seat: int, value: object) -> None:
         """Bid `value`: a number, or the top bid's name. Anything else is refused with a
-        `RuleError` (records may hold anything)."""
+        `GameError` (records may hold anything)."""
         self.check_actor(seat, "bid")
         rules = self.rules
         if isinstance(value, str):
             if value.strip().lower() != rules.top_bid:
-                raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid here: the top bid is "
-                                f"{rules.top_bid!r}.")
+                raise GameError(BID_TOO_HIGH, reason="not_top_bid", value=value,
+                                top_bid=rules.top_bid)
             number = self._top_value
         elif isinstance(value, int) and not isinstance(value, bool):
             number = value
             if number > self._max_bid:
-                raise RuleError(BID_TOO_HIGH, f"The highest number bid is {rules.max_bid}; "
-                                f"above it is {rules.top_bid.capitalize()}.")
+                raise GameError(BID_TOO_HIGH, reason="above_maximum", max_bid=rules.max_bid,
+                                top_bid=rules.top_bid)
             if number < self._min_bid:
-                raise RuleError(BID_TOO_LOW, f"The lowest bid is {rules.min_bid}.")
+                raise GameError(BID_TOO_LOW, reason="below_minimum", min_bid=rules.min_bid)
             if number <= self.high_bid:
-                raise RuleError(BID_TOO_LOW, f"You must bid more than {self.high_bid}.")
+                raise GameError(BID_TOO_LOW, reason="not_higher", high_bid=self.high_bid)
         else:
-            raise RuleError(BID_TOO_HIGH, f"{value!r} is not a bid.")
+            raise GameError(BID_TOO_HIGH, reason="not_a_bid", value=value)
         top = number == self._top_value
         if top:  # recorded by name: rules.bid_name(number), without its Python-level call
             self.actions.append(_action(seat, "bid", bid=rules.top_bid))
@@ -593,7 +587,7 @@ class Hand:
         self.check_actor(seat, "discard")
         size = self.rules.kitty_size
         if len(cards) != size:
-            raise RuleError(WRONG_CARD_COUNT, f"Discard exactly {size} cards, not {len(cards)}.")
+            raise GameError(WRONG_CARD_COUNT, reason="discard", size=size, count=len(cards))
         mask = self._take_cards(seat, cards)
         self.hands[seat] &= ~mask
         self.discards = mask
@@ -612,16 +606,14 @@ class Hand:
         held = self.hands[seat]
         bit = 1 << card
         if not held & bit:
-            raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
+            raise GameError(CARD_NOT_IN_HAND, card=card, twice=False)
         trick = self.trick
         if trick:
             if self.tricks_done == 0 and seat == self.called_holder and card != self.called:
-                raise RuleError(MUST_PLAY_CALLED_CARD, f"{card_label(self.called)} was "
-                                "called and you hold it: you must play it to this trick.")
+                raise GameError(MUST_PLAY_CALLED_CARD, card=self.called)
             led = self.led_suit
             if led >= 0 and held & SUIT_MASKS[led] and not bit & SUIT_MASKS[led]:
-                raise RuleError(MUST_FOLLOW_SUIT, f"You hold {SUIT_NAMES[led]}, so you "
-                                f"must follow the {card_label(trick[0])} led.")
+                raise GameError(MUST_FOLLOW_SUIT, suit=led, led=trick[0])
         self.actions.append(_PLAY_ACTIONS[seat][card] if seat < _CACHED_SEATS
                             else _action(seat, "play", card=card))
         self._play_card(seat, card, bit)
@@ -630,7 +622,7 @@ class Hand:
                       trump: str | None) -> None:
         self.check_actor(seat, "play")
         if not self.hands[seat] >> card & 1:
-            raise RuleError(CARD_NOT_IN_HAND, f"You do not hold {card_label(card)}.")
+            raise GameError(CARD_NOT_IN_HAND, card=card, twice=False)
         if self.phase == LEAD:
             self._check_opening_lead(card, call, trump)
             self.actions.append(_action(seat, "play", card=card, call=call, trump=trump))
@@ -638,46 +630,38 @@ class Hand:
             self._play_card(seat, card, 1 << card)
             return
         if trump is not None:
-            raise RuleError(INVALID_TRUMP, "Trump is named only with the opening lead.")
+            raise GameError(INVALID_TRUMP, reason="not_opening_lead")
         if call is not None:
-            raise RuleError(INVALID_CALL, "A card is called only with the opening lead.")
+            raise GameError(INVALID_CALL, reason="not_opening_lead")
         self.play(seat, card)
 
     def _check_opening_lead(self, card: int, call: int | None, trump: str | None) -> None:
         if not self.with_trumps:
             if trump is not None:
-                raise RuleError(INVALID_TRUMP, "This hand is played without trumps.")
+                raise GameError(INVALID_TRUMP, reason="no_trumps")
             if call is not None:
-                raise RuleError(INVALID_CALL, "No card is called in this hand: "
-                                + ("the bidder plays alone." if not self.all_pass
-                                   else "nobody bid."))
+                raise GameError(INVALID_CALL, reason="all_passed" if self.all_pass
+                                else "bidder_alone")
             return
         if card >= JOKER_BASE:
-            raise RuleError(INVALID_LEAD, "The opening lead of a number bid must be a suited "
-                            "card, not a joker.")
+            raise GameError(INVALID_LEAD, reason="joker")
         if trump is not None:
             if "free_trump" not in self.rules.options:
-                raise RuleError(INVALID_TRUMP, "The suit led is trump; naming another needs "
-                                "the free_trump option.")
+                raise GameError(INVALID_TRUMP, reason="not_free_trump")
             trump = _normal_trump(trump)
             if trump not in TRUMP_CHOICES:
-                raise RuleError(INVALID_TRUMP, f"{trump!r} is not a trump: name S, H, D, C "
-                                "or grand.")
+                raise GameError(INVALID_TRUMP, reason="unknown", trump=trump)
         suit = card // 13
         callable_cards = self.callable_mask(suit)
         if call is None:
             if callable_cards:
-                raise RuleError(INVALID_CALL, f"Call a {SUIT_NAMES[suit][:-1]} with your lead "
-                                "to choose your partner.")
+                raise GameError(INVALID_CALL, reason="missing", suit=suit)
         elif not callable_cards:
-            raise RuleError(INVALID_CALL, f"Every {SUIT_NAMES[suit][:-1]} is yours: no card "
-                            "can be called, you play alone.")
+            raise GameError(INVALID_CALL, reason="all_yours", suit=suit)
         elif not 0 <= call < JOKER_BASE or call // 13 != suit:
-            raise RuleError(INVALID_CALL, f"The called card must be a "
-                            f"{SUIT_NAMES[suit][:-1]}, the suit led.")
+            raise GameError(INVALID_CALL, reason="other_suit", suit=suit)
         elif not callable_cards >> call & 1:
-            raise RuleError(INVALID_CALL, f"You cannot call {card_label(call)}: it is in your "
-                            "hand or your discards.")
+            raise GameError(INVALID_CALL, reason="own_card", card=call)
 
     def _open(self, card: int, call: int | None, trump: str | None) -> None:
         if self.with_trumps:
@@ -777,9 +761,3 @@ def _restore_hand(state: dict[str, Any]) -> Hand:
         setattr(hand, name, value)
     return hand
 
-
-def _wrong_phase_message(phase: str, kind: str) -> str:
-    now = {EXCHANGE: "players are exchanging with the blind", BID: "the bidding is on",
-           DISCARD: "the bidder is discarding", LEAD: "the opening lead is due",
-           PLAY: "the cards are being played", DONE: "this hand is over"}[phase]
-    return f"You cannot {kind} now: {now}."

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.errors import GameError
 from bot.tables.kind import Applied, Panel, SeatResult
 
 from . import text
@@ -59,7 +60,7 @@ class AmerikanerKind:
 
     def apply(self, game: Game, action: Action, rng: random.Random) -> Applied:
         deal_index = len(game.hands) - 1
-        hand = game.apply(action)  # refused whole by the core (RuleError)
+        hand = game.apply(action)  # refused whole by the core (GameError)
         seq = len(hand.actions) - 1
         stored = action_to_json(hand.actions[-1], game.rules)
         next_deal = None
@@ -118,6 +119,9 @@ class AmerikanerKind:
 
     def help_text(self) -> str:
         return text.help_text()
+
+    def error_text(self, error: GameError) -> str:
+        return text.error_sentence(error)
 
 
 AMERIKANER = AmerikanerKind()

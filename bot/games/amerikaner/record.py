@@ -12,8 +12,9 @@ from bot.errors import (
     INVALID_DEAL,
     INVALID_RECORD,
     INVALID_RULES,
+    INVALID_TRUMP,
+    GameError,
     RecordError,
-    RuleError,
 )
 
 from .actions import Action
@@ -30,6 +31,7 @@ from .hand import (
     trump_name,
 )
 from .rules import Rules
+from .text import error_sentence
 
 FORMAT = "amerikaner-record/1"
 
@@ -44,53 +46,50 @@ _FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _fail(code: str, message: str, hand: int | None = None,
-          action: int | None = None) -> RecordError:
-    return RecordError(code, message, hand, action)
+def _fail(code: str, hand: int | None = None, action: int | None = None,
+          **params: object) -> RecordError:
+    return RecordError(code, hand, action, **params)
 
 
 def load_game(data: object) -> Game:
     """Replay a record (parsed JSON) into a `Game`. A record that breaks a rule is refused
     whole with a `RecordError` naming the hand and action."""
     if not isinstance(data, Mapping):
-        raise _fail(INVALID_RECORD, "A record is a JSON object.")
+        raise _fail(INVALID_RECORD, reason="not_object")
     if data.get("format") != FORMAT:
-        raise _fail(INVALID_RECORD, f"Unknown record format {data.get('format')!r}; "
-                    f"expected {FORMAT!r}.")
+        raise _fail(INVALID_RECORD, reason="format", format=data.get("format"),
+                    expected=FORMAT)
     rules_data = data.get("rules")
     if not isinstance(rules_data, Mapping):
-        raise _fail(INVALID_RECORD, "The record has no rules object.")
+        raise _fail(INVALID_RECORD, reason="no_rules")
     try:
         rules = Rules.from_json(rules_data)
-    except RuleError as exc:
-        raise _fail(INVALID_RULES, exc.message) from None
+    except GameError as exc:
+        raise RecordError.located(exc, None, code=INVALID_RULES) from None
     first_dealer = data.get("first_dealer")
     if (not isinstance(first_dealer, int) or isinstance(first_dealer, bool)
             or not 0 <= first_dealer < rules.players):
-        raise _fail(INVALID_RECORD, f"first_dealer must be a seat from 0 to "
-                    f"{rules.players - 1}.")
+        raise _fail(INVALID_RECORD, reason="first_dealer", last=rules.players - 1)
     hands = data.get("hands")
     if not isinstance(hands, list):
-        raise _fail(INVALID_RECORD, "The record's hands must be a list.")
+        raise _fail(INVALID_RECORD, reason="hands_not_list")
     game = Game(rules, first_dealer)
     for hi, raw_hand in enumerate(hands):
         if not isinstance(raw_hand, Mapping):
-            raise _fail(INVALID_RECORD, f"Hand {hi} is not an object.", hi)
+            raise _fail(INVALID_RECORD, hi, reason="hand_not_object", index=hi)
         actions = raw_hand.get("actions", [])
         if not isinstance(actions, list):
-            raise _fail(INVALID_RECORD, f"Hand {hi}'s actions must be a list.", hi)
+            raise _fail(INVALID_RECORD, hi, reason="actions_not_list", index=hi)
         if game.finished:
-            raise _fail(GAME_OVER, "The game was over before this hand.", hi,
-                        0 if actions else None)
+            raise _fail(GAME_OVER, hi, 0 if actions else None, reason="before_hand")
         last = game.current
         if last is not None and not last.finished:
-            raise _fail(INVALID_RECORD, f"Hand {hi - 1} is unfinished but another follows.",
-                        hi)
+            raise _fail(INVALID_RECORD, hi, reason="unfinished", index=hi - 1)
         deal = _parse_deal(raw_hand, rules, hi)
         try:
             game.start_hand(deal)
-        except RuleError as exc:
-            raise _fail(exc.code, exc.message, hi) from None
+        except GameError as exc:
+            raise RecordError.located(exc, hi) from None
         for ai, raw in enumerate(actions):
             _apply_raw(game, raw, hi, ai)
     return game
@@ -99,46 +98,49 @@ def load_game(data: object) -> Game:
 def _parse_deal(raw: Mapping[str, Any], rules: Rules, hi: int) -> Deal:
     deal = raw.get("deal")
     if not isinstance(deal, list) or not all(isinstance(h, list) for h in deal):
-        raise _fail(INVALID_RECORD, f"Hand {hi} has no deal (a list of card lists).", hi)
+        raise _fail(INVALID_RECORD, hi, reason="no_deal", index=hi)
 
-    def cards(values: object, what: str) -> tuple[int, ...]:
+    def cards(values: object, part: str, seat: int | None = None) -> tuple[int, ...]:
+        """`part`: which cards of the deal ("seat", "kitty", "blind", "removed")."""
         if values is None:
             return ()
         if not isinstance(values, list):
-            raise _fail(INVALID_RECORD, f"Hand {hi}'s {what} must be a list of cards.", hi)
+            raise _fail(INVALID_RECORD, hi, reason="cards_not_list", index=hi, part=part,
+                        seat=seat)
         out = []
         for text in values:
             card = parse_card(text)
             if card is None:
-                raise _fail(INVALID_DEAL, f"{text!r} in the {what} is not a card.", hi)
+                raise _fail(INVALID_DEAL, hi, reason="deal_not_a_card", value=text, part=part,
+                            seat=seat)
             out.append(card)
         return tuple(out)
 
     parsed = Deal(
-        hands=tuple(cards(h, f"seat {i}'s cards") for i, h in enumerate(deal)),
+        hands=tuple(cards(h, "seat", i) for i, h in enumerate(deal)),
         kitty=cards(raw.get("kitty"), "kitty"),
         blind=cards(raw.get("blind"), "blind"),
-        removed=cards(raw.get("removed"), "removed cards"),
+        removed=cards(raw.get("removed"), "removed"),
     )
     return parsed
 
 
 def _apply_raw(game: Game, raw: object, hi: int, ai: int) -> None:
     if game.finished:
-        raise _fail(GAME_OVER, "The game is already over.", hi, ai)
+        raise _fail(GAME_OVER, hi, ai, reason="already")
     if not isinstance(raw, Mapping):
-        raise _fail(INVALID_RECORD, "An action is a JSON object.", hi, ai)
+        raise _fail(INVALID_RECORD, hi, ai, reason="action_not_object")
     kind = raw.get("action")
     if kind not in _FORMS:
-        raise _fail(INVALID_RECORD, f"Unknown action {kind!r}.", hi, ai)
+        raise _fail(INVALID_RECORD, hi, ai, reason="unknown_action", kind=kind)
     required, optional = _FORMS[kind]
     allowed = {"seat", "action", *required, *optional}
     for key in raw:
         if key not in allowed:
-            raise _fail(INVALID_RECORD, f"Unknown key {key!r} in a {kind} action.", hi, ai)
+            raise _fail(INVALID_RECORD, hi, ai, reason="unknown_key", key=key, kind=kind)
     for key in ("seat", *required):
         if key not in raw:
-            raise _fail(INVALID_RECORD, f"A {kind} action needs {key!r}.", hi, ai)
+            raise _fail(INVALID_RECORD, hi, ai, reason="missing_key", key=key, kind=kind)
     hand = game.current
     assert hand is not None
     seat = raw["seat"]
@@ -148,27 +150,27 @@ def _apply_raw(game: Game, raw: object, hi: int, ai: int) -> None:
         game.apply(action)
     except RecordError:
         raise
-    except RuleError as exc:
-        raise _fail(exc.code, exc.message, hi, ai) from None
+    except GameError as exc:
+        raise RecordError.located(exc, hi, ai) from None
 
 
 def _parse_action(kind: str, seat: int, raw: Mapping[str, Any]) -> Action:
     if kind == "bid":
         bid = raw["bid"]
         if isinstance(bid, bool) or not isinstance(bid, int | str):
-            raise RuleError(INVALID_RECORD, f"{bid!r} is not a bid.")
+            raise GameError(INVALID_RECORD, reason="not_a_bid", value=bid)
         return Action(seat, "bid", bid=bid)
     if kind in ("exchange", "discard"):
         values = raw["cards"]
         if not isinstance(values, list):
-            raise RuleError(INVALID_RECORD, "cards must be a list.")
+            raise GameError(INVALID_RECORD, reason="action_cards_not_list")
         return Action(seat, kind, cards=tuple(_card(v) for v in values))
     if kind == "play":
         card = _card(raw["card"])
         call = raw.get("call")
         trump = raw.get("trump")
         if trump is not None and not isinstance(trump, str):
-            raise RuleError("invalid_trump", f"{trump!r} is not a trump.")
+            raise GameError(INVALID_TRUMP, reason="not_text", value=trump)
         return Action(seat, "play", card=card, call=None if call is None else _card(call),
                       trump=trump)
     return Action(seat, kind)  # type: ignore[arg-type]
@@ -177,7 +179,7 @@ def _parse_action(kind: str, seat: int, raw: Mapping[str, Any]) -> Action:
 def _card(text: object) -> int:
     card = parse_card(text)
     if card is None:
-        raise RuleError(INVALID_CARD, f"{text!r} is not a card.")
+        raise GameError(INVALID_CARD, reason="record", value=text)
     return card
 
 
@@ -226,7 +228,7 @@ def replay(data: object) -> dict[str, object]:
     try:
         return replay_output(load_game(data))
     except RecordError as exc:
-        return exc.to_json()
+        return exc.to_json(error_sentence(exc))
 
 
 def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
@@ -247,14 +249,14 @@ def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
 
 def action_from_json(raw: Mapping[str, Any]) -> Action:
     """The action of a record's action object (`action_to_json`'s inverse); a
-    malformed one raises `RuleError`."""
+    malformed one raises `GameError`."""
     seat, kind = raw.get("seat"), raw.get("action")
     if not isinstance(seat, int) or not isinstance(kind, str):
-        raise RuleError(INVALID_RECORD, "An action needs a seat and a kind.")
+        raise GameError(INVALID_RECORD, reason="no_seat_or_kind")
     try:
         return _parse_action(kind, seat, raw)
     except KeyError as exc:
-        raise RuleError(INVALID_RECORD, f"The action has no {exc.args[0]!r}.") from None
+        raise GameError(INVALID_RECORD, reason="no_key", key=exc.args[0]) from None
 
 
 def hand_to_json(hand: Hand) -> dict[str, object]:

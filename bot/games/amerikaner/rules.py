@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.cards import FULL_PACK, JOKER_BASE, mask_of, parse_card
-from bot.errors import INVALID_RULES, RuleError
+from bot.errors import INVALID_RULES, GameError
 
 PRESETS = ("amerikaner", "norsk", "kani")
 BOOLEAN_OPTIONS = (
@@ -14,20 +14,6 @@ BOOLEAN_OPTIONS = (
     "bidder_double", "partner_half", "all_pass_play", "fixed_ten",
 )
 OPTION_NAMES = (*BOOLEAN_OPTIONS, "target")
-
-OPTION_HELP = {
-    "no_kitty": "deal every card; no kitty",
-    "jokers": "jokers instead of removed twos; no kitty; allows 6 players",
-    "show_kitty": "the kitty is shown to all before the bidder takes it",
-    "kitty_trick": "the bidder's discards count as one extra trick; bids rise by 1",
-    "free_trump": "with the opening lead the bidder may name any trump, or no trumps",
-    "two_wins": "a 2 led wins the trick",
-    "bidder_double": "the bidder scores double the bid",
-    "partner_half": "the partner scores half the bid, rounded up",
-    "all_pass_play": "if all pass, play without trumps; -1 per trick won",
-    "fixed_ten": "every bid but Kani is worth 10 points",
-    "target": "the winning score",
-}
 
 # (players) -> (cards each, kitty) for the Norwegian game with a kitty.
 _KITTY_LAYOUT = {3: (16, 4), 4: (12, 4), 5: (10, 2)}
@@ -73,19 +59,17 @@ class Rules:
     def create(cls, preset: str = "amerikaner", players: int = 4,
                options: Mapping[str, object] | None = None) -> Rules:
         if preset not in PRESETS:
-            raise RuleError(INVALID_RULES, f"Unknown preset {preset!r}: choose one of "
-                            + ", ".join(PRESETS) + ".")
+            raise GameError(INVALID_RULES, reason="unknown_preset", preset=preset,
+                            presets=tuple(PRESETS))
         if not isinstance(players, int) or isinstance(players, bool):
-            raise RuleError(INVALID_RULES, "The number of players must be a whole number.")
+            raise GameError(INVALID_RULES, reason="players_not_whole")
         flags, target = _parse_options(preset, options or {})
         low, high = _PLAYER_RANGE[preset]
         if "jokers" in flags:
             high = 6
         if not low <= players <= high:
-            extra = " (6 with the jokers option)" if preset == "amerikaner" else ""
-            raise RuleError(INVALID_RULES, f"{preset} is played by {low} to {high} players"
-                            f"{extra}, not {players}." if low != high else
-                            f"{preset} is played by exactly {low} players, not {players}.")
+            raise GameError(INVALID_RULES, reason="player_count", preset=preset, low=low,
+                            high=high, players=players)
         removed: tuple[int, ...] = ()
         jokers = 0
         kitty = blind = 0
@@ -140,18 +124,13 @@ class Rules:
     @classmethod
     def from_json(cls, data: object) -> Rules:
         if not isinstance(data, Mapping):
-            raise RuleError(INVALID_RULES, "The rules must be an object with preset, "
-                            "players and options.")
+            raise GameError(INVALID_RULES, reason="rules_not_object")
         options = data.get("options", {})
         if options is None:
             options = {}
         if not isinstance(options, Mapping):
-            raise RuleError(INVALID_RULES, "The options must be an object.")
+            raise GameError(INVALID_RULES, reason="options_not_object")
         return cls.create(data.get("preset", "amerikaner"), data.get("players", 4), options)
-
-    def describe_options(self) -> list[str]:
-        return [f"{name}: {OPTION_HELP[name]}" for name in BOOLEAN_OPTIONS if name in self.options]
-
 
 def default_target(preset: str) -> int:
     return 50 if preset == "kani" else 52
@@ -165,38 +144,30 @@ def _parse_options(preset: str, options: Mapping[str, object]) -> tuple[set[str]
             if value is None:
                 continue
             if (not isinstance(value, int) or isinstance(value, bool)) or value <= 0:
-                raise RuleError(INVALID_RULES, f"The target must be a positive whole number, "
-                                f"not {value!r}.")
+                raise GameError(INVALID_RULES, reason="bad_target", value=value)
             target = value
             continue
         if name not in BOOLEAN_OPTIONS:
-            raise RuleError(INVALID_RULES, f"Unknown option {name!r}. Options: "
-                            + ", ".join(OPTION_NAMES) + ".")
+            raise GameError(INVALID_RULES, reason="unknown_option", option=name,
+                            options=OPTION_NAMES)
         if value is False or value is None:
             continue  # an option set to false is never refused
         if value is not True:
-            raise RuleError(INVALID_RULES, f"Option {name!r} is on or off (true or false), "
-                            f"not {value!r}.")
+            raise GameError(INVALID_RULES, reason="not_on_or_off", option=name, value=value)
         flags.add(name)
     for name in sorted(flags):
         if name not in _PRESET_OPTIONS[preset]:
-            where = {"no_kitty": "amerikaner", "jokers": "amerikaner",
-                     "show_kitty": "amerikaner with a kitty",
-                     "kitty_trick": "amerikaner with a kitty",
-                     "bidder_double": "amerikaner and norsk",
-                     "partner_half": "amerikaner and norsk",
-                     "all_pass_play": "amerikaner and norsk", "fixed_ten": "kani"}.get(name, "")
-            raise RuleError(INVALID_RULES, f"Option {name!r} does not apply to {preset}: "
-                            f"it is for {where} only.")
+            raise GameError(INVALID_RULES, reason="not_for_preset", option=name,
+                            preset=preset)
     if "bidder_double" in flags and "partner_half" in flags:
-        raise RuleError(INVALID_RULES, "Options 'bidder_double' and 'partner_half' exclude each "
-                        "other: choose one way of scoring the bid.")
+        raise GameError(INVALID_RULES, reason="exclusive", options=("bidder_double",
+                                                                    "partner_half"))
     no_kitty_by = "no_kitty" if "no_kitty" in flags else "jokers" if "jokers" in flags else None
     if no_kitty_by:
         for name in _KITTY_ONLY:
             if name in flags:
-                raise RuleError(INVALID_RULES, f"Option {name!r} needs a kitty, but "
-                                f"{no_kitty_by!r} deals every card.")
+                raise GameError(INVALID_RULES, reason="needs_kitty", option=name,
+                                by=no_kitty_by)
     return flags, target
 
 

@@ -13,12 +13,13 @@ import random
 from collections.abc import Callable, Mapping
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
-from bot.errors import RuleError
+from bot.errors import INVALID_CARD, INVALID_RECORD, GameError
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai import choose_action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.hand import Hand
-from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, Rules
+from bot.games.amerikaner.text import error_sentence, option_help
 from bot.games.amerikaner.views import HandView, LegalActions, hand_view
 
 HUMAN = 0
@@ -130,14 +131,14 @@ def moves_text(legal: LegalActions) -> str:
 
 
 def parse_move(text: str, view: HandView) -> Action:
-    """The action `text` asks for; raises `RuleError` with a player-facing message when it
+    """The action `text` asks for; raises `GameError` (see text.error_sentence) when it
     cannot be read (the rules themselves are checked when it is applied)."""
     legal = view.legal
     seat = view.seat
     assert legal is not None and seat is not None
     words = text.replace(",", " ").split()
     if not words:
-        raise RuleError("invalid_record", "Type a move (or 'help', or 'quit').")
+        raise GameError(INVALID_RECORD, reason="empty_move")
     head = words[0].lower()
     rules = view.rules
 
@@ -146,8 +147,8 @@ def parse_move(text: str, view: HandView) -> Action:
         for item in items:
             card = parse_card(item)
             if card is None:
-                raise RuleError("invalid_card", f"{item!r} is not a card: write e.g. AS, "
-                                "10H, TD, 2C" + (", JK1" if rules.jokers else "") + ".")
+                raise GameError(INVALID_CARD, reason="terminal", text=item,
+                                jokers=bool(rules.jokers))
             out.append(card)
         return tuple(out)
 
@@ -182,8 +183,7 @@ def parse_move(text: str, view: HandView) -> Action:
             trump = rest[1]
             rest = rest[2:]
         else:
-            raise RuleError("invalid_record", f"I do not understand {' '.join(rest)!r}: "
-                            "write e.g. 'AS' or 'AS call KS'.")
+            raise GameError(INVALID_RECORD, reason="not_understood", words=" ".join(rest))
     return Action.play(seat, card, call, trump)
 
 
@@ -238,8 +238,8 @@ def _human_turn(game: Game, hand: Hand, ask: InputFn, say: OutputFn) -> None:
             action = parse_move(text, view)
             game.apply(action)
             return
-        except RuleError as exc:
-            say(f"Not allowed: {exc.message}")
+        except GameError as exc:
+            say(f"Not allowed: {error_sentence(exc)}")
 
 
 def run_game(preset: str = "amerikaner", players: int = 4,
@@ -254,15 +254,16 @@ def run_game(preset: str = "amerikaner", players: int = 4,
         opts["target"] = target
     try:
         rules = Rules.create(preset, players, opts)
-    except RuleError as exc:
-        say(f"Cannot start: {exc.message}")
+    except GameError as exc:
+        say(f"Cannot start: {error_sentence(exc)}")
         return 2
     rng = random.Random(seed)
     game = Game(rules, rng.randrange(players))
     say(f"{preset}, {players} players, to {rules.target} points; you are seat 0, "
         f"the others play at level {level}. Type 'help' for the table, 'quit' to stop.")
     if rules.options:
-        say("House rules: " + "; ".join(rules.describe_options()))
+        say("House rules: " + "; ".join(f"{name}: {option_help(name)}"
+                                        for name in BOOLEAN_OPTIONS if name in rules.options))
     try:
         while not game.finished:
             hand = game.start_hand(rng=rng)

@@ -174,7 +174,7 @@ def sample_sinks(know: Knowledge, rng: random.Random, tries: int = 20) -> list[i
 
 def build_world(view: HandView, know: Knowledge, sinks: list[int]) -> Hand:
     """A full `Hand` at the view's moment, on the sampled deal: the public history is
-    replayed through the core (which raises `RuleError` if the sample breaks a rule)."""
+    replayed through the core (which raises `GameError` if the sample breaks a rule)."""
     rules = view.rules
     n = know.n
     seat = know.seat

@@ -41,7 +41,7 @@ import random
 import time
 
 from bot.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits, mask_of
-from bot.errors import RuleError
+from bot.errors import GameError
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import COMPILED, DONE, LEAD, PLAY, Hand
 from bot.games.amerikaner.scoring import score_hand
@@ -452,7 +452,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
             continue
         try:
             world = build_world(view, know, sinks)
-        except RuleError:
+        except GameError:
             failures += 1
             continue
         samples += 1
@@ -733,7 +733,7 @@ def _evaluate_hand(world: Hand, seat: int, candidates: list[Action], totals: lis
         hand = world.copy()
         try:
             hand.apply(action)
-        except RuleError:
+        except GameError:
             continue
         _advance(hand)
         if hand.phase == DONE:
