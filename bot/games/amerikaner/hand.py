@@ -163,7 +163,7 @@ class _RuleFacts:
         n = rules.players
         self.n: int = n
         self.two_wins: bool = "two_wins" in rules.options
-        self.kani: bool = rules.preset == "kani"
+        self.kani: bool = rules.style.top_with_trumps
         self.min_bid: int = rules.min_bid
         self.max_bid: int = rules.max_bid
         self.top_value: int = rules.top_value
@@ -387,7 +387,7 @@ class Hand:
         return -1
 
     def can_redeal(self, seat: int) -> bool:
-        return (self.rules.preset == "norsk" and self.phase == BID and seat == self.to_act
+        return (self.rules.style.redeal and self.phase == BID and seat == self.to_act
                 and not self.bid_made >> seat & 1 and not self.hands[seat] & COURT_MASK)
 
     def legal_bids(self) -> list[int]:
@@ -436,7 +436,7 @@ class Hand:
         exists, redeal only in norsk, the phase, a passed seat, the turn."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise GameError(INVALID_RECORD, reason="no_seat", seat=seat, players=self.n)
-        if kind == "redeal" and self.rules.preset != "norsk":
+        if kind == "redeal" and not self.rules.style.redeal:
             raise GameError(REDEAL_NOT_ALLOWED, reason="preset")
         if kind not in PHASE_KINDS[self.phase]:
             raise GameError(WRONG_PHASE, kind=kind, phase=self.phase)

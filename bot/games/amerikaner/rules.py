@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from bot.cards import FULL_PACK, JOKER_BASE, mask_of, parse_card
 from bot.errors import INVALID_RULES, GameError
 
-PRESETS = ("amerikaner", "norsk", "kani")
 BOOLEAN_OPTIONS = (
     "no_kitty", "jokers", "show_kitty", "kitty_trick", "free_trump", "two_wins",
     "bidder_double", "partner_half", "all_pass_play", "fixed_ten",
@@ -19,16 +18,47 @@ OPTION_NAMES = (*BOOLEAN_OPTIONS, "target")
 _KITTY_LAYOUT = {3: (16, 4), 4: (12, 4), 5: (10, 2)}
 _NO_KITTY_REMOVED = {3: ("2C",), 4: (), 5: ("2C", "2D")}
 _JOKER_COUNT = {3: 2, 4: 0, 5: 3, 6: 2}
-_PLAYER_RANGE = {"amerikaner": (3, 5), "norsk": (3, 6), "kani": (4, 4)}
-
-# Which options apply to what (RULES.md section 8).
+# Options that need a kitty (RULES.md section 8).
 _KITTY_ONLY = ("show_kitty", "kitty_trick")
-_PRESET_OPTIONS = {
-    "amerikaner": {"no_kitty", "jokers", "show_kitty", "kitty_trick", "free_trump",
-                   "two_wins", "bidder_double", "partner_half", "all_pass_play"},
-    "norsk": {"free_trump", "two_wins", "bidder_double", "partner_half", "all_pass_play"},
-    "kani": {"free_trump", "two_wins", "fixed_ten"},
-}
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """One preset of RULES.md section 2, as data: everything in which the presets differ.
+    The rules core, the scoring, the AI and the text read these fields, never a preset's
+    name."""
+
+    name: str
+    players: tuple[int, int]  # fewest and most players (option `jokers` allows 6)
+    options: frozenset[str]  # the house rules that apply (section 8)
+    target: int  # the default winning score
+    deal: str  # "kitty" (4 or 2 to the bidder), "blind" (the rest face down), "thirteen"
+    top_bid: str  # the name of the bid above the highest number bid
+    top_with_trumps: bool  # the top bid is all the tricks with trumps and a partner
+    redeal: bool  # a hand without a jack, queen or king may claim a redeal (section 3)
+    scoring: str  # "tricks" (sections 7.1-7.3) or "fixed" (Kani: the team scores or not)
+    bid_range: tuple[int, int] | None  # fixed number bids, else from the tricks per hand
+    bid_margin: float  # how many tricks the easy AI keeps in hand when it bids
+
+
+AMERIKANER_PRESET = Preset(
+    name="amerikaner", players=(3, 5), target=52, deal="kitty", top_bid="amerikaner",
+    top_with_trumps=False, redeal=False, scoring="tricks", bid_range=None, bid_margin=0.7,
+    options=frozenset({"no_kitty", "jokers", "show_kitty", "kitty_trick", "free_trump",
+                       "two_wins", "bidder_double", "partner_half", "all_pass_play"}))
+NORSK_PRESET = Preset(
+    name="norsk", players=(3, 6), target=52, deal="blind", top_bid="amerikaner",
+    top_with_trumps=False, redeal=True, scoring="tricks", bid_range=None, bid_margin=0.7,
+    options=frozenset({"free_trump", "two_wins", "bidder_double", "partner_half",
+                       "all_pass_play"}))
+KANI_PRESET = Preset(
+    name="kani", players=(4, 4), target=50, deal="thirteen", top_bid="kani",
+    top_with_trumps=True, redeal=False, scoring="fixed", bid_range=(6, 12), bid_margin=1.0,
+    options=frozenset({"free_trump", "two_wins", "fixed_ten"}))
+
+PRESET_TABLE: Mapping[str, Preset] = {
+    p.name: p for p in (AMERIKANER_PRESET, NORSK_PRESET, KANI_PRESET)}
+PRESETS = tuple(PRESET_TABLE)
 
 
 def _half_up(n: int) -> int:
@@ -42,6 +72,7 @@ class Rules:
     inapplicable or conflicting options with a message that says which and why."""
 
     preset: str
+    style: Preset = field(repr=False, compare=False)  # the preset's data (PRESET_TABLE)
     players: int
     options: frozenset[str]
     target: int
@@ -58,13 +89,14 @@ class Rules:
     @classmethod
     def create(cls, preset: str = "amerikaner", players: int = 4,
                options: Mapping[str, object] | None = None) -> Rules:
-        if preset not in PRESETS:
+        style = PRESET_TABLE.get(preset) if isinstance(preset, str) else None
+        if style is None:
             raise GameError(INVALID_RULES, reason="unknown_preset", preset=preset,
-                            presets=tuple(PRESETS))
+                            presets=PRESETS)
         if not isinstance(players, int) or isinstance(players, bool):
             raise GameError(INVALID_RULES, reason="players_not_whole")
-        flags, target = _parse_options(preset, options or {})
-        low, high = _PLAYER_RANGE[preset]
+        flags, target = _parse_options(style, options or {})
+        low, high = style.players
         if "jokers" in flags:
             high = 6
         if not low <= players <= high:
@@ -73,32 +105,33 @@ class Rules:
         removed: tuple[int, ...] = ()
         jokers = 0
         kitty = blind = 0
-        if preset == "kani":
-            each, top = 13, "kani"
-            min_bid, max_bid = 6, 12
-        elif preset == "norsk":
-            each, top = 52 // players, "amerikaner"
+        if style.deal == "thirteen":
+            each = 13
+        elif style.deal == "blind":
+            each = 52 // players
             blind = 52 - each * players
-            min_bid, max_bid = _half_up(each), each
         elif "jokers" in flags:
             jokers = _JOKER_COUNT[players]
-            each, top = (52 + jokers) // players, "amerikaner"
-            min_bid, max_bid = _half_up(each), each
+            each = (52 + jokers) // players
         elif "no_kitty" in flags:
             removed = tuple(_card(c) for c in _NO_KITTY_REMOVED[players])
-            each, top = (52 - len(removed)) // players, "amerikaner"
-            min_bid, max_bid = _half_up(each), each
+            each = (52 - len(removed)) // players
         else:
             each, kitty = _KITTY_LAYOUT[players]
-            top = "amerikaner"
+        if style.bid_range is not None:
+            min_bid, max_bid = style.bid_range
+        elif kitty:
             min_bid, max_bid = each // 2, each
+        else:
+            min_bid, max_bid = _half_up(each), each
         if "kitty_trick" in flags:
             min_bid += 1
             max_bid += 1
         pack = (FULL_PACK & ~mask_of(removed)) | sum(1 << (JOKER_BASE + i) for i in range(jokers))
-        return cls(preset=preset, players=players, options=frozenset(flags), target=target,
-                   cards_each=each, kitty_size=kitty, blind_size=blind, jokers=jokers,
-                   removed=removed, min_bid=min_bid, max_bid=max_bid, top_bid=top, pack=pack)
+        return cls(preset=style.name, style=style, players=players,
+                   options=frozenset(flags), target=target, cards_each=each,
+                   kitty_size=kitty, blind_size=blind, jokers=jokers, removed=removed,
+                   min_bid=min_bid, max_bid=max_bid, top_bid=style.top_bid, pack=pack)
 
     def has(self, option: str) -> bool:
         return option in self.options
@@ -133,12 +166,12 @@ class Rules:
         return cls.create(data.get("preset", "amerikaner"), data.get("players", 4), options)
 
 def default_target(preset: str) -> int:
-    return 50 if preset == "kani" else 52
+    return PRESET_TABLE[preset].target
 
 
-def _parse_options(preset: str, options: Mapping[str, object]) -> tuple[set[str], int]:
+def _parse_options(style: Preset, options: Mapping[str, object]) -> tuple[set[str], int]:
     flags: set[str] = set()
-    target = default_target(preset)
+    target = style.target
     for name, value in options.items():
         if name == "target":
             if value is None:
@@ -156,9 +189,9 @@ def _parse_options(preset: str, options: Mapping[str, object]) -> tuple[set[str]
             raise GameError(INVALID_RULES, reason="not_on_or_off", option=name, value=value)
         flags.add(name)
     for name in sorted(flags):
-        if name not in _PRESET_OPTIONS[preset]:
+        if name not in style.options:
             raise GameError(INVALID_RULES, reason="not_for_preset", option=name,
-                            preset=preset)
+                            preset=style.name)
     if "bidder_double" in flags and "partner_half" in flags:
         raise GameError(INVALID_RULES, reason="exclusive", options=("bidder_double",
                                                                     "partner_half"))

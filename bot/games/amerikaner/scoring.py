@@ -23,7 +23,7 @@ def score_hand(rules: Rules, contract: int, bidder: int, partner: int,
         return [-t for t in tricks], False
     top = contract == rules.max_bid + 1  # rules.top_value (a property: a Python call)
     team_tricks = tricks[bidder] + (tricks[partner] if partner >= 0 else 0)
-    if rules.preset == "kani":
+    if rules.style.scoring == "fixed":
         made = team_tricks >= (13 if top else contract)
         value = 50 if top else 10 if "fixed_ten" in rules.options else contract
         # Made: the team scores; failed: each opponent scores. Nobody loses points.

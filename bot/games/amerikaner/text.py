@@ -39,7 +39,7 @@ from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 
 from .actions import INVALID_BID, Action
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from .rules import BOOLEAN_OPTIONS, Rules
+from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules
 from .views import GameView, HandView, TrickView
 
 TITLE = "Amerikaner"  # the game's name: the same in every language
@@ -335,7 +335,7 @@ def rules_text(rules: Rules) -> str:
     if rules.jokers:
         lines.append(_("{count} jokers: a joker led wins; one played when void has no "
                        "power.").format(count=rules.jokers))
-    top = (_("(all 13 tricks, with trumps and a partner)") if rules.preset == "kani"
+    top = (_("(all 13 tricks, with trumps and a partner)") if rules.style.top_with_trumps
            else _("(alone, no trumps, every trick)"))
     lines.append(_("Bids {low}–{high}, each higher than the last; a pass is final. Above "
                    "them: **{top_bid}** {top}.").format(
@@ -344,7 +344,7 @@ def rules_text(rules: Rules) -> str:
                    "that suit: its holder is the partner, revealed when it is played."))
     lines.append(_("Follow suit if you can; highest trump wins, else highest of the suit "
                    "led."))
-    if rules.preset == "kani":
+    if rules.style.scoring == "fixed":
         lines.append(_("Made: bidder and partner score the bid (Kani 50). Failed: each "
                        "opponent scores it. Nobody loses points."))
     else:
@@ -465,7 +465,7 @@ def _player_count(p: dict[str, Any]) -> str:
     if low == high:
         return _("{preset} is played by exactly {low} players, not {players}.").format(
             preset=preset, low=low, players=players)
-    if preset == "amerikaner":
+    if "jokers" in PRESET_TABLE[preset].options:
         return _("{preset} is played by {low} to {high} players (6 with the jokers option), "
                  "not {players}.").format(preset=preset, low=low, high=high, players=players)
     return _("{preset} is played by {low} to {high} players, not {players}.").format(

@@ -216,7 +216,7 @@ def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool) -> 
     if not bids:
         return "pass"
     top = rules.top_value
-    if rules.preset == "kani":
+    if rules.style.top_with_trumps:  # all the tricks, with trumps and a partner
         if estimate_tricks(rules, held) >= 14.0:
             return top
     elif solid_for_top(rules, held) and held.bit_count() >= rules.cards_each:
@@ -225,7 +225,7 @@ def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool) -> 
     if not numbers:
         return "pass"
     est = predict_team_tricks(rules, held)
-    margin = 1.0 if rules.preset == "kani" else 0.7
+    margin = rules.style.bid_margin
     if numbers[0] <= est - margin:
         return numbers[0]
     return "pass"

@@ -285,6 +285,6 @@ def sim_from_view(view: HandView) -> Sim:
                     else contract if contract is not None else 0)
     sim.all_pass = view.all_pass
     sim.discards = mask_of(view.discards) if view.discards else 0
-    sim.top = sim.contract == rules.top_value and rules.preset != "kani"
+    sim.top = sim.contract == rules.top_value and not rules.style.top_with_trumps
     _finish_setup(sim, rules)
     return sim
