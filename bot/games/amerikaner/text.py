@@ -39,7 +39,7 @@ from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 
 from .actions import INVALID_BID, Action
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from .rules import BOOLEAN_OPTIONS, Rules
+from .rules import BOOLEAN_OPTIONS, Rules, default_target
 from .views import GameView, HandView, TrickView
 
 TITLE = "Amerikaner"  # the game's name: the same in every language
@@ -377,6 +377,80 @@ def help_text() -> str:
              "Open **My hand** on the table message to see your cards and act; or use "
              "/amerikaner bid, discard, exchange, play.\n"
              "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
+
+
+# ----------------------------------------------------------------- the hand's controls
+
+def control_label(key: str) -> str:
+    """The label of one of a player's buttons in the bidding and the blind exchange."""
+    return {"pass": _("Pass"), "redeal": _("Redeal"), "keep_hand": _("Keep my hand")}[key]
+
+
+def trump_label(trump: str) -> str:
+    """A trump to choose (S, H, D, C or grand), as a button or a choice shows it."""
+    return {"S": _("♠ Spades"), "H": _("♥ Hearts"), "D": _("♦ Diamonds"), "C": _("♣ Clubs"),
+            "grand": _("No trumps")}[trump]
+
+
+def led_trump_label(suit: str) -> str:
+    """The button that keeps the suit led (its symbol, `suit`) as trump."""
+    return _("Trump: {suit} (suit led)").format(suit=suit)
+
+
+def call_label(card: int) -> str:
+    """A card to call, in the call menu."""
+    return _("Call {card}").format(card=card_label(card))
+
+
+def discard_placeholder(count: int) -> str:
+    return ngettext("Choose {count} card to discard", "Choose {count} cards to discard",
+                    count).format(count=count)
+
+
+def exchange_placeholder(count: int) -> str:
+    return ngettext("Give up to {count} card to the blind",
+                    "Give up to {count} cards to the blind", count).format(count=count)
+
+
+def call_placeholder() -> str:
+    return _("Call a card: its holder is your partner")
+
+
+def lead_trump_panel(card: int) -> Panel:
+    """The opening lead's step that names the trump (free_trump), after `card`."""
+    return Panel(title=_("Lead {card}: choose trump").format(card=card_label(card)),
+                 description=_("The suit led is trump unless you name another, or no "
+                               "trumps."))
+
+
+def lead_call_panel(card: int) -> Panel:
+    """The opening lead's step that calls the partner's card, after `card`."""
+    return Panel(title=_("Lead {card}: call a card").format(card=card_label(card)),
+                 description=_("Whoever holds the called card is your partner, revealed "
+                               "when it is played."))
+
+
+# ----------------------------------------------------------------- server settings
+
+def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
+    """A server's default table (preset, players, target, house rules, turn timer);
+    `saved`: just changed."""
+    if not settings:
+        text = _("Server defaults: amerikaner, 4 players, to 52, no house rules.")
+    else:
+        preset = settings.get("preset", "amerikaner")
+        players = settings.get("players", 4)
+        timer = settings.get("turn_timer") or 0
+        text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
+                 "{timer}.").format(
+            preset=preset,
+            players=ngettext("{count} player", "{count} players", players).format(
+                count=players),
+            target=settings.get("target") or default_target(preset),
+            options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+            timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
+                count=timer) if timer else _("no turn timer"))
+    return _("Saved. {settings}").format(settings=text) if saved else text
 
 
 # ----------------------------------------------------------------- refusals by code
