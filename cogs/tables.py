@@ -644,7 +644,7 @@ class Tables(commands.Cog):
                 await interaction.response.edit_message(embed=_embed(table_panel(table)),
                                                         view=lobby_view(table))
             else:
-                await self._reply(interaction, left_button_text("amerikaner"))
+                await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
         elif op == "ai":
             if parts[1] == "remove":
