@@ -20,9 +20,21 @@ from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_RULES, INVALID_TRUMP, GameError
 from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
-from bot.games.amerikaner.text import bid_label
+from bot.games.amerikaner.text import (
+    bid_label,
+    call_label,
+    call_placeholder,
+    control_label,
+    discard_placeholder,
+    exchange_placeholder,
+    lead_call_panel,
+    lead_trump_panel,
+    led_trump_label,
+    settings_text,
+    trump_label,
+)
 from bot.games.amerikaner.views import HandView
-from bot.render import Panel
+from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from cogs.tables import (
@@ -39,8 +51,6 @@ from cogs.tables import (
 )
 
 GAME = "amerikaner"
-TRUMP_LABELS = {"S": "♠ Spades", "H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs",
-                "grand": "No trumps"}
 
 
 def _card_style(card: int) -> discord.ButtonStyle:
@@ -52,12 +62,12 @@ def hand_view_components(table: Table, view: HandView) -> Components:
     t, v = table.id, table.version
     legal = view.legal
     if legal is None:
-        ui.add_item(TableButton(t, "hand", label="Refresh", emoji="🔄"))
+        ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
         return ui
     if legal.phase == "bid":
-        ui.add_item(TableButton(t, f"{v}:pass", label="Pass"))
+        ui.add_item(TableButton(t, f"{v}:pass", label=control_label("pass")))
         if legal.can_redeal:
-            ui.add_item(TableButton(t, f"{v}:redeal", label="Redeal",
+            ui.add_item(TableButton(t, f"{v}:redeal", label=control_label("redeal"),
                                     style=discord.ButtonStyle.danger))
         for bid in legal.bids:
             ui.add_item(TableButton(t, f"{v}:bid:{bid}", label=bid_label(bid),
@@ -68,13 +78,13 @@ def hand_view_components(table: Table, view: HandView) -> Components:
         options = _select_options((card_label(c), card_name(c)) for c in legal.cards)
         if legal.phase == "discard":
             ui.add_item(TableSelect(t, f"{v}:discard", options,
-                                    placeholder=f"Choose {high} cards to discard",
+                                    placeholder=discard_placeholder(high),
                                     min_values=high, max_values=high))
         else:
             ui.add_item(TableSelect(t, f"{v}:exchange", options,
-                                    placeholder=f"Give up to {high} cards to the blind",
+                                    placeholder=exchange_placeholder(high),
                                     min_values=1, max_values=high))
-            ui.add_item(TableButton(t, f"{v}:exchange", label="Keep my hand"))
+            ui.add_item(TableButton(t, f"{v}:exchange", label=control_label("keep_hand")))
     else:
         op = "lead" if legal.phase == "lead" and legal.calls else "play"
         playable = set(legal.cards)
@@ -82,7 +92,7 @@ def hand_view_components(table: Table, view: HandView) -> Components:
         for card in view.cards[:24]:
             ui.add_item(TableButton(t, f"{v}:{op}:{card_name(card)}", label=card_label(card),
                                     style=_card_style(card), disabled=card not in playable))
-    ui.add_item(TableButton(t, "hand", label="Refresh", emoji="🔄"))
+    ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
     return ui
 
 
@@ -90,23 +100,23 @@ def lead_trump_components(table: Table, card: int) -> Components:
     ui = Components()
     t, v, name = table.id, table.version, card_name(card)
     led = SUIT_SYMBOLS[suit_of(card)]
-    ui.add_item(TableButton(t, f"{v}:trump:{name}:led", label=f"Trump: {led} (suit led)",
+    ui.add_item(TableButton(t, f"{v}:trump:{name}:led", label=led_trump_label(led),
                             style=discord.ButtonStyle.primary))
     for choice in ("S", "H", "D", "C", "grand"):
         if choice != "SHDC"[suit_of(card)]:
             ui.add_item(TableButton(t, f"{v}:trump:{name}:{choice}",
-                                    label=TRUMP_LABELS[choice]))
-    ui.add_item(TableButton(t, "hand", label="Back", emoji="↩"))
+                                    label=trump_label(choice)))
+    ui.add_item(TableButton(t, "hand", label=button_label("back"), emoji="↩"))
     return ui
 
 
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
-    options = _select_options((f"Call {card_label(c)}", card_name(c)) for c in calls)
+    options = _select_options((call_label(c), card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
-                            options, placeholder="Call a card: its holder is your partner"))
-    ui.add_item(TableButton(table.id, "hand", label="Back", emoji="↩"))
+                            options, placeholder=call_placeholder()))
+    ui.add_item(TableButton(table.id, "hand", label=button_label("back"), emoji="↩"))
     return ui
 
 class Amerikaner(commands.Cog):
@@ -196,10 +206,7 @@ class Amerikaner(commands.Cog):
         if card is None or card not in view.legal.cards:
             raise GameError(INVALID_LEAD, reason="not_legal")
         if op == "lead" and view.legal.trumps:
-            panel = Panel(title=f"Lead {card_label(card)}: choose trump",
-                          description="The suit led is trump unless you name another, "
-                          "or no trumps.")
-            await interaction.response.edit_message(embed=_embed(panel),
+            await interaction.response.edit_message(embed=_embed(lead_trump_panel(card)),
                                                     view=lead_trump_components(table, card))
             return
         trump = args[1] if op == "trump" and len(args) > 1 else "led"
@@ -210,10 +217,7 @@ class Amerikaner(commands.Cog):
                 lambda s: Action.play(s, card, None, None if trump == "led" else trump))
             await self.host.confirm(interaction, table, result, edit=True)
             return
-        panel = Panel(title=f"Lead {card_label(card)}: call a card",
-                      description="Whoever holds the called card is your partner, revealed "
-                      "when it is played.")
-        await interaction.response.edit_message(embed=_embed(panel),
+        await interaction.response.edit_message(embed=_embed(lead_call_panel(card)),
                                                 view=call_components(table, card, trump, calls))
 
     # ------------------------------------------------------------- slash commands
@@ -344,7 +348,7 @@ class Amerikaner(commands.Cog):
         if legal is None or not legal.trumps:
             return []
         typed = current.strip().lower()
-        return _choices((TRUMP_LABELS[t], t) for t in legal.trumps if t.lower().startswith(typed))
+        return _choices((trump_label(t), t) for t in legal.trumps if t.lower().startswith(typed))
 
     def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
         table = self.tables.in_channel(interaction.channel_id or 0)
@@ -380,7 +384,7 @@ class Amerikaner(commands.Cog):
         current = await self.bot.store.get_guild_settings(guild, GAME)
         if preset is None and players is None and target is None and options is None \
                 and turn_timer is None:
-            await self.host._reply(interaction, _settings_text(current))
+            await self.host._reply(interaction, settings_text(current))
             return
         if not _is_manager(interaction):
             raise TableError("not_allowed")
@@ -402,18 +406,7 @@ class Amerikaner(commands.Cog):
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
         await self.bot.store.set_guild_settings(guild, GAME, new)
-        await self.host._reply(interaction, "Saved. " + _settings_text(new))
-
-
-def _settings_text(settings: dict[str, Any]) -> str:
-    if not settings:
-        return "Server defaults: amerikaner, 4 players, to 52, no house rules."
-    options = ", ".join(sorted(settings.get("options", {}))) or "no house rules"
-    timer = settings.get("turn_timer") or 0
-    return (f"Server defaults: {settings.get('preset', 'amerikaner')}, "
-            f"{settings.get('players', 4)} players, to "
-            f"{settings.get('target') or default_target(settings.get('preset', 'amerikaner'))},"
-            f" {options}, " + (f"{timer} minutes a turn." if timer else "no turn timer."))
+        await self.host._reply(interaction, settings_text(new, saved=True))
 
 
 # ----------------------------------------------------------------- what users type

@@ -30,15 +30,33 @@ from bot.errors import GameError
 from bot.render import (
     CONTENT_LIMIT,
     Panel,
+    away_text,
+    back_text,
+    button_label,
+    cancelled_panel,
+    cancelled_text,
     error_text,
+    export_note,
     fit_panel,
+    game_done_panel,
+    game_over_text,
+    game_started_text,
     internal_error,
+    joined_text,
     leaderboard_panel,
+    left_button_text,
+    left_text,
     lobby_panel,
+    moved_on_text,
+    old_button_text,
+    reminder_text,
+    replaced_text,
     seat_label,
     seat_names,
     shorten,
     stats_panel,
+    table_closed_text,
+    timeout_text,
     turn_mention,
 )
 from bot.store import PostRow, Store
@@ -321,23 +339,25 @@ class Components(discord.ui.View):
 def lobby_view(table: Table) -> Components:
     view = Components()
     t = table.id
-    view.add_item(TableButton(t, "join", label="Join", style=discord.ButtonStyle.success))
-    view.add_item(TableButton(t, "leave", label="Leave"))
-    view.add_item(TableButton(t, "start", label="Start", style=discord.ButtonStyle.primary,
-                              disabled=not table.full))
-    view.add_item(TableButton(t, "cancel", label="Cancel", style=discord.ButtonStyle.danger))
-    view.add_item(TableButton(t, "ai:easy", label="Add AI (easy)", disabled=table.full))
-    view.add_item(TableButton(t, "ai:strong", label="Add AI (strong)", disabled=table.full))
-    view.add_item(TableButton(t, "ai:remove", label="Remove AI",
+    view.add_item(TableButton(t, "join", label=button_label("join"),
+                              style=discord.ButtonStyle.success))
+    view.add_item(TableButton(t, "leave", label=button_label("leave")))
+    view.add_item(TableButton(t, "start", label=button_label("start"),
+                              style=discord.ButtonStyle.primary, disabled=not table.full))
+    view.add_item(TableButton(t, "cancel", label=button_label("cancel"),
+                              style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(t, "ai:easy", label=button_label("ai_easy"), disabled=table.full))
+    view.add_item(TableButton(t, "ai:strong", label=button_label("ai_strong"), disabled=table.full))
+    view.add_item(TableButton(t, "ai:remove", label=button_label("ai_remove"),
                               disabled=not any(s.is_ai for s in table.seats)))
     return view
 
 
 def table_view(table: Table) -> Components:
     view = Components()
-    view.add_item(TableButton(table.id, "hand", label="My hand",
+    view.add_item(TableButton(table.id, "hand", label=button_label("hand"),
                               style=discord.ButtonStyle.primary, emoji="🂠"))
-    view.add_item(TableButton(table.id, "rules", label="Rules"))
+    view.add_item(TableButton(table.id, "rules", label=button_label("rules")))
     return view
 # ----------------------------------------------------------------- panels of a table
 
@@ -541,8 +561,7 @@ class Tables(commands.Cog):
                 seat = int(row.params["seat"])
                 played = table.kind.describe_action(row.params["action"])
                 message = await channel.send(
-                    f"⏰ {seat_label(table.seats, seat)}'s time ran out: the AI played "
-                    f"{played} for them.", nonce=nonce)
+                    timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
@@ -589,7 +608,7 @@ class Tables(commands.Cog):
             text = _turn_mention(table)
             if text:
                 await self.bot.get_partial_messageable(table.channel_id).send(
-                    f"⏳ {text} Half your time is gone.",
+                    reminder_text(text),
                     allowed_mentions=discord.AllowedMentions(users=True))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
@@ -625,8 +644,7 @@ class Tables(commands.Cog):
                 await interaction.response.edit_message(embed=_embed(table_panel(table)),
                                                         view=lobby_view(table))
             else:
-                await self._reply(interaction, "You left: the AI plays your seat. Come back "
-                                  "with /amerikaner back.")
+                await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
         elif op == "ai":
             if parts[1] == "remove":
@@ -642,8 +660,7 @@ class Tables(commands.Cog):
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
             await interaction.response.edit_message(
-                embed=_embed(Panel(title="Table cancelled",
-                                   description=f"Cancelled by {user.display_name}.")),
+                embed=_embed(cancelled_panel(user.display_name)),
                 view=None)
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
@@ -653,7 +670,7 @@ class Tables(commands.Cog):
         elif op.isascii() and op.isdigit() and len(parts) >= 2:  # <version>:<action>
             await self.ui(table).on_action(interaction, table, int(op), parts[1:], values)
         else:
-            await self._reply(interaction, "That button is no longer in use.")
+            await self._reply(interaction, old_button_text())
 
     async def _closed_table(self, interaction: discord.Interaction[Any], table_id: int
                             ) -> None:
@@ -662,15 +679,15 @@ class Tables(commands.Cog):
         place of the clicked panel when that is the player's own."""
         table = await self.tables.load(table_id)
         if table is None or table.stage != FINISHED:
-            await self._reply(interaction, "This table is closed.")
+            await self._reply(interaction, table_closed_text())
             return
         embed = _embed(_final_panel(table))
         message = interaction.message
         if message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content="This game is over.", embed=embed,
+            await interaction.response.edit_message(content=game_over_text(), embed=embed,
                                                     view=None)
         else:
-            await self._reply(interaction, "This game is over.", panel=_final_panel(table))
+            await self._reply(interaction, game_over_text(), panel=_final_panel(table))
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
@@ -692,9 +709,9 @@ class Tables(commands.Cog):
         seat = table.seat_of(interaction.user.id)
         view = table.seat_view(seat) if seat is not None and table.stage == PLAYING else None
         if seat is None or view is None:
-            await self._reply(interaction, "That has moved on: here is your hand as it is now.")
+            await self._reply(interaction, moved_on_text())
             return
-        await self._reply(interaction, "That has moved on: here is your hand as it is now.",
+        await self._reply(interaction, moved_on_text(),
                           panel=hand_panel(table, seat),
                           view=self.ui(table).hand_components(table, view))
 
@@ -707,7 +724,7 @@ class Tables(commands.Cog):
             embed = _embed(hand_panel(table, seat))
             components = self.ui(table).hand_components(table, view)
         else:
-            embed = _embed(Panel(title="Done", description="The game is over."))
+            embed = _embed(game_done_panel())
             components = None
         if edit:
             await interaction.response.edit_message(embed=embed, view=components)
@@ -729,13 +746,13 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
-        await self._reply(interaction, f"You joined (seat {len(table.seats)}).")
+        await self._reply(interaction, joined_text(len(table.seats)))
         self.request_refresh(table)
 
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.start(table.id, interaction.user.id)
-        await self._reply(interaction, "The game is on.", ephemeral=False)
+        await self._reply(interaction, game_started_text(), ephemeral=False)
         self.request_refresh(table)
 
     async def open_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -760,20 +777,19 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.leave(table.id, interaction.user.id)
-        await self._reply(interaction, "You left the table." if table.stage == LOBBY else
-                          f"You left: the AI plays your seat. /{game} back to return.")
+        await self._reply(interaction, left_text(game, table.stage == LOBBY))
         self.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, True)
-        await self._reply(interaction, f"The AI plays for you until /{game} back.")
+        await self._reply(interaction, away_text(game))
         self.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, False)
-        await self._reply(interaction, "Welcome back: your seat is yours again.")
+        await self._reply(interaction, back_text())
         self.request_refresh(table)
 
     async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
@@ -781,16 +797,15 @@ class Tables(commands.Cog):
         table = self._table_here(interaction)
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
-        who = member.display_name if member is not None else "the AI"
-        await self._reply(interaction, f"Seat {seat} now belongs to {who}.",
-                          ephemeral=False)
+        who = member.display_name if member is not None else None
+        await self._reply(interaction, replaced_text(seat, who), ephemeral=False)
         self.request_refresh(table)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
-        await self._reply(interaction, f"The table was cancelled by "
-                          f"{interaction.user.display_name}.", ephemeral=False)
+        await self._reply(interaction, cancelled_text(interaction.user.display_name),
+                          ephemeral=False)
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
@@ -813,15 +828,14 @@ class Tables(commands.Cog):
     async def _export_target(self, interaction: discord.Interaction[Any], game: int | None
                              ) -> tuple[int, str]:
         if game is not None:
-            return game, f"Game {game}."
+            return game, export_note(game)
         table = self.tables.in_channel(interaction.channel_id or 0)
         if table is not None and table.stage == PLAYING:
-            return table.id, (f"Game {table.id} so far, without the hand being played "
-                              "(its cards are still hidden).")
+            return table.id, export_note(table.id, partial=True)
         finished = await self.bot.store.last_game_in_channel(interaction.channel_id or 0,
                                                              "finished")
         if finished is not None:
-            return finished.id, f"Game {finished.id}."
+            return finished.id, export_note(finished.id)
         raise TableError("no_game", reason="nothing_here")
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
@@ -835,9 +849,9 @@ class Tables(commands.Cog):
         panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
                                    for r in rows], current, pages, order)
         view = Components()
-        view.add_item(LeaderboardButton(game, order, current - 1, "◀ Previous",
+        view.add_item(LeaderboardButton(game, order, current - 1, button_label("previous"),
                                         disabled=current <= 1))
-        view.add_item(LeaderboardButton(game, order, current + 1, "Next ▶",
+        view.add_item(LeaderboardButton(game, order, current + 1, button_label("next"),
                                         disabled=current >= pages))
         if edit:
             await interaction.response.edit_message(embed=_embed(panel), view=view)

@@ -123,3 +123,28 @@ def test_parse_card_never_raises(text: str) -> None:
 def test_labels_are_phone_friendly() -> None:
     assert card_label(parse_card("AS")) == "A♠"  # type: ignore[arg-type]
     assert card_label(parse_card("10H")) == "10♥"  # type: ignore[arg-type]
+
+
+def test_presets_are_data_and_nothing_branches_on_their_names() -> None:
+    """RULES.md section 2's presets are one record each (PRESET_TABLE); the rules core,
+    scoring, AI and text read the record's fields, never compare a preset's name."""
+    import ast
+    from pathlib import Path
+
+    from bot.games.amerikaner.rules import PRESET_TABLE, PRESETS
+
+    assert PRESETS == ("amerikaner", "norsk", "kani")
+    kani = Rules.create("kani", 4)
+    assert kani.style is PRESET_TABLE["kani"] and (kani.min_bid, kani.max_bid) == (6, 12)
+    assert kani.style.top_with_trumps and kani.top_bid == "kani" and kani.target == 50
+    norsk = Rules.create("norsk", 5)
+    assert norsk.style.redeal and norsk.blind_size == 2 and norsk.min_bid == 5
+    game = Path(__file__).resolve().parent.parent / "bot" / "games" / "amerikaner"
+    for path in [*game.glob("*.py"), *game.glob("ai/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                names = [n for n in (node.left, *node.comparators)
+                         if isinstance(n, ast.Constant) and n.value in PRESETS]
+                preset = [n for n in (node.left, *node.comparators)
+                          if isinstance(n, ast.Attribute) and n.attr == "preset"]
+                assert not (names and preset), f"{path.name}:{node.lineno} names a preset"

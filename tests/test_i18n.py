@@ -6,11 +6,15 @@
   every refusal) have no letters outside the markers but seat names, card labels and the
   names players type (presets, options, the top bids): a word that escaped the catalog
   fails here.
+* The Discord cogs, the shared table's and Amerikaner's, hold no word a player reads:
+  every label, placeholder, reply and panel comes from the render layer (an AST scan of
+  cogs/*.py); the terminal game's words come from the game's text too.
 * Plurals are right in English.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
@@ -25,10 +29,12 @@ from babel.messages.pofile import read_po
 
 from bot.cards import JOKER_BASE, card_label
 from bot.errors import GameError
+from bot.games.amerikaner import text as game_text
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import load_game
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
+from bot.games.amerikaner.terminal import run_game
 from bot.games.amerikaner.text import describe_action, error_sentence, help_text, rules_text
 from bot.i18n import LOCALES, _, install, ngettext, use_locale
 from bot.render import (
@@ -39,6 +45,7 @@ from bot.render import (
     stats_panel,
     turn_mention,
 )
+from bot.render import text as render_text
 from bot.render.text import PLATFORM_CODES
 from bot.tables import Seat, TableError
 from bot.tables.panel import Panel
@@ -133,8 +140,12 @@ def _texts(panel: Panel) -> list[str]:
             *(part for name, value, _inline in panel.fields for part in (name, value))]
 
 
-def _check(texts: list[str], what: str) -> None:
+def _check(texts: list[str], what: str, typed: tuple[str, ...] = ()) -> None:
+    """No letters outside the markers but names; `typed`: words more that players type
+    (the terminal's moves), allowed as whole words."""
+    extra = re.compile("|".join(rf"\b{re.escape(w)}\b" for w in typed)) if typed else None
     for text in texts:
+        text = extra.sub("", text) if extra else text
         assert not _escaped(text), (what, _escaped(text), text)
 
 
@@ -300,3 +311,179 @@ def test_plurals_are_right_in_english() -> None:
                                     count=2)) == "Discard exactly 1 card, not 2."
     assert error_sentence(GameError("invalid_card", reason="count", count=1)) \
         == "Name exactly 1 card."
+
+
+# ----------------------------------------------------------------- the cogs' words
+
+def test_the_table_controls_and_replies_show_only_catalog_words(pseudo: None) -> None:
+    """Every text function the cogs call for their buttons, menus, replies and panels."""
+    r, g = render_text, game_text
+    texts = [r.button_label(key) for key in r.BUTTON_LABELS]
+    texts += [r.joined_text(3), r.game_started_text(), r.left_text("amerikaner", True),
+              r.left_text("amerikaner", False), r.left_button_text("amerikaner"),
+              r.away_text("amerikaner"), r.back_text(), r.replaced_text(2, "bob"),
+              r.replaced_text(2, None), r.cancelled_text("alice"), r.game_over_text(),
+              r.table_closed_text(), r.moved_on_text(), r.old_button_text(),
+              r.export_note(7), r.export_note(7, partial=True),
+              r.timeout_text("alice", describe_action(Action.play(0, 5))),
+              r.reminder_text(turn_mention(1, "Amerikaner"))]
+    texts += [*_texts(r.cancelled_panel("alice")), *_texts(r.game_done_panel())]
+    texts += [g.control_label(key) for key in ("pass", "redeal", "keep_hand")]
+    texts += [g.trump_label(t) for t in ("S", "H", "D", "C", "grand")]
+    texts += [g.led_trump_label("♠"), g.call_label(5), g.call_placeholder()]
+    texts += [g.discard_placeholder(n) for n in (1, 4)]
+    texts += [g.exchange_placeholder(n) for n in (1, 3)]
+    texts += [*_texts(g.lead_trump_panel(5)), *_texts(g.lead_call_panel(JOKER_BASE))]
+    for settings in ({}, {"preset": "kani", "players": 5, "target": 40, "turn_timer": 1,
+                          "options": {"jokers": True, "two_wins": True}},
+                     {"preset": "norsk", "turn_timer": 0}, {"turn_timer": 5}):
+        texts += [g.settings_text(settings), g.settings_text(settings, saved=True)]
+    _check(texts, "the cogs' words")
+
+
+class _Player:
+    """The terminal's human: a few bad inputs, then a move read off the last line of
+    moves (with the pseudo-locale's markers taken out)."""
+
+    def __init__(self, bad: list[str]) -> None:
+        self.lines: list[str] = []
+        self.bad = list(bad)
+        self.rng = random.Random(5)
+
+    def say(self, text: str) -> None:
+        self.lines.extend(text.split("\n"))
+
+    def ask(self, prompt: str) -> str:
+        if self.bad:
+            return self.bad.pop(0)
+        moves = next(line.replace("«", "").replace("»", "") for line in reversed(self.lines)
+                     if "Moves: " in line)
+        body = moves.split("Moves: ", 1)[1]
+        if "'" in body:
+            return body.split("'")[1]
+        return self.rng.choice(body.split(" | "))
+
+
+# Words of the terminal's moves, as players type them (and the AI level, as given).
+_TYPED = ("pass", "redeal", "call", "give", "discard", "easy")
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("amerikaner", 4, {"free_trump": True}), ("norsk", 5, {}), ("kani", 4, {}),
+    ("amerikaner", 5, {"jokers": True, "two_wins": True}),
+])
+def test_the_terminal_game_shows_only_catalog_words(pseudo: None, preset: str, players: int,
+                                                    options: dict[str, object]) -> None:
+    player = _Player(["xyz", "help", "AS call KS"])
+    assert run_game(preset, players, options, seed=4, level="easy", target=12,
+                    ask=player.ask, say=player.say) == 0
+    _check(player.lines, f"terminal {preset}", _TYPED)
+    said = "\n".join(player.lines)
+    assert "Moves: " in said and "Not allowed: " in said and "Game over" in said
+
+
+def test_the_terminal_game_refusals_and_goodbye_show_only_catalog_words(pseudo: None
+                                                                        ) -> None:
+    player = _Player([])
+    assert run_game("amerikaner", 4, {"fixed_ten": True}, ask=player.ask,
+                    say=player.say) == 2
+    player.bad = ["quit"]
+    assert run_game("amerikaner", 3, {}, seed=1, ask=player.ask, say=player.say) == 0
+    _check(player.lines, "terminal start and quit", _TYPED)
+    assert "Cannot start: " in player.lines[0] and player.lines[-1] == "«Bye.»"
+
+
+# What a cog may pass as words: only calls of the render layer. A string constant with a
+# letter in it (or an f-string with one in its own text) passed as a component's label or
+# placeholder, a message's content, an embed's or a panel's title and description, or as
+# the text of a reply or a send, is a word that escaped the catalog. Slash command names,
+# descriptions and choices (their decorators, and app_commands.Group/Command) are the
+# command translator's: allowed.
+_WORD_KEYWORDS = {"label", "placeholder", "content", "description", "title", "text"}
+_COMMAND_CALLS = {"command", "describe", "choices", "rename", "Group", "Command", "Choice",
+                  "default_permissions"}
+# The positional argument that is the text, by the called name.
+_TEXT_ARGUMENT = {"_reply": 1, "send": 0, "send_message": 0, "Panel": 0, "Embed": 0,
+                  "LeaderboardButton": 3}
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _shown_parts(node: ast.expr) -> Iterator[ast.expr]:
+    """What of an expression may be shown: both sides of `a if c else b` and of `a + b`."""
+    if isinstance(node, ast.IfExp):
+        yield from _shown_parts(node.body)
+        yield from _shown_parts(node.orelse)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        yield from _shown_parts(node.left)
+        yield from _shown_parts(node.right)
+    else:
+        yield node
+
+
+def _words_in(node: ast.AST) -> str | None:
+    """The text of a string constant or an f-string's own parts, if it has a letter."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = "".join(part.value for part in node.values
+                       if isinstance(part, ast.Constant) and isinstance(part.value, str))
+    else:
+        return None
+    return text if _LETTER.search(text) else None
+
+
+def _player_facing_literals(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every word a cog's source passes to a player by itself."""
+    tree = ast.parse(source)
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for decorator in node.decorator_list:
+                exempt.update(id(n) for n in ast.walk(decorator))
+        if isinstance(node, ast.Call) and _called_name(node) in _COMMAND_CALLS:
+            exempt.update(id(n) for n in ast.walk(node))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or id(node) in exempt:
+            continue
+        shown = [k.value for k in node.keywords if k.arg in _WORD_KEYWORDS]
+        position = _TEXT_ARGUMENT.get(_called_name(node))
+        if position is not None and len(node.args) > position:
+            shown.append(node.args[position])
+        for value in shown:
+            for part in _shown_parts(value):
+                words = _words_in(part)
+                if words is not None:
+                    found.append((part.lineno, words))
+    return sorted(found)
+
+
+def test_the_scan_finds_a_planted_word() -> None:
+    planted = (
+        "@group.command(name='join', description='Take a seat')\n"
+        "@app_commands.describe(seat='The seat number')\n"
+        "async def join(self, interaction):\n"
+        "    await self._reply(interaction, 'You joined.')\n"
+        "    await self._reply(interaction, joined_text(2))\n"
+        "    view.add_item(TableButton(t, f'{v}:pass', label='Pass', emoji='🔄'))\n"
+        "    view.add_item(TableButton(t, f'{v}:pass', label=control_label('pass')))\n"
+        "    select = TableSelect(t, 'x', placeholder=f'Choose {n} cards')\n"
+        "    panel = Panel(title=f'Lead {card}', description=lead_text())\n"
+        "    await channel.send(f'⏰ {name}')\n"
+        "    await channel.send(f'{name} ran out' if late else text)\n"
+        "    await self._reply(interaction, 'Saved. ' + settings_text(new))\n"
+        "    group = app_commands.Group(name='amerikaner', description='Play it')\n"
+    )
+    assert _player_facing_literals(planted) == [
+        (4, "You joined."), (6, "Pass"), (8, "Choose  cards"), (9, "Lead "),
+        (11, " ran out"), (12, "Saved. ")]
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "cogs").glob("*.py")),
+                         ids=lambda p: p.name)
+def test_the_cogs_hold_no_word_a_player_reads(path: Path) -> None:
+    assert _player_facing_literals(path.read_text()) == []

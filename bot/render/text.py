@@ -26,6 +26,12 @@ __all__ = [
     "ai_seat_label", "card_list", "error_text", "fit_panel", "internal_error",
     "leaderboard_panel", "lobby_panel", "quote", "seat_label", "seat_names", "shorten",
     "stats_panel", "turn_mention",
+    # the table's controls and replies
+    "BUTTON_LABELS", "away_text", "back_text", "button_label", "cancelled_panel",
+    "cancelled_text", "export_note", "game_done_panel", "game_over_text",
+    "game_started_text", "joined_text", "left_button_text", "left_text", "moved_on_text",
+    "old_button_text", "reminder_text", "replaced_text", "table_closed_text",
+    "timeout_text",
 ]
 
 
@@ -341,3 +347,124 @@ _WITH_PARAMS: dict[str, Callable[[dict[str, Any]], str]] = {
 
 # Every code the platform words itself (tests render each one).
 PLATFORM_CODES = (*_VARIANTS, *_WITH_PARAMS, *_fixed())
+
+
+# ----------------------------------------------------------------- the table's controls
+
+# The labels of the buttons every game's table shares, by key (the cogs' own, never
+# shown as such): marked here, translated when shown (button_label()).
+BUTTON_LABELS: dict[str, str] = {
+    "join": N_("Join"),
+    "leave": N_("Leave"),
+    "start": N_("Start"),
+    "cancel": N_("Cancel"),
+    "ai_easy": N_("Add AI (easy)"),
+    "ai_strong": N_("Add AI (strong)"),
+    "ai_remove": N_("Remove AI"),
+    "hand": N_("My hand"),
+    "rules": N_("Rules"),
+    "refresh": N_("Refresh"),
+    "back": N_("Back"),
+    "previous": N_("◀ Previous"),
+    "next": N_("Next ▶"),
+}
+
+
+def button_label(key: str) -> str:
+    """The label of one of the shared buttons (BUTTON_LABELS), in the locale of the
+    moment."""
+    return _(BUTTON_LABELS[key])
+
+
+# ----------------------------------------------------------------- the table's replies
+
+def joined_text(seat: int) -> str:
+    """To a player who took seat number `seat` (1 is the first)."""
+    return _("You joined (seat {number}).").format(number=seat)
+
+
+def game_started_text() -> str:
+    return _("The game is on.")
+
+
+def left_text(command: str, in_lobby: bool) -> str:
+    """To a player who left, with /`command` (the game's command group)."""
+    if in_lobby:
+        return _("You left the table.")
+    return _("You left: the AI plays your seat. /{command} back to return.").format(
+        command=command)
+
+
+def left_button_text(command: str) -> str:
+    """To a player who left a game with the Leave button."""
+    return _("You left: the AI plays your seat. Come back with /{command} back.").format(
+        command=command)
+
+
+def away_text(command: str) -> str:
+    return _("The AI plays for you until /{command} back.").format(command=command)
+
+
+def back_text() -> str:
+    return _("Welcome back: your seat is yours again.")
+
+
+def replaced_text(seat: int, name: str | None) -> str:
+    """Seat number `seat` handed to the member `name`, or to the AI for good (None)."""
+    if name is None:
+        return _("Seat {number} now belongs to the AI.").format(number=seat)
+    return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+
+
+def cancelled_text(name: str) -> str:
+    """In the channel: `name` cancelled the table (a command)."""
+    return _("The table was cancelled by {name}.").format(name=name)
+
+
+def cancelled_panel(name: str) -> Panel:
+    """The lobby message once `name` cancelled the table (its Cancel button)."""
+    return Panel(title=_("Table cancelled"),
+                 description=_("Cancelled by {name}.").format(name=name))
+
+
+def game_over_text() -> str:
+    return _("This game is over.")
+
+
+def table_closed_text() -> str:
+    return _("This table is closed.")
+
+
+def moved_on_text() -> str:
+    """A click drawn for an earlier state, answered with the hand as it is now."""
+    return _("That has moved on: here is your hand as it is now.")
+
+
+def old_button_text() -> str:
+    return _("That button is no longer in use.")
+
+
+def game_done_panel() -> Panel:
+    """A player's hand panel once their action ended the game."""
+    return Panel(title=_("Done"), description=_("The game is over."))
+
+
+def export_note(game: int, partial: bool = False) -> str:
+    """What comes with an exported record of game number `game`; `partial`: a game
+    being played, without the hand being played."""
+    if partial:
+        return _("Game {number} so far, without the hand being played (its cards are "
+                 "still hidden).").format(number=game)
+    return _("Game {number}.").format(number=game)
+
+
+def timeout_text(name: str, played: str) -> str:
+    """In the channel: the turn timer of seat `name` ran out; `played` is the action the
+    AI took for them, in a few words (the game's describe_action)."""
+    return _("⏰ {name}'s time ran out: the AI played {action} for them.").format(
+        name=name, action=played)
+
+
+def reminder_text(mention: str) -> str:
+    """Half of a turn's time is gone; `mention` is the turn's line (turn_mention)."""
+    return _("⏳ {mention} Half your time is gone.").format(mention=mention)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.cards import card_label, card_list, card_name
+from bot.cards import SUIT_SYMBOLS, card_label, card_list, card_name, suit_of
 from bot.errors import (
     ALREADY_PASSED,
     BID_TOO_HIGH,
@@ -39,8 +39,8 @@ from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 
 from .actions import INVALID_BID, Action
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
-from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules
-from .views import GameView, HandView, TrickView
+from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules, default_target
+from .views import GameView, HandView, LegalActions, TrickView
 
 TITLE = "Amerikaner"  # the game's name: the same in every language
 MEDALS = ("🥇", "🥈", "🥉")
@@ -377,6 +377,321 @@ def help_text() -> str:
              "Open **My hand** on the table message to see your cards and act; or use "
              "/amerikaner bid, discard, exchange, play.\n"
              "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
+
+
+# ----------------------------------------------------------------- the hand's controls
+
+def control_label(key: str) -> str:
+    """The label of one of a player's buttons in the bidding and the blind exchange."""
+    return {"pass": _("Pass"), "redeal": _("Redeal"), "keep_hand": _("Keep my hand")}[key]
+
+
+def trump_label(trump: str) -> str:
+    """A trump to choose (S, H, D, C or grand), as a button or a choice shows it."""
+    return {"S": _("♠ Spades"), "H": _("♥ Hearts"), "D": _("♦ Diamonds"), "C": _("♣ Clubs"),
+            "grand": _("No trumps")}[trump]
+
+
+def led_trump_label(suit: str) -> str:
+    """The button that keeps the suit led (its symbol, `suit`) as trump."""
+    return _("Trump: {suit} (suit led)").format(suit=suit)
+
+
+def call_label(card: int) -> str:
+    """A card to call, in the call menu."""
+    return _("Call {card}").format(card=card_label(card))
+
+
+def discard_placeholder(count: int) -> str:
+    return ngettext("Choose {count} card to discard", "Choose {count} cards to discard",
+                    count).format(count=count)
+
+
+def exchange_placeholder(count: int) -> str:
+    return ngettext("Give up to {count} card to the blind",
+                    "Give up to {count} cards to the blind", count).format(count=count)
+
+
+def call_placeholder() -> str:
+    return _("Call a card: its holder is your partner")
+
+
+def lead_trump_panel(card: int) -> Panel:
+    """The opening lead's step that names the trump (free_trump), after `card`."""
+    return Panel(title=_("Lead {card}: choose trump").format(card=card_label(card)),
+                 description=_("The suit led is trump unless you name another, or no "
+                               "trumps."))
+
+
+def lead_call_panel(card: int) -> Panel:
+    """The opening lead's step that calls the partner's card, after `card`."""
+    return Panel(title=_("Lead {card}: call a card").format(card=card_label(card)),
+                 description=_("Whoever holds the called card is your partner, revealed "
+                               "when it is played."))
+
+
+# ----------------------------------------------------------------- server settings
+
+def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
+    """A server's default table (preset, players, target, house rules, turn timer);
+    `saved`: just changed."""
+    if not settings:
+        text = _("Server defaults: amerikaner, 4 players, to 52, no house rules.")
+    else:
+        preset = settings.get("preset", "amerikaner")
+        players = settings.get("players", 4)
+        timer = settings.get("turn_timer") or 0
+        text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
+                 "{timer}.").format(
+            preset=preset,
+            players=ngettext("{count} player", "{count} players", players).format(
+                count=players),
+            target=settings.get("target") or default_target(preset),
+            options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+            timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
+                count=timer) if timer else _("no turn timer"))
+    return _("Saved. {settings}").format(settings=text) if saved else text
+
+
+# ----------------------------------------------------------------- the terminal game
+# bot/games/amerikaner/terminal.py: the human at seat `you` (0) against AI players. What
+# players type (pass, redeal, bids, card names, give, discard, call, trump) is shown as
+# typed: not translated.
+
+def terminal_seat(seat: int | None, you: int = 0) -> str:
+    """A seat as the terminal names it: "You", "Seat 2", or "nobody"."""
+    if seat is None:
+        return _("nobody")
+    return _("You") if seat == you else _("Seat {number}").format(number=seat)
+
+
+def _seat_values(values: Sequence[int], you: int, signed: bool = False) -> str:
+    return _(", ").join(_("{name} {value}").format(
+        name=terminal_seat(s, you), value=f"{v:+d}" if signed else v)
+        for s, v in enumerate(values))
+
+
+def _seat_cards(plays: Sequence[tuple[int, int]], you: int) -> str:
+    return _(", ").join(_("{name} {card}").format(name=terminal_seat(s, you),
+                                                  card=card_label(c)) for s, c in plays)
+
+
+def terminal_totals(totals: Sequence[int], you: int = 0) -> str:
+    return _("Totals: {totals}").format(totals=_seat_values(totals, you, signed=True))
+
+
+def _terminal_contract(view: HandView, you: int) -> str:
+    rules = view.rules
+    assert view.contract is not None
+    parts = [_("Contract: {bid} by {name}").format(bid=_terminal_bid(view.contract),
+                                                   name=terminal_seat(view.bidder, you))]
+    if view.trump is not None:
+        parts.append(_("no trumps") if view.trump == "grand" else _("trump {suit}").format(
+            suit=SUIT_SYMBOLS["SHDC".index(view.trump)]))
+    elif view.phase in ("play", "done") and view.contract == rules.top_bid \
+            and not rules.style.top_with_trumps:
+        parts.append(_("no trumps, alone"))
+    if view.called is not None:
+        parts.append(_("called {card}").format(card=card_label(view.called)))
+        if view.partner is not None:
+            parts.append(_("partner {name}").format(name=terminal_seat(view.partner, you)))
+        elif view.tricks:
+            parts.append(_("no partner"))
+        elif view.cards is not None and view.called in view.cards:
+            parts.append(_("you hold it: you are the partner (secret until played)"))
+    return " · ".join(parts)
+
+
+def _terminal_bid(bid: int | str) -> str:
+    """A bid as the terminal shows it: as typed."""
+    return bid if isinstance(bid, str) else str(bid)
+
+
+def terminal_table(view: HandView, hand: str, totals: Sequence[int] | None = None,
+                   you: int = 0) -> list[str]:
+    """The table as the human sees it, line by line; `hand` is their cards, drawn."""
+    lines = []
+    if totals is not None:
+        lines.append(terminal_totals(totals, you))
+    if view.auction:
+        lines.append(_("Bidding: {bids}").format(bids=_(", ").join(
+            _("{name} {bid}").format(name=terminal_seat(s, you), bid=_terminal_bid(b))
+            for s, b in view.auction)))
+    if view.contract is not None and view.bidder is not None:
+        lines.append(_terminal_contract(view, you))
+    if view.all_pass:
+        lines.append(_("Everyone passed: played without trumps, -1 per trick won."))
+    if view.kitty is not None and view.phase != "done":
+        lines.append(_("Kitty: {cards}").format(
+            cards=" ".join(card_label(c) for c in view.kitty)))
+    if view.discards:
+        lines.append(_("Your discards: {cards}").format(
+            cards=" ".join(card_label(c) for c in view.discards)))
+    if view.tricks:
+        last = view.tricks[-1]
+        lines.append(_("Last trick ({name} won): {plays}").format(
+            name=terminal_seat(last.winner, you), plays=_seat_cards(last.plays, you)))
+    if view.trick is not None:
+        lines.append(_("Trick {number}: {plays}").format(
+            number=len(view.tricks) + 1, plays=_seat_cards(view.trick.plays, you)))
+    if view.phase in ("play", "lead") or view.tricks:
+        lines.append(_("Tricks won: {tricks}").format(
+            tricks=_seat_values(view.tricks_won, you)))
+    if view.cards is not None:
+        lines.append(_("Your hand: {hand}").format(hand=hand))
+    return lines
+
+
+def terminal_moves(legal: LegalActions) -> str:
+    """The legal moves, written as the input that makes them."""
+    phase = legal.phase
+    if phase == "bid":
+        options = ["pass"] + (["redeal"] if legal.can_redeal else [])
+        options += [_terminal_bid(b) for b in legal.bids]
+        return _("Moves: {moves}").format(moves=" | ".join(options))
+    if phase == "exchange":
+        most = legal.card_count[1]
+        example = " ".join(card_name(c) for c in legal.cards[-most:])
+        return ngettext("Moves: give 0 to {count} card to the blind, e.g. {example} or "
+                        "{none} for none",
+                        "Moves: give 0 to {count} cards to the blind, e.g. {example} or "
+                        "{none} for none", most).format(
+            count=most, example=f"'give {example}'", none="'give'")
+    if phase == "discard":
+        count = legal.card_count[0]
+        example = " ".join(card_name(c) for c in legal.cards[-count:])
+        return ngettext("Moves: discard {count} card, e.g. {example}",
+                        "Moves: discard {count} cards, e.g. {example}", count).format(
+            count=count, example=f"'discard {example}'")
+    if legal.calls:
+        options = []
+        for card in legal.cards:
+            calls = legal.calls_for(suit_of(card))
+            options.append(f"{card_name(card)} call {card_name(calls[0])}" if calls
+                           else card_name(card))
+        text = _("Moves: {moves}").format(moves=" | ".join(options))
+        if legal.trumps:
+            hint = _("call any card of the suit led that you do not hold; add {trump} to "
+                     "name another trump").format(trump="'trump S|H|D|C|grand'")
+        else:
+            hint = _("call any card of the suit led that you do not hold")
+        return text + "\n  " + _("({hint})").format(hint=hint)
+    return _("Moves: {moves}").format(moves=" | ".join(card_name(c) for c in legal.cards))
+
+
+def terminal_action(action: Action, you: int = 0) -> str:
+    """An action as the terminal tells it: "Seat 2 bids 8.", "You play A♠."."""
+    name = terminal_seat(action.seat, you)
+    mine = action.seat == you
+    if action.kind == "pass":
+        return _("You pass.") if mine else _("{name} passes.").format(name=name)
+    if action.kind == "bid":
+        bid = _terminal_bid(action.bid if action.bid is not None else "?")
+        return (_("You bid {bid}.") if mine else _("{name} bids {bid}.")).format(
+            name=name, bid=bid)
+    if action.kind == "redeal":
+        return (_("You claim a redeal (no jack, queen or king).") if mine else
+                _("{name} claims a redeal (no jack, queen or king).").format(name=name))
+    count = len(action.cards)
+    if action.kind == "exchange":
+        return (ngettext("You exchange {count} card with the blind.",
+                         "You exchange {count} cards with the blind.", count) if mine else
+                ngettext("{name} exchanges {count} card with the blind.",
+                         "{name} exchanges {count} cards with the blind.", count)
+                ).format(name=name, count=count)
+    if action.kind == "discard":
+        return (ngettext("You discard {count} card.", "You discard {count} cards.", count)
+                if mine else ngettext("{name} discards {count} card.",
+                                      "{name} discards {count} cards.", count)
+                ).format(name=name, count=count)
+    assert action.card is not None
+    card = card_label(action.card)
+    if action.call is None and action.trump is None:
+        text = _("You play {card}.") if mine else _("{name} plays {card}.")
+    elif action.call is None:
+        text = _("You play {card}, {trump}.") if mine else _("{name} plays {card}, {trump}.")
+    elif action.trump is None:
+        text = _("You play {card}, calling {call}.") if mine else \
+            _("{name} plays {card}, calling {call}.")
+    else:
+        text = _("You play {card}, calling {call}, {trump}.") if mine else \
+            _("{name} plays {card}, calling {call}, {trump}.")
+    trump = None if action.trump is None else (
+        _("no trumps") if action.trump == "grand"
+        else _("trump {suit}").format(suit=action.trump))
+    return text.format(name=name, card=card,
+                       call=card_label(action.call) if action.call is not None else "",
+                       trump=trump)
+
+
+def terminal_refused(error: GameError) -> str:
+    """A move the rules refused, and why."""
+    return _("Not allowed: {reason}").format(reason=error_sentence(error))
+
+
+def terminal_cannot_start(error: GameError) -> str:
+    return _("Cannot start: {reason}").format(reason=error_sentence(error))
+
+
+def terminal_welcome(rules: Rules, level: str) -> list[str]:
+    """The first lines of a game: the table, and its house rules if any."""
+    lines = [ngettext("{preset}, {players} player, to {target} points; you are seat 0, the "
+                      "others play at level {level}. Type {help} for the table, {quit} to "
+                      "stop.",
+                      "{preset}, {players} players, to {target} points; you are seat 0, the "
+                      "others play at level {level}. Type {help} for the table, {quit} to "
+                      "stop.", rules.players).format(
+        preset=rules.preset, players=rules.players, target=rules.target, level=level,
+        help="'help'", quit="'quit'")]
+    if rules.options:
+        lines.append(_("House rules: {rules}").format(rules="; ".join(
+            _("{name}: {meaning}").format(name=name, meaning=option_help(name))
+            for name in BOOLEAN_OPTIONS if name in rules.options)))
+    return lines
+
+
+def terminal_hand_title(number: int, dealer: int, you: int = 0) -> str:
+    """The line that opens hand number `number`."""
+    if dealer == you:
+        return _("=== Hand {number} · You deal ===").format(number=number)
+    return _("=== Hand {number} · {name} deals ===").format(
+        number=number, name=terminal_seat(dealer, you))
+
+
+def terminal_trick_won(winner: int, cards: Sequence[int], you: int = 0) -> str:
+    return "  " + _("{name} won the trick: {cards}").format(
+        name=terminal_seat(winner, you), cards=_(", ").join(card_label(c) for c in cards))
+
+
+def terminal_hand_result(outcome: str | None, bidder: int | None, contract: int | str | None,
+                         tricks: Sequence[int], scores: Sequence[int],
+                         you: int = 0) -> list[str]:
+    """What a finished hand came to (without the totals: terminal_totals)."""
+    if outcome == THROWN_IN:
+        return [_("Everyone passed: the hand is thrown in.")]
+    if outcome == REDEAL:
+        return [_("Redeal claimed: the same dealer deals again.")]
+    lines = []
+    if outcome in ("made", "failed"):
+        name = terminal_seat(bidder, you)
+        bid = _terminal_bid(contract if contract is not None else "?")
+        lines.append((_("{name}'s contract {bid} was made.") if outcome == "made"
+                      else _("{name}'s contract {bid} was failed.")).format(name=name,
+                                                                            bid=bid))
+    lines.append(_("Tricks: {tricks}").format(tricks=_seat_values(tricks, you)))
+    lines.append(_("Scores: {scores}").format(scores=_seat_values(scores, you, signed=True)))
+    return lines
+
+
+def terminal_game_over(winners: Sequence[int], best: int, you: int = 0) -> str:
+    names = _(", ").join(terminal_seat(s, you) for s in winners)
+    return ngettext("Game over. Winner: {names} with {points} points.",
+                    "Game over. Winners: {names} with {points} points.",
+                    len(winners)).format(names=names, points=best)
+
+
+def terminal_bye() -> str:
+    return _("Bye.")
 
 
 # ----------------------------------------------------------------- refusals by code
