@@ -493,7 +493,8 @@ class Tables(commands.Cog):
     def _table_here(self, interaction: discord.Interaction[Any]) -> Table:
         table = self.tables.in_channel(interaction.channel_id or 0)
         if table is None:
-            raise TableError("no_table")
+            kind = _game_of(interaction)
+            raise TableError("no_table", game=kind.name if kind else self.tables.kind(None).name)
         return table
 
     def _my_seat(self, table: Table, user_id: int) -> int:

@@ -111,7 +111,9 @@ def pseudo(pseudo_catalog: None) -> Iterator[None]:
 # Words that are names, not sentences: the game's, the presets', the options' and the
 # top bids' (players type them), card labels (A♠, Joker 1, and a card list's ranks), cards
 # in record notation (AS, 10H, JK1), and what a user or a record gave, shown in quotes.
-_NAMES_SHOWN = sorted({*NAMES, "Amerikaner", "Kani", *PRESETS,
+# Names players type or read as names: seats, games and their commands ("poker" stands
+# for a game's command in the refusals), presets, options, cards.
+_NAMES_SHOWN = sorted({*NAMES, "Amerikaner", "Kani", *PRESETS, "poker",
                        *(p.capitalize() for p in PRESETS), *BOOLEAN_OPTIONS, "target",
                        *(card_label(c) for c in range(JOKER_BASE + 3))}, key=len,
                       reverse=True)
@@ -487,3 +489,12 @@ def test_the_scan_finds_a_planted_word() -> None:
                          ids=lambda p: p.name)
 def test_the_cogs_hold_no_word_a_player_reads(path: Path) -> None:
     assert _player_facing_literals(path.read_text()) == []
+
+
+def test_the_platform_names_the_command_of_the_game_at_hand() -> None:
+    """Refusals of the table platform name the command of the table's game, never one
+    game's by hand: a second game's players read its own command."""
+    assert error_text(TableError("no_table", game="american")) == (
+        "There is no table in this channel. Start one with /american new.")
+    assert error_text(TableError("already_away", game="american")).endswith("/american back.")
+    assert error_text(TableError("channel_busy"), AMERIKANER).endswith("(/amerikaner cancel).")

@@ -221,6 +221,8 @@ INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Plea
 class ErrorTextKind(Protocol):
     """What error_text needs of a game (bot.tables.kind.GameKind has it)."""
 
+    name: str
+
     def error_text(self, error: GameError) -> str: ...
 
 
@@ -235,11 +237,15 @@ def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
     game whose rules refused it. Words come from codes and parameters, never from the
     error itself."""
     if isinstance(error, TableError) or kind is None:
-        return _platform_sentence(error.code, error.params)
+        # A sentence that names a command names the game's: the refusal's own `game`,
+        # else that of the game answering.
+        game = error.params.get("game") or getattr(kind, "name", None)
+        return _platform_sentence(error.code, error.params).replace("{game}", game or "")
     return kind.error_text(error)
 
 
 def _platform_sentence(code: str, params: dict[str, Any]) -> str:
+    """The sentence, with `{game}` left for error_text to fill in."""
     reason = params.get("reason")
     if code in _VARIANTS:
         variants = _VARIANTS[code]()
@@ -256,12 +262,12 @@ def _platform_sentence(code: str, params: dict[str, Any]) -> str:
 def _fixed() -> dict[str, str]:
     return {
         "restarting": _("The bot is restarting: try again in a moment."),
-        "no_table": _("There is no table in this channel. Start one with /amerikaner new."),
+        "no_table": _("There is no table in this channel. Start one with /{game} new."),
         "table_full": _("Every seat is taken."),
         "no_ai": _("There is no AI player to remove."),
         "host_leaving": _("You are the host: cancel the table instead (the Cancel button or "
-                          "/amerikaner cancel)."),
-        "already_away": _("You are already away: the AI plays your seat until /amerikaner "
+                          "/{game} cancel)."),
+        "already_away": _("You are already away: the AI plays your seat until /{game} "
                           "back."),
         "already_started": _("The game has already started."),
         "storage_failed": _("Something went wrong saving that; it was not played. Please try "
@@ -284,7 +290,7 @@ def _fixed() -> dict[str, str]:
 # Codes with several sentences, by `reason` (None: the one without a reason).
 _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
     "channel_busy": lambda: {
-        None: _("This channel already has a table: finish or cancel it first (/amerikaner "
+        None: _("This channel already has a table: finish or cancel it first (/{game} "
                 "cancel)."),
         "taken_meanwhile": _("This channel already has a table.")},
     "already_seated": lambda: {

@@ -213,8 +213,9 @@ class TableService:
                      preset: str | None, players: int, options: dict[str, object],
                      turn_timer: float | None = None, game: str | None = None) -> Table:
         """Open a lobby of `game` (the registry's first game if None)."""
-        if self.in_channel(channel_id) is not None:
-            raise TableError("channel_busy")
+        present = self.in_channel(channel_id)
+        if present is not None:
+            raise TableError("channel_busy", game=present.kind.name)
         kind = self.kind(game)
         rules = kind.make_rules(preset, players, options)  # a game's refusal passes on
         first_dealer = self.rng.randrange(players)
@@ -229,7 +230,7 @@ class TableService:
                 guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
                 _seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
-            raise TableError("channel_busy", reason="taken_meanwhile") from None
+            raise TableError("channel_busy", reason="taken_meanwhile", game=kind.name) from None
         table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
                       seats, meta=meta)
         self._register(table)
@@ -305,7 +306,7 @@ class TableService:
                 raise TableError("not_seated")
             if table.stage == LOBBY:
                 if user_id == table.host_id:
-                    raise TableError("host_leaving")
+                    raise TableError("host_leaving", game=table.kind.name)
                 del table.seats[seat]
                 await self._save_seats(table)
                 return table
@@ -325,7 +326,7 @@ class TableService:
                 raise TableError("not_started")
             if table.seats[seat].away == away:  # nothing to change: say so, not "done"
                 if away:
-                    raise TableError("already_away")
+                    raise TableError("already_away", game=table.kind.name)
                 raise TableError("not_away")
             table.seats[seat].away = away
             if away and not table.seats[seat].ai_level:
