@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Protocol
 
+from bot.errors import INVALID_CARD, GameError
+
 # `Final`: the compiled build (mypyc) reads these as C constants, not from the module dict.
 SUITS: Final = "SHDC"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
@@ -91,21 +93,34 @@ _NOTATION_MAX: Final = 3
 _ASCII_SPACE: Final = " \t\n\r\f\v"
 
 
-def parse_card(text: object) -> int | None:
-    """The card written as `text` (case-insensitive, `T` for ten), or None if it is not
-    card notation. Symbols are accepted too (`A♠`). Anything else is None, never an error:
+def parse_card(text: object) -> int:
+    """The card written as `text` (case-insensitive, `T` for ten); symbols are accepted
+    too (`A♠`). Anything else raises `GameError(invalid_card, reason="typed", text=...)`:
     only ASCII letters and digits are notation, so neither '²' nor a fullwidth 'Ａ' is,
     nor 'ſ', which str.upper() would turn into 'S'."""
+    card = _read_card(text)
+    if card < 0:
+        raise GameError(INVALID_CARD, reason="typed", text=text)
+    return card
+
+
+def is_card(text: object) -> bool:
+    """Whether `text` is card notation (`parse_card` would read it)."""
+    return _read_card(text) >= 0
+
+
+def _read_card(text: object) -> int:
+    """The card, or -1 if `text` is not card notation."""
     if not isinstance(text, str):
-        return None
+        return -1
     key = text.strip(_ASCII_SPACE)
     if len(key) > _NOTATION_MAX:
-        return None
+        return -1
     for symbol, letter in zip(SUIT_SYMBOLS, SUITS, strict=True):
         key = key.replace(symbol, letter)
     if not key.isascii():
-        return None
-    return _PARSE.get(key.upper())
+        return -1
+    return _PARSE.get(key.upper(), -1)
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_RULES, INVALID_TRUMP, GameError
 from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
@@ -202,8 +202,8 @@ class Amerikaner(commands.Cog):
         view = table.seat_view(seat)
         if view is None or view.legal is None or view.legal.phase != "lead":
             raise TableError("stale")
-        card = parse_card(args[0])
-        if card is None or card not in view.legal.cards:
+        card = parse_card(args[0]) if is_card(args[0]) else -1
+        if card not in view.legal.cards:
             raise GameError(INVALID_LEAD, reason="not_legal")
         if op == "lead" and view.legal.trumps:
             await interaction.response.edit_message(embed=_embed(lead_trump_panel(card)),
@@ -298,7 +298,7 @@ class Amerikaner(commands.Cog):
         if legal is None or legal.phase not in ("discard", "exchange"):
             return []
         words = current.upper().split()
-        done = [w for w in words if parse_card(w) is not None]
+        done = [w for w in words if is_card(w)]
         prefix = " ".join(done)
         chosen = {parse_card(w) for w in done}
         if len(done) >= legal.card_count[1]:
@@ -335,7 +335,8 @@ class Amerikaner(commands.Cog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase != "lead" or not legal.calls:
             return []
-        led = parse_card(str(getattr(interaction.namespace, "card", "") or ""))
+        typed = str(getattr(interaction.namespace, "card", "") or "")
+        led = parse_card(typed) if is_card(typed) else None
         suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
         text = current.strip().upper()
         return _choices((card_label(c), card_name(c)) for s in suits for c in legal.calls_for(s)
@@ -456,10 +457,7 @@ def _bid_action(seat: int, text: str, rules: Rules) -> Action:
 
 
 def _parse_card(text: str) -> int:
-    card = parse_card(text)
-    if card is None:
-        raise GameError(INVALID_CARD, reason="typed", text=text)
-    return card
+    return parse_card(text)  # refused with INVALID_CARD, quoting what was typed
 
 
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:

@@ -12,9 +12,7 @@ from bot.games.amerikaner.text import error_sentence
 
 
 def card(text: str) -> int:
-    value = parse_card(text)
-    assert value is not None, text
-    return value
+    return parse_card(text)
 
 
 def cards(text: str) -> tuple[int, ...]:

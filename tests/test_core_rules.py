@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card
 from bot.errors import GameError
 from bot.games.amerikaner.rules import Rules
 from bot.games.amerikaner.text import error_sentence
@@ -101,23 +101,31 @@ def test_rules_round_trip_through_json() -> None:
     ("2c", "2C"), ("jk1", "JK1"), ("JK3", "JK3"), (" QD ", "QD"), ("A♠", "AS"),
 ])
 def test_card_notation(text: str, name: str) -> None:
-    card = parse_card(text)
-    assert card is not None and card_name(card) == name
+    assert is_card(text) and card_name(parse_card(text)) == name
 
 
 @pytest.mark.parametrize("text", ["1S", "AX", "11H", "JK4", "", "10", "S", None, 7, "JK0",
                                   "²S", "1⁰H", "①S", "٣H", "ＡＳ", "Aſ", "AS\x00", "\u3000AS",
                                   "🂡", "AS " * 1000, "1" * 5000])
 def test_not_card_notation(text: object) -> None:
-    assert parse_card(text) is None
+    assert not is_card(text)
+    with pytest.raises(GameError) as refused:
+        parse_card(text)
+    assert refused.value.code == "invalid_card"
+    assert refused.value.params == {"reason": "typed", "text": text}
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.text())
-def test_parse_card_never_raises(text: str) -> None:
-    card = parse_card(text)
+def test_parse_card_reads_notation_or_refuses_with_its_code(text: str) -> None:
+    try:
+        card = parse_card(text)
+    except GameError as refused:
+        assert refused.code == "invalid_card" and not is_card(text)
+        return
     # whatever is read as a card is written in ASCII notation or with the suit symbols
-    assert card is None or all(ch.isascii() or ch in SUIT_SYMBOLS for ch in text.strip())
+    assert is_card(text) and 0 <= card < 55
+    assert all(ch.isascii() or ch in SUIT_SYMBOLS for ch in text.strip())
 
 
 def test_labels_are_phone_friendly() -> None:

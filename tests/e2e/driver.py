@@ -23,7 +23,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.cards import card_label, card_name, is_joker, mask_of, parse_card, rank_of, suit_of
+from bot.cards import (
+    card_label,
+    card_name,
+    is_card,
+    is_joker,
+    mask_of,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
@@ -266,9 +275,8 @@ class LeakChecker:
                     walk(opt["options"])
                 elif isinstance(opt.get("value"), str):
                     for word in opt["value"].replace(",", " ").split():
-                        card = parse_card(word)
-                        if card is not None:
-                            found.add(card)
+                        if is_card(word):
+                            found.add(parse_card(word))
 
         walk((inter.payload.get("data") or {}).get("options") or [])
         return found

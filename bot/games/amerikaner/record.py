@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.cards import card_name, parse_card
+from bot.cards import card_name, is_card, parse_card
 from bot.errors import (
     GAME_OVER,
     INVALID_CARD,
@@ -109,11 +109,10 @@ def _parse_deal(raw: Mapping[str, Any], rules: Rules, hi: int) -> Deal:
                         seat=seat)
         out = []
         for text in values:
-            card = parse_card(text)
-            if card is None:
+            if not is_card(text):
                 raise _fail(INVALID_DEAL, hi, reason="deal_not_a_card", value=text, part=part,
                             seat=seat)
-            out.append(card)
+            out.append(parse_card(text))
         return tuple(out)
 
     parsed = Deal(
@@ -177,10 +176,9 @@ def _parse_action(kind: str, seat: int, raw: Mapping[str, Any]) -> Action:
 
 
 def _card(text: object) -> int:
-    card = parse_card(text)
-    if card is None:
+    if not is_card(text):
         raise GameError(INVALID_CARD, reason="record", value=text)
-    return card
+    return parse_card(text)
 
 
 # ----------------------------------------------------------------------------- output

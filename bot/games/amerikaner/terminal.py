@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_RECORD, GameError
 from bot.games.amerikaner import text as words
 from bot.games.amerikaner.actions import Action
@@ -73,11 +73,10 @@ def parse_move(text: str, view: HandView) -> Action:
     def cards_of_words(items: list[str]) -> tuple[int, ...]:
         out = []
         for item in items:
-            card = parse_card(item)
-            if card is None:
+            if not is_card(item):
                 raise GameError(INVALID_CARD, reason="terminal", text=item,
                                 jokers=bool(rules.jokers))
-            out.append(card)
+            out.append(parse_card(item))
         return tuple(out)
 
     phase = legal.phase
