@@ -865,7 +865,8 @@ class Tables(commands.Cog):
                     member: discord.Member | None) -> None:
         who = member or interaction.user
         s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
-        panel = stats_panel(who.display_name, s.games, s.wins, s.points, s.stats)
+        lines = self.tables.kind(game).stats_lines(s.stats)
+        panel = stats_panel(who.display_name, s.games, s.wins, s.points, lines)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:

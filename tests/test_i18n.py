@@ -192,8 +192,8 @@ def test_the_shared_texts_and_reference_show_only_catalog_words(pseudo: None) ->
     _check(_texts(leaderboard_panel([], 1, 1, "wins")), "empty leaderboard")
     stats = {"contracts_made": 2, "contracts_failed": 1, "top_bids_made": 0,
              "hands_played": 30}
-    _check(_texts(stats_panel("alice", 3, 1, 20, stats)), "stats")
-    _check(_texts(stats_panel("alice", 0, 0, 0, {})), "no stats")
+    _check(_texts(stats_panel("alice", 3, 1, 20, AMERIKANER.stats_lines(stats))), "stats")
+    _check(_texts(stats_panel("alice", 0, 0, 0, AMERIKANER.stats_lines({}))), "no stats")
     _check([help_text()], "help")
     for preset, players, options in [("amerikaner", 4, {}), ("amerikaner", 5, {"jokers": True}),
                                      ("amerikaner", 3, {"no_kitty": True}), ("norsk", 4, {}),

@@ -9,7 +9,7 @@ game's state.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -195,9 +195,9 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
 
 
 def stats_panel(name: str, games: int, wins: int, points: int,
-                stats: Mapping[str, int]) -> Panel:
-    """stats: the summed counters of the member's Amerikaner results (a counter the
-    store never saw is 0)."""
+                game_lines: Sequence[str]) -> Panel:
+    """A member's results in one game: what every game has (games, wins, points), then
+    `game_lines`, the game's own statistics in its words (GameKind.stats_lines)."""
     title = _("Stats — {name}").format(name=name)
     if not games:
         return Panel(title=title, description=_("No finished games yet."), colour=BLUE)
@@ -205,10 +205,7 @@ def stats_panel(name: str, games: int, wins: int, points: int,
     return Panel(title=title, colour=BLUE, description="\n".join([
         _("Games: {games} · wins: {wins} ({rate})").format(games=games, wins=wins, rate=rate),
         _("Points: {points}").format(points=points),
-        _("Contracts made: {made} · failed: {failed}").format(
-            made=stats.get("contracts_made", 0), failed=stats.get("contracts_failed", 0)),
-        _("Amerikaner/Kani made: {count}").format(count=stats.get("top_bids_made", 0)),
-        _("Hands played: {count}").format(count=stats.get("hands_played", 0)),
+        *game_lines,
     ]))
 
 

@@ -142,6 +142,11 @@ class GameKind(Protocol):
 
     def help_text(self) -> str: ...
 
+    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
+        """A member's summed statistics of this game (SeatResult.stats), in words; a
+        counter the store never saw is 0."""
+        ...
+
     def error_text(self, error: GameError) -> str:
         """The sentence for one of the game's refusals, from its code and parameters."""
         ...

@@ -120,6 +120,9 @@ class AmerikanerKind:
     def help_text(self) -> str:
         return text.help_text()
 
+    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
+        return text.stats_lines(stats)
+
     def error_text(self, error: GameError) -> str:
         return text.error_sentence(error)
 

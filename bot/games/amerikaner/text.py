@@ -9,7 +9,7 @@ the game-specific ones directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_list, card_name, suit_of
@@ -370,6 +370,16 @@ def option_help(name: str) -> str:
         "fixed_ten": _("every bid but Kani is worth 10 points"),
         "target": _("the winning score"),
     }[name]
+
+
+def stats_lines(stats: Mapping[str, int]) -> list[str]:
+    """A member's summed Amerikaner statistics (results.py), for their stats page."""
+    return [
+        _("Contracts made: {made} · failed: {failed}").format(
+            made=stats.get("contracts_made", 0), failed=stats.get("contracts_failed", 0)),
+        _("Amerikaner/Kani made: {count}").format(count=stats.get("top_bids_made", 0)),
+        _("Hands played: {count}").format(count=stats.get("hands_played", 0)),
+    ]
 
 
 def help_text() -> str:
