@@ -19,6 +19,7 @@ import itertools
 import json
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
@@ -76,6 +77,9 @@ from bot.tables.service import (
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
+# An interaction's token edits its message for 15 minutes; a panel older than this is not
+# followed (the player opens it again, or is mentioned).
+PANEL_TOKEN_SECONDS = 14 * 60
 
 # Discord's limits for components and autocomplete (those of text: bot/render/text.py).
 # Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
@@ -443,6 +447,9 @@ class Tables(commands.Cog):
         self._editors: dict[int, asyncio.Task[None]] = {}
         self.edit_delay = bot.settings.edit_delay
         self._uis: dict[str, GameUI] = {}
+        # (table, user) -> the interaction that last showed the user's hand panel, and
+        # when: its token edits that panel for 15 minutes (the panel follows the game).
+        self._panels: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
 
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""
@@ -613,6 +620,7 @@ class Tables(commands.Cog):
                     allowed_mentions=discord.AllowedMentions(users=True))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
+        await self._follow_turn(table, None)
         if event != "game_finished":
             await self._maybe_mention(table, 0)
 
@@ -704,17 +712,71 @@ class Tables(commands.Cog):
         else:
             await interaction.response.send_message(embed=embed, view=components,
                                                     ephemeral=True)
+        self._remember_panel(table, interaction)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """A click drawn for an earlier state: the player's hand as it is now."""
+        """A click drawn for an earlier state: the clicked panel shows the hand as it is
+        now (edited in place: a stale or double click never adds a message)."""
         seat = table.seat_of(interaction.user.id)
         view = table.seat_view(seat) if seat is not None and table.stage == PLAYING else None
-        if seat is None or view is None:
+        message = interaction.message
+        if seat is None or view is None or message is None or not message.flags.ephemeral:
             await self._reply(interaction, moved_on_text())
             return
-        await self._reply(interaction, moved_on_text(),
-                          panel=hand_panel(table, seat),
-                          view=self.ui(table).hand_components(table, view))
+        await interaction.response.edit_message(
+            content=moved_on_text(), embed=_embed(hand_panel(table, seat)),
+            view=self.ui(table).hand_components(table, view))
+        self._remember_panel(table, interaction)
+
+    # ------------------------------------------------------------- the panel follows
+
+    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
+        """The user's hand panel is the one this interaction answered with."""
+        self._panels[(table.id, interaction.user.id)] = (interaction, time.monotonic())
+
+    def _panel_of(self, table: Table, user_id: int) -> discord.Interaction[Any] | None:
+        entry = self._panels.get((table.id, user_id))
+        if entry is None:
+            return None
+        if time.monotonic() - entry[1] > PANEL_TOKEN_SECONDS:
+            del self._panels[(table.id, user_id)]  # its token has run out
+            return None
+        return entry[0]
+
+    async def _follow_turn(self, table: Table, acted_by: int | None) -> None:
+        """The turn moved on: the open panel of the human to act shows their hand and
+        their moves, without a click; at the end of the game every open panel shows the
+        result. The player who just acted has had theirs in the answer."""
+        if table.stage == FINISHED:
+            await self._close_panels(table)
+            return
+        seat = table.to_act
+        if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:
+            return
+        user = table.seats[seat].user_id
+        if user is None or user == acted_by:
+            return
+        panel = self._panel_of(table, user)
+        view = table.seat_view(seat)
+        if panel is None or view is None:
+            return
+        try:
+            await panel.edit_original_response(
+                content=None, embed=_embed(hand_panel(table, seat)),
+                view=self.ui(table).hand_components(table, view))
+        except discord.HTTPException:
+            self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
+
+    async def _close_panels(self, table: Table) -> None:
+        """The game is over: each open panel shows the final standings, without buttons."""
+        embed = _embed(_final_panel(table))
+        for key in [key for key in self._panels if key[0] == table.id]:
+            panel = self._panel_of(table, key[1])
+            self._panels.pop(key, None)
+            if panel is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await panel.edit_original_response(content=game_over_text(), embed=embed,
+                                                       view=None)
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
@@ -728,13 +790,17 @@ class Tables(commands.Cog):
             embed = _embed(game_done_panel())
             components = None
         if edit:
-            await interaction.response.edit_message(embed=embed, view=components)
+            await interaction.response.edit_message(content=None, embed=embed,
+                                                    view=components)
         elif components is not None:
             await interaction.response.send_message(embed=embed, view=components,
                                                     ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
+        if components is not None:
+            self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
+        await self._follow_turn(table, interaction.user.id)
         if not result.game_finished:
             await self._maybe_mention(table, result.idle_before)
 
