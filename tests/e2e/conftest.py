@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.app import AmerikanerBot
 from tests.e2e.driver import LeakChecker, assert_interactions_answered, make_fake
+from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.fixtures import error_logs_fixture  # noqa: F401 - "error_logs"
 
@@ -36,3 +41,20 @@ def answered(fake: FakeDiscord):
     """At teardown: every interaction was answered within 3 s, nothing refused."""
     yield
     assert_interactions_answered(fake)
+
+
+@pytest.fixture
+def bot_seed() -> int:
+    """The seed of the `bot` fixture's deals; a test module may override it."""
+    return 41
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+              tmp_path: Path, bot_seed: int) -> AsyncIterator[AmerikanerBot]:
+    """The real bot against the fake Discord, its deals seeded, checked for leaks, error
+    logs and unanswered interactions."""
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        leaks.bot = bot
+        bot.tables.rng = random.Random(bot_seed)
+        yield bot

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,20 +15,12 @@ from bot.cards import card_label, card_name, cards_of, suit_of
 from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
 from bot.games.amerikaner.record import game_to_record
 from bot.tables.service import Table
-from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
-from tests.e2e.harness import bot_running
+from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
 OUTSIDER = "frank"
 
 
-@pytest.fixture
-async def bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
-              tmp_path: Path) -> AsyncIterator[AmerikanerBot]:
-    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        leaks.bot = bot
-        bot.tables.rng = random.Random(41)
-        yield bot
 
 
 @pytest.fixture

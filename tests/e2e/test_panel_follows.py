@@ -4,26 +4,18 @@ message; at the end of the game every open panel shows the result."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app import AmerikanerBot
-from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
-from tests.e2e.harness import bot_running
+from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
 from tests.fake_discord import FakeDiscord
 
 
 @pytest.fixture
-async def bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
-              tmp_path: Path) -> AsyncIterator[AmerikanerBot]:
-    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        leaks.bot = bot
-        bot.tables.rng = random.Random(7)
-        yield bot
+def bot_seed() -> int:
+    return 7
 
 
 def _live_buttons(fake: FakeDiscord, message: Any) -> list[str]:
