@@ -168,7 +168,7 @@ class Amerikaner(commands.Cog):
         """The action of a button or menu. Its custom id and values are the bot's own,
         but read as strictly as what users type."""
         def cards_of(names: list[str]) -> tuple[int, ...]:
-            return tuple(_parse_card(name) for name in names)
+            return tuple(parse_card(name) for name in names)
 
         if op == "pass":
             return Action.pass_
@@ -456,13 +456,9 @@ def _bid_action(seat: int, text: str, rules: Rules) -> Action:
     return Action.make_bid(seat, number)
 
 
-def _parse_card(text: str) -> int:
-    return parse_card(text)  # refused with INVALID_CARD, quoting what was typed
-
-
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
     """Cards as typed, separated by spaces or commas."""
-    cards = tuple(_parse_card(word) for word in text.replace(",", " ").split())
+    cards = tuple(parse_card(word) for word in text.replace(",", " ").split())
     if exactly is not None and len(cards) != exactly:
         raise GameError(INVALID_CARD, reason="count", count=exactly)
     return cards

@@ -108,20 +108,6 @@ def _only_comments(text: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
 
 
-def open_store(
-    path: str | Path,
-    *,
-    synchronous: Synchronous = "NORMAL",
-    busy_timeout_ms: int = 5000,
-    clock: Callable[[], float] = time.time,
-    autocheckpoint_pages: int = 1000,
-) -> _Opener:
-    """Open the store at ``path`` (see ``SqliteStore.open``): ``await open_store(p)``
-    or ``async with open_store(p) as store:``."""
-    return SqliteStore.open(path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms,
-                            clock=clock, autocheckpoint_pages=autocheckpoint_pages)
-
-
 class SqliteStore:
     """The bot's SQLite database. Open with ``await open_store(path)``; see the module
     doc. Implements :class:`bot.store.base.Store`."""
@@ -1172,3 +1158,8 @@ def _is_a_store(store: SqliteStore) -> Store:
     """Never called: a type checker (mypy) proves here that SqliteStore implements the
     Store protocol, method by method."""
     return store
+
+
+# Open the store at a path: ``await open_store(p)`` or ``async with open_store(p) as s:``
+# (the one backend there is; see ``SqliteStore.open`` for the options).
+open_store = SqliteStore.open

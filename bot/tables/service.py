@@ -615,7 +615,14 @@ class TableService:
         if table is not None:
             return table
         row = await self.store.get_game(table_id)
-        return await self._table_from_row(row) if row is not None else None
+        if row is None:
+            return None
+        table = await self._table_from_row(row)
+        if table.stage in (FINISHED, CANCELLED):
+            # Kept, as a game that ends in this process is: its posts and old buttons
+            # after a restart would otherwise replay it again each time.
+            self._tables[table.id] = table
+        return table
 
     async def _table_from_row(self, row: GameRow) -> Table:
         kind = self.kind(row.game)

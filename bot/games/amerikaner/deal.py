@@ -94,14 +94,15 @@ def deal_cards(rules: Rules, rng: random.Random) -> Deal:
 def deal_from_names(hands: Sequence[Sequence[str]], kitty: Sequence[str] = (),
                     blind: Sequence[str] = ()) -> Deal:
     """A deal written in card notation (for tests and examples)."""
-    from bot.cards import is_card, parse_card
+    from bot.cards import parse_card
 
     def conv(cards: Sequence[str]) -> tuple[int, ...]:
         out = []
         for text in cards:
-            if not is_card(text):
-                raise GameError(INVALID_DEAL, reason="not_a_card", value=text)
-            out.append(parse_card(text))
+            try:
+                out.append(parse_card(text))
+            except GameError:
+                raise GameError(INVALID_DEAL, reason="not_a_card", value=text) from None
         return tuple(out)
 
     return Deal(hands=tuple(conv(h) for h in hands), kitty=conv(kitty), blind=conv(blind))

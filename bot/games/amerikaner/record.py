@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.cards import card_name, is_card, parse_card
+from bot.cards import card_name, parse_card
 from bot.errors import (
     GAME_OVER,
     INVALID_CARD,
@@ -109,10 +109,11 @@ def _parse_deal(raw: Mapping[str, Any], rules: Rules, hi: int) -> Deal:
                         seat=seat)
         out = []
         for text in values:
-            if not is_card(text):
-                raise _fail(INVALID_DEAL, hi, reason="deal_not_a_card", value=text, part=part,
-                            seat=seat)
-            out.append(parse_card(text))
+            try:
+                out.append(parse_card(text))
+            except GameError:  # in a record, a deal's bad card is a bad deal
+                raise _fail(INVALID_DEAL, hi, reason="deal_not_a_card", value=text,
+                            part=part, seat=seat) from None
         return tuple(out)
 
     parsed = Deal(
@@ -176,9 +177,10 @@ def _parse_action(kind: str, seat: int, raw: Mapping[str, Any]) -> Action:
 
 
 def _card(text: object) -> int:
-    if not is_card(text):
-        raise GameError(INVALID_CARD, reason="record", value=text)
-    return parse_card(text)
+    try:
+        return parse_card(text)
+    except GameError:
+        raise GameError(INVALID_CARD, reason="record", value=text) from None
 
 
 # ----------------------------------------------------------------------------- output

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
-from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
+from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_RECORD, GameError
 from bot.games.amerikaner import text as words
 from bot.games.amerikaner.actions import Action
@@ -20,7 +20,7 @@ from bot.games.amerikaner.ai import choose_action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.hand import FAILED, MADE, Hand
 from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.views import HandView, LegalActions, hand_view
+from bot.games.amerikaner.views import HandView, hand_view
 
 HUMAN = 0
 InputFn = Callable[[str], str]
@@ -53,11 +53,6 @@ def describe(view: HandView, totals: list[int] | None = None) -> list[str]:
     return words.terminal_table(view, hand, totals, HUMAN)
 
 
-def moves_text(legal: LegalActions) -> str:
-    """The legal moves, written as the input that makes them."""
-    return words.terminal_moves(legal)
-
-
 def parse_move(text: str, view: HandView) -> Action:
     """The action `text` asks for; raises `GameError` (see text.error_sentence) when it
     cannot be read (the rules themselves are checked when it is applied)."""
@@ -73,10 +68,11 @@ def parse_move(text: str, view: HandView) -> Action:
     def cards_of_words(items: list[str]) -> tuple[int, ...]:
         out = []
         for item in items:
-            if not is_card(item):
+            try:
+                out.append(parse_card(item))
+            except GameError:
                 raise GameError(INVALID_CARD, reason="terminal", text=item,
-                                jokers=bool(rules.jokers))
-            out.append(parse_card(item))
+                                jokers=bool(rules.jokers)) from None
         return tuple(out)
 
     phase = legal.phase
@@ -114,16 +110,12 @@ def parse_move(text: str, view: HandView) -> Action:
     return Action.play(seat, card, call, trump)
 
 
-def ai_move_text(action: Action, rules: Rules) -> str:
-    return words.terminal_action(action, HUMAN)
-
-
 def _human_turn(game: Game, hand: Hand, ask: InputFn, say: OutputFn) -> None:
     view = hand_view(hand, HUMAN)
     assert view.legal is not None
     for line in describe(view, game.totals):
         say(line)
-    say(moves_text(view.legal))
+    say(words.terminal_moves(view.legal))
     while True:
         try:
             text = ask("> ")
@@ -135,7 +127,7 @@ def _human_turn(game: Game, hand: Hand, ask: InputFn, say: OutputFn) -> None:
         if word in ("help", "?", "hand"):
             for line in describe(view, game.totals):
                 say(line)
-            say(moves_text(view.legal))
+            say(words.terminal_moves(view.legal))
             continue
         try:
             action = parse_move(text, view)
@@ -176,7 +168,7 @@ def run_game(preset: str = "amerikaner", players: int = 4,
                 else:
                     action = choose_action(hand_view(hand, seat), level, rng)
                     game.apply(action)
-                    say(ai_move_text(action, rules))
+                    say(words.terminal_action(action, HUMAN))
                 if hand.trick == [] and hand.history and hand.actions[-1].kind == "play":
                     leader, cards, winner = hand.history[-1]
                     say(words.terminal_trick_won(winner, cards, HUMAN))
