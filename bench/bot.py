@@ -265,7 +265,7 @@ async def run(args: argparse.Namespace) -> int:
             env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
                        DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
                        DATABASE_PATH=str(db), AI_DELAY="0", LOG_LEVEL="WARNING",
-                       TABLE_EDIT_DELAY=str(args.edit_delay), IDLE_MENTION_SECONDS="1e9")
+                       TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0")
             log = open(log_path, "wb")  # noqa: SIM115
             prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
             proc = await asyncio.create_subprocess_exec(

@@ -74,6 +74,7 @@ class AmerikanerBot(commands.Bot):
                                       autocheckpoint_pages=10_000)
         self.outbox = Outbox(self.store)
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
+                                   trick_pause=self.settings.trick_pause,
                                    outbox=self.outbox, seat_name=seat_label)
         for name in EXTENSIONS:
             await self.load_extension(name)

@@ -21,8 +21,8 @@ class Settings:
     dev_guild_id: int | None = None
     api_base: str | None = None
     gateway_url: str | None = None
-    ai_delay: float = 1.0
-    idle_mention_seconds: float = 120.0
+    ai_delay: float = 0.6  # seconds before each AI action
+    trick_pause: float = 1.0  # and this much more after a completed trick
     edit_delay: float = 0.5  # coalescing window for edits of the public table message
 
 
@@ -49,8 +49,8 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         dev_guild_id=int(guild) if guild else None,
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
         gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
-        ai_delay=_float("AI_DELAY", 1.0),
-        idle_mention_seconds=_float("IDLE_MENTION_SECONDS", 120.0),
+        ai_delay=_float("AI_DELAY", 0.6),
+        trick_pause=_float("AI_TRICK_PAUSE", 1.0),
         edit_delay=_float("TABLE_EDIT_DELAY", 0.5),
     )
 

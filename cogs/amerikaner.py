@@ -34,10 +34,11 @@ from bot.games.amerikaner.text import (
     trump_label,
 )
 from bot.games.amerikaner.views import HandView
-from bot.render import button_label
+from bot.render import button_label, switches_text
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from cogs.tables import (
+    SWITCH_DESCRIPTIONS,
     Components,
     TableBot,
     TableButton,
@@ -48,6 +49,7 @@ from cogs.tables import (
     _is_manager,
     _select_options,
     add_shared_commands,
+    table_switches,
 )
 
 GAME = "amerikaner"
@@ -225,7 +227,8 @@ class Amerikaner(commands.Cog):
     @group.command(name="new", description="Open a table in this channel")
     @app_commands.describe(preset="Which game", players="Number of players",
                            target="Winning score (52; Kani 50)",
-                           turn_timer="Minutes per turn before the AI plays it (0: no timer)")
+                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
+                           **SWITCH_DESCRIPTIONS)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def new(self, interaction: discord.Interaction[Any],
                   preset: str | None = None,
@@ -236,7 +239,9 @@ class Amerikaner(commands.Cog):
                   free_trump: bool | None = None, two_wins: bool | None = None,
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
-                  turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
+                  turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                  mentions: bool | None = None, pictures: bool | None = None,
+                  hints: bool | None = None) -> None:
         given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
                  "kitty_trick": kitty_trick, "free_trump": free_trump,
                  "two_wins": two_wins, "bidder_double": bidder_double,
@@ -252,10 +257,12 @@ class Amerikaner(commands.Cog):
             defaults.get("turn_timer", 0) or 0)
         options["target"] = target or (defaults.get("target") if same_preset else None) \
             or default_target(chosen_preset)
+        switches = table_switches(defaults, mentions=mentions, pictures=pictures, hints=hints)
         table = await self.tables.create(interaction.guild_id or 0,
                                          interaction.channel_id or 0, interaction.user.id,
                                          interaction.user.display_name, chosen_preset,
-                                         int(count), options, timer * 60 or None, game=GAME)
+                                         int(count), options, timer * 60 or None, game=GAME,
+                                         switches=switches)
         await self.host.open_lobby(interaction, table)
 
     @group.command(name="bid", description="Bid, or pass")
@@ -376,16 +383,23 @@ class Amerikaner(commands.Cog):
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
+    @app_commands.describe(**SWITCH_DESCRIPTIONS)
     async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 1440] | None = None) -> None:
+                       turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                       mentions: bool | None = None, pictures: bool | None = None,
+                       hints: bool | None = None) -> None:
         guild = interaction.guild_id or 0
         current = await self.bot.store.get_guild_settings(guild, GAME)
+        switches = {name: value for name, value in
+                    (("mentions", mentions), ("pictures", pictures), ("hints", hints))
+                    if value is not None}
         if preset is None and players is None and target is None and options is None \
-                and turn_timer is None:
-            await self.host._reply(interaction, settings_text(current))
+                and turn_timer is None and not switches:
+            await self.host._reply(interaction, settings_text(current) + "\n"
+                                   + switches_text(current.get("switches", {})))
             return
         if not _is_manager(interaction):
             raise TableError("not_allowed")
@@ -398,6 +412,8 @@ class Amerikaner(commands.Cog):
             new["target"] = target
         if turn_timer is not None:
             new["turn_timer"] = turn_timer
+        if switches:
+            new["switches"] = {**new.get("switches", {}), **switches}
         if options is not None:
             names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
             unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
@@ -407,7 +423,8 @@ class Amerikaner(commands.Cog):
         check = {**new.get("options", {}), "target": new.get("target")}
         Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
         await self.bot.store.set_guild_settings(guild, GAME, new)
-        await self.host._reply(interaction, settings_text(new, saved=True))
+        await self.host._reply(interaction, settings_text(new, saved=True) + "\n"
+                               + switches_text(new.get("switches", {})))
 
 
 # ----------------------------------------------------------------- what users type

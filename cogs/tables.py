@@ -50,11 +50,14 @@ from bot.render import (
     lobby_panel,
     moved_on_text,
     old_button_text,
+    rematch_started_text,
+    rematch_text,
     reminder_text,
     replaced_text,
     seat_label,
     seat_names,
     shorten,
+    spectator_text,
     stats_panel,
     table_closed_text,
     timeout_text,
@@ -354,6 +357,21 @@ def lobby_view(table: Table) -> Components:
     view.add_item(TableButton(t, "ai:strong", label=button_label("ai_strong"), disabled=table.full))
     view.add_item(TableButton(t, "ai:remove", label=button_label("ai_remove"),
                               disabled=not any(s.is_ai for s in table.seats)))
+    view.add_item(TableButton(t, "ai:fill", label=button_label("ai_fill"),
+                              style=discord.ButtonStyle.success, disabled=table.full))
+    return view
+
+
+def final_view(table: Table) -> Components:
+    """Under a finished game's standings: play again with the same seats, and the
+    server's leaderboard."""
+    view = Components()
+    started = table.meta.get("rematch_table") is not None
+    view.add_item(TableButton(table.id, "rematch", label=button_label("rematch"),
+                              style=discord.ButtonStyle.success, emoji="🔁",
+                              disabled=started))
+    view.add_item(TableButton(table.id, "leaderboard", label=button_label("leaderboard"),
+                              emoji="🏆"))
     return view
 
 
@@ -394,6 +412,24 @@ def _turn_mention(table: Table) -> str | None:
     if user is None or table.seats[seat].played_by_ai:
         return None
     return turn_mention(user, table.kind.title(table.rules))
+
+
+# ----------------------------------------------------------------- table switches
+
+# The table switches a `new` command (and a server's `settings`) offers, described.
+SWITCH_DESCRIPTIONS = {
+    "mentions": "Mention a player when their turn comes (default: on with 2+ humans)",
+    "pictures": "Show a picture of the table on the table message (default: on)",
+    "hints": "Offer the Hint button: what the strong AI would play (default: on)",
+}
+
+
+def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bool | None]:
+    """A new table's switches: what its `new` command says, else the server's default
+    (its settings' "switches"), else None (the table's own default)."""
+    defaults = server.get("switches", {})
+    return {name: value if value is not None else defaults.get(name)
+            for name, value in given.items()}
 
 
 # ----------------------------------------------------------------- the cog
@@ -450,6 +486,9 @@ class Tables(commands.Cog):
         # (table, user) -> the interaction that last showed the user's hand panel, and
         # when: its token edits that panel for 15 minutes (the panel follows the game).
         self._panels: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        # table -> the state version whose turn was last followed (a panel edited or the
+        # player mentioned): each turn once.
+        self._followed: dict[int, int] = {}
 
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""
@@ -559,7 +598,8 @@ class Tables(commands.Cog):
                                                 seat_names(table.seats))
                 message = await channel.send(embed=_embed(panel), nonce=nonce)
             elif row.kind == POST_FINAL:
-                message = await channel.send(embed=_embed(_final_panel(table)), nonce=nonce)
+                message = await channel.send(embed=_embed(_final_panel(table)),
+                                             view=final_view(table), nonce=nonce)
                 await self._retire_table_message(table, table.message_id)
             elif row.kind == POST_TABLE_MESSAGE:
                 if table.stage != PLAYING:
@@ -621,16 +661,6 @@ class Tables(commands.Cog):
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self._follow_turn(table, None)
-        if event != "game_finished":
-            await self._maybe_mention(table, 0)
-
-    async def _maybe_mention(self, table: Table, idle: float) -> None:
-        if idle < self.bot.settings.idle_mention_seconds:
-            return
-        text = _turn_mention(table)
-        if text:
-            await self.bot.get_partial_messageable(table.channel_id).send(
-                text, allowed_mentions=discord.AllowedMentions(users=True))
     # ------------------------------------------------------------- components
 
     async def on_component(self, interaction: discord.Interaction[Any], table_id: int,
@@ -638,6 +668,15 @@ class Tables(commands.Cog):
         """A button or menu of a table; errors are answered by the caller (_run_component)."""
         parts = rest.split(":")
         user = interaction.user
+        if parts[0] == "rematch":
+            await self._rematch(interaction, table_id)
+            return
+        if parts[0] == "leaderboard":
+            finished = await self.tables.load(table_id)
+            game = finished.kind.name if finished is not None else self.tables.kind(None).name
+            await self.show_leaderboard(interaction, game, "wins", 1, edit=False,
+                                        ephemeral=True)
+            return
         table = self.tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
             await self._closed_table(interaction, table_id)
@@ -656,7 +695,9 @@ class Tables(commands.Cog):
                 await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
         elif op == "ai":
-            if parts[1] == "remove":
+            if parts[1] == "fill":
+                await self.tables.fill_ai(table.id, user.id)
+            elif parts[1] == "remove":
                 await self.tables.remove_ai(table.id, user.id)
             else:
                 await self.tables.add_ai(table.id, user.id, parts[1])
@@ -694,14 +735,33 @@ class Tables(commands.Cog):
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=game_over_text(), embed=embed,
-                                                    view=None)
+                                                    view=final_view(table))
         else:
             await self._reply(interaction, game_over_text(), panel=_final_panel(table))
+
+    async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """A click on Rematch under a finished game (its standings, or a closed panel):
+        the click's message says who is in, and the new game starts once all are."""
+        old, new = await self.tables.rematch(table_id, interaction.user.id)
+        if new is not None:
+            text = rematch_started_text()
+        else:
+            accepted = set(old.meta.get("rematch", ()))
+            names = seat_names(old.seats)
+            text = rematch_text(
+                [name for name, seat in zip(names, old.seats, strict=True)
+                 if seat.user_id in accepted],
+                [name for name, seat in zip(names, old.seats, strict=True)
+                 if seat.user_id is not None and seat.user_id not in accepted])
+        await interaction.response.edit_message(content=text, view=final_view(old))
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
         if table.stage != PLAYING:
             raise TableError("not_started", reason="not_yet")
+        if table.seat_of(interaction.user.id) is None:
+            await self._reply(interaction, spectator_text())
+            return
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
@@ -745,8 +805,10 @@ class Tables(commands.Cog):
 
     async def _follow_turn(self, table: Table, acted_by: int | None) -> None:
         """The turn moved on: the open panel of the human to act shows their hand and
-        their moves, without a click; at the end of the game every open panel shows the
-        result. The player who just acted has had theirs in the answer."""
+        their moves, without a click; with no panel to edit (none open, or its token ran
+        out) they are mentioned in the channel once, if the table mentions. At the end
+        of the game every open panel shows the result. The player who just acted has
+        had theirs in the answer."""
         if table.stage == FINISHED:
             await self._close_panels(table)
             return
@@ -754,18 +816,31 @@ class Tables(commands.Cog):
         if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:
             return
         user = table.seats[seat].user_id
-        if user is None or user == acted_by:
+        if user is None or user == acted_by or self._followed.get(table.id) == table.version:
             return
+        self._followed[table.id] = table.version  # this turn is followed once
+        if await self._edit_panel(table, seat, user):
+            return
+        text = _turn_mention(table)
+        if text and table.switch("mentions"):
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).send(
+                    text, allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:
+        """Show `user`'s open panel their hand and moves now; False if there is none."""
         panel = self._panel_of(table, user)
         view = table.seat_view(seat)
         if panel is None or view is None:
-            return
+            return False
         try:
             await panel.edit_original_response(
                 content=None, embed=_embed(hand_panel(table, seat)),
                 view=self.ui(table).hand_components(table, view))
         except discord.HTTPException:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
+            return False
+        return True
 
     async def _close_panels(self, table: Table) -> None:
         """The game is over: each open panel shows the final standings, without buttons."""
@@ -776,7 +851,7 @@ class Tables(commands.Cog):
             if panel is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await panel.edit_original_response(content=game_over_text(), embed=embed,
-                                                       view=None)
+                                                       view=final_view(table))
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
@@ -801,8 +876,6 @@ class Tables(commands.Cog):
             self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
         await self._follow_turn(table, interaction.user.id)
-        if not result.game_finished:
-            await self._maybe_mention(table, result.idle_before)
 
     # ------------------------------------------------------------- shared commands
     # Each game's group gets these (add_shared_commands); `game` is the group's game.
@@ -906,7 +979,8 @@ class Tables(commands.Cog):
         raise TableError("no_game", reason="nothing_here")
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
-                               order: str, page: int, edit: bool) -> None:
+                               order: str, page: int, edit: bool, ephemeral: bool = False
+                               ) -> None:
         guild = interaction.guild_id or 0
         size = await self.bot.store.leaderboard_size(guild, game)
         pages = max(1, math.ceil(size / PAGE_SIZE))
@@ -924,7 +998,7 @@ class Tables(commands.Cog):
             await interaction.response.edit_message(embed=_embed(panel), view=view)
         else:
             await interaction.response.send_message(
-                embed=_embed(panel), view=view,
+                embed=_embed(panel), view=view, ephemeral=ephemeral,
                 allowed_mentions=discord.AllowedMentions.none())
 
     async def stats(self, interaction: discord.Interaction[Any], game: str,

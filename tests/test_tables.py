@@ -26,7 +26,7 @@ def _random_ai(kind, game, seat, level, rng):
 
 async def _service(path: Path | str = ":memory:", seed: int = 1) -> TableService:
     store = await open_store(path)
-    return TableService(store, GAMES, rng=random.Random(seed), ai_delay=0,
+    return TableService(store, GAMES, rng=random.Random(seed), ai_delay=0, trick_pause=0,
                         ai_chooser=_random_ai)
 
 
@@ -335,4 +335,108 @@ async def test_the_end_of_a_hand_commits_its_posts_with_the_last_card() -> None:
     posts = await service.store.pending_posts(table.id)
     assert [p.kind for p in posts] == ["hand_summary", "table_message"]
     assert posts[0].params == {"hand_index": 0} and posts[0].channel_id == table.channel_id
+    await service.store.close()
+
+
+async def test_fill_ai_gives_every_empty_seat_to_the_ai_host_only() -> None:
+    service = await _service()
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 5, {})
+    await service.join(table.id, 2, "P2")
+    with pytest.raises(TableError) as refused:
+        await service.fill_ai(table.id, 2)
+    assert refused.value.code == "not_host"
+    with pytest.raises(TableError) as bad:
+        await service.fill_ai(table.id, 1, "grandmaster")
+    assert bad.value.params["reason"] == "ai_level"
+    await service.fill_ai(table.id, 1, "strong")
+    assert [(s.user_id, s.ai_level) for s in table.seats] == \
+        [(1, None), (2, None), (None, "strong"), (None, "strong"), (None, "strong")]
+    with pytest.raises(TableError) as full:
+        await service.fill_ai(table.id, 1)
+    assert full.value.code == "table_full"
+    row = await service.store.get_game(table.id)
+    assert row is not None and len(row.seats) == 5  # stored
+    await service.store.close()
+
+
+async def test_mentions_default_to_on_with_two_humans_and_follow_the_switch() -> None:
+    service = await _service()
+    alone = await service.create(10, 20, 1, "Host", "amerikaner", 4, {})
+    await service.fill_ai(alone.id, 1)
+    assert not alone.switch("mentions") and alone.switch("pictures") and alone.switch("hints")
+    pair = await service.create(10, 21, 1, "Host", "amerikaner", 4, {})
+    await service.join(pair.id, 2, "P2")
+    assert pair.switch("mentions")
+    off = await service.create(10, 22, 1, "Host", "amerikaner", 4, {},
+                               switches={"mentions": False, "pictures": False, "hints": None})
+    await service.join(off.id, 2, "P2")
+    assert not off.switch("mentions") and not off.switch("pictures") and off.switch("hints")
+    row = await service.store.get_game(off.id)
+    assert row is not None and row.meta["mentions"] is False and "hints" not in row.meta
+    await service.store.close()
+
+
+async def _finished(service: TableService, humans: int = 2) -> object:
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 1},
+                                 switches={"pictures": False})
+    for user in range(2, humans + 1):
+        await service.join(table.id, user, f"P{user}")
+    await service.fill_ai(table.id, 1, "strong")
+    await service.start(table.id, 1)
+    rng = random.Random(5)
+    deadline = asyncio.get_running_loop().time() + 60
+    while table.stage != FINISHED and asyncio.get_running_loop().time() < deadline:
+        seat = table.to_act
+        if seat is not None and table.seats[seat].user_id is not None:
+            await _play_random(service, table, rng, 1)
+        else:
+            await asyncio.sleep(0.001)  # the service's AI plays
+    assert table.stage == FINISHED
+    return table
+
+
+async def test_rematch_waits_for_every_human_then_starts_the_same_seats(tmp_path: Path
+                                                                        ) -> None:
+    service = await _service(tmp_path / "db.sqlite3")
+    old = await _finished(service)
+    with pytest.raises(TableError) as stranger:
+        await service.rematch(old.id, 99)
+    assert stranger.value.code == "not_seated"
+    same, new = await service.rematch(old.id, 2)
+    assert new is None and same.meta["rematch"] == [2]
+    _, new = await service.rematch(old.id, 2)  # twice: still waiting
+    assert new is None
+    _, new = await service.rematch(old.id, 1)
+    assert new is not None and new.stage == PLAYING and service.in_channel(20) is new
+    assert [(s.user_id, s.ai_level) for s in new.seats] == \
+        [(s.user_id, s.ai_level) for s in old.seats]
+    assert new.rules == old.rules and new.meta["pictures"] is False
+    assert new.first_dealer == (old.first_dealer + 1) % 4
+    with pytest.raises(TableError) as late:
+        await service.rematch(old.id, 1)
+    assert late.value.code == "rematch_started"
+    # Committed with its table message to post, and restored as any game after a crash.
+    posts = await service.store.pending_posts(new.id)
+    assert [p.kind for p in posts] == ["table_message"]
+    await service.close()
+    await service.store.close()
+    again = await _service(tmp_path / "db.sqlite3")
+    restored = await again.restore()
+    assert [t.id for t in restored] == [new.id]
+    assert restored[0].version == new.version
+    await again.store.close()
+
+
+async def test_rematch_needs_a_free_channel_and_a_finished_game() -> None:
+    service = await _service()
+    old = await _finished(service, humans=1)
+    other = await service.create(10, 20, 7, "Other", "amerikaner", 4, {})
+    with pytest.raises(TableError) as busy:
+        await service.rematch(old.id, 1)
+    assert busy.value.code == "channel_busy"
+    assert "rematch_table" not in old.meta or old.meta["rematch_table"] is None
+    with pytest.raises(TableError) as unfinished:
+        await service.rematch(other.id, 7)
+    assert unfinished.value.code == "no_game"
+    assert error_text(unfinished.value) == "Only a finished game can be played again."
     await service.store.close()

@@ -169,8 +169,8 @@ def lobby_panel(names: Sequence[str], host: int | None, players: int, title: str
 
 
 def turn_mention(user_id: int, title: str) -> str:
-    """One line that mentions the player to act (sent after a quiet spell) at a table of
-    the game called `title`."""
+    """One line that mentions the player to act (who has no open panel to follow the
+    game) at a table of the game called `title`."""
     return _("{mention}, it is your turn at the {game} table.").format(
         mention=f"<@{user_id}>", game=title)
 
@@ -270,6 +270,7 @@ def _fixed() -> dict[str, str]:
         "storage_failed": _("Something went wrong saving that; it was not played. Please try "
                             "again."),
         "not_allowed": _("Only members with Manage Server can change the server's defaults."),
+        "rematch_started": _("The rematch has already started."),
         # Refusals by discord.py, before a command runs.
         "outdated_command": _("Discord showed you an older version of this command: please "
                               "try again in a minute."),
@@ -305,7 +306,8 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
         "choices": _("That has moved on: open your hand again for the current choices.")},
     "no_game": lambda: {
         None: _("There is no such game on this server."),
-        "nothing_here": _("No game to export here: name a game number.")},
+        "nothing_here": _("No game to export here: name a game number."),
+        "rematch": _("Only a finished game can be played again.")},
 }
 
 
@@ -364,6 +366,9 @@ BUTTON_LABELS: dict[str, str] = {
     "ai_easy": N_("Add AI (easy)"),
     "ai_strong": N_("Add AI (strong)"),
     "ai_remove": N_("Remove AI"),
+    "ai_fill": N_("Fill with AI"),
+    "rematch": N_("Rematch"),
+    "leaderboard": N_("Leaderboard"),
     "hand": N_("My hand"),
     "rules": N_("Rules"),
     "refresh": N_("Refresh"),
@@ -428,6 +433,32 @@ def cancelled_panel(name: str) -> Panel:
     """The lobby message once `name` cancelled the table (its Cancel button)."""
     return Panel(title=_("Table cancelled"),
                  description=_("Cancelled by {name}.").format(name=name))
+
+
+def switches_text(switches: dict[str, Any]) -> str:
+    """A server's defaults for the table switches (unset: the table's own default)."""
+    def state(name: str, unset: str) -> str:
+        value = switches.get(name)
+        return unset if value is None else _("on") if value else _("off")
+    return _("Mentions: {mentions}; pictures: {pictures}; hints: {hints}.").format(
+        mentions=state("mentions", _("with two humans or more")),
+        pictures=state("pictures", _("on")), hints=state("hints", _("on")))
+
+
+def spectator_text() -> str:
+    """To someone without a seat who asks for a hand."""
+    return _("You are watching this table: only its players have a hand. The table "
+             "message shows the game as everyone sees it.")
+
+
+def rematch_text(accepted: Sequence[str], waiting: Sequence[str]) -> str:
+    """Who has accepted a rematch, and who it waits for."""
+    return _("Rematch: {accepted} in; waiting for {waiting}.").format(
+        accepted=_(", ").join(accepted), waiting=_(", ").join(waiting))
+
+
+def rematch_started_text() -> str:
+    return _("Rematch: everyone is in. The new game has started below.")
 
 
 def game_over_text() -> str:

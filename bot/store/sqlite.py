@@ -438,6 +438,12 @@ class SqliteStore:
 
     # ---------------------------------------------------------------------- outbox
 
+    async def add_posts(self, game_id: int, posts: Sequence[Post]) -> None:
+        """Put posts in the outbox of a game, outside a move (in a transaction with the
+        change that calls for them)."""
+        rows = [(p.kind, _dumps(p.params)) for p in posts]
+        await self._write(_add_posts_sync, game_id, rows, self._now())
+
     async def pending_posts(self, game_id: int | None = None) -> list[PostRow]:
         """Posts not yet marked as posted, oldest first: of one game, or of all
         (after a restart)."""
@@ -903,6 +909,12 @@ def _record_action_sync(
         _add_hand_sync(db, game_id, hand_index + 1, deal_json, now)
     if results is not None:
         _finish_game_sync(db, game_id, results, now)
+    _add_posts_sync(db, game_id, posts, now)
+
+
+def _add_posts_sync(
+    db: sqlite3.Connection, game_id: int, posts: Sequence[tuple[str, str]], now: float
+) -> None:
     if posts:
         db.executemany(
             "INSERT INTO outbox (game_id, channel_id, kind, params, created_at) "

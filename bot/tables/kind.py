@@ -27,6 +27,9 @@ class Applied(NamedTuple):
     action: dict[str, Any]  # the action as the record stores it
     deal_finished: bool  # the deal ended with it
     next_deal: dict[str, Any] | None  # the next deal, already dealt, as the record stores it
+    # A moment players want to look at the table before the next move (a trick was
+    # completed): the AI pauses a little longer before its next action.
+    pause: bool = False
 
 
 class SeatResult(NamedTuple):

@@ -39,6 +39,15 @@ POST_TABLE_MESSAGE = "table_message"  # {}: a new table message for the next han
 POST_FINAL = "final_standings"  # {}: the game's final standings
 POST_TIMEOUT = "timeout"  # {"seat": s, "action": record action}: the AI played for s
 
+# A table's own switches, kept in its meta; None (unset) takes the default here. A server
+# sets its defaults for new tables (the cog passes them to `create`).
+TABLE_SWITCHES: dict[str, bool | None] = {
+    "mentions": None,  # "your turn" mentions; unset: on when two or more humans play
+    "pictures": True,  # a picture of the table on the table message
+    "hints": True,  # the Hint button in the players' panels
+    "thread": False,  # the table plays in a thread of its own
+}
+
 
 @dataclass
 class Seat:
@@ -74,6 +83,7 @@ class Table:
     meta: dict[str, Any] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     last_activity: float = field(default_factory=time.monotonic)  # also: when the turn began
+    pause_after: bool = False  # the last action completed a trick: the AI waits longer
 
     @property
     def turn_timer(self) -> float | None:
@@ -123,6 +133,13 @@ class Table:
         value = self.meta.get("message_id")
         return int(value) if value is not None else None
 
+    def switch(self, name: str) -> bool:
+        """A table switch (TABLE_SWITCHES): its own value, else the default."""
+        value = self.meta.get(name, TABLE_SWITCHES[name])
+        if value is None:  # "mentions" unset: only useful with two humans or more
+            return sum(seat.user_id is not None for seat in self.seats) >= 2
+        return bool(value)
+
 
 @dataclass(frozen=True)
 class ActResult:
@@ -158,7 +175,8 @@ class TableService:
     """All tables of one bot process."""
 
     def __init__(self, store: Store, games: Mapping[str, GameKind], *,
-                 rng: random.Random | None = None, ai_delay: float = 1.0,
+                 rng: random.Random | None = None, ai_delay: float = 0.6,
+                 trick_pause: float = 1.0,
                  ai_chooser: AiChooser | None = None, outbox: Outbox | None = None,
                  seat_name: SeatNamer | None = None) -> None:
         if not games:
@@ -167,7 +185,8 @@ class TableService:
         self.games = games  # name -> GameKind; the first is the default
         self.outbox = outbox  # posts what a change obliges the bot to post
         self.rng = rng or random.Random()
-        self.ai_delay = ai_delay
+        self.ai_delay = ai_delay  # seconds before an AI acts (a card every ~0.6 s)
+        self.trick_pause = trick_pause  # and this much more after a completed trick
         self._ai_chooser = ai_chooser or _default_ai
         # Names seats in refusals ("It is AI 1 (easy)'s turn"): the bot passes the
         # renderer (bot.render.seat_label), which this package may not import.
@@ -211,8 +230,10 @@ class TableService:
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                      preset: str | None, players: int, options: dict[str, object],
-                     turn_timer: float | None = None, game: str | None = None) -> Table:
-        """Open a lobby of `game` (the registry's first game if None)."""
+                     turn_timer: float | None = None, game: str | None = None,
+                     switches: Mapping[str, bool | None] | None = None) -> Table:
+        """Open a lobby of `game` (the registry's first game if None). `switches`: the
+        table's own TABLE_SWITCHES (None or left out: the default)."""
         present = self.in_channel(channel_id)
         if present is not None:
             raise TableError("channel_busy", game=present.kind.name)
@@ -225,6 +246,11 @@ class TableService:
             if turn_timer < 0:
                 raise TableError("bad_input", reason="negative_timer")
             meta["turn_timer"] = turn_timer
+        for name, value in (switches or {}).items():
+            if name not in TABLE_SWITCHES:
+                raise ValueError(f"no table switch {name!r}")
+            if value is not None:
+                meta[name] = bool(value)
         try:
             table_id = await self.store.create_game(
                 guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
@@ -280,6 +306,22 @@ class TableService:
             if table.full:
                 raise TableError("table_full")
             table.seats.append(Seat(None, "", ai_level=level))
+            await self._save_seats(table)
+        return table
+
+    async def fill_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
+        """The host gives every empty seat to the AI at once."""
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, user_id, "add_ai")
+            level = level or table.kind.ai_levels[0]
+            if level not in table.kind.ai_levels:
+                raise TableError("bad_input", reason="ai_level", levels=table.kind.ai_levels)
+            if table.full:
+                raise TableError("table_full")
+            while not table.full:
+                table.seats.append(Seat(None, "", ai_level=level))
             await self._save_seats(table)
         return table
 
@@ -381,6 +423,64 @@ class TableService:
         self._schedule_ai(table)
         return table
 
+    async def rematch(self, table_id: int, user_id: int) -> tuple[Table, Table | None]:
+        """A player of the finished game `table_id` asks for (or accepts) a rematch: the
+        same seats and rules at a new table in the same channel. It starts once every
+        human of the finished game has accepted, with its table message in the outbox.
+        Returns the finished table (its meta "rematch" lists who accepted) and the new
+        table once started, else None."""
+        if self.closed:
+            raise TableError("restarting")
+        old = await self.load(table_id)
+        if old is None or old.stage != FINISHED:
+            raise TableError("no_game", reason="rematch")
+        async with old.lock:
+            if old.seat_of(user_id) is None:
+                raise TableError("not_seated", reason="not_playing")
+            if old.meta.get("rematch_table") is not None:
+                raise TableError("rematch_started")
+            accepted = sorted({*old.meta.get("rematch", ()), user_id})
+            humans = {seat.user_id for seat in old.seats if seat.user_id is not None}
+            new = None
+            async with self.store.transaction():
+                if humans <= set(accepted):
+                    new = await self._start_rematch(old)
+                old.meta = {**old.meta, "rematch": accepted,
+                            "rematch_table": new.id if new is not None else None}
+                await self.store.set_meta(old.id, old.meta)
+        if new is not None:
+            self._register(new)
+            if self.outbox is not None:
+                self.outbox.kick(new.id)
+            self._schedule_ai(new)
+        return old, new
+
+    async def _start_rematch(self, old: Table) -> Table:
+        """The rematch of `old`, created and started (in the caller's transaction)."""
+        present = self.in_channel(old.channel_id)
+        if present is not None:
+            raise TableError("channel_busy", game=present.kind.name)
+        kind, rules = old.kind, old.rules
+        seats = [Seat(seat.user_id, seat.name, seat.ai_level if seat.is_ai else None)
+                 for seat in old.seats]
+        first_dealer = (old.first_dealer + 1) % len(seats)
+        switches = {name: old.meta[name] for name in TABLE_SWITCHES if name in old.meta}
+        meta: dict[str, Any] = {**switches, "stage": PLAYING, "rematch_of": old.id}
+        if old.turn_timer:
+            meta["turn_timer"] = old.turn_timer
+        game, first_deal = kind.new_game(rules, first_dealer, self.rng)
+        try:
+            table_id = await self.store.create_game(
+                old.guild_id, old.channel_id, old.host_id, kind.rules_to_json(rules),
+                first_dealer, _seat_infos(seats), meta, game=kind.name)
+        except ChannelBusyError:
+            raise TableError("channel_busy", reason="taken_meanwhile", game=kind.name) from None
+        await self.store.add_hand(table_id, 0, first_deal)
+        await self.store.add_posts(table_id, [Post(POST_TABLE_MESSAGE)])
+        table = Table(table_id, old.guild_id, old.channel_id, old.host_id, kind, rules,
+                      first_dealer, seats, stage=PLAYING, game=game, meta=meta)
+        return table
+
     async def cancel(self, table_id: int, user_id: int, manager: bool = False) -> Table:
         table = self.require(table_id)
         async with table.lock:
@@ -463,6 +563,7 @@ class TableService:
             raise TableError("storage_failed") from None
         if posts and self.outbox is not None:
             self.outbox.kick(table.id)
+        table.pause_after = applied.pause
         now = time.monotonic()
         idle = now - table.last_activity
         table.last_activity = now
@@ -498,7 +599,8 @@ class TableService:
                 seat = table.to_act
                 if seat is None or not table.seats[seat].played_by_ai:
                     return
-                await asyncio.sleep(self.ai_delay)
+                pause = self.trick_pause if table.pause_after else 0.0
+                await asyncio.sleep(self.ai_delay + pause)
                 async with table.lock:
                     if self.closed:
                         return  # stopping: the turn is played after the next start

@@ -14,7 +14,7 @@ from tests.fake_discord.server import FakeDiscord
 
 def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> AmerikanerBot:
     settings = Settings(token=fake.token, database_path=str(db), ai_delay=0.0,
-                        edit_delay=0.02, idle_mention_seconds=3600.0)
+                        trick_pause=0.0, edit_delay=0.02)
     for key, value in overrides.items():
         object.__setattr__(settings, key, value)
     return AmerikanerBot(settings)

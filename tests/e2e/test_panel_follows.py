@@ -56,7 +56,11 @@ async def test_at_the_end_every_open_panel_shows_the_result(
     assert len(panels) == 3
 
     def closed() -> bool:
-        return all(not fake.message(p).buttons() and "Game over" in fake.message(p).text()
-                   for p in panels)
+        return all(_labels(fake, p) == {"Rematch", "Leaderboard"}
+                   and "Game over" in fake.message(p).text() for p in panels)
     await fake.wait_until(closed, 5.0, "every open panel to show the result")
     assert table.stage == "finished"
+
+
+def _labels(fake: FakeDiscord, message: object) -> set[str]:
+    return {b.get("label") for b in fake.message(message).buttons()}

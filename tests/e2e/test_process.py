@@ -25,10 +25,11 @@ REPO = Path(__file__).resolve().parents[2]
 def bot_env(fake: FakeDiscord | None, db: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "AI_DELAY",
-                                "TABLE_EDIT", "IDLE_MENTION", "LOG_LEVEL"))}
+                                "TABLE_EDIT", "AI_TRICK", "LOG_LEVEL"))}
     env["PYTHONPATH"] = str(REPO)
     env["DATABASE_PATH"] = str(db)
     env["AI_DELAY"] = "0"
+    env["AI_TRICK_PAUSE"] = "0"
     env["TABLE_EDIT_DELAY"] = "0.05"
     if fake is not None:
         env["DISCORD_TOKEN"] = fake.token

@@ -60,13 +60,16 @@ class AmerikanerKind:
 
     def apply(self, game: Game, action: Action, rng: random.Random) -> Applied:
         deal_index = len(game.hands) - 1
+        current = game.current
+        tricks_before = current.tricks_done if current is not None else 0
         hand = game.apply(action)  # refused whole by the core (GameError)
         seq = len(hand.actions) - 1
         stored = action_to_json(hand.actions[-1], game.rules)
         next_deal = None
         if hand.finished and not game.finished:
             next_deal = dict(game.start_hand(rng=rng).deal.to_json(game.rules))
-        return Applied(deal_index, seq, stored, hand.finished, next_deal)
+        trick_done = hand.tricks_done > tricks_before
+        return Applied(deal_index, seq, stored, hand.finished, next_deal, pause=trick_done)
 
     def results(self, game: Game) -> list[SeatResult]:
         return game_results(game)

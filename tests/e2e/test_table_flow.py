@@ -1,0 +1,136 @@
+"""The flow around a game: Fill with AI in the lobby, spectators, "your turn" mentions,
+and a rematch with the same seats at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import AmerikanerBot
+from tests.e2e.driver import ButtonDriver, table_message, wait_game_over
+from tests.fake_discord import FakeDiscord, StoredMessage
+
+
+def _labels(fake: FakeDiscord, message: Any) -> dict[str, bool]:
+    """The message's buttons: label -> enabled."""
+    return {b.get("label"): not b.get("disabled") for b in fake.message(message).buttons()}
+
+
+async def _lobby(fake: FakeDiscord, host: str, options: dict[str, Any]) -> StoredMessage:
+    new = await fake.slash(host, None, "amerikaner new", options)
+    assert new.message is not None, new.callback.data
+    return new.message
+
+
+async def test_fill_with_ai_takes_every_empty_seat_in_one_tap(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 5})
+    await fake.click_label("bob", lobby, "Join")
+    refused = await fake.click_label("bob", lobby, "Fill with AI")
+    assert "Only the host" in (refused.content or "")
+    it = await fake.click_label("alice", lobby, "Fill with AI")
+    assert it.response_type == 7, it.content  # the lobby, edited
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.full
+    assert [s.user_id is None for s in table.seats] == [False, False, True, True, True]
+    labels = _labels(fake, lobby)
+    assert labels["Start"] and not labels["Fill with AI"]
+    await fake.click_label("alice", lobby, "Start")
+    assert table.stage == "playing"
+
+
+async def test_a_spectator_is_told_they_are_watching(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 3})
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    it = await fake.click_label("frank", table_message(fake), "My hand")
+    assert it.callback.ephemeral
+    assert "You are watching" in (it.content or "")
+    assert it.message is not None and not it.message.embeds  # no hand, no cards
+    slash = await fake.slash("frank", None, "amerikaner hand")
+    assert "You are watching" in (slash.content or "")
+
+
+def _mentions_of(fake: FakeDiscord, user: str) -> list[StoredMessage]:
+    uid = fake.user(user).id
+    return [m for m in fake.messages() if f"<@{uid}>" in m.content and "your turn" in m.content]
+
+
+async def test_the_player_to_act_without_a_panel_is_mentioned_once(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 3})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("carol", lobby, "Join")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.switch("mentions")  # three humans: on by default
+    seat = table.to_act
+    assert seat is not None
+    now, after = table.seats[seat].name, table.seats[(seat + 1) % 3].name
+    panel = (await fake.click_label(now, table_message(fake), "My hand")).message
+    await fake.click_label(now, panel, "Pass")
+    await fake.wait_until(lambda: _mentions_of(fake, after), 5.0, "the mention")
+    # Once: the same turn asked again (a refresh of someone's panel) mentions no more.
+    await fake.click_label(now, panel, "Refresh")
+    assert len(_mentions_of(fake, after)) == 1
+    assert not _mentions_of(fake, now)
+
+
+async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 3, "mentions": False})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and not table.switch("mentions")
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=5, refresh_share=0.0)
+    for _ in range(6):
+        await driver.step()
+    assert not _mentions_of(fake, "alice") and not _mentions_of(fake, "bob")
+
+
+async def test_rematch_starts_the_same_seats_once_every_player_accepts(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 4, "target": 1})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("alice", lobby, "Add AI (strong)")
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    old = bot.tables.in_channel(fake.channel.id)
+    assert old is not None
+    await ButtonDriver(fake, lambda: bot, fake.channel, seed=2).play_to_end()
+    await wait_game_over(fake, old)
+    final = await fake.wait_until(
+        lambda: next((m for m in reversed(fake.messages())
+                      if "Rematch" in _labels(fake, m)), None), 5.0, "the final standings")
+    assert _labels(fake, final) == {"Rematch": True, "Leaderboard": True}
+
+    stranger = await fake.click_label("frank", final, "Rematch")
+    assert "not playing" in (stranger.content or "")
+    first = await fake.click_label("bob", final, "Rematch")
+    assert first.response_type == 7
+    assert "bob in; waiting for alice" in fake.message(final).content
+    assert bot.tables.in_channel(fake.channel.id) is None
+    again = await fake.click_label("bob", final, "Rematch")  # a double click changes nothing
+    assert "waiting for alice" in fake.message(final).content, again
+
+    await fake.click_label("alice", final, "Rematch")
+    assert "everyone is in" in fake.message(final).content
+    assert not _labels(fake, final)["Rematch"]
+    new = bot.tables.in_channel(fake.channel.id)
+    assert new is not None and new.id != old.id and new.stage == "playing"
+    assert [(s.user_id, s.ai_level) for s in new.seats] == \
+        [(s.user_id, s.ai_level) for s in old.seats]
+    assert new.rules == old.rules
+    # Its table message is posted, and it plays like any game.
+    def posted() -> bool:
+        try:
+            return table_message(fake).id > final.id
+        except LookupError:
+            return False
+    await fake.wait_until(posted, 5.0, "the new game's table message")
+    board = await fake.click_label("bob", final, "Leaderboard")
+    assert board.callback.ephemeral and board.message is not None
+    assert str(fake.user("bob").id) in board.message.text()
+    await ButtonDriver(fake, lambda: bot, fake.channel, seed=3).play_to_end()
+    await wait_game_over(fake, new)
