@@ -1662,7 +1662,7 @@ class FakeDiscord:
             raise HTTPError(
                 400, 50035, "Invalid Form Body", {"type": f"callback {ctype} invalid here"}
             )
-        channel = self.channels[inter.channel_id]
+        channel = self._need_channel(inter.channel_id)
         message: StoredMessage | None = None
         if ctype == CHANNEL_MESSAGE_WITH_SOURCE:
             self._check_payload(data, creating=True, files=len(ctx.files))
@@ -1765,7 +1765,7 @@ class FakeDiscord:
             await self._announce_update(msg)
         else:
             msg = self._new_message(
-                self.channels[inter.channel_id], body, ctx.files, interaction=inter
+                self._need_channel(inter.channel_id), body, ctx.files, interaction=inter
             )
             await self._announce_create(msg)
         inter.followups.append(msg)
@@ -1920,7 +1920,10 @@ class FakeDiscord:
             return str(u.id)
         if otype in (7,):
             ch = self._channel(value)
+            # a thread comes with its parent and metadata, as Discord resolves it
+            base = ch.to_dict() if isinstance(ch, FakeThread) else {}
             resolved.setdefault("channels", {})[str(ch.id)] = {
+                **base,
                 "id": str(ch.id),
                 "name": ch.name,
                 "type": ch.type,
