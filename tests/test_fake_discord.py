@@ -16,12 +16,19 @@ from discord.ext import commands
 
 from tests.fake_discord import (
     CHANNEL_MESSAGE_WITH_SOURCE,
+    CREATE_PUBLIC_THREADS,
     DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
     DEFERRED_UPDATE_MESSAGE,
     EPHEMERAL,
+    MANAGE_THREADS,
     MODAL,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    THREAD_STARTER_MESSAGE,
     UPDATE_MESSAGE,
     FakeDiscord,
+    FakeRole,
+    FakeThread,
     PostGate,
 )
 from tests.fake_discord.fixtures import (
@@ -212,6 +219,23 @@ class Demo(app_commands.Group, name="demo", description="Demo commands"):
     async def ask(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
 
+    @app_commands.command(description="Where this was run")
+    async def where(self, interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        parent = getattr(channel, "parent", None)
+        await interaction.response.send_message(
+            f"{type(channel).__name__} {getattr(channel, 'id', None)}"
+            f" in {type(parent).__name__} {getattr(parent, 'id', None)}"
+        )
+
+    @app_commands.command(description="A lobby with its own thread")
+    async def table(self, interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"table {name}")
+        lobby = await interaction.original_response()
+        thread = await lobby.create_thread(name=name, auto_archive_duration=60)
+        await thread.send("first deal")
+        await interaction.edit_original_response(content=f"table {name}: {thread.mention}")
+
     @app_commands.command(description="Raises")
     async def boom(self, interaction: discord.Interaction) -> None:
         raise RuntimeError("boom")
@@ -229,6 +253,11 @@ class DemoBot(commands.Bot):
     def __init__(self) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=bot_intents())
         self.synced: list[app_commands.AppCommand] = []
+        #: interaction.channel of every interaction the bot got
+        self.interaction_channels: list[Any] = []
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.interaction_channels.append(interaction.channel)
 
     async def setup_hook(self) -> None:
         self.tree.add_command(Demo())
@@ -550,3 +579,220 @@ def test_apply_discord_endpoints_and_reset() -> None:
         reset_discord_endpoints()
     assert Route.BASE == "https://discord.com/api/v10"
     assert str(DiscordWebSocket.DEFAULT_GATEWAY) == "wss://gateway.discord.gg/"
+
+
+# --------------------------------------------------------------------------- threads
+def text_channel(bot: DemoBot, fake: FakeDiscord) -> discord.TextChannel:
+    channel = bot.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    return channel
+
+
+async def cached_thread(fake: FakeDiscord, bot: DemoBot, thread_id: int) -> discord.Thread:
+    """The thread as the bot's cache holds it, once THREAD_CREATE has arrived."""
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None
+    return await fake.wait_until(lambda: guild.get_thread(thread_id), what="thread in cache")
+
+
+async def test_a_thread_without_a_message(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    channel = text_channel(bot, fake)
+    made = await channel.create_thread(
+        name="Table 7", type=discord.ChannelType.public_thread, auto_archive_duration=60
+    )
+    [thread] = fake.threads(fake.channel)
+    assert isinstance(thread, FakeThread) and fake.thread(made.id) is thread
+    assert (thread.id, thread.type, thread.name) == (made.id, PUBLIC_THREAD, "Table 7")
+    assert (thread.parent_id, thread.owner_id) == (fake.channel.id, fake.bot_user.id)
+    assert thread.auto_archive_duration == 60 and list(thread.members) == [fake.bot_user.id]
+    assert fake.threads(fake.guild.text_channels[1]) == []
+    create = next(p["d"] for p in fake.gateway_sent if p["t"] == "THREAD_CREATE")
+    assert create["newly_created"] is True and create["parent_id"] == str(fake.channel.id)
+
+    cached = await cached_thread(fake, bot, thread.id)
+    assert bot.get_channel(thread.id) is cached
+    assert cached.parent is channel and cached.owner_id == fake.bot_user.id
+    assert cached.type is discord.ChannelType.public_thread
+    await fake.wait_until(lambda: cached.me is not None, what="the bot's thread member")
+
+    sent = await cached.send("hello")
+    edited = await sent.edit(content="hello again")
+    assert edited.channel is cached
+    assert [m.content for m in fake.messages(thread)] == ["hello again"]
+    assert fake.last_message(thread).edit_count == 1
+    assert fake.messages(fake.channel) == []  # the thread's messages are not the channel's
+    assert (thread.message_count, thread.last_message_id) == (1, sent.id)
+    assert [m.content async for m in cached.history()] == ["hello again"]
+    fetched = await bot.fetch_channel(thread.id)
+    assert isinstance(fetched, discord.Thread) and fetched.message_count == 1
+    assert fetched.me is not None and fetched.me.id == fake.bot_user.id
+
+
+async def test_a_thread_from_a_message(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    lobby = await text_channel(bot, fake).send("lobby")
+    made = await lobby.create_thread(name="Game 1")
+    assert made.id == lobby.id  # Discord: the thread has the message's id
+    stored = fake.message(lobby.id)
+    thread = fake.thread(stored)
+    assert thread.type == PUBLIC_THREAD and thread.starter_message_id == lobby.id
+    assert stored.to_payload()["thread"]["id"] == str(thread.id)
+    assert stored.flags & 32  # HAS_THREAD
+    [starter] = fake.all_messages(thread)
+    assert starter.type == THREAD_STARTER_MESSAGE and thread.message_count == 0
+    assert starter.to_payload()["referenced_message"]["content"] == "lobby"
+
+    cached = await cached_thread(fake, bot, thread.id)
+    assert cached.parent is text_channel(bot, fake) and cached.name == "Game 1"
+    refetched = await text_channel(bot, fake).fetch_message(lobby.id)
+    assert refetched.thread is not None and refetched.thread.id == thread.id
+
+    await cached.send("first deal")
+    assert [m.content for m in fake.messages(thread)] == ["", "first deal"]
+    assert fake.last_message(fake.channel).content == "lobby"
+    with pytest.raises(discord.HTTPException) as again:
+        await lobby.create_thread(name="Game 1 again")
+    assert (again.value.status, again.value.code) == (400, 160004)
+
+
+async def test_commands_and_buttons_from_a_thread(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    made = await text_channel(bot, fake).create_thread(
+        name="Table", type=discord.ChannelType.public_thread
+    )
+    thread = fake.thread(made.id)
+    await cached_thread(fake, bot, thread.id)
+
+    where = await fake.slash("alice", thread, "demo where")
+    assert where.content == f"Thread {thread.id} in TextChannel {fake.channel.id}"
+    sent = where.payload["channel"]
+    assert (where.channel_id, sent["type"], sent["parent_id"]) == (
+        thread.id, PUBLIC_THREAD, str(fake.channel.id))
+    assert fake.last_message(thread).content == where.content
+    assert fake.messages(fake.channel) == []
+
+    board = (await fake.slash("bob", thread, "demo board", {"board_id": 3})).message
+    assert board is not None and board.channel_id == thread.id
+    click = await fake.click_label("carol", board, "Count 0")
+    assert click.response_type == UPDATE_MESSAGE and click.channel_id == thread.id
+    assert fake.message(board).content == "board 3: 1 clicks (last: carol)"
+    clicked_in = bot.interaction_channels[-1]
+    assert isinstance(clicked_in, discord.Thread) and clicked_in.id == thread.id
+    assert clicked_in.parent is text_channel(bot, fake)
+    hand = (await fake.slash("dave", thread, "demo hand")).message
+    assert hand is not None and fake.ephemeral_messages("dave", thread) == [hand]
+    assert thread.message_count == 2  # the ephemeral hand is not counted
+
+
+async def test_a_private_thread_is_for_its_members(fake_discord: FakeDiscord,
+                                                    bot: DemoBot) -> None:
+    fake = fake_discord
+    made = await text_channel(bot, fake).create_thread(name="Secret table", invitable=False)
+    thread = fake.thread(made.id)
+    assert thread.type == PRIVATE_THREAD and not thread.invitable
+    cached = await cached_thread(fake, bot, thread.id)
+    with pytest.raises(AssertionError, match="not a member"):
+        await fake.slash("bob", thread, "demo where")
+    await cached.add_user(discord.Object(fake.user("bob").id))
+    await fake.add_thread_member(thread, "carol")
+    assert set(thread.members) == {fake.bot_user.id, fake.user("bob").id, fake.user("carol").id}
+    assert (await fake.slash("bob", thread, "demo where")).content.startswith("Thread")
+    assert (await fake.slash("alice", thread, "demo where")).responded  # the owner moderates
+    await cached.remove_user(discord.Object(fake.user("carol").id))
+    assert fake.user("carol").id not in thread.members
+    with pytest.raises(AssertionError, match="not a member"):
+        await fake.send_user_message("carol", thread, "let me in")
+
+
+async def test_a_bad_thread_is_refused(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    channel = text_channel(bot, fake)
+    public = discord.ChannelType.public_thread
+    for name in ("", "x" * 101):
+        with pytest.raises(discord.HTTPException) as bad:
+            await channel.create_thread(name=name, type=public)
+        assert (bad.value.status, bad.value.code) == (400, 50035)
+    with pytest.raises(discord.HTTPException) as bad:
+        await channel.create_thread(name="t", type=public, auto_archive_duration=30)  # type: ignore[arg-type]
+    assert bad.value.code == 50035
+    inner = await channel.create_thread(name="outer", type=public)
+    with pytest.raises(discord.HTTPException) as bad:
+        await bot.http.start_thread_without_message(
+            inner.id, name="inner", auto_archive_duration=60, type=11)
+    assert (bad.value.status, bad.value.code) == (400, 50024)
+    everyone = fake.guild.roles[fake.guild.id]
+    everyone.permissions &= ~CREATE_PUBLIC_THREADS
+    with pytest.raises(discord.Forbidden):
+        await channel.create_thread(name="not allowed", type=public)
+    assert len(fake.threads(fake.channel)) == 1
+
+
+async def test_archived_locked_and_deleted_threads(fake_discord: FakeDiscord,
+                                                   bot: DemoBot) -> None:
+    fake = fake_discord
+    made = await text_channel(bot, fake).create_thread(
+        name="Old table", type=discord.ChannelType.public_thread)
+    thread = fake.thread(made.id)
+    cached = await cached_thread(fake, bot, thread.id)
+    sent = await cached.send("standings")
+    await cached.edit(archived=True)
+    assert thread.archived
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None
+    await fake.wait_until(lambda: guild.get_thread(thread.id) is None, what="archived thread")
+    with pytest.raises(AssertionError, match="archived"):
+        await fake.slash("alice", thread, "demo where")
+    with pytest.raises(discord.HTTPException) as archived:
+        await sent.edit(content="changed")
+    assert (archived.value.status, archived.value.code) == (400, 50083)
+    await bot.get_partial_messageable(thread.id).send("back")  # a post unarchives
+    assert not thread.archived
+    with pytest.raises(discord.Forbidden):  # locking takes MANAGE_THREADS
+        await cached.edit(locked=True)
+    with pytest.raises(discord.Forbidden):
+        await cached.delete()
+
+    moderator = FakeRole(12345, "moderator", MANAGE_THREADS)
+    fake.guild.roles[moderator.id] = moderator
+    fake.guild.members[fake.bot_user.id].roles.append(moderator.id)
+    await cached.delete()
+    assert thread.deleted and fake.threads(fake.channel) == []
+    assert fake.thread(thread.id) is thread
+    await fake.wait_until(lambda: guild.get_thread(thread.id) is None, what="THREAD_DELETE")
+    with pytest.raises(AssertionError, match="deleted"):
+        await fake.slash("alice", thread, "demo where")
+
+
+async def test_active_threads_come_back_after_a_restart(
+    fake_discord: FakeDiscord, error_logs: ErrorLogCapture
+) -> None:
+    fake = fake_discord
+    async with running_bot(fake, DemoBot()) as first:
+        channel = text_channel(first, fake)
+        kept = await channel.create_thread(name="kept", type=discord.ChannelType.public_thread)
+        closed = await channel.create_thread(name="closed", type=discord.ChannelType.public_thread)
+        await closed.edit(archived=True)
+    async with running_bot(fake, DemoBot()) as second:
+        guild = second.get_guild(fake.guild.id)
+        assert guild is not None
+        assert [t.id for t in guild.threads] == [kept.id]
+        assert guild.threads[0].me is not None  # the bot's membership came with it
+        assert (await fake.slash("bob", kept.id, "demo where")).content.startswith("Thread")
+        active = await guild.active_threads()
+        assert [t.id for t in active] == [kept.id]
+
+
+async def test_a_lobby_opens_its_own_thread(fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    fake = fake_discord
+    it = await fake.slash("alice", None, "demo table", {"name": "Table 3"})
+    lobby = it.message
+    assert lobby is not None
+    await fake.wait_until(lambda: lobby.edit_count == 1, what="the lobby's link")
+    thread = fake.thread(lobby)
+    assert lobby.content == f"table Table 3: <#{thread.id}>"
+    assert (thread.id, thread.name, thread.auto_archive_duration) == (lobby.id, "Table 3", 60)
+    assert [m.content for m in fake.messages(thread)] == ["", "first deal"]
+    assert [m.content for m in fake.messages(fake.channel)] == [lobby.content]
+    where = await fake.slash("bob", thread, "demo where")
+    assert where.content == f"Thread {thread.id} in TextChannel {fake.channel.id}"

@@ -22,16 +22,28 @@ Quick start (see also :mod:`tests.fake_discord.fixtures`)::
                                      options={"card": "k"})
         assert ac.choices
 
+Threads: the bot starts them (``TextChannel.create_thread``, ``Message.create_thread``);
+a test finds them with ``fake.threads(channel)`` or ``fake.thread(message)`` and passes a
+thread wherever a channel is taken (``fake.slash(alice, thread, ...)``,
+``fake.messages(thread)``); a click on a message in a thread comes from the thread.
+
 Nothing here talks to the real Discord: the bot is pointed at the fake with
 ``bot.endpoints.apply_discord_endpoints(fake.api_base, fake.gateway_url)``.
 """
 
 from .models import (
     CHANNEL_MESSAGE_WITH_SOURCE,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
     DEFERRED_UPDATE_MESSAGE,
     EPHEMERAL,
+    MANAGE_THREADS,
     MODAL,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    SEND_MESSAGES_IN_THREADS,
+    THREAD_STARTER_MESSAGE,
     UPDATE_MESSAGE,
     CallbackRecord,
     FakeChannel,
@@ -39,6 +51,7 @@ from .models import (
     FakeInteraction,
     FakeMember,
     FakeRole,
+    FakeThread,
     FakeUser,
     RecordedRequest,
     StoredAttachment,
@@ -49,10 +62,17 @@ from .server import FakeDiscord, HTTPError, PostGate
 
 __all__ = [
     "CHANNEL_MESSAGE_WITH_SOURCE",
+    "CREATE_PRIVATE_THREADS",
+    "CREATE_PUBLIC_THREADS",
     "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE",
     "DEFERRED_UPDATE_MESSAGE",
     "EPHEMERAL",
+    "MANAGE_THREADS",
     "MODAL",
+    "PRIVATE_THREAD",
+    "PUBLIC_THREAD",
+    "SEND_MESSAGES_IN_THREADS",
+    "THREAD_STARTER_MESSAGE",
     "UPDATE_MESSAGE",
     "CallbackRecord",
     "FakeChannel",
@@ -61,6 +81,7 @@ __all__ = [
     "FakeInteraction",
     "FakeMember",
     "FakeRole",
+    "FakeThread",
     "FakeUser",
     "HTTPError",
     "PostGate",

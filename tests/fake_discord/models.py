@@ -28,8 +28,25 @@ APPLICATION_COMMAND_AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 
 ALL_PERMISSIONS = (1 << 51) - 1
-# view channel, send messages, embed links, attach files, read history, use app commands...
-DEFAULT_MEMBER_PERMISSIONS = 0x0000_0006_3F7E_FE41
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+# What Discord gives @everyone in a new server: view channel, send messages, embed links,
+# attach files, read history, use app commands, create public and private threads, send
+# messages in threads... (no manage_* permission)
+DEFAULT_MEMBER_PERMISSIONS = 0x0000_00F9_8637_CE41
+
+# Channel types
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+
+# Message types and flags of threads
+THREAD_STARTER_MESSAGE = 21
+HAS_THREAD = 1 << 5
 
 
 def snowflake() -> int:
@@ -127,6 +144,76 @@ class FakeChannel:
     @property
     def mention(self) -> str:
         return f"<#{self.id}>"
+
+
+@dataclass
+class FakeThread(FakeChannel):
+    """A thread (type 11 public, 12 private) under a text channel. Its messages are kept
+    like any channel's (``channel_id`` = the thread's id)."""
+
+    type: int = PUBLIC_THREAD
+    parent_id: int = 0
+    owner_id: int = 0
+    auto_archive_duration: int = 1440
+    invitable: bool = True
+    archived: bool = False
+    locked: bool = False
+    rate_limit_per_user: int = 0
+    create_timestamp: str = field(default_factory=iso_now)
+    archive_timestamp: str = field(default_factory=iso_now)
+    #: the message it was started from (same id as the thread), None if started without one
+    starter_message_id: int | None = None
+    #: user id -> join timestamp, like Discord's thread members
+    members: dict[int, str] = field(default_factory=dict)
+    #: live messages, the starter message excluded (Discord's ``message_count``)
+    message_count: int = 0
+    total_message_sent: int = 0
+    last_message_id: int | None = None
+    deleted: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.type == PRIVATE_THREAD
+
+    def member_dict(self, user_id: int) -> dict[str, Any]:
+        """Discord's thread member object."""
+        return {
+            "id": str(self.id),
+            "user_id": str(user_id),
+            "join_timestamp": self.members[user_id],
+            "flags": 0,
+        }
+
+    def to_dict(self, *, member_for: int | None = None) -> dict[str, Any]:
+        """The thread channel object; with ``member_for``, that user's thread member as
+        ``member`` if they are one (as Discord answers the current user)."""
+        metadata: dict[str, Any] = {
+            "archived": self.archived,
+            "auto_archive_duration": self.auto_archive_duration,
+            "archive_timestamp": self.archive_timestamp,
+            "locked": self.locked,
+            "create_timestamp": self.create_timestamp,
+        }
+        if self.private:
+            metadata["invitable"] = self.invitable
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(self.parent_id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": None if self.last_message_id is None else str(self.last_message_id),
+            "rate_limit_per_user": self.rate_limit_per_user,
+            "message_count": self.message_count,
+            "total_message_sent": self.total_message_sent,
+            "member_count": min(len(self.members), 50),
+            "thread_metadata": metadata,
+            "flags": 0,
+        }
+        if member_for is not None and member_for in self.members:
+            data["member"] = self.member_dict(member_for)
+        return data
 
 
 @dataclass
@@ -304,6 +391,10 @@ class StoredMessage:
     history: list[dict[str, Any]] = field(default_factory=list)
     interaction_metadata: dict[str, Any] | None = None
     message_reference: dict[str, Any] | None = None
+    #: the thread started from this message
+    thread: FakeThread | None = None
+    #: what a thread's starter message shows (Discord's ``referenced_message``)
+    referenced: StoredMessage | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -405,6 +496,11 @@ class StoredMessage:
             data["interaction_metadata"] = self.interaction_metadata
         if self.message_reference is not None:
             data["message_reference"] = self.message_reference
+        if self.thread is not None and not self.thread.deleted:
+            data["thread"] = self.thread.to_dict()
+        if self.referenced is not None:
+            ref = self.referenced
+            data["referenced_message"] = None if ref.deleted else ref.to_payload()
         return data
 
 

@@ -19,13 +19,21 @@ from aiohttp import WSMsgType, web
 from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE_WITH_SOURCE,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     DEFAULT_MEMBER_PERMISSIONS,
     DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
     DEFERRED_UPDATE_MESSAGE,
     EPHEMERAL,
+    GUILD_TEXT,
+    HAS_THREAD,
     IS_COMPONENTS_V2,
     LOADING,
+    MANAGE_THREADS,
     MODAL,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    THREAD_STARTER_MESSAGE,
     UPDATE_MESSAGE,
     CallbackRecord,
     FakeChannel,
@@ -33,6 +41,7 @@ from .models import (
     FakeInteraction,
     FakeMember,
     FakeRole,
+    FakeThread,
     FakeUser,
     RecordedRequest,
     StoredAttachment,
@@ -42,7 +51,7 @@ from .models import (
     snowflake,
 )
 from .ratelimit import RateLimiter, RateLimitRule, default_rules
-from .validate import validate_choices, validate_message
+from .validate import validate_choices, validate_message, validate_thread
 
 _log = logging.getLogger("fake_discord")
 
@@ -78,6 +87,7 @@ _OPTION_TYPES = {
 UserRef = FakeUser | int | str
 ChannelRef = FakeChannel | int | None
 MessageRef = StoredMessage | int
+ThreadRef = FakeThread | StoredMessage | int
 
 
 class PostGate:
@@ -262,6 +272,8 @@ class FakeDiscord:
         self.channel = self.guild.text_channels[0]
 
         self._messages: dict[int, StoredMessage] = {}
+        #: every thread started, deleted ones too (live ones are also in ``channels``)
+        self._threads: dict[int, FakeThread] = {}
         self.global_commands: dict[int, dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[int, dict[str, Any]]] = {}
         self.interactions: dict[int, FakeInteraction] = {}
@@ -378,6 +390,11 @@ class FakeDiscord:
             await self.dispatch("CHANNEL_CREATE", ch.to_dict())
         return ch
 
+    async def add_thread_member(self, thread: ThreadRef, user: UserRef) -> None:
+        """``user`` joins ``thread`` (or is added to it by someone other than the bot):
+        Discord's THREAD_MEMBERS_UPDATE follows, for a bot with the members intent."""
+        await self._add_thread_members(self.thread(thread), [self.user(user).id])
+
     def user(self, ref: UserRef) -> FakeUser:
         """A user by object, id or name."""
         if isinstance(ref, FakeUser):
@@ -445,6 +462,25 @@ class FakeDiscord:
             and ch.recipient is not None
             and ch.recipient.id == uid
         ]
+
+    def threads(self, channel: ChannelRef = None) -> list[FakeThread]:
+        """The threads started under a text channel, archived ones too (deleted ones
+        not), oldest first."""
+        parent = self._channel(channel)
+        return [t for t in self._threads.values() if t.parent_id == parent.id and not t.deleted]
+
+    def thread(self, ref: ThreadRef) -> FakeThread:
+        """A thread by object or id, or the thread started from a message (deleted ones
+        too, marked ``deleted``)."""
+        if isinstance(ref, FakeThread):
+            return ref
+        if isinstance(ref, StoredMessage):
+            if ref.thread is None:
+                raise LookupError(f"no thread was started from message {ref.id}")
+            return ref.thread
+        if ref not in self._threads:
+            raise LookupError(f"no thread {ref}")
+        return self._threads[ref]
 
     def commands(self, guild: FakeGuild | int | None = None) -> dict[str, dict[str, Any]]:
         """Synced commands by name: global ones, or the guild's when ``guild`` is given."""
@@ -609,6 +645,7 @@ class FakeDiscord:
             bot_only = None if session.intents & INTENT_GUILD_MEMBERS else self.bot_user.id
             for guild in self.guilds.values():
                 data = guild.to_create_dict(joined, bot_id=bot_only)
+                data["threads"] = self._active_threads(guild.id)
                 await self.dispatch_to(session, "GUILD_CREATE", data)
             assert self._ready_event is not None
             self._ready_event.set()
@@ -814,6 +851,16 @@ class FakeDiscord:
         r("PATCH", cmds + rf"/{snow}", self._patch_command)
         r("DELETE", cmds + rf"/{snow}", self._delete_command)
         r("GET", rf"/channels/{snow}", self._get_channel)
+        r("PATCH", rf"/channels/{snow}", self._edit_thread)
+        r("DELETE", rf"/channels/{snow}", self._delete_thread)
+        r("POST", rf"/channels/{snow}/threads", self._start_thread)
+        r("POST", rf"/channels/{snow}/messages/{snow}/threads", self._start_thread_from_message)
+        members = rf"/channels/{snow}/thread-members"
+        r("GET", members, self._list_thread_members)
+        r("GET", members + rf"/{snow}", self._get_thread_member)
+        r("PUT", members + r"/(@me|\d+)", self._put_thread_member)
+        r("DELETE", members + r"/(@me|\d+)", self._delete_thread_member)
+        r("GET", rf"/guilds/{snow}/threads/active", self._list_active_threads)
         r("POST", rf"/channels/{snow}/typing", self._typing)
         r("GET", rf"/channels/{snow}/messages", self._list_messages)
         r("POST", rf"/channels/{snow}/messages", self._create_message)
@@ -913,7 +960,10 @@ class FakeDiscord:
         )
 
     async def _get_channel(self, ctx: _Ctx) -> web.Response:
-        return json_response(self._need_channel(ctx.int_group(1)).to_dict())
+        channel = self._need_channel(ctx.int_group(1))
+        if isinstance(channel, FakeThread):
+            return json_response(channel.to_dict(member_for=self.bot_user.id))
+        return json_response(channel.to_dict())
 
     async def _get_guild(self, ctx: _Ctx) -> web.Response:
         guild = self._need_guild(ctx.int_group(1))
@@ -948,6 +998,267 @@ class FakeDiscord:
         if ch is None:
             raise HTTPError(404, 10003, "Unknown Channel")
         return ch
+
+    # ------------------------------------------------------------------ REST: threads
+    def _bot_permissions(self, guild_id: int | None) -> int:
+        guild = self.guilds.get(guild_id or 0)
+        return guild.member_permissions(self.bot_user.id) if guild else DEFAULT_MEMBER_PERMISSIONS
+
+    def _need_bot_permission(self, guild_id: int | None, permission: int) -> None:
+        if not self._bot_permissions(guild_id) & permission:
+            raise HTTPError(403, 50013, "Missing Permissions")
+
+    def _need_thread(self, channel_id: int) -> FakeThread:
+        channel = self._need_channel(channel_id)
+        if not isinstance(channel, FakeThread):
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        return channel
+
+    def _thread_parent(self, channel_id: int) -> FakeChannel:
+        """The text channel a thread is started in (not a DM, not a thread)."""
+        channel = self._need_channel(channel_id)
+        if channel.type != GUILD_TEXT or channel.guild_id is None:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        return channel
+
+    def _check_thread_body(self, body: dict[str, Any], **kwargs: Any) -> None:
+        errors = validate_thread(body, **kwargs) if self.validate else {}
+        if errors:
+            raise HTTPError(400, 50035, "Invalid Form Body", errors)
+
+    def _can_see_thread(self, thread: FakeThread, user_id: int) -> bool:
+        """Public threads: whoever sees the parent; private ones: their members and
+        moderators (MANAGE_THREADS)."""
+        if not thread.private or user_id in thread.members:
+            return True
+        guild = self.guilds[thread.guild_id or 0]
+        return bool(guild.member_permissions(user_id) & MANAGE_THREADS)
+
+    def _active_threads(self, guild_id: int) -> list[dict[str, Any]]:
+        """Threads of the guild the bot is synced (GUILD_CREATE ``threads``): the
+        unarchived ones it can see, with its thread member where it is one."""
+        bot = self.bot_user.id
+        return [
+            t.to_dict(member_for=bot)
+            for t in self._threads.values()
+            if t.guild_id == guild_id
+            and not t.deleted
+            and not t.archived
+            and self._can_see_thread(t, bot)
+        ]
+
+    async def _open_thread(
+        self,
+        parent: FakeChannel,
+        body: dict[str, Any],
+        *,
+        thread_id: int,
+        thread_type: int,
+        starter: StoredMessage | None = None,
+    ) -> FakeThread:
+        """Start a thread the bot owns and tell the gateway: THREAD_CREATE (newly
+        created), then the bot's own THREAD_MEMBERS_UPDATE."""
+        thread = FakeThread(
+            id=thread_id,
+            name=body["name"],
+            guild_id=parent.guild_id,
+            type=thread_type,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            invitable=bool(body.get("invitable", True)),
+            rate_limit_per_user=int(body.get("rate_limit_per_user") or 0),
+            starter_message_id=starter.id if starter is not None else None,
+        )
+        thread.members[self.bot_user.id] = iso_now()
+        self._threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        await self.dispatch("THREAD_CREATE", {**thread.to_dict(), "newly_created": True})
+        await self._announce_thread_members(thread, added=[self.bot_user.id])
+        return thread
+
+    async def _start_thread(self, ctx: _Ctx) -> web.Response:
+        parent = self._thread_parent(ctx.int_group(1))
+        body = ctx.body
+        self._check_thread_body(body, creating=True, types=(PUBLIC_THREAD, PRIVATE_THREAD))
+        # API v10 still starts a private thread when no type is given
+        thread_type = int(body.get("type") or PRIVATE_THREAD)
+        needed = CREATE_PRIVATE_THREADS if thread_type == PRIVATE_THREAD else CREATE_PUBLIC_THREADS
+        self._need_bot_permission(parent.guild_id, needed)
+        thread = await self._open_thread(
+            parent, body, thread_id=snowflake(), thread_type=thread_type
+        )
+        return json_response(thread.to_dict(member_for=self.bot_user.id), 201)
+
+    async def _start_thread_from_message(self, ctx: _Ctx) -> web.Response:
+        parent = self._thread_parent(ctx.int_group(1))
+        message = self._need_message(parent.id, ctx.int_group(2))
+        if message.visible_to is not None:
+            raise HTTPError(404, 10008, "Unknown Message")
+        body = ctx.body
+        self._check_thread_body(body, creating=True)
+        self._need_bot_permission(parent.guild_id, CREATE_PUBLIC_THREADS)
+        if message.thread is not None:
+            raise HTTPError(400, 160004, "A thread has already been created for this message")
+        # Discord: the thread has the id of the message it starts from
+        thread = await self._open_thread(
+            parent, body, thread_id=message.id, thread_type=PUBLIC_THREAD, starter=message
+        )
+        message.thread = thread
+        message.flags |= HAS_THREAD
+        await self._announce_update(message)
+        starter = self._new_message(
+            thread, {}, [], author=message.author, msg_type=THREAD_STARTER_MESSAGE
+        )
+        starter.message_reference = {
+            "type": 0,
+            "message_id": str(message.id),
+            "channel_id": str(parent.id),
+            "guild_id": str(parent.guild_id),
+        }
+        starter.referenced = message
+        await self._announce_create(starter)
+        return json_response(thread.to_dict(member_for=self.bot_user.id), 201)
+
+    async def _edit_thread(self, ctx: _Ctx) -> web.Response:
+        channel = self._need_channel(ctx.int_group(1))
+        if not isinstance(channel, FakeThread):
+            # editing other channels is not implemented: flag it like an unknown route
+            self.unknown_routes.append(ctx.record)
+            raise HTTPError(404, 0, "404: Not Found")
+        body = ctx.body
+        self._check_thread_body(body, creating=False)
+        moderator = bool(self._bot_permissions(channel.guild_id) & MANAGE_THREADS)
+        # Discord: slowmode and locking need MANAGE_THREADS; the rest the thread's creator
+        if not moderator and (
+            {"locked", "rate_limit_per_user"} & set(body)
+            or channel.owner_id != self.bot_user.id
+        ):
+            raise HTTPError(403, 50013, "Missing Permissions")
+        if "name" in body:
+            channel.name = body["name"]
+        for key in ("archived", "locked", "invitable"):
+            if body.get(key) is not None:
+                setattr(channel, key, body[key])
+        if body.get("auto_archive_duration") is not None:
+            channel.auto_archive_duration = body["auto_archive_duration"]
+        if "rate_limit_per_user" in body:
+            channel.rate_limit_per_user = int(body["rate_limit_per_user"] or 0)
+        if {"archived", "auto_archive_duration"} & set(body):
+            channel.archive_timestamp = iso_now()
+        await self.dispatch("THREAD_UPDATE", channel.to_dict())
+        return json_response(channel.to_dict(member_for=self.bot_user.id))
+
+    async def _delete_thread(self, ctx: _Ctx) -> web.Response:
+        channel = self._need_channel(ctx.int_group(1))
+        if not isinstance(channel, FakeThread):
+            self.unknown_routes.append(ctx.record)
+            raise HTTPError(404, 0, "404: Not Found")
+        self._need_bot_permission(channel.guild_id, MANAGE_THREADS)
+        channel.deleted = True
+        del self.channels[channel.id]
+        await self.dispatch(
+            "THREAD_DELETE",
+            {
+                "id": str(channel.id),
+                "guild_id": str(channel.guild_id),
+                "parent_id": str(channel.parent_id),
+                "type": channel.type,
+            },
+        )
+        return json_response(channel.to_dict())
+
+    def _check_thread_writable(self, thread: FakeThread) -> None:
+        """Discord refuses changes in an archived thread, and a locked one to whoever
+        lacks MANAGE_THREADS."""
+        if thread.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        if thread.locked and not self._bot_permissions(thread.guild_id) & MANAGE_THREADS:
+            raise HTTPError(403, 50013, "Missing Permissions")
+
+    async def _unarchive_for_post(self, thread: FakeThread) -> None:
+        """A post in an archived thread unarchives it (a locked one refuses it)."""
+        if thread.archived and not thread.locked:
+            thread.archived = False
+            thread.archive_timestamp = iso_now()
+            await self.dispatch("THREAD_UPDATE", thread.to_dict())
+        self._check_thread_writable(thread)
+
+    def _thread_member_id(self, ctx: _Ctx, thread: FakeThread) -> int:
+        ref = ctx.group(2)
+        user_id = self.bot_user.id if ref == "@me" else int(ref)
+        guild = self.guilds[thread.guild_id or 0]
+        if user_id not in guild.members:
+            raise HTTPError(404, 10013, "Unknown User")
+        return user_id
+
+    async def _put_thread_member(self, ctx: _Ctx) -> web.Response:
+        thread = self._need_thread(ctx.int_group(1))
+        user_id = self._thread_member_id(ctx, thread)
+        if thread.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        if user_id == self.bot_user.id and not self._can_see_thread(thread, user_id):
+            raise HTTPError(403, 50001, "Missing Access")
+        await self._add_thread_members(thread, [user_id])
+        return web.Response(status=204)
+
+    async def _delete_thread_member(self, ctx: _Ctx) -> web.Response:
+        thread = self._need_thread(ctx.int_group(1))
+        user_id = self._thread_member_id(ctx, thread)
+        if thread.archived:
+            raise HTTPError(400, 50083, "Thread is archived")
+        moderator = bool(self._bot_permissions(thread.guild_id) & MANAGE_THREADS)
+        creator = thread.private and thread.owner_id == self.bot_user.id
+        if user_id != self.bot_user.id and not (moderator or creator):
+            raise HTTPError(403, 50013, "Missing Permissions")
+        if user_id in thread.members:
+            del thread.members[user_id]
+            await self._announce_thread_members(thread, removed=[user_id])
+        return web.Response(status=204)
+
+    async def _get_thread_member(self, ctx: _Ctx) -> web.Response:
+        thread = self._need_thread(ctx.int_group(1))
+        user_id = ctx.int_group(2)
+        if user_id not in thread.members:
+            raise HTTPError(404, 10007, "Unknown Member")
+        return json_response(thread.member_dict(user_id))
+
+    async def _list_thread_members(self, ctx: _Ctx) -> web.Response:
+        thread = self._need_thread(ctx.int_group(1))
+        return json_response([thread.member_dict(uid) for uid in thread.members])
+
+    async def _list_active_threads(self, ctx: _Ctx) -> web.Response:
+        guild = self._need_guild(ctx.int_group(1))
+        threads = self._active_threads(guild.id)
+        members = [t.pop("member") for t in threads if "member" in t]
+        return json_response({"threads": threads, "members": members})
+
+    async def _add_thread_members(self, thread: FakeThread, user_ids: list[int]) -> None:
+        added = [uid for uid in user_ids if uid not in thread.members]
+        for uid in added:
+            thread.members[uid] = iso_now()
+        if added:
+            await self._announce_thread_members(thread, added=added)
+
+    async def _announce_thread_members(
+        self, thread: FakeThread, *, added: Iterable[int] = (), removed: Iterable[int] = ()
+    ) -> None:
+        """THREAD_MEMBERS_UPDATE: always when it is about the bot itself, else only with
+        the GUILD_MEMBERS intent (as Discord sends it)."""
+        added, removed = list(added), list(removed)
+        data: dict[str, Any] = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "member_count": min(len(thread.members), 50),
+        }
+        if added:
+            data["added_members"] = [thread.member_dict(uid) for uid in added]
+        if removed:
+            data["removed_member_ids"] = [str(uid) for uid in removed]
+        about_bot = self.bot_user.id in added or self.bot_user.id in removed
+        await self.dispatch(
+            "THREAD_MEMBERS_UPDATE", data, intent=None if about_bot else INTENT_GUILD_MEMBERS
+        )
 
     # ------------------------------------------------------------------ REST: commands
     def _command_store(self, ctx: _Ctx) -> dict[int, dict[str, Any]]:
@@ -1142,6 +1453,8 @@ class FakeDiscord:
                 msg.type = 19
         msg.attachments = self._attachments_from(msg, body, files, keep_existing=False)
         self._messages[msg.id] = msg
+        if isinstance(channel, FakeThread) and msg.visible_to is None:
+            _count_thread_message(channel, msg)
         return msg
 
     def _apply_edit(
@@ -1238,6 +1551,8 @@ class FakeDiscord:
         self._check_payload(body, creating=True, files=len(ctx.files))
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise HTTPError(400, 50035, "Invalid Form Body", {"flags": "ephemeral not allowed"})
+        if isinstance(channel, FakeThread):
+            await self._unarchive_for_post(channel)
         key = self._nonce_key(body)
         seen = self._nonces.get(key) if key is not None else None
         if seen is not None and time.monotonic() - seen[0] < self.nonce_window:
@@ -1278,6 +1593,9 @@ class FakeDiscord:
             raise HTTPError(404, 10008, "Unknown Message")
         if int(msg.author["id"]) != self.bot_user.id:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        channel = self.channels[msg.channel_id]
+        if isinstance(channel, FakeThread):
+            self._check_thread_writable(channel)
         self._check_payload(ctx.body, creating=False, files=len(ctx.files))
         self._apply_edit(msg, ctx.body, ctx.files)
         await self._announce_update(msg)
@@ -1287,16 +1605,29 @@ class FakeDiscord:
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
         if msg.visible_to is not None:
             raise HTTPError(404, 10008, "Unknown Message")
-        msg.deleted = True
+        self._mark_deleted(msg)
         await self._announce_delete(msg)
         return web.Response(status=204)
+
+    def _mark_deleted(self, msg: StoredMessage) -> None:
+        msg.deleted = True
+        channel = self.channels.get(msg.channel_id)
+        counted = msg.visible_to is None and msg.type != THREAD_STARTER_MESSAGE
+        if isinstance(channel, FakeThread) and counted:
+            channel.message_count -= 1
 
     async def send_user_message(
         self, user: UserRef, channel: ChannelRef, content: str
     ) -> StoredMessage:
-        """A message typed by a (fake) human, dispatched as MESSAGE_CREATE."""
+        """A message typed by a (fake) human, dispatched as MESSAGE_CREATE. In a thread,
+        the author joins it (and unarchives it, if it is not locked)."""
         u = self.user(user)
         ch = self._channel(channel)
+        if isinstance(ch, FakeThread):
+            self._check_user_in_thread(ch, u)
+            if ch.archived or ch.locked:
+                raise AssertionError(f"{u.name} cannot post in archived or locked thread {ch.id}")
+            await self._add_thread_members(ch, [u.id])
         msg = self._new_message(ch, {"content": content}, [], author=u.to_dict())
         await self._announce_create(msg)
         return msg
@@ -1331,7 +1662,7 @@ class FakeDiscord:
             raise HTTPError(
                 400, 50035, "Invalid Form Body", {"type": f"callback {ctype} invalid here"}
             )
-        channel = self.channels[inter.channel_id]
+        channel = self._need_channel(inter.channel_id)
         message: StoredMessage | None = None
         if ctype == CHANNEL_MESSAGE_WITH_SOURCE:
             self._check_payload(data, creating=True, files=len(ctx.files))
@@ -1434,7 +1765,7 @@ class FakeDiscord:
             await self._announce_update(msg)
         else:
             msg = self._new_message(
-                self.channels[inter.channel_id], body, ctx.files, interaction=inter
+                self._need_channel(inter.channel_id), body, ctx.files, interaction=inter
             )
             await self._announce_create(msg)
         inter.followups.append(msg)
@@ -1454,7 +1785,7 @@ class FakeDiscord:
 
     async def _webhook_delete(self, ctx: _Ctx, inter: FakeInteraction) -> web.Response:
         msg = self._webhook_message(inter, ctx.group(3))
-        msg.deleted = True
+        self._mark_deleted(msg)
         await self._announce_delete(msg)
         return web.Response(status=204)
 
@@ -1466,6 +1797,13 @@ class FakeDiscord:
         if member is None:
             raise AssertionError(f"{user.name} is not a member of guild {guild.name}")
         return member.to_dict(permissions=guild.member_permissions(user.id))
+
+    def _check_user_in_thread(self, thread: FakeThread, user: FakeUser) -> None:
+        """What Discord's client would not let a user do in a thread."""
+        if thread.deleted:
+            raise AssertionError(f"thread {thread.id} was deleted")
+        if not self._can_see_thread(thread, user.id):
+            raise AssertionError(f"{user.name} is not a member of private thread {thread.id}")
 
     async def _send_interaction(
         self,
@@ -1482,6 +1820,10 @@ class FakeDiscord:
             raise AssertionError("no bot is connected to the fake gateway")
         u = self.user(user)
         ch = self._channel(channel)
+        if isinstance(ch, FakeThread):
+            self._check_user_in_thread(ch, u)
+            if ch.archived and itype in (2, 4):
+                raise AssertionError(f"no application commands in archived thread {ch.id}")
         guild = self.guilds.get(ch.guild_id or 0)
         iid = snowflake()
         token = f"aW50ZXJhY3Rpb246{iid}:{secrets.token_urlsafe(48)}"
@@ -1578,7 +1920,10 @@ class FakeDiscord:
             return str(u.id)
         if otype in (7,):
             ch = self._channel(value)
+            # a thread comes with its parent and metadata, as Discord resolves it
+            base = ch.to_dict() if isinstance(ch, FakeThread) else {}
             resolved.setdefault("channels", {})[str(ch.id)] = {
+                **base,
                 "id": str(ch.id),
                 "name": ch.name,
                 "type": ch.type,
@@ -1853,6 +2198,15 @@ class FakeDiscord:
             wait=wait,
             timeout=timeout,
         )
+
+
+def _count_thread_message(thread: FakeThread, msg: StoredMessage) -> None:
+    """Discord's message counts of a thread leave out its starter message."""
+    if msg.type == THREAD_STARTER_MESSAGE:
+        return
+    thread.message_count += 1
+    thread.total_message_sent += 1
+    thread.last_message_id = msg.id
 
 
 def _record_error(inter: FakeInteraction, ctx: _Ctx, exc: HTTPError) -> None:

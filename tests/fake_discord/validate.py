@@ -140,3 +140,33 @@ def validate_message(body: dict[str, Any], *, creating: bool, files: int) -> dic
     ):
         errors["_empty"] = "Cannot send an empty message"
     return errors
+
+
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+
+def validate_thread(
+    body: dict[str, Any], *, creating: bool, types: tuple[int, ...] = ()
+) -> dict[str, Any]:
+    """Errors for a thread's start or edit: a name of 1 to 100 characters (required to
+    start one), an auto-archive duration Discord offers, a slowmode of at most 6 hours,
+    and, when ``types`` is given, one of those thread types."""
+    errors: dict[str, Any] = {}
+    name = body.get("name")
+    bad_name = not isinstance(name, str) or not 1 <= len(name) <= 100
+    if (creating or "name" in body) and bad_name:
+        errors["name"] = "must be 1 to 100 in length"
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in ARCHIVE_DURATIONS:
+        errors["auto_archive_duration"] = f"must be one of {ARCHIVE_DURATIONS}"
+    slowmode = body.get("rate_limit_per_user")
+    if slowmode is not None and (
+        isinstance(slowmode, bool) or not isinstance(slowmode, int) or not 0 <= slowmode <= 21600
+    ):
+        errors["rate_limit_per_user"] = "must be 0 to 21600"
+    if types and body.get("type") is not None and body["type"] not in types:
+        errors["type"] = f"must be one of {types}"
+    for key in ("invitable", "archived", "locked"):
+        if key in body and not isinstance(body[key], bool):
+            errors[key] = "must be a boolean"
+    return errors
