@@ -335,8 +335,8 @@ def test_a_claim_is_refused_when_it_may_not_be_made_now() -> None:
     ({"reason": "not_on_lead"},
      "You can claim the rest only when you are to lead to a trick."),
     ({"reason": "opening_lead"},
-     "Make the opening lead first: it names the called card and the trump. Then you may "
-     "claim the rest."),
+     "Make the opening lead first: it decides the trump and names the called card. Then "
+     "you may claim the rest."),
 ])
 def test_each_refusal_has_its_words(params: dict[str, object], sentence: str) -> None:
     assert error_sentence(GameError("invalid_claim", **params)) == sentence

@@ -1060,8 +1060,8 @@ def _invalid_claim(p: dict[str, Any]) -> str:
     if reason == "not_on_lead":
         return _("You can claim the rest only when you are to lead to a trick.")
     if reason == "opening_lead":
-        return _("Make the opening lead first: it names the called card and the trump. "
-                 "Then you may claim the rest.")
+        return _("Make the opening lead first: it decides the trump and names the called "
+                 "card. Then you may claim the rest.")
     if reason == "card_out":
         return _("The rest is not surely yours: the {card} is still out and could beat your "
                  "{yours}.").format(card=card_label(p["card"]), yours=card_label(p["yours"]))
