@@ -166,7 +166,9 @@ def test_hints_in_words() -> None:
     assert hint_sentence(Action.play(0, card("KS"), card("AS"))) == \
         "The strong AI would lead K♠ and call A♠."
     assert hint_sentence(Action.play(0, card("KS"), card("AS"), "grand")) == \
-        "The strong AI would lead K♠ and call A♠. Trump: no trumps (grand)"
+        "The strong AI would lead K♠ and call A♠; trump: no trumps (grand)."
+    assert hint_sentence(Action.play(0, card("2H"), None, "S")) == \
+        "The strong AI would lead 2♥; trump: ♠ spades."
 
 
 def test_a_hint_is_refused_when_the_seat_is_not_to_act() -> None:

@@ -413,16 +413,18 @@ def hint_sentence(action: Action) -> str:
         return _("The strong AI would discard {cards}.").format(cards=_labels(action.cards))
     assert action.card is not None
     card = card_label(action.card)
-    if action.call is not None:
-        sentence = _("The strong AI would lead {card} and call {call}.").format(
-            card=card, call=card_label(action.call))
-    elif action.trump is not None:
-        sentence = _("The strong AI would lead {card}.").format(card=card)
-    else:
-        return _("The strong AI would play {card}.").format(card=card)
-    if action.trump is not None:
-        sentence += " " + _("Trump: {trump}").format(trump=_trump_name(action.trump))
-    return sentence
+    trump = _trump_name(action.trump) if action.trump is not None else None
+    if action.call is None:
+        if trump is None:
+            return _("The strong AI would play {card}.").format(card=card)
+        return _("The strong AI would lead {card}; trump: {trump}.").format(card=card,
+                                                                           trump=trump)
+    call = card_label(action.call)
+    if trump is None:
+        return _("The strong AI would lead {card} and call {call}.").format(card=card,
+                                                                           call=call)
+    return _("The strong AI would lead {card} and call {call}; trump: {trump}.").format(
+        card=card, call=call, trump=trump)
 
 
 def _labels(cards: Sequence[int]) -> str:
