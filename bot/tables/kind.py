@@ -107,6 +107,17 @@ class GameKind(Protocol):
         Run in a worker thread: it may take tens of milliseconds."""
         ...
 
+    def claim(self, game: Any, seat: int) -> list[Any]:
+        """`seat` claims every remaining trick of the deal: the actions that play the deal out
+        (every seat's, in order), to be applied one by one; refused with GameError (stable
+        code, a reason) when the claim could fail or may not be made now. Changes nothing."""
+        ...
+
+    def hint(self, game: Any, seat: int, rng: random.Random) -> str:
+        """What the strong AI would do for `seat` now, in words, from that seat's view only
+        (run in a worker thread). Refused with GameError when the seat is not to act."""
+        ...
+
     # ------------------------------------------------------------------ text
 
     def title(self, rules: Any) -> str:

@@ -6,9 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.errors import GameError
+from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
 from bot.tables.kind import Applied, Panel, SeatResult
 
+from . import claim as claims
 from . import text
 from .actions import Action
 from .game import Game
@@ -88,6 +89,17 @@ class AmerikanerKind:
         view = self.seat_view(game, seat)
         assert view is not None
         return choose_action(view, level, rng)
+
+    def claim(self, game: Game, seat: int) -> list[Action]:
+        return claims.claim(game, seat)
+
+    def hint(self, game: Game, seat: int, rng: random.Random) -> str:
+        to_act = self.to_act(game)
+        if to_act is None:
+            raise GameError(GAME_OVER, reason="already")
+        if seat != to_act:
+            raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
+        return text.hint_sentence(self.choose_action(game, seat, "strong", rng))
 
     # ------------------------------------------------------------------ text (./text.py)
 

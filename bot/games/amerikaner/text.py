@@ -38,6 +38,7 @@ from bot.i18n import _, ngettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 
 from .actions import INVALID_BID, Action
+from .claim import INVALID_CLAIM
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
 from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules, default_target
 from .views import GameView, HandView, LegalActions, TrickView
@@ -386,7 +387,48 @@ def help_text() -> str:
     return _("**/amerikaner new** opens a table here; players Join, the host Starts.\n"
              "Open **My hand** on the table message to see your cards and act; or use "
              "/amerikaner bid, discard, exchange, play.\n"
-             "/amerikaner rules · score · export · leave · cancel · leaderboard · stats")
+             "/amerikaner rules · score · export · leave · cancel · leaderboard · stats\n"
+             "**Claim the rest** (“resten står”) when you are to lead in the card play: it "
+             "is accepted only if no lie of the cards you cannot see can beat it, playing "
+             "your top trumps first until no trump can be left out, then cards that are "
+             "each the highest left of their suit; the hand is then played out for you. A "
+             "**hint** tells you what the strong AI would do now.")
+
+
+def hint_sentence(action: Action) -> str:
+    """What the strong AI would do, in words: a player's hint."""
+    kind = action.kind
+    if kind == "pass":
+        return _("The strong AI would pass.")
+    if kind == "bid":
+        return _("The strong AI would bid {bid}.").format(bid=bid_label(action.bid))
+    if kind == "redeal":
+        return _("The strong AI would claim a redeal.")
+    if kind == "exchange":
+        if not action.cards:
+            return _("The strong AI would keep its hand.")
+        return _("The strong AI would give {cards} to the blind.").format(
+            cards=_labels(action.cards))
+    if kind == "discard":
+        return _("The strong AI would discard {cards}.").format(cards=_labels(action.cards))
+    assert action.card is not None
+    card = card_label(action.card)
+    trump = _trump_name(action.trump) if action.trump is not None else None
+    if action.call is None:
+        if trump is None:
+            return _("The strong AI would play {card}.").format(card=card)
+        return _("The strong AI would lead {card}; trump: {trump}.").format(card=card,
+                                                                           trump=trump)
+    call = card_label(action.call)
+    if trump is None:
+        return _("The strong AI would lead {card} and call {call}.").format(card=card,
+                                                                           call=call)
+    return _("The strong AI would lead {card} and call {call}; trump: {trump}.").format(
+        card=card, call=call, trump=trump)
+
+
+def _labels(cards: Sequence[int]) -> str:
+    return " ".join(card_label(card) for card in cards)
 
 
 # ----------------------------------------------------------------- the hand's controls
@@ -1010,6 +1052,26 @@ def _invalid_lead(p: dict[str, Any]) -> str:
     return _("The opening lead of a number bid must be a suited card, not a joker.")
 
 
+def _invalid_claim(p: dict[str, Any]) -> str:
+    reason = p.get("reason")
+    if reason == "not_play":
+        return _("You can claim the rest only in the card play: {now}.").format(
+            now=_phase_now(p["phase"]))
+    if reason == "not_your_turn":
+        return _("You can claim the rest only on your turn.")
+    if reason == "not_on_lead":
+        return _("You can claim the rest only when you are to lead to a trick.")
+    if reason == "opening_lead":
+        return _("Make the opening lead first: it decides the trump and names the called "
+                 "card. Then you may claim the rest.")
+    if reason == "card_out":
+        return _("The rest is not surely yours: the {card} is still out and could beat your "
+                 "{yours}.").format(card=card_label(p["card"]), yours=card_label(p["yours"]))
+    return _("The rest is not surely yours: an opponent may still hold a trump (the {card} "
+             "is still out), and you have too few top trumps to draw them all.").format(
+        card=card_label(p["card"]))
+
+
 def _game_over(p: dict[str, Any]) -> str:
     return {"already": _("The game is already over."),
             "before_hand": _("The game was over before this hand.")
@@ -1039,6 +1101,7 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     INVALID_TRUMP: _invalid_trump,
     INVALID_LEAD: _invalid_lead,
     GAME_OVER: _game_over,
+    INVALID_CLAIM: _invalid_claim,
 }
 
 ERROR_CODES = tuple(_SENTENCES)  # every code this game's refusals carry
