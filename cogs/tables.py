@@ -36,12 +36,14 @@ from bot.render import (
     button_label,
     cancelled_panel,
     cancelled_text,
+    claim_text,
     error_text,
     export_note,
     fit_panel,
     game_done_panel,
     game_over_text,
     game_started_text,
+    hint_text,
     internal_error,
     joined_text,
     leaderboard_panel,
@@ -71,6 +73,7 @@ from bot.tables.service import (
     FINISHED,
     LOBBY,
     PLAYING,
+    POST_CLAIM,
     POST_FINAL,
     POST_HAND_SUMMARY,
     POST_TABLE_MESSAGE,
@@ -91,6 +94,7 @@ OPTION_LABEL_LIMIT = 100
 CHOICES_LIMIT = 25
 CHOICE_LIMIT = 100  # a choice's name, and its value
 CUSTOM_ID_LIMIT = 100
+COMPONENTS_LIMIT = 25  # buttons and selects in one message (5 rows of 5)
 
 def _embed(panel: Panel) -> discord.Embed:
     """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
@@ -414,6 +418,13 @@ def _turn_mention(table: Table) -> str | None:
     return turn_mention(user, table.kind.title(table.rules))
 
 
+def _version(text: str) -> int:
+    """The state version in a custom id (the bot's own, but read strictly)."""
+    if not (text.isascii() and text.isdigit()):
+        raise TableError("bad_input", reason="old_button")
+    return int(text)
+
+
 # ----------------------------------------------------------------- table switches
 
 # The table switches a `new` command (and a server's `settings`) offers, described.
@@ -493,6 +504,23 @@ class Tables(commands.Cog):
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""
         self._uis[game] = ui
+
+    def _hand_controls(self, table: Table, seat: int, view: Any) -> discord.ui.View:
+        """A player's controls: the game's for the legal actions, then the platform's
+        Hint (if the table gives hints) and Claim (when the game allows one now), as
+        long as Discord's 25 components leave room."""
+        controls = self.ui(table).hand_components(table, view)
+        if table.to_act != seat or table.seats[seat].played_by_ai:
+            return controls
+        version = table.version
+        if table.switch("hints") and len(controls.children) < COMPONENTS_LIMIT:
+            controls.add_item(TableButton(table.id, f"hint:{version}", emoji="💡",
+                                          label=button_label("hint")))
+        if table.kind.can_claim(table.game, seat) \
+                and len(controls.children) < COMPONENTS_LIMIT:
+            controls.add_item(TableButton(table.id, f"claim:{version}", emoji="🙌",
+                                          label=button_label("claim")))
+        return controls
 
     def ui(self, table: Table) -> GameUI:
         ui = self._uis.get(table.kind.name)
@@ -605,6 +633,9 @@ class Tables(commands.Cog):
                 if table.stage != PLAYING:
                     return None  # the game ended or was cancelled meanwhile
                 message = await self._post_table_message(table, nonce)
+            elif row.kind == POST_CLAIM:
+                message = await channel.send(
+                    claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
             elif row.kind == POST_TIMEOUT:
                 seat = int(row.params["seat"])
                 played = table.kind.describe_action(row.params["action"])
@@ -717,6 +748,10 @@ class Tables(commands.Cog):
         elif op == "hand":
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral))
+        elif op == "hint" and len(parts) == 2:
+            await self._hint(interaction, table, _version(parts[1]))
+        elif op == "claim" and len(parts) == 2:
+            await self._claim(interaction, table, _version(parts[1]))
         elif op.isascii() and op.isdigit() and len(parts) >= 2:  # <version>:<action>
             await self.ui(table).on_action(interaction, table, int(op), parts[1:], values)
         else:
@@ -738,6 +773,32 @@ class Tables(commands.Cog):
                                                     view=final_view(table))
         else:
             await self._reply(interaction, game_over_text(), panel=_final_panel(table))
+
+    async def _hint(self, interaction: discord.Interaction[Any], table: Table,
+                    version: int) -> None:
+        """What the strong AI would do, shown in the clicked panel, for its player alone."""
+        if not table.switch("hints"):
+            raise TableError("hints_off")
+        try:
+            sentence = await self.tables.hint(table.id, interaction.user.id, version)
+        except TableError as exc:
+            if exc.code == "stale":
+                await self.answer_stale(interaction, table)
+                return
+            raise
+        await interaction.response.edit_message(content=hint_text(sentence))
+
+    async def _claim(self, interaction: discord.Interaction[Any], table: Table,
+                     version: int) -> None:
+        """The rest of the deal claimed: played out at once if the claim holds."""
+        try:
+            result = await self.tables.claim(table.id, interaction.user.id, version)
+        except TableError as exc:
+            if exc.code == "stale":
+                await self.answer_stale(interaction, table)
+                return
+            raise
+        await self.confirm(interaction, table, result, edit=True)
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A click on Rematch under a finished game (its standings, or a closed panel):
@@ -766,7 +827,7 @@ class Tables(commands.Cog):
         view = table.seat_view(seat)
         assert view is not None
         embed = _embed(hand_panel(table, seat))
-        components = self.ui(table).hand_components(table, view)
+        components = self._hand_controls(table, seat, view)
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components)
         else:
@@ -785,7 +846,7 @@ class Tables(commands.Cog):
             return
         await interaction.response.edit_message(
             content=moved_on_text(), embed=_embed(hand_panel(table, seat)),
-            view=self.ui(table).hand_components(table, view))
+            view=self._hand_controls(table, seat, view))
         self._remember_panel(table, interaction)
 
     # ------------------------------------------------------------- the panel follows
@@ -836,7 +897,7 @@ class Tables(commands.Cog):
         try:
             await panel.edit_original_response(
                 content=None, embed=_embed(hand_panel(table, seat)),
-                view=self.ui(table).hand_components(table, view))
+                view=self._hand_controls(table, seat, view))
         except discord.HTTPException:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
             return False
@@ -860,7 +921,7 @@ class Tables(commands.Cog):
         view = table.seat_view(seat) if table.stage == PLAYING else None
         if view is not None:
             embed = _embed(hand_panel(table, seat))
-            components = self.ui(table).hand_components(table, view)
+            components = self._hand_controls(table, seat, view)
         else:
             embed = _embed(game_done_panel())
             components = None

@@ -262,16 +262,16 @@ def test_a_claim_with_a_trump_that_cannot_be_drawn_is_refused() -> None:
     assert refusal.params["reason"] == "trump_out"
     assert refusal.params["card"] == card("JH")  # the highest trump still out
     assert error_sentence(refusal) == (
-        "The rest is not surely yours: an opponent may still hold a trump (the J♥ is still "
-        "out), and you have too few top trumps to draw them all.")
+        "The rest is not surely yours: an opponent may still hold a trump, and you have too "
+        "few top trumps to draw them all.")
 
 
 def test_a_claim_with_a_master_missing_is_refused() -> None:
     game = _game("AH KH QH JH 10H 9H 8H 7H 6H 5H 4H AS QS", *_BIDDING, "1 play AH call 3H")
     refusal = _refusal(game, 1)
     assert refusal.params == {"reason": "card_out", "card": card("KS"), "yours": card("QS")}
-    assert error_sentence(refusal) == ("The rest is not surely yours: the K♠ is still out "
-                                       "and could beat your Q♠.")
+    assert error_sentence(refusal) == ("The rest is not surely yours: a higher card of that "
+                                       "suit is still out and could beat your Q♠.")
 
 
 def test_top_cards_without_trumps_are_claimed_at_the_opening_lead_of_amerikaner() -> None:

@@ -271,6 +271,7 @@ def _fixed() -> dict[str, str]:
                             "again."),
         "not_allowed": _("Only members with Manage Server can change the server's defaults."),
         "rematch_started": _("The rematch has already started."),
+        "hints_off": _("This table plays without hints."),
         # Refusals by discord.py, before a command runs.
         "outdated_command": _("Discord showed you an older version of this command: please "
                               "try again in a minute."),
@@ -367,6 +368,8 @@ BUTTON_LABELS: dict[str, str] = {
     "ai_strong": N_("Add AI (strong)"),
     "ai_remove": N_("Remove AI"),
     "ai_fill": N_("Fill with AI"),
+    "hint": N_("Hint"),
+    "claim": N_("Claim the rest"),
     "rematch": N_("Rematch"),
     "leaderboard": N_("Leaderboard"),
     "hand": N_("My hand"),
@@ -443,6 +446,16 @@ def switches_text(switches: dict[str, Any]) -> str:
     return _("Mentions: {mentions}; pictures: {pictures}; hints: {hints}.").format(
         mentions=state("mentions", _("with two humans or more")),
         pictures=state("pictures", _("on")), hints=state("hints", _("on")))
+
+
+def claim_text(name: str) -> str:
+    """`name` claimed every remaining trick of the deal, and the claim held."""
+    return _("🙌 {name} claimed the remaining tricks: the rest stands.").format(name=name)
+
+
+def hint_text(sentence: str) -> str:
+    """A hint for the player alone (the game's sentence)."""
+    return _("💡 Hint: {sentence}").format(sentence=sentence)
 
 
 def spectator_text() -> str:

@@ -113,6 +113,12 @@ class GameKind(Protocol):
         code, a reason) when the claim could fail or may not be made now. Changes nothing."""
         ...
 
+    def can_claim(self, game: Any, seat: int) -> bool:
+        """Whether `seat` may claim now (its turn, the moment of the game allows it), as
+        everyone can see: whether the claim would hold is `claim`'s to say. A game
+        without claims says False."""
+        ...
+
     def hint(self, game: Any, seat: int, rng: random.Random) -> str:
         """What the strong AI would do for `seat` now, in words, from that seat's view only
         (run in a worker thread). Refused with GameError when the seat is not to act."""

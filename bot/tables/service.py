@@ -38,6 +38,7 @@ POST_HAND_SUMMARY = "hand_summary"  # {"hand_index": i}: the hand's result
 POST_TABLE_MESSAGE = "table_message"  # {}: a new table message for the next hand
 POST_FINAL = "final_standings"  # {}: the game's final standings
 POST_TIMEOUT = "timeout"  # {"seat": s, "action": record action}: the AI played for s
+POST_CLAIM = "claim"  # {"seat": s, "action": record action}: s claimed the rest of the deal
 
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
 # sets its defaults for new tables (the cog passes them to `create`).
@@ -519,17 +520,50 @@ class TableService:
         mean "now"); an older one is refused as stale."""
         table = self.require(table_id)
         async with table.lock:
-            if table.stage != PLAYING:
-                raise TableError("not_started",
-                                 reason="not_yet" if table.stage == LOBBY else "over")
-            seat = table.seat_of(user_id)
-            if seat is None:
-                raise TableError("not_seated", reason="not_playing")
-            if version is not None and version != table.version:
-                raise TableError("stale", reason="choices")
+            seat = self._acting_seat(table, user_id, version)
             result = await self._apply(table, seat, make(seat))
         self._schedule_ai(table)
         return result
+
+    async def claim(self, table_id: int, user_id: int, version: int | None) -> ActResult:
+        """`user_id` claims the rest of the deal: if the game accepts the claim, every
+        action that plays the deal out is applied and committed at once (with a notice to
+        post), and the result is the claimer's, for the deal's end."""
+        table = self.require(table_id)
+        async with table.lock:
+            seat = self._acting_seat(table, user_id, version)
+            actions = table.kind.claim(table.game, seat)  # a refusal passes on
+            results = []
+            async with self.store.transaction():
+                for index, action in enumerate(actions):
+                    to_act = table.kind.to_act(table.game)
+                    assert to_act is not None
+                    results.append(await self._apply(
+                        table, to_act, action, notice=POST_CLAIM if index == 0 else None))
+        self._schedule_ai(table)
+        last = results[-1]
+        return ActResult(table, seat, last.action, results[0].record, last.deal_index,
+                         last.deal_finished, last.game_finished, results[0].idle_before)
+
+    async def hint(self, table_id: int, user_id: int, version: int | None) -> str:
+        """What the strong AI would do for `user_id`'s seat now, in words (the game's)."""
+        table = self.require(table_id)
+        async with table.lock:  # the game must not change under the worker thread
+            seat = self._acting_seat(table, user_id, version)
+            return await asyncio.to_thread(table.kind.hint, table.game, seat,
+                                           random.Random(self.rng.random()))
+
+    def _acting_seat(self, table: Table, user_id: int, version: int | None) -> int:
+        """The seat of `user_id` at a game in play, drawn for the state `version`."""
+        if table.stage != PLAYING:
+            raise TableError("not_started",
+                             reason="not_yet" if table.stage == LOBBY else "over")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", reason="not_playing")
+        if version is not None and version != table.version:
+            raise TableError("stale", reason="choices")
+        return seat
 
     async def _apply(self, table: Table, seat: int, action: Any,
                      notice: str | None = None) -> ActResult:

@@ -53,7 +53,7 @@ SELECT_ID = re.compile(r"^amks:(\d+):(\d+):(\w+)(?::(.*))?$")
 _RANK = r"(?:10|[2-9JQKA])"
 _SYMS = "♠♥♦♣"
 _SINGLE = re.compile(rf"({_RANK})([{_SYMS}])")
-_GROUP = re.compile(rf"([{_SYMS}])((?: {_RANK})+)(?![0-9A-Za-z])")
+_GROUP = re.compile(rf"([{_SYMS}])((?: {_RANK})+)(?![0-9A-Za-z{_SYMS}])")
 _JOKER = re.compile(r"Joker ([123])")
 
 

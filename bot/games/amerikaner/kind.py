@@ -93,6 +93,16 @@ class AmerikanerKind:
     def claim(self, game: Game, seat: int) -> list[Action]:
         return claims.claim(game, seat)
 
+    def can_claim(self, game: Game, seat: int) -> bool:
+        hand = game.current
+        if game.finished or hand is None or hand.finished:
+            return False
+        try:
+            claims.check_claim_time(hand, seat)
+        except GameError:
+            return False
+        return True
+
     def hint(self, game: Game, seat: int, rng: random.Random) -> str:
         to_act = self.to_act(game)
         if to_act is None:

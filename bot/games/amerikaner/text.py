@@ -1064,12 +1064,13 @@ def _invalid_claim(p: dict[str, Any]) -> str:
     if reason == "opening_lead":
         return _("Make the opening lead first: it decides the trump and names the called "
                  "card. Then you may claim the rest.")
+    # The card still out is named only by what the claimer holds: where it lies is
+    # hidden, and a refusal must not even seem to tell.
     if reason == "card_out":
-        return _("The rest is not surely yours: the {card} is still out and could beat your "
-                 "{yours}.").format(card=card_label(p["card"]), yours=card_label(p["yours"]))
-    return _("The rest is not surely yours: an opponent may still hold a trump (the {card} "
-             "is still out), and you have too few top trumps to draw them all.").format(
-        card=card_label(p["card"]))
+        return _("The rest is not surely yours: a higher card of that suit is still out and "
+                 "could beat your {yours}.").format(yours=card_label(p["yours"]))
+    return _("The rest is not surely yours: an opponent may still hold a trump, and you have "
+             "too few top trumps to draw them all.")
 
 
 def _game_over(p: dict[str, Any]) -> str:
