@@ -160,7 +160,7 @@ _TABLES = [("amerikaner", 4, {}), ("amerikaner", 3, {}), ("amerikaner", 4, {"sho
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), table=st.sampled_from(_TABLES))
-def test_no_seat_panel_shows_a_card_hidden_from_that_seat(
+def test_no_seat_panel_shows_a_card_hidden_from_that_seat_and_each_fits_an_embed(
         seed: int, table: tuple[str, int, dict[str, object]]) -> None:
     preset, players, options = table
     rng = random.Random(seed)
@@ -171,7 +171,9 @@ def test_no_seat_panel_shows_a_card_hidden_from_that_seat(
         hand = game.current
         assert hand is not None
         for seat in range(players):
-            text = _text(KIND.seat_panel(game, seat, names))
+            panel = KIND.seat_panel(game, seat, names)
+            assert fit_panel(panel) == panel  # within Discord's limits as it is
+            text = _text(panel)
             shown = mask_of(cards_in_text(text))
             assert not shown & _hidden_from(hand, seat), (seat, text)
             holder = hand.called_holder
