@@ -366,6 +366,14 @@ def lobby_view(table: Table) -> Components:
     return view
 
 
+def summary_view(table: Table, index: int) -> Components:
+    """Under a deal's result: the whole deal face up, for whoever asks."""
+    view = Components()
+    view.add_item(TableButton(table.id, f"review:{index}", label=button_label("review"),
+                              emoji="🔍"))
+    return view
+
+
 def final_view(table: Table) -> Components:
     """Under a finished game's standings: play again with the same seats, and the
     server's leaderboard."""
@@ -622,9 +630,10 @@ class Tables(commands.Cog):
         nonce = post_nonce(row)
         try:
             if row.kind == POST_HAND_SUMMARY:
-                panel = table.kind.deal_summary(table.game, int(row.params["hand_index"]),
-                                                seat_names(table.seats))
-                message = await channel.send(embed=_embed(panel), nonce=nonce)
+                index = int(row.params["hand_index"])
+                panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
+                message = await channel.send(embed=_embed(panel),
+                                             view=summary_view(table, index), nonce=nonce)
             elif row.kind == POST_FINAL:
                 message = await channel.send(embed=_embed(_final_panel(table)),
                                              view=final_view(table), nonce=nonce)
@@ -701,6 +710,9 @@ class Tables(commands.Cog):
         user = interaction.user
         if parts[0] == "rematch":
             await self._rematch(interaction, table_id)
+            return
+        if parts[0] == "review" and len(parts) == 2:
+            await self._review(interaction, table_id, _version(parts[1]))
             return
         if parts[0] == "leaderboard":
             finished = await self.tables.load(table_id)
@@ -799,6 +811,16 @@ class Tables(commands.Cog):
                 return
             raise
         await self.confirm(interaction, table, result, edit=True)
+
+    async def _review(self, interaction: discord.Interaction[Any], table_id: int,
+                      index: int) -> None:
+        """Deal `index` face up, once it is over, for the one who asked (anyone)."""
+        table = await self.tables.load(table_id)
+        if table is None or table.game is None:
+            await self._reply(interaction, table_closed_text())
+            return
+        panel = table.kind.deal_review(table.game, index, seat_names(table.seats))
+        await self._reply(interaction, panel=panel)
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A click on Rematch under a finished game (its standings, or a closed panel):

@@ -369,6 +369,7 @@ BUTTON_LABELS: dict[str, str] = {
     "ai_remove": N_("Remove AI"),
     "ai_fill": N_("Fill with AI"),
     "hint": N_("Hint"),
+    "review": N_("Review the hand"),
     "claim": N_("Claim the rest"),
     "rematch": N_("Rematch"),
     "leaderboard": N_("Leaderboard"),

@@ -150,6 +150,12 @@ class GameKind(Protocol):
         """The result of deal `index` (0-based, finished), as everyone may see it."""
         ...
 
+    def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        """Deal `index` (0-based) face up, once it is finished: the deal, the kitty and discards
+        (or exchanges), and every trick in order with who led and who took it. Refused with
+        GameError (code "deal_not_finished") for a deal that is not finished, or a wrong index."""
+        ...
+
     def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
         """The standings of a finished game."""
         ...

@@ -229,6 +229,14 @@ class LeakChecker:
         assert owner is not None
         seat = table.seat_of(owner)
         title = msg.embeds[0].get("title", "") if msg.embeds else ""
+        review = re.match(r"Hand (\d+)", title)
+        if review is not None:
+            # A review: the deal face up, allowed once it is over, never before.
+            number = int(review.group(1))
+            if not (1 <= number <= len(game.hands) and game.hands[number - 1].finished):
+                self.violations.append(Violation(
+                    f"a review of hand {number}, which is not over", msg.id, text))
+            return
         if title.startswith("Your hand"):
             self.checked_ephemeral += 1
             if seat is None or title != f"Your hand — {table.seats[seat].name}":

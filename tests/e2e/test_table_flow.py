@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import AmerikanerBot
-from tests.e2e.driver import ButtonDriver, table_message, wait_game_over
+from tests.e2e.driver import (
+    ButtonDriver,
+    cards_in_text,
+    message_text,
+    table_message,
+    wait_game_over,
+)
 from tests.fake_discord import FakeDiscord, StoredMessage
 
 
@@ -134,3 +140,28 @@ async def test_rematch_starts_the_same_seats_once_every_player_accepts(
     assert str(fake.user("bob").id) in board.message.text()
     await ButtonDriver(fake, lambda: bot, fake.channel, seed=3).play_to_end()
     await wait_game_over(fake, new)
+
+
+async def test_review_shows_a_finished_hand_face_up_to_whoever_asks(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 4})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=6)
+    while len(table.game.hands) < 2:
+        assert await driver.step()
+    summary = await fake.wait_until(
+        lambda: next((m for m in fake.messages() if "Review the hand" in _labels(fake, m)),
+                     None), 5.0, "the first hand's result")
+    first = table.game.hands[0]
+    for who in ("bob", "frank"):  # a player, and someone watching
+        it = await fake.click_label(who, summary, "Review the hand")
+        assert it.callback.ephemeral and it.message is not None
+        text = message_text(it.message)
+        assert text.startswith("Hand 1"), text
+        dealt = {card for cards in first.deal.hands for card in cards}
+        assert dealt <= cards_in_text(text)  # every card of the deal, face up
+        assert it.message.visible_to == fake.user(who).id  # for the one who asked

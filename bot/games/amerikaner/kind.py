@@ -16,7 +16,7 @@ from .game import Game
 from .record import action_from_json, action_to_json, load_game
 from .results import game_results
 from .rules import Rules
-from .views import GameView, HandView, game_view, game_view_after, hand_view
+from .views import GameView, HandView, deal_review, game_view, game_view_after, hand_view
 
 
 class AmerikanerKind:
@@ -128,10 +128,13 @@ class AmerikanerKind:
     def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
         view = self.seat_view(game, seat)
         assert view is not None
-        return text.seat_panel(view, names)
+        return text.seat_panel(view, names, game.totals)
 
     def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
         return text.deal_summary(game_view_after(game, index), names)
+
+    def deal_review(self, game: Game, index: int, names: Sequence[str]) -> Panel:
+        return text.deal_review(deal_review(game, index), names)
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names)

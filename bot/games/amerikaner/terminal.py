@@ -36,8 +36,9 @@ def seat_name(seat: int | None) -> str:
 
 
 def hand_text(cards: tuple[int, ...]) -> str:
-    """A hand sorted by suit: `♠ A Q 7  ♥ K 3  ♦ -  ♣ 10 2`, jokers last."""
+    """A hand sorted by suit, high to low: `♠ A Q 7  ♥ K 3  ♦ -  ♣ 10 2`, jokers last."""
     parts = []
+    cards = words.hand_order(cards)
     for suit, symbol in enumerate(SUIT_SYMBOLS):
         ranks = [card_label(c)[:-1] for c in cards if suit_of(c) == suit]
         parts.append(f"{symbol} {' '.join(ranks) if ranks else '-'}")
@@ -124,6 +125,9 @@ def _human_turn(game: Game, hand: Hand, ask: InputFn, say: OutputFn) -> None:
         word = text.strip().lower()
         if word in ("quit", "exit", "q"):
             raise Quit
+        if word in ("help", "?"):
+            for line in words.terminal_help():
+                say(line)
         if word in ("help", "?", "hand"):
             for line in describe(view, game.totals):
                 say(line)

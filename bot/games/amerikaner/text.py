@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.cards import SUIT_SYMBOLS, card_label, card_list, card_name, suit_of
+from bot.cards import SUIT_SYMBOLS, card_label, card_list, card_name, is_joker, suit_of
 from bot.errors import (
     ALREADY_PASSED,
     BID_TOO_HIGH,
@@ -41,7 +41,7 @@ from .actions import INVALID_BID, Action
 from .claim import INVALID_CLAIM
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
 from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules, default_target
-from .views import GameView, HandView, LegalActions, TrickView
+from .views import DEAL_NOT_FINISHED, DealReview, GameView, HandView, LegalActions, TrickView
 
 TITLE = "Amerikaner"  # the game's name: the same in every language
 MEDALS = ("🥇", "🥈", "🥉")
@@ -71,11 +71,34 @@ def _tricks(count: int) -> str:
     return ngettext("{count} trick", "{count} tricks", count).format(count=count)
 
 
+def hand_order(cards: Sequence[int]) -> tuple[int, ...]:
+    """Cards sorted as a player holds them: by suit (♠ ♥ ♦ ♣), high to low, jokers last."""
+    return tuple(sorted(cards, key=lambda c: (4, c) if is_joker(c) else (suit_of(c), -c)))
+
+
+def sorted_cards(cards: Sequence[int]) -> str:
+    """Cards in one line, sorted like a hand: `♠ A 10 · ♥ Q 3`."""
+    return card_list(hand_order(cards))
+
+
+def hand_lines(cards: Sequence[int]) -> list[str]:
+    """A hand one suit a line (`♠ A K 10 4`), so that a phone never wraps it mid-suit;
+    jokers on a line of their own."""
+    ordered = hand_order(cards)
+    suits = dict.fromkeys(suit_of(c) for c in ordered)  # in the hand's order
+    return [card_list(c for c in ordered if suit_of(c) == suit) for suit in suits] or [
+        card_list(())]
+
+
 def trick_line(trick: TrickView, names: Sequence[str]) -> str:
+    """The cards of a trick by who played them; who took it, or who is winning it now."""
     plays = _(", ").join(_("{name} {card}").format(name=names[s], card=card_label(c))
                          for s, c in trick.plays)
     if trick.winner is not None:
-        plays = _("{plays} → **{winner}**").format(plays=plays, winner=names[trick.winner])
+        return _("{plays} → **{winner}**").format(plays=plays, winner=names[trick.winner])
+    if trick.winning is not None:
+        return _("{plays} · winning: **{winner}**").format(plays=plays,
+                                                         winner=names[trick.winning])
     return plays
 
 
@@ -126,16 +149,8 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
     """The public table message during a game, from the public view only."""
     hand = view.hand
     assert hand is not None
-    fields: list[tuple[str, str, bool]] = [(_("Seats"), _seat_lines(view, hand, names),
-                                            False)]
-    if hand.phase in ("exchange", "bid"):
-        fields.append((_("Bidding"), auction_line(hand, names), False))
-    else:
-        fields.extend(_contract_fields(hand, names))
-    if hand.trick is not None:
-        fields.append((_("Current trick"), trick_line(hand.trick, names), False))
-    if hand.last_trick is not None:
-        fields.append((_("Last trick"), trick_line(hand.last_trick, names), False))
+    fields = [(_("Seats"), _seat_lines(view.totals, hand, names), False),
+              *_deal_fields(hand, names)]
     description = _("Hand {number} · {phase} · {options}").format(
         number=view.hand_number, phase=_phase_name(hand.phase),
         options=options_line(view.rules))
@@ -145,7 +160,25 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
                  footer=_("Open “My hand” to see your cards and act."))
 
 
-def _seat_lines(view: GameView, hand: HandView, names: Sequence[str]) -> str:
+def _deal_fields(hand: HandView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
+    """What the view knows of the deal at the table: the bidding or the contract, the
+    trick being played and who is winning it, the last trick and who took it."""
+    fields: list[tuple[str, str, bool]] = []
+    if hand.phase in ("exchange", "bid"):
+        fields.append((_("Bidding"), auction_line(hand, names), False))
+    else:
+        fields.extend(_contract_fields(hand, names))
+    if hand.trick is not None:
+        fields.append((_("Current trick"), trick_line(hand.trick, names), False))
+    if hand.last_trick is not None:
+        fields.append((_("Last trick"), trick_line(hand.last_trick, names), False))
+    return fields
+
+
+def _seat_lines(totals: Sequence[int], hand: HandView, names: Sequence[str]) -> str:
+    """A line a seat: its turn, dealer, bidder and partner (as far as the view knows),
+    its points in the game and its tricks in this deal."""
+    partner = hand.known_partner
     lines = []
     for seat, name in enumerate(names):
         marks = []
@@ -153,30 +186,41 @@ def _seat_lines(view: GameView, hand: HandView, names: Sequence[str]) -> str:
             marks.append(_("dealer"))
         if hand.bidder == seat:
             marks.append(_("bidder {bid}").format(bid=bid_label(hand.contract)))
-        if hand.partner == seat:
+        if partner == seat:
             marks.append(_("partner"))
         turn = "▶ " if hand.to_act == seat else ""
         shown = _(" ({marks})").format(marks=_(", ").join(marks)) if marks else ""
         lines.append(_("{turn}**{name}**{marks} — {points} pts, {tricks}").format(
-            turn=turn, name=name, marks=shown, points=view.totals[seat],
+            turn=turn, name=name, marks=shown, points=totals[seat],
             tricks=_tricks(hand.tricks_won[seat])))
     return "\n".join(lines)
 
 
 def _contract_fields(hand: HandView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
-    """Once bidding is over: the contract, the trump, the called card, a shown kitty."""
-    contract = (_("all passed: no trumps, −1 a trick") if hand.all_pass else
+    """Once bidding is over: the contract, the trump, the called card and the partner as
+    far as the view knows it, a kitty shown to all."""
+    contract = (_("all passed: no trumps, -1 a trick") if hand.all_pass else
                 _("{name} {bid}").format(name=names[hand.bidder], bid=bid_label(hand.contract))
                 if hand.bidder is not None else "—")
     trump = _("none") if hand.all_pass or not hand.trump else _trump_name(hand.trump)
     fields = [(_("Contract"), contract, True), (_("Trump"), trump, True)]
     if hand.called is not None:
-        partner = names[hand.partner] if hand.partner is not None else _("not yet shown")
-        fields.append((_("Called"), _("{card} — partner: {partner}").format(
-            card=card_label(hand.called), partner=partner), True))
-    if hand.kitty is not None:
-        fields.append((_("Kitty (shown)"), card_list(hand.kitty), False))
+        fields.append((_("Called"), _("{card} — {partner}").format(
+            card=card_label(hand.called), partner=_partner_words(hand, names)), True))
+    if hand.kitty is not None and "show_kitty" in hand.rules.options:
+        fields.append((_("Kitty (shown)"), sorted_cards(hand.kitty), False))
     return fields
+
+
+def _partner_words(hand: HandView, names: Sequence[str]) -> str:
+    partner = hand.known_partner
+    if partner is not None and partner == hand.seat:
+        return _("partner: **you**")
+    if partner is not None:
+        return _("partner: {name}").format(name=names[partner])
+    if hand.bidder_alone:
+        return _("nobody holds it: no partner")
+    return _("partner: not yet shown")
 
 
 def _what_next(view: HandView) -> str:
@@ -189,13 +233,15 @@ def _what_next(view: HandView) -> str:
 
 # ----------------------------------------------------------------- a player's hand
 
-def seat_panel(view: HandView, names: Sequence[str]) -> Panel:
-    """A player's own hand and what they may do now (ephemeral), from their seat view."""
+def seat_panel(view: HandView, names: Sequence[str], totals: Sequence[int]) -> Panel:
+    """What a player at a real table sees, from their seat view (ephemeral): their cards
+    one suit a line, what they set aside, the bidding or the contract, the trick on the
+    table and who is winning it, the last trick, the tricks and the scores, and what to
+    do now."""
     seat = view.seat
     assert seat is not None and view.cards is not None
-    lines = [_("**Your cards** ({count}): {cards}").format(count=len(view.cards),
-                                                           cards=card_list(view.cards))]
-    lines.extend(_known_lines(view, seat, names))
+    lines = [_("**Your cards** ({count})").format(count=len(view.cards)),
+             *hand_lines(view.cards), *_aside_lines(view, seat)]
     legal = view.legal
     if legal is None:
         who = names[view.to_act] if view.to_act is not None else _("nobody")
@@ -206,34 +252,39 @@ def seat_panel(view: HandView, names: Sequence[str]) -> Panel:
         lines.append("\n" + _("**Your turn:** {what}").format(what=_your_turn(view, names)))
         if legal.can_redeal:
             lines.append(_("You hold no jack, queen or king: you may claim a redeal."))
+    fields = [*_deal_fields(view, names), *_tricks_field(view, seat),
+              (_("Scores"), _seat_lines(totals, view, names), False)]
     return Panel(title=_("Your hand — {name}").format(name=names[seat]),
-                 description="\n".join(lines), colour=colour)
+                 description="\n".join(lines), fields=tuple(fields), colour=colour)
 
 
-def _known_lines(view: HandView, seat: int, names: Sequence[str]) -> list[str]:
-    """What the seat knows beyond its cards: discards, the blind, the kitty, the trump,
-    the called card, the trick on the table."""
-    assert view.cards is not None
+def _aside_lines(view: HandView, seat: int) -> list[str]:
+    """What the seat set aside or saw aside: its discards, its blind exchange, the kitty."""
     lines = []
     if view.discards:
-        lines.append(_("Your discards: {cards}").format(cards=card_list(view.discards)))
+        lines.append(_("Your discards: {cards}").format(cards=sorted_cards(view.discards)))
     if view.exchange_given is not None:
-        given = card_list(view.exchange_given) if view.exchange_given else _("nothing")
+        given = sorted_cards(view.exchange_given) if view.exchange_given else _("nothing")
         lines.append(_("You gave the blind {given} and took {taken}.").format(
-            given=given, taken=card_list(view.exchange_taken or ())))
-    if view.kitty is not None and view.bidder == seat:
-        lines.append(_("The kitty held: {cards}").format(cards=card_list(view.kitty)))
-    if view.trump is not None:
-        lines.append(_("Trump: {trump}").format(trump=_trump_name(view.trump)))
-    if view.called is not None:
-        if view.called in view.cards:
-            lines.append(_("Called card: {card} — **you hold it: you are the partner**")
-                         .format(card=card_label(view.called)))
-        else:
-            lines.append(_("Called card: {card}").format(card=card_label(view.called)))
-    if view.trick is not None:
-        lines.append(_("Trick: {plays}").format(plays=trick_line(view.trick, names)))
+            given=given, taken=sorted_cards(view.exchange_taken or ())))
+    if view.kitty is not None and view.bidder == seat \
+            and "show_kitty" not in view.rules.options:  # else a field shows it to all
+        lines.append(_("The kitty held: {cards}").format(cards=sorted_cards(view.kitty)))
     return lines
+
+
+def _tricks_field(view: HandView, seat: int) -> list[tuple[str, str, bool]]:
+    """The seat's tricks, and its side's once the seat knows its side."""
+    if view.phase not in ("play", "done") and not any(view.tricks_won):
+        return []
+    mine = view.tricks_won[seat]
+    side = view.side_of(seat)
+    if side is None or side == (seat,):
+        text = _("You: {mine}").format(mine=_tricks(mine))
+    else:
+        text = _("You: {mine} · your side: {side}").format(
+            mine=_tricks(mine), side=_tricks(sum(view.tricks_won[s] for s in side)))
+    return [(_("Tricks"), text, False)]
 
 
 def _your_turn(view: HandView, names: Sequence[str]) -> str:
@@ -269,13 +320,7 @@ def deal_summary(view: GameView, names: Sequence[str]) -> Panel:
     hand = view.hand
     assert hand is not None
     title, colour = _summary_title(hand, view.hand_number, names)
-    rows = []
-    for seat, name in enumerate(names):
-        score = hand.scores[seat] if hand.scores else 0
-        rows.append(_("**{name}**: {tricks}, {score} → {total}").format(
-            name=name, tricks=_tricks(hand.tricks_won[seat]), score=f"{score:+d}",
-            total=view.totals[seat]))
-    return Panel(title=title, description="\n".join(rows), colour=colour)
+    return Panel(title=title, description=_result_rows(view, names), colour=colour)
 
 
 def _summary_title(hand: HandView, number: int, names: Sequence[str]) -> tuple[str, int]:
@@ -286,7 +331,7 @@ def _summary_title(hand: HandView, number: int, names: Sequence[str]) -> tuple[s
         return _("Hand {number}: redeal claimed — same dealer deals again").format(
             number=number), GREY
     if outcome == ALL_PASS_PLAYED:
-        return _("Hand {number}: all passed, played at −1 a trick").format(number=number), GREY
+        return _("Hand {number}: all passed, played at -1 a trick").format(number=number), GREY
     assert hand.bidder is not None
     made = outcome == MADE
     values = {"number": number, "bidder": names[hand.bidder], "bid": bid_label(hand.contract)}
@@ -315,6 +360,98 @@ def final_standings(view: GameView, names: Sequence[str]) -> Panel:
                       "{count} hands · /amerikaner export for the record",
                       view.hand_number).format(count=view.hand_number)
     return Panel(title=title, description="\n".join(rows), colour=GOLD, footer=footer)
+
+
+# ----------------------------------------------------------------- a finished deal
+
+def deal_review(review: DealReview, names: Sequence[str]) -> Panel:
+    """A finished deal face up (`views.deal_review`): every hand as dealt, the kitty and
+    the discards or the blind exchanges, the bidding, every trick in order, the result."""
+    view = review.after
+    hand = view.hand
+    assert hand is not None
+    title, colour = _summary_title(hand, view.hand_number, names)
+    fields = [(_("{name} — dealt").format(name=names[seat]), "\n".join(hand_lines(cards)),
+               True) for seat, cards in enumerate(review.dealt)]
+    fields.extend(_set_aside_fields(review, hand, names))
+    fields.extend(_trick_fields(hand.tricks, names))
+    fields.append((_("Result"), _result_rows(view, names), False))
+    lines = (_("**Bidding:** {bids}").format(bids=_bids_by_seat(hand, names)),
+             _contract_line(hand, names))
+    description = "\n".join(line for line in lines if line)
+    return Panel(title=title, description=description, fields=tuple(fields), colour=colour)
+
+
+def _set_aside_fields(review: DealReview, hand: HandView, names: Sequence[str]
+                      ) -> list[tuple[str, str, bool]]:
+    fields = []
+    if review.kitty:
+        fields.append((_("Kitty"), sorted_cards(review.kitty), True))
+    if review.discards and hand.bidder is not None:
+        fields.append((_("{name} discarded").format(name=names[hand.bidder]),
+                       sorted_cards(review.discards), True))
+    if review.blind:
+        fields.append((_("Blind"), sorted_cards(review.blind), True))
+    if review.exchanges:
+        rows = [_("**{name}** gave {given}, took {taken}").format(
+            name=names[seat], given=sorted_cards(given), taken=sorted_cards(taken)) if given
+            else _("**{name}** kept the hand").format(name=names[seat])
+            for seat, given, taken in review.exchanges]
+        fields.append((_("Blind exchanges"), "\n".join(rows), False))
+    return fields
+
+
+def _bids_by_seat(hand: HandView, names: Sequence[str]) -> str:
+    """The auction in short: each seat's calls in order (`bob 7, 9 · carol pass`)."""
+    calls: dict[int, list[str]] = {}
+    for seat, bid in hand.auction:
+        calls.setdefault(seat, []).append(_("pass") if bid == "pass" else bid_label(bid))
+    if not calls:
+        return _("none")
+    return " · ".join(_("{name} {bids}").format(name=names[seat], bids=_(", ").join(bids))
+                      for seat, bids in calls.items())
+
+
+def _contract_line(hand: HandView, names: Sequence[str]) -> str:
+    """The contract, the trump and the called card in one line (nothing if none)."""
+    if hand.contract is None and not hand.all_pass:
+        return ""
+    return " · ".join(_("{name}: {value}").format(name=name, value=value)
+                      for name, value, _inline in _contract_fields(hand, names))
+
+
+# A field's value holds at most 1,024 characters in Discord: tricks are cut into fields
+# of whole lines below that.
+_FIELD_VALUE_MAX = 1000
+
+
+def _trick_fields(tricks: Sequence[TrickView], names: Sequence[str]
+                  ) -> list[tuple[str, str, bool]]:
+    """Every trick in order, a line each: its leader first, the cards as played, who
+    took it; as many fields as their length needs."""
+    rows = [_("{number}. {plays}").format(number=i + 1, plays=trick_line(trick, names))
+            for i, trick in enumerate(tricks)]
+    fields = []
+    start = 0
+    while start < len(rows):
+        end = start + 1
+        while end < len(rows) and len("\n".join(rows[start:end + 1])) <= _FIELD_VALUE_MAX:
+            end += 1
+        name = (_("Trick {first}").format(first=start + 1) if end == start + 1 else
+                _("Tricks {first}–{last}").format(first=start + 1, last=end))
+        fields.append((name, "\n".join(rows[start:end]), False))
+        start = end
+    return fields
+
+
+def _result_rows(view: GameView, names: Sequence[str]) -> str:
+    """Each seat's tricks, score and total after the deal."""
+    hand = view.hand
+    assert hand is not None
+    return "\n".join(_("**{name}**: {tricks}, {score} → {total}").format(
+        name=name, tricks=_tricks(hand.tricks_won[seat]),
+        score=f"{hand.scores[seat] if hand.scores else 0:+d}", total=view.totals[seat])
+        for seat, name in enumerate(names))
 
 
 # ----------------------------------------------------------------- reference
@@ -349,7 +486,7 @@ def rules_text(rules: Rules) -> str:
         lines.append(_("Made: bidder and partner score the bid (Kani 50). Failed: each "
                        "opponent scores it. Nobody loses points."))
     else:
-        lines.append(_("Made: bidder and partner score +bid; failed: −bid. Others +1 a trick. "
+        lines.append(_("Made: bidder and partner score +bid; failed: -bid. Others +1 a trick. "
                        "Amerikaner: ±52."))
     for name in sorted(rules.options):
         lines.append(_("• `{option}`: {help}").format(option=name, help=option_help(name)))
@@ -575,10 +712,10 @@ def terminal_table(view: HandView, hand: str, totals: Sequence[int] | None = Non
         lines.append(_("Everyone passed: played without trumps, -1 per trick won."))
     if view.kitty is not None and view.phase != "done":
         lines.append(_("Kitty: {cards}").format(
-            cards=" ".join(card_label(c) for c in view.kitty)))
+            cards=" ".join(card_label(c) for c in hand_order(view.kitty))))
     if view.discards:
         lines.append(_("Your discards: {cards}").format(
-            cards=" ".join(card_label(c) for c in view.discards)))
+            cards=" ".join(card_label(c) for c in hand_order(view.discards))))
     if view.tricks:
         last = view.tricks[-1]
         lines.append(_("Last trick ({name} won): {plays}").format(
@@ -688,18 +825,38 @@ def terminal_cannot_start(error: GameError) -> str:
 def terminal_welcome(rules: Rules, level: str) -> list[str]:
     """The first lines of a game: the table, and its house rules if any."""
     lines = [ngettext("{preset}, {players} player, to {target} points; you are seat 0, the "
-                      "others play at level {level}. Type {help} for the table, {quit} to "
-                      "stop.",
+                      "others play at level {level}. Type {help} for how to play, {hand} "
+                      "for the table, {quit} to stop.",
                       "{preset}, {players} players, to {target} points; you are seat 0, the "
-                      "others play at level {level}. Type {help} for the table, {quit} to "
-                      "stop.", rules.players).format(
+                      "others play at level {level}. Type {help} for how to play, {hand} "
+                      "for the table, {quit} to stop.", rules.players).format(
         preset=rules.preset, players=rules.players, target=rules.target, level=level,
-        help="'help'", quit="'quit'")]
+        help="'help'", hand="'hand'", quit="'quit'")]
     if rules.options:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
             _("{name}: {meaning}").format(name=name, meaning=option_help(name))
             for name in BOOLEAN_OPTIONS if name in rules.options)))
     return lines
+
+
+def terminal_help() -> list[str]:
+    """How to type moves in the terminal game (what players type is not translated)."""
+    return [
+        _("How to play: type your move and press Enter."),
+        _("  Cards: {examples} (T for ten; case does not matter).").format(
+            examples="AS, 10H, TD, JK1"),
+        _("  Bidding: a number such as {number}, {top}, {passing}, or {redeal} (norsk, "
+          "with no jack, queen or king).").format(
+            number="'8'", top="'amerikaner'/'kani'", passing="'pass'", redeal="'redeal'"),
+        _("  Blind (norsk): {give} to exchange cards, {keep} to keep your hand.").format(
+            give="'give 2C 3C'", keep="'give'"),
+        _("  Kitty: {discard} with as many cards as the kitty held.").format(
+            discard="'discard 2C 3C 4D 5D'"),
+        _("  Opening lead: the card and the call, {lead}; with free_trump add {trump}.")
+        .format(lead="'AS call KS'", trump="'trump H'"),
+        _("  {hand} shows the table and your moves again; {quit} stops.").format(
+            hand="'hand'", quit="'quit'"),
+    ]
 
 
 def terminal_hand_title(number: int, dealer: int, you: int = 0) -> str:
@@ -727,9 +884,13 @@ def terminal_hand_result(outcome: str | None, bidder: int | None, contract: int 
     if outcome in ("made", "failed"):
         name = terminal_seat(bidder, you)
         bid = _terminal_bid(contract if contract is not None else "?")
-        lines.append((_("{name}'s contract {bid} was made.") if outcome == "made"
-                      else _("{name}'s contract {bid} was failed.")).format(name=name,
-                                                                            bid=bid))
+        if bidder == you:
+            sentence = (_("Your contract {bid} was made.") if outcome == "made"
+                        else _("Your contract {bid} failed."))
+        else:
+            sentence = (_("{name}'s contract {bid} was made.") if outcome == "made"
+                        else _("{name}'s contract {bid} failed."))
+        lines.append(sentence.format(name=name, bid=bid))
     lines.append(_("Tricks: {tricks}").format(tricks=_seat_values(tricks, you)))
     lines.append(_("Scores: {scores}").format(scores=_seat_values(scores, you, signed=True)))
     return lines
@@ -1079,6 +1240,14 @@ def _game_over(p: dict[str, Any]) -> str:
             }.get(p.get("reason") or "", _("The game is over."))
 
 
+def _deal_not_finished(p: dict[str, Any]) -> str:
+    index = p.get("index")
+    if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
+        return _("Hand {number} cannot be shown face up: it is not over, or there is no "
+                 "such hand yet.").format(number=index + 1)
+    return _("There is no hand {index} to show face up.").format(index=repr(index))
+
+
 _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     INVALID_RECORD: _invalid_record,
     INVALID_RULES: _invalid_rules,
@@ -1103,6 +1272,7 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     INVALID_LEAD: _invalid_lead,
     GAME_OVER: _game_over,
     INVALID_CLAIM: _invalid_claim,
+    DEAL_NOT_FINISHED: _deal_not_finished,
 }
 
 ERROR_CODES = tuple(_SENTENCES)  # every code this game's refusals carry

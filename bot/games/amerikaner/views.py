@@ -4,7 +4,8 @@ The Discord layer renders only these views and the AI decides only from them, so
 hidden card cannot leak by a careless f-string. A view holds a seat's own hand; the kitty
 only for the bidder once picked up (for everyone under `show_kitty`, once bidding ends);
 discards only for the bidder; the partner only once the called card is played; the blind
-never (a seat knows only what it gave to and took from it).
+never (a seat knows only what it gave to and took from it). A finished deal is public
+whole: `deal_review` shows it face up, and refuses the deal being played.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.cards import SUITS, cards_of
+from bot.errors import GameError
 
 from .game import Game
-from .hand import BID, DISCARD, DONE, EXCHANGE, LEAD, PASS, Hand, trump_name
+from .hand import BID, DISCARD, DONE, EXCHANGE, LEAD, PASS, PLAY, Hand, trump_name
 from .rules import Rules
 
 PUBLIC = None
+DEAL_NOT_FINISHED = "deal_not_finished"  # deal_review of a deal being played, or none
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,7 @@ class TrickView:
     leader: int
     plays: tuple[tuple[int, int], ...]  # (seat, card) in play order
     winner: int | None  # None while the trick is being played
+    winning: int | None = None  # who would take it as it stands (the rules core's word)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +92,61 @@ class HandView:
     def last_trick(self) -> TrickView | None:
         return self.tricks[-1] if self.tricks else None
 
+    @property
+    def known_partner(self) -> int | None:
+        """The partner as this seat knows it: everyone once the called card is played,
+        its holder at once (it sees the card in its hand)."""
+        if self.partner is not None:
+            return self.partner
+        if self.called is not None and self.cards is not None and self.called in self.cards:
+            return self.seat
+        return None
 
-def _exchange_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """What `seat` gave to and took from the blind, rebuilt from the actions."""
+    @property
+    def bidder_alone(self) -> bool:
+        """Whether everyone knows the bidder has no partner: no card was called (the top
+        bid, or every card of the suit led is the bidder's), or the first trick ended
+        without the called card (it lay in the blind or out of the pack)."""
+        if self.bidder is None or self.contract is None or self.partner is not None \
+                or self.phase not in (PLAY, DONE):
+            return False
+        return self.called is None or bool(self.tricks)
+
+    def side_of(self, seat: int) -> tuple[int, ...] | None:
+        """The seats on `seat`'s side (the bidder and the partner, or the defenders), as
+        far as this view knows them; None while the partner is hidden from it."""
+        if self.bidder is None:
+            return None
+        partner = self.known_partner
+        if partner is None and not self.bidder_alone:
+            return None
+        team = (self.bidder,) if partner is None else tuple(sorted({self.bidder, partner}))
+        if seat in team:
+            return team
+        return tuple(s for s in range(self.rules.players) if s not in team)
+
+
+Exchange = tuple[int, tuple[int, ...], tuple[int, ...]]  # (seat, given, taken)
+
+
+def _exchanges(hand: Hand) -> tuple[Exchange, ...]:
+    """What each seat gave to and took from the blind, in turn, rebuilt from the actions."""
     blind = list(hand.deal.blind)
+    out = []
     for action in hand.actions:
         if action.kind != "exchange":
             continue
         k = len(action.cards)
-        taken = tuple(blind[:k])
+        out.append((action.seat, action.cards, tuple(blind[:k])))
         blind = blind[k:] + list(action.cards)
-        if action.seat == seat:
-            return action.cards, taken
+    return tuple(out)
+
+
+def _exchange_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """What `seat` gave to and took from the blind."""
+    for who, given, taken in _exchanges(hand):
+        if who == seat:
+            return given, taken
     return None
 
 
@@ -113,9 +160,10 @@ def hand_view(hand: Hand, seat: int | None = PUBLIC) -> HandView:
     trick = None
     if hand.trick:
         trick = TrickView(hand.leader, tuple(
-            ((hand.leader + i) % hand.n, c) for i, c in enumerate(hand.trick)), None)
+            ((hand.leader + i) % hand.n, c) for i, c in enumerate(hand.trick)), None,
+            winning=hand.win_seat)
     tricks = tuple(TrickView(leader, tuple(((leader + i) % hand.n, c)
-                                           for i, c in enumerate(cards)), winner)
+                                           for i, c in enumerate(cards)), winner, winner)
                    for leader, cards, winner in hand.history)
     own = seat is not None
     exchange = _exchange_of(hand, seat) if seat is not None and rules.blind_size else None
@@ -207,6 +255,33 @@ def game_view_after(game: Game, index: int) -> GameView:
     return GameView(rules=game.rules, hand_number=index + 1, totals=tuple(totals),
                     finished=finished, winners=tuple(game.winners) if finished else (),
                     hand=hand_view(hand))
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """A finished deal face up: the game as everyone saw it when the deal ended
+    (`game_view_after`), and what was hidden while it was played."""
+
+    after: GameView
+    dealt: tuple[tuple[int, ...], ...]  # each seat's cards as dealt (before any exchange)
+    kitty: tuple[int, ...]
+    blind: tuple[int, ...]  # as dealt
+    discards: tuple[int, ...]  # the bidder's, as discarded
+    exchanges: tuple[Exchange, ...]  # with the blind, in turn
+
+
+def deal_review(game: Game, index: int) -> DealReview:
+    """Deal `index` (0-based) face up; refused (`deal_not_finished`) while it is being
+    played, or for a deal the game does not have."""
+    hands = game.hands
+    if not isinstance(index, int) or not 0 <= index < len(hands) \
+            or not hands[index].finished:
+        raise GameError(DEAL_NOT_FINISHED, index=index)
+    hand = hands[index]
+    discard = next((a.cards for a in hand.actions if a.kind == "discard"), ())
+    return DealReview(after=game_view_after(game, index), dealt=hand.deal.hands,
+                      kitty=hand.deal.kitty, blind=hand.deal.blind, discards=discard,
+                      exchanges=_exchanges(hand))
 
 
 def known_cards(view: HandView) -> set[int]:
