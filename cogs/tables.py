@@ -52,6 +52,7 @@ from bot.render import (
     lobby_panel,
     moved_on_text,
     old_button_text,
+    page_footer,
     rematch_started_text,
     rematch_text,
     reminder_text,
@@ -327,6 +328,27 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True))
 
 
+class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"amkh:(?P<game>[a-z_]+):(?P<page>[0-9]+)"):
+    """A page of a game's guide: `amkh:<game>:<page>` (1 is the first)."""
+
+    def __init__(self, game: str, page: int, label: str = "\u200b",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=_custom_id("amkh", game, str(page))))
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> HelpButton:
+        return cls(match["game"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _run_component(self, interaction, lambda cog: cog.show_help(
+            interaction, self.game, self.page, edit=True))
+
+
 # ----------------------------------------------------------------- views of a table
 
 class Components(discord.ui.View):
@@ -537,7 +559,7 @@ class Tables(commands.Cog):
         return ui
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton)
+        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton)
         self.tables.add_listener(self._on_table_event)
         self.bot.outbox.send = self._send_post
         # The slash commands raise; the tree hands every error to answer_error, also
@@ -1093,7 +1115,26 @@ class Tables(commands.Cog):
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
-        await self._reply(interaction, self.tables.kind(game).help_text())
+        await self.show_help(interaction, game, 1, edit=False)
+
+    async def show_help(self, interaction: discord.Interaction[Any], game: str, page: int,
+                        edit: bool) -> None:
+        """Page `page` of the game's guide, with the way to the others (for the reader
+        alone; a click turns the page in place)."""
+        pages = self.tables.kind(game).help_pages()
+        current = min(max(1, page), len(pages))
+        shown = pages[current - 1]
+        panel = Panel(title=shown.title, description=shown.description, fields=shown.fields,
+                      colour=shown.colour, footer=page_footer(current, len(pages)))
+        view = Components()
+        view.add_item(HelpButton(game, current - 1, button_label("previous"),
+                                 disabled=current <= 1))
+        view.add_item(HelpButton(game, current + 1, button_label("next"),
+                                 disabled=current >= len(pages)))
+        if edit:
+            await interaction.response.edit_message(embed=_embed(panel), view=view)
+        else:
+            await self._reply(interaction, panel=panel, view=view)
 
 
 def add_shared_commands(group: app_commands.Group, game: str) -> None:

@@ -29,6 +29,7 @@ from .text import (
     lobby_panel,
     moved_on_text,
     old_button_text,
+    page_footer,
     quote,
     rematch_started_text,
     rematch_text,
@@ -51,7 +52,8 @@ __all__ = [
     "card_list", "claim_text", "error_text", "export_note", "fit_panel", "game_done_panel",
     "game_over_text", "game_started_text", "hint_text", "internal_error", "joined_text",
     "leaderboard_panel", "left_button_text", "left_text", "lobby_panel", "moved_on_text",
-    "old_button_text", "quote", "rematch_started_text", "rematch_text", "reminder_text",
+    "old_button_text", "page_footer", "quote", "rematch_started_text", "rematch_text",
+    "reminder_text",
     "replaced_text", "seat_label", "seat_names", "shorten", "spectator_text", "stats_panel",
     "switches_text", "table_closed_text", "timeout_text", "turn_mention",
 ]

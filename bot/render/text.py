@@ -459,6 +459,10 @@ def hint_text(sentence: str) -> str:
     return _("💡 Hint: {sentence}").format(sentence=sentence)
 
 
+def page_footer(page: int, pages: int) -> str:
+    return _("Page {page} of {pages}").format(page=page, pages=pages)
+
+
 def spectator_text() -> str:
     """To someone without a seat who asks for a hand."""
     return _("You are watching this table: only its players have a hand. The table "

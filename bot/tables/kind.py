@@ -168,6 +168,10 @@ class GameKind(Protocol):
 
     def help_text(self) -> str: ...
 
+    def help_pages(self) -> list[Panel]:
+        """A short guide to the game, a page at a time, with an example."""
+        ...
+
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
         """A member's summed statistics of this game (SeatResult.stats), in words; a
         counter the store never saw is 0."""

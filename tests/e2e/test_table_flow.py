@@ -165,3 +165,20 @@ async def test_review_shows_a_finished_hand_face_up_to_whoever_asks(
         dealt = {card for cards in first.deal.hands for card in cards}
         assert dealt <= cards_in_text(text)  # every card of the deal, face up
         assert it.message.visible_to == fake.user(who).id  # for the one who asked
+
+
+async def test_help_is_a_guide_a_page_at_a_time(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    it = await fake.slash("erin", None, "amerikaner help")
+    assert it.callback.ephemeral and it.message is not None
+    guide = it.message
+    assert "Amerikaner in a minute" in guide.text() and "Page 1 of 6" in guide.text()
+    assert not _labels(fake, guide)["◀ Previous"] and _labels(fake, guide)["Next ▶"]
+    seen = [guide.text()]
+    for _ in range(5):
+        turned = await fake.click_label("erin", guide, "Next ▶")
+        assert turned.response_type == 7  # the same message, turned to the next page
+        seen.append(fake.message(guide).text())
+    assert "Page 6 of 6" in seen[-1] and not _labels(fake, guide)["Next ▶"]
+    example = next(text for text in seen if "An example hand" in text)
+    assert "♥ A K J 9 6" in example and "Q♥" in example
+    assert "Claim the rest" in seen[-1] and "Rematch" in seen[-1]

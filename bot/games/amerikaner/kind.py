@@ -148,6 +148,9 @@ class AmerikanerKind:
     def help_text(self) -> str:
         return text.help_text()
 
+    def help_pages(self) -> list[Panel]:
+        return text.help_pages()
+
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
         return text.stats_lines(stats)
 

@@ -532,6 +532,57 @@ def help_text() -> str:
              "**hint** tells you what the strong AI would do now.")
 
 
+# An example hand for the guide: four players, twelve cards (the kitty of four is
+# the bidder's to take).
+_EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "7C", "3C")
+
+
+def help_pages() -> list[Panel]:
+    """The guide to the game, a page at a time (`help`), with an example hand."""
+    from bot.cards import parse_card
+
+    example = "\n".join(hand_lines([parse_card(c) for c in _EXAMPLE_HAND]))
+    pages = [
+        (_("Amerikaner in a minute"),
+         _("Four players (3 to 6 in some variants), each dealt 12 cards; four more lie in "
+           "the **kitty**. Each hand, one player bids how many tricks they will take "
+           "with a partner they choose in secret. Make it and both score; fail and you "
+           "lose what you bid. The first to **52** wins.")),
+        (_("The bidding"),
+         _("From the dealer's left, each bids a number of tricks (6 to 12 with four "
+           "players), higher than the last bid, or passes (a pass is final). Above 12 "
+           "is **Amerikaner**: alone, without trumps, every trick. The last bidder "
+           "takes the kitty and discards four cards face down.")),
+        (_("An example hand"),
+         _("Your twelve cards, one suit a line:\n{hand}\n\nFive hearts with the ace "
+           "and king, and two more aces: bid **7** and lead a heart, which makes hearts "
+           "trump. You then call the card you most want your partner to hold, say "
+           "**Q♥**: whoever holds it is your partner, revealed when it is played.").format(
+             hand=example)),
+        (_("Playing the tricks"),
+         _("The bidder leads first. Follow suit if you can; otherwise trump or throw "
+           "any card. The highest trump wins the trick, else the highest card of the suit "
+           "led, and the winner leads the next. Your panel shows the trick, who is "
+           "winning it, the last trick and the score.")),
+        (_("Scoring"),
+         _("Made (bidder and partner took at least the tricks bid): each scores the bid. "
+           "Failed: each loses it. The others score a point a trick either way. "
+           "Amerikaner scores 52 or -52 for the bidder alone. /amerikaner rules shows the "
+           "exact rules of a table, with its house rules (Kani scores differently).")),
+        (_("Playing here"),
+         _("**/amerikaner new** opens a table here; players **Join**, the host may **Fill "
+           "with AI** and **Starts**. **My hand** shows your cards and moves for you alone, "
+           "and follows the game: when your turn comes, it changes by itself.\n"
+           "**💡 Hint**: what the strong AI would do. **🙌 Claim the rest** (“resten "
+           "står”), when you are to lead: accepted only if no lie of the cards you cannot "
+           "see can beat it (your top trumps first until none can be left out, then cards "
+           "each the highest left of their suit); the hand is then played out for you.\n"
+           "**🔍 Review the hand** under each result shows the whole hand face up; "
+           "**🔁 Rematch** at the end plays again with the same seats.")),
+    ]
+    return [Panel(title=title, description=body, colour=GREEN) for title, body in pages]
+
+
 def hint_sentence(action: Action) -> str:
     """What the strong AI would do, in words: a player's hint."""
     kind = action.kind
