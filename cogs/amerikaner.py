@@ -30,6 +30,7 @@ from bot.games.amerikaner.text import (
     lead_call_panel,
     lead_trump_panel,
     led_trump_label,
+    option_help,
     settings_text,
     trump_label,
 )
@@ -53,6 +54,10 @@ from cogs.tables import (
 )
 
 GAME = "amerikaner"
+
+# Every house rule of `new` and `settings`, described in plain words (Discord shows an
+# option's description as the user types; at most 100 characters).
+HOUSE_RULE_DESCRIPTIONS = {name: option_help(name)[:100] for name in BOOLEAN_OPTIONS}
 
 
 def _card_style(card: int) -> discord.ButtonStyle:
@@ -228,7 +233,7 @@ class Amerikaner(commands.Cog):
     @app_commands.describe(preset="Which game", players="Number of players",
                            target="Winning score (52; Kani 50)",
                            turn_timer="Minutes per turn before the AI plays it (0: no timer)",
-                           **SWITCH_DESCRIPTIONS)
+                           **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def new(self, interaction: discord.Interaction[Any],
                   preset: str | None = None,

@@ -44,6 +44,7 @@ from bot.render import (
     game_over_text,
     game_started_text,
     hint_text,
+    house_rules_placeholder,
     internal_error,
     joined_text,
     leaderboard_panel,
@@ -385,6 +386,15 @@ def lobby_view(table: Table) -> Components:
                               disabled=not any(s.is_ai for s in table.seats)))
     view.add_item(TableButton(t, "ai:fill", label=button_label("ai_fill"),
                               style=discord.ButtonStyle.success, disabled=table.full))
+    house = table.kind.house_rules(table.rules)
+    if house:
+        options = [discord.SelectOption(label=shorten(key, OPTION_LABEL_LIMIT), value=key,
+                                        description=shorten(what, OPTION_LABEL_LIMIT),
+                                        default=on)
+                   for key, what, on in house[:SELECT_OPTIONS_LIMIT]]
+        view.add_item(TableSelect(t, "house", options,
+                                  placeholder=house_rules_placeholder(),
+                                  min_values=0, max_values=len(options)))
     return view
 
 
@@ -766,6 +776,10 @@ class Tables(commands.Cog):
                 await self.tables.remove_ai(table.id, user.id)
             else:
                 await self.tables.add_ai(table.id, user.id, parts[1])
+            await interaction.response.edit_message(embed=_embed(table_panel(table)),
+                                                    view=lobby_view(table))
+        elif op == "house":
+            await self.tables.set_house_rules(table.id, user.id, values)
             await interaction.response.edit_message(embed=_embed(table_panel(table)),
                                                     view=lobby_view(table))
         elif op == "start":

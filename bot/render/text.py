@@ -330,7 +330,8 @@ def _not_host(p: dict[str, Any]) -> str:
             "add_ai": _("Only the host can add an AI player."),
             "remove_ai": _("Only the host can remove an AI player."),
             "replace": _("Only the host can replace a player."),
-            "start": _("Only the host can start the game.")}[p["action"]]
+            "start": _("Only the host can start the game."),
+            "house_rules": _("Only the host can choose the house rules.")}[p["action"]]
 
 
 def _not_away(p: dict[str, Any]) -> str:
@@ -386,6 +387,11 @@ def button_label(key: str) -> str:
     """The label of one of the shared buttons (BUTTON_LABELS), in the locale of the
     moment."""
     return _(BUTTON_LABELS[key])
+
+
+def house_rules_placeholder() -> str:
+    """The lobby's menu of house rules."""
+    return _("House rules (the host chooses)")
 
 
 # ----------------------------------------------------------------- the table's replies

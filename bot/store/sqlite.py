@@ -329,6 +329,10 @@ class SqliteStore:
         """Replace the game's ``meta`` JSON (lobby info, message ids, timers)."""
         await self._write(_set_meta_sync, game_id, _dumps(meta), self._now())
 
+    async def set_rules(self, game_id: int, rules: dict[str, Any]) -> None:
+        """Replace the rules of a game that has not started (its lobby changed them)."""
+        await self._write(_set_rules_sync, game_id, _dumps(rules), self._now())
+
     async def get_game(self, game_id: int) -> GameRow | None:
         games = await self._read(_games_where, "id = ?", (game_id,))
         return games[0] if games else None
@@ -735,6 +739,16 @@ def _set_meta_sync(db: sqlite3.Connection, game_id: int, meta_json: str, now: fl
     )
     if cursor.rowcount == 0:
         raise GameNotFoundError(f"no game {game_id}")
+
+
+def _set_rules_sync(db: sqlite3.Connection, game_id: int, rules_json: str, now: float) -> None:
+    cursor = db.execute(
+        "UPDATE games SET rules = ?, updated_at = ? WHERE id = ? AND status = 'active' "
+        "AND NOT EXISTS (SELECT 1 FROM game_hands WHERE game_id = ?)",
+        (rules_json, now, game_id, game_id),
+    )
+    if cursor.rowcount == 0:
+        raise GameNotFoundError(f"no game {game_id} in a lobby")
 
 
 def _require_active(db: sqlite3.Connection, game_id: int) -> None:

@@ -62,6 +62,16 @@ class GameKind(Protocol):
 
     def rules_to_json(self, rules: Any) -> dict[str, Any]: ...
 
+    def house_rules(self, rules: Any) -> list[tuple[str, str, bool]]:
+        """The house rules a table with these rules may switch, each (its key, what it
+        does in plain words, whether it is on)."""
+        ...
+
+    def with_house_rules(self, rules: Any, chosen: Sequence[str]) -> Any:
+        """These rules with exactly the house rules `chosen` on (keys of `house_rules`);
+        a combination the game refuses raises GameError."""
+        ...
+
     def players(self, rules: Any) -> int:
         """How many seats a table with these rules has."""
         ...

@@ -326,6 +326,18 @@ class TableService:
             await self._save_seats(table)
         return table
 
+    async def set_house_rules(self, table_id: int, user_id: int, chosen: Sequence[str]
+                              ) -> Table:
+        """The host switches the lobby's house rules to exactly `chosen`."""
+        table = self.require(table_id)
+        async with table.lock:
+            self._require_lobby(table)
+            self._require_host(table, user_id, "house_rules")
+            rules = table.kind.with_house_rules(table.rules, chosen)  # a refusal passes on
+            await self.store.set_rules(table.id, table.kind.rules_to_json(rules))
+            table.rules = rules
+        return table
+
     async def remove_ai(self, table_id: int, user_id: int) -> Table:
         table = self.require(table_id)
         async with table.lock:

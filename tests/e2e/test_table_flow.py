@@ -182,3 +182,44 @@ async def test_help_is_a_guide_a_page_at_a_time(fake: FakeDiscord, bot: Amerikan
     example = next(text for text in seen if "An example hand" in text)
     assert "♥ A K J 9 6" in example and "Q♥" in example
     assert "Claim the rest" in seen[-1] and "Rematch" in seen[-1]
+
+
+async def test_the_host_picks_house_rules_from_a_described_menu(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    lobby = await _lobby(fake, "alice", {"players": 4})
+    await fake.click_label("bob", lobby, "Join")
+    (menu,) = fake.message(lobby).selects()
+    described = {o["value"]: o.get("description", "") for o in menu["options"]}
+    assert set(described) == {"no_kitty", "jokers", "show_kitty", "kitty_trick", "free_trump",
+                              "two_wins", "bidder_double", "partner_half", "all_pass_play"}
+    assert described["two_wins"] == "a 2 led wins the trick"
+    refused = await fake.select("bob", lobby, menu["custom_id"], ["two_wins"])
+    assert "Only the host can choose the house rules" in (refused.content or "")
+    clash = await fake.select("alice", lobby, menu["custom_id"],
+                              ["bidder_double", "partner_half"])
+    assert clash.callback.ephemeral and "bidder_double" in (clash.content or "")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and not table.rules.options
+    chosen = await fake.select("alice", lobby, menu["custom_id"], ["two_wins", "show_kitty"])
+    assert chosen.response_type == 7  # the lobby, edited
+    assert set(table.rules.options) == {"two_wins", "show_kitty"}
+    assert "two_wins" in fake.message(lobby).text()
+    (menu,) = fake.message(lobby).selects()
+    assert {o["value"] for o in menu["options"] if o.get("default")} == {"two_wins",
+                                                                          "show_kitty"}
+    row = await bot.store.get_game(table.id)
+    assert row is not None
+    assert {k for k, on in row.rules["options"].items() if on is True} == {"two_wins",
+                                                                          "show_kitty"}
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    assert table.stage == "playing" and "two_wins" in table.game.rules.options
+
+
+def test_every_option_of_new_is_described(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    new = next(o for o in fake.command("amerikaner")["options"] if o["name"] == "new")
+    for option in new["options"]:
+        assert len(option["description"]) >= 10, option
+    described = {o["name"]: o["description"] for o in new["options"]}
+    assert described["kitty_trick"].startswith("the bidder's discards count as one extra")
+    assert "strong AI" in described["hints"]

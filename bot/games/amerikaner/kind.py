@@ -15,7 +15,7 @@ from .actions import Action
 from .game import Game
 from .record import action_from_json, action_to_json, load_game
 from .results import game_results
-from .rules import Rules
+from .rules import BOOLEAN_OPTIONS, Rules
 from .views import GameView, HandView, deal_review, game_view, game_view_after, hand_view
 
 
@@ -34,6 +34,15 @@ class AmerikanerKind:
 
     def rules_to_json(self, rules: Rules) -> dict[str, Any]:
         return dict(rules.to_json())
+
+    def house_rules(self, rules: Rules) -> list[tuple[str, str, bool]]:
+        return [(name, text.option_help(name), name in rules.options)
+                for name in BOOLEAN_OPTIONS if name in rules.style.options]
+
+    def with_house_rules(self, rules: Rules, chosen: Sequence[str]) -> Rules:
+        options: dict[str, object] = {name: True for name in chosen}
+        options["target"] = rules.target
+        return Rules.create(rules.preset, rules.players, options)
 
     def players(self, rules: Rules) -> int:
         return rules.players
