@@ -156,6 +156,9 @@ class LeakChecker:
     checked_public: int = 0
     checked_ephemeral: int = 0
     _table_ids: dict[int, int] = field(default_factory=dict)
+    # message -> the table it was first written for: an edit belongs to that table even
+    # after the channel has a new one (a rematch).
+    _message_tables: dict[int, int] = field(default_factory=dict)
 
     def install(self) -> LeakChecker:
         fake = self.fake
@@ -192,6 +195,11 @@ class LeakChecker:
         if int(msg.author["id"]) != self.fake.bot_user.id:
             return
         table = self._table(msg.channel_id)
+        first = self._message_tables.get(msg.id)
+        if first is not None:
+            table = self.bot.tables.get(first) or table
+        elif table is not None:
+            self._message_tables[msg.id] = table.id
         if table is None or table.game is None or not table.game.hands:
             return
         text = message_text(msg)
