@@ -246,7 +246,7 @@ class Amerikaner(commands.Cog):
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
                   turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
-                  hints: bool | None = None) -> None:
+                  hints: bool | None = None, thread: bool | None = None) -> None:
         given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
                  "kitty_trick": kitty_trick, "free_trump": free_trump,
                  "two_wins": two_wins, "bidder_double": bidder_double,
@@ -262,9 +262,15 @@ class Amerikaner(commands.Cog):
             defaults.get("turn_timer", 0) or 0)
         options["target"] = target or (defaults.get("target") if same_preset else None) \
             or default_target(chosen_preset)
-        switches = table_switches(defaults, mentions=mentions, pictures=pictures, hints=hints)
+        switches = table_switches(defaults, mentions=mentions, pictures=pictures, hints=hints,
+                                  thread=thread)
+        kind = self.tables.kind(GAME)
+        # The rules are judged before a thread is started for them.
+        rules = kind.make_rules(chosen_preset, int(count), options)
+        channel = await self.host.table_channel(interaction, kind.title(rules),
+                                                switches["thread"])
         table = await self.tables.create(interaction.guild_id or 0,
-                                         interaction.channel_id or 0, interaction.user.id,
+                                         channel, interaction.user.id,
                                          interaction.user.display_name, chosen_preset,
                                          int(count), options, timer * 60 or None, game=GAME,
                                          switches=switches)
@@ -395,11 +401,12 @@ class Amerikaner(commands.Cog):
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
-                       hints: bool | None = None) -> None:
+                       hints: bool | None = None, thread: bool | None = None) -> None:
         guild = interaction.guild_id or 0
         current = await self.bot.store.get_guild_settings(guild, GAME)
         switches = {name: value for name, value in
-                    (("mentions", mentions), ("pictures", pictures), ("hints", hints))
+                    (("mentions", mentions), ("pictures", pictures), ("hints", hints),
+                     ("thread", thread))
                     if value is not None}
         if preset is None and players is None and target is None and options is None \
                 and turn_timer is None and not switches:

@@ -64,6 +64,8 @@ from bot.render import (
     spectator_text,
     stats_panel,
     table_closed_text,
+    thread_name,
+    thread_opened_text,
     timeout_text,
     turn_mention,
 )
@@ -472,6 +474,7 @@ SWITCH_DESCRIPTIONS = {
     "mentions": "Mention a player when their turn comes (default: on with 2+ humans)",
     "pictures": "Show a picture of the table on the table message (default: on)",
     "hints": "Offer the Hint button: what the strong AI would play (default: on)",
+    "thread": "Play in a thread of its own, so the channel is not flooded (default: off)",
 }
 
 
@@ -1014,12 +1017,41 @@ class Tables(commands.Cog):
         await self._reply(interaction, game_started_text(), ephemeral=False)
         self.request_refresh(table)
 
+    async def table_channel(self, interaction: discord.Interaction[Any], title: str,
+                            thread: bool | None) -> int:
+        """Where a new table plays: a thread of its own started in the channel (when
+        asked for, in a text channel where the bot may start one), else the channel."""
+        channel = interaction.channel
+        if not thread or not isinstance(channel, discord.TextChannel):
+            return interaction.channel_id or 0
+        allowed = channel.permissions_for(channel.guild.me)
+        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+            return channel.id  # asking would only be refused: play here
+        try:
+            opened = await channel.create_thread(
+                name=shorten(thread_name(title, interaction.user.display_name), 100),
+                type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        except discord.HTTPException:
+            log.info("could not start a thread in channel %s: playing there", channel.id)
+            return channel.id
+        return opened.id
+
     async def open_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """The lobby of a table a game's `new` command has just created."""
-        response = await interaction.response.send_message(
+        """The lobby of a table a game's `new` command has just created: the answer
+        itself, or, for a table in a thread of its own, a message in the thread and an
+        answer in the channel that links to it."""
+        if table.channel_id == interaction.channel_id:
+            response = await interaction.response.send_message(
+                embed=_embed(table_panel(table)), view=lobby_view(table))
+            if response.message_id is not None:
+                await self.tables.set_message(table, response.message_id)
+            return
+        lobby = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=_embed(table_panel(table)), view=lobby_view(table))
-        if response.message_id is not None:
-            await self.tables.set_message(table, response.message_id)
+        await self.tables.set_message(table, lobby.id)
+        await interaction.response.send_message(
+            thread_opened_text(table.channel_id, table.kind.title(table.rules)),
+            allowed_mentions=discord.AllowedMentions.none())
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:

@@ -43,6 +43,8 @@ from .text import (
     stats_panel,
     switches_text,
     table_closed_text,
+    thread_name,
+    thread_opened_text,
     timeout_text,
     turn_mention,
 )
@@ -57,5 +59,6 @@ __all__ = [
     "old_button_text", "page_footer", "quote", "rematch_started_text", "rematch_text",
     "reminder_text",
     "replaced_text", "seat_label", "seat_names", "shorten", "spectator_text", "stats_panel",
-    "switches_text", "table_closed_text", "timeout_text", "turn_mention",
+    "switches_text", "table_closed_text", "thread_name",
+    "thread_opened_text", "timeout_text", "turn_mention",
 ]

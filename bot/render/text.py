@@ -450,9 +450,11 @@ def switches_text(switches: dict[str, Any]) -> str:
     def state(name: str, unset: str) -> str:
         value = switches.get(name)
         return unset if value is None else _("on") if value else _("off")
-    return _("Mentions: {mentions}; pictures: {pictures}; hints: {hints}.").format(
+    return _("Mentions: {mentions}; pictures: {pictures}; hints: {hints}; a thread per "
+             "table: {thread}.").format(
         mentions=state("mentions", _("with two humans or more")),
-        pictures=state("pictures", _("on")), hints=state("hints", _("on")))
+        pictures=state("pictures", _("on")), hints=state("hints", _("on")),
+        thread=state("thread", _("off")))
 
 
 def claim_text(name: str) -> str:
@@ -463,6 +465,17 @@ def claim_text(name: str) -> str:
 def hint_text(sentence: str) -> str:
     """A hint for the player alone (the game's sentence)."""
     return _("💡 Hint: {sentence}").format(sentence=sentence)
+
+
+def thread_name(title: str, host: str) -> str:
+    """The name of a table's own thread."""
+    return _("{game} with {host}").format(game=title, host=host)
+
+
+def thread_opened_text(thread_id: int, title: str) -> str:
+    """In the channel: a table opened in its own thread (a link to it)."""
+    return _("🃏 A {game} table is open in <#{thread}>: join it there.").format(
+        game=title, thread=thread_id)
 
 
 def page_footer(page: int, pages: int) -> str:

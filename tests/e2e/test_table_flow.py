@@ -13,7 +13,7 @@ from tests.e2e.driver import (
     table_message,
     wait_game_over,
 )
-from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord, StoredMessage
 
 
 def _labels(fake: FakeDiscord, message: Any) -> dict[str, bool]:
@@ -223,3 +223,47 @@ def test_every_option_of_new_is_described(fake: FakeDiscord, bot: AmerikanerBot)
     described = {o["name"]: o["description"] for o in new["options"]}
     assert described["kitty_trick"].startswith("the bidder's discards count as one extra")
     assert "strong AI" in described["hints"]
+
+
+async def test_a_table_in_its_own_thread(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "thread": True})
+    (thread,) = fake.threads(fake.channel)
+    link = new.message
+    assert link is not None and f"<#{thread.id}>" in link.content  # the channel links to it
+    assert not link.buttons()
+    table = bot.tables.in_channel(thread.id)
+    assert table is not None and bot.tables.in_channel(fake.channel.id) is None
+    lobby = next(m for m in fake.messages(thread) if m.buttons())
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    await ButtonDriver(fake, lambda: bot, thread, seed=1).play_to_end()
+    await wait_game_over(fake, table)
+    # Everything of the game went to the thread; the channel holds the link alone.
+    assert [m.id for m in fake.messages(fake.channel)] == [link.id]
+    assert any("Game over" in m.text() for m in fake.messages(thread))
+
+
+async def test_a_server_default_puts_tables_in_threads(fake: FakeDiscord,
+                                                       bot: AmerikanerBot) -> None:
+    saved = await fake.slash("alice", None, "amerikaner settings", {"thread": True})
+    assert "a thread per table: on" in (saved.content or "")
+    await fake.slash("bob", None, "amerikaner new", {"players": 3})
+    (thread,) = fake.threads(fake.channel)
+    assert bot.tables.in_channel(thread.id) is not None
+    # ... unless the table asks otherwise.
+    other = await fake.add_channel("other")
+    await fake.slash("carol", other, "amerikaner new", {"players": 3, "thread": False})
+    assert bot.tables.in_channel(other.id) is not None and not fake.threads(other)
+
+
+async def test_without_the_right_to_start_threads_the_table_plays_in_the_channel(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    everyone = fake.guild.roles[fake.guild.id]
+    everyone.permissions &= ~CREATE_PUBLIC_THREADS
+    await fake.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(fake.guild.id),
+                                              "role": everyone.to_dict()})
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "thread": True})
+    assert new.message is not None and new.message.buttons()  # the lobby, here
+    assert not fake.threads(fake.channel)
+    assert bot.tables.in_channel(fake.channel.id) is not None
