@@ -14,14 +14,14 @@ ACTION_KINDS: tuple[str, ...] = (SWAP, PLAY, PICKUP, FLIP)
 
 class Action(NamedTuple):
     """One action by one seat. `cards`: the cards played (one or more of one rank), or
-    the hand cards given in a swap; `up`: the face-up cards taken in a swap; `index`: the
-    face-down position turned over (`blind_down`), -1 otherwise."""
+    the hand cards given in a swap; `up`: the face-up cards taken in a swap; `position`:
+    the face-down position turned over (`blind_down`), -1 otherwise."""
 
     seat: int
     kind: str
     cards: tuple[int, ...] = ()
     up: tuple[int, ...] = ()
-    index: int = -1
+    position: int = -1
 
     @classmethod
     def play(cls, seat: int, cards: tuple[int, ...]) -> Action:
@@ -37,7 +37,7 @@ class Action(NamedTuple):
 
     @classmethod
     def flip(cls, seat: int, index: int) -> Action:
-        return cls(seat, FLIP, index=index)
+        return cls(seat, FLIP, position=index)
 
 # The refusal codes only American uses (the shared ones are in bot/errors.py; section 10
 # of RULES-AMERICAN.md fixes them all and the order in which they are checked).

@@ -136,7 +136,7 @@ def _check_action_shape(raw: object, deal: int, index: int) -> None:
             raise RecordError(INVALID_RECORD, deal, index, reason="unknown_key", key=key,
                               kind=kind)
     seat = raw.get("seat")
-    if not _is_whole(seat) or seat < 0:
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
         raise RecordError(INVALID_RECORD, deal, index, reason="seat_not_whole", value=seat)
     for key, kind_type in form:
         if key not in raw:
@@ -198,7 +198,7 @@ def action_from_json(raw: Mapping[str, Any]) -> Action:
             index = raw["index"]
             if not _is_whole(index):
                 raise GameError(INVALID_RECORD, reason="not_whole", key="index", value=index)
-            return Action(seat, FLIP, index=index)
+            return Action(seat, FLIP, position=index)
     except KeyError as exc:
         raise GameError(INVALID_RECORD, reason="missing_key", key=exc.args[0],
                         kind=kind) from None
@@ -282,7 +282,7 @@ def action_to_json(action: Action) -> dict[str, object]:
         out["hand"] = [card_name(c) for c in action.cards]
         out["up"] = [card_name(c) for c in action.up]
     elif action.kind == FLIP:
-        out["index"] = action.index
+        out["index"] = action.position
     return out
 
 

@@ -284,7 +284,7 @@ class DealState:
         elif kind == SWAP:
             self.swap(action.seat, action.cards, action.up)
         elif kind == FLIP:
-            self.flip(action.seat, action.index)
+            self.flip(action.seat, action.position)
         else:
             raise GameError(INVALID_RECORD, reason="unknown_action", kind=kind)
 
@@ -361,7 +361,7 @@ class DealState:
         row = self.down[seat]
         if not 0 <= index < len(row):
             raise GameError(INVALID_INDEX, seat=seat, size=len(row), index=index)
-        self.actions.append(Action(seat, FLIP, index=index))
+        self.actions.append(Action(seat, FLIP, position=index))
         card = row.pop(index)
         rank = card % 13
         if rank_playable(rank, self.top_rank, self.same_rank):
