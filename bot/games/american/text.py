@@ -8,6 +8,7 @@ the game's state.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,6 +34,16 @@ TITLE = "American"  # the game's name: the same in every language
 
 def _names(cards: Sequence[int]) -> str:
     return ", ".join(card_name(c) for c in cards)
+
+
+def _given(value: object) -> str:
+    """A value a record or a player gave, quoted as written: 'AS', '7', 'null'."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return "'" + json.dumps(value) + "'"
+    except (TypeError, ValueError):
+        return repr(str(value))
 
 
 def _choices(names: Sequence[str]) -> str:
@@ -77,7 +88,7 @@ def _invalid_record(p: dict[str, Any]) -> str:
         return simple[reason]
     if reason == "format":
         return _("Unknown record format {format}; expected {expected}.").format(
-            format=repr(p["format"]), expected=repr(p["expected"]))
+            format=_given(p["format"]), expected=repr(p["expected"]))
     if reason == "first_dealer":
         return _("first_dealer must be a seat from 0 to {last}.").format(last=p["last"])
     if reason == "deal_not_object":
@@ -91,24 +102,25 @@ def _invalid_record(p: dict[str, Any]) -> str:
         return _("Deal {index} is not finished, yet another deal follows.").format(
             index=p["index"])
     if reason == "unknown_action":
-        return _("Unknown action {kind}.").format(kind=repr(p["kind"]))
+        return _("Unknown action {kind}.").format(kind=_given(p["kind"]))
     if reason == "unknown_key":
         return _("Unknown key {key} in a {kind} action.").format(key=repr(p["key"]),
-                                                                  kind=repr(p["kind"]))
+                                                                  kind=_given(p["kind"]))
     if reason == "missing_key":
-        return _("A {kind} action needs {key}.").format(kind=repr(p["kind"]),
+        return _("A {kind} action needs {key}.").format(kind=_given(p["kind"]),
                                                         key=repr(p["key"]))
     if reason == "seat_not_whole":
         return _("The action needs a whole seat number, not {value}.").format(
-            value=repr(p["value"]))
+            value=_given(p["value"]))
     if reason == "not_whole":
         return _("{key} must be a whole number, not {value}.").format(
-            key=repr(p["key"]), value=repr(p["value"]))
+            key=repr(p["key"]), value=_given(p["value"]))
     if reason == "not_list":
         return _("{key} must be a list of cards.").format(key=repr(p["key"]))
     if reason == "no_seat":
+        seat = p["seat"]
         return _("Seat {seat} does not exist at a table of {players}.").format(
-            seat=repr(p["seat"]), players=p["players"])
+            seat=seat if isinstance(seat, int) else _given(seat), players=p["players"])
     return _("The record is malformed.")
 
 
@@ -116,7 +128,7 @@ def _invalid_rules(p: dict[str, Any]) -> str:
     reason = p.get("reason")
     if reason == "wrong_game":
         return _("rules.game must be {expected}, not {game}.").format(
-            expected=repr(p["expected"]), game=repr(p["game"]))
+            expected=repr(p["expected"]), game=_given(p["game"]))
     if reason == "players_not_whole":
         return _("The number of players must be a whole number.")
     if reason == "player_count":
@@ -128,13 +140,13 @@ def _invalid_rules(p: dict[str, Any]) -> str:
         return _("The options must be an object.")
     if reason == "bad_target":
         return _("The target must be a positive whole number, not {value}.").format(
-            value=repr(p["value"]))
+            value=_given(p["value"]))
     if reason == "unknown_option":
         return _("Unknown option {option}. Options: {options}.").format(
             option=repr(p["option"]), options=_choices(p["options"]))
     if reason == "not_on_or_off":
         return _("Option {option} is on or off (true or false), not {value}.").format(
-            option=repr(p["option"]), value=repr(p["value"]))
+            option=repr(p["option"]), value=_given(p["value"]))
     return _("These rules cannot be played.")
 
 
@@ -153,12 +165,12 @@ def _invalid_deal(p: dict[str, Any]) -> str:
         return _("{card} is dealt twice.").format(card=card_name(p["card"]))
     if reason == "missing":
         return _("Missing from the deal: {cards}.").format(cards=_names(p["cards"]))
-    return _("{value} in the deal is not a card.").format(value=repr(p.get("value")))
+    return _("{value} in the deal is not a card.").format(value=_given(p.get("value")))
 
 
 def _invalid_card(p: dict[str, Any]) -> str:
     value = p.get("value", p.get("text"))
-    return _("{value} is not a card.").format(value=repr(value))
+    return _("{value} is not a card.").format(value=_given(value))
 
 
 def _wrong_phase(p: dict[str, Any]) -> str:
