@@ -106,6 +106,21 @@ def sorted_cards(mask: int) -> list[int]:
     return sorted(cards_of(mask), key=rank_order)
 
 
+# `Final` names are static in the compiled build (no look-up in the module's dict per call).
+_new_tuple: Final = tuple.__new__
+_ACTION: Final = Action
+if Action._fields != ("seat", "kind", "cards", "up", "position"):
+    raise ImportError("bot.games.american.state builds Action tuples field by field "
+                      "(see _action): update it with actions.py")
+
+
+def _action(seat: int, kind: str, cards: tuple[int, ...] = (), up: tuple[int, ...] = (),
+            position: int = -1) -> Action:
+    """`Action(...)` without the named tuple's Python-level `__new__` (several times
+    slower than a call to `tuple.__new__`, which is all it does)."""
+    return _new_tuple(_ACTION, (seat, kind, cards, up, position))
+
+
 def _mask(cards: Sequence[int]) -> int:
     mask = 0
     for card in cards:
@@ -265,6 +280,9 @@ class DealState:
         """The checks that come before an action's own (section 10's order): the seat
         exists, the deal goes on, the action fits the phase of the player to act, it is
         this seat's turn."""
+        if (type(seat) is int and seat == self.to_act and self.phase == PLAY_PHASE
+                and kind in (PLAY, PICKUP)):
+            return  # the common case, answered at once (play-outs)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise GameError(INVALID_RECORD, reason="no_seat", seat=seat, players=self.n)
         phase = self.phase
@@ -301,7 +319,7 @@ class DealState:
         top = self.top_rank
         if not rank_playable(rank, top, self.same_rank):
             raise GameError(NOT_PLAYABLE, rank=rank, top=self.pile[-1])
-        self.actions.append(Action(seat, PLAY, tuple(cards)))
+        self.actions.append(_action(seat, PLAY, tuple(cards)))
         self.hands[seat] &= ~mask
         self.known[seat] &= ~mask
         self.pile.extend(cards)
@@ -319,7 +337,7 @@ class DealState:
             if playable:
                 raise GameError(PICKUP_NOT_ALLOWED, reason="can_play", seat=seat,
                                 cards=tuple(sorted_cards(playable)))
-        self.actions.append(Action(seat, PICKUP))
+        self.actions.append(_action(seat, PICKUP))
         self._take_pile(seat, 0)
         self._next_turn(seat)
         self._count_action()
@@ -340,7 +358,7 @@ class DealState:
                 raise GameError(CARD_NOT_IN_HAND, reason="not_face_up", card=card,
                                 twice=bool(taken_mask & bit))
             taken_mask |= bit
-        self.actions.append(Action(seat, SWAP, tuple(given), tuple(taken)))
+        self.actions.append(_action(seat, SWAP, tuple(given), tuple(taken)))
         for give, take in zip(given, taken, strict=True):
             row[row.index(take)] = give
         self.hands[seat] = (self.hands[seat] & ~given_mask) | taken_mask
@@ -361,7 +379,7 @@ class DealState:
         row = self.down[seat]
         if not 0 <= index < len(row):
             raise GameError(INVALID_INDEX, seat=seat, size=len(row), index=index)
-        self.actions.append(Action(seat, FLIP, position=index))
+        self.actions.append(_action(seat, FLIP, position=index))
         card = row.pop(index)
         rank = card % 13
         if rank_playable(rank, self.top_rank, self.same_rank):
