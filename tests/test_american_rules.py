@@ -422,3 +422,20 @@ def test_bad_deals_are_refused() -> None:
     assert refused("invalid_deal", short.validate, rules).params["reason"] == "row_count"
     missing = Deal(good.down, good.up, good.hand, good.deck[:-1])
     assert refused("invalid_deal", missing.validate, rules).params["reason"] == "missing"
+
+
+# ----------------------------------------------------------------- copies
+
+
+def test_copies_pickles_and_deep_copies_are_independent() -> None:
+    import copy
+    import pickle
+
+    state = two_player({"swap": True})
+    for twin in (state.copy(), pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        twin.swap(1, (), ())
+        assert state.swaps_done == 0 and state.to_act == 1 and twin.to_act == 0
+        assert twin.up == state.up and twin.hands == state.hands
+    twin = state.copy()
+    state.swap(1, cs("3S"), cs("3C"))
+    assert twin.up[1] == list(cs("3C JH 8D")) and not twin.actions

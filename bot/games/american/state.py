@@ -9,7 +9,8 @@ before the first change.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from types import FunctionType
+from typing import Any, Final
 
 from bot.cards import card_name, cards_of
 from bot.errors import (
@@ -96,6 +97,12 @@ PLAYABLE: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(_playable_cards(top, same) for top in range(NO_RANK, 13)) for same in (False, True))
 
 
+# True when this module runs compiled by mypyc (a regular install, see setup.py), False
+# when it runs from the Python source. Both behave the same. A compiled function is a
+# built-in function object.
+COMPILED: Final[bool] = not isinstance(rank_playable, FunctionType)
+
+
 def rank_order(card: int) -> int:
     """A card's place in the order hands are shown: ranks 2..A, suits S H D C within."""
     return card % 13 * 4 + card // 13
@@ -128,15 +135,21 @@ def _mask(cards: Sequence[int]) -> int:
     return mask
 
 
+# DealState's slots, also kept here: a compiled class has no `__slots__` at run time.
+_STATE_SLOTS: Final = (
+    "rules", "n", "dealer", "deal", "same_rank", "four_burns", "blind_down",
+    "voluntary_pickup", "hands", "known", "up", "down", "deck", "deck_pos", "pile",
+    "burned", "out", "places", "phase", "to_act", "starter", "swaps_done", "outcome",
+    "actions",
+)
+
+
 class DealState:
     """The state of one deal. Create it with a `Deal` and the dealer; act with `apply`
     or the method named after each action; ask `playable_mask`, `can_pickup` and
     `legal_summary` what the player to act may do."""
 
-    __slots__ = ("rules", "n", "dealer", "deal", "same_rank", "four_burns", "blind_down",
-                 "voluntary_pickup", "hands", "known", "up", "down", "deck", "deck_pos",
-                 "pile", "burned", "out", "places", "phase", "to_act", "starter",
-                 "swaps_done", "outcome", "actions")
+    __slots__ = _STATE_SLOTS
 
     rules: Rules
     n: int
@@ -227,6 +240,11 @@ class DealState:
         new.outcome = self.outcome
         new.actions = self.actions[:]
         return new
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """For pickle, copy.copy and copy.deepcopy, the same compiled or not (a compiled
+        class's `__new__` runs `__init__`, so the default way cannot make one)."""
+        return (_restore_state, ({name: getattr(self, name) for name in _STATE_SLOTS},))
 
     # ----------------------------------------------------------------- questions
 
@@ -523,3 +541,11 @@ class DealState:
             if self.can_pickup():
                 legal.append(PICKUP)
         return {"seat": seat, "phase": phase, "legal": legal}
+
+
+def _restore_state(values: dict[str, Any]) -> DealState:
+    """The DealState `DealState.__reduce__` describes."""
+    state = DealState(values["rules"], values["dealer"], values["deal"], False, _blank=True)
+    for name, value in values.items():
+        setattr(state, name, value)
+    return state
