@@ -17,6 +17,7 @@ from bot.errors import GameError
 from bot.games.american.actions import Action
 from bot.games.american.game import Game
 from bot.games.american.record import game_to_record, load_game, replay_output
+from bot.games.american.results import game_results
 from bot.games.american.rules import BOOLEAN_OPTIONS, Rules
 from bot.games.american.state import DONE, MAX_ACTIONS, DealState
 from bot.games.american.views import deal_view, known_cards, legal_action_list
@@ -168,7 +169,25 @@ def _random_match(rules: Rules, seed: int, check_every: int = 1) -> Game:
             assert state.places[0] == state.winner
     assert len(game.winners) == 1 and game.wins[game.winners[0]] == rules.target
     assert sum(game.wins) == sum(s.outcome == "finished" for s in game.deals)
+    _check_results(game)
     return game
+
+
+def _check_results(game: Game) -> None:
+    """Places 1..n: the match winner first, then by deal wins, ties broken by the order
+    out of the last finished deal."""
+    results = game_results(game)
+    assert [r.seat for r in results] == list(range(game.rules.players))
+    assert sorted(r.place for r in results) == list(range(1, game.rules.players + 1))
+    assert [r.seat for r in results if r.place == 1] == game.winners
+    assert [r.won for r in results] == [seat in game.winners for seat in range(len(results))]
+    by_place = sorted(results, key=lambda r: r.place)
+    assert [r.points for r in by_place] == sorted(game.wins, reverse=True)
+    last = next(s for s in reversed(game.deals) if s.outcome == "finished")
+    for better, worse in zip(by_place, by_place[1:], strict=False):
+        if better.points == worse.points:
+            assert last.places.index(better.seat) < last.places.index(worse.seat)
+    assert sum(r.stats["deals_won"] for r in results) == sum(game.wins)
 
 
 @settings(max_examples=100, deadline=None)
