@@ -8,9 +8,20 @@ import sys
 from collections.abc import Sequence
 
 
+def _replay_any(data: object) -> dict[str, object]:
+    """The replay output of a record of either game, told apart by its `format` field
+    (a record of neither is refused as Amerikaner's, which names the format expected)."""
+    from bot.games.american import record as american
+
+    if american.is_american_record(data):
+        return american.replay(data)
+    from bot.games.amerikaner.record import replay
+
+    return replay(data)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from bot.errors import INVALID_RECORD, RecordError
-    from bot.games.amerikaner.record import replay
     from bot.games.amerikaner.text import error_sentence
 
     try:
@@ -28,7 +39,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         error = RecordError(INVALID_RECORD, reason="not_json", detail=str(exc))
         out: dict[str, object] = error.to_json(error_sentence(error))
     else:
-        out = replay(data)
+        out = _replay_any(data)
     print(json.dumps(out, ensure_ascii=False, indent=args.indent))
     return 2 if "error" in out else 0
 
@@ -51,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="amerikaner",
         description="Amerikaner and Kani: the rules engine, the Discord bot and more.")
     sub = parser.add_subparsers(dest="command", required=True)
-    rp = sub.add_parser("replay", help="replay a game record and print the result as JSON")
+    rp = sub.add_parser("replay", help="replay a game record (Amerikaner or American, by "
+                        "its format) and print the result as JSON")
     rp.add_argument("file", help="the record (JSON), or - for standard input")
     rp.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
     rp.set_defaults(func=_cmd_replay)

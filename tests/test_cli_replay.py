@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,9 +19,14 @@ def _amerikaner() -> list[str]:
     return [script] if script else [sys.executable, "-m", "bot.cli"]
 
 
+REPO = Path(__file__).resolve().parent.parent
+
+
 def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    # This checkout's code first: the script may come from an install of another one.
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     return subprocess.run([*_amerikaner(), *args], input=stdin, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": path})
 
 
 def test_console_script_is_installed() -> None:
@@ -63,3 +69,23 @@ def test_missing_file_is_one_clear_line() -> None:
     result = _run("replay", "/nonexistent/record.json")
     assert result.returncode == 1
     assert "cannot read" in result.stderr and "Traceback" not in result.stderr
+
+
+AMERICAN = Path(__file__).parent / "fixtures" / "conformance-american"
+
+
+@pytest.mark.parametrize("name", ["game_00011", "game_00035"])
+def test_replay_an_american_record_prints_its_exact_output(name: str) -> None:
+    path = AMERICAN / "valid" / f"{name}.json"
+    result = _run("replay", "--indent", "1", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == path.with_name(f"{name}.expected.json").read_text()
+
+
+def test_replay_a_faulty_american_record_exits_2_with_the_error_object() -> None:
+    path = AMERICAN / "faulty" / "corrupt_00010.json"
+    result = _run("replay", str(path))
+    assert result.returncode == 2
+    error = json.loads(result.stdout)["error"]
+    assert list(error) == ["deal", "action", "code", "message"]
+    assert (error["code"], error["deal"], error["action"]) == ("invalid_index", 0, 139)

@@ -29,6 +29,13 @@ from babel.messages.pofile import read_po
 
 from bot.cards import JOKER_BASE, card_label
 from bot.errors import GameError
+from bot.games.american import text as american_text
+from bot.games.american.actions import Action as AmericanAction
+from bot.games.american.game import Game as AmericanGame
+from bot.games.american.record import load_game as load_american_game
+from bot.games.american.rules import BOOLEAN_OPTIONS as AMERICAN_OPTIONS
+from bot.games.american.rules import Rules as AmericanRules
+from bot.games.american.views import deal_view, legal_action_list
 from bot.games.amerikaner import text as game_text
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.kind import AMERIKANER
@@ -113,7 +120,8 @@ def pseudo(pseudo_catalog: None) -> Iterator[None]:
 # in record notation (AS, 10H, JK1), and what a user or a record gave, shown in quotes.
 # Names players type or read as names: seats, games and their commands ("poker" stands
 # for a game's command in the refusals), presets, options, cards.
-_NAMES_SHOWN = sorted({*NAMES, "Amerikaner", "Kani", *PRESETS, "poker",
+_NAMES_SHOWN = sorted({*NAMES, "Amerikaner", "Kani", *PRESETS, "poker", "American",
+                       *AMERICAN_OPTIONS,
                        *(p.capitalize() for p in PRESETS), *BOOLEAN_OPTIONS, "target",
                        *(card_label(c) for c in range(JOKER_BASE + 3))}, key=len,
                       reverse=True)
@@ -281,6 +289,56 @@ def test_every_refusal_shows_only_catalog_words(pseudo: None) -> None:
         _check([error_text(error, AMERIKANER)], repr(error))
         if not isinstance(error, TableError):
             _check([error_sentence(error)], repr(error))
+
+
+def _american_errors() -> Iterator[GameError]:
+    """American's refusals: attempts at every step of random deals, faulty records, bad
+    rules."""
+    rng = random.Random(5)
+    for players, options in [(2, {}), (3, {"swap": True}), (4, {"blind_down": True}),
+                             (2, {"voluntary_pickup": True, "same_rank": True})]:
+        game = AmericanGame(AmericanRules.create(players, options), 0)
+        state = game.start_deal(rng=rng)
+        for _step in range(60):
+            seat = state.to_act
+            for action in (AmericanAction.play(seat, ()), AmericanAction.pickup(seat),
+                           AmericanAction.play((seat + 1) % players, (0,)),
+                           AmericanAction.play(seat, (rng.randrange(52),)),
+                           AmericanAction.play(seat, (0, 51)),
+                           AmericanAction.swap(seat, (0,), ()),
+                           AmericanAction.swap(seat, (rng.randrange(52),),
+                                               (rng.randrange(52),)),
+                           AmericanAction.flip(seat, 7)):
+                try:
+                    state.copy().apply(action)
+                except GameError as exc:
+                    yield exc
+            legal = deal_view(state, seat).legal
+            assert legal is not None
+            game.apply(rng.choice(legal_action_list(seat, legal)))
+            if state.finished:
+                break
+    for bad in ({"x": True}, {"target": 0}, {"swap": "y"}):
+        try:
+            AmericanRules.create(2, bad)
+        except GameError as exc:
+            yield exc
+    for path in sorted((REPO / "tests" / "fixtures" / "conformance-american").rglob(
+            "faulty/corrupt_*.json")):
+        if not path.name.endswith(".expected.json"):
+            try:
+                load_american_game(json.loads(path.read_text()))
+            except GameError as exc:
+                yield exc
+
+
+def test_every_american_refusal_shows_only_catalog_words(pseudo: None) -> None:
+    errors = list(_american_errors())
+    assert {e.code for e in errors} == set(american_text.ERROR_CODES)
+    for error in errors:
+        sentence = american_text.error_sentence(error)
+        assert sentence != error.code, error
+        _check([sentence], repr(error))
 
 
 def test_the_pseudo_locale_is_the_locale_of_the_moment_only(pseudo: None) -> None:

@@ -98,7 +98,8 @@ def _imports(path: Path) -> list[tuple[str, list[str]]]:
 
 
 _TEXT_MODULES = [*sorted((REPO / "bot" / "render").glob("*.py")),
-                 REPO / "bot" / "games" / "amerikaner" / "text.py"]
+                 REPO / "bot" / "games" / "amerikaner" / "text.py",
+                 REPO / "bot" / "games" / "american" / "text.py"]
 
 
 @pytest.mark.parametrize("path", _TEXT_MODULES, ids=lambda p: str(p.relative_to(REPO)))

@@ -1,0 +1,222 @@
+"""What a seat may know, and what everyone may know (RULES-AMERICAN.md section 9): the only
+road from state to text and to the AI.
+
+Public: the pile, the burned cards, the deck's size, every face-up row, the size of every
+hand and face-down row, and every card that went into a hand from the pile or the face-up
+row (or was turned over) until it is played again. Private to its holder: the hand.
+Nobody, the owner included, sees a face-down card before it is taken up or turned over;
+nobody sees the deck. A view holds those and nothing else, so a hidden card cannot leak
+by a careless f-string.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import FLIP, Action
+from .game import Game
+from .rules import Rules
+from .state import DONE, FLIP_PHASE, PLAY_PHASE, SWAP_PHASE, DealState, sorted_cards
+
+PUBLIC = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everyone knows of one seat."""
+
+    seat: int
+    hand_size: int
+    known: tuple[int, ...]  # hand cards everyone saw go there, low to high
+    up: tuple[int, ...]  # face-up cards left, in their order on the table
+    down: int  # face-down cards left
+    out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """Exactly what the seat to act may do now."""
+
+    phase: str  # "swap", "play" or "flip"
+    cards: tuple[int, ...] = ()  # play: the hand cards that may be played, low to high
+    can_pickup: bool = False  # play: whether picking up the pile is allowed
+    hand: tuple[int, ...] = ()  # swap: hand cards that may be given
+    up: tuple[int, ...] = ()  # swap: face-up cards that may be taken
+    indexes: tuple[int, ...] = ()  # flip: face-down positions that may be turned over
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The playable ranks, low to high (a play is any number of cards of one)."""
+        return tuple(sorted({card % 13 for card in self.cards}))
+
+    def cards_of_rank(self, rank: int) -> tuple[int, ...]:
+        return tuple(card for card in self.cards if card % 13 == rank)
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """One deal as seen by `seat` (None: as seen by everyone)."""
+
+    seat: int | None
+    rules: Rules
+    dealer: int
+    phase: str  # the phase of the player to act, "done" once the deal has ended
+    to_act: int | None
+    starter: int | None  # None until decided (during swaps)
+    pile: tuple[int, ...]  # bottom first
+    burned: tuple[int, ...]  # in the order burned
+    deck: int  # the deck's size
+    seats: tuple[SeatView, ...]
+    out_order: tuple[int, ...]  # seats out so far, in order (all of them once finished)
+    outcome: str  # "in_progress", "finished" or "drawn"
+    winner: int | None
+    actions: int  # how many actions the deal has had
+    last: Action | None  # the last action (every action is public)
+    turned: int | None  # the card the last action turned over, when it was a flip
+    hand: tuple[int, ...] | None  # the seat's own hand, low to high
+    legal: LegalActions | None  # set when this seat is to act
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_act == self.seat
+
+    @property
+    def top(self) -> int | None:
+        return self.pile[-1] if self.pile else None
+
+
+def legal_actions(state: DealState) -> LegalActions | None:
+    """What the seat to act may do now; None once the deal has ended."""
+    phase = state.phase
+    seat = state.to_act
+    if phase == SWAP_PHASE:
+        return LegalActions(phase, hand=tuple(sorted_cards(state.hands[seat])),
+                            up=tuple(state.up[seat]))
+    if phase == PLAY_PHASE:
+        return LegalActions(phase, cards=tuple(sorted_cards(state.playable_mask())),
+                            can_pickup=state.can_pickup())
+    if phase == FLIP_PHASE:
+        return LegalActions(phase, indexes=state.flip_indexes())
+    return None
+
+
+def turned_card(state: DealState) -> int | None:
+    """The card the last action turned over, if it was a flip: position `index` among
+    the seat's face-down cards left then, replayed from the deal (at most 3 flips)."""
+    if not state.actions or state.actions[-1].kind != FLIP:
+        return None
+    seat = state.actions[-1].seat
+    row = list(state.deal.down[seat])
+    card = None
+    for action in state.actions:
+        if action.kind == FLIP and action.seat == seat:
+            card = row.pop(action.position)
+    return card
+
+
+def deal_view(state: DealState, seat: int | None = PUBLIC) -> DealView:
+    done = state.phase == DONE
+    seats = tuple(
+        SeatView(seat=s, hand_size=state.hands[s].bit_count(),
+                 known=tuple(sorted_cards(state.known[s])), up=tuple(state.up[s]),
+                 down=len(state.down[s]), out=state.is_out(s))
+        for s in range(state.n))
+    own = seat is not None
+    return DealView(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        phase=state.phase,
+        to_act=None if done else state.to_act,
+        starter=state.starter if state.starter >= 0 else None,
+        pile=tuple(state.pile),
+        burned=tuple(state.burned),
+        deck=state.deck_size,
+        seats=seats,
+        out_order=tuple(state.places),
+        outcome=state.outcome,
+        winner=state.winner if state.winner >= 0 else None,
+        actions=len(state.actions),
+        last=state.actions[-1] if state.actions else None,
+        turned=turned_card(state),
+        hand=tuple(sorted_cards(state.hands[seat])) if seat is not None else None,
+        legal=legal_actions(state) if own and not done and seat == state.to_act else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """The match around the current deal: deal wins, the end."""
+
+    rules: Rules
+    deal_number: int  # 1-based
+    wins: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    deal: DealView | None
+
+
+def game_view(game: Game, seat: int | None = PUBLIC) -> GameView:
+    state = game.current
+    return GameView(rules=game.rules, deal_number=len(game.deals), wins=tuple(game.wins),
+                    finished=game.finished, winners=tuple(game.winners),
+                    deal=deal_view(state, seat) if state is not None else None)
+
+
+def game_view_after(game: Game, index: int) -> GameView:
+    """The match as everyone saw it when deal `index` (0-based, ended) ended."""
+    settled = index < len(game.deal_wins)
+    wins = game.deal_wins[index] if settled else game.wins
+    finished = game.finished and index == len(game.deals) - 1
+    return GameView(rules=game.rules, deal_number=index + 1, wins=tuple(wins),
+                    finished=finished, winners=tuple(game.winners) if finished else (),
+                    deal=deal_view(game.deals[index]))
+
+
+def known_cards(view: DealView) -> set[int]:
+    """Every card a view mentions (for tests that check nothing hidden is shown)."""
+    out: set[int] = set(view.pile) | set(view.burned)
+    for seat in view.seats:
+        out.update(seat.known)
+        out.update(seat.up)
+    if view.hand:
+        out.update(view.hand)
+    if view.last is not None:
+        out.update(view.last.cards)
+        out.update(view.last.up)
+    if view.turned is not None:
+        out.add(view.turned)
+    if view.legal is not None:
+        out.update(view.legal.cards, view.legal.hand, view.legal.up)
+    return out
+
+
+def legal_action_list(seat: int, legal: LegalActions) -> list[Action]:
+    """Every distinct action `legal` allows `seat`: each non-empty set of cards of each
+    playable rank, the pick-up, each swap (hand cards given, low to high, for face-up
+    cards taken in every order: the order decides the table positions), each flip."""
+    out: list[Action] = []
+    for rank in legal.ranks:
+        same = legal.cards_of_rank(rank)
+        for chosen in _subsets(same):
+            out.append(Action.play(seat, chosen))
+    if legal.can_pickup:
+        out.append(Action.pickup(seat))
+    if legal.phase == SWAP_PHASE:
+        for given in [(), *_subsets(legal.hand)]:
+            for taken in _arrangements(legal.up, len(given)):
+                out.append(Action.swap(seat, given, taken))
+    out.extend(Action.flip(seat, index) for index in legal.indexes)
+    return out
+
+
+def _subsets(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The non-empty subsets of `cards`, each in the order given."""
+    return [tuple(c for i, c in enumerate(cards) if bits >> i & 1)
+            for bits in range(1, 1 << len(cards))]
+
+
+def _arrangements(cards: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
+    from itertools import permutations
+
+    return list(permutations(cards, k))
