@@ -17,9 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
-from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_RULES, INVALID_TRUMP, GameError
+from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_TRUMP, GameError
 from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
-from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules, default_target
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from bot.games.amerikaner.text import (
     bid_label,
     call_label,
@@ -31,11 +31,10 @@ from bot.games.amerikaner.text import (
     lead_trump_panel,
     led_trump_label,
     option_help,
-    settings_text,
     trump_label,
 )
 from bot.games.amerikaner.views import HandView
-from bot.render import button_label, switches_text
+from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from cogs.tables import (
@@ -47,10 +46,8 @@ from cogs.tables import (
     TableSelect,
     _choices,
     _embed,
-    _is_manager,
     _select_options,
     add_shared_commands,
-    table_switches,
 )
 
 GAME = "amerikaner"
@@ -247,34 +244,16 @@ class Amerikaner(commands.Cog):
                   turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
-        given = {"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
-                 "kitty_trick": kitty_trick, "free_trump": free_trump,
-                 "two_wins": two_wins, "bidder_double": bidder_double,
-                 "partner_half": partner_half, "all_pass_play": all_pass_play,
-                 "fixed_ten": fixed_ten}
-        defaults = await self.bot.store.get_guild_settings(interaction.guild_id or 0, GAME)
-        chosen_preset = preset or defaults.get("preset", "amerikaner")
-        same_preset = chosen_preset == defaults.get("preset", "amerikaner")
-        options: dict[str, object] = dict(defaults.get("options", {})) if same_preset else {}
-        options.update({k: v for k, v in given.items() if v is not None})
-        count = players or (defaults.get("players") if same_preset else None) or 4
-        timer = turn_timer if turn_timer is not None else int(
-            defaults.get("turn_timer", 0) or 0)
-        options["target"] = target or (defaults.get("target") if same_preset else None) \
-            or default_target(chosen_preset)
-        switches = table_switches(defaults, mentions=mentions, pictures=pictures, hints=hints,
-                                  thread=thread)
-        kind = self.tables.kind(GAME)
-        # The rules are judged before a thread is started for them.
-        rules = kind.make_rules(chosen_preset, int(count), options)
-        channel = await self.host.table_channel(interaction, kind.title(rules),
-                                                switches["thread"])
-        table = await self.tables.create(interaction.guild_id or 0,
-                                         channel, interaction.user.id,
-                                         interaction.user.display_name, chosen_preset,
-                                         int(count), options, timer * 60 or None, game=GAME,
-                                         switches=switches)
-        await self.host.open_lobby(interaction, table)
+        await self.host.new_table(
+            interaction, GAME, preset=preset, players=players, target=target,
+            turn_timer=turn_timer,
+            options={"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
+                     "kitty_trick": kitty_trick, "free_trump": free_trump,
+                     "two_wins": two_wins, "bidder_double": bidder_double,
+                     "partner_half": partner_half, "all_pass_play": all_pass_play,
+                     "fixed_ten": fixed_ten},
+            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
+                      "thread": thread})
 
     @group.command(name="bid", description="Bid, or pass")
     @app_commands.describe(value="A number, the top bid, pass or redeal")
@@ -402,41 +381,11 @@ class Amerikaner(commands.Cog):
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None) -> None:
-        guild = interaction.guild_id or 0
-        current = await self.bot.store.get_guild_settings(guild, GAME)
-        switches = {name: value for name, value in
-                    (("mentions", mentions), ("pictures", pictures), ("hints", hints),
-                     ("thread", thread))
-                    if value is not None}
-        if preset is None and players is None and target is None and options is None \
-                and turn_timer is None and not switches:
-            await self.host._reply(interaction, settings_text(current) + "\n"
-                                   + switches_text(current.get("switches", {})))
-            return
-        if not _is_manager(interaction):
-            raise TableError("not_allowed")
-        new = dict(current)
-        if preset is not None:
-            new["preset"] = preset
-        if players is not None:
-            new["players"] = players
-        if target is not None:
-            new["target"] = target
-        if turn_timer is not None:
-            new["turn_timer"] = turn_timer
-        if switches:
-            new["switches"] = {**new.get("switches", {}), **switches}
-        if options is not None:
-            names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
-            unknown = [n for n in names if n not in BOOLEAN_OPTIONS and n != "none"]
-            if unknown:
-                raise GameError(INVALID_RULES, reason="typed_option", option=unknown[0])
-            new["options"] = {n: True for n in names if n != "none"}
-        check = {**new.get("options", {}), "target": new.get("target")}
-        Rules.create(new.get("preset", "amerikaner"), new.get("players", 4), check)
-        await self.bot.store.set_guild_settings(guild, GAME, new)
-        await self.host._reply(interaction, settings_text(new, saved=True) + "\n"
-                               + switches_text(new.get("switches", {})))
+        await self.host.save_settings(
+            interaction, GAME, preset=preset, players=players, target=target,
+            options=options, turn_timer=turn_timer,
+            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
+                      "thread": thread})
 
 
 # ----------------------------------------------------------------- what users type

@@ -20,7 +20,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 import discord
@@ -63,6 +63,7 @@ from bot.render import (
     shorten,
     spectator_text,
     stats_panel,
+    switches_text,
     table_closed_text,
     thread_name,
     thread_opened_text,
@@ -1017,12 +1018,72 @@ class Tables(commands.Cog):
         await self._reply(interaction, game_started_text(), ephemeral=False)
         self.request_refresh(table)
 
-    async def table_channel(self, interaction: discord.Interaction[Any], title: str,
-                            thread: bool | None) -> int:
-        """Where a new table plays: a thread of its own started in the channel (when
-        asked for, in a text channel where the bot may start one), else the channel."""
+    async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
+                        preset: str | None, players: int | None, target: int | None,
+                        turn_timer: int | None, options: Mapping[str, bool | None],
+                        switches: Mapping[str, bool | None]) -> None:
+        """A game's `new`: a lobby with what the host asked for, else the server's
+        defaults for the game (its `settings`; a preset's options and counts only for
+        that preset), else the game's own."""
+        guild = interaction.guild_id or 0
+        defaults = await self.bot.store.get_guild_settings(guild, game)
+        chosen = preset or defaults.get("preset")
+        same = chosen == defaults.get("preset")
+        merged: dict[str, object] = dict(defaults.get("options", {})) if same else {}
+        merged.update({name: on for name, on in options.items() if on is not None})
+        kind = self.tables.kind(game)
+        count = players or (defaults.get("players") if same else None) or kind.default_players
+        merged["target"] = target or (defaults.get("target") if same else None)
+        timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
+        chosen_switches = table_switches(defaults, **switches)
+        channel = interaction.channel_id or 0
+        if chosen_switches.get("thread"):
+            # The rules are judged before a thread is started for them.
+            rules = kind.make_rules(chosen, int(count), merged)
+            channel = await self.table_channel(interaction, kind.title(rules))
+        table = await self.tables.create(guild, channel, interaction.user.id,
+                                         interaction.user.display_name, chosen, int(count),
+                                         merged, timer * 60 or None, game=game,
+                                         switches=chosen_switches)
+        await self.open_lobby(interaction, table)
+
+    async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,
+                            preset: str | None, players: int | None, target: int | None,
+                            options: str | None, turn_timer: int | None,
+                            switches: Mapping[str, bool | None]) -> None:
+        """A game's `settings`: this server's defaults for new tables of the game, shown,
+        or changed (Manage Server) once the game accepts them."""
+        guild = interaction.guild_id or 0
+        kind = self.tables.kind(game)
+        current = await self.bot.store.get_guild_settings(guild, game)
+        changed = {name: on for name, on in switches.items() if on is not None}
+        asked = {"preset": preset, "players": players, "target": target,
+                 "turn_timer": turn_timer}
+        if options is None and not changed and all(v is None for v in asked.values()):
+            await self._reply(interaction, kind.settings_text(current, False) + "\n"
+                              + switches_text(current.get("switches", {})))
+            return
+        if not _is_manager(interaction):
+            raise TableError("not_allowed")
+        new = {**current, **{key: value for key, value in asked.items() if value is not None}}
+        if changed:
+            new["switches"] = {**new.get("switches", {}), **changed}
+        if options is not None:
+            names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
+            new["options"] = {name: True for name in names if name != "none"}
+        # What the game refuses is refused here (a typo, a clash), not at the next `new`.
+        kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
+                        {**new.get("options", {}), "target": new.get("target")})
+        await self.bot.store.set_guild_settings(guild, game, new)
+        await self._reply(interaction, kind.settings_text(new, True) + "\n"
+                          + switches_text(new.get("switches", {})))
+
+    async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:
+        """Where a new table that asks for a thread plays: a thread of its own started
+        in the channel (in a text channel where the bot may start one), else the
+        channel."""
         channel = interaction.channel
-        if not thread or not isinstance(channel, discord.TextChannel):
+        if not isinstance(channel, discord.TextChannel):
             return interaction.channel_id or 0
         allowed = channel.permissions_for(channel.guild.me)
         if not (allowed.create_public_threads and allowed.send_messages_in_threads):

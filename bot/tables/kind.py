@@ -52,6 +52,7 @@ class GameKind(Protocol):
 
     name: str  # the registry key, stored with every game ("amerikaner")
     ai_levels: tuple[str, ...]  # the AI players a seat can be given
+    default_players: int  # the seats of a new table when nobody says
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Any:
@@ -175,6 +176,12 @@ class GameKind(Protocol):
         ...
 
     def rules_text(self, rules: Any) -> str: ...
+
+    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
+        """A server's defaults for new tables of the game (`settings` as its settings
+        command stores them: preset, players, target, options, turn_timer); `saved`:
+        just changed."""
+        ...
 
     def help_text(self) -> str: ...
 

@@ -24,6 +24,7 @@ class AmerikanerKind:
 
     name: str = "amerikaner"
     ai_levels: tuple[str, ...] = ("easy", "strong")
+    default_players: int = 4
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Rules:
@@ -153,6 +154,9 @@ class AmerikanerKind:
 
     def rules_text(self, rules: Rules) -> str:
         return text.rules_text(rules)
+
+    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
+        return text.settings_text(dict(settings), saved)
 
     def help_text(self) -> str:
         return text.help_text()

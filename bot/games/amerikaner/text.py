@@ -1019,12 +1019,9 @@ def _invalid_rules(p: dict[str, Any]) -> str:
     if reason == "bad_target":
         return _("The target must be a positive whole number, not {value}.").format(
             value=repr(p["value"]))
-    if reason == "unknown_option":
+    if reason == "unknown_option":  # from a record, or as a user typed it (settings)
         return _("Unknown option {option}. Options: {options}.").format(
-            option=repr(p["option"]), options=_choices(p["options"]))
-    if reason == "typed_option":  # an option as a user typed it (the settings command)
-        return _("Unknown option {option}. Options: {options}.").format(
-            option=quote(p["option"]), options=_choices(BOOLEAN_OPTIONS))
+            option=quote(str(p["option"])), options=_choices(BOOLEAN_OPTIONS))
     if reason == "not_on_or_off":
         return _("Option {option} is on or off (true or false), not {value}.").format(
             option=repr(p["option"]), value=repr(p["value"]))
