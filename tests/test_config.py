@@ -20,3 +20,16 @@ def test_a_dev_guild_id_of_digits_is_read(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
     assert load_settings(env_file=None).dev_guild_id == 123456789012345678
+
+
+def test_the_ai_pace_defaults_and_can_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    for name in ("AI_DELAY", "AI_TRICK_PAUSE"):
+        monkeypatch.delenv(name, raising=False)
+    default = load_settings(env_file=None)
+    assert (default.ai_delay, default.trick_pause) == (0.6, 1.0)
+    monkeypatch.setenv("AI_TRICK_PAUSE", "2.5")
+    assert load_settings(env_file=None).trick_pause == 2.5
+    monkeypatch.setenv("AI_TRICK_PAUSE", "soon")
+    with pytest.raises(ConfigError, match="AI_TRICK_PAUSE"):
+        load_settings(env_file=None)

@@ -440,3 +440,29 @@ async def test_rematch_needs_a_free_channel_and_a_finished_game() -> None:
     assert unfinished.value.code == "no_game"
     assert error_text(unfinished.value) == "Only a finished game can be played again."
     await service.store.close()
+
+
+async def test_the_ai_pauses_longer_after_a_completed_trick(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """An AI action comes after `ai_delay` seconds, and `trick_pause` more when the action
+    before it completed a trick (read off the sleeps the AI loop asks for)."""
+    real_sleep = asyncio.sleep
+    asked: list[tuple[float, bool]] = []
+    store = await open_store(":memory:")
+    service = TableService(store, GAMES, rng=random.Random(2), ai_delay=0.6, trick_pause=1.0,
+                           ai_chooser=_random_ai)
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {"target": 1})
+    await service.fill_ai(table.id, 1)
+
+    async def sleep(seconds: float) -> None:
+        if seconds >= 0.6:  # the AI loop's pause: note it, and whether a trick just ended
+            asked.append((seconds, table.pause_after))
+        await real_sleep(0)
+
+    monkeypatch.setattr("bot.tables.service.asyncio.sleep", sleep)
+    await service.start(table.id, 1)
+    rng = random.Random(1)
+    await _play_seat_zero_until_the_end(service, table, rng)
+    assert asked and {round(s, 6) for s, _ in asked} == {0.6, 1.6}
+    assert all((seconds > 1) == trick_done for seconds, trick_done in asked)
+    await store.close()
