@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Protocol
 
-from bot.errors import INVALID_CARD, GameError
+from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 
 # `Final`: the compiled build (mypyc) reads these as C constants, not from the module dict.
 SUITS: Final = "SHDC"
@@ -241,3 +241,15 @@ def highest_in(mask: int) -> int:
 
 def names(cards: Iterable[int]) -> list[str]:
     return [card_name(c) for c in cards]
+
+
+def held_mask(held: int, cards: Iterable[int]) -> int:
+    """The mask of `cards`, which must be distinct and all in `held` (a mask); else
+    refused with CARD_NOT_IN_HAND, naming the first that is not (or twice)."""
+    mask = 0
+    for card in cards:
+        bit = 1 << card
+        if not held & bit or mask & bit:
+            raise GameError(CARD_NOT_IN_HAND, card=card, twice=bool(mask & bit))
+        mask |= bit
+    return mask

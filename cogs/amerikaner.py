@@ -157,14 +157,10 @@ class Amerikaner(commands.Cog):
             await self._lead_step(interaction, table, version, op, args)
             return
         make = self._component_action(op, args, values, table.rules)
-        try:
-            result = await self.tables.act(table.id, interaction.user.id, version, make)
-        except TableError as exc:
-            if exc.code == "stale":
-                await self.host.answer_stale(interaction, table)
-                return
-            raise
-        await self.host.confirm(interaction, table, result, edit=True)
+        result = await self.host.unless_stale(
+            interaction, table, self.tables.act(table.id, interaction.user.id, version, make))
+        if result is not None:
+            await self.host.confirm(interaction, table, result, edit=True)
 
     @staticmethod
     def _component_action(op: str, args: list[str], values: list[str], rules: Rules

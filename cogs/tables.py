@@ -21,7 +21,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -86,6 +86,7 @@ from bot.tables.service import (
 )
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 PAGE_SIZE = 10
 # An interaction's token edits its message for 15 minutes; a panel older than this is not
@@ -831,26 +832,30 @@ class Tables(commands.Cog):
         """What the strong AI would do, shown in the clicked panel, for its player alone."""
         if not table.switch("hints"):
             raise TableError("hints_off")
-        try:
-            sentence = await self.tables.hint(table.id, interaction.user.id, version)
-        except TableError as exc:
-            if exc.code == "stale":
-                await self.answer_stale(interaction, table)
-                return
-            raise
-        await interaction.response.edit_message(content=hint_text(sentence))
+        sentence = await self.unless_stale(
+            interaction, table, self.tables.hint(table.id, interaction.user.id, version))
+        if sentence is not None:
+            await interaction.response.edit_message(content=hint_text(sentence))
 
     async def _claim(self, interaction: discord.Interaction[Any], table: Table,
                      version: int) -> None:
         """The rest of the deal claimed: played out at once if the claim holds."""
+        result = await self.unless_stale(
+            interaction, table, self.tables.claim(table.id, interaction.user.id, version))
+        if result is not None:
+            await self.confirm(interaction, table, result, edit=True)
+
+    async def unless_stale(self, interaction: discord.Interaction[Any], table: Table,
+                            work: Awaitable[_T]) -> _T | None:
+        """`work`'s result; None when it was drawn for an earlier state, which the
+        clicked panel is then edited to show as it is now."""
         try:
-            result = await self.tables.claim(table.id, interaction.user.id, version)
+            return await work
         except TableError as exc:
-            if exc.code == "stale":
-                await self.answer_stale(interaction, table)
-                return
-            raise
-        await self.confirm(interaction, table, result, edit=True)
+            if exc.code != "stale":
+                raise
+        await self.answer_stale(interaction, table)
+        return None
 
     async def _review(self, interaction: discord.Interaction[Any], table_id: int,
                       index: int) -> None:

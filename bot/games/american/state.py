@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from types import FunctionType
 from typing import Any, Final
 
-from bot.cards import card_name, cards_of
+from bot.cards import card_name, cards_of, held_mask
 from bot.errors import (
     CARD_NOT_IN_HAND,
     INVALID_RECORD,
@@ -412,14 +412,7 @@ class DealState:
 
     def _held(self, seat: int, cards: Sequence[int]) -> int:
         """The mask of `cards`, which must all be distinct and in `seat`'s hand."""
-        held = self.hands[seat]
-        mask = 0
-        for card in cards:
-            bit = 1 << card
-            if not held & bit or mask & bit:
-                raise GameError(CARD_NOT_IN_HAND, card=card, twice=bool(mask & bit))
-            mask |= bit
-        return mask
+        return held_mask(self.hands[seat], cards)
 
     def _draw(self, seat: int) -> None:
         """Draw back up to the hand size of the deal while the deck lasts."""

@@ -18,6 +18,7 @@ from bot.cards import (
     SUIT_MASKS,
     SUITS,
     cards_of,
+    held_mask,
     mask_of,
 )
 from bot.errors import (
@@ -484,14 +485,7 @@ class Hand:
 
     def _take_cards(self, seat: int, cards: Sequence[int]) -> int:
         """The mask of `cards`, which must all be distinct and held by `seat`."""
-        held = self.hands[seat]
-        mask = 0
-        for card in cards:
-            bit = 1 << card
-            if not held & bit or mask & bit:
-                raise GameError(CARD_NOT_IN_HAND, card=card, twice=bool(mask & bit))
-            mask |= bit
-        return mask
+        return held_mask(self.hands[seat], cards)
 
     def redeal(self, seat: int) -> None:
         self.check_actor(seat, "redeal")
