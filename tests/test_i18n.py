@@ -18,7 +18,7 @@ import ast
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -186,34 +186,41 @@ def test_a_played_game_shows_only_catalog_words(pseudo: None) -> None:
     assert seen == {"table", "seat", "action", "summary", "final"}
 
 
-def test_the_shared_texts_and_reference_show_only_catalog_words(pseudo: None) -> None:
+def _shared_texts() -> Iterator[tuple[str, list[str]]]:
+    """(what, its texts) for the shared table texts and the game's reference: seat
+    names, the lobby, a turn, the leaderboard, stats, help, rules, actions."""
     seats = [Seat(1, "alice"), Seat(None, "", ai_level="easy"), Seat(2, "bob", away=True),
              Seat(None, "carol", ai_level="easy")]
     names = seat_names(seats)
-    _check(names, "seat names")
-    _check(_texts(lobby_panel(names[:3], 0, 4, "Amerikaner", "amerikaner")), "lobby")
-    _check(_texts(lobby_panel(names, 0, 4, "Amerikaner", "amerikaner")), "full lobby")
-    _check([turn_mention(1, "Amerikaner")], "turn")
+    yield "seat names", names
+    yield "lobby", _texts(lobby_panel(names[:3], 0, 4, "Amerikaner", "amerikaner"))
+    yield "full lobby", _texts(lobby_panel(names, 0, 4, "Amerikaner", "amerikaner"))
+    yield "turn", [turn_mention(1, "Amerikaner")]
     for order in ("wins", "points"):
-        _check(_texts(leaderboard_panel([("alice", 1, 1, 12), ("bob", 3, 0, -4)], 1, 2,
-                                        order)), "leaderboard")
-    _check(_texts(leaderboard_panel([], 1, 1, "wins")), "empty leaderboard")
+        yield "leaderboard", _texts(leaderboard_panel(
+            [("alice", 1, 1, 12), ("bob", 3, 0, -4)], 1, 2, order))
+    yield "empty leaderboard", _texts(leaderboard_panel([], 1, 1, "wins"))
     stats = {"contracts_made": 2, "contracts_failed": 1, "top_bids_made": 0,
              "hands_played": 30}
-    _check(_texts(stats_panel("alice", 3, 1, 20, AMERIKANER.stats_lines(stats))), "stats")
-    _check(_texts(stats_panel("alice", 0, 0, 0, AMERIKANER.stats_lines({}))), "no stats")
-    _check([help_text()], "help")
+    yield "stats", _texts(stats_panel("alice", 3, 1, 20, AMERIKANER.stats_lines(stats)))
+    yield "no stats", _texts(stats_panel("alice", 0, 0, 0, AMERIKANER.stats_lines({})))
+    yield "help", [help_text()]
     for preset, players, options in [("amerikaner", 4, {}), ("amerikaner", 5, {"jokers": True}),
                                      ("amerikaner", 3, {"no_kitty": True}), ("norsk", 4, {}),
                                      ("kani", 4, {"fixed_ten": True}),
                                      ("amerikaner", 4, {o: True for o in (
                                          "show_kitty", "kitty_trick", "free_trump",
                                          "two_wins", "bidder_double", "all_pass_play")})]:
-        _check([rules_text(Rules.create(preset, players, options))], f"rules {preset}")
+        yield f"rules {preset}", [rules_text(Rules.create(preset, players, options))]
     for action in (Action.pass_(0), Action.make_bid(0, 7), Action.make_bid(0, "kani"),
                    Action.redeal(0), Action.discard(0, (1,)), Action.exchange(0, (1, 2)),
                    Action.play(0, 5)):
-        _check([describe_action(action)], "action")
+        yield "action", [describe_action(action)]
+
+
+def test_the_shared_texts_and_reference_show_only_catalog_words(pseudo: None) -> None:
+    for what, texts in _shared_texts():
+        _check(texts, what)
 
 
 # Parameters enough for every platform sentence and its variants.
@@ -375,8 +382,9 @@ def test_plurals_are_right_in_english() -> None:
 
 # ----------------------------------------------------------------- the cogs' words
 
-def test_the_table_controls_and_replies_show_only_catalog_words(pseudo: None) -> None:
-    """Every text function the cogs call for their buttons, menus, replies and panels."""
+def _cog_texts() -> list[str]:
+    """What every text function the cogs call gives for their buttons, menus, replies
+    and panels."""
     r, g = render_text, game_text
     texts = [r.button_label(key) for key in r.BUTTON_LABELS]
     texts += [r.joined_text(3), r.game_started_text(), r.left_text("amerikaner", True),
@@ -398,17 +406,22 @@ def test_the_table_controls_and_replies_show_only_catalog_words(pseudo: None) ->
                           "options": {"jokers": True, "two_wins": True}},
                      {"preset": "norsk", "turn_timer": 0}, {"turn_timer": 5}):
         texts += [g.settings_text(settings), g.settings_text(settings, saved=True)]
-    _check(texts, "the cogs' words")
+    return texts
+
+
+def test_the_table_controls_and_replies_show_only_catalog_words(pseudo: None) -> None:
+    _check(_cog_texts(), "the cogs' words")
 
 
 class _Player:
     """The terminal's human: a few bad inputs, then a move read off the last line of
     moves (with the pseudo-locale's markers taken out)."""
 
-    def __init__(self, bad: list[str]) -> None:
+    def __init__(self, bad: list[str], moves: str = "Moves: ") -> None:
         self.lines: list[str] = []
         self.bad = list(bad)
         self.rng = random.Random(5)
+        self.moves = moves  # how the line of moves begins, in the language played
 
     def say(self, text: str) -> None:
         self.lines.extend(text.split("\n"))
@@ -417,8 +430,8 @@ class _Player:
         if self.bad:
             return self.bad.pop(0)
         moves = next(line.replace("«", "").replace("»", "") for line in reversed(self.lines)
-                     if "Moves: " in line)
-        body = moves.split("Moves: ", 1)[1]
+                     if self.moves in line)
+        body = moves.split(self.moves, 1)[1]
         if "'" in body:
             return body.split("'")[1]
         return self.rng.choice(body.split(" | "))
@@ -556,3 +569,223 @@ def test_the_platform_names_the_command_of_the_game_at_hand() -> None:
         "There is no table in this channel. Start one with /american new.")
     assert error_text(TableError("already_away", game="american")).endswith("/american back.")
     assert error_text(TableError("channel_busy"), AMERIKANER).endswith("(/amerikaner cancel).")
+
+
+# ----------------------------------------------------------------- Norwegian (bokmål)
+# The nb catalog is complete (every message, every plural form, the same placeholders),
+# and what players read in a real game, the shared table texts, the refusals of both
+# games, the help and the terminal game is Norwegian: no English word a sentence is made
+# of, and different from the English wherever the English is a sentence.
+
+NB = "nb"
+NB_PO = LOCALES / NB / "LC_MESSAGES" / "messages.po"
+
+
+def _placeholders(message: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(message))
+
+
+def _nb_catalog() -> Catalog:
+    with NB_PO.open("rb") as fh:
+        return read_po(fh, locale=NB)
+
+
+def test_the_nb_catalog_parses_with_two_plural_forms_and_no_fuzzy_entry() -> None:
+    catalog = _nb_catalog()
+    assert (catalog.num_plurals, catalog.plural_expr) == (2, "(n != 1)")
+    assert not catalog.fuzzy
+    assert [m.id for m in catalog if m.id and m.fuzzy] == []
+    assert [(m.id, errors) for m, errors in catalog.check() if errors] == []
+
+
+def test_the_nb_catalog_translates_every_message_of_the_template() -> None:
+    """Every message of the template has a non-empty nb translation, every plural form,
+    with exactly the placeholders of the English (regenerate the template, then
+    `pybabel update -l nb` and translate what is new, when this fails)."""
+    catalog = _nb_catalog()
+    with POT.open("rb") as fh:
+        template = [m for m in read_po(fh) if m.id]
+    problems = []
+    for message in template:
+        nb = catalog.get(message.id, message.context)
+        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        forms = () if nb is None else nb.string if isinstance(nb.string, tuple) else (
+            nb.string,)
+        if nb is None or len(forms) != (2 if message.pluralizable else 1) or nb.fuzzy:
+            problems.append((message.id, "missing or fuzzy"))
+            continue
+        for index, form in enumerate(forms):
+            source = english[min(index, len(english) - 1)]
+            if not form or _placeholders(form) != _placeholders(source):
+                problems.append((message.id, form))
+    assert problems == [], f"{len(problems)} of {len(template)}: {problems[:5]}"
+
+
+# English words sentences are made of (not one is a Norwegian word, a name or a word
+# players type): none may be left in a Norwegian text. What is quoted ('AS call KS',
+# `cards`) is what players or records type, and is not translated.
+_ENGLISH = re.compile(
+    r"\b(?:the|and|you|your|with|not|has|have|cannot|are|was|this|that|is|of|an|it|its|"
+    r"trick|tricks|bids|card|cards|seat|trump|trumps|partner|points|pts|game|games|wins|"
+    r"player|players|won|dealer|kitty|hint|lead|plays|turn|must|only|already|table|"
+    r"waiting|nobody|none|yet|left|would|hand|hands|bidding|contract|called|opening)\b",
+    re.IGNORECASE)
+_QUOTED = re.compile(r"'[^'\n]*'|`[^`\n]*`")
+_LEFT_OVER = re.compile(r"\{\w*\}")
+
+
+def _english_words(text: str) -> list[str]:
+    return _ENGLISH.findall(_QUOTED.sub("", text))
+
+
+# Words the same in both languages.
+_SHARED_WORDS = {"pass", "start", "grand"}
+
+
+def _is_sentence(english: str) -> bool:
+    """Has the English text two words of its own (beyond names, cards, numbers and the
+    words both languages share)?"""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{2,}",
+                                           _ALLOWED.sub("", _QUOTED.sub("", english)))}
+    return len(words - _SHARED_WORDS) >= 2
+
+
+def _check_norwegian(english: list[str], norwegian: list[str], what: str) -> None:
+    """The same texts rendered in English and in Norwegian: the Norwegian has no English
+    word and no placeholder left, and differs from the English wherever that is a
+    sentence."""
+    assert len(english) == len(norwegian), what
+    for en, nb in zip(english, norwegian, strict=True):
+        assert not _english_words(nb), (what, _english_words(nb), nb)
+        assert not _LEFT_OVER.search(nb), (what, nb)
+        if _is_sentence(en):
+            assert nb != en, (what, en)
+
+
+def _in_both(render: Callable[[], list[tuple[str, list[str]]]]
+             ) -> Iterator[tuple[str, list[str], list[str]]]:
+    """(what, English texts, Norwegian texts): `render` run once in each language (it
+    must be deterministic: fresh seeds inside)."""
+    with use_locale("en"):
+        english = render()
+    with use_locale(NB):
+        norwegian = render()
+    assert [w for w, _t in english] == [w for w, _t in norwegian]
+    for (what, en), (_what, nb) in zip(english, norwegian, strict=True):
+        yield what, en, nb
+
+
+def _nb_played_games() -> list[tuple[str, list[str]]]:
+    """Whole games of three presets, with everything a player reads along the way: the
+    panels, the actions, a hint at each turn, each hand's summary and review, the final
+    standings, and the table's own texts."""
+    shown: list[tuple[str, list[str]]] = []
+    kind = AMERIKANER
+    for preset, players, options in [
+            ("amerikaner", 4, {"target": 12, "all_pass_play": True, "show_kitty": True}),
+            ("norsk", 4, {"target": 12}), ("kani", 4, {"target": 40}),
+            ("amerikaner", 5, {"target": 12, "jokers": True, "two_wins": True})]:
+        rng, hints = random.Random(3), random.Random(4)
+        rules = kind.make_rules(preset, players, options)
+        names = NAMES + ["erin"] if players == 5 else NAMES
+        shown += [("titles", [kind.title(rules), kind.lobby_title(rules),
+                              kind.options_line(rules), kind.rules_text(rules)]),
+                  ("house rules", [t for name, help_, _on in kind.house_rules(rules)
+                                   for t in (name, help_)])]
+        game, _deal = kind.new_game(rules, 0, rng)
+        turns = 0
+        while not kind.finished(game):
+            seat = kind.to_act(game)
+            assert seat is not None
+            shown.append(("table", _texts(kind.table_panel(game, names))))
+            shown += [("seat", _texts(kind.seat_panel(game, s, names)))
+                      for s in range(players)]
+            if turns % 7 == 0:
+                shown.append(("hint", [render_text.hint_text(kind.hint(game, seat, hints))]))
+            turns += 1
+            applied = kind.apply(game, kind.choose_action(game, seat, "easy", rng), rng)
+            shown.append(("action", [kind.describe_action(applied.action)]))
+            if applied.deal_finished:
+                shown.append(("summary", _texts(kind.deal_summary(game, applied.deal_index,
+                                                                  names))))
+                shown.append(("review", _texts(kind.deal_review(game, applied.deal_index,
+                                                                names))))
+        shown.append(("final", _texts(kind.final_standings(game, names))))
+        shown.append(("table at the end", _texts(kind.table_panel(game, names))))
+    return shown
+
+
+def test_a_played_game_reads_in_norwegian() -> None:
+    seen = set()
+    for what, en, nb in _in_both(_nb_played_games):
+        seen.add(what)
+        _check_norwegian(en, nb, what)
+    assert {"table", "seat", "hint", "action", "summary", "review", "final"} <= seen
+
+
+def _nb_reference() -> list[tuple[str, list[str]]]:
+    """The shared table texts, the cogs' words, and the help pages."""
+    r = render_text
+    extra = [r.house_rules_placeholder(), r.switches_text({}),
+             r.switches_text({"mentions": True, "pictures": False, "thread": True}),
+             r.claim_text("alice"), r.thread_name("Amerikaner", "alice"),
+             r.thread_opened_text(7, "Amerikaner"), r.page_footer(1, 3),
+             r.spectator_text(), r.rematch_text(["alice", "bob"], ["carol"]),
+             r.rematch_started_text(), r.internal_error()]
+    return [*_shared_texts(), ("the cogs' words", _cog_texts()), ("more replies", extra),
+            *(("help page", _texts(page)) for page in AMERIKANER.help_pages())]
+
+
+def test_the_table_texts_and_help_read_in_norwegian() -> None:
+    for what, en, nb in _in_both(_nb_reference):
+        _check_norwegian(en, nb, what)
+
+
+def test_every_refusal_of_both_games_reads_in_norwegian() -> None:
+    platform, game, american = (list(_platform_errors()), list(_game_errors()),
+                                list(_american_errors()))
+    assert {e.code for e in platform} == set(PLATFORM_CODES)
+    assert {e.code for e in american} == set(american_text.ERROR_CODES)
+
+    def render() -> list[tuple[str, list[str]]]:
+        shown = [(repr(e), [error_text(e, AMERIKANER)]) for e in [*platform, *game]]
+        shown += [(repr(e), [error_sentence(e)]) for e in game]
+        return shown + [(repr(e), [american_text.error_sentence(e)]) for e in american]
+
+    for what, en, nb in _in_both(render):
+        _check_norwegian(en, nb, what)
+
+
+def test_norwegian_plurals_and_lists() -> None:
+    with use_locale(NB):
+        assert ngettext("{count} trick", "{count} tricks", 1).format(count=1) == "1 stikk"
+        assert ngettext("{count} win", "{count} wins", 2).format(count=2) == "2 seirer"
+        assert error_text(TableError("table_not_full", missing=1)) == \
+            "Venter på 1 spiller til."
+        assert error_text(TableError("table_not_full", missing=2)) == \
+            "Venter på 2 spillere til."
+        board = leaderboard_panel([("alice", 1, 1, 12), ("bob", 2, 0, 3)], 1, 1, "wins")
+        assert board.description.splitlines() == [
+            "1. **alice** — 1 seier, 12 poeng (1 parti)",
+            "2. **bob** — 0 seirer, 3 poeng (2 partier)"]
+        assert _(" and ") == " og "
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    ("amerikaner", 4, {"free_trump": True}), ("norsk", 5, {}),
+    ("amerikaner", 5, {"jokers": True, "two_wins": True}),
+])
+def test_the_terminal_game_reads_in_norwegian(preset: str, players: int,
+                                             options: dict[str, object]) -> None:
+    player = _Player(["xyz", "help", "AS call KS"], moves="Trekk: ")
+    with use_locale(NB):
+        assert run_game(preset, players, options, seed=4, level="easy", target=12,
+                        ask=player.ask, say=player.say) == 0
+        assert run_game("amerikaner", 4, {"fixed_ten": True}, ask=player.ask,
+                        say=player.say) == 2
+    for line in player.lines:
+        assert not _english_words(line), (_english_words(line), line)
+        assert not _LEFT_OVER.search(line), line
+    said = "\n".join(player.lines)
+    assert "Ikke tillatt: " in said and "Spillet er over" in said
+    assert "Kan ikke starte: " in said
