@@ -99,11 +99,12 @@ Piece = tuple[str, str]  # (kind, what): ("text", run), ("suit", "♠"), ("ring"
 def _pieces(text: str) -> tuple[Piece, ...]:
     """`text` as runs the font draws and shapes drawn by hand; characters neither can
     show are left out ("?" if that leaves nothing)."""
+    kept = [piece for piece in map(_piece, text) if piece is not None]
+    if len(kept) < len(text):  # something left out: no double space where it stood
+        kept = [piece for i, piece in enumerate(kept) if piece != ("text", " ") or (
+            0 < i < len(kept) - 1 and kept[i - 1] != ("text", " "))]
     out: list[Piece] = []
-    for ch in text:
-        piece = _piece(ch)
-        if piece is None:
-            continue
+    for piece in kept:
         if piece[0] == "text" and out and out[-1][0] == "text":
             out[-1] = ("text", out[-1][1] + piece[1])
         else:
@@ -373,7 +374,9 @@ def _card_face(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
     rank = RANKS[rank_of(card)]
     size = round(h * (0.3 if rank == "10" else 0.34))
     left = 0.09 * w
-    draw.text((left, 0.05 * h), rank, font=_font(size), fill=colour, anchor="lt")
+    # A hair of stroke: the bundled font has no bold, and a rank must read on a phone.
+    draw.text((left, 0.05 * h), rank, font=_font(size), fill=colour, anchor="lt",
+              stroke_width=1 if h >= 60 * SCALE else 0, stroke_fill=colour)
     index = 0.2 * h
     _suit_shape(draw, suit, left + 0.01 * w, 0.1 * h + size, index, colour)
     pip = 0.44 * h
