@@ -146,15 +146,15 @@ def _piece_width(piece: Piece, size: float) -> float:
     return _font(round(size)).getlength(what)
 
 
-def text_width(text: str, size: float) -> float:
+def _text_width(text: str, size: float) -> float:
     return sum(_piece_width(piece, size) for piece in _pieces(text))
 
 
 def _fit(text: str, size: float, width: float) -> str:
     """`text`, shortened with "…" until it fits in `width`."""
-    if text_width(text, size) <= width:
+    if _text_width(text, size) <= width:
         return text
-    while text and text_width(text + "…", size) > width:
+    while text and _text_width(text + "…", size) > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
@@ -165,7 +165,7 @@ def _wrap(text: str, size: float, width: float, rows: int) -> list[str]:
     words = text.split(" ")
     while words and len(out) < rows - 1:
         row = words.pop(0)
-        while words and text_width(row + " " + words[0], size) <= width:
+        while words and _text_width(row + " " + words[0], size) <= width:
             row += " " + words.pop(0)
         out.append(row)
     if words:
@@ -204,7 +204,7 @@ class Canvas:
              align: str = "left", red: RGB = LIGHT_RED) -> float:
         """Draw `text` with its baseline at `baseline`, from `x` ("left"), centred on it
         ("centre") or ending at it ("right"); red suits in `red`. Returns its width."""
-        width = text_width(text, size)
+        width = _text_width(text, size)
         if align == "centre":
             x -= width / 2
         elif align == "right":
@@ -476,37 +476,20 @@ def _draw_centre(canvas: Canvas, scene: Scene, centres: Sequence[tuple[float, fl
     if scene.centre_label and not scene.centre:  # else it heads the panel's lines
         size = 17
         label = _fit(scene.centre_label, size, 200)
-        half = text_width(label, size) / 2 + 12
+        half = _text_width(label, size) / 2 + 12
         canvas.rect((cx - half, cy - 15, cx + half, cy + 15), SEAT_BOX, radius=15)
         canvas.text(cx, cy + 6, label, size, WHITE, align="centre")
 
 
 def _draw_seat(canvas: Canvas, seat: SeatScene, centre: tuple[float, float]) -> None:
-    """A seat's box: name (gold with a mark when it is to act), cards held as a count,
-    its lines, and the cards face up in front of it."""
+    """A seat's box: its name row, its lines, and the cards face up in front of it."""
     lines = seat.lines[:3]
     height = 38 + 22 * len(lines) + (SEAT_CARD[1] + 8 if seat.cards else 0)
     left, top = centre[0] - SEAT_WIDTH / 2, centre[1] - height / 2
-    right = left + SEAT_WIDTH
-    edge = GOLD if seat.to_act else SEAT_EDGE
-    canvas.rect((left, top, right, top + height), SEAT_BOX, radius=12, outline=edge,
-                width=3 if seat.to_act else 1.5)
-    name_room = SEAT_WIDTH - 20
-    if seat.backs:
-        count = str(seat.backs)
-        count_width = text_width(count, 17)
-        canvas.text(right - 10, top + 27, count, 17, MUTED, align="right")
-        back_left = right - 14 - count_width - MINI_BACK[0]
-        canvas.paste(_card(-1, *MINI_BACK), back_left, top + 10)
-        name_room -= count_width + MINI_BACK[0] + 8
-    x = left + 10
-    if seat.to_act:
-        canvas.text(x, top + 28, "▶", 20, GOLD)
-        x += 15
-        name_room -= 15
-    canvas.text(x, top + 28, _fit(seat.name, 22, name_room), 22,
-                GOLD if seat.to_act else WHITE)
+    canvas.rect((left, top, left + SEAT_WIDTH, top + height), SEAT_BOX, radius=12,
+                outline=GOLD if seat.to_act else SEAT_EDGE, width=3 if seat.to_act else 1.5)
     baseline = top + 28
+    _draw_name_row(canvas, seat, left, baseline)
     for line in lines:
         baseline += 22
         canvas.text(left + 10, baseline, _fit(line, 18, SEAT_WIDTH - 20), 18, MUTED)
@@ -516,6 +499,24 @@ def _draw_seat(canvas: Canvas, seat: SeatScene, centre: tuple[float, float]) -> 
         for i, card in enumerate(seat.cards):
             _paste_card(canvas, card, left + 10 + i * step, baseline + 8, *SEAT_CARD,
                         shadow=None)
+
+
+def _draw_name_row(canvas: Canvas, seat: SeatScene, left: float, baseline: float) -> None:
+    """The name (gold, after a mark, when the seat is to act), shortened to leave room
+    on the right for the cards seen from the back: a small back and their count."""
+    right = left + SEAT_WIDTH - 10
+    if seat.backs:
+        count = str(seat.backs)
+        right -= canvas.text(right, baseline - 1, count, 17, MUTED, align="right") + 4
+        right -= MINI_BACK[0]
+        canvas.paste(_card(-1, *MINI_BACK), right, baseline - 18)
+        right -= 8
+    x = left + 10
+    if seat.to_act:
+        canvas.text(x, baseline, "▶", 20, GOLD)
+        x += 15
+    canvas.text(x, baseline, _fit(seat.name, 22, right - x), 22,
+                GOLD if seat.to_act else WHITE)
 
 
 def _draw_panel(canvas: Canvas, scene: Scene) -> None:
@@ -554,7 +555,7 @@ def _draw_group(canvas: Canvas, group: CardGroup, left: float, top: float,
     step = min(card_w + 4, (room - card_w) / max(1, count - 1)) if count else 0
     x = left
     for i, card in enumerate(group.cards):
-        _paste_card(canvas, card, left + i * step, top, card_w, card_h, shadow=PANEL)
+        _paste_card(canvas, card, left + i * step, top, card_w, card_h, shadow=None)
         x = left + i * step + card_w + 10
     if group.backs:
         for i in range(min(3, group.backs)):
@@ -652,7 +653,7 @@ def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: fl
         canvas.rect((left, baseline - 14, left + 18, baseline + 2), colour, radius=4)
         total = str(final[seat])
         canvas.text(CHART_SIZE[0] - 20, baseline, total, 19, WHITE, align="right")
-        room = CHART_SIZE[0] - 20 - text_width(total, 19) - 10 - (left + 26)
+        room = CHART_SIZE[0] - 20 - _text_width(total, 19) - 10 - (left + 26)
         canvas.text(left + 26, baseline, _fit(f"{place}. {names[seat]}", 19, room), 19,
                     colour)
         baseline += 32
