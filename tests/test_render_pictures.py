@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from babel.messages.catalog import Catalog
 from PIL import Image
 
 from bot.cards import JOKERS, parse_card
@@ -16,6 +17,7 @@ from bot.games.amerikaner import text
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.views import GameView, hand_view, known_cards
+from bot.i18n import install, use_locale
 from bot.render.pictures import (
     CHART_SIZE,
     LINE_COLOURS,
@@ -200,3 +202,15 @@ def test_the_trick_on_the_table_is_drawn_by_seat() -> None:
     assert scene.groups[0].cards == (parse_card("QS"),)  # the called card
     assert scene.shown_cards() == {parse_card(c) for c in ("AS", "AD", "QS")}
     assert "5 pts" in scene.seats[0].lines[0] and "-2 pts" in scene.seats[1].lines[0]
+
+
+def test_the_charts_own_word_is_translated() -> None:
+    """The axis's word is the renderer's own: it comes through the translation function."""
+    catalog = Catalog(locale="nb")
+    catalog.add("Deal", "Giv")
+    install("test-render", catalog)
+    english = totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)])
+    with use_locale("test-render"):
+        translated = totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)])
+    assert translated != english
+    assert totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)], axis_label="Giv") == translated
