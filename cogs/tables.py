@@ -70,6 +70,7 @@ from bot.render import (
     timeout_text,
     turn_mention,
 )
+from bot.render.pictures import table_picture, totals_chart
 from bot.store import PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
@@ -451,6 +452,39 @@ def _final_panel(table: Table) -> Panel:
     return table.kind.final_standings(table.game, seat_names(table.seats))
 
 
+TABLE_PICTURE = "table.png"
+CHART_PICTURE = "totals.png"
+
+
+async def _table_picture(table: Table) -> discord.File | None:
+    """The picture of the public table, if the table shows pictures. The scene is read
+    here, from the game as it is now; it is drawn in a worker thread (some 15 ms), so it
+    never holds up the answers to clicks."""
+    if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
+        return None
+    scene = table.kind.table_scene(table.game, seat_names(table.seats))
+    png = await asyncio.to_thread(table_picture, scene)
+    return discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
+
+
+async def _totals_chart(table: Table) -> discord.File | None:
+    """The chart of the running totals, deal by deal, of a finished game."""
+    if table.game is None or not table.switch("pictures"):
+        return None
+    totals = table.kind.running_totals(table.game)
+    if not totals:
+        return None
+    png = await asyncio.to_thread(totals_chart, table.kind.title(table.rules),
+                                  seat_names(table.seats), totals)
+    return discord.File(io.BytesIO(png), filename=CHART_PICTURE)
+
+
+def _with_picture(embed: discord.Embed, picture: discord.File | None) -> discord.Embed:
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+    return embed
+
+
 def _turn_mention(table: Table) -> str | None:
     """A line that mentions the human to act, or None if the AI plays the turn."""
     seat = table.to_act
@@ -650,7 +684,10 @@ class Tables(commands.Cog):
         if table.stage == LOBBY:
             await message.edit(embed=_embed(table_panel(table)), view=lobby_view(table))
         elif table.stage == PLAYING:
-            await message.edit(embed=_embed(table_panel(table)), view=table_view(table))
+            picture = await _table_picture(table)
+            embed = _with_picture(_embed(table_panel(table)), picture)
+            await message.edit(embed=embed, view=table_view(table),
+                               attachments=[picture] if picture is not None else [])
         else:
             await message.edit(view=None)
 
@@ -672,8 +709,11 @@ class Tables(commands.Cog):
                 message = await channel.send(embed=_embed(panel),
                                              view=summary_view(table, index), nonce=nonce)
             elif row.kind == POST_FINAL:
-                message = await channel.send(embed=_embed(_final_panel(table)),
-                                             view=final_view(table), nonce=nonce)
+                chart = await _totals_chart(table)
+                message = await channel.send(
+                    embed=_with_picture(_embed(_final_panel(table)), chart),
+                    view=final_view(table), nonce=nonce,
+                    **({"file": chart} if chart is not None else {}))
                 await self._retire_table_message(table, table.message_id)
             elif row.kind == POST_TABLE_MESSAGE:
                 if table.stage != PLAYING:
@@ -699,8 +739,10 @@ class Tables(commands.Cog):
         one loses its buttons."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
-        message = await channel.send(embed=_embed(table_panel(table)), view=table_view(table),
-                                     nonce=nonce)
+        picture = await _table_picture(table)
+        message = await channel.send(
+            embed=_with_picture(_embed(table_panel(table)), picture), view=table_view(table),
+            nonce=nonce, **({"file": picture} if picture is not None else {}))
         await self.tables.set_message(table, message.id)
         if old is not None and old != message.id:
             await self._retire_table_message(table, old)
@@ -717,8 +759,8 @@ class Tables(commands.Cog):
             if table.stage == PLAYING:
                 await message.edit(view=None)
             else:
-                self._dirty.discard(table.id)
-                await message.edit(embed=_embed(table_panel(table)), view=None)
+                self._dirty.discard(table.id)  # the game is over: no picture of it
+                await message.edit(embed=_embed(table_panel(table)), view=None, attachments=[])
 
     def _after_change(self, table: Table, deal_finished: bool) -> None:
         """Public consequences of a change beyond its posts (which the outbox makes):
@@ -791,6 +833,7 @@ class Tables(commands.Cog):
             await self.tables.start(table.id, user.id)
             await interaction.response.edit_message(embed=_embed(table_panel(table)),
                                                     view=table_view(table))
+            self.request_refresh(table)  # with its picture, drawn after the answer
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
             await interaction.response.edit_message(

@@ -2,10 +2,10 @@
 
 * The committed template (messages.pot) holds exactly the messages the code has.
 * Under a pseudo-locale that wraps every translation in «…», the texts of a real played
-  game (panels, summaries, standings, rules, help, the lobby, the leaderboard, stats and
-  every refusal) have no letters outside the markers but seat names, card labels and the
-  names players type (presets, options, the top bids): a word that escaped the catalog
-  fails here.
+  game (panels, the table picture's scene, summaries, standings, rules, help, the lobby,
+  the leaderboard, stats and every refusal) have no letters outside the markers but seat
+  names, card labels and the names players type (presets, options, the top bids): a word
+  that escaped the catalog fails here.
 * The Discord cogs, the shared table's and Amerikaner's, hold no word a player reads:
   every label, placeholder, reply and panel comes from the render layer (an AST scan of
   cogs/*.py); the terminal game's words come from the game's text too.
@@ -169,6 +169,7 @@ def _played_game() -> Iterator[tuple[str, list[str]]]:
         seat = kind.to_act(game)
         assert seat is not None
         yield "table", _texts(kind.table_panel(game, NAMES))
+        yield "picture", kind.table_scene(game, NAMES).texts()
         for other in range(4):
             yield "seat", _texts(kind.seat_panel(game, other, NAMES))
         applied = kind.apply(game, kind.choose_action(game, seat, "easy", rng), rng)
@@ -183,7 +184,7 @@ def test_a_played_game_shows_only_catalog_words(pseudo: None) -> None:
     for what, texts in _played_game():
         seen.add(what)
         _check(texts, what)
-    assert seen == {"table", "seat", "action", "summary", "final"}
+    assert seen == {"table", "picture", "seat", "action", "summary", "final"}
 
 
 def _shared_texts() -> Iterator[tuple[str, list[str]]]:

@@ -15,8 +15,9 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.errors import GameError
 from bot.tables.panel import Panel
+from bot.tables.scene import Scene
 
-__all__ = ["Applied", "GameKind", "Panel", "SeatResult"]
+__all__ = ["Applied", "GameKind", "Panel", "Scene", "SeatResult"]
 
 
 class Applied(NamedTuple):
@@ -151,6 +152,16 @@ class GameKind(Protocol):
 
     def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
         """The public table message of a started game, from its public view."""
+        ...
+
+    def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
+        """The public table of a started game as a picture's data (bot.render.pictures
+        draws it): only what everyone may see, in the reader's words."""
+        ...
+
+    def running_totals(self, game: Any) -> list[tuple[int, ...]]:
+        """Each seat's total after each finished deal, in order (the running-totals
+        chart); empty before the first deal ends."""
         ...
 
     def seat_panel(self, game: Any, seat: int, names: Sequence[str]) -> Panel:

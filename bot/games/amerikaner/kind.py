@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Panel, SeatResult
+from bot.tables.kind import Applied, Panel, Scene, SeatResult
 
 from . import claim as claims
 from . import text
@@ -134,6 +134,12 @@ class AmerikanerKind:
 
     def table_panel(self, game: Game, names: Sequence[str]) -> Panel:
         return text.table_panel(game_view(game), names)
+
+    def table_scene(self, game: Game, names: Sequence[str]) -> Scene:
+        return text.table_scene(game_view(game), names)
+
+    def running_totals(self, game: Game) -> list[tuple[int, ...]]:
+        return [tuple(totals) for totals in game.hand_totals]
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
         view = self.seat_view(game, seat)

@@ -36,6 +36,7 @@ from bot.errors import (
 )
 from bot.i18n import _, ngettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
+from bot.tables.scene import CardGroup, Scene, SeatScene
 
 from .actions import INVALID_BID, Action
 from .claim import INVALID_CLAIM
@@ -229,6 +230,97 @@ def _what_next(view: HandView) -> str:
             "bid": _("**{name}** to bid or pass."), "discard": _("**{name}** to discard."),
             "lead": _("**{name}** to lead."), "play": _("**{name}** to play."),
             "done": _("**{name}** to wait.")}[view.phase]
+
+
+# ----------------------------------------------------------------- the table's picture
+
+def table_scene(view: GameView, names: Sequence[str]) -> Scene:
+    """The public table as a picture's data (bot.render.pictures draws it), from the
+    public view only: each seat's points, bid or tricks and cards in hand (as a count),
+    the trick on the table by seat, the called card, the last trick, a kitty shown, the
+    contract and trump. No markdown: a picture shows it as it is."""
+    hand = view.hand
+    assert hand is not None
+    seats = tuple(_seat_scene(view, hand, seat, name) for seat, name in enumerate(names))
+    title = _("{game} · hand {number}").format(game=TITLE, number=view.hand_number)
+    return Scene(title=title, seats=seats,
+                 centre=hand.trick.plays if hand.trick is not None else (),
+                 centre_label=_centre_label(hand), groups=_scene_groups(hand, names),
+                 lines=_scene_lines(view, hand, names))
+
+
+def _seat_scene(view: GameView, hand: HandView, seat: int, name: str) -> SeatScene:
+    first = [_("{points} pts").format(points=view.totals[seat])]
+    if seat == hand.dealer:
+        first.append(_("dealer"))
+    second = []
+    if hand.phase in ("exchange", "bid"):
+        bids = [bid for bidder, bid in hand.auction if bidder == seat]
+        if bids:
+            second.append(_("pass") if bids[-1] == "pass" else
+                          _("bid {bid}").format(bid=bid_label(bids[-1])))
+    else:
+        if hand.bidder == seat:
+            second.append(_("bidder {bid}").format(bid=bid_label(hand.contract)))
+        if hand.partner == seat:
+            second.append(_("partner"))
+        second.append(_tricks(hand.tricks_won[seat]))
+    if hand.scores is not None:
+        second.append(f"{hand.scores[seat]:+d}")
+    lines = tuple(" · ".join(parts) for parts in (first, second) if parts)
+    return SeatScene(name=name, lines=lines, backs=hand.hand_sizes[seat],
+                     to_act=hand.to_act == seat)
+
+
+def _centre_label(hand: HandView) -> str:
+    """What the middle of the table is about: the trick under way, or the phase."""
+    if hand.phase in ("lead", "play"):
+        return _("Trick {number} of {count}").format(number=len(hand.tricks) + 1,
+                                                     count=hand.rules.cards_each)
+    return _phase_name(hand.phase)
+
+
+def _scene_lines(view: GameView, hand: HandView, names: Sequence[str]) -> tuple[str, ...]:
+    lines = []
+    if hand.phase in ("exchange", "bid"):
+        if hand.high_bidder is None:
+            lines.append(_("No bids yet."))
+        else:
+            lines.append(_("High bid: {bid} by {name}").format(
+                bid=bid_label(hand.high_bid), name=names[hand.high_bidder]))
+    elif hand.all_pass:
+        lines.append(_("All passed: no trumps, −1 a trick"))
+    elif hand.bidder is not None:
+        lines.append(_("Contract: {name} {bid}").format(name=names[hand.bidder],
+                                                        bid=bid_label(hand.contract)))
+    if hand.trump is not None and not hand.all_pass:
+        lines.append(_("Trump: {trump}").format(trump=_trump_name(hand.trump)))
+    if hand.to_act is not None:
+        lines.append(_turn_words(hand.phase).format(name=names[hand.to_act]))
+    lines.append(options_line(view.rules))
+    return tuple(lines)
+
+
+def _turn_words(phase: str) -> str:
+    """Who is to act and how, with `{name}` to fill in (a picture's words: no markdown)."""
+    return {"exchange": _("{name} to exchange with the blind"), "bid": _("{name} to bid"),
+            "discard": _("{name} to discard"), "lead": _("{name} to lead"),
+            "play": _("{name} to play")}[phase]
+
+
+def _scene_groups(hand: HandView, names: Sequence[str]) -> tuple[CardGroup, ...]:
+    groups = []
+    if hand.called is not None:
+        label = (_("Called card: {name} is partner").format(name=names[hand.partner])
+                 if hand.partner is not None else _("Called card: partner not yet shown"))
+        groups.append(CardGroup(label, (hand.called,)))
+    last = hand.last_trick
+    if last is not None and last.winner is not None:
+        groups.append(CardGroup(_("Last trick: {name} took it").format(
+            name=names[last.winner]), tuple(card for _seat, card in last.plays)))
+    if hand.kitty is not None:
+        groups.append(CardGroup(_("Kitty (shown)"), hand.kitty))
+    return tuple(groups)
 
 
 # ----------------------------------------------------------------- a player's hand

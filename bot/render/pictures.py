@@ -1,0 +1,659 @@
+"""Pictures: the public table of any game (its Scene) and the running-totals chart, as PNG.
+
+Only this module imports Pillow. Everything is drawn here, with no image or font file:
+cards are rounded rectangles with their rank in Pillow's bundled font
+(`ImageFont.load_default`) and their suit as vector shapes, card backs a pattern. The
+bundled font has ASCII only, so text goes through a small fallback: suit symbols, dashes
+and arrows are drawn as shapes, letters with accents (å, é, ü) as the letter and a drawn
+accent, ø as o and a stroke, æ as "ae", and what is left (emoji) is left out.
+
+A picture is drawn at twice its size and reduced (smooth edges without anti-aliased
+primitives), then saved with a small palette: a few tens of KB, the same bytes for the
+same scene. Sized for a phone: Discord shows it about 400 px wide there, so text is large.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.cards import JOKER_BASE, RANKS, SUIT_SYMBOLS, rank_of, suit_of
+from bot.i18n import _
+from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
+
+__all__ = ["CHART_SIZE", "TABLE_SIZE", "table_picture", "totals_chart"]
+
+TABLE_SIZE = (800, 500)
+CHART_SIZE = (800, 500)
+SCALE = 2  # drawn at this multiple, then reduced: the reduction smooths every edge
+PALETTE_COLOURS = 64  # a small palette keeps a picture to a few tens of KB
+
+RGB = tuple[int, int, int]
+BACKGROUND: RGB = (30, 33, 38)
+PANEL: RGB = (43, 47, 56)
+FELT: RGB = (24, 110, 58)
+RIM: RGB = (96, 62, 34)
+SEAT_BOX: RGB = (14, 66, 34)
+SEAT_EDGE: RGB = (58, 140, 86)
+SHADOW: RGB = (14, 60, 31)
+WHITE: RGB = (245, 245, 245)
+MUTED: RGB = (196, 208, 200)
+GOLD: RGB = (250, 200, 60)
+CARD_EDGE: RGB = (120, 120, 120)
+RED_SUIT: RGB = (206, 32, 42)
+BLACK_SUIT: RGB = (28, 28, 28)
+LIGHT_RED: RGB = (255, 118, 118)  # a red suit in text on a dark background
+JOKER: RGB = (110, 50, 170)
+BACK: RGB = (44, 82, 160)
+BACK_PATTERN: RGB = (96, 138, 214)
+GRID: RGB = (64, 69, 80)
+# The players' lines in the chart: apart from each other and readable on dark grey.
+LINE_COLOURS: tuple[RGB, ...] = ((255, 99, 99), (90, 170, 255), (255, 200, 60),
+                                 (110, 220, 130), (200, 130, 255), (255, 150, 60),
+                                 (80, 220, 220), (240, 120, 200))
+
+
+# ----------------------------------------------------------------- text without a full font
+
+@lru_cache(maxsize=32)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    font = ImageFont.load_default(size=size)
+    assert isinstance(font, ImageFont.FreeTypeFont), "Pillow was built without FreeType"
+    return font
+
+
+def _glyph(ch: str) -> bytes:
+    image = Image.new("L", (48, 48))
+    ImageDraw.Draw(image).text((4, 4), ch, font=_font(20), fill=255)
+    return image.tobytes()
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str) -> bool:
+    """Whether the bundled font draws `ch` (else it draws its empty box)."""
+    return _glyph(ch) != _glyph("\ue000")
+
+
+# Characters the font lacks, drawn another way: ("text", letters) in the font, or a
+# shape by name with its width in font sizes.
+_SUBSTITUTES: dict[str, tuple[str, str]] = {
+    "æ": ("text", "ae"), "Æ": ("text", "AE"), "œ": ("text", "oe"), "Œ": ("text", "OE"),
+    "ß": ("text", "ss"), "đ": ("text", "d"), "Đ": ("text", "D"), "ł": ("text", "l"),
+    "Ł": ("text", "L"), "ø": ("slash", "o"), "Ø": ("slash", "O"), "×": ("text", "x"),
+    "—": ("dash", "0.9"), "–": ("dash", "0.55"), "−": ("dash", "0.55"),
+    "→": ("arrow", ""), "▶": ("play", ""), "★": ("star", ""), "\u00a0": ("text", " "),
+}
+# Accents drawn over a letter (by their combining character after NFD).
+_ACCENTS = {"\u0300": "grave", "\u0301": "acute", "\u0302": "circumflex", "\u0303": "tilde",
+            "\u0308": "diaeresis", "\u030a": "ring", "\u030c": "caron"}
+
+Piece = tuple[str, str]  # (kind, what): ("text", run), ("suit", "♠"), ("ring", "a")...
+
+
+@lru_cache(maxsize=2048)
+def _pieces(text: str) -> tuple[Piece, ...]:
+    """`text` as runs the font draws and shapes drawn by hand; characters neither can
+    show are left out ("?" if that leaves nothing)."""
+    kept = [piece for piece in map(_piece, text) if piece is not None]
+    if len(kept) < len(text):  # something left out: no double space where it stood
+        kept = [piece for i, piece in enumerate(kept) if piece != ("text", " ") or (
+            0 < i < len(kept) - 1 and kept[i - 1] != ("text", " "))]
+    out: list[Piece] = []
+    for piece in kept:
+        if piece[0] == "text" and out and out[-1][0] == "text":
+            out[-1] = ("text", out[-1][1] + piece[1])
+        else:
+            out.append(piece)
+    if not out and text.strip():
+        out.append(("text", "?"))
+    return tuple(out)
+
+
+def _piece(ch: str) -> Piece | None:
+    if ch in SUIT_SYMBOLS:
+        return ("suit", ch)
+    if _has_glyph(ch):
+        return ("text", ch)
+    if ch in _SUBSTITUTES:
+        return _SUBSTITUTES[ch]
+    base, *marks = unicodedata.normalize("NFD", ch)
+    if marks and _has_glyph(base):
+        accents = [_ACCENTS[m] for m in marks if m in _ACCENTS]
+        return (accents[0], base) if accents else ("text", base)
+    plain = unicodedata.normalize("NFKD", ch)
+    if plain != ch and all(_has_glyph(c) for c in plain):
+        return ("text", plain)
+    if ch.isspace():
+        return ("text", " ")
+    return None
+
+
+def _piece_width(piece: Piece, size: float) -> float:
+    kind, what = piece
+    if kind == "suit":
+        return 0.82 * size
+    if kind == "dash":
+        return float(what) * size
+    if kind == "arrow":
+        return 0.95 * size
+    if kind in ("play", "star"):
+        return 0.7 * size
+    return _font(round(size)).getlength(what)
+
+
+def _text_width(text: str, size: float) -> float:
+    return sum(_piece_width(piece, size) for piece in _pieces(text))
+
+
+def _fit(text: str, size: float, width: float) -> str:
+    """`text`, shortened with "…" until it fits in `width`."""
+    if _text_width(text, size) <= width:
+        return text
+    while text and _text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _wrap(text: str, size: float, width: float, rows: int) -> list[str]:
+    """`text` in at most `rows` rows of `width`, broken at spaces, the last one shortened."""
+    out: list[str] = []
+    words = text.split(" ")
+    while words and len(out) < rows - 1:
+        row = words.pop(0)
+        while words and _text_width(row + " " + words[0], size) <= width:
+            row += " " + words.pop(0)
+        out.append(row)
+    if words:
+        out.append(_fit(" ".join(words), size, width))
+    return [_fit(row, size, width) for row in out]
+
+
+# ----------------------------------------------------------------- the canvas
+
+class Canvas:
+    """An image drawn at SCALE times its size: coordinates are the final picture's."""
+
+    def __init__(self, size: tuple[int, int], background: RGB) -> None:
+        self.size = size
+        self.image = Image.new("RGB", (size[0] * SCALE, size[1] * SCALE), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def rect(self, box: tuple[float, float, float, float], fill: RGB | None,
+             radius: float = 0, outline: RGB | None = None, width: float = 0) -> None:
+        self.draw.rounded_rectangle(_scaled(box), radius=round(radius * SCALE), fill=fill,
+                                    outline=outline, width=round(width * SCALE))
+
+    def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float) -> None:
+        self.draw.line([(x * SCALE, y * SCALE) for x, y in points], fill=fill,
+                       width=max(1, round(width * SCALE)), joint="curve")
+
+    def ellipse(self, box: tuple[float, float, float, float], fill: RGB | None,
+                outline: RGB | None = None, width: float = 0) -> None:
+        self.draw.ellipse(_scaled(box), fill=fill, outline=outline,
+                          width=round(width * SCALE))
+
+    def paste(self, image: Image.Image, x: float, y: float) -> None:
+        self.image.paste(image, (round(x * SCALE), round(y * SCALE)), image)
+
+    def text(self, x: float, baseline: float, text: str, size: float, fill: RGB,
+             align: str = "left", red: RGB = LIGHT_RED) -> float:
+        """Draw `text` with its baseline at `baseline`, from `x` ("left"), centred on it
+        ("centre") or ending at it ("right"); red suits in `red`. Returns its width."""
+        width = _text_width(text, size)
+        if align == "centre":
+            x -= width / 2
+        elif align == "right":
+            x -= width
+        _draw_pieces(self.draw, x * SCALE, baseline * SCALE, _pieces(text), size * SCALE,
+                     fill, red)
+        return width
+
+    def png(self) -> bytes:
+        picture = self.image.reduce(SCALE)
+        # The fast octree keeps the suits' reds apart from the felt and costs a few ms;
+        # no dithering and zlib's default level: smaller and several times faster to
+        # write than PNG's `optimize` (which gains about a tenth).
+        small = picture.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
+                                 dither=Image.Dither.NONE)
+        out = io.BytesIO()
+        small.save(out, format="PNG")
+        return out.getvalue()
+
+
+def _scaled(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = box
+    return (round(x0 * SCALE), round(y0 * SCALE), round(x1 * SCALE) - 1,
+            round(y1 * SCALE) - 1)
+
+
+def _draw_pieces(draw: ImageDraw.ImageDraw, x: float, baseline: float,
+                 pieces: Sequence[Piece], size: float, fill: RGB, red: RGB) -> None:
+    """Pieces of text at scaled coordinates: font runs, and the shapes drawn by hand."""
+    font = _font(round(size))
+    for piece in pieces:
+        kind, what = piece
+        width = _piece_width(piece, size)
+        if kind == "text":
+            draw.text((x, baseline), what, font=font, fill=fill, anchor="ls")
+        elif kind == "suit":
+            suit = SUIT_SYMBOLS.index(what)
+            colour = red if suit in (1, 2) else fill
+            edge = 0.68 * size
+            _suit_shape(draw, suit, x + 0.07 * size, baseline - edge, edge, colour)
+        elif kind in ("dash", "arrow", "play", "star"):
+            _symbol(draw, kind, x, baseline, width, size, fill)
+        else:
+            draw.text((x, baseline), what, font=font, fill=fill, anchor="ls")
+            _accent(draw, kind, font.getbbox(what, anchor="ls"), x, baseline, size, fill)
+        x += width
+
+
+def _symbol(draw: ImageDraw.ImageDraw, kind: str, x: float, baseline: float, width: float,
+            size: float, fill: RGB) -> None:
+    mid = baseline - 0.3 * size
+    stroke = max(1, round(size / 11))
+    if kind == "dash":
+        draw.line([(x + 0.08 * size, mid), (x + width - 0.08 * size, mid)], fill=fill,
+                  width=stroke)
+    elif kind == "arrow":
+        head = 0.22 * size
+        end = x + width - 0.1 * size
+        draw.line([(x + 0.1 * size, mid), (end, mid)], fill=fill, width=stroke)
+        draw.polygon([(end + stroke, mid), (end - head, mid - head * 0.8),
+                      (end - head, mid + head * 0.8)], fill=fill)
+    elif kind == "play":
+        draw.polygon([(x + 0.1 * size, mid - 0.3 * size), (x + 0.1 * size, mid + 0.3 * size),
+                      (x + 0.6 * size, mid)], fill=fill)
+    else:
+        _star(draw, x + width / 2, mid - 0.05 * size, 0.36 * size, fill)
+
+
+def _accent(draw: ImageDraw.ImageDraw, kind: str, bbox: tuple[float, float, float, float],
+            x: float, baseline: float, size: float, fill: RGB) -> None:
+    """An accent over (or a stroke through) the letter just drawn in `bbox`."""
+    left, top, right, bottom = (x + bbox[0], baseline + bbox[1], x + bbox[2],
+                                baseline + bbox[3])
+    centre = (left + right) / 2
+    stroke = max(1, round(size / 12))
+    gap = 0.05 * size
+    high = top - gap
+    if kind == "slash":
+        draw.line([(left, bottom + gap), (right, top - gap)], fill=fill, width=stroke)
+    elif kind == "ring":
+        radius = 0.1 * size
+        draw.ellipse((centre - radius, high - 2 * radius, centre + radius, high),
+                     outline=fill, width=stroke)
+    elif kind == "acute":
+        draw.line([(centre - 0.04 * size, high), (centre + 0.1 * size, high - 0.16 * size)],
+                  fill=fill, width=stroke)
+    elif kind == "grave":
+        draw.line([(centre + 0.04 * size, high), (centre - 0.1 * size, high - 0.16 * size)],
+                  fill=fill, width=stroke)
+    elif kind == "diaeresis":
+        radius = 0.045 * size
+        for dot in (centre - 0.12 * size, centre + 0.12 * size):
+            draw.ellipse((dot - radius, high - 2 * radius, dot + radius, high), fill=fill)
+    elif kind in ("circumflex", "caron"):
+        tip, ends = (high - 0.14 * size, high) if kind == "circumflex" else (
+            high, high - 0.14 * size)
+        draw.line([(centre - 0.1 * size, ends), (centre, tip), (centre + 0.1 * size, ends)],
+                  fill=fill, width=stroke)
+    elif kind == "tilde":
+        wave = [(centre - 0.12 * size + i * 0.04 * size,
+                 high - 0.06 * size - 0.05 * size * math.sin(i * math.pi / 3))
+                for i in range(7)]
+        draw.line(wave, fill=fill, width=stroke)
+
+
+# ----------------------------------------------------------------- suits and cards
+
+def _suit_shape(draw: ImageDraw.ImageDraw, suit: int, x: float, y: float, edge: float,
+                fill: RGB) -> None:
+    """Suit `suit` (S H D C) filling the square at (x, y) of side `edge`."""
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (x + u * edge, y + v * edge)
+
+    def disc(u: float, v: float, r: float) -> None:
+        draw.ellipse((x + (u - r) * edge, y + (v - r) * edge, x + (u + r) * edge,
+                      y + (v + r) * edge), fill=fill)
+
+    if suit == 2:  # diamond
+        draw.polygon([at(0.5, 0.0), at(0.9, 0.5), at(0.5, 1.0), at(0.1, 0.5)], fill=fill)
+    elif suit == 1:  # heart: two lobes and a point
+        disc(0.28, 0.32, 0.26)
+        disc(0.72, 0.32, 0.26)
+        draw.polygon([at(0.03, 0.42), at(0.97, 0.42), at(0.5, 0.98)], fill=fill)
+    elif suit == 0:  # spade: an upturned heart on a stem
+        disc(0.28, 0.6, 0.24)
+        disc(0.72, 0.6, 0.24)
+        draw.polygon([at(0.05, 0.52), at(0.95, 0.52), at(0.5, 0.0)], fill=fill)
+        draw.polygon([at(0.5, 0.6), at(0.3, 1.0), at(0.7, 1.0)], fill=fill)
+    else:  # club: three leaves on a stem
+        disc(0.5, 0.27, 0.22)
+        disc(0.25, 0.6, 0.22)
+        disc(0.75, 0.6, 0.22)
+        disc(0.5, 0.55, 0.12)
+        draw.polygon([at(0.5, 0.5), at(0.3, 1.0), at(0.7, 1.0)], fill=fill)
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: RGB) -> None:
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    draw.polygon(points, fill=fill)
+
+
+@lru_cache(maxsize=512)
+def _card(card: int, width: int, height: int) -> Image.Image:
+    """A card's face (or its back, card -1), at SCALE, with transparent corners."""
+    w, h = width * SCALE, height * SCALE
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    radius = round(0.11 * w)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=WHITE, outline=CARD_EDGE,
+                           width=SCALE)
+    if card < 0:
+        _card_back(draw, w, h, radius)
+    elif card >= JOKER_BASE:
+        _joker(draw, card, w, h)
+    else:
+        _card_face(draw, card, w, h)
+    return image
+
+
+def _card_face(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
+    suit = suit_of(card)
+    colour = RED_SUIT if suit in (1, 2) else BLACK_SUIT
+    rank = RANKS[rank_of(card)]
+    size = round(h * (0.3 if rank == "10" else 0.34))
+    left = 0.09 * w
+    # A hair of stroke: the bundled font has no bold, and a rank must read on a phone.
+    draw.text((left, 0.05 * h), rank, font=_font(size), fill=colour, anchor="lt",
+              stroke_width=1 if h >= 60 * SCALE else 0, stroke_fill=colour)
+    index = 0.2 * h
+    _suit_shape(draw, suit, left + 0.01 * w, 0.1 * h + size, index, colour)
+    pip = 0.44 * h
+    _suit_shape(draw, suit, w - pip - 0.08 * w, h - pip - 0.07 * h, pip, colour)
+
+
+def _joker(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
+    size = round(h * 0.22)
+    draw.text((0.09 * w, 0.06 * h), "JK", font=_font(size), fill=JOKER, anchor="lt")
+    draw.text((0.09 * w, 0.08 * h + size), str(card - JOKER_BASE + 1), font=_font(size),
+              fill=JOKER, anchor="lt")
+    _star(draw, 0.58 * w, 0.62 * h, 0.3 * min(w, h * 0.8), JOKER)
+
+
+def _card_back(draw: ImageDraw.ImageDraw, w: int, h: int, radius: int) -> None:
+    margin = round(0.09 * w)
+    inner = (margin, margin, w - 1 - margin, h - 1 - margin)
+    draw.rounded_rectangle(inner, radius=max(1, radius - margin // 2), fill=BACK)
+    step = max(4, round(w / 5))
+    half = step / 2 - SCALE
+    for row in range(1, (h - 2 * margin) // step + 1):
+        for col in range(1, (w - 2 * margin) // step + 1):
+            cx = margin + col * step - (step / 2 if row % 2 else 0)
+            cy = margin + row * step - step / 2
+            if margin + half <= cx <= w - margin - half:
+                draw.polygon([(cx, cy - half), (cx + half, cy), (cx, cy + half),
+                              (cx - half, cy)], fill=BACK_PATTERN)
+
+
+def _paste_card(canvas: Canvas, card: int, x: float, y: float, width: int, height: int,
+                shadow: RGB | None = SHADOW) -> None:
+    if shadow is not None:
+        canvas.rect((x + 2, y + 3, x + width + 2, y + height + 3), shadow,
+                    radius=0.11 * width)
+    canvas.paste(_card(card, width, height), x, y)
+
+
+# ----------------------------------------------------------------- the table
+
+TABLE_AREA = 556  # the felt's width; the panel beside it holds the title, lines and rows
+CENTRE = (TABLE_AREA / 2, TABLE_SIZE[1] / 2)
+SEAT_WIDTH = 172
+BIG_CARD = (64, 90)
+ROW_CARD = (40, 56)
+SEAT_CARD = (30, 42)
+MINI_BACK = (16, 22)
+# Seat centres by table size, seat 0 at the bottom and on clockwise.
+_SEATS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((278, 440),),
+    2: ((278, 440), (278, 62)),
+    3: ((278, 440), (100, 110), (456, 110)),
+    4: ((278, 440), (98, 250), (278, 62), (458, 250)),
+    5: ((278, 440), (98, 300), (150, 62), (406, 62), (458, 300)),
+    6: ((170, 440), (98, 250), (170, 62), (386, 62), (458, 250), (386, 440)),
+}
+
+
+def _seat_centres(count: int) -> tuple[tuple[float, float], ...]:
+    if count in _SEATS:
+        return _SEATS[count]
+    cx, cy = CENTRE
+    return tuple((cx + 190 * math.cos(math.pi / 2 + 2 * math.pi * i / count),
+                  cy + 190 * math.sin(math.pi / 2 + 2 * math.pi * i / count))
+                 for i in range(count))
+
+
+def table_picture(scene: Scene) -> bytes:
+    """The public table of `scene` as a PNG of TABLE_SIZE: the felt with the seats around
+    it and the cards in the middle, and a panel with the title, lines and card rows."""
+    canvas = Canvas(TABLE_SIZE, BACKGROUND)
+    canvas.rect((6, 6, TABLE_AREA - 6, TABLE_SIZE[1] - 6), FELT, radius=70, outline=RIM,
+                width=6)
+    centres = _seat_centres(len(scene.seats))
+    _draw_centre(canvas, scene, centres)
+    for seat, centre in zip(scene.seats, centres, strict=True):
+        _draw_seat(canvas, seat, centre)
+    _draw_panel(canvas, scene)
+    return canvas.png()
+
+
+def _draw_centre(canvas: Canvas, scene: Scene, centres: Sequence[tuple[float, float]]
+                 ) -> None:
+    """The trick by seat (each card pushed towards its player), or a pile, stacked."""
+    cx, cy = CENTRE
+    width, height = BIG_CARD
+    pile = [card for seat, card in scene.centre if seat == NO_SEAT][-5:]
+    for i, card in enumerate(pile):
+        x = cx - width / 2 + (i - (len(pile) - 1) / 2) * 26
+        _paste_card(canvas, card, x, cy - height / 2 - 12 + 4 * i, width, height)
+    for seat, card in scene.centre:
+        if not 0 <= seat < len(centres):
+            continue
+        sx, sy = centres[seat]
+        x = cx + (sx - cx) * 0.33 - width / 2
+        y = cy + (sy - cy) * 0.45 - height / 2
+        _paste_card(canvas, card, x, y, width, height)
+    if scene.centre_label and not scene.centre:  # else it heads the panel's lines
+        size = 17
+        label = _fit(scene.centre_label, size, 200)
+        half = _text_width(label, size) / 2 + 12
+        canvas.rect((cx - half, cy - 15, cx + half, cy + 15), SEAT_BOX, radius=15)
+        canvas.text(cx, cy + 6, label, size, WHITE, align="centre")
+
+
+def _draw_seat(canvas: Canvas, seat: SeatScene, centre: tuple[float, float]) -> None:
+    """A seat's box: its name row, its lines, and the cards face up in front of it."""
+    lines = seat.lines[:3]
+    height = 38 + 22 * len(lines) + (SEAT_CARD[1] + 8 if seat.cards else 0)
+    left, top = centre[0] - SEAT_WIDTH / 2, centre[1] - height / 2
+    canvas.rect((left, top, left + SEAT_WIDTH, top + height), SEAT_BOX, radius=12,
+                outline=GOLD if seat.to_act else SEAT_EDGE, width=3 if seat.to_act else 1.5)
+    baseline = top + 28
+    _draw_name_row(canvas, seat, left, baseline)
+    for line in lines:
+        baseline += 22
+        canvas.text(left + 10, baseline, _fit(line, 18, SEAT_WIDTH - 20), 18, MUTED)
+    if seat.cards:
+        step = min(SEAT_CARD[0] + 4, (SEAT_WIDTH - 20 - SEAT_CARD[0]) /
+                   max(1, len(seat.cards) - 1))
+        for i, card in enumerate(seat.cards):
+            _paste_card(canvas, card, left + 10 + i * step, baseline + 8, *SEAT_CARD,
+                        shadow=None)
+
+
+def _draw_name_row(canvas: Canvas, seat: SeatScene, left: float, baseline: float) -> None:
+    """The name (gold, after a mark, when the seat is to act), shortened to leave room
+    on the right for the cards seen from the back: a small back and their count."""
+    right = left + SEAT_WIDTH - 10
+    if seat.backs:
+        count = str(seat.backs)
+        right -= canvas.text(right, baseline - 1, count, 17, MUTED, align="right") + 4
+        right -= MINI_BACK[0]
+        canvas.paste(_card(-1, *MINI_BACK), right, baseline - 18)
+        right -= 8
+    x = left + 10
+    if seat.to_act:
+        canvas.text(x, baseline, "▶", 20, GOLD)
+        x += 15
+    canvas.text(x, baseline, _fit(seat.name, 22, right - x), 22,
+                GOLD if seat.to_act else WHITE)
+
+
+def _draw_panel(canvas: Canvas, scene: Scene) -> None:
+    """Beside the felt: the title, the lines, then the card rows, as far as they fit."""
+    left, width = TABLE_AREA + 12, TABLE_SIZE[0] - TABLE_AREA - 24
+    canvas.rect((TABLE_AREA, 0, TABLE_SIZE[0], TABLE_SIZE[1]), PANEL)
+    baseline = 12.0
+    for row in _wrap(scene.title, 24, width, 2):
+        baseline += 28
+        canvas.text(left, baseline, row, 24, WHITE)
+    baseline += 6
+    if scene.centre_label and scene.centre:
+        for row in _wrap(scene.centre_label, 18, width, 2):
+            baseline += 23
+            canvas.text(left, baseline, row, 18, WHITE)
+    for line in scene.lines:
+        for row in _wrap(line, 18, width, 2):
+            baseline += 23
+            canvas.text(left, baseline, row, 18, MUTED)
+    top = baseline + 14
+    for group in scene.groups:
+        if top + 24 + ROW_CARD[1] > TABLE_SIZE[1]:
+            break
+        top = _draw_group(canvas, group, left, top, width)
+
+
+def _draw_group(canvas: Canvas, group: CardGroup, left: float, top: float,
+                width: float) -> float:
+    """A labelled row of cards (overlapping when many), then a deck as a small stack with
+    its count. Returns where the next row starts."""
+    canvas.text(left, top + 16, _fit(group.label, 17, width), 17, GOLD)
+    top += 24
+    card_w, card_h = ROW_CARD
+    room = width - (card_w + 40 if group.backs else 0)
+    count = len(group.cards)
+    step = min(card_w + 4, (room - card_w) / max(1, count - 1)) if count else 0
+    x = left
+    for i, card in enumerate(group.cards):
+        _paste_card(canvas, card, left + i * step, top, card_w, card_h, shadow=None)
+        x = left + i * step + card_w + 10
+    if group.backs:
+        for i in range(min(3, group.backs)):
+            _paste_card(canvas, -1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)
+        canvas.text(x + card_w + 12, top + card_h / 2 + 7, str(group.backs), 20, WHITE)
+    return top + card_h + 14
+
+
+# ----------------------------------------------------------------- the running totals
+
+CHART_LEFT, CHART_TOP, CHART_BOTTOM = 58, 70, 48
+LEGEND_WIDTH = 210
+
+
+def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int]],
+                 target: int | None = None, axis_label: str | None = None) -> bytes:
+    """Each player's total deal by deal as a line (from 0 before the first deal), with
+    the standings beside it: names by final total, with their colours. `totals[d][s]` is
+    seat s's total after deal d (GameKind.running_totals); `target`, if given, is drawn
+    as a dashed line; `axis_label` names the deals (the renderer's "Deal" by default)."""
+    canvas = Canvas(CHART_SIZE, BACKGROUND)
+    canvas.text(20, 42, _fit(title, 26, CHART_SIZE[0] - 40), 26, WHITE)
+    rows = [tuple(0 for _ in names), *(tuple(row) for row in totals)]
+    plot = (CHART_LEFT, CHART_TOP, CHART_SIZE[0] - LEGEND_WIDTH - 20,
+            CHART_SIZE[1] - CHART_BOTTOM)
+    low, high, step = _y_range([v for row in rows for v in row] + (
+        [target] if target is not None else []))
+    scale_x = _scale(0, max(1, len(rows) - 1), plot[0], plot[2])
+    scale_y = _scale(low, high, plot[3], plot[1])
+    _grid(canvas, plot, low, high, step, len(rows) - 1, scale_x, scale_y)
+    canvas.text((plot[0] + plot[2]) / 2, CHART_SIZE[1] - 8,
+                axis_label if axis_label is not None else _("Deal"), 16, MUTED,
+                align="centre")
+    if target is not None:
+        _dashed(canvas, plot[0], plot[2], scale_y(target), WHITE)
+        canvas.text(plot[2] - 4, scale_y(target) - 6, str(target), 15, WHITE, align="right")
+    for seat in range(len(names)):
+        colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
+        points = [(scale_x(d), scale_y(row[seat])) for d, row in enumerate(rows)]
+        canvas.line(points, colour, 3)
+        for x, y in points if len(points) <= 30 else points[-1:]:
+            canvas.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), colour)
+    _legend(canvas, names, rows[-1], plot[2] + 24)
+    return canvas.png()
+
+
+def _scale(low: float, high: float, start: float, end: float) -> Callable[[float], float]:
+    """The linear map of [low, high] onto [start, end]."""
+    span = (high - low) or 1
+
+    def at(value: float) -> float:
+        return start + (value - low) / span * (end - start)
+    return at
+
+
+def _y_range(values: Sequence[int]) -> tuple[int, int, int]:
+    """The value axis: from below the lowest (0 at most) to above the highest, in round
+    steps, about five of them."""
+    low, high = min([0, *values]), max([1, *values])
+    raw = (high - low) / 5
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    step = max(1, int(step))
+    return (math.floor(low / step) * step, math.ceil(high / step) * step, step)
+
+
+def _grid(canvas: Canvas, plot: tuple[float, float, float, float], low: int, high: int,
+          step: int, deals: int, scale_x: Callable[[float], float],
+          scale_y: Callable[[float], float]) -> None:
+    left, top, right, bottom = plot
+    for value in range(low, high + 1, step):
+        y = scale_y(value)
+        canvas.line([(left, y), (right, y)], GRID if value else MUTED, 1)
+        canvas.text(left - 8, y + 5, str(value), 15, MUTED, align="right")
+    every = max(1, math.ceil(deals / 12))
+    for deal in range(0, deals + 1, every):
+        x = scale_x(deal)
+        canvas.line([(x, bottom), (x, bottom + 5)], MUTED, 1)
+        canvas.text(x, bottom + 22, str(deal), 15, MUTED, align="centre")
+
+
+def _dashed(canvas: Canvas, left: float, right: float, y: float, colour: RGB) -> None:
+    x = left
+    while x < right:
+        canvas.line([(x, y), (min(right, x + 10), y)], colour, 2)
+        x += 16
+
+
+def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float) -> None:
+    """The standings: players by final total (ties keep seat order), in their colours."""
+    order = sorted(range(len(names)), key=lambda seat: -final[seat])
+    baseline = CHART_TOP + 6
+    for place, seat in enumerate(order, start=1):
+        colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
+        canvas.rect((left, baseline - 14, left + 18, baseline + 2), colour, radius=4)
+        total = str(final[seat])
+        canvas.text(CHART_SIZE[0] - 20, baseline, total, 19, WHITE, align="right")
+        room = CHART_SIZE[0] - 20 - _text_width(total, 19) - 10 - (left + 26)
+        canvas.text(left + 26, baseline, _fit(f"{place}. {names[seat]}", 19, room), 19,
+                    colour)
+        baseline += 32

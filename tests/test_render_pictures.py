@@ -1,0 +1,216 @@
+"""Pictures (bot/render/pictures.py) of tables described by a game's Scene, and the
+running-totals chart: valid PNGs of the promised size and weight, the same bytes for the
+same scene and other bytes for another, and a scene that shows only public cards."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+
+import pytest
+from babel.messages.catalog import Catalog
+from PIL import Image
+
+from bot.cards import JOKERS, parse_card
+from bot.games.amerikaner import text
+from bot.games.amerikaner.ai.random_player import random_action
+from bot.games.amerikaner.kind import AMERIKANER
+from bot.games.amerikaner.views import GameView, hand_view, known_cards
+from bot.i18n import install, use_locale
+from bot.render.pictures import (
+    CHART_SIZE,
+    LINE_COLOURS,
+    TABLE_SIZE,
+    table_picture,
+    totals_chart,
+)
+from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
+from tests.core_helpers import new_hand, run
+
+KIND = AMERIKANER
+NAMES = ["alice", "Bjørn", "Åse Ærlig", "dave 🎲", "erin", "frank"]
+MAX_BYTES = 80_000  # a 6-player table measured about 22 KB
+
+
+def _png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    image.load()  # decodes the whole picture: a truncated or corrupt one raises
+    return image
+
+
+def _game_in_play(players: int, options: dict[str, object], seed: int) -> object:
+    """A game in the middle of a trick: at least one card on the table."""
+    rng = random.Random(seed)
+    game, _deal = KIND.new_game(KIND.make_rules("amerikaner", players, options), 0, rng)
+    while True:
+        seat = KIND.to_act(game)
+        assert seat is not None
+        KIND.apply(game, random_action(KIND.seat_view(game, seat), rng), rng)
+        hand = KIND.public_view(game).hand
+        if hand.trick is not None and hand.tricks and rng.random() < 0.3:
+            return game
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (3, {}), (4, {}), (5, {}), (5, {"jokers": True}), (6, {"jokers": True})])
+def test_a_table_is_a_small_png_of_the_table_size(players: int,
+                                                  options: dict[str, object]) -> None:
+    game = _game_in_play(players, options, seed=players)
+    scene = KIND.table_scene(game, NAMES[:players])
+    assert len(scene.seats) == players and scene.centre
+    data = table_picture(scene)
+    assert _png(data).size == TABLE_SIZE
+    assert len(data) < MAX_BYTES
+
+
+def test_jokers_are_drawn_and_every_card_differs() -> None:
+    def scene(cards: tuple[int, ...]) -> Scene:
+        seats = tuple(SeatScene(name, (f"{i} pts",), backs=5) for i, name in enumerate(NAMES))
+        return Scene("Amerikaner", seats, centre=tuple(enumerate(cards)),
+                     groups=(CardGroup("Last trick", cards),))
+
+    with_jokers = table_picture(scene((*JOKERS, parse_card("AS"), parse_card("2H"),
+                                       parse_card("10D"))))
+    assert _png(with_jokers).size == TABLE_SIZE and len(with_jokers) < MAX_BYTES
+    pictures = {table_picture(scene((card,))) for card in range(55)}
+    assert len(pictures) == 55
+
+
+def test_the_same_scene_gives_the_same_picture_and_another_state_another() -> None:
+    game = _game_in_play(4, {}, seed=11)
+    before = table_picture(KIND.table_scene(game, NAMES[:4]))
+    assert table_picture(KIND.table_scene(game, NAMES[:4])) == before
+    seat = KIND.to_act(game)
+    KIND.apply(game, random_action(KIND.seat_view(game, seat), random.Random(1)),
+               random.Random(1))
+    assert table_picture(KIND.table_scene(game, NAMES[:4])) != before
+
+
+def test_a_shedding_game_scene_draws_a_pile_rows_and_a_deck() -> None:
+    """What another game needs: cards face up by a seat, a pile, a deck by its count."""
+    cards = [parse_card(c) for c in ("4H", "6S", "9D", "QC")]
+    seats = (SeatScene("Kari", ("Hand: 5",), cards=tuple(cards[:3]), backs=3, to_act=True),
+             SeatScene("Ola", ("Hand: 2",), cards=(cards[3],), backs=3))
+    scene = Scene("American", seats, centre=tuple((NO_SEAT, c) for c in cards),
+                  centre_label="Pile", groups=(CardGroup("Deck", backs=23),))
+    data = table_picture(scene)
+    assert _png(data).size == TABLE_SIZE
+    fewer = Scene("American", seats, centre=tuple((NO_SEAT, c) for c in cards),
+                  centre_label="Pile", groups=(CardGroup("Deck", backs=22),))
+    assert table_picture(fewer) != data
+
+
+def test_names_the_font_cannot_spell_still_draw() -> None:
+    """The bundled font has ASCII only: other letters are drawn by hand (ø is not o),
+    and a name of nothing it can draw shows as "?" (not as no name at all)."""
+    def picture(name: str) -> bytes:
+        return table_picture(Scene("Ærlig — på", (SeatScene(name), SeatScene("x"))))
+
+    assert picture("Bjørn") != picture("Bjorn")
+    assert picture("🎲🎲") == picture("Иван") == picture("?") != picture("")
+
+
+def _colours(image: Image.Image) -> list[tuple[int, int, int]]:
+    rgb = image.convert("RGB")
+    return [colour for _count, colour in rgb.getcolors(maxcolors=1 << 16)]
+
+
+def _has_colour(colours: list[tuple[int, int, int]], wanted: tuple[int, int, int]) -> bool:
+    return any(sum(abs(a - b) for a, b in zip(colour, wanted, strict=True)) <= 24
+               for colour in colours)
+
+
+@pytest.mark.parametrize(("players", "hands"), [(3, 1), (4, 10), (6, 25)])
+def test_the_chart_has_a_line_per_player(players: int, hands: int) -> None:
+    rng = random.Random(players)
+    totals, running = [], [0] * players
+    for _ in range(hands):
+        running = [t + rng.randint(-8, 12) for t in running]
+        totals.append(tuple(running))
+    data = totals_chart("Amerikaner", NAMES[:players], totals, target=52)
+    image = _png(data)
+    assert image.size == CHART_SIZE and len(data) < MAX_BYTES
+    colours = _colours(image)
+    assert all(_has_colour(colours, LINE_COLOURS[seat]) for seat in range(players))
+    assert not _has_colour(colours, LINE_COLOURS[players])
+
+
+def test_the_chart_of_a_game_before_its_first_deal_ends() -> None:
+    game = _game_in_play(4, {}, seed=2)
+    assert KIND.running_totals(game) == []
+    assert _png(totals_chart("Amerikaner", NAMES[:4], [])).size == CHART_SIZE
+
+
+def test_running_totals_are_the_totals_after_each_deal() -> None:
+    rng = random.Random(5)
+    game, _deal = KIND.new_game(KIND.make_rules("amerikaner", 4, {"target": 20}), 0, rng)
+    finished = 0
+    while finished < 6:
+        seat = KIND.to_act(game)
+        applied = KIND.apply(game, random_action(KIND.seat_view(game, seat), rng), rng)
+        if applied.deal_finished:
+            finished += 1
+            totals = KIND.running_totals(game)
+            assert len(totals) == finished
+            assert totals[-1] == KIND.public_view(game).totals
+
+
+# ----------------------------------------------------------------- only public cards
+
+def _states(seed: int, preset: str, players: int, options: dict[str, object],
+            actions: int = 300) -> Iterator[object]:
+    """Every state of a random game over its first `actions` actions (random players
+    seldom reach a target: their contracts fail)."""
+    rng = random.Random(seed)
+    rules = KIND.make_rules(preset, players, {"target": 15, **options})
+    game, _deal = KIND.new_game(rules, rng.randrange(players), rng)
+    for _ in range(actions):
+        yield game
+        seat = KIND.to_act(game)
+        if seat is None:
+            return
+        KIND.apply(game, random_action(KIND.seat_view(game, seat), rng), rng)
+
+
+@pytest.mark.parametrize(("seed", "preset", "players", "options"), [
+    (1, "amerikaner", 4, {}), (2, "amerikaner", 4, {"show_kitty": True}),
+    (3, "amerikaner", 6, {"jokers": True}), (4, "norsk", 4, {}), (5, "kani", 4, {}),
+    (6, "amerikaner", 3, {"all_pass_play": True})])
+def test_a_scene_shows_only_cards_the_public_view_shows(seed: int, preset: str, players: int,
+                                                        options: dict[str, object]) -> None:
+    for game in _states(seed, preset, players, options):
+        public = KIND.public_view(game).hand
+        scene = KIND.table_scene(game, NAMES[:players])
+        assert scene.shown_cards() <= known_cards(public)
+        assert [seat.backs for seat in scene.seats] == list(public.hand_sizes)
+        assert [seat.to_act for seat in scene.seats] == [
+            public.to_act == seat for seat in range(players)]
+
+
+def test_the_trick_on_the_table_is_drawn_by_seat() -> None:
+    hand = run(new_hand(options={"no_kitty": True},
+                        fixed={1: "AS KS AH KH QH JH 10H 9H 8H 7H 6H 5H 4H"}),
+               "1 bid 7", "2 pass", "3 pass", "0 pass", "1 play AS call QS", "2 play AD")
+    view = GameView(rules=hand.rules, hand_number=3, totals=(5, -2, 0, 9), finished=False,
+                    winners=(), hand=hand_view(hand))
+    scene = text.table_scene(view, NAMES[:4])
+    assert scene.centre == ((1, parse_card("AS")), (2, parse_card("AD")))
+    assert [seat.to_act for seat in scene.seats] == [False, False, False, True]
+    assert [seat.backs for seat in scene.seats] == [13, 12, 12, 13]
+    assert scene.groups[0].cards == (parse_card("QS"),)  # the called card
+    assert scene.shown_cards() == {parse_card(c) for c in ("AS", "AD", "QS")}
+    assert "5 pts" in scene.seats[0].lines[0] and "-2 pts" in scene.seats[1].lines[0]
+
+
+def test_the_charts_own_word_is_translated() -> None:
+    """The axis's word is the renderer's own: it comes through the translation function."""
+    catalog = Catalog(locale="nb")
+    catalog.add("Deal", "Giv")
+    install("test-render", catalog)
+    english = totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)])
+    with use_locale("test-render"):
+        translated = totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)])
+    assert translated != english
+    assert totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)], axis_label="Giv") == translated
