@@ -677,9 +677,9 @@ def _in_both(render: Callable[[], list[tuple[str, list[str]]]]
 
 
 def _nb_played_games() -> list[tuple[str, list[str]]]:
-    """Whole games of three presets, with everything a player reads along the way: the
-    panels, the actions, a hint at each turn, each hand's summary and review, the final
-    standings, and the table's own texts."""
+    """Whole games of four set-ups, with everything a player reads along the way: the
+    panels, the table picture's words, the actions, a hint every few turns, each hand's
+    summary and review, the final standings, and the table's own texts."""
     shown: list[tuple[str, list[str]]] = []
     kind = AMERIKANER
     for preset, players, options in [
@@ -699,6 +699,7 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
             seat = kind.to_act(game)
             assert seat is not None
             shown.append(("table", _texts(kind.table_panel(game, names))))
+            shown.append(("picture", list(kind.table_scene(game, names).texts())))
             shown += [("seat", _texts(kind.seat_panel(game, s, names)))
                       for s in range(players)]
             if turns % 7 == 0:
@@ -721,7 +722,8 @@ def test_a_played_game_reads_in_norwegian() -> None:
     for what, en, nb in _in_both(_nb_played_games):
         seen.add(what)
         _check_norwegian(en, nb, what)
-    assert {"table", "seat", "hint", "action", "summary", "review", "final"} <= seen
+    assert {"table", "picture", "seat", "hint", "action", "summary", "review",
+            "final"} <= seen
 
 
 def _nb_reference() -> list[tuple[str, list[str]]]:
