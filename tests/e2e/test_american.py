@@ -76,6 +76,15 @@ async def test_stats_and_help_for_american(fake: FakeDiscord, leaks: LeakChecker
         driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=7)
         await driver.play_to_end()
         out = await check_finished_american(fake, table)
+        # `amerikaner replay` reads the export and prints the same replay
+        it = await fake.slash("alice", None, "american export")
+        exported = tmp_path / "export.json"
+        exported.write_bytes(it.message.attachments[0].data)
+        from tests.test_cli_replay import _run
+
+        replayed = _run("replay", str(exported))
+        assert replayed.returncode == 0, replayed.stderr
+        assert json.loads(replayed.stdout) == out
         winner = table.seats[out["winners"][0]].name
         stats = await fake.slash("alice", None, "american stats", {"member": winner})
         text = stats.message.text()
