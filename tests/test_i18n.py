@@ -324,6 +324,19 @@ def _american_errors() -> Iterator[GameError]:
             AmericanRules.create(2, bad)
         except GameError as exc:
             yield exc
+    # the table's own: a review of a deal being played, a claim, what players type
+    from bot.games.american.kind import AMERICAN
+
+    live, _ = AMERICAN.new_game(AmericanRules.create(2, {}), 0, rng)
+    for refused in (lambda: AMERICAN.deal_review(live, 0, ["a", "b"]),
+                    lambda: AMERICAN.claim(live, 0)):
+        try:
+            refused()
+        except GameError as exc:
+            yield exc
+    yield GameError("invalid_card", reason="typed", text="zz")
+    yield GameError("invalid_card", reason="rank_not_held", rank=5)
+    yield GameError("invalid_card", reason="position", text="x")
     for path in sorted((REPO / "tests" / "fixtures" / "conformance-american").rglob(
             "faulty/corrupt_*.json")):
         if not path.name.endswith(".expected.json"):
