@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Panel, SeatResult
+from bot.tables.kind import Applied, Panel, Scene, SeatResult
 
 from . import text
 from .actions import PICKUP, Action
@@ -137,6 +137,13 @@ class AmericanKind:
 
     def table_panel(self, game: Game, names: Sequence[str]) -> Panel:
         return text.table_panel(game_view(game), names)
+
+    def table_scene(self, game: Game, names: Sequence[str]) -> Scene:
+        return text.table_scene(game_view(game), names)
+
+    def running_totals(self, game: Game) -> list[tuple[int, ...]]:
+        # A deal is won or not: the running total is the deals won so far.
+        return [tuple(wins) for wins in game.deal_wins]
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
         return text.seat_panel(game_view(game, seat), names)

@@ -30,6 +30,7 @@ from bot.errors import (
 )
 from bot.i18n import _, ngettext
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, quote
+from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
 from .actions import (
     FLIP,
@@ -428,6 +429,42 @@ def _seat_line(deal: DealView, seat: SeatView, names: Sequence[str]) -> str:
         line += "\n" + _("  seen going into the hand: {cards}").format(
             cards=_labels(seat.known))
     return line
+
+
+# The pile's top cards the picture shows (the rest is a count).
+_PILE_SHOWN = 4
+
+
+def table_scene(view: GameView, names: Sequence[str]) -> Scene:
+    """The public table as a picture's scene: each seat's face-up row, with its hand and
+    face-down cards as counts; the pile's top cards in the middle; the deck and the burned
+    cards by count. Plain words (a picture shows no Markdown)."""
+    deal = view.deal
+    assert deal is not None
+    seats = tuple(SeatScene(
+        name=names[seat.seat],
+        lines=(_("out") if seat.out else ngettext(
+            "{count} in hand", "{count} in hand", seat.hand_size).format(
+                count=seat.hand_size),
+               ngettext("{count} face down", "{count} face down", seat.down).format(
+                   count=seat.down),
+               ngettext("{count} deal won", "{count} deals won", view.wins[seat.seat]).format(
+                   count=view.wins[seat.seat])),
+        cards=seat.up, backs=seat.down, to_act=deal.to_act == seat.seat)
+        for seat in deal.seats)
+    pile = deal.pile[-_PILE_SHOWN:]
+    beneath = len(deal.pile) - len(pile)
+    groups = [CardGroup(_("Deck"), backs=deal.deck)]
+    if deal.burned:
+        groups.append(CardGroup(_("Burned"), backs=len(deal.burned)))
+    turn = (_("{name} to act").format(name=names[deal.to_act]) if deal.to_act is not None
+            else _("The deal is over."))
+    return Scene(
+        title=_("{game} · deal {number}").format(game=TITLE, number=view.deal_number),
+        seats=seats, centre=tuple((NO_SEAT, card) for card in pile),
+        centre_label=ngettext("The pile: {count} card beneath", "The pile: {count} cards beneath",
+                              beneath).format(count=beneath) if beneath else _("The pile"),
+        groups=tuple(groups), lines=(turn,))
 
 
 def _what_next(deal: DealView, names: Sequence[str]) -> str:
