@@ -25,7 +25,7 @@ from bot.tables.outbox import Outbox
 log = logging.getLogger(__name__)
 
 # The shared table cog first: the games' cogs add its commands to their groups.
-EXTENSIONS = ("cogs.tables", "cogs.amerikaner")
+EXTENSIONS = ("cogs.tables", "cogs.amerikaner", "cogs.american")
 
 
 def tune_garbage_collector() -> None:

@@ -853,7 +853,7 @@ async def test_record_action_refuses_duplicates_and_gaps(store: Store) -> None:
     with pytest.raises(GameNotFoundError):
         await store.record_action(12345, 0, 0, {"seat": 0, "action": "pass"})
     with pytest.raises(ValueError):
-        await store.record_action(game_id, 0, n, {"seat": 0}, next_deal={"no": "deal"})
+        await store.record_action(game_id, 0, n, {"seat": 0}, next_deal={})  # a deal is an object
     with pytest.raises(ValueError):
         await store.record_action(game_id, 0, n, "pass")  # type: ignore[arg-type]
     assert await store.load_record(game_id) == SMALL_RECORD

@@ -8,8 +8,10 @@ from collections.abc import Mapping
 
 from bot.tables.kind import GameKind
 
+from .american.kind import AMERICAN
 from .amerikaner.kind import AMERIKANER
 
-GAMES: Mapping[str, GameKind] = {kind.name: kind for kind in (AMERIKANER,)}
+# The first is the default game (of a table restored from before there were several).
+GAMES: Mapping[str, GameKind] = {kind.name: kind for kind in (AMERIKANER, AMERICAN)}
 
 __all__ = ["GAMES"]

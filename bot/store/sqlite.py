@@ -817,8 +817,10 @@ def _cancel_game_sync(db: sqlite3.Connection, game_id: int, now: float) -> bool:
 
 
 def _deal_json(deal: dict[str, Any]) -> str:
-    if not isinstance(deal, dict) or "deal" not in deal:
-        raise ValueError('a hand needs a "deal"')
+    # The deal is the game's own object (Amerikaner's has "deal", American's "down",
+    # "up", "hand" and "deck"): the store only keeps it.
+    if not isinstance(deal, dict) or not deal:
+        raise ValueError("a hand needs its deal, an object")
     if "actions" in deal:
         raise ValueError('add_hand takes the deal only; append "actions" separately')
     return _dumps(deal)

@@ -84,7 +84,14 @@ class GameKind(Protocol):
         ...
 
     def load(self, record: Mapping[str, Any]) -> Any:
-        """The game of a record, replayed (a record that does not replay raises)."""
+        """The game of a record, replayed (a record that does not replay raises): the
+        store's (`Store.load_record`), or the game's own (`record`)."""
+        ...
+
+    def record(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's record in its own format (what export gives and replay reads), from
+        the store's: `format`, `rules`, `first_dealer` and `hands`, each deal as `new_game`
+        and `apply` gave it, with its `actions`."""
         ...
 
     def version(self, game: Any) -> int:

@@ -40,6 +40,7 @@ from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.render import seat_names
 from bot.tables.service import PLAYING, Table
+from tests.e2e import american_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.models import iter_components
 
@@ -200,7 +201,13 @@ class LeakChecker:
             table = self.bot.tables.get(first) or table
         elif table is not None:
             self._message_tables[msg.id] = table.id
-        if table is None or table.game is None or not table.game.hands:
+        if table is None or table.game is None:
+            return
+        if table.kind.name == "american":
+            if table.game.deals:
+                american_leaks.check(self, table, msg, message_text(msg))
+            return
+        if not table.game.hands:
             return
         text = message_text(msg)
         if msg.visible_to is None:

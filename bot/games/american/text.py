@@ -1,15 +1,18 @@
-"""The words of American a player reads. For now: the sentence for each refusal, by code
-and parameters (the replay's error messages and the terminal's answers); the table and
-hand texts of the Discord cog come with it.
+"""Every word of American a player reads: the table, a player's own panel, a deal's
+result and its review face up, the final standings, the rules, the guide, the controls'
+labels, and the sentence for each refusal, by code and parameters (also the replay's
+error messages).
 
-Built only from a refusal's plain parameters (cards as ints, numbers, names), never from
-the game's state.
+Built only from views (`.views`) and plain values (seat names as shown, the rules, a
+refusal's parameters), never from the game's state, so a hidden card cannot reach a
+message through this module. The table platform calls these through the GameKind hooks
+(`.kind`); the American cog calls the control labels directly.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.cards import RANKS, card_label, card_name
@@ -26,8 +29,30 @@ from bot.errors import (
     GameError,
 )
 from bot.i18n import _, ngettext
+from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, quote
+from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
-from .actions import FLIP, INVALID_INDEX, MIXED_RANKS, NOT_PLAYABLE, PICKUP_NOT_ALLOWED
+from .actions import (
+    FLIP,
+    INVALID_INDEX,
+    MIXED_RANKS,
+    NOT_PLAYABLE,
+    PICKUP,
+    PICKUP_NOT_ALLOWED,
+    PLAY,
+    SWAP,
+    Action,
+)
+from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, ROW, Rules
+from .state import DRAWN, FINISHED
+from .views import (
+    DEAL_NOT_FINISHED,
+    NO_CLAIMS,
+    DealReview,
+    DealView,
+    GameView,
+    SeatView,
+)
 
 TITLE = "American"  # the game's name: the same in every language
 
@@ -169,6 +194,15 @@ def _invalid_deal(p: dict[str, Any]) -> str:
 
 
 def _invalid_card(p: dict[str, Any]) -> str:
+    reason = p.get("reason")
+    if reason == "typed":
+        return _("{text} is not a card or a rank: write cards like 7S 7H, or a rank like "
+                 "7 or K.").format(text=quote(str(p["text"])))
+    if reason == "rank_not_held":
+        return _("You hold no {rank} in your hand.").format(rank=RANKS[p["rank"]])
+    if reason == "position":
+        return _("{text} is not a position: turn over card 1, 2 or 3.").format(
+            text=quote(str(p["text"])))
     value = p.get("value", p.get("text"))
     return _("{value} is not a card.").format(value=_given(value))
 
@@ -219,6 +253,14 @@ def _invalid_index(p: dict[str, Any]) -> str:
                     p["size"]).format(size=p["size"], index=p["index"])
 
 
+def _deal_not_finished(p: dict[str, Any]) -> str:
+    index = p.get("index")
+    if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
+        return _("Deal {number} cannot be shown face up: it is not over, or there is no "
+                 "such deal yet.").format(number=index + 1)
+    return _("There is no deal {index} to show face up.").format(index=_given(index))
+
+
 def _game_over(p: dict[str, Any]) -> str:
     if p.get("reason") == "before_deal":
         return _("The match was over before this deal.")
@@ -241,6 +283,8 @@ _SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     NOT_PLAYABLE: _not_playable,
     PICKUP_NOT_ALLOWED: _pickup_not_allowed,
     INVALID_INDEX: _invalid_index,
+    DEAL_NOT_FINISHED: _deal_not_finished,
+    NO_CLAIMS: lambda p: _("American has no claim of the rest: every card is played out."),
 }
 
 ERROR_CODES = tuple(_SENTENCES)  # every code this game's refusals carry
@@ -253,3 +297,492 @@ def error_sentence(error: GameError) -> str:
     if sentence is None:
         return error.code  # not this game's: never shown to players
     return sentence(error.params)
+
+
+# ----------------------------------------------------------------- small pieces
+# Cards are written as labels (`7♠`), each followed by a space and another label, a
+# bracket, a comma or the end of the line, never by a bare number: `7♠ 3` would read as
+# two cards to a player (and to the tests that check what each message shows).
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def _labels(cards: Sequence[int]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
+def rank_lines(cards: Sequence[int]) -> list[str]:
+    """A hand one rank a line, low to high: `7 · 7♠ 7♥`."""
+    by_rank: dict[int, list[int]] = {}
+    for card in sorted(cards, key=lambda c: (c % 13, c // 13)):
+        by_rank.setdefault(card % 13, []).append(card)
+    return [_("{rank} · {cards}").format(rank=RANKS[rank], cards=_labels(same))
+            for rank, same in by_rank.items()]
+
+
+def _cards_count(count: int) -> str:
+    return ngettext("{count} card", "{count} cards", count).format(count=count)
+
+
+def options_line(rules: Rules) -> str:
+    """The table's rules in one line (option names are what players type: not
+    translated)."""
+    text = ngettext("{players} player · {target} deal to win",
+                    "{players} players · {target} deals to win", rules.players).format(
+        players=rules.players, target=rules.target)
+    on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
+    return text + (" · " + ", ".join(on) if on else "")
+
+
+def lobby_title(rules: Rules) -> str:
+    return _("{game} table — the shedding game").format(game=TITLE)
+
+
+def option_help(name: str) -> str:
+    """What a house rule does, in plain words (its name is what players type)."""
+    return {
+        "same_rank": _("a card may also be played on one of the same rank"),
+        "four_burns": _("four cards of one rank on top of the pile burn it, like a 10"),
+        "swap": _("before play, each player may swap hand cards for their face-up cards"),
+        "blind_down": _("face-down cards are turned over one at a time, played blind"),
+        "voluntary_pickup": _("you may pick up the pile even when you could play"),
+        "target": _("deals to win the match"),
+    }[name]
+
+
+def describe_action(action: Action) -> str:
+    """An action in a few words, as everyone saw it: `7♠ 7♥`, `a pick-up of the pile`."""
+    if action.kind == PLAY:
+        return _labels(action.cards)
+    if action.kind == PICKUP:
+        return _("a pick-up of the pile")
+    if action.kind == SWAP:
+        if not action.cards:
+            return _("no swap")
+        return _("a swap of {given} for {taken}").format(given=_labels(action.cards),
+                                                         taken=_labels(action.up))
+    return _("turning over face-down card {number}").format(number=action.position + 1)
+
+
+def hint_sentence(action: Action) -> str:
+    """What the strong AI would do, in words: a player's hint (for that player alone)."""
+    if action.kind == PLAY:
+        rank = RANKS[action.cards[0] % 13]
+        return ngettext("The strong AI would play the {rank} ({cards}).",
+                        "The strong AI would play the {rank}s ({cards}).",
+                        len(action.cards)).format(rank=rank, cards=_labels(action.cards))
+    if action.kind == PICKUP:
+        return _("The strong AI would pick up the pile.")
+    if action.kind == SWAP:
+        if not action.cards:
+            return _("The strong AI would keep its cards as they are.")
+        return _("The strong AI would swap {given} for {taken}.").format(
+            given=_labels(action.cards), taken=_labels(action.up))
+    return _("The strong AI would turn over card {number}.").format(
+        number=action.position + 1)
+
+
+# ----------------------------------------------------------------- the table
+
+def _pile_lines(deal: DealView, names: Sequence[str]) -> list[str]:
+    """The pile's top card and how many lie beneath, what was played last and by whom,
+    the burned cards and the deck."""
+    if deal.pile:
+        lines = [ngettext("Top: {card} ({count} card beneath)",
+                          "Top: {card} ({count} cards beneath)", len(deal.pile) - 1).format(
+            card=card_label(deal.pile[-1]), count=len(deal.pile) - 1)]
+    else:
+        lines = [_("The pile is empty: any card may be played.")]
+    last = deal.last
+    if last is not None:
+        lines.append(_("Last: **{name}** — {what}").format(name=names[last.seat],
+                                                          what=_last_words(deal)))
+    lines.append(_("Burned: {burned} · deck: {deck}").format(
+        burned=_cards_count(len(deal.burned)), deck=_cards_count(deal.deck)))
+    return lines
+
+
+def _last_words(deal: DealView) -> str:
+    """The last action, as everyone saw it (a flip with the card it turned over)."""
+    last = deal.last
+    assert last is not None
+    if last.kind == FLIP and deal.turned is not None:
+        return _("turned over {card}").format(card=card_label(deal.turned))
+    if last.kind == PLAY:
+        return _("played {cards}").format(cards=_labels(last.cards))
+    return describe_action(last)
+
+
+def _seat_line(deal: DealView, seat: SeatView, names: Sequence[str]) -> str:
+    """What everyone knows of one seat: its face-up cards, hand and face-down sizes, the
+    hand cards everyone saw it take, or its place once out."""
+    turn = "▶ " if deal.to_act == seat.seat else ""
+    name = names[seat.seat]
+    if seat.out:
+        place = deal.out_order.index(seat.seat) + 1 if seat.seat in deal.out_order else 0
+        return _("{turn}**{name}** — out ({place}.)").format(turn=turn, name=name,
+                                                               place=place)
+    up = _labels(seat.up) if seat.up else _("none")
+    line = _("{turn}**{name}** — face up: {up} · hand: {hand} · face down: {down}").format(
+        turn=turn, name=name, up=up, hand=seat.hand_size, down=seat.down)
+    if seat.known:
+        line += "\n" + _("  seen going into the hand: {cards}").format(
+            cards=_labels(seat.known))
+    return line
+
+
+# The pile's top cards the picture shows (the rest is a count).
+_PILE_SHOWN = 4
+
+
+def table_scene(view: GameView, names: Sequence[str]) -> Scene:
+    """The public table as a picture's scene: each seat's face-up row, with its hand and
+    face-down cards as counts; the pile's top cards in the middle; the deck and the burned
+    cards by count. Plain words (a picture shows no Markdown)."""
+    deal = view.deal
+    assert deal is not None
+    seats = tuple(SeatScene(
+        name=names[seat.seat],
+        lines=(_("out") if seat.out else ngettext(
+            "{count} in hand", "{count} in hand", seat.hand_size).format(
+                count=seat.hand_size),
+               ngettext("{count} face down", "{count} face down", seat.down).format(
+                   count=seat.down),
+               ngettext("{count} deal won", "{count} deals won", view.wins[seat.seat]).format(
+                   count=view.wins[seat.seat])),
+        cards=seat.up, backs=seat.down, to_act=deal.to_act == seat.seat)
+        for seat in deal.seats)
+    pile = deal.pile[-_PILE_SHOWN:]
+    beneath = len(deal.pile) - len(pile)
+    groups = [CardGroup(_("Deck"), backs=deal.deck)]
+    if deal.burned:
+        groups.append(CardGroup(_("Burned"), backs=len(deal.burned)))
+    turn = (_("{name} to act").format(name=names[deal.to_act]) if deal.to_act is not None
+            else _("The deal is over."))
+    return Scene(
+        title=_("{game} · deal {number}").format(game=TITLE, number=view.deal_number),
+        seats=seats, centre=tuple((NO_SEAT, card) for card in pile),
+        centre_label=ngettext("The pile: {count} card beneath", "The pile: {count} cards beneath",
+                              beneath).format(count=beneath) if beneath else _("The pile"),
+        groups=tuple(groups), lines=(turn,))
+
+
+def _what_next(deal: DealView, names: Sequence[str]) -> str:
+    if deal.to_act is None:
+        return _("The deal is over.")
+    name = names[deal.to_act]
+    if deal.phase == "swap":
+        return _("**{name}** to swap hand cards for face-up cards (or keep them).").format(
+            name=name)
+    if deal.phase == FLIP:
+        return _("**{name}** to turn over a face-down card.").format(name=name)
+    return _("**{name}** to play or pick up.").format(name=name)
+
+
+def _wins_line(view: GameView, names: Sequence[str]) -> str:
+    return _(", ").join(_("{name} {wins}").format(name=names[s], wins=w)
+                        for s, w in enumerate(view.wins))
+
+
+def _table_fields(view: GameView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
+    deal = view.deal
+    assert deal is not None
+    fields = [(_("Pile"), "\n".join(_pile_lines(deal, names)), False),
+              (_("Players"), "\n".join(_seat_line(deal, s, names) for s in deal.seats),
+               False)]
+    if view.rules.target > 1:
+        fields.append((_("Deals won"), _wins_line(view, names), False))
+    return fields
+
+
+def table_panel(view: GameView, names: Sequence[str]) -> Panel:
+    """The public table message during a game, from the public view only."""
+    deal = view.deal
+    assert deal is not None
+    description = _("Deal {number} · {options}").format(number=view.deal_number,
+                                                        options=options_line(view.rules))
+    description += "\n" + _what_next(deal, names)
+    return Panel(title=TITLE, description=description,
+                 fields=tuple(_table_fields(view, names)),
+                 footer=_("Open “My hand” to see your cards and act."))
+
+
+# ----------------------------------------------------------------- a player's own panel
+
+def seat_panel(view: GameView, names: Sequence[str]) -> Panel:
+    """What a player sees of their own cards and may do now (for them alone): the hand
+    one rank a line, the face-up row, how many face down, the pile and the others."""
+    deal = view.deal
+    assert deal is not None and deal.seat is not None and deal.hand is not None
+    seat = deal.seats[deal.seat]
+    lines = [_("**Your hand** ({count})").format(count=len(deal.hand)),
+             *(rank_lines(deal.hand) or [_("empty")]),
+             _("Face up: {cards}").format(cards=_labels(seat.up) if seat.up else _("none")),
+             ngettext("Face down: {count} card (unseen)", "Face down: {count} cards (unseen)",
+                      seat.down).format(count=seat.down)]
+    if seat.out:
+        lines.append("\n" + _("You are out: you have no cards left."))
+        colour = GREY
+    elif deal.legal is None:
+        who = names[deal.to_act] if deal.to_act is not None else _("nobody")
+        lines.append("\n" + _("Waiting for **{name}**.").format(name=who))
+        colour = GREY
+    else:
+        lines.append("\n" + _("**Your turn:** {what}").format(what=_your_turn(deal)))
+        colour = GOLD
+    return Panel(title=_("Your hand — {name}").format(name=names[deal.seat]),
+                 description="\n".join(lines), fields=tuple(_table_fields(view, names)),
+                 colour=colour)
+
+
+def _your_turn(deal: DealView) -> str:
+    legal = deal.legal
+    assert legal is not None
+    if legal.phase == "swap":
+        return _("swap any of your hand cards for as many of your face-up cards, or keep "
+                 "them as they are.")
+    if legal.phase == FLIP:
+        return _("turn over one of your face-down cards. If it can go on the pile it is "
+                 "played; if not, you pick up the pile with it.")
+    if not legal.ranks:
+        return _("you cannot play on the {top}: pick up the pile.").format(
+            top=card_label(deal.pile[-1]))
+    ranks = ", ".join(RANKS[r] for r in legal.ranks)
+    if legal.can_pickup:
+        return _("play one rank ({ranks}), as many of it as you like, or pick up the "
+                 "pile.").format(ranks=ranks)
+    return _("play one rank ({ranks}), as many of it as you like.").format(ranks=ranks)
+
+
+# ----------------------------------------------------------------- a deal's end, the match
+
+def _places_lines(deal: DealView, names: Sequence[str]) -> list[str]:
+    return [_("{place}. **{name}**").format(place=i + 1, name=names[s])
+            for i, s in enumerate(deal.out_order)]
+
+
+def deal_summary(view: GameView, names: Sequence[str]) -> Panel:
+    """The result of a deal, as everyone may see it: who went out in which order."""
+    deal = view.deal
+    assert deal is not None
+    if deal.outcome == DRAWN:
+        title = _("Deal {number}: drawn").format(number=view.deal_number)
+        lines = [_("A thousand moves without an end: nobody wins this deal.")]
+        colour = GREY
+    else:
+        assert deal.winner is not None
+        title = _("Deal {number}: {name} is out first").format(number=view.deal_number,
+                                                                name=names[deal.winner])
+        lines = _places_lines(deal, names)
+        colour = BLUE
+    if view.rules.target > 1:
+        lines.append(_("Deals won: {wins}").format(wins=_wins_line(view, names)))
+    return Panel(title=title, description="\n".join(lines), colour=colour)
+
+
+def final_standings(view: GameView, names: Sequence[str], places: Sequence[int]) -> Panel:
+    """The finished match: seats by place (`places`: each seat's, 1 for the winner), the
+    winner in the title."""
+    order = sorted(range(len(names)), key=lambda s: places[s])
+    rows = [_("{medal} **{name}** — {wins}").format(
+        medal=MEDALS[places[s] - 1] if places[s] <= len(MEDALS) else f"{places[s]}.",
+        name=names[s], wins=ngettext("{count} deal won", "{count} deals won",
+                                     view.wins[s]).format(count=view.wins[s]))
+        for s in order]
+    winners = [names[s] for s in view.winners]
+    title = _("Game over — {winner} wins!").format(winner=_(" and ").join(winners))
+    footer = ngettext("{count} deal · /american export for the record",
+                      "{count} deals · /american export for the record",
+                      view.deal_number).format(count=view.deal_number)
+    return Panel(title=title, description="\n".join(rows), colour=GOLD, footer=footer)
+
+
+def deal_review(review: DealReview, names: Sequence[str]) -> Panel:
+    """A finished deal face up: every seat's cards as dealt, the deck, every action in
+    order (a flip with the card it turned over), the places."""
+    view = review.after
+    fields = [(_("{name} — dealt").format(name=names[seat]),
+               _("down: {down}\nup: {up}\nhand: {hand}").format(
+                   down=_labels(review.down[seat]), up=_labels(review.up[seat]),
+                   hand=_labels(review.hand[seat])), True)
+              for seat in range(len(names))]
+    if review.deck:
+        fields.append((_("Deck, top first"), _labels(review.deck), False))
+    moves = [_("{name}: {what}").format(
+        name=names[a.seat], what=_("turned over {card}").format(card=card_label(turned))
+        if turned is not None else describe_action(a))
+        for a, turned in zip(review.actions, review.turned, strict=True)]
+    fields.extend(_chunks(_("Moves"), moves))
+    deal = view.deal
+    assert deal is not None
+    result = "\n".join(_places_lines(deal, names)) if deal.outcome == FINISHED else _(
+        "drawn")
+    fields.append((_("Result"), result, False))
+    return Panel(title=_("Deal {number} face up").format(number=view.deal_number),
+                 description=options_line(view.rules), fields=tuple(fields), colour=GREY)
+
+
+def _chunks(title: str, lines: Sequence[str], size: int = 900
+            ) -> list[tuple[str, str, bool]]:
+    """Lines in fields of at most `size` characters (an embed field holds 1,024)."""
+    fields: list[tuple[str, str, bool]] = []
+    current: list[str] = []
+    for line in lines:
+        if current and len("\n".join([*current, line])) > size:
+            fields.append((title, "\n".join(current), False))
+            current = []
+        current.append(line)
+    if current:
+        fields.append((title, "\n".join(current), False))
+    return fields or [(title, _("none"), False)]
+
+
+# ----------------------------------------------------------------- rules, settings, help
+
+def rules_text(rules: Rules) -> str:
+    """The rules of a table, concise."""
+    lines = [
+        _("**American** — {players} players, the shedding game (Idiot, Shithead, Palace): "
+          "get rid of all your cards. {target} to win the match.").format(
+            players=rules.players, target=ngettext("{count} deal", "{count} deals",
+                                                   rules.target).format(count=rules.target)),
+        _("Each player gets {row} cards face down, {row} face up on them, and {row} in "
+          "hand; the rest is the deck.").format(row=ROW),
+        _("The lowest card in hand starts. On your turn play one or more cards of one rank "
+          "onto the pile, higher than the top card (an ace only on an ace), then draw back "
+          "up to {row} while the deck lasts. If you cannot play, pick up the whole pile.")
+        .format(row=ROW),
+        _("A **2** may always be played and resets the pile. A **10** may always be played "
+          "and burns the pile: you play again."),
+        _("With an empty hand and deck you take your face-up cards into your hand, then "
+          "your face-down ones. The first out wins the deal."),
+    ]
+    on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
+    if on:
+        lines.append(_("House rules: {rules}").format(rules="; ".join(
+            f"**{name}**: {option_help(name)}" for name in on)))
+    return "\n".join(lines)
+
+
+def settings_text(settings: Mapping[str, Any], saved: bool = False) -> str:
+    """A server's defaults for new American tables; `saved`: just changed."""
+    players = settings.get("players") or DEFAULT_PLAYERS
+    target = settings.get("target") or 1
+    timer = settings.get("turn_timer") or 0
+    text = _("Server defaults: {players}, {target} to win, {options}, {timer}.").format(
+        players=ngettext("{count} player", "{count} players", players).format(count=players),
+        target=ngettext("{count} deal", "{count} deals", target).format(count=target),
+        options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+        timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
+            count=timer) if timer else _("no turn timer"))
+    return _("Saved. {settings}").format(settings=text) if saved else text
+
+
+def stats_lines(stats: Mapping[str, int]) -> list[str]:
+    """A member's summed American statistics (results.py), for their stats page."""
+    return [
+        _("Deals won (out first): {won} of {played}").format(
+            won=stats.get("deals_won", 0), played=stats.get("deals_played", 0)),
+        _("Deals ended last with cards: {count}").format(count=stats.get("deals_last", 0)),
+    ]
+
+
+def help_text() -> str:
+    return _("**/american new** opens a table here; players Join, the host Starts.\n"
+             "Open **My hand** on the table message to see your cards and act; or use "
+             "/american play, pickup, swap, flip.\n"
+             "/american rules · score · export · leave · cancel · leaderboard · stats\n"
+             "A **hint** tells you what the strong AI would do now.")
+
+
+# An example for the guide: a hand after the draw, and the pile it must beat.
+_EXAMPLE_HAND = ("3C", "7S", "7H", "QD", "10S")
+_EXAMPLE_TOP = "6H"
+
+
+def help_pages() -> list[Panel]:
+    """The guide to the game, a page at a time (`help`), with an example."""
+    from bot.cards import parse_card
+
+    hand = "\n".join(rank_lines([parse_card(c) for c in _EXAMPLE_HAND]))
+    pages = [
+        (_("American in a minute"),
+         _("The shedding game of the Idiot family, for 2 to 5 players: the first to get "
+           "rid of all their cards wins. Each player has three cards face down, three face "
+           "up on them, and a hand of three; the rest is the deck.")),
+        (_("A turn"),
+         _("Play one or more cards of one rank onto the pile, higher than its top card, "
+           "then draw back up to three while the deck lasts. A **2** resets the pile; a "
+           "**10** burns it and you play again; only an ace beats an ace. If you cannot "
+           "play, you pick up the whole pile.")),
+        (_("An example"),
+         _("Your hand, one rank a line:\n{hand}\n\nThe top of the pile is {top}. The 3 "
+           "cannot go on it. Play both 7s at once, or keep them and play the Q; the 10 "
+           "burns the pile when you need a fresh start.").format(
+             hand=hand, top=card_label(parse_card(_EXAMPLE_TOP)))),
+        (_("Face up and face down"),
+         _("When your hand and the deck are empty you take up your face-up cards, and "
+           "when those are gone, your face-down cards: nobody has seen them, not even you. "
+           "/american rules shows a table's house rules.")),
+        (_("Playing here"),
+         _("**/american new** opens a table here; players **Join**, the host may **Fill "
+           "with AI** and **Starts**. **My hand** shows your cards and moves for you "
+           "alone: a button per rank plays all its cards, the menu plays fewer. "
+           "**💡 Hint**: what the strong AI would do. **🔍 Review** under each result "
+           "shows the whole deal face up.")),
+    ]
+    return [Panel(title=title, description=text, colour=GREEN) for title, text in pages]
+
+
+# ----------------------------------------------------------------- the controls' words
+
+def play_label(cards: Sequence[int]) -> str:
+    """A button that plays these cards (all of one rank)."""
+    return _labels(cards)
+
+
+def control_label(key: str) -> str:
+    return {"pickup": _("Pick up the pile"), "keep": _("Keep my cards"),
+            "back": _("Back")}[key]
+
+
+def flip_label(index: int) -> str:
+    return _("Turn over card {number}").format(number=index + 1)
+
+
+def fewer_placeholder() -> str:
+    return _("Play fewer of a rank…")
+
+
+def fewer_option(cards: Sequence[int]) -> str:
+    return ngettext("{count} card: {cards}", "{count} cards: {cards}", len(cards)).format(
+        count=len(cards), cards=_labels(cards))
+
+
+def give_placeholder() -> str:
+    return _("Swap: the hand cards to give…")
+
+
+def take_placeholder(count: int) -> str:
+    return ngettext("…for {count} face-up card", "…for {count} face-up cards",
+                    count).format(count=count)
+
+
+def swap_step_panel(given: Sequence[int]) -> Panel:
+    """The second step of a swap: which face-up cards the given hand cards replace."""
+    return Panel(title=_("Swap {cards}").format(cards=_labels(given)),
+                 description=ngettext(
+                     "Choose the face-up card you take for it.",
+                     "Choose the {count} face-up cards you take for them, in the order "
+                     "they take their places.", len(given)).format(count=len(given)),
+                 colour=GOLD)
+
+
+def choice_all(cards: Sequence[int]) -> str:
+    """An autocomplete choice that plays every card of a rank."""
+    return _("{cards} (all)").format(cards=_labels(cards))
+
+
+def position_choice(index: int) -> str:
+    return _("face-down card {number}").format(number=index + 1)
+

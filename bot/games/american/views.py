@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import GameError
+
 from .actions import FLIP, Action
 from .game import Game
 from .rules import Rules
@@ -220,3 +222,42 @@ def _arrangements(cards: tuple[int, ...], k: int) -> list[tuple[int, ...]]:
     from itertools import permutations
 
     return list(permutations(cards, k))
+
+
+# ----------------------------------------------------------------------------- a finished deal
+
+# Refusal codes of what can be shown or asked at a table (the rules' own are in actions.py).
+DEAL_NOT_FINISHED = "deal_not_finished"  # a deal face up before it has ended, or no such deal
+NO_CLAIMS = "no_claims"  # American has no claim of the rest: every card is played out
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """A deal face up, once it has ended: the cards as dealt (per seat face-down, face-up
+    and hand, the deck top first), every action in order with the card a flip turned
+    over, and the match as it stood when the deal ended."""
+
+    after: GameView
+    down: tuple[tuple[int, ...], ...]
+    up: tuple[tuple[int, ...], ...]
+    hand: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    actions: tuple[Action, ...]
+    turned: tuple[int | None, ...]  # per action: the card a flip turned over, else None
+
+
+def deal_review(game: Game, index: int) -> DealReview:
+    """Deal `index` (0-based) face up; refused (`deal_not_finished`) while it is being
+    played, or when there is no such deal: it would show every hidden card."""
+    if not 0 <= index < len(game.deals) or not game.deals[index].finished:
+        raise GameError(DEAL_NOT_FINISHED, index=index)
+    state = game.deals[index]
+    deal = state.deal
+    rows = [list(row) for row in deal.down]
+    turned: list[int | None] = []
+    for action in state.actions:
+        turned.append(rows[action.seat].pop(action.position) if action.kind == FLIP
+                      else None)
+    return DealReview(after=game_view_after(game, index), down=deal.down, up=deal.up,
+                      hand=deal.hand, deck=deal.deck, actions=tuple(state.actions),
+                      turned=tuple(turned))

@@ -57,6 +57,9 @@ class AmerikanerKind:
     def load(self, record: Mapping[str, Any]) -> Game:
         return load_game(record)
 
+    def record(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(stored)  # the store keeps Amerikaner's own format
+
     def version(self, game: Game) -> int:
         return sum(len(hand.actions) for hand in game.hands)
 

@@ -1,0 +1,399 @@
+"""/american: American's own commands and buttons (play a rank, pick up the pile, swap
+hand cards for face-up cards, turn over a face-down card) on the shared table of
+cogs/tables.py, which also gives this group the commands every game shares (join, hand,
+leave, export, ...).
+
+A thin adapter: it parses what players type or click into the game's actions; the table
+service checks who may act and the rules core judges them. Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cards import RANKS, card_label, card_name, is_card, parse_card
+from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
+from bot.games.american.actions import Action
+from bot.games.american.rules import BOOLEAN_OPTIONS
+from bot.games.american.text import (
+    choice_all,
+    control_label,
+    fewer_option,
+    fewer_placeholder,
+    flip_label,
+    give_placeholder,
+    option_help,
+    play_label,
+    position_choice,
+    swap_step_panel,
+    take_placeholder,
+)
+from bot.games.american.views import GameView, LegalActions
+from bot.render import button_label
+from bot.tables import Table, TableError
+from bot.tables.service import PLAYING
+from cogs.tables import (
+    SWITCH_DESCRIPTIONS,
+    Components,
+    TableBot,
+    TableButton,
+    Tables,
+    TableSelect,
+    _choices,
+    _embed,
+    _select_options,
+    add_shared_commands,
+)
+
+GAME = "american"
+
+# Every house rule of `new`, described in plain words (at most 100 characters).
+HOUSE_RULE_DESCRIPTIONS = {name: option_help(name)[:100] for name in BOOLEAN_OPTIONS}
+
+# The rank buttons a panel shows at most: one a rank. With the pick-up, the refresh and
+# the platform's Hint they take at most four rows of five; the menu to play fewer takes
+# the fifth.
+RANK_BUTTONS = 13
+
+
+def _names(cards: tuple[int, ...] | list[int]) -> str:
+    """Cards in a custom id or a menu's value: `7S-7H`."""
+    return "-".join(card_name(c) for c in cards)
+
+
+def _read_names(text: str) -> tuple[int, ...]:
+    """The cards of `_names` (the bot's own, but read as strictly as what users type)."""
+    return tuple(parse_card(word) for word in text.split("-") if word)
+
+
+def _fewer(legal: LegalActions) -> list[tuple[int, ...]]:
+    """The plays of fewer than all the cards of a playable rank: 1 .. n-1 of them."""
+    plays = []
+    for rank in legal.ranks:
+        same = legal.cards_of_rank(rank)
+        plays.extend(same[:count] for count in range(1, len(same)))
+    return plays
+
+
+def hand_components(table: Table, view: GameView) -> Components:
+    """A player's own controls: exactly the actions legal now."""
+    ui = Components()
+    t, v = table.id, table.version
+    deal = view.deal
+    legal = deal.legal if deal is not None else None
+    if legal is not None and legal.phase == "swap":
+        options = _select_options((card_label(c), card_name(c)) for c in legal.hand)
+        if options and legal.up:
+            ui.add_item(TableSelect(t, f"{v}:give", options, placeholder=give_placeholder(),
+                                    min_values=1, max_values=min(len(options),
+                                                                 len(legal.up))))
+        ui.add_item(TableButton(t, f"{v}:keep", label=control_label("keep"),
+                                style=discord.ButtonStyle.primary))
+    elif legal is not None and legal.phase == "flip":
+        for index in legal.indexes:
+            ui.add_item(TableButton(t, f"{v}:flip:{index}", label=flip_label(index),
+                                    style=discord.ButtonStyle.primary))
+    elif legal is not None:
+        for rank in legal.ranks[:RANK_BUTTONS]:
+            cards = legal.cards_of_rank(rank)
+            ui.add_item(TableButton(t, f"{v}:play:{_names(cards)}", label=play_label(cards),
+                                    style=discord.ButtonStyle.primary))
+        if legal.can_pickup:
+            ui.add_item(TableButton(t, f"{v}:pickup", label=control_label("pickup"),
+                                    style=discord.ButtonStyle.danger))
+        fewer = _fewer(legal)
+        if fewer:
+            options = _select_options((fewer_option(c), _names(c)) for c in fewer)
+            ui.add_item(TableSelect(t, f"{v}:fewer", options,
+                                    placeholder=fewer_placeholder()))
+    ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
+    return ui
+
+
+def take_components(table: Table, given: tuple[int, ...], up: tuple[int, ...]) -> Components:
+    """The second step of a swap: the face-up cards taken for the hand cards given."""
+    ui = Components()
+    options = _select_options((card_label(c), card_name(c)) for c in up)
+    ui.add_item(TableSelect(table.id, f"{table.version}:swap:{_names(given)}", options,
+                            placeholder=take_placeholder(len(given)),
+                            min_values=len(given), max_values=len(given)))
+    ui.add_item(TableButton(table.id, "hand", label=control_label("back"), emoji="↩"))
+    return ui
+
+
+class American(commands.Cog):
+    """American, the shedding game, at the table in this channel."""
+
+    group = app_commands.Group(name="american",
+                               description="Play American, the shedding game (Idiot)",
+                               guild_only=True)
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.tables = bot.tables
+        add_shared_commands(self.group, GAME)
+
+    async def cog_load(self) -> None:
+        self.host.register(GAME, self)
+
+    @property
+    def host(self) -> Tables:
+        """The shared table cog (loaded first, bot/app.py)."""
+        cog = self.bot.get_cog("Tables")
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the Tables cog is not loaded")
+        return cog
+
+    # ------------------------------------------------------------- the hand's controls
+
+    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
+        return hand_components(table, view)
+
+    async def on_action(self, interaction: discord.Interaction[Any], table: Table,
+                        version: int, parts: list[str], values: list[str]) -> None:
+        op, args = parts[0], parts[1:]
+        if op == "give":
+            await self._swap_step(interaction, table, version, values)
+            return
+        make = self._component_action(op, args, values)
+        try:
+            result = await self.tables.act(table.id, interaction.user.id, version, make)
+        except TableError as exc:
+            if exc.code == "stale":
+                await self.host.answer_stale(interaction, table)
+                return
+            raise
+        await self.host.confirm(interaction, table, result, edit=True)
+
+    @staticmethod
+    def _component_action(op: str, args: list[str], values: list[str]
+                          ) -> Callable[[int], Action]:
+        """The action of a button or menu. Its custom id and values are the bot's own,
+        but read as strictly as what users type."""
+        if op == "play" and args:
+            cards = _read_names(args[0])
+            return lambda seat: Action.play(seat, cards)
+        if op == "fewer" and values:
+            chosen = _read_names(values[0])
+            return lambda seat: Action.play(seat, chosen)
+        if op == "pickup":
+            return Action.pickup
+        if op == "keep":
+            return lambda seat: Action.swap(seat, (), ())
+        if op == "swap" and args:
+            given = _read_names(args[0])
+            taken = tuple(parse_card(name) for name in values)
+            return lambda seat: Action.swap(seat, given, taken)
+        if op == "flip" and args and args[0].isascii() and args[0].isdigit():
+            index = int(args[0])
+            return lambda seat: Action.flip(seat, index)
+        raise TableError("bad_input", reason="old_button")
+
+    async def _swap_step(self, interaction: discord.Interaction[Any], table: Table,
+                         version: int, values: list[str]) -> None:
+        """The hand cards to give are chosen: ask which face-up cards they replace.
+        Nothing changes until that is chosen too."""
+        seat = self.host._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat) if table.stage == PLAYING else None
+        legal = view.deal.legal if view is not None and view.deal is not None else None
+        if version != table.version or legal is None or legal.phase != "swap":
+            await self.host.answer_stale(interaction, table)
+            return
+        given = tuple(parse_card(name) for name in values)
+        for card in given:
+            if card not in legal.hand:
+                raise GameError(CARD_NOT_IN_HAND, card=card)
+        await interaction.response.edit_message(
+            embed=_embed(swap_step_panel(given)), view=take_components(table, given, legal.up))
+
+    # ------------------------------------------------------------- slash commands
+
+    @group.command(name="new", description="Open an American table in this channel")
+    @app_commands.describe(players="Number of players (2 to 5)",
+                           target="Deals to win the match (default 1)",
+                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
+                           **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
+    async def new(self, interaction: discord.Interaction[Any],
+                  players: app_commands.Range[int, 2, 5] | None = None,
+                  target: app_commands.Range[int, 1, 100] | None = None,
+                  same_rank: bool | None = None, four_burns: bool | None = None,
+                  swap: bool | None = None, blind_down: bool | None = None,
+                  voluntary_pickup: bool | None = None,
+                  turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                  mentions: bool | None = None, pictures: bool | None = None,
+                  hints: bool | None = None, thread: bool | None = None) -> None:
+        await self.host.new_table(
+            interaction, GAME, preset=None, players=players, target=target,
+            turn_timer=turn_timer,
+            options={"same_rank": same_rank, "four_burns": four_burns, "swap": swap,
+                     "blind_down": blind_down, "voluntary_pickup": voluntary_pickup},
+            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
+                      "thread": thread})
+
+    @group.command(name="play", description="Play cards of one rank onto the pile")
+    @app_commands.describe(cards="The cards, e.g. 7S 7H, or a rank, e.g. 7 (all you hold)")
+    async def play(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        table = self.host._table_here(interaction)
+
+        def make(seat: int) -> Action:
+            view = table.seat_view(seat)
+            hand = view.deal.hand if view is not None and view.deal is not None else ()
+            return Action.play(seat, _parse_play(cards, hand or ()))
+        await self.host.act(interaction, table, make)
+
+    @play.autocomplete("cards")
+    async def play_complete(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "play":
+            return []
+        typed = current.strip().upper()
+        plays = [(choice_all(legal.cards_of_rank(r)), _spaced(legal.cards_of_rank(r)))
+                 for r in legal.ranks]
+        plays.extend((fewer_option(c), _spaced(c)) for c in _fewer(legal))
+        return _choices((name, value) for name, value in plays if value.startswith(typed))
+
+    @group.command(name="pickup", description="Pick up the pile")
+    async def pickup(self, interaction: discord.Interaction[Any]) -> None:
+        await self.host.act(interaction, self.host._table_here(interaction), Action.pickup)
+
+    @group.command(name="swap", description="Before play: swap hand cards for face-up cards")
+    @app_commands.describe(hand="Hand cards to give, e.g. 3C 5D ('none' to keep your cards)",
+                           up="Face-up cards to take, as many, e.g. KS AH")
+    async def swap(self, interaction: discord.Interaction[Any], hand: str = "none",
+                   up: str = "") -> None:
+        def make(seat: int) -> Action:
+            keep = hand.strip().lower() in ("", "none")
+            return Action.swap(seat, () if keep else _parse_cards(hand),
+                               () if keep else _parse_cards(up))
+        await self.host.act(interaction, self.host._table_here(interaction), make)
+
+    @swap.autocomplete("hand")
+    async def swap_hand_complete(self, interaction: discord.Interaction[Any], current: str
+                                 ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "swap":
+            return []
+        return _more_cards(current, legal.hand, len(legal.up), ["none"])
+
+    @swap.autocomplete("up")
+    async def swap_up_complete(self, interaction: discord.Interaction[Any], current: str
+                               ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "swap":
+            return []
+        given = str(getattr(interaction.namespace, "hand", "") or "")
+        count = sum(1 for word in given.replace(",", " ").split() if is_card(word))
+        return _more_cards(current, legal.up, count, [])
+
+    @group.command(name="flip", description="Turn over one of your face-down cards")
+    @app_commands.describe(position="Which face-down card: 1, 2 or 3, as they lie")
+    async def flip(self, interaction: discord.Interaction[Any], position: str) -> None:
+        def make(seat: int) -> Action:
+            word = position.strip()
+            if not (word.isascii() and word.isdigit() and len(word) <= 2):
+                raise GameError(INVALID_CARD, reason="position", text=position)
+            return Action.flip(seat, int(word) - 1)
+        await self.host.act(interaction, self.host._table_here(interaction), make)
+
+    @flip.autocomplete("position")
+    async def flip_complete(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        legal = self._legal_for(interaction)
+        if legal is None or legal.phase != "flip":
+            return []
+        return _choices((position_choice(i), str(i + 1)) for i in legal.indexes
+                        if str(i + 1).startswith(current.strip()))
+
+    def _legal_for(self, interaction: discord.Interaction[Any]) -> LegalActions | None:
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        if table is None or table.stage != PLAYING or table.kind.name != GAME:
+            return None
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            return None
+        view = table.seat_view(seat)
+        return view.deal.legal if view is not None and view.deal is not None else None
+
+    @group.command(name="rules", description="The rules of this table (or the defaults)")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        kind = self.tables.kind(GAME)
+        rules = table.rules if table is not None and table.kind is kind else \
+            kind.make_rules(None, kind.default_players, {})
+        await self.host._reply(interaction, kind.rules_text(rules))
+
+    @group.command(name="settings", description="This server's default table (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(players="Number of players (2 to 5)",
+                           target="Deals to win the match",
+                           options="House rules, e.g. same_rank swap ('none': none)",
+                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
+                           **SWITCH_DESCRIPTIONS)
+    async def settings(self, interaction: discord.Interaction[Any],
+                       players: app_commands.Range[int, 2, 5] | None = None,
+                       target: app_commands.Range[int, 1, 100] | None = None,
+                       options: str | None = None,
+                       turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                       mentions: bool | None = None, pictures: bool | None = None,
+                       hints: bool | None = None, thread: bool | None = None) -> None:
+        await self.host.save_settings(
+            interaction, GAME, preset=None, players=players, target=target,
+            options=options, turn_timer=turn_timer,
+            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
+                      "thread": thread})
+
+
+# ----------------------------------------------------------------- what users type
+
+def _spaced(cards: tuple[int, ...]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _parse_cards(text: str) -> tuple[int, ...]:
+    """Cards as typed, separated by spaces or commas."""
+    return tuple(parse_card(word) for word in text.replace(",", " ").split())
+
+
+# A rank as typed: its notation (T for ten too), in any case; ASCII only.
+_RANK_WORDS = {**{rank: index for index, rank in enumerate(RANKS)}, "T": RANKS.index("10")}
+
+
+def _parse_play(text: str, hand: tuple[int, ...]) -> tuple[int, ...]:
+    """A play as typed: cards (`7S 7H`), or a rank (`7`: every card of it in the hand)."""
+    word = text.strip()
+    rank = _RANK_WORDS.get(word.upper()) if word.isascii() else None
+    if rank is not None:
+        cards = tuple(c for c in hand if c % 13 == rank)
+        if not cards:
+            raise GameError(INVALID_CARD, reason="rank_not_held", rank=rank)
+        return cards
+    words = word.replace(",", " ").split()
+    for typed in words:
+        if not is_card(typed):
+            raise GameError(INVALID_CARD, reason="typed", text=typed)
+    return tuple(parse_card(typed) for typed in words)
+
+
+def _more_cards(current: str, cards: tuple[int, ...], most: int, first: list[str]
+                ) -> list[app_commands.Choice[str]]:
+    """Autocomplete of several cards typed one by one: what is typed so far, then each
+    card not yet named, up to `most` cards."""
+    words = current.upper().replace(",", " ").split()
+    done = [w for w in words if is_card(w)]
+    chosen = {parse_card(w) for w in done}
+    prefix = " ".join(done)
+    if len(done) >= most:
+        return _choices([(prefix, prefix)]) if prefix else []
+    values = [(prefix + " " + card_name(c)).strip() for c in cards if c not in chosen]
+    extra = [(w, w) for w in first if not done]
+    return _choices([*extra, *((v, v) for v in values)])
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(American(bot))
