@@ -21,6 +21,7 @@ from bot.render import seat_label
 from bot.store import Store, open_store
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
+from cogs.words import CommandTranslator
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,8 @@ class AmerikanerBot(commands.Bot):
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    trick_pause=self.settings.trick_pause,
                                    outbox=self.outbox, seat_name=seat_label)
+        # Discord shows the commands in the user's language (cogs/words.py).
+        await self.tree.set_translator(CommandTranslator())
         for name in EXTENSIONS:
             await self.load_extension(name)
         self._checkpointer = asyncio.create_task(self._checkpoint_regularly())

@@ -38,6 +38,8 @@ from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from cogs.tables import (
+    LANGUAGE_CHOICES,
+    LANGUAGE_DESCRIPTION,
     SWITCH_DESCRIPTIONS,
     Components,
     TableBot,
@@ -334,19 +336,21 @@ class American(commands.Cog):
                            target="Deals to win the match",
                            options="House rules, e.g. same_rank swap ('none': none)",
                            turn_timer="Minutes per turn before the AI plays it (0: no timer)",
-                           **SWITCH_DESCRIPTIONS)
+                           language=LANGUAGE_DESCRIPTION, **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any],
                        players: app_commands.Range[int, 2, 5] | None = None,
                        target: app_commands.Range[int, 1, 100] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
-                       hints: bool | None = None, thread: bool | None = None) -> None:
+                       hints: bool | None = None, thread: bool | None = None,
+                       language: str | None = None) -> None:
         await self.host.save_settings(
             interaction, GAME, preset=None, players=players, target=target,
             options=options, turn_timer=turn_timer,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread})
+                      "thread": thread}, language=language)
 
 
 # ----------------------------------------------------------------- what users type

@@ -38,6 +38,8 @@ from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from cogs.tables import (
+    LANGUAGE_CHOICES,
+    LANGUAGE_DESCRIPTION,
     SWITCH_DESCRIPTIONS,
     Components,
     TableBot,
@@ -369,19 +371,21 @@ class Amerikaner(commands.Cog):
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
-    @app_commands.describe(**SWITCH_DESCRIPTIONS)
+    @app_commands.describe(language=LANGUAGE_DESCRIPTION, **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 1440] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
-                       hints: bool | None = None, thread: bool | None = None) -> None:
+                       hints: bool | None = None, thread: bool | None = None,
+                       language: str | None = None) -> None:
         await self.host.save_settings(
             interaction, GAME, preset=preset, players=players, target=target,
             options=options, turn_timer=turn_timer,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread})
+                      "thread": thread}, language=language)
 
 
 # ----------------------------------------------------------------- what users type

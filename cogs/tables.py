@@ -21,6 +21,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 import discord
@@ -28,6 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import GameError
+from bot.i18n import language_of, set_locale, use_locale
 from bot.render import (
     CONTENT_LIMIT,
     Panel,
@@ -47,6 +49,7 @@ from bot.render import (
     house_rules_placeholder,
     internal_error,
     joined_text,
+    language_text,
     leaderboard_panel,
     left_button_text,
     left_text,
@@ -164,6 +167,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     anything else with an apology, its traceback logged once. It never raises: the user
     gets an answer even if Discord refused the first one, and that is logged once."""
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    set_locale(language_of(interaction.locale))  # a refusal is for the user: their words
     text = _error_answer(error, _game_of(interaction))
     if isinstance(error, discord.HTTPException) and interaction.response.is_done():
         return  # Discord refused a request after the answer: the user has theirs (logged)
@@ -215,6 +219,13 @@ def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
     return internal_error()
 
 
+async def _speak_the_users_language(interaction: discord.Interaction[Any]) -> bool:
+    """The command tree's check before each command: the handler's task speaks the
+    language of the user's Discord (it switches to the server's for public words)."""
+    set_locale(language_of(interaction.locale))
+    return True
+
+
 async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """`text` for the user alone: the answer, or a follow-up if there is one already."""
     kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
@@ -236,6 +247,7 @@ async def _run_component(item: discord.ui.Item[Any], interaction: discord.Intera
                          work: Callable[[Tables], Awaitable[None]]) -> None:
     """Run the handler of a button or menu: an error is answered as a command's is
     (answer_error), and the objects of the click are let go."""
+    set_locale(language_of(interaction.locale))  # this click's task speaks the user's language
     try:
         cog = interaction.client.get_cog("Tables")
         if not isinstance(cog, Tables):
@@ -485,6 +497,16 @@ def _with_picture(embed: discord.Embed, picture: discord.File | None) -> discord
     return embed
 
 
+def _rematch_line(table: Table) -> str:
+    """Who of a finished game has accepted its rematch, and who it waits for."""
+    accepted = set(table.meta.get("rematch", ()))
+    humans = [(name, seat.user_id) for name, seat
+              in zip(seat_names(table.seats), table.seats, strict=True)
+              if seat.user_id is not None]
+    return rematch_text([name for name, user in humans if user in accepted],
+                        [name for name, user in humans if user not in accepted])
+
+
 def _turn_mention(table: Table) -> str | None:
     """A line that mentions the human to act, or None if the AI plays the turn."""
     seat = table.to_act
@@ -504,6 +526,12 @@ def _version(text: str) -> int:
 
 
 # ----------------------------------------------------------------- table switches
+
+# The languages `settings language` offers ("default": the server's own locale).
+LANGUAGE_CHOICES = [app_commands.Choice(name="English", value="en"),
+                    app_commands.Choice(name="Norsk (bokmål)", value="nb"),
+                    app_commands.Choice(name="The server's own", value="default")]
+LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Server)"
 
 # The table switches a `new` command (and a server's `settings`) offers, described.
 SWITCH_DESCRIPTIONS = {
@@ -556,6 +584,8 @@ class TableBot(Protocol):
 
     def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
     def get_cog(self, name: str, /) -> commands.Cog | None: ...
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
@@ -579,6 +609,7 @@ class Tables(commands.Cog):
         # table -> the state version whose turn was last followed (a panel edited or the
         # player mentioned): each turn once.
         self._followed: dict[int, int] = {}
+        self._languages: dict[int, str] = {}  # guild -> the language of its public words
 
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""
@@ -616,11 +647,39 @@ class Tables(commands.Cog):
         # command), which a cog's own error handler would never see.
         self._tree_on_error = self.bot.tree.on_error
         self.bot.tree.error(answer_error)
+        # Each command (and autocomplete) runs in a task of its own: it speaks the
+        # user's language, and switches to the server's for what everyone reads.
+        self._tree_check = self.bot.tree.interaction_check
+        self.bot.tree.interaction_check = _speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
         for task in self._editors.values():
             task.cancel()
         self.bot.tree.error(self._tree_on_error)
+        self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
+
+    # ------------------------------------------------------------- languages
+
+    async def server_language(self, guild_id: int) -> str:
+        """The language of what everyone in a server reads (table messages, posts,
+        mentions): the one set with `settings language`, else the server's own
+        preferred locale as Discord gives it, else English."""
+        if guild_id in self._languages:
+            return self._languages[guild_id]
+        chosen = await self.bot.store.get_guild_language(guild_id)
+        if chosen is None:
+            guild = self.bot.get_guild(guild_id)
+            chosen = language_of(guild.preferred_locale) if guild is not None else None
+        self._languages[guild_id] = language = chosen or language_of(None)
+        return language
+
+    async def public(self, guild_id: int) -> AbstractContextManager[None]:
+        """`with await self.public(guild)`: words for everyone in the server."""
+        return use_locale(await self.server_language(guild_id))
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> None:
+        await self.bot.store.set_guild_language(guild_id, language)
+        self._languages.pop(guild_id, None)
 
     # ------------------------------------------------------------- answering
 
@@ -671,7 +730,8 @@ class Tables(commands.Cog):
             await asyncio.sleep(self.edit_delay)
             self._dirty.discard(table.id)
             try:
-                await self._edit_table_message(table)
+                with await self.public(table.guild_id):
+                    await self._edit_table_message(table)
             except discord.HTTPException:
                 log.warning("could not edit the table message of table %s", table.id,
                             exc_info=True)
@@ -700,6 +760,10 @@ class Tables(commands.Cog):
         table = await self.tables.load(row.game_id)
         if table is None:
             return None
+        with await self.public(table.guild_id):
+            return await self._send_post_of(table, row)
+
+    async def _send_post_of(self, table: Table, row: PostRow) -> int | None:
         channel = self.bot.get_partial_messageable(row.channel_id)
         nonce = post_nonce(row)
         try:
@@ -771,6 +835,7 @@ class Tables(commands.Cog):
     async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
                               ) -> None:
         """Changes the service made by itself (AI turns, turn timers)."""
+        set_locale(await self.server_language(table.guild_id))  # the listener's task
         if event == "reminder":
             text = _turn_mention(table)
             if text:
@@ -806,13 +871,11 @@ class Tables(commands.Cog):
         op = parts[0]
         if op == "join":
             await self.tables.join(table.id, user.id, user.display_name)
-            await interaction.response.edit_message(embed=_embed(table_panel(table)),
-                                                    view=lobby_view(table))
+            await self._show_public(interaction, table, lobby_view)
         elif op == "leave":
             await self.tables.leave(table.id, user.id)
             if table.stage == LOBBY:
-                await interaction.response.edit_message(embed=_embed(table_panel(table)),
-                                                        view=lobby_view(table))
+                await self._show_public(interaction, table, lobby_view)
             else:
                 await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
@@ -823,22 +886,19 @@ class Tables(commands.Cog):
                 await self.tables.remove_ai(table.id, user.id)
             else:
                 await self.tables.add_ai(table.id, user.id, parts[1])
-            await interaction.response.edit_message(embed=_embed(table_panel(table)),
-                                                    view=lobby_view(table))
+            await self._show_public(interaction, table, lobby_view)
         elif op == "house":
             await self.tables.set_house_rules(table.id, user.id, values)
-            await interaction.response.edit_message(embed=_embed(table_panel(table)),
-                                                    view=lobby_view(table))
+            await self._show_public(interaction, table, lobby_view)
         elif op == "start":
             await self.tables.start(table.id, user.id)
-            await interaction.response.edit_message(embed=_embed(table_panel(table)),
-                                                    view=table_view(table))
+            await self._show_public(interaction, table, table_view)
             self.request_refresh(table)  # with its picture, drawn after the answer
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
-            await interaction.response.edit_message(
-                embed=_embed(cancelled_panel(user.display_name)),
-                view=None)
+            with await self.public(table.guild_id):
+                embed = _embed(cancelled_panel(user.display_name))
+            await interaction.response.edit_message(embed=embed, view=None)
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
         elif op == "hand":
@@ -852,6 +912,14 @@ class Tables(commands.Cog):
             await self.ui(table).on_action(interaction, table, int(op), parts[1:], values)
         else:
             await self._reply(interaction, old_button_text())
+
+    async def _show_public(self, interaction: discord.Interaction[Any], table: Table,
+                           controls: Callable[[Table], Components]) -> None:
+        """Answer a click on the public table message by editing it, in the server's
+        words, with `controls` (the lobby's, or the game's)."""
+        with await self.public(table.guild_id):
+            embed, view = _embed(table_panel(table)), controls(table)
+        await interaction.response.edit_message(embed=embed, view=view)
 
     async def _closed_table(self, interaction: discord.Interaction[Any], table_id: int
                             ) -> None:
@@ -914,17 +982,13 @@ class Tables(commands.Cog):
         """A click on Rematch under a finished game (its standings, or a closed panel):
         the click's message says who is in, and the new game starts once all are."""
         old, new = await self.tables.rematch(table_id, interaction.user.id)
-        if new is not None:
-            text = rematch_started_text()
-        else:
-            accepted = set(old.meta.get("rematch", ()))
-            names = seat_names(old.seats)
-            text = rematch_text(
-                [name for name, seat in zip(names, old.seats, strict=True)
-                 if seat.user_id in accepted],
-                [name for name, seat in zip(names, old.seats, strict=True)
-                 if seat.user_id is not None and seat.user_id not in accepted])
-        await interaction.response.edit_message(content=text, view=final_view(old))
+        message = interaction.message
+        private = message is not None and message.flags.ephemeral  # a closed panel
+        with use_locale(language_of(interaction.locale) if private
+                        else await self.server_language(old.guild_id)):
+            text = rematch_started_text() if new is not None else _rematch_line(old)
+            view = final_view(old)
+        await interaction.response.edit_message(content=text, view=view)
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
                          refresh: bool = False) -> None:
@@ -992,8 +1056,11 @@ class Tables(commands.Cog):
         self._followed[table.id] = table.version  # this turn is followed once
         if await self._edit_panel(table, seat, user):
             return
-        text = _turn_mention(table)
-        if text and table.switch("mentions"):
+        if not table.switch("mentions"):
+            return
+        with await self.public(table.guild_id):
+            text = _turn_mention(table)
+        if text:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(table.channel_id).send(
                     text, allowed_mentions=discord.AllowedMentions(users=True))
@@ -1005,24 +1072,28 @@ class Tables(commands.Cog):
         if panel is None or view is None:
             return False
         try:
-            await panel.edit_original_response(
-                content=None, embed=_embed(hand_panel(table, seat)),
-                view=self._hand_controls(table, seat, view))
+            with use_locale(language_of(panel.locale)):  # the panel's owner reads it
+                embed = _embed(hand_panel(table, seat))
+                controls = self._hand_controls(table, seat, view)
+            await panel.edit_original_response(content=None, embed=embed, view=controls)
         except discord.HTTPException:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
             return False
         return True
 
     async def _close_panels(self, table: Table) -> None:
-        """The game is over: each open panel shows the final standings, without buttons."""
-        embed = _embed(_final_panel(table))
+        """The game is over: each open panel shows the final standings (in its owner's
+        words), with Rematch and the leaderboard."""
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
             self._panels.pop(key, None)
-            if panel is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await panel.edit_original_response(content=game_over_text(), embed=embed,
-                                                       view=final_view(table))
+            if panel is None:
+                continue
+            with use_locale(language_of(panel.locale)):
+                content, embed, view = game_over_text(), _embed(_final_panel(table)), \
+                    final_view(table)
+            with contextlib.suppress(discord.HTTPException):
+                await panel.edit_original_response(content=content, embed=embed, view=view)
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
@@ -1063,7 +1134,9 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.start(table.id, interaction.user.id)
-        await self._reply(interaction, game_started_text(), ephemeral=False)
+        with await self.public(table.guild_id):
+            text = game_started_text()
+        await self._reply(interaction, text, ephemeral=False)
         self.request_refresh(table)
 
     async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
@@ -1098,7 +1171,8 @@ class Tables(commands.Cog):
     async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,
                             preset: str | None, players: int | None, target: int | None,
                             options: str | None, turn_timer: int | None,
-                            switches: Mapping[str, bool | None]) -> None:
+                            switches: Mapping[str, bool | None],
+                            language: str | None = None) -> None:
         """A game's `settings`: this server's defaults for new tables of the game, shown,
         or changed (Manage Server) once the game accepts them."""
         guild = interaction.guild_id or 0
@@ -1107,12 +1181,17 @@ class Tables(commands.Cog):
         changed = {name: on for name, on in switches.items() if on is not None}
         asked = {"preset": preset, "players": players, "target": target,
                  "turn_timer": turn_timer}
-        if options is None and not changed and all(v is None for v in asked.values()):
+        if options is None and not changed and language is None \
+                and all(v is None for v in asked.values()):
             await self._reply(interaction, kind.settings_text(current, False) + "\n"
-                              + switches_text(current.get("switches", {})))
+                              + switches_text(current.get("switches", {})) + "\n"
+                              + language_text(await self.server_language(guild)))
             return
         if not _is_manager(interaction):
             raise TableError("not_allowed")
+        if language is not None:  # the server's, for every game: "default" unsets it
+            await self.set_server_language(guild, None if language == "default"
+                                           else language_of(language))
         new = {**current, **{key: value for key, value in asked.items() if value is not None}}
         if changed:
             new["switches"] = {**new.get("switches", {}), **changed}
@@ -1124,7 +1203,8 @@ class Tables(commands.Cog):
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
-                          + switches_text(new.get("switches", {})))
+                          + switches_text(new.get("switches", {})) + "\n"
+                          + language_text(await self.server_language(guild)))
 
     async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:
         """Where a new table that asks for a thread plays: a thread of its own started
@@ -1136,9 +1216,11 @@ class Tables(commands.Cog):
         allowed = channel.permissions_for(channel.guild.me)
         if not (allowed.create_public_threads and allowed.send_messages_in_threads):
             return channel.id  # asking would only be refused: play here
+        with await self.public(channel.guild.id):
+            name = shorten(thread_name(title, interaction.user.display_name), 100)
         try:
             opened = await channel.create_thread(
-                name=shorten(thread_name(title, interaction.user.display_name), 100),
+                name=name,
                 type=discord.ChannelType.public_thread, auto_archive_duration=1440)
         except discord.HTTPException:
             log.info("could not start a thread in channel %s: playing there", channel.id)
@@ -1149,18 +1231,19 @@ class Tables(commands.Cog):
         """The lobby of a table a game's `new` command has just created: the answer
         itself, or, for a table in a thread of its own, a message in the thread and an
         answer in the channel that links to it."""
+        with await self.public(table.guild_id):
+            embed, view = _embed(table_panel(table)), lobby_view(table)
+            link = thread_opened_text(table.channel_id, table.kind.title(table.rules))
         if table.channel_id == interaction.channel_id:
-            response = await interaction.response.send_message(
-                embed=_embed(table_panel(table)), view=lobby_view(table))
+            response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id is not None:
                 await self.tables.set_message(table, response.message_id)
             return
-        lobby = await self.bot.get_partial_messageable(table.channel_id).send(
-            embed=_embed(table_panel(table)), view=lobby_view(table))
+        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
+                                                                             view=view)
         await self.tables.set_message(table, lobby.id)
         await interaction.response.send_message(
-            thread_opened_text(table.channel_id, table.kind.title(table.rules)),
-            allowed_mentions=discord.AllowedMentions.none())
+            link, allowed_mentions=discord.AllowedMentions.none())
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:
@@ -1198,14 +1281,17 @@ class Tables(commands.Cog):
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
         who = member.display_name if member is not None else None
-        await self._reply(interaction, replaced_text(seat, who), ephemeral=False)
+        with await self.public(table.guild_id):
+            text = replaced_text(seat, who)
+        await self._reply(interaction, text, ephemeral=False)
         self.request_refresh(table)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
-        await self._reply(interaction, cancelled_text(interaction.user.display_name),
-                          ephemeral=False)
+        with await self.public(table.guild_id):
+            text = cancelled_text(interaction.user.display_name)
+        await self._reply(interaction, text, ephemeral=False)
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
@@ -1248,13 +1334,18 @@ class Tables(commands.Cog):
         current = min(max(1, page), pages)
         rows = await self.bot.store.leaderboard(guild, game, order,  # type: ignore[arg-type]
                                                 PAGE_SIZE, (current - 1) * PAGE_SIZE)
-        panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
-                                   for r in rows], current, pages, order)
-        view = Components()
-        view.add_item(LeaderboardButton(game, order, current - 1, button_label("previous"),
-                                        disabled=current <= 1))
-        view.add_item(LeaderboardButton(game, order, current + 1, button_label("next"),
-                                        disabled=current >= pages))
+        message = interaction.message
+        public = not ephemeral and not (edit and message is not None
+                                        and message.flags.ephemeral)
+        with use_locale(await self.server_language(guild) if public
+                        else language_of(interaction.locale)):
+            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
+                                       for r in rows], current, pages, order)
+            view = Components()
+            view.add_item(LeaderboardButton(game, order, current - 1,
+                                            button_label("previous"), disabled=current <= 1))
+            view.add_item(LeaderboardButton(game, order, current + 1, button_label("next"),
+                                            disabled=current >= pages))
         if edit:
             await interaction.response.edit_message(embed=_embed(panel), view=view)
         else:
@@ -1266,8 +1357,9 @@ class Tables(commands.Cog):
                     member: discord.Member | None) -> None:
         who = member or interaction.user
         s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
-        lines = self.tables.kind(game).stats_lines(s.stats)
-        panel = stats_panel(who.display_name, s.games, s.wins, s.points, lines)
+        with await self.public(interaction.guild_id or 0):
+            lines = self.tables.kind(game).stats_lines(s.stats)
+            panel = stats_panel(who.display_name, s.games, s.wins, s.points, lines)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:

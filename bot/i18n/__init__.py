@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-__all__ = ["LOCALES", "N_", "SOURCE_LOCALE", "_", "current_locale", "install", "ngettext",
-           "pgettext", "use_locale"]
+__all__ = ["LANGUAGES", "LOCALES", "N_", "SOURCE_LOCALE", "_", "current_locale", "install",
+           "language_of", "ngettext", "pgettext", "set_locale", "use_locale"]
 
 SOURCE_LOCALE = "en"
+LANGUAGES = ("en", "nb")  # the languages the bot speaks: English, Norwegian bokmål
 LOCALES = Path(__file__).resolve().parent / "locales"
 
 _locale: ContextVar[str] = ContextVar("locale", default=SOURCE_LOCALE)
@@ -38,6 +39,20 @@ _translations: dict[str, gettext.NullTranslations | None] = {}
 
 def current_locale() -> str:
     return _locale.get()
+
+
+def language_of(locale: object) -> str:
+    """The bot's language for a locale as Discord or an environment names it: Norwegian
+    ("no" at Discord, "nb", "nn", "nb_NO.UTF-8") is bokmål, anything else English."""
+    text = str(getattr(locale, "value", locale) or "").lower()
+    primary = text.replace("_", "-").split("-")[0].split(".")[0]
+    return "nb" if primary in ("no", "nb", "nn") else SOURCE_LOCALE
+
+
+def set_locale(lang: str) -> None:
+    """Translate into `lang` from now on in this task (an interaction's handler: each runs
+    in a task of its own)."""
+    _locale.set(lang)
 
 
 @contextmanager

@@ -482,6 +482,12 @@ def page_footer(page: int, pages: int) -> str:
     return _("Page {page} of {pages}").format(page=page, pages=pages)
 
 
+def language_text(language: str) -> str:
+    """The language of a server's public messages (its name in that language)."""
+    name = {"nb": _("Norwegian (bokmål)")}.get(language, _("English"))
+    return _("Public messages: {language}.").format(language=name)
+
+
 def spectator_text() -> str:
     """To someone without a seat who asks for a hand."""
     return _("You are watching this table: only its players have a hand. The table "

@@ -33,12 +33,15 @@ from bot.cards import (
     rank_of,
     suit_of,
 )
+from bot.games.amerikaner import text as game_text
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
 from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
-from bot.render import seat_names
+from bot.i18n import LANGUAGES, language_of, use_locale
+from bot.i18n import _ as translate
+from bot.render import button_label, seat_names
 from bot.tables.service import PLAYING, Table
 from tests.e2e import american_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -48,6 +51,36 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
 
 ACTION_ID = re.compile(r"^amk:(\d+):(\d+):(\w+)(?::(.*))?$")
 SELECT_ID = re.compile(r"^amks:(\d+):(\d+):(\w+)(?::(.*))?$")
+
+# ----------------------------------------------------------------------------- languages
+# What the driver looks for in a message, in the language it is written in: the server's
+# for what everyone reads, the player's own for their panel (a Norwegian table).
+
+def in_every_language(render: Callable[[], str]) -> list[str]:
+    """`render()` in each language the bot speaks."""
+    shown = []
+    for language in LANGUAGES:
+        with use_locale(language):
+            shown.append(render())
+    return shown
+
+
+def in_language_of(fake: FakeDiscord, name: str, render: Callable[[], str]) -> str:
+    """`render()` in the language of user `name`'s Discord."""
+    with use_locale(language_of(fake.user(name).locale)):
+        return render()
+
+
+def _head(message: str) -> Callable[[], str]:
+    """The words of `message` before its first placeholder, without Markdown."""
+    return lambda: translate(message).split("{")[0].replace("*", "").strip()
+
+
+# "Hand 3" in a title or a panel, in any language.
+_HAND_NUMBER = re.compile("(?:" + "|".join(
+    re.escape(w) for w in in_every_language(_head("Hand {number}: all passed, played at "
+                                                  "-1 a trick"))) + r") (\d+)")
+
 
 # ----------------------------------------------------------------------------- cards in text
 
@@ -132,8 +165,13 @@ def partner_hidden(hand: Hand) -> bool:
     return hand.called >= 0 and hand.partner < 0 and hand.called_holder >= 0
 
 
-_PARTNER_MARK = re.compile(r"[(,] ?partner[),]")
-_PARTNER_NAMED = re.compile(r"partner: (?!not yet shown)")
+_PARTNER_MARK = re.compile(r"[(,] ?(?:" + "|".join(
+    in_every_language(lambda: translate("partner"))) + r")[),]")
+_PARTNER_NAMED = re.compile("|".join(
+    re.escape(named) + " (?!" + re.escape(hidden.split(": ", 1)[1]) + ")"
+    for named, hidden in zip(in_every_language(_head("partner: {name}")),
+                             in_every_language(lambda: translate("partner: not yet shown")),
+                             strict=True)))
 
 
 @dataclass
@@ -219,7 +257,7 @@ class LeakChecker:
         game = table.game
         assert game is not None
         self.checked_public += 1
-        m = re.search(r"Hand (\d+)", text)
+        m = _HAND_NUMBER.search(text)
         hand = game.current
         if m is not None and 1 <= int(m.group(1)) <= len(game.hands):
             hand = game.hands[int(m.group(1)) - 1]
@@ -234,7 +272,8 @@ class LeakChecker:
             self.violations.append(Violation(
                 "public message names the partner before the called card is played",
                 msg.id, text))
-        if "Your cards" in text or "Your hand" in text:
+        if any(w in text for w in (*in_every_language(_head("**Your cards** ({count})")),
+                                   *in_every_language(_head("Your hand — {name}")))):
             self.violations.append(Violation("a hand panel sent publicly", msg.id, text))
 
     def _check_ephemeral(self, table: Table, msg: StoredMessage, text: str) -> None:
@@ -244,7 +283,7 @@ class LeakChecker:
         assert owner is not None
         seat = table.seat_of(owner)
         title = msg.embeds[0].get("title", "") if msg.embeds else ""
-        review = re.match(r"Hand (\d+)", title)
+        review = _HAND_NUMBER.match(title)
         if review is not None:
             # A review: the deal face up, allowed once it is over, never before.
             number = int(review.group(1))
@@ -252,9 +291,11 @@ class LeakChecker:
                 self.violations.append(Violation(
                     f"a review of hand {number}, which is not over", msg.id, text))
             return
-        if title.startswith("Your hand"):
+        if title.startswith(tuple(in_every_language(_head("Your hand — {name}")))):
             self.checked_ephemeral += 1
-            if seat is None or title != f"Your hand — {table.seats[seat].name}":
+            mine = table.seats[seat].name if seat is not None else None
+            if mine is None or title not in in_every_language(
+                    lambda: translate("Your hand — {name}").format(name=mine)):
                 self.violations.append(Violation(
                     f"hand panel {title!r} shown to user {owner} (seat {seat})", msg.id,
                     text))
@@ -335,10 +376,12 @@ def assert_interactions_answered(fake: FakeDiscord, limit: float = 3.0) -> None:
 
 
 def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
-    """The live public table message: the last one with an enabled "My hand" button."""
+    """The live public table message: the last one with an enabled "My hand" button (in
+    the server's language)."""
+    labels = in_every_language(lambda: button_label("hand"))
     for msg in reversed(fake.messages(channel)):
         for b in msg.buttons():
-            if b.get("label") == "My hand" and not b.get("disabled"):
+            if b.get("label") in labels and not b.get("disabled"):
                 return msg
     raise LookupError("no live table message")
 
@@ -349,7 +392,8 @@ async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 5.0) 
     assert table.message_id is not None
 
     def done() -> bool:
-        final = any(m.embeds and m.embeds[0].get("title", "").startswith("Game over")
+        over = tuple(in_every_language(_head("Game over — {winner} wins!")))
+        final = any(m.embeds and m.embeds[0].get("title", "").startswith(over)
                     for m in fake.messages(table.channel_id))
         return final and not fake.message(table.message_id).components
     await fake.wait_until(done, timeout, "the final standings")
@@ -552,7 +596,10 @@ class ButtonDriver(BaseDriver):
             it = await fake.click(name, old, refresh["custom_id"])
             assert it.response_type == 7, it  # edited in place
         else:
-            it = await fake.click_label(name, table_message(fake, self.channel), "My hand")
+            table = table_message(fake, self.channel)
+            label = next(b["label"] for b in table.buttons()
+                         if b.get("label") in in_every_language(lambda: button_label("hand")))
+            it = await fake.click_label(name, table, label)
             assert it.response_type == 4 and it.callback.ephemeral, it
         self.stats.interactions += 1
         msg = it.message
@@ -566,18 +613,20 @@ class ButtonDriver(BaseDriver):
             return False
         seat, name = turn
         msg = await self.open_hand(name)
-        assert "Your turn" in msg.text(), msg.text()
+        assert in_language_of(self.fake, name, _head("**Your turn:** {what}")) in msg.text(), \
+            msg.text()
         await self.act(name, seat, msg)
         return True
 
-    def check_offer(self, view: HandView, msg: StoredMessage) -> None:
-        """The message offers exactly the legal actions."""
+    def check_offer(self, name: str, view: HandView, msg: StoredMessage) -> None:
+        """The message offers exactly the legal actions (in `name`'s language)."""
+        words = self._control_words(name)
         legal = view.legal
         assert legal is not None
         buttons, selects = enabled_actions(msg)
         labels = sorted(b["label"] for b in buttons)
         if legal.phase == "bid":
-            want = ["Pass"] + (["Redeal"] if legal.can_redeal else []) + [
+            want = [words["pass"]] + ([words["redeal"]] if legal.can_redeal else []) + [
                 _bid_text(b) for b in legal.bids]
             assert labels == sorted(want), (labels, want)
         elif legal.phase in ("discard", "exchange"):
@@ -588,7 +637,7 @@ class ButtonDriver(BaseDriver):
             assert sel["max_values"] == high
             assert sel.get("min_values", 1) == (high if legal.phase == "discard" else 1)
             if legal.phase == "exchange":
-                assert labels == ["Keep my hand"]
+                assert labels == [words["keep_hand"]]
         else:
             assert labels == sorted(card_label(c) for c in legal.cards), (labels, legal)
             shown = [b["label"] for b in msg.buttons()
@@ -600,7 +649,8 @@ class ButtonDriver(BaseDriver):
         fake = self.fake
         before = self.table.version
         view, action = self.decide(seat)
-        self.check_offer(view, msg)
+        self.check_offer(name, view, msg)
+        words = self._control_words(name)
         buttons, selects = enabled_actions(msg)
 
         def button(label: str) -> str:
@@ -609,9 +659,9 @@ class ButtonDriver(BaseDriver):
             return found[0]
 
         if action.kind == "pass":
-            it = await fake.click(name, msg, button("Pass"))
+            it = await fake.click(name, msg, button(words["pass"]))
         elif action.kind == "redeal":
-            it = await fake.click(name, msg, button("Redeal"))
+            it = await fake.click(name, msg, button(words["redeal"]))
         elif action.kind == "bid":
             assert action.bid is not None
             it = await fake.click(name, msg, button(_bid_text(action.bid)))
@@ -620,7 +670,7 @@ class ButtonDriver(BaseDriver):
                                    [card_name(c) for c in action.cards])
         elif action.kind == "exchange":
             if not action.cards:
-                it = await fake.click(name, msg, button("Keep my hand"))
+                it = await fake.click(name, msg, button(words["keep_hand"]))
             else:
                 it = await fake.select(name, msg, selects[0]["custom_id"],
                                        [card_name(c) for c in action.cards])
@@ -636,7 +686,14 @@ class ButtonDriver(BaseDriver):
         after = fake.message(msg)
         assert after.visible_to == fake.user(name).id
         title = after.embeds[0]["title"] if after.embeds else ""
-        assert title in (f"Your hand — {name}", "Done"), after.text()
+        assert title in (in_language_of(fake, name, lambda: translate(
+            "Your hand — {name}").format(name=name)),
+            in_language_of(fake, name, lambda: translate("Done"))), after.text()
+
+    def _control_words(self, name: str) -> dict[str, str]:
+        """The labels of the hand panel's fixed buttons, in `name`'s language."""
+        return {key: in_language_of(self.fake, name, lambda k=key: game_text.control_label(k))
+                for key in ("pass", "redeal", "keep_hand")}
 
     async def _lead_steps(self, name: str, it: Any, view: HandView, action: Action) -> Any:
         """After a lead button: the trump (free_trump), then the call."""
@@ -647,7 +704,8 @@ class ButtonDriver(BaseDriver):
         self.stats.interactions += 1
         text = msg.text()
         if view.legal.trumps:
-            assert "choose trump" in text, text
+            assert in_language_of(fake, name, lambda: game_text.lead_trump_panel(
+                action.card).title) in text, text
             choice = action.trump or "led"
             trumps = [b["custom_id"] for b in msg.buttons() if b.get("custom_id", "")
                       .endswith(f":trump:{card_name(action.card)}:{choice}")]
@@ -658,7 +716,8 @@ class ButtonDriver(BaseDriver):
             text = msg.text()
         calls = view.legal.calls_for(suit_of(action.card))
         if calls:
-            assert "call a card" in text, text
+            assert in_language_of(fake, name, lambda: game_text.lead_call_panel(
+                action.card).title) in text, text
             (sel,) = msg.selects()
             assert sorted(o["value"] for o in sel["options"]) == sorted(
                 card_name(c) for c in calls)

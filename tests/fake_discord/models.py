@@ -65,6 +65,8 @@ class FakeUser:
     name: str
     global_name: str | None = None
     bot: bool = False
+    #: the language of the user's Discord client (an interaction's `locale`)
+    locale: str = "en-US"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -251,6 +253,8 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     roles: dict[int, FakeRole] = field(default_factory=dict)
+    #: the server's language as its settings give it (`preferred_locale`, `guild_locale`)
+    preferred_locale: str = "en-US"
 
     @property
     def text_channels(self) -> list[FakeChannel]:
@@ -293,7 +297,7 @@ class FakeGuild:
             "nsfw_level": 0,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,

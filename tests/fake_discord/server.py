@@ -1844,14 +1844,15 @@ class FakeDiscord:
             "app_permissions": str(
                 guild.member_permissions(self.bot_user.id) if guild else DEFAULT_MEMBER_PERMISSIONS
             ),
-            "locale": "en-US",
+            "locale": u.locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.preferred_locale,
+                                "features": []}
+            payload["guild_locale"] = guild.preferred_locale
             payload["member"] = self._member_payload(guild, u)
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["context"] = 0

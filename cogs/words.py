@@ -1,0 +1,87 @@
+"""The slash commands in the reader's language: command, group and option names, their
+descriptions and the names of choices, as Discord shows them to a user whose Discord is in
+Norwegian (locale `no`).
+
+The commands are declared in English in the cogs; `CommandTranslator` (set on the command
+tree by bot/app.py) looks each string up in the catalog under a context that says what it
+is ("command name", "option description", ...), so the same English word can be a name in
+one place and a description in another. `extract` gives Babel those strings for the
+template (babel.cfg), read off the commands themselves: nothing is written twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import SOURCE_LOCALE, language_of, pgettext, use_locale
+
+Location = app_commands.TranslationContextLocation
+
+# What a string of a command is, as the catalog's context names it.
+CONTEXTS: dict[Location, str] = {
+    Location.command_name: "command name",
+    Location.group_name: "command name",
+    Location.command_description: "command description",
+    Location.group_description: "command description",
+    Location.parameter_name: "option name",
+    Location.parameter_description: "option description",
+    Location.choice_name: "choice",
+}
+
+
+class CommandTranslator(app_commands.Translator):
+    """Discord's localizations of every command, from the catalogs (bot/i18n)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        language = language_of(locale)
+        where = CONTEXTS.get(context.location)
+        if language == SOURCE_LOCALE or where is None or not string.message:
+            return None
+        with use_locale(language):
+            translated = pgettext(where, string.message)
+        return translated if translated != string.message else None
+
+
+def game_groups() -> list[app_commands.Group]:
+    """Every game's command group as the bot registers it (its own commands and the
+    shared ones), built without a running bot."""
+    from cogs.american import American
+    from cogs.amerikaner import Amerikaner
+
+    stub: Any = SimpleNamespace(tables=None, store=None, settings=None)
+    return [Amerikaner(stub).group, American(stub).group]
+
+
+def command_strings(groups: list[app_commands.Group]) -> Iterator[tuple[str, str]]:
+    """(context, English string) of every name, description and choice of `groups`."""
+    for group in groups:
+        yield "command name", group.name
+        yield "command description", group.description
+        for command in group.walk_commands():
+            yield "command name", command.name
+            yield "command description", command.description
+            if isinstance(command, app_commands.Group):
+                continue
+            for parameter in command.parameters:
+                yield "option name", parameter.name
+                if parameter.description and parameter.description != "…":
+                    yield "option description", parameter.description
+                for choice in parameter.choices:
+                    yield "choice", choice.name
+
+
+def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+            ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """Babel's extraction method for the commands (babel.cfg): their strings as
+    `pgettext(context, message)` calls, read off the groups the bot registers."""
+    seen: set[tuple[str, str]] = set()
+    for pair in command_strings(game_groups()):
+        if pair not in seen:
+            seen.add(pair)
+            yield 1, "pgettext", pair, []
