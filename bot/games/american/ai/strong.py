@@ -43,7 +43,7 @@ from .switch import switch_point
 
 # Tuning values: plain globals, read at each use, so a benchmark may set them (compiled
 # too).
-STRONG_BUDGET: float = 0.035  # seconds of sampling a decision aims at
+STRONG_BUDGET: float = 0.010  # seconds of sampling a decision aims at
 MIN_WORLDS: int = 8  # worlds sampled whatever the time
 MAX_WORLDS: int = 400  # never more worlds than this
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
