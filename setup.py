@@ -29,6 +29,9 @@ from setuptools.command.build_ext import build_ext
 # The modules on the hot path of play-outs, random games and AI decisions:
 # * the core: card sets, the shuffle, the hand state machine and the scoring it calls;
 #   American's deal state machine (bot/games/american/state.py);
+# * American's AI: the easy policy its play-outs play (ai/easy.py) and the strong
+#   player's sampling and search (ai/strong.py); ai/switch.py stays Python, as for
+#   Amerikaner's;
 # * the AI: the lean trick-play state `Sim` (sim.py), the easy player's policy, which plays
 #   every card of the strong player's play-outs (easy.py), the sampling of hidden cards
 #   (knowledge.py), and the strong player's inference chain, play-outs and endgame
@@ -54,6 +57,8 @@ COMPILED_MODULES = [
     "bot/games/amerikaner/ai/knowledge.py",
     "bot/games/amerikaner/ai/strong.py",
     "bot/games/american/state.py",
+    "bot/games/american/ai/easy.py",
+    "bot/games/american/ai/strong.py",
 ]
 # Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc; it
 # holds the AI modules too).

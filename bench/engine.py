@@ -1,4 +1,5 @@
-"""Engine speed: full random hands per second and card plays per second in a play-out loop.
+"""Engine speed: full random hands per second and card plays per second in a play-out loop;
+American's actions per second in its play-out loop beside them.
 
 Plays N complete random 4-player `amerikaner` hands (fixed seed: deal, bidding, kitty,
 opening lead with a call, tricks, scoring) through the same public API the bot uses
@@ -6,7 +7,8 @@ opening lead with a call, tricks, scoring) through the same public API the bot u
 starts when one ends), then measures a copy-and-play-out loop from a mid-hand state,
 which is what AI search does. Where `open_spiel` is installed, OpenSpiel's `oh_hell` (4
 players, 12 tricks) is driven move by move from Python in the same run and the ratio is
-printed.
+printed. American's figure copies a mid-deal state of a 2-player deal and plays it out
+with random legal actions (`bench_american_playouts`), as its AI search does.
 
 Moves (and OpenSpiel's chance outcomes) are picked uniformly with
 `seq[int(rng.random() * len(seq))]`, in our loops and in OpenSpiel's alike; the kitty
@@ -18,7 +20,7 @@ Each figure is the best of `--repeat` runs (other processes on the machine only 
 slow a run down). The first line says whether the core runs compiled (bench/README.md).
 
     python bench/engine.py [--hands 20000] [--playouts 20000] [--repeat 3]
-                           [--choice-pick] [--one-game]
+                           [--american-playouts 300] [--choice-pick] [--one-game]
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ from collections.abc import Callable  # noqa: E402
 
 from bot import cards  # noqa: E402
 from bot.cards import bits  # noqa: E402
+from bot.games.american import state as american_state  # noqa: E402
+from bot.games.american.deal import deal_cards as american_deal  # noqa: E402
+from bot.games.american.rules import Rules as AmericanRules  # noqa: E402
 from bot.games.amerikaner import hand  # noqa: E402
 from bot.games.amerikaner.game import Game  # noqa: E402
 from bot.games.amerikaner.hand import BID, COMPILED, DISCARD, LEAD, Hand  # noqa: E402
@@ -162,6 +167,48 @@ def bench_playouts(count: int, seed: int = 3, lean: bool = True) -> float:
     return plays / elapsed
 
 
+def american_mid_deal(seed: int = 5) -> american_state.DealState:
+    """An American deal (2 players, default rules) a few actions in: where AI search
+    starts from."""
+    rules = AmericanRules.create(2)
+    state = american_state.DealState(rules, 0, american_deal(rules, random.Random(seed)),
+                                     False)
+    for _ in range(6):
+        playable = bits(state.playable_mask())
+        if playable:
+            state.play(state.to_act, (playable[0],))
+        else:
+            state.pickup(state.to_act)
+    return state
+
+
+def bench_american_playouts(count: int, seed: int = 3) -> float:
+    """American actions per second: copy a mid-deal state, play it out with random legal
+    actions (a random playable card, else the pick-up; the first face-down card), repeat.
+    Random play is long (it often reaches the 1,000-action draw): a fair load."""
+    rng = random.Random(seed)
+    random_ = rng.random
+    root = american_mid_deal()
+    play_phase = american_state.PLAY_PHASE
+    actions = 0
+    start = time.perf_counter()
+    for _ in range(count):
+        state = root.copy()
+        while not state.finished:
+            seat = state.to_act
+            if state.phase == play_phase:
+                legal = bits(state.playable_mask())
+                if legal:
+                    state.play(seat, (legal[int(random_() * len(legal))],))
+                else:
+                    state.pickup(seat)
+            else:
+                state.flip(seat, 0)
+            actions += 1
+    elapsed = time.perf_counter() - start
+    return actions / elapsed
+
+
 def bench_open_spiel(count: int, seed: int = 1, lean: bool = True) -> float | None:
     """OpenSpiel's oh_hell (4 players, 12 tricks), random legal moves, hands per second."""
     try:
@@ -198,7 +245,9 @@ def bench_open_spiel(count: int, seed: int = 1, lean: bool = True) -> float | No
 def core_description() -> str:
     """Which core is running: compiled (mypyc) or the Python sources, and from where."""
     kind = "compiled (mypyc)" if COMPILED else "pure Python"
-    files = ", ".join(str(Path(m.__file__)) for m in (cards, hand))
+    if american_state.COMPILED != COMPILED:
+        kind += f", American's {'compiled' if american_state.COMPILED else 'pure Python'}"
+    files = ", ".join(str(Path(m.__file__)) for m in (cards, hand, american_state))
     return f"rules core: {kind} ({files})"
 
 
@@ -211,6 +260,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000)
     parser.add_argument("--playouts", type=int, default=20000)
+    parser.add_argument("--american-playouts", type=int, default=300,
+                        help="American play-outs (random, from a mid-deal state)")
     parser.add_argument("--spiel-hands", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--choice-pick", action="store_true",
@@ -236,6 +287,11 @@ def main() -> None:
     assert plays_per_s is not None
     print(f"copy-and-play-out from mid-hand: {plays_per_s:,.0f} card plays/s "
           f"(target >= 500,000)")
+    american = best_of(args.repeat,
+                       lambda: bench_american_playouts(args.american_playouts))
+    assert american is not None
+    print(f"American copy-and-play-out from mid-deal (2 players): {american:,.0f} "
+          f"actions/s (target >= 500,000)")
     spiel = best_of(args.repeat,
                     lambda: bench_open_spiel(args.spiel_hands, lean=lean))
     if spiel is None:

@@ -51,10 +51,15 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    options = {name.strip(): True for name in args.options.split(",") if name.strip()}
+    if args.game == "american":
+        from bot.games.american.terminal import run_game as run_american
+
+        return run_american(args.players or 2, options, args.seed, args.level, args.target)
     from bot.games.amerikaner.terminal import run_game
 
-    options = {name.strip(): True for name in args.options.split(",") if name.strip()}
-    return run_game(args.preset, args.players, options, args.seed, args.level, args.target)
+    return run_game(args.preset, args.players or 4, options, args.seed, args.level,
+                    args.target)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,13 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "and .env)")
     bp.set_defaults(func=_cmd_bot)
     pp = sub.add_parser("play", help="play a game in the terminal against the AI")
-    pp.add_argument("--preset", default="amerikaner", help="amerikaner, norsk or kani")
-    pp.add_argument("--players", type=int, default=4)
+    pp.add_argument("--game", choices=("amerikaner", "american"), default="amerikaner",
+                    help="amerikaner (the trick-taking game, the default) or american "
+                    "(the shedding game)")
+    pp.add_argument("--preset", default="amerikaner",
+                    help="amerikaner, norsk or kani (game amerikaner)")
+    pp.add_argument("--players", type=int, default=None,
+                    help="players at the table (default 4; american: 2)")
     pp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
     pp.add_argument("--level", choices=("random", "easy", "strong"), default="easy")
     pp.add_argument("--options", default="", help="comma-separated house rules, e.g. "
-                    "no_kitty,two_wins")
-    pp.add_argument("--target", type=int, default=None, help="the winning score")
+                    "no_kitty,two_wins (american: same_rank,four_burns,swap,blind_down,"
+                    "voluntary_pickup)")
+    pp.add_argument("--target", type=int, default=None,
+                    help="the winning score (american: deals to win)")
     pp.set_defaults(func=_cmd_play)
     return parser
 

@@ -843,3 +843,38 @@ def test_the_terminal_game_reads_in_norwegian(preset: str, players: int,
     said = "\n".join(player.lines)
     assert "Ikke tillatt: " in said and "Spillet er over" in said
     assert "Kan ikke starte: " in said
+
+
+class _AmericanPlayer(_Player):
+    """American's terminal human: a move read off the line of moves (a quoted example,
+    one of the `flip N`, or one of the alternatives)."""
+
+    def ask(self, prompt: str) -> str:
+        if self.bad:
+            return self.bad.pop(0)
+        line = next(line for line in reversed(self.lines) if self.moves in line)
+        body = line.split(self.moves, 1)[1]
+        if "'" in body:
+            return body.split("'")[1]
+        flips = re.findall(r"flip \d+", body)
+        return self.rng.choice(flips or body.split(" | "))
+
+
+@pytest.mark.parametrize(("players", "options"), [
+    (2, {"target": 2}), (3, {"swap": True, "blind_down": True}),
+])
+def test_american_in_the_terminal_reads_in_norwegian(players: int,
+                                                     options: dict[str, object]) -> None:
+    from bot.games.american.terminal import run_game as run_american
+
+    player = _AmericanPlayer(["xyz", "help", "9S 9H"], moves="Trekk: ")
+    with use_locale(NB):
+        assert run_american(players, options, seed=4, level="easy", ask=player.ask,
+                            say=player.say) == 0
+        assert run_american(9, {}, ask=player.ask, say=player.say) == 2
+    for line in player.lines:
+        assert not _english_words(line), (_english_words(line), line)
+        assert not _LEFT_OVER.search(line), line
+    said = "\n".join(player.lines)
+    assert ("Forstod ikke: " in said or "Ikke tillatt: " in said) and "Kampen er over" in said
+    assert "Kan ikke starte: " in said

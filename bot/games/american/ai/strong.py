@@ -1,0 +1,238 @@
+"""The strong player: determinized Monte-Carlo search over what the seat may know.
+
+A decision samples worlds: the cards the seat has not seen (the other hands' cards not
+known to be there, every face-down row, its own included, and the deck) dealt at random
+into their places, consistently with everything public (the pile, the burned cards, the
+face-up rows, the cards seen going into a hand, every size). In each world every
+candidate action is played, then the deal is played out to its end with the easy policy
+for every seat; a candidate scores the seat's place (1 for first out, 0 for last). The
+same worlds serve every candidate, so their differences are not card luck. Worlds are
+sampled until STRONG_BUDGET seconds have passed and there are at least MIN_WORLDS (at
+most MAX_WORLDS).
+
+Candidates: in play, each playable rank with every copy and with one copy (and the
+pick-up where it is allowed); in a swap, the face-up rows the easy value ranks best
+(SWAP_CANDIDATES of the twenty, the easy swap and no swap among them). A turn-over has no
+choice worth searching: every face-down position is alike to the seat, so it turns the
+first. A move with a single candidate is made at once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import combinations
+from typing import Final
+
+from bot.cards import FULL_PACK, cards_of
+from bot.games.american.actions import Action
+from bot.games.american.deal import Deal
+from bot.games.american.state import (
+    DONE,
+    FINISHED,
+    FLIP_PHASE,
+    IN_PROGRESS,
+    MAX_ACTIONS,
+    PLAY_PHASE,
+    DealState,
+)
+from bot.games.american.views import DealView
+
+from .easy import easy_action, play_out, swap_choice, swap_value
+from .switch import switch_point
+
+# Tuning values: plain globals, read at each use, so a benchmark may set them (compiled
+# too).
+STRONG_BUDGET: float = 0.010  # seconds of sampling a decision aims at
+MIN_WORLDS: int = 8  # worlds sampled whatever the time
+MAX_WORLDS: int = 400  # never more worlds than this
+SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
+PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
+TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "SWAP_CANDIDATES",
+                 "PLAYOUT_LIMIT")
+
+_NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+class Sampler:
+    """The seat's view, and the worlds consistent with it."""
+
+    def __init__(self, view: DealView) -> None:
+        seat = view.seat
+        hand = view.hand
+        if seat is None or hand is None:
+            raise ValueError("the strong player needs a seat's view")
+        self.view = view
+        self.seat = seat
+        seen = _mask(hand) | _mask(view.pile) | _mask(view.burned)
+        hidden_hand: list[int] = []
+        for other in view.seats:
+            seen |= _mask(other.up) | _mask(other.known)
+            hidden_hand.append(0 if other.seat == seat
+                               else other.hand_size - len(other.known))
+        self.hand_mask = _mask(hand)
+        self.unseen: list[int] = list(cards_of(FULL_PACK & ~seen))
+        self.hidden_hand = hidden_hand
+        slots = sum(hidden_hand) + sum(s.down for s in view.seats) + view.deck
+        if slots != len(self.unseen):
+            raise ValueError(f"{len(self.unseen)} unseen cards for {slots} places")
+        n = view.rules.players
+        self.out = 0
+        for other in view.seats:
+            if other.out:
+                self.out |= 1 << other.seat
+        self.swaps_done = (view.to_act or 0) - view.dealer - 1
+        self.swaps_done %= n
+
+    def world(self, rng: random.Random) -> DealState:
+        """A deal state with the unseen cards dealt at random into their places."""
+        view = self.view
+        cards = self.unseen[:]
+        rng.shuffle(cards)
+        state = DealState(view.rules, view.dealer, _NO_DEAL, False, _blank=True)
+        n = view.rules.players
+        options = view.rules.options
+        state.n = n
+        state.same_rank = "same_rank" in options
+        state.four_burns = "four_burns" in options
+        state.blind_down = "blind_down" in options
+        state.voluntary_pickup = "voluntary_pickup" in options
+        pos = 0
+        hands: list[int] = []
+        known: list[int] = []
+        up: list[list[int]] = []
+        down: list[list[int]] = []
+        for other in view.seats:
+            seat_known = _mask(other.known)
+            if other.seat == self.seat:
+                hand = self.hand_mask
+            else:
+                hand = seat_known
+                for card in cards[pos:pos + self.hidden_hand[other.seat]]:
+                    hand |= 1 << card
+                pos += self.hidden_hand[other.seat]
+            hands.append(hand)
+            known.append(seat_known)
+            up.append(list(other.up))
+            down.append(cards[pos:pos + other.down])
+            pos += other.down
+        state.hands = hands
+        state.known = known
+        state.up = up
+        state.down = down
+        state.deck = tuple(cards[pos:])
+        state.deck_pos = 0
+        state.pile = list(view.pile)
+        state.burned = list(view.burned)
+        state.out = self.out
+        state.places = list(view.out_order)
+        state.phase = view.phase
+        state.to_act = view.to_act if view.to_act is not None else 0
+        state.starter = view.starter if view.starter is not None else -1
+        state.swaps_done = self.swaps_done
+        state.outcome = IN_PROGRESS
+        state.actions = []
+        return state
+
+
+def place_score(state: DealState, seat: int) -> float:
+    """The seat's result of a played-out world: 1 for first out, 0 for last, a half for
+    a deal not ended (or drawn)."""
+    if state.phase != DONE or state.outcome != FINISHED:
+        return 0.5
+    n = state.n
+    return (n - 1 - state.places.index(seat)) / (n - 1)
+
+
+def play_candidates(view: DealView) -> list[Action]:
+    """Each playable rank with every copy and with one copy; the pick-up if allowed.
+    The easy player's choice first (it wins ties)."""
+    legal = view.legal
+    seat = view.seat
+    assert legal is not None and seat is not None
+    first = easy_action(view, random.Random(0))
+    out = [first]
+    for rank in legal.ranks:
+        same = legal.cards_of_rank(rank)
+        for cards in (same, same[:1]):
+            action = Action.play(seat, cards)
+            if action not in out:
+                out.append(action)
+    if legal.can_pickup and Action.pickup(seat) not in out:
+        out.append(Action.pickup(seat))
+    return out
+
+
+def swap_candidates(view: DealView) -> list[Action]:
+    """The easy swap, no swap, and the face-up rows of the best easy value, to
+    SWAP_CANDIDATES in all."""
+    legal = view.legal
+    seat = view.seat
+    assert legal is not None and seat is not None
+    hand, up = legal.hand, legal.up
+    given, taken = swap_choice(hand, up)
+    out = [Action.swap(seat, given, taken), Action.swap(seat, (), ())]
+    rows = sorted(combinations(hand + up, len(up)),
+                  key=lambda row: (-sum(swap_value(c) for c in row), row))
+    for row in rows:
+        if len(out) >= SWAP_CANDIDATES:
+            break
+        given = tuple(c for c in hand if c in row)
+        taken = tuple(c for c in up if c not in row)
+        action = Action.swap(seat, given, taken)
+        if action not in out:
+            out.append(action)
+    return out
+
+
+def strong_action(view: DealView, rng: random.Random, budget: float | None = None,
+                  max_worlds: int | None = None) -> Action:
+    """The strong player's action for the seat of `view`, whose turn it must be:
+    sampling for `budget` seconds (default STRONG_BUDGET) and at least MIN_WORLDS worlds,
+    at most `max_worlds` (default MAX_WORLDS)."""
+    legal = view.legal
+    seat = view.seat
+    if legal is None or seat is None:
+        raise ValueError("strong_action needs the view of the seat to act")
+    if legal.phase == FLIP_PHASE:
+        return Action.flip(seat, legal.indexes[0])
+    candidates = play_candidates(view) if legal.phase == PLAY_PHASE else swap_candidates(view)
+    if len(candidates) == 1:
+        return candidates[0]
+    return _search(view, candidates, rng,
+                   STRONG_BUDGET if budget is None else budget,
+                   MAX_WORLDS if max_worlds is None else max_worlds)
+
+
+def _search(view: DealView, candidates: list[Action], rng: random.Random, budget: float,
+            max_worlds: int) -> Action:
+    sampler = Sampler(view)
+    seat = sampler.seat
+    limit = min(PLAYOUT_LIMIT, MAX_ACTIONS - view.actions - 1)
+    totals = [0.0] * len(candidates)
+    start = time.perf_counter()
+    worlds = 0
+    while worlds < max_worlds:
+        world = sampler.world(rng)
+        for index, action in enumerate(candidates):
+            state = world.copy()
+            state.apply(action)
+            play_out(state, limit)
+            totals[index] += place_score(state, seat)
+        worlds += 1
+        switch_point()  # compiled, other threads get the GIL only here (switch.py)
+        if worlds >= MIN_WORLDS and time.perf_counter() - start > budget:
+            break
+    best = 0
+    for index in range(1, len(candidates)):
+        if totals[index] > totals[best]:
+            best = index
+    return candidates[best]
+

@@ -1,0 +1,44 @@
+"""bench/ai_american.py as a user runs it, on a tiny count: it prints its figures (a smoke
+test: tests never time anything), and bad input is answered in one line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bench" / "ai_american.py"), *args],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def test_the_ai_benchmark_prints_its_figures() -> None:
+    result = run_bench("--deals", "2", "--worlds", "2")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("core ")
+    assert "options none" in out and "options same_rank, four_burns, swap" in out
+    beats = re.findall(r"(\w+) beats (\w+) in [\d.]+% of 4 games \(2 deals, seats swapped; "
+                       r"95% CI \[[-\d.]+%, [\d.]+%\]\)", out)
+    assert beats == [("easy", "random"), ("strong", "easy")] * 2, out
+    assert re.search(r"strong decision time: median [\d.]+ ms, p99 [\d.]+ ms", out)
+
+
+def test_more_players_and_one_set_of_options() -> None:
+    result = run_bench("--deals", "1", "--worlds", "2", "--players", "3", "--options",
+                       "blind_down", "--pairs", "strong-random")
+    assert result.returncode == 0, result.stderr
+    assert "3 players, options blind_down" in result.stdout
+    assert "strong beats random in" in result.stdout and "of 3 games" in result.stdout
+
+
+def test_bad_input_is_answered_in_one_line() -> None:
+    for args in (["--pairs", "strong-hard"], ["--options", "jokers"],
+                 ["--players", "9"]):
+        result = run_bench("--deals", "1", *args)
+        assert result.returncode != 0
+        assert "Traceback" not in result.stderr and "error:" in result.stderr
