@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.pg_server import NoPostgres, PostgresServer
+from tests.store_backends import BACKENDS, Database
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -39,3 +40,12 @@ def pg_url(postgres_server: PostgresServer) -> Iterator[str]:
         yield url
     finally:
         postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """A database of its own for the test, on each backend in turn: a SQLite file, and
+    a database on the test PostgreSQL server."""
+    if request.param == "sqlite":
+        return Database("sqlite", str(tmp_path / "bot.sqlite3"))
+    return Database("postgresql", request.getfixturevalue("pg_url"))
