@@ -95,12 +95,14 @@ class PostgresServer:
     _names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, *, durable: bool = False) -> PostgresServer:
+        """Start a server; ``durable`` keeps PostgreSQL's own fsync and commit settings
+        (for measurements), else they are off (the tests' data is thrown away)."""
         bin_dir = ensure_bin_dir()
         root = Path(tempfile.mkdtemp(prefix="amerikaner-pg-"))
         server = cls(bin_dir, root, free_port())
         try:
-            server._init_and_run()
+            server._init_and_run(durable)
         except BaseException:
             server.stop()
             raise
@@ -113,7 +115,7 @@ class PostgresServer:
     def url(self, database: str) -> str:
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
-    def _init_and_run(self) -> None:
+    def _init_and_run(self, durable: bool) -> None:
         user = _run_as()
         if user is not None:
             os.chown(self.root, pwd.getpwnam(user).pw_uid, pwd.getpwnam(user).pw_gid)
@@ -123,12 +125,14 @@ class PostgresServer:
              "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"],
             check=True, user=user, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             cwd=self.root)
+        options = ["listen_addresses=127.0.0.1", "unix_socket_directories=",
+                   "max_connections=300"]
+        if not durable:
+            options += ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]
         log = open(self.root / "server.log", "wb")  # noqa: SIM115 - kept for the process
         self.process = subprocess.Popen(
             [str(self.bin_dir / "postgres"), "-D", str(data), "-p", str(self.port),
-             "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=",
-             "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300"],
+             *[arg for option in options for arg in ("-c", option)]],
             user=user, stdout=log, stderr=subprocess.STDOUT, cwd=self.root)
         log.close()
         self._wait_ready()
