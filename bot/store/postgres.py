@@ -93,6 +93,7 @@ class _Tx:
     conn: Connection
     outer: Any  # the asyncpg Transaction of the block (the calls' are savepoints in it)
     running: asyncio.Future[Any] | None = field(default=None)
+    finishing: asyncio.Future[None] | None = field(default=None)  # its commit or rollback
 
 
 class PostgresStore:
@@ -204,7 +205,14 @@ class PostgresStore:
             await _finish_tx(tx, commit=True)
         finally:
             self._tx.pop(task, None)
-            await asyncio.shield(self._pool.release(conn))
+            await asyncio.shield(self._release(tx))
+
+    async def _release(self, tx: _Tx) -> None:
+        """Give the block's connection back once nothing runs on it any more."""
+        pending = [f for f in (tx.running, tx.finishing) if f is not None and not f.done()]
+        if pending:
+            await asyncio.wait(pending)
+        await self._pool.release(tx.conn)
 
     async def _write(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
         """``await fn(connection, *args)`` as a transaction of its own, or as part of
@@ -460,7 +468,8 @@ async def _finish_tx(tx: _Tx, *, commit: bool) -> None:
             await asyncio.wait([tx.running])
         await (tx.outer.commit() if commit else tx.outer.rollback())
 
-    await asyncio.shield(asyncio.ensure_future(finish()))
+    tx.finishing = asyncio.ensure_future(finish())
+    await asyncio.shield(tx.finishing)
 
 
 async def _in_savepoint(conn: Connection, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
