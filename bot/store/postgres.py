@@ -240,7 +240,7 @@ class PostgresStore:
         async with self._pool.acquire() as conn, conn.transaction():
             return await fn(conn, *args)
 
-    async def _run_in_tx(self, tx: _Tx, call: Coroutine[Any, Any, _T]) -> _T:
+    async def _run_in_tx(self, tx: _Tx, call: Awaitable[_T]) -> _T:
         running = asyncio.ensure_future(call)
         tx.running = running
         return await asyncio.shield(running)
