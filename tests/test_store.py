@@ -770,8 +770,11 @@ def test_sqlite_store_is_a_store() -> None:
     names = [n for n in dir(Store) if not n.startswith("_") or n in ("__aenter__", "__aexit__")]
     names = [n for n in names if callable(getattr(Store, n))]
     assert len(names) > 25
+    from bot.store.postgres import PostgresStore
+
     for name in names:
         assert callable(getattr(SqliteStore, name, None)), name
+        assert callable(getattr(PostgresStore, name, None)), name
 
 
 # ------------------------------------------------------------- crash durability
