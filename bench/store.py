@@ -4,10 +4,14 @@ Builds (or reuses) a database of ``--games`` finished games across ``--guilds``
 guilds and ``--users`` users (4 seats a game, some of them AI, one results row per
 human, with the Amerikaner counters as its stats), then times ``leaderboard()`` page 1
 and ``member_stats()`` of the game kind over random guilds and members through the
-public Store API, and prints median and p99.
+public Store API, and prints median and p99: on SQLite, and in the same run on
+PostgreSQL, loaded with the same rows by `amerikaner db copy`'s code (the load's time
+is printed) into a throwaway server started for the run (tests/pg_server.py), or into
+the database of ``--postgres URL`` (which must be empty).
 
-    .venv/bin/python bench/store.py                      # 1,000,000 games
+    .venv/bin/python bench/store.py                      # 1,000,000 games, both backends
     .venv/bin/python bench/store.py --games 20000 --db /tmp/small.db
+    .venv/bin/python bench/store.py --postgres none      # SQLite alone
 
 Target: leaderboard page 1 and member_stats <= 10 ms at the median and p99.
 """
@@ -37,7 +41,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bot.store import LeaderOrder, latest_version, open_store  # noqa: E402
+from bot.store import LeaderOrder, Store, latest_version, open_database  # noqa: E402
+from bot.store.copy import copy_sqlite_to_postgres  # noqa: E402
 
 CHUNK = 50_000  # games per build transaction
 GAME = "amerikaner"  # the game kind of every game built
@@ -142,7 +147,7 @@ def _game_rows(
 
 
 async def _create_schema(path: Path) -> None:
-    store = await open_store(path)
+    store = await open_database(path)
     await store.close()
 
 
@@ -263,7 +268,10 @@ async def _time(
     return stats
 
 
-async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, float]]:
+async def measure(path: Path, target: str, samples: int, seed: int
+                  ) -> dict[str, dict[str, float]]:
+    """Time the reads (and a commit) on the store at ``target``, which holds the rows of
+    the SQLite file at ``path`` (the file itself, or their copy on PostgreSQL)."""
     rng = random.Random(seed + 1)
     with sqlite3.connect(path) as conn:
         guild_ids = [r[0] for r in conn.execute("SELECT DISTINCT guild_id FROM player_totals")]
@@ -278,7 +286,7 @@ async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, fl
         f"biggest guild has {biggest[1]:,} ranked members"
     )
 
-    async with await open_store(path) as store:
+    async with await open_database(target) as store:
         results: dict[str, dict[str, float]] = {}
         guilds = [rng.choice(guild_ids) for _ in range(samples)]
         orders: tuple[LeaderOrder, LeaderOrder] = ("wins", "points")
@@ -317,10 +325,68 @@ async def measure(path: Path, samples: int, seed: int) -> dict[str, dict[str, fl
             ],
             warmup=0,
         )
-    with sqlite3.connect(path) as conn:  # leave the bench DB as it was
+        await _forget_game(store, target, game_id)  # leave the bench DB as it was
+    return results
+
+
+async def _forget_game(store: Store, target: str, game_id: int) -> None:
+    await store.cancel_game(game_id)
+    if target.startswith("postgresql://"):
+        import asyncpg
+
+        conn = await asyncpg.connect(target)
+        try:
+            await conn.execute("DELETE FROM games WHERE id = $1", game_id)
+        finally:
+            await conn.close()
+        return
+    with sqlite3.connect(target) as conn:
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
-    return results
+
+
+async def load_postgres(path: Path, url: str) -> float:
+    """Copy the bench database into the empty PostgreSQL database at ``url`` (as
+    `amerikaner db copy` does) and ANALYZE it; returns the seconds it took."""
+    import asyncpg
+
+    start = time.perf_counter()
+    counts = await copy_sqlite_to_postgres(path, url)
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("ANALYZE")
+        size = await conn.fetchval("SELECT pg_database_size(current_database())")
+    finally:
+        await conn.close()
+    seconds = time.perf_counter() - start
+    print(f"  loaded {sum(counts.values()):,} rows in {seconds:.1f} s; "
+          f"database size {size / 2**20:.0f} MiB")
+    return seconds
+
+
+def _run_postgres(args: argparse.Namespace) -> dict[str, dict[str, float]] | None:
+    """The PostgreSQL half of the run, or None when it is switched off."""
+    if args.postgres == "none":
+        return None
+    server = None
+    url = args.postgres
+    if url == "auto":
+        from tests.pg_server import PostgresServer
+
+        # A server of the machine's PostgreSQL in a temporary directory, its durability
+        # settings left at PostgreSQL's defaults (fsync on), unlike the test suite's.
+        server = PostgresServer.start(durable=True)
+        url = server.new_database()
+        print(f"PostgreSQL: a throwaway server on 127.0.0.1:{server.port} "
+              f"({server.bin_dir.parent.name})")
+    try:
+        print(f"loading {args.games:,} games into PostgreSQL ...")
+        asyncio.run(load_postgres(args.db, url))
+        print("PostgreSQL:")
+        return asyncio.run(measure(args.db, url, args.samples, args.seed))
+    finally:
+        if server is not None:
+            server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rebuild", action="store_true", help="rebuild even if present")
     parser.add_argument("--target-ms", type=float, default=10.0)
+    parser.add_argument("--postgres", default="auto",
+                        help="auto: a throwaway PostgreSQL server for the run (default); "
+                        "a postgresql:// URL of an empty database; none: SQLite alone")
     args = parser.parse_args(argv)
 
     args.db.parent.mkdir(parents=True, exist_ok=True)
@@ -348,12 +417,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"  database size {size / 2**20:.0f} MiB")
 
-    results = asyncio.run(measure(args.db, args.samples, args.seed))
-    ok = all(results[k]["p99"] <= args.target_ms for k in ("leaderboard page 1", "member_stats"))
-    print(
-        f"target {args.target_ms} ms for leaderboard page 1 and member_stats p99: "
-        f"{'met' if ok else 'MISSED'}"
-    )
+    print("SQLite:")
+    runs = {"SQLite": asyncio.run(measure(args.db, str(args.db), args.samples, args.seed))}
+    postgres = _run_postgres(args)
+    if postgres is not None:
+        runs["PostgreSQL"] = postgres
+    ok = True
+    for backend, results in runs.items():
+        met = all(results[k]["p99"] <= args.target_ms
+                  for k in ("leaderboard page 1", "member_stats"))
+        ok = ok and met
+        print(f"{backend}: target {args.target_ms} ms for leaderboard page 1 and "
+              f"member_stats p99 at {args.games:,} games: {'met' if met else 'MISSED'}")
     return 0 if ok else 1
 
 

@@ -18,7 +18,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
 from bot.games import GAMES
 from bot.render import seat_label
-from bot.store import Store, open_store
+from bot.store import SqliteStore, Store, open_database
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from cogs.words import CommandTranslator
@@ -69,10 +69,7 @@ class AmerikanerBot(commands.Bot):
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
 
     async def setup_hook(self) -> None:
-        # The bot folds the log itself (below); SQLite's own fold, inside a player's
-        # commit, stays only as a backstop for a log of ~40 MB.
-        self.store = await open_store(self.settings.database_path,
-                                      autocheckpoint_pages=10_000)
+        self.store = await self._open_store()
         self.outbox = Outbox(self.store)
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    trick_pause=self.settings.trick_pause,
@@ -81,13 +78,23 @@ class AmerikanerBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())
         for name in EXTENSIONS:
             await self.load_extension(name)
-        self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
+        if isinstance(self.store, SqliteStore):
+            self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)", len(restored))
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         await self._sync_commands()
+
+    async def _open_store(self) -> Store:
+        """PostgreSQL if DATABASE_URL is set, else the SQLite file of DATABASE_PATH."""
+        if self.settings.database_url:
+            return await open_database(self.settings.database_url)
+        # The bot folds SQLite's log itself (below); SQLite's own fold, inside a
+        # player's commit, stays only as a backstop for a log of ~40 MB.
+        return await open_database(self.settings.database_path,
+                                   autocheckpoint_pages=10_000)
 
     async def _checkpoint_regularly(self, every: float = 5.0) -> None:
         """Fold the write-ahead log into the database often, off the players' commits

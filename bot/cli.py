@@ -50,6 +50,26 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     return run_bot()
 
 
+def _cmd_db_copy(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.store import StoreError
+    from bot.store.copy import copy_sqlite_to_postgres
+
+    if not args.to.startswith(("postgresql://", "postgres://")):
+        print("amerikaner db copy: --to must be a postgresql:// URL", file=sys.stderr)
+        return 2
+    try:
+        counts = asyncio.run(copy_sqlite_to_postgres(args.source, args.to))
+    except (StoreError, OSError) as exc:
+        print(f"amerikaner db copy: {exc}", file=sys.stderr)
+        return 1
+    for table, rows in counts.items():
+        print(f"{table:16} {rows:>10} rows")
+    print(f"copied {sum(counts.values())} rows from {args.source}")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     options = {name.strip(): True for name in args.options.split(",") if name.strip()}
     if args.game == "american":
@@ -75,6 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
     bp = sub.add_parser("bot", help="run the Discord bot (settings from the environment "
                         "and .env)")
     bp.set_defaults(func=_cmd_bot)
+    dp = sub.add_parser("db", help="database tools")
+    db_sub = dp.add_subparsers(dest="db_command", required=True)
+    cp = db_sub.add_parser("copy", help="copy a SQLite database, every row of it, into a new "
+                           "PostgreSQL database")
+    cp.add_argument("--from", dest="source", required=True,
+                    help="the SQLite file (e.g. data/amerikaner.sqlite3)")
+    cp.add_argument("--to", required=True, help="postgresql://user:password@host/database "
+                    "(an empty database; the tables are made)")
+    cp.set_defaults(func=_cmd_db_copy)
     pp = sub.add_parser("play", help="play a game in the terminal against the AI")
     pp.add_argument("--game", choices=("amerikaner", "american"), default="amerikaner",
                     help="amerikaner (the trick-taking game, the default) or american "

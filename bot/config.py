@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DATABASE = "data/amerikaner.sqlite3"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ConfigError(Exception):
@@ -17,6 +18,8 @@ class ConfigError(Exception):
 class Settings:
     token: str
     database_path: str = DEFAULT_DATABASE
+    # A PostgreSQL server instead of the SQLite file: postgresql://user:pw@host/db.
+    database_url: str | None = None
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     api_base: str | None = None
@@ -39,12 +42,18 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+    database_url = os.environ.get("DATABASE_URL", "").strip() or None
+    if database_url is not None and not database_url.startswith(POSTGRES_SCHEMES):
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL "
+                          "(postgresql://user:password@host:5432/database); leave it empty "
+                          "to keep the SQLite file of DATABASE_PATH.")
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
     return Settings(
         token=token,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+        database_url=database_url,
         log_level=level,
         dev_guild_id=int(guild) if guild else None,
         api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,

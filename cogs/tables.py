@@ -167,7 +167,8 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     anything else with an apology, its traceback logged once. It never raises: the user
     gets an answer even if Discord refused the first one, and that is logged once."""
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    set_locale(language_of(interaction.locale))  # a refusal is for the user: their words
+    # A refusal is for the user: their words (read with getattr: it must never fail).
+    set_locale(language_of(getattr(interaction, "locale", None)))
     text = _error_answer(error, _game_of(interaction))
     if isinstance(error, discord.HTTPException) and interaction.response.is_done():
         return  # Discord refused a request after the answer: the user has theirs (logged)

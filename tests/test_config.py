@@ -33,3 +33,14 @@ def test_the_ai_pace_defaults_and_can_be_set(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("AI_TRICK_PAUSE", "soon")
     with pytest.raises(ConfigError, match="AI_TRICK_PAUSE"):
         load_settings(env_file=None)
+
+
+def test_a_database_url_chooses_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert load_settings(env_file=None).database_url is None  # SQLite, the default
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:pw@db:5432/amerikaner")
+    assert load_settings(env_file=None).database_url == "postgresql://bot:pw@db:5432/amerikaner"
+    monkeypatch.setenv("DATABASE_URL", "mysql://bot@db/amerikaner")
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        load_settings(env_file=None)

@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.store import Post, PostRow, SeatInfo, Store, open_store
+from bot.store import Post, PostRow, SeatInfo, Store
 from bot.tables.outbox import Outbox, post_nonce
+from tests.store_backends import Database
 
 RULES = {"preset": "amerikaner", "players": 3, "options": {}}
 SEATS = [SeatInfo(seat=i, user_id=100 + i, display_name=f"p{i}") for i in range(3)]
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = await open_store(tmp_path / "db.sqlite3")
+async def store(database: Database) -> AsyncIterator[Store]:
+    """The outbox on each backend's store in turn."""
+    store = await database.open()
     yield store
     await store.close()
 

@@ -1,4 +1,7 @@
-"""Tests of bot.store through its public interface."""
+"""Tests of bot.store through its public interface, on both backends where the
+behaviour is the Store protocol's (the `store` and `database` fixtures run each test on
+SQLite and on the test PostgreSQL server); SQLite's own options (WAL, checkpoints,
+PRAGMAs) on SQLite alone."""
 
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from bot.store import (
     open_store,
 )
 from bot.store.sqlite import split_sql
+from tests.store_backends import Database
 
 REPO = Path(__file__).resolve().parent.parent
 GAME = "amerikaner"  # the game kind most tests store under
@@ -134,7 +138,16 @@ async def write_record(
 
 
 @pytest.fixture
-async def store() -> AsyncIterator[SqliteStore]:
+async def store(database: Database) -> AsyncIterator[Store]:
+    s = await database.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def sqlite_store() -> AsyncIterator[SqliteStore]:
     s = await open_store(":memory:")
     try:
         yield s
@@ -227,10 +240,9 @@ async def test_open_forms_and_options(tmp_path: Path) -> None:
 
 
 async def test_appended_migration_applies_on_reopen(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         game_id = await write_record(store, SMALL_RECORD)
     v = latest_version()
     monkeypatch.setattr(
@@ -238,19 +250,17 @@ async def test_appended_migration_applies_on_reopen(
         "MIGRATIONS",
         [*migrations.MIGRATIONS, (v + 1, "ALTER TABLE games ADD COLUMN note TEXT; -- a; b\n")],
     )
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         assert await store.schema_version() == v + 1
         assert await store.load_record(game_id) == SMALL_RECORD
-    with sqlite3.connect(path) as conn:
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
-    assert "note" in columns
-    async with await open_store(path) as store:  # and again: nothing to do
+    assert "note" in await database.columns("games")
+    async with await database.open() as store:  # and again: nothing to do
         assert await store.schema_version() == v + 1
 
 
-async def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path):
+async def test_failed_migration_rolls_back(database: Database,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    async with await database.open():
         pass
     v = latest_version()
     monkeypatch.setattr(
@@ -258,20 +268,35 @@ async def test_failed_migration_rolls_back(tmp_path: Path, monkeypatch: pytest.M
         "MIGRATIONS",
         [*migrations.MIGRATIONS, (v + 1, "CREATE TABLE half (x INTEGER); SELECT * FROM nope;")],
     )
-    with pytest.raises(sqlite3.OperationalError):
-        await open_store(path)
-    assert user_version(path) == v
-    assert "half" not in tables(path)
+    with pytest.raises(Exception, match="nope"):  # the backend's own error
+        await database.open()
+    monkeypatch.undo()
+    async with await database.open() as store:
+        assert await store.schema_version() == v
+    assert "half" not in await database.tables()
 
 
-async def test_newer_database_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path):
+async def test_newer_database_is_refused(database: Database) -> None:
+    async with await database.open():
         pass
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {latest_version() + 5}")
+    newer = latest_version() + 5
+    await database.execute(f"PRAGMA user_version = {newer}" if database.backend == "sqlite"
+                           else f"UPDATE schema_version SET version = {newer}")
     with pytest.raises(StoreError, match="newer"):
-        await open_store(path)
+        await database.open()
+
+
+async def test_every_table_on_both_backends(database: Database) -> None:
+    """The migrations make the same tables and columns in both dialects."""
+    async with await database.open() as store:
+        assert await store.schema_version() == latest_version()
+    names = {"games", "game_seats", "game_hands", "game_actions", "results",
+             "player_totals", "guild_settings", "guild_prefs", "outbox"}
+    assert names <= await database.tables()
+    assert await database.columns("results") == {
+        "game_id", "guild_id", "game", "user_id", "seat", "place", "points", "won", "stats"}
+    assert await database.columns("player_totals") == {
+        "guild_id", "game", "user_id", "games", "wins", "points", "stats", "last_played_at"}
 
 
 def test_split_sql_handles_comments_and_strings() -> None:
@@ -410,6 +435,8 @@ async def test_transaction_rolls_back_on_error(store: Store) -> None:
 
 
 async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
+    """SQLite's reader waits for the block; PostgreSQL's reads the state before it.
+    Neither ever sees half of it."""
     game_id = await write_record(store, BLIND_RECORD)
     inside = asyncio.Event()
     release = asyncio.Event()
@@ -424,10 +451,16 @@ async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
     await inside.wait()
     reader = asyncio.create_task(store.load_record(game_id))
     await asyncio.sleep(0.01)
-    assert not reader.done()  # waits for the transaction instead of reading half of it
+    if isinstance(store, SqliteStore):
+        assert not reader.done()  # waits for the transaction instead of reading half
+    else:
+        assert await reader == BLIND_RECORD  # the committed state, without the block
     release.set()
     await task
-    assert (await reader)["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+    if isinstance(store, SqliteStore):
+        assert (await reader)["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
+    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+        {"seat": 2, "action": "redeal"}]
 
 
 async def test_cancelled_task_rolls_back_and_store_stays_usable(store: Store) -> None:
@@ -452,8 +485,8 @@ async def test_cancelled_task_rolls_back_and_store_stays_usable(store: Store) ->
     ]
 
 
-async def test_closed_store_refuses_calls() -> None:
-    store = await open_store(":memory:")
+async def test_closed_store_refuses_calls(database: Database) -> None:
+    store = await database.open()
     await store.close()
     await store.close()  # twice is fine
     with pytest.raises(StoreError):
@@ -475,9 +508,8 @@ async def test_concurrent_games(store: Store) -> None:
 # --------------------------------------------------------------- games and restart
 
 
-async def test_unfinished_games_after_restart(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path) as store:
+async def test_unfinished_games_after_restart(database: Database) -> None:
+    async with await database.open() as store:
         finished = await write_record(store, SMALL_RECORD, channel_id=1)
         cancelled = await write_record(store, SMALL_RECORD, channel_id=2)
         active = await write_record(store, BLIND_RECORD, channel_id=3)
@@ -486,7 +518,7 @@ async def test_unfinished_games_after_restart(tmp_path: Path) -> None:
         assert await store.cancel_game(cancelled) is True
         assert await store.cancel_game(cancelled) is False
     # (a restart)
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         games = await store.unfinished_games()
         assert [g.id for g in games] == [active]
         game = games[0]
@@ -627,20 +659,18 @@ async def test_game_kinds_are_ranked_apart(store: Store) -> None:
     assert await store.leaderboard(1, "chess") == []
 
 
-async def test_game_kind_and_places_are_stored(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with open_store(path) as store:
+async def test_game_kind_and_places_are_stored(database: Database) -> None:
+    async with database.open() as store:
         game_id = await store.create_game(1, 1, 1, {"players": 3}, 0, [], game="american")
         assert (await store.get_game(game_id)).game == "american"  # type: ignore[union-attr]
         await store.finish_game(game_id, [ResultRow(5, 0, 2, 0, False, {"turns": 9}),
                                           ResultRow(6, 2, 1, 3, True)])
         default = await store.create_game(1, 2, 1, {"players": 4}, 0, [])
         assert (await store.get_game(default)).game == GAME  # type: ignore[union-attr]
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute("SELECT user_id, seat, game, place, points, won, stats "
-                            "FROM results ORDER BY seat").fetchall()
-    assert rows == [(5, 0, "american", 2, 0, 0, '{"turns":9}'),
-                    (6, 2, "american", 1, 3, 1, "{}")]
+    rows = await database.rows("SELECT user_id, seat, game, place, points, won, stats "
+                               "FROM results ORDER BY seat")
+    assert [(*r[:6], json.loads(r[6])) for r in rows] == [
+        (5, 0, "american", 2, 0, 0, {"turns": 9}), (6, 2, "american", 1, 3, 1, {})]
 
 
 async def test_leaderboard_ties_go_to_lower_user_id(store: Store) -> None:
@@ -706,30 +736,28 @@ def test_leaderboard_matches_model(games: list[list[tuple[int, int, bool, int]]]
 # ------------------------------------------------------------------ guild settings
 
 
-async def test_guild_settings_round_trip(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_guild_settings_round_trip(database: Database) -> None:
     settings_1 = {"preset": "norsk", "options": {"two_wins": True, "target": 52}, "timer": 60}
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         assert await store.get_guild_settings(5, GAME) == {}
         await store.set_guild_settings(5, GAME, {"preset": "kani"})
         await store.set_guild_settings(5, GAME, settings_1)
         await store.set_guild_settings(6, GAME, {"timer": None, "name": "Ærø ♠"})
         await store.set_guild_settings(5, "american", {"players": 5})
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         assert await store.get_guild_settings(5, GAME) == settings_1
         assert await store.get_guild_settings(6, GAME) == {"timer": None, "name": "Ærø ♠"}
         assert await store.get_guild_settings(5, "american") == {"players": 5}
         assert await store.get_guild_settings(6, "american") == {}
 
 
-async def test_guild_language(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path) as store:
+async def test_guild_language(database: Database) -> None:
+    async with await database.open() as store:
         assert await store.get_guild_language(5) is None
         await store.set_guild_language(5, "nb")
         await store.set_guild_language(6, "en")
         await store.set_guild_language(6, "nb")
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         assert await store.get_guild_language(5) == "nb"
         assert await store.get_guild_language(6) == "nb"
         await store.set_guild_language(5, None)  # forgets the choice
@@ -742,8 +770,11 @@ def test_sqlite_store_is_a_store() -> None:
     names = [n for n in dir(Store) if not n.startswith("_") or n in ("__aenter__", "__aexit__")]
     names = [n for n in names if callable(getattr(Store, n))]
     assert len(names) > 25
+    from bot.store.postgres import PostgresStore
+
     for name in names:
         assert callable(getattr(SqliteStore, name, None)), name
+        assert callable(getattr(PostgresStore, name, None)), name
 
 
 # ------------------------------------------------------------- crash durability
@@ -751,10 +782,10 @@ def test_sqlite_store_is_a_store() -> None:
 _KILL_CHILD = textwrap.dedent(
     """
     import asyncio, os, signal, sys
-    from bot.store import open_store
+    from bot.store import open_database
 
     async def main() -> None:
-        store = await open_store(sys.argv[1])
+        store = await open_database(sys.argv[1])
         game_id = int(sys.argv[2])
         seq = 0
         while True:
@@ -770,9 +801,9 @@ _KILL_CHILD = textwrap.dedent(
 
 
 @pytest.mark.parametrize("self_kill", [True, False], ids=["killed-right-after", "killed-later"])
-async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_store(path) as store:
+async def test_committed_action_survives_sigkill(database: Database, self_kill: bool) -> None:
+    path = database.target
+    async with await database.open() as store:
         game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
         await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
 
@@ -802,7 +833,7 @@ async def test_committed_action_survives_sigkill(tmp_path: Path, self_kill: bool
     assert proc.returncode == -signal.SIGKILL, stderr
     assert last >= (0 if self_kill else 30)
 
-    async with await open_store(path) as store:
+    async with await database.open() as store:
         actions = (await store.load_record(game_id))["hands"][0]["actions"]
     # Everything confirmed is there, in order, with nothing torn.
     assert len(actions) >= last + 1
@@ -901,8 +932,9 @@ async def test_record_action_joins_an_open_transaction(store: Store) -> None:
 
 
 async def test_record_action_is_one_trip_to_the_database_thread(
-    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    store = sqlite_store
     game_id = await write_record(store, BLIND_RECORD)
     thread = store._thread  # a hop to the database thread is a submit
     real = thread.submit

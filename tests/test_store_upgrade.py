@@ -3,7 +3,9 @@ upgrades in place with nothing lost.
 
 tests/fixtures/store_v2.sqlite3 was made by tests/fixtures/make_v2_db.py with the code of
 that time, and store_v2.expected.json is what that code read back from it. Each test
-upgrades a copy with the current code and compares.
+upgrades a copy with the current code and compares, on both backends: on PostgreSQL the
+copy is a database migrated to version 2 holding the fixture's rows, which PostgreSQL's
+own migration 3 then upgrades.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.games import GAMES
 from bot.games.amerikaner.record import load_game, replay_output
-from bot.store import ResultRow, SqliteStore, latest_version, open_store
+from bot.store import ResultRow, Store, latest_version, migrations
+from bot.store.copy import copy_rows
 from bot.tables.service import PLAYING, TableService
+from tests.store_backends import Database
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXTURE = FIXTURES / "store_v2.sqlite3"
@@ -32,27 +37,33 @@ OLD_STATS = ("contracts_made", "contracts_failed", "top_bids_made", "hands_playe
 
 
 @pytest.fixture
-def copy(tmp_path: Path) -> Path:
-    path = tmp_path / "bot.sqlite3"
-    shutil.copyfile(FIXTURE, path)
-    return path
+async def copy(database: Database) -> Database:
+    """The fixture's schema-2 database, not yet upgraded, on the test's backend."""
+    if database.backend == "sqlite":
+        shutil.copyfile(FIXTURE, database.target)
+        return database
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:2])
+        async with database.open() as store:
+            assert await store.schema_version() == 2
+    source = sqlite3.connect(f"file:{FIXTURE}?mode=ro&immutable=1", uri=True)
+    dest = await asyncpg.connect(database.target)
+    try:
+        async with dest.transaction():
+            await copy_rows(source, dest)
+    finally:
+        source.close()
+        await dest.close()
+    return database
 
 
 @pytest.fixture
-async def store(copy: Path) -> AsyncIterator[SqliteStore]:
-    store = await open_store(copy)
+async def store(copy: Database) -> AsyncIterator[Store]:
+    store = await copy.open()
     try:
         yield store
     finally:
         await store.close()
-
-
-def rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(sql).fetchall()
-    finally:
-        conn.close()
 
 
 def test_the_fixture_is_schema_2_in_one_file() -> None:
@@ -66,16 +77,17 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
     assert not FIXTURE.with_name(FIXTURE.name + "-wal").exists()
 
 
-async def test_upgrade_keeps_every_row(store: SqliteStore, copy: Path) -> None:
+async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
     assert await store.schema_version() == latest_version() == 3
     for table, count in RAW["counts"].items():
-        assert rows(copy, f"SELECT COUNT(*) FROM {table}") == [(count,)], table
-    assert rows(copy, "SELECT COUNT(*) FROM guild_prefs") == [(0,)]
-    assert rows(copy, "PRAGMA foreign_key_check") == []
-    assert rows(copy, "PRAGMA integrity_check") == [("ok",)]
+        assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
+    assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
+    if copy.backend == "sqlite":
+        assert await copy.rows("PRAGMA foreign_key_check") == []
+        assert await copy.rows("PRAGMA integrity_check") == [("ok",)]
 
 
-async def test_games_seats_meta_and_records_are_unchanged(store: SqliteStore) -> None:
+async def test_games_seats_meta_and_records_are_unchanged(store: Store) -> None:
     for game_id, want in EXPECTED["games"].items():
         row = await store.get_game(int(game_id))
         assert row is not None
@@ -96,9 +108,9 @@ async def test_games_seats_meta_and_records_are_unchanged(store: SqliteStore) ->
     assert [g.id for g in await store.unfinished_games()] == EXPECTED["unfinished"]
 
 
-async def test_results_become_places_points_won_and_stats(copy: Path, store: SqliteStore
+async def test_results_become_places_points_won_and_stats(copy: Database, store: Store
                                                           ) -> None:
-    new = rows(copy, "SELECT game_id, guild_id, game, user_id, seat, place, points, won, "
+    new = await copy.rows("SELECT game_id, guild_id, game, user_id, seat, place, points, won, "
                      "stats FROM results ORDER BY game_id, seat")
     expected = []
     for game_id, guild_id, user_id, seat, points, won, *counters in RAW["results"]:
@@ -112,8 +124,8 @@ async def test_results_become_places_points_won_and_stats(copy: Path, store: Sql
     assert [r[4:6] for r in new if r[0] == tie] == [(0, 2), (1, 2), (3, 1)]
 
 
-async def test_totals_keep_every_counter(copy: Path, store: SqliteStore) -> None:
-    new = rows(copy, "SELECT guild_id, game, user_id, games, wins, points, stats, "
+async def test_totals_keep_every_counter(copy: Database, store: Store) -> None:
+    new = await copy.rows("SELECT guild_id, game, user_id, games, wins, points, stats, "
                      "last_played_at FROM player_totals ORDER BY guild_id, user_id")
     expected = [(guild_id, GAME, user_id, games, wins, points,
                  dict(zip(OLD_STATS, counters, strict=True)), last)
@@ -122,7 +134,7 @@ async def test_totals_keep_every_counter(copy: Path, store: SqliteStore) -> None
     assert [(*r[:6], json.loads(r[6]), r[7]) for r in new] == expected
 
 
-async def test_leaderboards_and_member_stats_read_the_same(store: SqliteStore) -> None:
+async def test_leaderboards_and_member_stats_read_the_same(store: Store) -> None:
     for guild, want in EXPECTED["guilds"].items():
         guild_id = int(guild)
         assert await store.leaderboard_size(guild_id, GAME) == want["leaderboard_size"]
@@ -139,23 +151,23 @@ async def test_leaderboards_and_member_stats_read_the_same(store: SqliteStore) -
         assert await store.leaderboard_size(guild_id, "american") == 0
 
 
-async def test_settings_are_amerikaner_settings(store: SqliteStore) -> None:
+async def test_settings_are_amerikaner_settings(store: Store) -> None:
     for guild, want in EXPECTED["guilds"].items():
         assert await store.get_guild_settings(int(guild), GAME) == want["settings"]
         assert await store.get_guild_settings(int(guild), "american") == {}
         assert await store.get_guild_language(int(guild)) is None
 
 
-async def test_outbox_is_carried_over(copy: Path, store: SqliteStore) -> None:
+async def test_outbox_is_carried_over(copy: Database, store: Store) -> None:
     pending = await store.pending_posts()
     assert [[p.id, p.game_id, p.channel_id, p.kind, p.params, p.created_at]
             for p in pending] == EXPECTED["pending_posts"]
-    assert [list(r) for r in rows(copy, "SELECT id, game_id, channel_id, kind, params, "
+    assert [list(r) for r in await copy.rows("SELECT id, game_id, channel_id, kind, params, "
                                         "created_at, message_id, done_at FROM outbox "
                                         "ORDER BY id")] == RAW["outbox"]
 
 
-async def test_active_game_replays_and_restores(store: SqliteStore) -> None:
+async def test_active_game_replays_and_restores(store: Store) -> None:
     active = EXPECTED["ids"]["g1_active"]
     source = json.loads((FIXTURES / "conformance" / "valid" / "game_00004.json").read_text())
     hand = source["hands"][0]
@@ -175,8 +187,8 @@ async def test_active_game_replays_and_restores(store: SqliteStore) -> None:
         (503, False), (None, False), (505, True), (501, False)]
 
 
-async def test_upgraded_database_takes_new_games(copy: Path) -> None:
-    async with open_store(copy) as store:
+async def test_upgraded_database_takes_new_games(copy: Database) -> None:
+    async with copy.open() as store:
         active = EXPECTED["ids"]["g1_active"]
         before = await store.member_stats(1001, GAME, 501)
         await store.finish_game(active, [
@@ -191,6 +203,6 @@ async def test_upgraded_database_takes_new_games(copy: Path) -> None:
                                "hands_played": before.stats["hands_played"] + 1}
         carol = await store.member_stats(1001, GAME, 503)
         assert carol.stats["new_counter"] == 2
-    async with open_store(copy) as store:  # and opening again changes nothing
+    async with copy.open() as store:  # and opening again changes nothing
         assert await store.schema_version() == 3
         assert (await store.member_stats(1001, GAME, 501)) == after

@@ -2,9 +2,14 @@
 
 :class:`Store` (:mod:`bot.store.base`) is what the bot asks of a database;
 :class:`SqliteStore` (:mod:`bot.store.sqlite`) is the embedded default, opened with
-``open_store(path)``. The store keeps every game kind's records, results and settings
-as data and never imports a game.
+``open_store(path)``; :class:`PostgresStore` (:mod:`bot.store.postgres`, asyncpg) serves
+several processes on one PostgreSQL server. ``open_database(target)`` opens either, by
+the target: a ``postgresql://`` URL or a file path. The store keeps every game kind's
+records, results and settings as data and never imports a game.
 """
+
+from pathlib import Path
+from typing import Any
 
 from .base import Store
 from .migrations import MIGRATIONS, latest_version
@@ -29,6 +34,18 @@ from .models import (
 )
 from .sqlite import SqliteStore, open_store
 
+
+def open_database(target: str | Path, **options: Any) -> Any:
+    """Open the store ``target`` names: PostgreSQL for a ``postgresql://`` (or
+    ``postgres://``) URL, else the SQLite file at that path. Await the result, or use it
+    in ``async with``; ``options`` go to that backend's ``open``. asyncpg is imported
+    only for a PostgreSQL target."""
+    if isinstance(target, str) and target.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore.open(target, **options)
+    return SqliteStore.open(target, **options)
+
 __all__ = [
     "DEFAULT_GAME",
     "MIGRATIONS",
@@ -51,5 +68,6 @@ __all__ = [
     "Store",
     "StoreError",
     "latest_version",
+    "open_database",
     "open_store",
 ]

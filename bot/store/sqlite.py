@@ -68,6 +68,11 @@ from .models import (
     SeatInfo,
     StoreError,
 )
+from .values import actions_json as _actions_json
+from .values import check_page
+from .values import checked_results as _checked_results
+from .values import deal_json as _deal_json
+from .values import dumps as _dumps
 
 Synchronous = Literal["NORMAL", "FULL", "EXTRA"]
 _T = TypeVar("_T")
@@ -77,15 +82,6 @@ _GAME_COLUMNS = (
     "created_at, updated_at, finished_at"
 )
 _SEAT_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, display_name"
-_LEADER_ORDERS: dict[str, tuple[str, str]] = {
-    # order -> (ORDER BY, the index that serves it as a range scan)
-    "wins": ("wins DESC, points DESC, user_id", "player_totals_wins"),
-    "points": ("points DESC, wins DESC, user_id", "player_totals_points"),
-}
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def split_sql(script: str) -> list[str]:
@@ -485,10 +481,7 @@ class SqliteStore:
     ) -> list[LeaderRow]:
         """A page of the guild's leaderboard of one game kind: by wins (then points),
         or by points (then wins); ties go to the lower user id."""
-        if order not in _LEADER_ORDERS:
-            raise ValueError(f"unknown leaderboard order {order!r}")
-        if limit < 0 or offset < 0:
-            raise ValueError("limit and offset must not be negative")
+        check_page(order, limit, offset)
         return await self._read(_leaderboard_sync, guild_id, game, order, limit, offset)
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
@@ -623,6 +616,7 @@ def _migrate_sync(db: sqlite3.Connection) -> None:
     if _user_version(db) == latest:
         return  # up to date: no write transaction needed
     for version, script in _migrations.MIGRATIONS:
+        sql = _migrations.script_for(script, "sqlite")
         # Re-read the version inside the write transaction so two processes opening
         # the same new file cannot both apply a migration.
         _begin(db)
@@ -633,7 +627,7 @@ def _migrate_sync(db: sqlite3.Connection) -> None:
                     f"database schema version {current} is newer than this code ({latest})"
                 )
             if current < version:
-                for statement in split_sql(script):
+                for statement in split_sql(sql):
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {int(version)}")
             db.execute("COMMIT")
@@ -816,23 +810,6 @@ def _cancel_game_sync(db: sqlite3.Connection, game_id: int, now: float) -> bool:
 # ---------------------------------------------------------------- hands, actions
 
 
-def _deal_json(deal: dict[str, Any]) -> str:
-    # The deal is the game's own object (Amerikaner's has "deal", American's "down",
-    # "up", "hand" and "deck"): the store only keeps it.
-    if not isinstance(deal, dict) or not deal:
-        raise ValueError("a hand needs its deal, an object")
-    if "actions" in deal:
-        raise ValueError('add_hand takes the deal only; append "actions" separately')
-    return _dumps(deal)
-
-
-def _actions_json(actions: Sequence[dict[str, Any]]) -> list[str]:
-    for action in actions:
-        if not isinstance(action, dict):
-            raise ValueError(f"an action must be a dict, not {type(action).__name__}")
-    return [_dumps(action) for action in actions]
-
-
 def _append_actions_sync(
     db: sqlite3.Connection,
     game_id: int,
@@ -1007,17 +984,6 @@ def _mark_posted_sync(
 # ------------------------------------------------------- results, leaderboards
 
 
-def _checked_results(results: Sequence[ResultRow]) -> list[ResultRow]:
-    """The results, refused before any write if a stat is not a whole number (they
-    are counters, summed into the totals)."""
-    rows = list(results)
-    for r in rows:
-        for name, value in r.stats.items():
-            if not isinstance(name, str) or type(value) is not int:
-                raise ValueError(f"stats are {{name: int}}; got {name!r}: {value!r}")
-    return rows
-
-
 def _finish_game_sync(
     db: sqlite3.Connection, game_id: int, results: Sequence[ResultRow], now: float
 ) -> None:
@@ -1088,7 +1054,7 @@ def _sum_stats(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
 def _leaderboard_sync(
     db: sqlite3.Connection, guild_id: int, game: str, order: str, limit: int, offset: int
 ) -> list[LeaderRow]:
-    order_by, index = _LEADER_ORDERS[order]
+    order_by, index = check_page(order, limit, offset), f"player_totals_{order}"
     rows = db.execute(
         f"SELECT user_id, games, wins, points FROM player_totals INDEXED BY {index} "
         f"WHERE guild_id = ? AND game = ? ORDER BY {order_by} LIMIT ? OFFSET ?",

@@ -1,0 +1,60 @@
+"""What both backends write, checked and encoded the same way before any SQL runs:
+JSON text, a hand's deal, actions, results, leaderboard orders."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .models import ResultRow
+
+LEADER_ORDER_BY: dict[str, str] = {
+    # order -> ORDER BY; each matches an index of player_totals (player_totals_<order>)
+    "wins": "wins DESC, points DESC, user_id",
+    "points": "points DESC, wins DESC, user_id",
+}
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, non-ASCII kept as it is."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def deal_json(deal: dict[str, Any]) -> str:
+    """A hand's deal (the record's hand object without "actions") as JSON. The deal is
+    the game's own object (Amerikaner's has "deal", American's "down", "up", "hand" and
+    "deck"): the store only keeps it."""
+    if not isinstance(deal, dict) or not deal:
+        raise ValueError("a hand needs its deal, an object")
+    if "actions" in deal:
+        raise ValueError('add_hand takes the deal only; append "actions" separately')
+    return dumps(deal)
+
+
+def actions_json(actions: Sequence[dict[str, Any]]) -> list[str]:
+    """The actions as JSON, refused whole if one is not a dict or not JSON."""
+    for action in actions:
+        if not isinstance(action, dict):
+            raise ValueError(f"an action must be a dict, not {type(action).__name__}")
+    return [dumps(action) for action in actions]
+
+
+def checked_results(results: Sequence[ResultRow]) -> list[ResultRow]:
+    """The results, refused before any write if a stat is not a whole number (they
+    are counters, summed into the totals)."""
+    rows = list(results)
+    for r in rows:
+        for name, value in r.stats.items():
+            if not isinstance(name, str) or type(value) is not int:
+                raise ValueError(f"stats are {{name: int}}; got {name!r}: {value!r}")
+    return rows
+
+
+def check_page(order: str, limit: int, offset: int) -> str:
+    """The ORDER BY of a leaderboard page, once its arguments are checked."""
+    if order not in LEADER_ORDER_BY:
+        raise ValueError(f"unknown leaderboard order {order!r}")
+    if limit < 0 or offset < 0:
+        raise ValueError("limit and offset must not be negative")
+    return LEADER_ORDER_BY[order]
