@@ -328,9 +328,11 @@ def _cards_count(count: int) -> str:
 def options_line(rules: Rules) -> str:
     """The table's rules in one line (option names are what players type: not
     translated)."""
-    text = ngettext("{players} player · {target} deal to win",
-                    "{players} players · {target} deals to win", rules.players).format(
-        players=rules.players, target=rules.target)
+    players = ngettext("{count} player", "{count} players", rules.players).format(
+        count=rules.players)
+    target = ngettext("first to {count} deal", "first to {count} deals", rules.target).format(
+        count=rules.target)
+    text = f"{players} · {target}"
     on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
     return text + (" · " + ", ".join(on) if on else "")
 
