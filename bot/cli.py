@@ -70,7 +70,29 @@ def _cmd_db_copy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _terminal_language(asked: str | None) -> str:
+    """The terminal game's language: --lang, else the environment's locale (LC_ALL,
+    LC_MESSAGES, LANG, as gettext reads them), else English."""
+    import os
+
+    from bot.i18n import language_of
+
+    if asked:
+        return language_of(asked)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(name):
+            return language_of(os.environ[name])
+    return language_of(None)
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
+    from bot.i18n import use_locale
+
+    with use_locale(_terminal_language(args.lang)):
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     options = {name.strip(): True for name in args.options.split(",") if name.strip()}
     if args.game == "american":
         from bot.games.american.terminal import run_game as run_american
@@ -119,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "voluntary_pickup)")
     pp.add_argument("--target", type=int, default=None,
                     help="the winning score (american: deals to win)")
+    pp.add_argument("--lang", choices=("en", "nb"), default=None,
+                    help="the game's language: en or nb (Norwegian bokmål); default: the "
+                    "environment's locale (LANG)")
     pp.set_defaults(func=_cmd_play)
     return parser
 

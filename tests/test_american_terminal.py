@@ -122,11 +122,12 @@ def test_the_rules_are_checked_before_the_match() -> None:
     assert said == ["Cannot start: American is for 2 to 5 players, not 6."]
 
 
-def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, stdin: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess[str]:
     path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin,
                           capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": path}, cwd=REPO)
+                          env={**env, "PYTHONPATH": path, "LANG": lang}, cwd=REPO)
 
 
 def test_the_command_line_plays_american() -> None:
@@ -146,3 +147,22 @@ def test_the_command_line_refuses_an_unknown_option() -> None:
     assert result.returncode == 2
     assert "Cannot start: Unknown option 'jokers'" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_the_terminal_speaks_norwegian_by_lang_or_the_environment() -> None:
+    from bot.games.american.text import terminal_bye
+    from bot.i18n import use_locale
+
+    with use_locale("nb"):
+        bye = terminal_bye()
+    assert bye != "Bye."
+    by_flag = _cli("play", "--game", "american", "--seed", "4", "--lang", "nb", stdin="")
+    by_locale = _cli("play", "--game", "american", "--seed", "4", stdin="",
+                     lang="nb_NO.UTF-8")
+    english = _cli("play", "--game", "american", "--seed", "4", "--lang", "en", stdin="",
+                   lang="nb_NO.UTF-8")
+    for result in (by_flag, by_locale):
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.rstrip().endswith(bye)
+    assert english.stdout.rstrip().endswith("Bye.")
+
