@@ -14,7 +14,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.cards import RANKS, card_label, card_name, is_card, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
@@ -42,14 +41,13 @@ from cogs.tables import (
     LANGUAGE_DESCRIPTION,
     SWITCH_DESCRIPTIONS,
     Components,
+    GameCog,
     TableBot,
     TableButton,
-    Tables,
     TableSelect,
     _choices,
     _embed,
     _select_options,
-    add_shared_commands,
 )
 
 GAME = "american"
@@ -128,28 +126,14 @@ def take_components(table: Table, given: tuple[int, ...], up: tuple[int, ...]) -
     return ui
 
 
-class American(commands.Cog):
+class American(GameCog):
     """American, the shedding game, at the table in this channel."""
 
     group = app_commands.Group(name="american",
                                description="Play American, the shedding game (Idiot)",
                                guild_only=True)
 
-    def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.tables = bot.tables
-        add_shared_commands(self.group, GAME)
-
-    async def cog_load(self) -> None:
-        self.host.register(GAME, self)
-
-    @property
-    def host(self) -> Tables:
-        """The shared table cog (loaded first, bot/app.py)."""
-        cog = self.bot.get_cog("Tables")
-        if not isinstance(cog, Tables):
-            raise RuntimeError("the Tables cog is not loaded")
-        return cog
+    game = GAME
 
     # ------------------------------------------------------------- the hand's controls
 
@@ -163,14 +147,7 @@ class American(commands.Cog):
             await self._swap_step(interaction, table, version, values)
             return
         make = self._component_action(op, args, values)
-        try:
-            result = await self.tables.act(table.id, interaction.user.id, version, make)
-        except TableError as exc:
-            if exc.code == "stale":
-                await self.host.answer_stale(interaction, table)
-                return
-            raise
-        await self.host.confirm(interaction, table, result, edit=True)
+        await self.act_on_click(interaction, table, version, make)
 
     @staticmethod
     def _component_action(op: str, args: list[str], values: list[str]

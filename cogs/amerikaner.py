@@ -14,7 +14,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_TRUMP, GameError
@@ -42,14 +41,13 @@ from cogs.tables import (
     LANGUAGE_DESCRIPTION,
     SWITCH_DESCRIPTIONS,
     Components,
+    GameCog,
     TableBot,
     TableButton,
-    Tables,
     TableSelect,
     _choices,
     _embed,
     _select_options,
-    add_shared_commands,
 )
 
 GAME = "amerikaner"
@@ -125,27 +123,13 @@ def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
     ui.add_item(TableButton(table.id, "hand", label=button_label("back"), emoji="↩"))
     return ui
 
-class Amerikaner(commands.Cog):
+class Amerikaner(GameCog):
     """Amerikaner and Kani at the table in this channel."""
 
     group = app_commands.Group(name="amerikaner", description="Play Amerikaner and Kani",
                                guild_only=True)
 
-    def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.tables = bot.tables
-        add_shared_commands(self.group, GAME)
-
-    async def cog_load(self) -> None:
-        self.host.register(GAME, self)
-
-    @property
-    def host(self) -> Tables:
-        """The shared table cog (loaded first, bot/app.py)."""
-        cog = self.bot.get_cog("Tables")
-        if not isinstance(cog, Tables):
-            raise RuntimeError("the Tables cog is not loaded")
-        return cog
+    game = GAME
 
     # ------------------------------------------------------------- the hand's controls
 
@@ -159,10 +143,7 @@ class Amerikaner(commands.Cog):
             await self._lead_step(interaction, table, version, op, args)
             return
         make = self._component_action(op, args, values, table.rules)
-        result = await self.host.unless_stale(
-            interaction, table, self.tables.act(table.id, interaction.user.id, version, make))
-        if result is not None:
-            await self.host.confirm(interaction, table, result, edit=True)
+        await self.act_on_click(interaction, table, version, make)
 
     @staticmethod
     def _component_action(op: str, args: list[str], values: list[str], rules: Rules

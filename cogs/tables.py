@@ -1386,6 +1386,40 @@ class Tables(commands.Cog):
             await self._reply(interaction, panel=panel, view=view)
 
 
+class GameCog(commands.Cog):
+    """What every game's cog shares: its command group (`group`, declared by the game's
+    cog) gets the commands every game has, the cog gives the table cog its hand controls
+    (the GameUI), and reaches it as `host`."""
+
+    game: str  # the game's registry name, also its command group's
+    group: app_commands.Group
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.tables = bot.tables
+        add_shared_commands(self.group, self.game)
+
+    async def cog_load(self) -> None:
+        self.host.register(self.game, self)  # type: ignore[arg-type]
+
+    @property
+    def host(self) -> Tables:
+        """The shared table cog (loaded first, bot/app.py)."""
+        cog = self.bot.get_cog("Tables")
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the Tables cog is not loaded")
+        return cog
+
+    async def act_on_click(self, interaction: discord.Interaction[Any], table: Table,
+                           version: int, make: Callable[[int], Any]) -> None:
+        """The action `make(seat)` of a click drawn at state `version`: confirmed in the
+        clicked panel, or, drawn for an earlier state, the panel shows the state now."""
+        result = await self.host.unless_stale(
+            interaction, table, self.tables.act(table.id, interaction.user.id, version, make))
+        if result is not None:
+            await self.host.confirm(interaction, table, result, edit=True)
+
+
 def add_shared_commands(group: app_commands.Group, game: str) -> None:
     """Give a game's command group the commands every game shares, each answered by the
     Tables cog for `game`."""
