@@ -93,6 +93,9 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 PAGE_SIZE = 10
+# What a request made after the answer may meet and let go: Discord refusing it, or the
+# bot's HTTP session closed under it because the bot is stopping (aiohttp's RuntimeError).
+_LET_GO = (discord.HTTPException, RuntimeError)
 # An interaction's token edits its message for 15 minutes; a panel older than this is not
 # followed (the player opens it again, or is mentioned).
 PANEL_TOKEN_SECONDS = 14 * 60
@@ -1062,7 +1065,9 @@ class Tables(commands.Cog):
         with await self.public(table.guild_id):
             text = _turn_mention(table)
         if text:
-            with contextlib.suppress(discord.HTTPException):
+            # After the answer: a mention that cannot be made (the channel is gone, or
+            # the bot is stopping and its connection closed) is let go.
+            with contextlib.suppress(*_LET_GO):
                 await self.bot.get_partial_messageable(table.channel_id).send(
                     text, allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -1077,7 +1082,7 @@ class Tables(commands.Cog):
                 embed = _embed(hand_panel(table, seat))
                 controls = self._hand_controls(table, seat, view)
             await panel.edit_original_response(content=None, embed=embed, view=controls)
-        except discord.HTTPException:
+        except _LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
             return False
         return True
@@ -1093,7 +1098,7 @@ class Tables(commands.Cog):
             with use_locale(language_of(panel.locale)):
                 content, embed, view = game_over_text(), _embed(_final_panel(table)), \
                     final_view(table)
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(*_LET_GO):
                 await panel.edit_original_response(content=content, embed=embed, view=view)
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
