@@ -302,3 +302,41 @@ async def test_sigkill_right_after_a_confirmed_action(fake: FakeDiscord, tmp_pat
         assert await view.action_count(table_id) == confirmed
     assert driver.kinds.get("swap") == 2 and driver.kinds.get("play")
     assert not [i for i in fake.interactions.values() if not i.responded]
+
+
+async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """A human against the strong AI: the AI plays its seat, plays the human's while they
+    are away, the human gets a hint on their turn, and the result counts on American's
+    leaderboard, not Amerikaner's."""
+    new = await fake.slash("alice", None, "american new", {"players": 3, "swap": True})
+    lobby = new.message
+    assert lobby is not None
+    await fake.click_label("alice", lobby, "Add AI (strong)")
+    await fake.click_label("alice", lobby, "Fill with AI")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and [s.ai_level for s in table.seats] == [None, "strong", "easy"]
+    driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=7, refresh_share=0.0)
+    turn = await driver.next_turn()
+    assert turn is not None and turn[1] == "alice"
+    panel = await driver.open_hand("alice")
+    hint = await fake.click_label("alice", panel, "Hint")
+    assert hint.response_type == 7
+    assert fake.message(panel).content.startswith("💡 Hint: The strong AI would ")
+    away = await fake.slash("alice", None, "american away")
+    assert away.callback.ephemeral
+    await fake.wait_until(lambda: table.game is None or table.game.finished
+                          or len(table.game.deals) > 1 or table.version > 6, 20.0,
+                          "the AI to play alice's seat")
+    if not table.game.finished:
+        back = await fake.slash("alice", None, "american back")
+        assert back.callback.ephemeral
+        await driver.play_to_end()
+    await fake.wait_until(lambda: table.stage == "finished", 20.0, "the end of the game")
+    american = await bot.store.leaderboard(fake.guild.id, "american", "wins", 10, 0)
+    amerikaner = await bot.store.leaderboard(fake.guild.id, "amerikaner", "wins", 10, 0)
+    assert [row.user_id for row in american] == [fake.user("alice").id]
+    assert amerikaner == []
+    board = await fake.slash("alice", None, "american leaderboard")
+    assert str(fake.user("alice").id) in board.message.text()
