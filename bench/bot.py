@@ -17,6 +17,11 @@ in the bot's log).
 
     python bench/bot.py            # the target: 1,000 tables, an action every ~20 s each
     python bench/bot.py --tables 20 --actions-per-table 40 --think 0
+    python bench/bot.py --setup compare --tables 2000   # 1 process on SQLite, 1 on
+        # PostgreSQL, 2 shard processes on PostgreSQL, one after the other
+
+The tables are spread over two guilds, one in each of two gateway shards: one process
+runs both shards, two processes (`--setup shards`) one each.
 """
 
 from __future__ import annotations
@@ -225,31 +230,89 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
-async def wait_answering(fake: FakeDiscord, user: FakeUser, timeout: float = 60.0) -> None:
+async def wait_answering(fake: FakeDiscord, user: FakeUser, channels: list[Any],
+                         timeout: float = 60.0) -> None:
+    """Until the bot answers in each of `channels` (one in each guild: each shard)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if fake.connected:
-            it = await fake.slash(user, None, "amerikaner help", wait=False)
-            with contextlib.suppress(AssertionError):
-                await it.wait_callback(1.0)
-                return
-        await asyncio.sleep(0.2)
-    raise SystemExit("the bot did not come up")
+    for channel in channels:
+        while True:
+            if time.monotonic() > deadline:
+                raise SystemExit("the bot did not come up")
+            if fake.connected_for(channel.guild_id):
+                it = await fake.slash(user, channel, "amerikaner help", wait=False)
+                with contextlib.suppress(AssertionError):
+                    await it.wait_callback(1.0)
+                    break
+            await asyncio.sleep(0.2)
 
 
-async def run(args: argparse.Namespace) -> int:
+SETUPS = ("sqlite", "postgresql", "shards")
+SETUP_NAMES = {"sqlite": "1 process, SQLite", "postgresql": "1 process, PostgreSQL",
+               "shards": "2 processes (shards 0 and 1), PostgreSQL"}
+
+
+@dataclass
+class Result:
+    setup: str
+    tables: int
+    actions: int
+    interactions: int
+    play_s: float
+    latencies: list[float]
+    errors: int
+    cpu_bot: float
+    kib_per_table: float
+
+    def row(self) -> str:
+        lat = self.latencies
+        return (f"| {SETUP_NAMES[self.setup]} | {self.tables:,} | {self.actions:,} | "
+                f"{self.interactions / self.play_s:.0f}/s | {percentile(lat, 50):.1f} | "
+                f"{percentile(lat, 99):.1f} | {max(lat) if lat else float('nan'):.1f} | "
+                f"{self.errors} | {1000 * self.cpu_bot / max(1, self.interactions):.2f} | "
+                f"{self.kib_per_table:.1f} |")
+
+
+def make_world(n: int) -> tuple[FakeDiscord, list[Any]]:
+    """The fake Discord with two guilds, one in each of two shards, and `n` table
+    channels taken in turn from each; returns the fake and the tables' channels."""
+    names = [f"p{i}" for i in range(4 * n)]
+    fake = FakeDiscord(user_names=names, channel_names=["lobby"], record_gateway=False,
+                       interaction_timeout=3.0, shard_count=2)
+    guilds = [fake.add_guild(f"shard {s}", shard=s,
+                             channel_names=[f"t{i}" for i in range(s, n, 2)])
+              for s in range(2)]
+    return fake, [guilds[i % 2].text_channels[i // 2] for i in range(n)]
+
+
+def bot_envs(args: argparse.Namespace, setup: str, fake: FakeDiscord, work: Path,
+             database_url: str | None) -> list[dict[str, str]]:
+    """The environment of each bot process of `setup`."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
+               DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+               DATABASE_PATH=str(work / "bench.sqlite3"), AI_DELAY="0", LOG_LEVEL="WARNING",
+               TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0")
+    for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
+        env.pop(name, None)
+    if setup == "sqlite":
+        return [env]
+    assert database_url is not None
+    env["DATABASE_URL"] = database_url
+    if setup == "postgresql":
+        return [env]
+    return [dict(env, SHARD_COUNT="2", SHARD_IDS=str(shard)) for shard in (0, 1)]
+
+
+async def run(args: argparse.Namespace, setup: str = "sqlite",
+              database_url: str | None = None) -> Result:
     # the fake logs every request it refuses (e.g. a callback after 3 s): they are counted
     logging.getLogger("fake_discord").setLevel(logging.ERROR)
     n = args.tables
-    names = [f"p{i}" for i in range(4 * n)]
-    fake = FakeDiscord(user_names=names, channel_names=[f"t{i}" for i in range(n)],
-                       record_gateway=False, interaction_timeout=3.0)
+    fake, channels = make_world(n)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="bench-bot-"))
-    db = work / "bench.sqlite3"
-    proc = None
+    procs: list[asyncio.subprocess.Process] = []
+    logs: list[Path] = []
     bot = None
-    log_path = work / "bot.log"
     try:
         if args.inprocess:
             from bot.endpoints import apply_discord_endpoints
@@ -257,28 +320,26 @@ async def run(args: argparse.Namespace) -> int:
 
             tracemalloc.start()
             apply_discord_endpoints(fake.api_base, fake.gateway_url)
-            bot = make_bot(fake, db, edit_delay=args.edit_delay)
+            bot = make_bot(fake, work / "bench.sqlite3", edit_delay=args.edit_delay)
             bot._connection.guild_ready_timeout = 0.05
             bot_task = asyncio.create_task(bot.start(fake.token))
             await bot.wait_until_ready()
         else:
-            env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
-                       DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
-                       DATABASE_PATH=str(db), AI_DELAY="0", LOG_LEVEL="WARNING",
-                       TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0")
-            log = open(log_path, "wb")  # noqa: SIM115
-            prof = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, *prof, "-m", "bot",
-                cwd=work, env=env, stdout=log,
-                stderr=log)
-        await wait_answering(fake, fake.users[0])
-        base_rss = rss_kb(proc.pid) if proc else 0
+            for index, env in enumerate(bot_envs(args, setup, fake, work, database_url)):
+                logs.append(work / f"bot-{index}.log")
+                log = open(logs[-1], "wb")  # noqa: SIM115
+                prof = ["-m", "cProfile", "-o", f"{args.profile}.{index}"] \
+                    if args.profile else []
+                procs.append(await asyncio.create_subprocess_exec(
+                    sys.executable, *prof, "-m", "bot", cwd=work, env=env, stdout=log,
+                    stderr=log))
+        first_of_each_guild = [channels[0], channels[1]] if n > 1 else channels[:1]
+        await wait_answering(fake, fake.users[0], first_of_each_guild)
+        base_rss = sum(rss_kb(p.pid) for p in procs)
         base_traced = tracemalloc.get_traced_memory()[0] if bot else 0
 
         totals = Totals()
         rng = random.Random(args.seed)
-        channels = fake.guild.text_channels
         tables = [Table(fake, channels[i], fake.users[4 * i:4 * i + 4],
                         random.Random(rng.random()), totals) for i in range(n)]
         t0 = time.monotonic()
@@ -289,7 +350,7 @@ async def run(args: argparse.Namespace) -> int:
                 await t.open()
         await asyncio.gather(*(open_one(t) for t in tables))
         setup_s = time.monotonic() - t0
-        open_rss = rss_kb(proc.pid) if proc else 0
+        open_rss = sum(rss_kb(p.pid) for p in procs)
         open_traced = tracemalloc.get_traced_memory()[0] if bot else 0
         first_play = max(fake.interactions) if fake.interactions else 0
         if not args.no_gc_freeze:
@@ -303,12 +364,13 @@ async def run(args: argparse.Namespace) -> int:
             thresholds = gc.get_threshold()
             gc.set_threshold(thresholds[0], thresholds[1], 1_000_000_000)
         t1 = time.monotonic()
-        cpu_bot0, cpu_me0 = (cpu_s(proc.pid) if proc else 0.0), cpu_s(None)
+        cpu_bot0, cpu_me0 = sum(cpu_s(p.pid) for p in procs), cpu_s(None)
         await asyncio.gather(*(t.play(args.actions_per_table, args.think) for t in tables))
         play_s = time.monotonic() - t1
         if not args.no_gc_freeze:
             gc.set_threshold(*thresholds)
-        cpu_bot = (cpu_s(proc.pid) - cpu_bot0) if proc else 0.0
+            gc.unfreeze()
+        cpu_bot = sum(cpu_s(p.pid) for p in procs) - cpu_bot0
         cpu_me = cpu_s(None) - cpu_me0
         await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
 
@@ -316,9 +378,10 @@ async def run(args: argparse.Namespace) -> int:
         lat = [i.callback.latency * 1000 for i in played if i.responded]
         unanswered = [i for i in played if not i.responded]
         late = [x for x in lat if x > 3000]
-        peak_rss = hwm_kb(proc.pid) if proc else 0
+        peak_rss = sum(hwm_kb(p.pid) for p in procs)
+        print(f"== {SETUP_NAMES[setup] if not bot else '1 process (in this one), SQLite'}")
         print(f"tables: {n}  actions/table asked: {args.actions_per_table}  think: "
-              f"{args.think}s  bot: {'in-process' if bot else 'subprocess'}")
+              f"{args.think}s  bot: {'in-process' if bot else f'{len(procs)} process(es)'}")
         print(f"setup: {n} tables opened, joined, started in {setup_s:.1f}s")
         print(f"actions: {totals.actions} in {play_s:.1f}s = "
               f"{totals.actions / play_s:.1f} actions/s "
@@ -328,22 +391,22 @@ async def run(args: argparse.Namespace) -> int:
             print(f"interaction latency ms: p50 {percentile(lat, 50):.1f}  p90 "
                   f"{percentile(lat, 90):.1f}  p99 {percentile(lat, 99):.1f}  max "
                   f"{max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
-        if proc and played:
+        if procs and played:
             print(f"CPU during play: bot {cpu_bot:.1f}s ({1000 * cpu_bot / len(played):.2f} "
                   f"ms per interaction), fake Discord + players {cpu_me:.1f}s; machine has "
                   f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-        if proc:
+        kib_per_table = (open_rss - base_rss) / n if procs else \
+            (open_traced - base_traced) / n / 1024
+        if procs:
             print(f"bot memory: baseline RSS {base_rss / 1024:.1f} MiB, after opening "
-                  f"{open_rss / 1024:.1f} MiB -> {(open_rss - base_rss) / n:.1f} KiB per "
-                  f"active table; peak RSS {peak_rss / 1024:.1f} MiB")
+                  f"{open_rss / 1024:.1f} MiB -> {kib_per_table:.1f} KiB per "
+                  f"active table; peak RSS {peak_rss / 1024:.1f} MiB (all processes)")
         else:
-            print(f"bot+fake traced memory growth per table: "
-                  f"{(open_traced - base_traced) / n / 1024:.1f} KiB (tracemalloc, includes "
-                  f"the fake's copy of each table's messages)")
-        bot_errors = []
-        if proc and log_path.exists():
-            bot_errors = [line for line in log_path.read_text(errors="replace").splitlines()
-                          if " ERROR " in line or "Traceback" in line]
+            print(f"bot+fake traced memory growth per table: {kib_per_table:.1f} KiB "
+                  f"(tracemalloc, includes the fake's copy of each table's messages)")
+        bot_errors = [line for path in logs if path.exists()
+                      for line in path.read_text(errors="replace").splitlines()
+                      if " ERROR " in line or "Traceback" in line]
         errors = (len(totals.errors) + len(unanswered) + len(late) + len(fake.client_errors)
                   + len(bot_errors))
         print(f"errors: {errors} (driver {len(totals.errors)}, unanswered "
@@ -354,13 +417,16 @@ async def run(args: argparse.Namespace) -> int:
             print("  ", line[:200])
         ok = errors == 0 and lat and percentile(lat, 99) <= args.p99_ms
         print("PASS" if ok else "FAIL", f"(p99 target {args.p99_ms} ms, no error)")
-        return 0 if ok else 1
+        return Result(setup, n, totals.actions, len(played), play_s, lat, errors, cpu_bot,
+                      kib_per_table)
     finally:
-        if proc is not None and proc.returncode is None:
-            if args.profile:
-                proc.send_signal(signal.SIGINT)  # a clean exit writes the profile
-            else:
-                proc.terminate()
+        for proc in procs:
+            if proc.returncode is None:
+                if args.profile:
+                    proc.send_signal(signal.SIGINT)  # a clean exit writes the profile
+                else:
+                    proc.terminate()
+        for proc in procs:
             try:
                 await asyncio.wait_for(proc.wait(), 10)
             except TimeoutError:
@@ -371,6 +437,37 @@ async def run(args: argparse.Namespace) -> int:
             with contextlib.suppress(Exception):
                 await bot_task
         await fake.stop()
+
+
+async def run_setups(args: argparse.Namespace) -> int:
+    """Each setup asked for, one after the other, on a database of its own (PostgreSQL:
+    a throwaway server of the machine's PostgreSQL 15, durable settings)."""
+    setups = SETUPS if args.setup == "compare" else (args.setup,)
+    server = None
+    results = []
+    try:
+        for setup in setups:
+            url = None
+            if setup != "sqlite":
+                if server is None:
+                    from tests.pg_server import PostgresServer
+
+                    server = PostgresServer.start(durable=True)
+                url = server.new_database()
+            results.append(await run(args, setup, url))
+            print()
+    finally:
+        if server is not None:
+            server.stop()
+    if len(results) > 1:
+        print("| setup | tables | actions | interactions | p50 ms | p99 ms | max ms | "
+              "errors | bot CPU ms/interaction | KiB/table |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for result in results:
+            print(result.row())
+    ok = all(r.errors == 0 and r.latencies and percentile(r.latencies, 99) <= args.p99_ms
+             for r in results)
+    return 0 if ok else 1
 
 
 def main() -> int:
@@ -392,9 +489,15 @@ def main() -> int:
                         help="let the measuring process collect its garbage as usual "
                              "during the play")
     parser.add_argument("--inprocess", action="store_true",
-                        help="run the bot in this process (memory by tracemalloc)")
+                        help="run the bot in this process (memory by tracemalloc; SQLite)")
+    parser.add_argument("--setup", choices=(*SETUPS, "compare"), default="sqlite",
+                        help="sqlite: one process on SQLite (the default); postgresql: one "
+                             "process on PostgreSQL; shards: two processes (SHARD_COUNT=2) "
+                             "on one PostgreSQL; compare: the three, one after the other")
     args = parser.parse_args()
-    return asyncio.run(run(args))
+    if args.inprocess and args.setup != "sqlite":
+        parser.error("--inprocess runs one bot on SQLite only")
+    return asyncio.run(run_setups(args))
 
 
 if __name__ == "__main__":

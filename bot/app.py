@@ -44,7 +44,11 @@ def tune_garbage_collector() -> None:
 STOP_GRACE = 4.0
 
 
-class AmerikanerBot(commands.Bot):
+class AmerikanerBot(commands.AutoShardedBot):
+    """The bot, running the gateway shards of its settings (SHARD_COUNT, SHARD_IDS; all of
+    them when unset). Several processes on one database each run some shards: a guild's
+    tables, timers and AI turns live in the process that runs its shard."""
+
     store: Store
     tables: TableService
     outbox: Outbox
@@ -53,8 +57,10 @@ class AmerikanerBot(commands.Bot):
         # No privileged intents: the bot works from interactions alone.
         intents = discord.Intents.none()
         intents.guilds = True
+        shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None)
+                         help_command=None, shard_count=settings.shard_count,
+                         shard_ids=shard_ids)
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False
@@ -70,10 +76,12 @@ class AmerikanerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await self._open_store()
-        self.outbox = Outbox(self.store)
+        owns = self.settings.owns_guild
+        self.outbox = Outbox(self.store, owns_guild=owns)
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    trick_pause=self.settings.trick_pause,
-                                   outbox=self.outbox, seat_name=seat_label)
+                                   outbox=self.outbox, seat_name=seat_label,
+                                   owns_guild=owns)
         # Discord shows the commands in the user's language (cogs/words.py).
         await self.tree.set_translator(CommandTranslator())
         for name in EXTENSIONS:
@@ -82,10 +90,23 @@ class AmerikanerBot(commands.Bot):
             self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
         restored = await self.tables.restore()
         if restored:
-            log.info("restored %d unfinished table(s)", len(restored))
+            log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
-        await self._sync_commands()
+        if self._runs_shard_zero():
+            await self._sync_commands()
+
+    def _runs_shard_zero(self) -> bool:
+        """The commands are the same for every process: the one that runs shard 0 (the
+        only one, unsharded) registers them, the others leave them be."""
+        ids = self.settings.shard_ids
+        return ids is None or 0 in ids
+
+    def _shards_note(self) -> str:
+        ids, count = self.settings.shard_ids, self.settings.shard_count
+        if ids is None or count is None:
+            return ""
+        return f" of shard(s) {','.join(map(str, ids))} of {count}"
 
     async def _open_store(self) -> Store:
         """PostgreSQL if DATABASE_URL is set, else the SQLite file of DATABASE_PATH."""

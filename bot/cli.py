@@ -45,8 +45,15 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
+    import os
+
     from bot.app import run_bot
 
+    # The flags stand for the settings of the same names (and win over them).
+    if args.shard_count is not None:
+        os.environ["SHARD_COUNT"] = args.shard_count
+    if args.shards is not None:
+        os.environ["SHARD_IDS"] = args.shards
     return run_bot()
 
 
@@ -116,6 +123,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=_cmd_replay)
     bp = sub.add_parser("bot", help="run the Discord bot (settings from the environment "
                         "and .env)")
+    bp.add_argument("--shards", default=None, metavar="IDS",
+                    help="the gateway shards this process runs, e.g. 0,1 (SHARD_IDS; needs "
+                    "--shard-count or SHARD_COUNT)")
+    bp.add_argument("--shard-count", default=None, metavar="N",
+                    help="the shards of all processes together (SHARD_COUNT)")
     bp.set_defaults(func=_cmd_bot)
     dp = sub.add_parser("db", help="database tools")
     db_sub = dp.add_subparsers(dest="db_command", required=True)

@@ -27,6 +27,29 @@ class Settings:
     ai_delay: float = 0.6  # seconds before each AI action
     trick_pause: float = 1.0  # and this much more after a completed trick
     edit_delay: float = 0.5  # coalescing window for edits of the public table message
+    # Several processes: SHARD_COUNT gateway shards in all, this process runs SHARD_IDS
+    # of them. Neither: one process runs every shard Discord recommends.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard of `guild_id`: its tables, timers and
+        AI turns live here (and nowhere else)."""
+        return shard_owns(self.shard_count, self.shard_ids, guild_id)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events on."""
+    return (guild_id >> 22) % shard_count
+
+
+def shard_owns(shard_count: int | None, shard_ids: tuple[int, ...] | None,
+               guild_id: int) -> bool:
+    """Whether a process running `shard_ids` of `shard_count` shards owns the guild
+    (with no ids, or no count, it runs every shard)."""
+    if shard_count is None or shard_ids is None:
+        return True
+    return shard_of(guild_id, shard_count) in shard_ids
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
@@ -50,6 +73,8 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    shard_count, shard_ids = _shards(os.environ.get("SHARD_COUNT", ""),
+                                     os.environ.get("SHARD_IDS", ""))
     return Settings(
         token=token,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -61,7 +86,35 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         ai_delay=_float("AI_DELAY", 0.6),
         trick_pause=_float("AI_TRICK_PAUSE", 1.0),
         edit_delay=_float("TABLE_EDIT_DELAY", 0.5),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1"), checked together."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    count: int | None = None
+    if count_text:
+        if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+            raise ConfigError(f"SHARD_COUNT must be a whole number of shards (1 or more), "
+                              f"not {count_text!r}.")
+        count = int(count_text)
+    if not ids_text:
+        return count, None
+    if count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT: the shards of every process together "
+                          "(e.g. SHARD_COUNT=2 and SHARD_IDS=0 here, SHARD_IDS=1 in the "
+                          "other process).")
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), "
+                          f"not {ids_text!r}.")
+    ids = tuple(sorted({int(part) for part in parts}))
+    if ids[-1] >= count:
+        raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({count}): shards are "
+                          f"numbered 0 to {count - 1}.")
+    return count, ids
 
 
 def _float(name: str, default: float) -> float:

@@ -796,3 +796,93 @@ async def test_a_lobby_opens_its_own_thread(fake_discord: FakeDiscord, bot: Demo
     assert [m.content for m in fake.messages(fake.channel)] == [lobby.content]
     where = await fake.slash("bob", thread, "demo where")
     assert where.content == f"Thread {thread.id} in TextChannel {fake.channel.id}"
+
+
+# ------------------------------------------------------------------------------ shards
+class ShardBot(commands.AutoShardedBot):
+    """Runs some shards (or, with none given, every shard /gateway/bot recommends) and
+    answers /where with the shard that received the interaction."""
+
+    def __init__(self, shard_ids: list[int] | None = None, shard_count: int | None = None,
+                 sync: bool = True) -> None:
+        super().__init__(command_prefix="!", intents=bot_intents(), help_command=None,
+                         shard_ids=shard_ids, shard_count=shard_count)
+        self.sync = sync
+
+        @self.tree.command(name="where", description="the shard of this server")
+        async def where(interaction: discord.Interaction) -> None:
+            assert interaction.guild is not None
+            await interaction.response.send_message(f"shard {interaction.guild.shard_id}")
+
+    async def setup_hook(self) -> None:
+        if self.sync:
+            await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False
+                                   ) -> None:
+        """No 5 s wait between the shards' IDENTIFYs: the fake has no such limit."""
+
+
+def two_shard_fake() -> tuple[FakeDiscord, Any, Any]:
+    fake = FakeDiscord(shard_count=2)
+    first = fake.add_guild("Shard Zero", shard=0)
+    second = fake.add_guild("Shard One", shard=1)
+    return fake, first, second
+
+
+async def test_each_shard_gets_its_own_guilds_and_their_interactions(
+        error_logs: ErrorLogCapture) -> None:
+    fake, first, second = two_shard_fake()
+    assert ((first.id >> 22) % 2, (second.id >> 22) % 2) == (0, 1)
+    await fake.start()
+    try:
+        async with running_bot(fake, ShardBot([0], 2)) as zero, \
+                running_bot(fake, ShardBot([1], 2, sync=False)) as one:
+            shards = [p["shard"] for p in fake.identify_payloads]
+            assert sorted(shards) == [[0, 2], [1, 2]]
+            assert zero.get_guild(first.id) is not None and zero.get_guild(second.id) is None
+            assert one.get_guild(second.id) is not None and one.get_guild(first.id) is None
+            for guild, shard in ((first, 0), (second, 1)):
+                it = await fake.slash("alice", guild.text_channels[0], "where")
+                assert it.content == f"shard {shard}"
+            # every INTERACTION_CREATE went out once, on its guild's shard only
+            sent = [p for p in fake.gateway_sent if p["t"] == "INTERACTION_CREATE"]
+            assert len(sent) == 2
+    finally:
+        await fake.stop()
+
+
+async def test_without_shard_settings_one_bot_runs_every_recommended_shard(
+        error_logs: ErrorLogCapture) -> None:
+    fake, first, second = two_shard_fake()
+    await fake.start()
+    try:
+        async with running_bot(fake, ShardBot()) as bot:
+            assert bot.shard_count == 2  # GET /gateway/bot's recommendation
+            assert sorted(p["shard"] for p in fake.identify_payloads) == [[0, 2], [1, 2]]
+            for guild, shard in ((first, 0), (second, 1)):
+                it = await fake.slash("alice", guild.text_channels[0], "where")
+                assert it.content == f"shard {shard}"
+    finally:
+        await fake.stop()
+
+
+async def test_no_interaction_reaches_a_shard_nobody_runs(error_logs: ErrorLogCapture) -> None:
+    fake, first, second = two_shard_fake()
+    await fake.start()
+    try:
+        async with running_bot(fake, ShardBot([0], 2)):
+            with pytest.raises(AssertionError, match="shard"):
+                await fake.slash("alice", second.text_channels[0], "where")
+    finally:
+        await fake.stop()
+
+
+async def test_an_impossible_shard_is_refused(error_logs: ErrorLogCapture) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        error = await start_bot_expecting_failure(fake, ShardBot([2], 2), fake.token)
+        assert isinstance(error, discord.ConnectionClosed) and error.code == 4010
+    finally:
+        await fake.stop()

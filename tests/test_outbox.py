@@ -24,8 +24,8 @@ async def store(database: Database) -> AsyncIterator[Store]:
     await store.close()
 
 
-async def _game(store: Store, channel: int, posts: list[Post]) -> int:
-    game_id = await store.create_game(1, channel, 100, RULES, 0, SEATS, {})
+async def _game(store: Store, channel: int, posts: list[Post], guild: int = 1) -> int:
+    game_id = await store.create_game(guild, channel, 100, RULES, 0, SEATS, {})
     await store.add_hand(game_id, 0, {"deal": [["AS"], ["KS"], ["QS"]]})
     await store.record_action(game_id, 0, 0, {"seat": 1, "action": "pass"}, posts=posts)
     return game_id
@@ -140,3 +140,22 @@ def test_nonces_fit_discord_and_differ_between_posts_and_databases() -> None:
     assert len({post_nonce(a), post_nonce(b), post_nonce(again)}) == 3
     big = PostRow(10**15, 1, 1, "x", {}, 9_999_999_999.999)
     assert len(post_nonce(big)) <= 25
+
+
+async def test_each_process_drains_only_the_posts_of_its_own_guilds(store: Store) -> None:
+    """Two processes on one database, each owning some guilds (their shards): after a
+    restart each posts its own games' leftovers, and together they post each one once."""
+    even = await _game(store, 7, [Post("hand_summary", {"hand_index": 0})], guild=2)
+    odd = await _game(store, 8, [Post("final_standings")], guild=3)
+    channel = Channel()
+    first = Outbox(store, channel.send, owns_guild=lambda guild: guild % 2 == 0)
+    await first.drain_all()
+    await first.idle()
+    assert channel.sent == [(even, "hand_summary", {"hand_index": 0})]
+    assert [r.game_id for r in await store.pending_posts()] == [odd]
+    second = Outbox(store, channel.send, owns_guild=lambda guild: guild % 2 == 1)
+    await second.drain_all()
+    await second.idle()
+    assert channel.sent == [(even, "hand_summary", {"hand_index": 0}),
+                            (odd, "final_standings", {})]
+    assert await store.pending_posts() == []

@@ -17,7 +17,8 @@ from bot.games.amerikaner.record import load_game, replay_output
 from bot.render import error_text
 from bot.store import open_store
 from bot.tables import TableError, TableService
-from bot.tables.service import FINISHED, PLAYING
+from bot.tables.service import FINISHED, PLAYING, ForeignGuildError
+from tests.store_backends import Database
 
 
 def _random_ai(kind, game, seat, level, rng):
@@ -466,3 +467,36 @@ async def test_the_ai_pauses_longer_after_a_completed_trick(monkeypatch: pytest.
     assert asked and {round(s, 6) for s, _ in asked} == {0.6, 1.6}
     assert all((seconds > 1) == trick_done for seconds, trick_done in asked)
     await store.close()
+
+
+async def test_a_process_restores_and_holds_only_the_tables_of_its_own_guilds(
+        database: Database) -> None:
+    """Processes on one database own the guilds of their shards: each restores only its
+    own guilds' tables (their timers and AI turns run there), and refuses to open one
+    in another's guild."""
+    async with database.open() as store:
+        everyone = TableService(store, GAMES, rng=random.Random(3), ai_delay=60,
+                                ai_chooser=_random_ai)
+        ours = await everyone.create(4 << 22, 20, 1, "Host", "amerikaner", 3, {})
+        theirs = await everyone.create(5 << 22, 21, 1, "Host", "amerikaner", 3, {})
+        for table in (ours, theirs):
+            await everyone.fill_ai(table.id, 1)
+            await everyone.start(table.id, 1)
+        await everyone.close(grace=0)
+
+    def even_shard(guild: int) -> bool:
+        return (guild >> 22) % 2 == 0
+
+    async with database.open() as store:
+        service = TableService(store, GAMES, ai_delay=60, ai_chooser=_random_ai,
+                               owns_guild=even_shard)
+        restored = await service.restore()
+        assert [t.id for t in restored] == [ours.id]
+        assert [t.id for t in service.tables()] == [ours.id]
+        assert service.get(theirs.id) is None and service.in_channel(21) is None
+        with pytest.raises(TableError, match="no_table"):
+            service.require(theirs.id)
+        with pytest.raises(ForeignGuildError):
+            await service.create(7 << 22, 22, 1, "Host", "amerikaner", 3, {})
+        assert await store.active_game_in_channel(22) is None  # nothing was stored
+        await service.close(grace=0)

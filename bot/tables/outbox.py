@@ -40,8 +40,12 @@ class Outbox:
     """Posts the store's pending posts, in order per game, each exactly once."""
 
     def __init__(self, store: Store, send: Send | None = None, *,
-                 retry_delay: float = 1.0) -> None:
+                 retry_delay: float = 1.0,
+                 owns_guild: Callable[[int], bool] | None = None) -> None:
         self.store = store
+        # Whose posts `drain_all` takes: those of the guilds this process owns (several
+        # processes share one database; each posts for its own shards' games).
+        self.owns_guild = owns_guild
         self.send = send  # set by whoever renders and sends the posts (the cog)
         self.retry_delay = retry_delay
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -59,9 +63,17 @@ class Outbox:
         self._workers[game_id] = asyncio.create_task(self._work(game_id))
 
     async def drain_all(self) -> None:
-        """After a restart: post everything that was committed but not posted."""
+        """After a restart: post everything that was committed but not posted, of the
+        games of this process's guilds."""
         for game_id in sorted({row.game_id for row in await self.store.pending_posts()}):
-            self.kick(game_id)
+            if await self._owns_game(game_id):
+                self.kick(game_id)
+
+    async def _owns_game(self, game_id: int) -> bool:
+        if self.owns_guild is None:
+            return True
+        game = await self.store.get_game(game_id)
+        return game is not None and self.owns_guild(game.guild_id)
 
     async def idle(self) -> None:
         """Wait until every worker is done (tests, shutdown)."""

@@ -172,14 +172,26 @@ def _default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Ra
     return kind.choose_action(game, seat, level, rng)
 
 
+class ForeignGuildError(RuntimeError):
+    """A table of a guild whose shard another process runs: this process must not hold
+    it (it would play its AI and run its timers beside the owner). Interactions arrive on
+    the owning shard only, so this means processes disagree about SHARD_COUNT."""
+
+
+def _every_guild(guild_id: int) -> bool:
+    return True
+
+
 class TableService:
-    """All tables of one bot process."""
+    """All tables of one bot process: those of the guilds it owns (`owns_guild`; several
+    processes on one database each own the guilds of their gateway shards)."""
 
     def __init__(self, store: Store, games: Mapping[str, GameKind], *,
                  rng: random.Random | None = None, ai_delay: float = 0.6,
                  trick_pause: float = 1.0,
                  ai_chooser: AiChooser | None = None, outbox: Outbox | None = None,
-                 seat_name: SeatNamer | None = None) -> None:
+                 seat_name: SeatNamer | None = None,
+                 owns_guild: Callable[[int], bool] | None = None) -> None:
         if not games:
             raise ValueError("a table service needs at least one game")
         self.store = store
@@ -192,6 +204,8 @@ class TableService:
         # Names seats in refusals ("It is AI 1 (easy)'s turn"): the bot passes the
         # renderer (bot.render.seat_label), which this package may not import.
         self.seat_name = seat_name or _stored_name
+        # Which guilds' tables live in this process (the app: those of its shards).
+        self.owns_guild = owns_guild or _every_guild
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         self._listeners: list[Listener] = []
@@ -235,6 +249,7 @@ class TableService:
                      switches: Mapping[str, bool | None] | None = None) -> Table:
         """Open a lobby of `game` (the registry's first game if None). `switches`: the
         table's own TABLE_SWITCHES (None or left out: the default)."""
+        self._require_owned(guild_id)
         present = self.in_channel(channel_id)
         if present is not None:
             raise TableError("channel_busy", game=present.kind.name)
@@ -272,7 +287,12 @@ class TableService:
             raise TableError("unknown_game", game=game)
         return kind
 
+    def _require_owned(self, guild_id: int) -> None:
+        if not self.owns_guild(guild_id):
+            raise ForeignGuildError(f"guild {guild_id} belongs to another process's shard")
+
     def _register(self, table: Table) -> None:
+        self._require_owned(table.guild_id)
         self._tables[table.id] = table
         self._by_channel[table.channel_id] = table.id
 
@@ -470,6 +490,7 @@ class TableService:
 
     async def _start_rematch(self, old: Table) -> Table:
         """The rematch of `old`, created and started (in the caller's transaction)."""
+        self._require_owned(old.guild_id)
         present = self.in_channel(old.channel_id)
         if present is not None:
             raise TableError("channel_busy", game=present.kind.name)
@@ -741,9 +762,12 @@ class TableService:
     # ------------------------------------------------------------------ restore
 
     async def restore(self) -> list[Table]:
-        """Load every unfinished game from the store (after a restart)."""
+        """Load every unfinished game of the guilds this process owns from the store
+        (after a restart); the other processes' games are theirs to restore."""
         restored = []
         for row in await self.store.unfinished_games():
+            if not self.owns_guild(row.guild_id):
+                continue
             try:
                 table = await self._table_from_row(row)
             except Exception:

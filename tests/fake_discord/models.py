@@ -55,6 +55,19 @@ def snowflake() -> int:
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
+def snowflake_in_shard(shard_id: int, shard_count: int) -> int:
+    """A fresh snowflake of a guild whose events Discord sends on shard `shard_id` of
+    `shard_count`: `(id >> 22) % shard_count == shard_id` (its millisecond moved on)."""
+    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    ms += (shard_id - ms) % shard_count
+    return (ms << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard of a guild, as Discord computes it."""
+    return (guild_id >> 22) % shard_count
+
+
 def iso_now() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 

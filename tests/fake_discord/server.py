@@ -48,7 +48,9 @@ from .models import (
     StoredMessage,
     iso_now,
     iter_components,
+    shard_of,
     snowflake,
+    snowflake_in_shard,
 )
 from .ratelimit import RateLimiter, RateLimitRule, default_rules
 from .validate import validate_choices, validate_message, validate_thread
@@ -187,6 +189,16 @@ class _Session:
     events: list[tuple[int, str]] = field(default_factory=list)
     conn: _Conn | None = None
 
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of `guild_id` (None: a DM,
+        which goes to shard 0): each guild's go to the shard `(id >> 22) % count`."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
+
 
 @dataclass
 class _Conn:
@@ -248,8 +260,11 @@ class FakeDiscord:
         interaction_timeout: float = 3.0,
         validate: bool = True,
         record_gateway: bool = True,
+        shard_count: int = 1,
     ) -> None:
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
+        #: the shards GET /gateway/bot recommends; `add_guild(shard=...)` places guilds
+        self.shard_count = shard_count
         self.app_id = snowflake()
         self.bot_user = FakeUser(self.app_id, bot_name, bot=True)
         self.heartbeat_interval = heartbeat_interval
@@ -351,8 +366,11 @@ class FakeDiscord:
         channel_names: Iterable[str] = ("general",),
         owner: FakeUser | None = None,
         members: Iterable[FakeUser] | None = None,
+        shard: int | None = None,
     ) -> FakeGuild:
-        gid = snowflake()
+        """A guild; `shard`: its id is chosen so that its events go to that shard (of
+        `shard_count`)."""
+        gid = snowflake() if shard is None else snowflake_in_shard(shard, self.shard_count)
         owner = owner or (self.users[0] if self.users else self.bot_user)
         guild = FakeGuild(gid, name, owner.id)
         guild.roles[gid] = FakeRole(gid, "@everyone", DEFAULT_MEMBER_PERMISSIONS)
@@ -543,6 +561,18 @@ class FakeDiscord:
     def connected(self) -> bool:
         return any(c.session is not None and not c.ws.closed for c in self._conns)
 
+    def connected_for(self, guild_id: int | None) -> bool:
+        """Whether a bot connection receives the events of `guild_id` (its shard's)."""
+        return any(c.session is not None and not c.ws.closed
+                   and c.session.receives(guild_id) for c in self._conns)
+
+    @property
+    def connected_shards(self) -> list[list[int] | None]:
+        """The `[shard_id, shard_count]` of every identified live connection (None: one
+        that identified without a shard, which receives everything)."""
+        return [c.session.shard for c in self._conns
+                if c.session is not None and not c.ws.closed]
+
     async def dispatch(
         self,
         event: str,
@@ -551,12 +581,17 @@ class FakeDiscord:
         intent: int | None = None,
         per_session: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
-        """Send a DISPATCH event to every identified session (buffered while disconnected).
+        """Send a DISPATCH event to every identified session (buffered while disconnected)
+        that receives its guild's events (``data["guild_id"]``; its shard's sessions).
 
         ``intent``: only sessions that asked for it. ``per_session(intents, data)`` may
         adapt the data to a session's intents."""
+        raw_guild = data.get("guild_id")
+        guild_id = int(raw_guild) if raw_guild is not None else None
         for session in list(self._sessions.values()):
             if intent is not None and not session.intents & intent:
+                continue
+            if not session.receives(guild_id):
                 continue
             session_data = per_session(session.intents, data) if per_session else data
             await self.dispatch_to(session, event, session_data)
@@ -636,14 +671,18 @@ class FakeDiscord:
             if d.get("token") != self.token:
                 await conn.close(4004, b"Authentication failed.")
                 return
-            session = _Session(secrets.token_hex(16), int(d.get("intents") or 0), d.get("shard"))
+            shard = d.get("shard")
+            if shard is not None and not _valid_shard(shard):
+                await conn.close(4010, b"Invalid shard.")
+                return
+            session = _Session(secrets.token_hex(16), int(d.get("intents") or 0), shard)
             self._sessions[session.id] = session
             session.conn = conn
             conn.session = session
             await self.dispatch_to(session, "READY", self._ready_payload(session))
             joined = iso_now()
             bot_only = None if session.intents & INTENT_GUILD_MEMBERS else self.bot_user.id
-            for guild in self.guilds.values():
+            for guild in self._guilds_of(session):
                 data = guild.to_create_dict(joined, bot_id=bot_only)
                 data["threads"] = self._active_threads(guild.id)
                 await self.dispatch_to(session, "GUILD_CREATE", data)
@@ -684,7 +723,7 @@ class FakeDiscord:
         data: dict[str, Any] = {
             "v": 10,
             "user": {**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self._guilds_of(session)],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -698,6 +737,9 @@ class FakeDiscord:
         }
         data["shard"] = session.shard or [0, 1]
         return data
+
+    def _guilds_of(self, session: _Session) -> list[FakeGuild]:
+        return [g for g in self.guilds.values() if session.receives(g.id)]
 
     async def _request_members(self, conn: _Conn, d: dict[str, Any]) -> None:
         if conn.session is None:
@@ -949,7 +991,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -1816,10 +1858,12 @@ class FakeDiscord:
         wait: bool,
         timeout: float,
     ) -> FakeInteraction:
-        if not self.connected:
-            raise AssertionError("no bot is connected to the fake gateway")
         u = self.user(user)
         ch = self._channel(channel)
+        if not self.connected_for(ch.guild_id):
+            raise AssertionError("no bot is connected to the fake gateway"
+                                 + (f" for the shard of guild {ch.guild_id}"
+                                    if self.shard_count > 1 else ""))
         if isinstance(ch, FakeThread):
             self._check_user_in_thread(ch, u)
             if ch.archived and itype in (2, 4):
@@ -2199,6 +2243,12 @@ class FakeDiscord:
             wait=wait,
             timeout=timeout,
         )
+
+
+def _valid_shard(shard: Any) -> bool:
+    """IDENTIFY's `shard`: [shard_id, shard_count] with 0 <= shard_id < shard_count."""
+    return (isinstance(shard, list) and len(shard) == 2
+            and all(isinstance(n, int) for n in shard) and 0 <= shard[0] < shard[1])
 
 
 def _count_thread_message(thread: FakeThread, msg: StoredMessage) -> None:
