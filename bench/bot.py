@@ -65,8 +65,9 @@ class Table:
     """One table's four players, driven through the UI only."""
 
     def __init__(self, fake: FakeDiscord, channel: Any, users: list[FakeUser],
-                 rng: random.Random, totals: Totals) -> None:
+                 rng: random.Random, totals: Totals, pictures: bool = True) -> None:
         self.fake = fake
+        self.pictures = pictures
         self.channel = channel
         self.users = users
         self.by_name = {u.name: u for u in users}
@@ -79,7 +80,8 @@ class Table:
     async def open(self) -> None:
         fake, host = self.fake, self.users[0]
         new = await fake.slash(host, self.channel, "amerikaner new",
-                               {"players": 4, "target": 52}, timeout=30)
+                               {"players": 4, "target": 52, "pictures": self.pictures},
+                               timeout=30)
         lobby = new.message
         assert lobby is not None, new.callback.data
         for user in self.users[1:]:
@@ -341,7 +343,8 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         totals = Totals()
         rng = random.Random(args.seed)
         tables = [Table(fake, channels[i], fake.users[4 * i:4 * i + 4],
-                        random.Random(rng.random()), totals) for i in range(n)]
+                        random.Random(rng.random()), totals, not args.no_pictures)
+                  for i in range(n)]
         t0 = time.monotonic()
         sem = asyncio.Semaphore(args.setup_concurrency)
 
@@ -483,6 +486,8 @@ def main() -> int:
     parser.add_argument("--setup-concurrency", type=int, default=20)
     parser.add_argument("--p99-ms", type=float, default=50.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="tables without the picture of the table (its cost apart)")
     parser.add_argument("--profile", metavar="FILE",
                         help="run the bot process under cProfile, stats to FILE")
     parser.add_argument("--no-gc-freeze", action="store_true",
