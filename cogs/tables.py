@@ -909,6 +909,7 @@ class Tables(commands.Cog):
             self.request_refresh(table)  # with its picture, drawn after the answer
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
+            self._forget(table)
             with await self.public(table.guild_id):
                 embed = _embed(cancelled_panel(user.display_name))
             await interaction.response.edit_message(embed=embed, view=None)
@@ -1096,14 +1097,22 @@ class Tables(commands.Cog):
             return False
         return True
 
-    async def _close_panels(self, table: Table) -> None:
-        """The game is over: each open panel shows the final standings (in its owner's
-        words), with Rematch and the leaderboard."""
+    def _forget(self, table: Table) -> list[discord.Interaction[Any]]:
+        """A table has ended: drop what the cog keeps for it; the panels still open (and
+        within their token's time), for the caller to close."""
+        self._followed.pop(table.id, None)
+        open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
             self._panels.pop(key, None)
-            if panel is None:
-                continue
+            if panel is not None:
+                open_panels.append(panel)
+        return open_panels
+
+    async def _close_panels(self, table: Table) -> None:
+        """The game is over: each open panel shows the final standings (in its owner's
+        words), with Rematch and the leaderboard."""
+        for panel in self._forget(table):
             with use_locale(language_of(panel.locale)):
                 content, embed, view = game_over_text(), _embed(_final_panel(table)), \
                     final_view(table)
@@ -1304,6 +1313,7 @@ class Tables(commands.Cog):
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        self._forget(table)
         with await self.public(table.guild_id):
             text = cancelled_text(interaction.user.display_name)
         await self._reply(interaction, text, ephemeral=False)

@@ -191,7 +191,7 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
         for i, (name, games, wins, points) in enumerate(rows)]
     title = _("Leaderboard — by wins") if order == "wins" else _("Leaderboard — by points")
     return Panel(title=title, description="\n".join(lines),
-                 footer=_("Page {page} of {pages}").format(page=page, pages=pages), colour=BLUE)
+                 footer=page_footer(page, pages), colour=BLUE)
 
 
 def stats_panel(name: str, games: int, wins: int, points: int,
