@@ -102,6 +102,34 @@ def test_a_shedding_game_scene_draws_a_pile_rows_and_a_deck() -> None:
     assert table_picture(fewer) != data
 
 
+def test_tall_seats_stay_whole_inside_the_picture() -> None:
+    """Seats at the top and bottom with a face-up row under three lines are taller than
+    their room: they are moved in, not cut off at the picture's edge."""
+    row = tuple(parse_card(c) for c in ("4H", "6S", "9D"))
+    seats = tuple(SeatScene(name, ("1 in hand", "3 face down", "0 deals won"), cards=row,
+                            backs=3) for name in ("Kari", "Ola", "Per", "Pål"))
+    image = _png(table_picture(Scene("American", seats))).convert("RGB")
+    felt = image.getpixel((TABLE_SIZE[0] // 4, TABLE_SIZE[1] // 2))
+    for y in (1, TABLE_SIZE[1] - 2):  # the frame around the felt, above and below the seats
+        edge = {image.getpixel((x, y)) for x in range(150, 400)}
+        assert len(edge) == 1 and edge != {felt}
+
+
+def test_an_empty_stack_keeps_its_place_and_shows_0() -> None:
+    seats = (SeatScene("Kari"), SeatScene("Ola"))
+
+    def picture(deck: int) -> bytes:
+        return table_picture(Scene("American", seats, groups=(
+            CardGroup("Deck", backs=deck), CardGroup("Burned", backs=5))))
+
+    empty = _png(picture(0)).convert("RGB")
+    one = _png(picture(1)).convert("RGB")
+    panel = (TABLE_SIZE[0] - 200, 150, TABLE_SIZE[0], TABLE_SIZE[1])  # below the deck's row
+    assert empty.crop(panel).tobytes() == one.crop(panel).tobytes()  # Burned did not move
+    deck_row = empty.crop((TABLE_SIZE[0] - 240, 84, TABLE_SIZE[0], 140))
+    assert _has_colour(_colours(deck_row), (245, 245, 245))  # its count, in white
+
+
 def test_names_the_font_cannot_spell_still_draw() -> None:
     """The bundled font has ASCII only: other letters are drawn by hand (ø is not o),
     and a name of nothing it can draw shows as "?" (not as no name at all)."""

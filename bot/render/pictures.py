@@ -7,9 +7,14 @@ bundled font has ASCII only, so text goes through a small fallback: suit symbols
 and arrows are drawn as shapes, letters with accents (å, é, ü) as the letter and a drawn
 accent, ø as o and a stroke, æ as "ae", and what is left (emoji) is left out.
 
-A picture is drawn at twice its size and reduced (smooth edges without anti-aliased
-primitives), then saved with a small palette: a few tens of KB, the same bytes for the
-same scene. Sized for a phone: Discord shows it about 400 px wide there, so text is large.
+Shapes are drawn at twice their size and reduced (smooth edges without anti-aliased
+primitives). The chart is drawn that way whole. The table's picture, drawn at every change
+of every table, is put together at its own size instead: the felt, the cards, the seat
+boxes and the symbols are drawn once (at twice their size, reduced) and kept, and only
+the words are drawn each time, by FreeType's own anti-aliasing. That keeps a picture to a
+few ms (`bench/render.py`). Either is saved with a small palette: a few tens of KB, the
+same bytes for the same scene. Sized for a phone: Discord shows it about 400 px wide
+there, so text is large.
 """
 
 from __future__ import annotations
@@ -143,7 +148,12 @@ def _piece_width(piece: Piece, size: float) -> float:
         return 0.95 * size
     if kind in ("play", "star"):
         return 0.7 * size
-    return _font(round(size)).getlength(what)
+    return _run_width(what, round(size))
+
+
+@lru_cache(maxsize=8192)
+def _run_width(run: str, size: int) -> float:
+    return _font(size).getlength(run)
 
 
 def _text_width(text: str, size: float) -> float:
@@ -154,9 +164,14 @@ def _fit(text: str, size: float, width: float) -> str:
     """`text`, shortened with "…" until it fits in `width`."""
     if _text_width(text, size) <= width:
         return text
-    while text and _text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    fits, too_long = 0, len(text)  # the longest prefix that fits with "…" after it
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if _text_width(text[:middle] + "…", size) <= width:
+            fits = middle
+        else:
+            too_long = middle
+    return text[:fits].rstrip() + "…"
 
 
 def _wrap(text: str, size: float, width: float, rows: int) -> list[str]:
@@ -178,9 +193,11 @@ def _wrap(text: str, size: float, width: float, rows: int) -> list[str]:
 class Canvas:
     """An image drawn at SCALE times its size: coordinates are the final picture's."""
 
-    def __init__(self, size: tuple[int, int], background: RGB) -> None:
+    def __init__(self, size: tuple[int, int],
+                 background: RGB | tuple[int, int, int, int]) -> None:
         self.size = size
-        self.image = Image.new("RGB", (size[0] * SCALE, size[1] * SCALE), background)
+        mode = "RGBA" if len(background) == 4 else "RGB"
+        self.image = Image.new(mode, (size[0] * SCALE, size[1] * SCALE), background)
         self.draw = ImageDraw.Draw(self.image)
 
     def rect(self, box: tuple[float, float, float, float], fill: RGB | None,
@@ -214,15 +231,109 @@ class Canvas:
         return width
 
     def png(self) -> bytes:
-        picture = self.image.reduce(SCALE)
-        # The fast octree keeps the suits' reds apart from the felt and costs a few ms;
-        # no dithering and zlib's default level: smaller and several times faster to
-        # write than PNG's `optimize` (which gains about a tenth).
+        return _png(self.image.reduce(SCALE))
+
+    def sprite(self) -> Image.Image:
+        """What was drawn on a transparent canvas, at its own size, to paste by its alpha.
+        Reduced premultiplied, so the transparent pixels' colour never darkens an edge."""
+        return self.image.convert("RGBa").reduce(SCALE).convert("RGBA")
+
+
+def _png(picture: Image.Image, palette: Image.Image | None = None,
+         level: int = 6) -> bytes:
+    """`picture` with a small palette as PNG: `palette`'s colours (fast: a nearest-colour
+    map), else its own, found by the fast octree (which keeps the suits' reds apart from
+    the felt and costs a few ms). No dithering; zlib at `level`: smaller and several
+    times faster to write than PNG's `optimize` (which gains about a tenth)."""
+    if palette is not None:
+        small = picture.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
         small = picture.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
                                  dither=Image.Dither.NONE)
-        out = io.BytesIO()
-        small.save(out, format="PNG")
-        return out.getvalue()
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=level)
+    return out.getvalue()
+
+
+def _transparent(width: float, height: float) -> Canvas:
+    return Canvas((math.ceil(width), math.ceil(height)), (0, 0, 0, 0))
+
+
+class Board:
+    """The table's picture at its own size, put together from kept sprites: shapes and
+    cards are drawn once at SCALE (see Canvas.sprite), words each time at this size."""
+
+    def __init__(self, base: Image.Image) -> None:
+        self.image = base.copy()
+        self.draw = ImageDraw.Draw(self.image)
+
+    def paste(self, sprite: Image.Image, x: float, y: float) -> None:
+        self.image.paste(sprite, (round(x), round(y)), sprite)
+
+    def rect(self, box: tuple[float, float, float, float], fill: RGB | None,
+             radius: float = 0, outline: RGB | None = None, width: float = 0) -> None:
+        x0, y0, x1, y1 = box
+        self.paste(_box(round(x1 - x0), round(y1 - y0), fill, radius, outline, width),
+                   x0, y0)
+
+    def card(self, card: int, x: float, y: float, width: int, height: int,
+             shadow: RGB | None = SHADOW) -> None:
+        self.paste(_card_sprite(card, width, height, shadow), x, y)
+
+    def text(self, x: float, baseline: float, text: str, size: float, fill: RGB,
+             align: str = "left", red: RGB = LIGHT_RED) -> float:
+        """As Canvas.text: runs of the font drawn here, shapes pasted from sprites."""
+        width = _text_width(text, size)
+        if align == "centre":
+            x -= width / 2
+        elif align == "right":
+            x -= width
+        font = _font(round(size))
+        for piece in _pieces(text):
+            if piece[0] == "text":
+                self.draw.text((x, baseline), piece[1], font=font, fill=fill, anchor="ls")
+            else:
+                sprite, top = _piece_sprite(piece, size, fill, red)
+                self.paste(sprite, x - _SPRITE_MARGIN, baseline - top)
+            x += _piece_width(piece, size)
+        return width
+
+    def png(self) -> bytes:
+        # A table changes at every move: the palette is the table's own, found once, and
+        # zlib's fastest level writes it in a third of the time for a few KB more.
+        return _png(self.image, _table_palette(), level=1)
+
+
+_SPRITE_MARGIN = 3  # room around a drawn symbol for strokes that reach past its width
+
+
+@lru_cache(maxsize=512)
+def _piece_sprite(piece: Piece, size: float, fill: RGB, red: RGB) -> tuple[Image.Image, int]:
+    """A symbol or an accented letter of text, and how far above its top its baseline
+    lies."""
+    top = math.ceil(1.25 * size)
+    canvas = _transparent(_piece_width(piece, size) + 2 * _SPRITE_MARGIN, top + 0.45 * size)
+    _draw_pieces(canvas.draw, _SPRITE_MARGIN * SCALE, top * SCALE, (piece,), size * SCALE,
+                 fill, red)
+    return canvas.sprite(), top
+
+
+@lru_cache(maxsize=256)
+def _box(width: int, height: int, fill: RGB | None, radius: float, outline: RGB | None,
+         line: float) -> Image.Image:
+    canvas = _transparent(width, height)
+    canvas.rect((0, 0, width, height), fill, radius=radius, outline=outline, width=line)
+    return canvas.sprite()
+
+
+@lru_cache(maxsize=1024)
+def _card_sprite(card: int, width: int, height: int, shadow: RGB | None) -> Image.Image:
+    """A card (with its shadow below and to the right), at its own size."""
+    canvas = _transparent(width + 2, height + 3)
+    if shadow is not None:
+        canvas.rect((2, 3, width + 2, height + 3), shadow, radius=0.11 * width)
+    canvas.paste(_card(card, width, height), 0, 0)
+    return canvas.sprite()
 
 
 def _scaled(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
@@ -350,7 +461,6 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: 
     draw.polygon(points, fill=fill)
 
 
-@lru_cache(maxsize=512)
 def _card(card: int, width: int, height: int) -> Image.Image:
     """A card's face (or its back, card -1), at SCALE, with transparent corners."""
     w, h = width * SCALE, height * SCALE
@@ -406,14 +516,6 @@ def _card_back(draw: ImageDraw.ImageDraw, w: int, h: int, radius: int) -> None:
                               (cx - half, cy)], fill=BACK_PATTERN)
 
 
-def _paste_card(canvas: Canvas, card: int, x: float, y: float, width: int, height: int,
-                shadow: RGB | None = SHADOW) -> None:
-    if shadow is not None:
-        canvas.rect((x + 2, y + 3, x + width + 2, y + height + 3), shadow,
-                    radius=0.11 * width)
-    canvas.paste(_card(card, width, height), x, y)
-
-
 # ----------------------------------------------------------------- the table
 
 TABLE_AREA = 556  # the felt's width; the panel beside it holds the title, lines and rows
@@ -446,9 +548,7 @@ def _seat_centres(count: int) -> tuple[tuple[float, float], ...]:
 def table_picture(scene: Scene) -> bytes:
     """The public table of `scene` as a PNG of TABLE_SIZE: the felt with the seats around
     it and the cards in the middle, and a panel with the title, lines and card rows."""
-    canvas = Canvas(TABLE_SIZE, BACKGROUND)
-    canvas.rect((6, 6, TABLE_AREA - 6, TABLE_SIZE[1] - 6), FELT, radius=70, outline=RIM,
-                width=6)
+    canvas = Board(_table_base())
     centres = _seat_centres(len(scene.seats))
     _draw_centre(canvas, scene, centres)
     for seat, centre in zip(scene.seats, centres, strict=True):
@@ -457,7 +557,50 @@ def table_picture(scene: Scene) -> bytes:
     return canvas.png()
 
 
-def _draw_centre(canvas: Canvas, scene: Scene, centres: Sequence[tuple[float, float]]
+@lru_cache(maxsize=1)
+def _table_base() -> Image.Image:
+    """What every table's picture starts from: the felt, and the panel beside it."""
+    canvas = Canvas(TABLE_SIZE, BACKGROUND)
+    canvas.rect((6, 6, TABLE_AREA - 6, TABLE_SIZE[1] - 6), FELT, radius=70, outline=RIM,
+                width=6)
+    canvas.rect((TABLE_AREA, 0, TABLE_SIZE[0], TABLE_SIZE[1]), PANEL)
+    return canvas.image.reduce(SCALE)
+
+
+@lru_cache(maxsize=1)
+def _table_palette() -> Image.Image:
+    """The palette of every table picture: found in one picture that has every colour
+    and every edge a table can have (each card of every size on the felt, on a seat box
+    and on the panel; words of every colour on each), so it is the same in every run."""
+    board = Board(_table_base())
+    samples = ("▶Åéø 10♠9♥", "—8♦→7♣★Wg")
+
+    def words(x: float, y: float) -> None:  # every colour and size of words, at (x, y)
+        for colour in (WHITE, MUTED, GOLD):
+            for size in (17, 24):
+                right = x
+                for sample in samples:
+                    right += board.text(right, y, sample, size * 0.75, colour) + 4
+                y += size + 4
+
+    for top, to_act in ((10, False), (190, True)):
+        board.rect((10, top, 10 + SEAT_WIDTH, top + 170), SEAT_BOX, radius=12,
+                   outline=GOLD if to_act else SEAT_EDGE, width=3 if to_act else 1.5)
+        words(16, top + 26)
+    board.rect((10, 370, 10 + SEAT_WIDTH, 480), SEAT_BOX, radius=12, outline=SEAT_EDGE,
+               width=1.5)
+    words(200, 40)
+    words(TABLE_AREA + 10, 40)
+    cards = (0, 14, 28, 42, 8, JOKER_BASE, -1)  # every colour a card face or back has
+    for i, card in enumerate(cards):
+        board.card(card, 200 + i * 46, 240, *BIG_CARD)
+        board.card(card, 16 + i * 22, 380, *SEAT_CARD, shadow=None)
+        board.card(card, TABLE_AREA + 10 + i * 30, 300, *ROW_CARD, shadow=None)
+    return board.image.quantize(colors=PALETTE_COLOURS * 2, method=Image.Quantize.FASTOCTREE,
+                                dither=Image.Dither.NONE)
+
+
+def _draw_centre(canvas: Board, scene: Scene, centres: Sequence[tuple[float, float]]
                  ) -> None:
     """The trick by seat (each card pushed towards its player), or a pile, stacked."""
     cx, cy = CENTRE
@@ -465,14 +608,14 @@ def _draw_centre(canvas: Canvas, scene: Scene, centres: Sequence[tuple[float, fl
     pile = [card for seat, card in scene.centre if seat == NO_SEAT][-5:]
     for i, card in enumerate(pile):
         x = cx - width / 2 + (i - (len(pile) - 1) / 2) * 26
-        _paste_card(canvas, card, x, cy - height / 2 - 12 + 4 * i, width, height)
+        canvas.card(card, x, cy - height / 2 - 12 + 4 * i, width, height)
     for seat, card in scene.centre:
         if not 0 <= seat < len(centres):
             continue
         sx, sy = centres[seat]
         x = cx + (sx - cx) * 0.33 - width / 2
         y = cy + (sy - cy) * 0.45 - height / 2
-        _paste_card(canvas, card, x, y, width, height)
+        canvas.card(card, x, y, width, height)
     if scene.centre_label and not scene.centre:  # else it heads the panel's lines
         size = 17
         label = _fit(scene.centre_label, size, 200)
@@ -481,11 +624,13 @@ def _draw_centre(canvas: Canvas, scene: Scene, centres: Sequence[tuple[float, fl
         canvas.text(cx, cy + 6, label, size, WHITE, align="centre")
 
 
-def _draw_seat(canvas: Canvas, seat: SeatScene, centre: tuple[float, float]) -> None:
+def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float]) -> None:
     """A seat's box: its name row, its lines, and the cards face up in front of it."""
     lines = seat.lines[:3]
     height = 38 + 22 * len(lines) + (SEAT_CARD[1] + 8 if seat.cards else 0)
-    left, top = centre[0] - SEAT_WIDTH / 2, centre[1] - height / 2
+    left = centre[0] - SEAT_WIDTH / 2
+    # A tall box (a face-up row under its lines) stays whole inside the picture.
+    top = max(8.0, min(centre[1] - height / 2, TABLE_SIZE[1] - 8 - height))
     canvas.rect((left, top, left + SEAT_WIDTH, top + height), SEAT_BOX, radius=12,
                 outline=GOLD if seat.to_act else SEAT_EDGE, width=3 if seat.to_act else 1.5)
     baseline = top + 28
@@ -497,11 +642,11 @@ def _draw_seat(canvas: Canvas, seat: SeatScene, centre: tuple[float, float]) -> 
         step = min(SEAT_CARD[0] + 4, (SEAT_WIDTH - 20 - SEAT_CARD[0]) /
                    max(1, len(seat.cards) - 1))
         for i, card in enumerate(seat.cards):
-            _paste_card(canvas, card, left + 10 + i * step, baseline + 8, *SEAT_CARD,
+            canvas.card(card, left + 10 + i * step, baseline + 8, *SEAT_CARD,
                         shadow=None)
 
 
-def _draw_name_row(canvas: Canvas, seat: SeatScene, left: float, baseline: float) -> None:
+def _draw_name_row(canvas: Board, seat: SeatScene, left: float, baseline: float) -> None:
     """The name (gold, after a mark, when the seat is to act), shortened to leave room
     on the right for the cards seen from the back: a small back and their count."""
     right = left + SEAT_WIDTH - 10
@@ -509,7 +654,7 @@ def _draw_name_row(canvas: Canvas, seat: SeatScene, left: float, baseline: float
         count = str(seat.backs)
         right -= canvas.text(right, baseline - 1, count, 17, MUTED, align="right") + 4
         right -= MINI_BACK[0]
-        canvas.paste(_card(-1, *MINI_BACK), right, baseline - 18)
+        canvas.card(-1, right, baseline - 18, *MINI_BACK, shadow=None)
         right -= 8
     x = left + 10
     if seat.to_act:
@@ -519,10 +664,9 @@ def _draw_name_row(canvas: Canvas, seat: SeatScene, left: float, baseline: float
                 GOLD if seat.to_act else WHITE)
 
 
-def _draw_panel(canvas: Canvas, scene: Scene) -> None:
+def _draw_panel(canvas: Board, scene: Scene) -> None:
     """Beside the felt: the title, the lines, then the card rows, as far as they fit."""
     left, width = TABLE_AREA + 12, TABLE_SIZE[0] - TABLE_AREA - 24
-    canvas.rect((TABLE_AREA, 0, TABLE_SIZE[0], TABLE_SIZE[1]), PANEL)
     baseline = 12.0
     for row in _wrap(scene.title, 24, width, 2):
         baseline += 28
@@ -543,7 +687,7 @@ def _draw_panel(canvas: Canvas, scene: Scene) -> None:
         top = _draw_group(canvas, group, left, top, width)
 
 
-def _draw_group(canvas: Canvas, group: CardGroup, left: float, top: float,
+def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
                 width: float) -> float:
     """A labelled row of cards (overlapping when many), then a deck as a small stack with
     its count. Returns where the next row starts."""
@@ -555,11 +699,11 @@ def _draw_group(canvas: Canvas, group: CardGroup, left: float, top: float,
     step = min(card_w + 4, (room - card_w) / max(1, count - 1)) if count else 0
     x = left
     for i, card in enumerate(group.cards):
-        _paste_card(canvas, card, left + i * step, top, card_w, card_h, shadow=None)
+        canvas.card(card, left + i * step, top, card_w, card_h, shadow=None)
         x = left + i * step + card_w + 10
-    if group.backs:
+    if group.backs or not group.cards:  # an empty stack still shows its count, 0
         for i in range(min(3, group.backs)):
-            _paste_card(canvas, -1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)
+            canvas.card(-1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)
         canvas.text(x + card_w + 12, top + card_h / 2 + 7, str(group.backs), 20, WHITE)
     return top + card_h + 14
 
