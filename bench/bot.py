@@ -198,30 +198,62 @@ class Table:
         self._learn(text, user)
 
 
+def family(pid: int) -> list[int]:
+    """`pid` and every process under it: the bot's process and the one that draws its
+    pictures (bot/render/painter.py), whose CPU and memory are the bot's too."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    parent = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _status_kb(pid: int, field: str) -> int:
+    """A memory figure of /proc/PID/status, summed over the process and those under it."""
+    total = 0
+    for member in family(pid):
+        try:
+            with open(f"/proc/{member}/status") as fh:
+                total += next((int(line.split()[1]) for line in fh
+                               if line.startswith(field)), 0)
+        except FileNotFoundError:
+            continue
+    return total
+
+
 def rss_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+    return _status_kb(pid, "VmRSS:")
 
 
 def hwm_kb(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
+    return _status_kb(pid, "VmHWM:")
 
 
 def cpu_s(pid: int | None) -> float:
-    """CPU seconds (user + system) used so far by a process (None: this one)."""
+    """CPU seconds (user + system) used so far by a process and those under it (None:
+    this process alone)."""
     if pid is None:
         t = os.times()
         return t.user + t.system
-    with open(f"/proc/{pid}/stat") as fh:
-        fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0
+    for member in family(pid):
+        try:
+            with open(f"/proc/{member}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -21,7 +21,6 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
@@ -74,7 +73,7 @@ from bot.render import (
     timeout_text,
     turn_mention,
 )
-from bot.render.pictures import table_picture, totals_chart
+from bot.render.painter import Painter
 from bot.store import PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
@@ -471,25 +470,19 @@ def _final_panel(table: Table) -> Panel:
 
 TABLE_PICTURE = "table.png"
 CHART_PICTURE = "totals.png"
-# Pictures are drawn one at a time in a thread of their own (some 15 ms each): however
-# many tables change at once, drawing never takes more than that thread from the event
-# loop, and each table's coalesced edits wait their turn instead of piling up.
-_PAINTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
-
-
-async def _draw(draw: Callable[..., bytes], *args: Any) -> bytes:
-    return await asyncio.get_running_loop().run_in_executor(_PAINTER, draw, *args)
+# One process draws every picture of this bot, one at a time (bot/render/painter.py):
+# however many tables change at once, drawing never holds up the answers to clicks, and
+# each table's coalesced edits wait their turn instead of piling up.
+PAINTER = Painter()
 
 
 async def _table_picture(table: Table) -> discord.File | None:
     """The picture of the public table, if the table shows pictures. The scene is read
-    here, from the game as it is now; it is drawn in a worker thread (some 15 ms), so it
-    never holds up the answers to clicks."""
+    here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    scene = table.kind.table_scene(table.game, seat_names(table.seats))
-    png = await _draw(table_picture, scene)
-    return discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
+    png = await PAINTER.table(table.kind.table_scene(table.game, seat_names(table.seats)))
+    return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
 
 async def _totals_chart(table: Table) -> discord.File | None:
@@ -499,9 +492,8 @@ async def _totals_chart(table: Table) -> discord.File | None:
     totals = table.kind.running_totals(table.game)
     if not totals:
         return None
-    png = await _draw(totals_chart, table.kind.title(table.rules), seat_names(table.seats),
-                      totals)
-    return discord.File(io.BytesIO(png), filename=CHART_PICTURE)
+    png = await PAINTER.chart(table.kind.title(table.rules), seat_names(table.seats), totals)
+    return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 
 
 def _with_picture(embed: discord.Embed, picture: discord.File | None) -> discord.Embed:

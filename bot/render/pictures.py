@@ -10,9 +10,10 @@ accent, ø as o and a stroke, æ as "ae", and what is left (emoji) is left out.
 Shapes are drawn at twice their size and reduced (smooth edges without anti-aliased
 primitives). The chart is drawn that way whole. The table's picture, drawn at every change
 of every table, is put together at its own size instead: the felt, the cards, the seat
-boxes and the symbols are drawn once (at twice their size, reduced) and kept, and only
-the words are drawn each time, by FreeType's own anti-aliasing. That keeps a picture to a
-few ms (`bench/render.py`). Either is saved with a small palette: a few tens of KB, the
+boxes and the symbols are drawn once (at twice their size, reduced) and kept; words are
+drawn at their size by FreeType's own anti-aliasing, and the runs that recur ("3
+tricks", the scores) kept too; the palette is found once. That keeps a picture to a few
+ms (`bench/render.py`). Either is saved with a small palette: a few tens of KB, the
 same bytes for the same scene. Sized for a phone: Discord shows it about 400 px wide
 there, so text is large.
 """
@@ -31,7 +32,7 @@ from bot.cards import JOKER_BASE, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from bot.i18n import _
 from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
-__all__ = ["CHART_SIZE", "TABLE_SIZE", "table_picture", "totals_chart"]
+__all__ = ["CHART_SIZE", "TABLE_SIZE", "chart_axis_label", "table_picture", "totals_chart"]
 
 TABLE_SIZE = (800, 500)
 CHART_SIZE = (800, 500)
@@ -156,6 +157,7 @@ def _run_width(run: str, size: int) -> float:
     return _font(size).getlength(run)
 
 
+@lru_cache(maxsize=8192)
 def _text_width(text: str, size: float) -> float:
     return sum(_piece_width(piece, size) for piece in _pieces(text))
 
@@ -164,13 +166,15 @@ def _fit(text: str, size: float, width: float) -> str:
     """`text`, shortened with "…" until it fits in `width`."""
     if _text_width(text, size) <= width:
         return text
-    fits, too_long = 0, len(text)  # the longest prefix that fits with "…" after it
-    while too_long - fits > 1:
-        middle = (fits + too_long) // 2
-        if _text_width(text[:middle] + "…", size) <= width:
-            fits = middle
-        else:
-            too_long = middle
+    # The longest start that fits with "…" after it, letter by letter (each letter's
+    # width is kept; kerning between them, a fraction of a pixel, is left out).
+    room = width - _text_width("…", size)
+    fits = 0
+    for ch in text:
+        room -= _text_width(ch, size)
+        if room < 0:
+            break
+        fits += 1
     return text[:fits].rstrip() + "…"
 
 
@@ -265,7 +269,6 @@ class Board:
 
     def __init__(self, base: Image.Image) -> None:
         self.image = base.copy()
-        self.draw = ImageDraw.Draw(self.image)
 
     def paste(self, sprite: Image.Image, x: float, y: float) -> None:
         self.image.paste(sprite, (round(x), round(y)), sprite)
@@ -288,10 +291,10 @@ class Board:
             x -= width / 2
         elif align == "right":
             x -= width
-        font = _font(round(size))
         for piece in _pieces(text):
             if piece[0] == "text":
-                self.draw.text((x, baseline), piece[1], font=font, fill=fill, anchor="ls")
+                mask, left, top = _run_mask(piece[1], round(size))
+                self.image.paste(fill, (round(x) + left, round(baseline) + top), mask)
             else:
                 sprite, top = _piece_sprite(piece, size, fill, red)
                 self.paste(sprite, x - _SPRITE_MARGIN, baseline - top)
@@ -302,6 +305,22 @@ class Board:
         # A table changes at every move: the palette is the table's own, found once, and
         # zlib's fastest level writes it in a third of the time for a few KB more.
         return _png(self.image, _table_palette(), level=1)
+
+
+@lru_cache(maxsize=4096)
+def _run_mask(run: str, size: int) -> tuple[Image.Image, int, int]:
+    """A run of text drawn by the font (its coverage, to paste a colour through), and
+    where its top left lies from the start of its baseline. Kept: most words of a table
+    ("3 tricks", "dealer", the scores) recur at every table and every change."""
+    font = _font(size)
+    ascent, descent = font.getmetrics()  # no layout of its own, unlike getbbox
+    mask = Image.new("L", (math.ceil(_run_width(run, size)) + 2 * _RUN_MARGIN,
+                           ascent + descent))
+    ImageDraw.Draw(mask).text((_RUN_MARGIN, ascent), run, font=font, fill=255, anchor="ls")
+    return mask, -_RUN_MARGIN, -ascent
+
+
+_RUN_MARGIN = 2  # room beside a run for letters that reach past their advance
 
 
 _SPRITE_MARGIN = 3  # room around a drawn symbol for strokes that reach past its width
@@ -731,7 +750,7 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
     scale_y = _scale(low, high, plot[3], plot[1])
     _grid(canvas, plot, low, high, step, len(rows) - 1, scale_x, scale_y)
     canvas.text((plot[0] + plot[2]) / 2, CHART_SIZE[1] - 8,
-                axis_label if axis_label is not None else _("Deal"), 16, MUTED,
+                axis_label if axis_label is not None else chart_axis_label(), 16, MUTED,
                 align="centre")
     if target is not None:
         _dashed(canvas, plot[0], plot[2], scale_y(target), WHITE)
@@ -744,6 +763,11 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
             canvas.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), colour)
     _legend(canvas, names, rows[-1], plot[2] + 24)
     return canvas.png()
+
+
+def chart_axis_label() -> str:
+    """The chart's name for its deals, in the language of the moment."""
+    return _("Deal")
 
 
 def _scale(low: float, high: float, start: float, end: float) -> Callable[[float], float]:
