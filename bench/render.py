@@ -6,7 +6,10 @@ in the middle of a trick, builds the table's Scene through the GameKind
 (`table_scene`) and times `table_picture` alone; then times `totals_chart` for random
 running totals of about ten deals. Prints the median and p99 time per picture and the
 PNG's size (median and largest). A few pictures are drawn first and not counted: the
-first draws fill the caches of fonts and card faces, as in a bot that has run a while.
+first draws fill the caches of fonts, card faces and words, as in a bot that has run a
+while. The players' names come from a few; a second line draws tables whose names no
+picture had before (a name's words are then drawn, not taken from the cache), as at a
+bot with many tables.
 
     python bench/render.py [--tables 400] [--charts 200] [--seed 1]
 """
@@ -42,8 +45,9 @@ def _percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def table_scene(rng: random.Random) -> Scene:
-    """The public table of a random game of 3 to 6 players in the middle of a trick."""
+def table_scene(rng: random.Random, new_names: bool = False) -> Scene:
+    """The public table of a random game of 3 to 6 players in the middle of a trick; with
+    `new_names`, names no picture had before (the words of a name are drawn anew)."""
     players = rng.randint(3, 6)
     options = {"jokers": True} if players == 6 or rng.random() < 0.2 else {}
     kind = AMERIKANER
@@ -54,7 +58,10 @@ def table_scene(rng: random.Random) -> Scene:
         kind.apply(game, random_action(kind.seat_view(game, seat), rng), rng)
         hand = kind.public_view(game).hand
         if hand is not None and hand.trick is not None and rng.random() < 0.15:
-            return kind.table_scene(game, rng.sample(NAMES, players))
+            names = rng.sample(NAMES, players)
+            if new_names:
+                names = [f"{name} {rng.randrange(10**6)}" for name in names]
+            return kind.table_scene(game, names)
 
 
 def chart_input(rng: random.Random) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -98,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     scenes = [table_scene(rng) for _ in range(args.tables)]
     charts = [chart_input(rng) for _ in range(args.charts)]
+    fresh = [table_scene(rng, new_names=True) for _ in range(args.tables)]
     print(report("table, mid-trick, 3-6 players", measure(table_picture, scenes)))
+    print(report("the same, every name new", measure(table_picture, fresh)))
     print(report("running totals, 8-12 deals, 3-6 players", measure(
         lambda item: totals_chart("Amerikaner", item[0], item[1], target=52), charts)))
     return 0
