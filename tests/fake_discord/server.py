@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
@@ -779,12 +779,18 @@ class FakeDiscord:
         files: list[tuple[str, str, bytes, str | None]] = []
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/form-data"):
-            form = await request.post()
-            for key, value in form.items():
-                if isinstance(value, web.FileField):
-                    files.append((key, value.filename, value.file.read(), value.content_type))
-                elif key == "payload_json":
-                    body = json.loads(value)
+            # Part by part into memory: request.post() would write every file to a
+            # temporary file through a worker thread, a cost that is the fake's, not
+            # the bot's (pictures are uploaded at every table change in bench/bot.py).
+            reader = await request.multipart()
+            while (part := await reader.next()) is not None:
+                assert isinstance(part, BodyPartReader), "no nested multipart at Discord"
+                data = await part.read()
+                if part.filename is not None:
+                    files.append((part.name or "", part.filename, bytes(data),
+                                  part.headers.get("Content-Type")))
+                elif part.name == "payload_json":
+                    body = json.loads(data)
         elif request.can_read_body:
             raw = await request.read()
             if raw:
