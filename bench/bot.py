@@ -336,8 +336,22 @@ def bot_envs(args: argparse.Namespace, setup: str, fake: FakeDiscord, work: Path
     return [dict(env, SHARD_COUNT="2", SHARD_IDS=str(shard)) for shard in (0, 1)]
 
 
+def request_kinds(requests: list[Any], since: float, until: float) -> str:
+    """The bot's requests to Discord in [since, until], by route (ids and interaction
+    tokens left out), most first."""
+    kinds: dict[str, int] = {}
+    for request in requests:
+        if since <= request.time <= until:
+            route = re.sub(r"/[A-Za-z0-9_.:-]{40,}", "/TOKEN", request.path)
+            route = re.sub(r"\d{6,}", "ID", route)
+            kind = f"{request.method} {route}" + (" +file" if request.files else "")
+            kinds[kind] = kinds.get(kind, 0) + 1
+    return ", ".join(f"{count} {kind}" for kind, count in
+                     sorted(kinds.items(), key=lambda item: -item[1]))
+
+
 async def run(args: argparse.Namespace, setup: str = "sqlite",
-              database_url: str | None = None) -> Result:
+              database_url: str | None = None, database_pid: int | None = None) -> Result:
     # the fake logs every request it refuses (e.g. a callback after 3 s): they are counted
     logging.getLogger("fake_discord").setLevel(logging.ERROR)
     n = args.tables
@@ -400,6 +414,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             gc.set_threshold(thresholds[0], thresholds[1], 1_000_000_000)
         t1 = time.monotonic()
         cpu_bot0, cpu_me0 = sum(cpu_s(p.pid) for p in procs), cpu_s(None)
+        cpu_db0 = cpu_s(database_pid) if database_pid is not None else 0.0
         await asyncio.gather(*(t.play(args.actions_per_table, args.think) for t in tables))
         play_s = time.monotonic() - t1
         if not args.no_gc_freeze:
@@ -407,6 +422,8 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             gc.unfreeze()
         cpu_bot = sum(cpu_s(p.pid) for p in procs) - cpu_bot0
         cpu_me = cpu_s(None) - cpu_me0
+        cpu_db = cpu_s(database_pid) - cpu_db0 if database_pid is not None else 0.0
+        play_end = time.monotonic()
         await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
 
         played = [i for iid, i in fake.interactions.items() if iid > first_play]
@@ -428,8 +445,12 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
                   f"{max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
         if procs and played:
             print(f"CPU during play: bot {cpu_bot:.1f}s ({1000 * cpu_bot / len(played):.2f} "
-                  f"ms per interaction), fake Discord + players {cpu_me:.1f}s; machine has "
-                  f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+                  f"ms per interaction), fake Discord + players {cpu_me:.1f}s"
+                  + (f", PostgreSQL {cpu_db:.1f}s" if database_pid is not None else "")
+                  + f"; machine has {os.cpu_count()} cores, load average "
+                  f"{os.getloadavg()[0]:.1f}")
+            print("requests to Discord during play: " + request_kinds(fake.requests, t1,
+                                                                      play_end))
         kib_per_table = (open_rss - base_rss) / n if procs else \
             (open_traced - base_traced) / n / 1024
         if procs:
@@ -489,7 +510,8 @@ async def run_setups(args: argparse.Namespace) -> int:
 
                     server = PostgresServer.start(durable=True)
                 url = server.new_database()
-            results.append(await run(args, setup, url))
+            results.append(await run(args, setup, url, server.process.pid
+                                     if server is not None and server.process else None))
             print()
     finally:
         if server is not None:
