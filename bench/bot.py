@@ -34,6 +34,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import statistics
 import sys
@@ -239,14 +240,14 @@ def hwm_kb(pid: int) -> int:
     return _status_kb(pid, "VmHWM:")
 
 
-def cpu_s(pid: int | None) -> float:
-    """CPU seconds (user + system) used so far by a process and those under it (None:
-    this process alone)."""
+def cpu_s(pid: int | None, alone: bool = False) -> float:
+    """CPU seconds (user + system) used so far by a process and those under it (None, or
+    `alone`: this process alone)."""
     if pid is None:
         t = os.times()
         return t.user + t.system
     total = 0
-    for member in family(pid):
+    for member in [pid] if alone else family(pid):
         try:
             with open(f"/proc/{member}/stat") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
@@ -414,6 +415,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             gc.set_threshold(thresholds[0], thresholds[1], 1_000_000_000)
         t1 = time.monotonic()
         cpu_bot0, cpu_me0 = sum(cpu_s(p.pid) for p in procs), cpu_s(None)
+        cpu_main0 = sum(cpu_s(p.pid, alone=True) for p in procs)
         cpu_db0 = cpu_s(database_pid) if database_pid is not None else 0.0
         await asyncio.gather(*(t.play(args.actions_per_table, args.think) for t in tables))
         play_s = time.monotonic() - t1
@@ -422,6 +424,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             gc.unfreeze()
         cpu_bot = sum(cpu_s(p.pid) for p in procs) - cpu_bot0
         cpu_me = cpu_s(None) - cpu_me0
+        cpu_drawing = cpu_bot - (sum(cpu_s(p.pid, alone=True) for p in procs) - cpu_main0)
         cpu_db = cpu_s(database_pid) - cpu_db0 if database_pid is not None else 0.0
         play_end = time.monotonic()
         await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
@@ -445,7 +448,8 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
                   f"{max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
         if procs and played:
             print(f"CPU during play: bot {cpu_bot:.1f}s ({1000 * cpu_bot / len(played):.2f} "
-                  f"ms per interaction), fake Discord + players {cpu_me:.1f}s"
+                  f"ms per interaction; its pictures' process {cpu_drawing:.1f}s), "
+                  f"fake Discord + players {cpu_me:.1f}s"
                   + (f", PostgreSQL {cpu_db:.1f}s" if database_pid is not None else "")
                   + f"; machine has {os.cpu_count()} cores, load average "
                   f"{os.getloadavg()[0]:.1f}")
@@ -493,6 +497,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             with contextlib.suppress(Exception):
                 await bot_task
         await fake.stop()
+        shutil.rmtree(work, ignore_errors=True)  # the bots' database and logs
 
 
 async def run_setups(args: argparse.Namespace) -> int:

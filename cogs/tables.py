@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import itertools
 import json
@@ -276,6 +277,29 @@ def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -
     for cached in ("_cs_response", "_cs_followup"):
         with contextlib.suppress(AttributeError):
             delattr(interaction, cached)
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenPanel:
+    """A player's open hand panel, to edit without a click while its interaction's token
+    lasts: the token and the owner's language, not the interaction itself. (Kept for
+    every player for up to 14 minutes, whole interactions - each with its message, its
+    components, the member - were most of a busy bot's heap, and the garbage
+    collector's full passes over them paused every table for 150-200 ms.)"""
+
+    application_id: int
+    token: str
+    language: str
+    since: float  # time.monotonic() of the click
+
+    async def edit(self, client: discord.Client, **fields: Any) -> None:
+        """Edit the panel (the interaction's original response) to `fields`."""
+        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
+        await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
+
+
+# Discord's name for an interaction's original response among its webhook's messages.
+ORIGINAL_RESPONSE = "@original"
+
+
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
     """Every button of a table: `amk:<table>:<version>:<op>[:<arg>...]` for actions,
@@ -610,7 +634,7 @@ class Tables(commands.Cog):
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the interaction that last showed the user's hand panel, and
         # when: its token edits that panel for 15 minutes (the panel follows the game).
-        self._panels: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self._panels: dict[tuple[int, int], OpenPanel] = {}
         # table -> the state version whose turn was last followed (a panel edited or the
         # player mentioned): each turn once.
         self._followed: dict[int, int] = {}
@@ -1033,16 +1057,18 @@ class Tables(commands.Cog):
 
     def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
         """The user's hand panel is the one this interaction answered with."""
-        self._panels[(table.id, interaction.user.id)] = (interaction, time.monotonic())
+        self._panels[(table.id, interaction.user.id)] = OpenPanel(
+            interaction.application_id, interaction.token,
+            language_of(interaction.locale), time.monotonic())
 
-    def _panel_of(self, table: Table, user_id: int) -> discord.Interaction[Any] | None:
-        entry = self._panels.get((table.id, user_id))
-        if entry is None:
+    def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
+        panel = self._panels.get((table.id, user_id))
+        if panel is None:
             return None
-        if time.monotonic() - entry[1] > PANEL_TOKEN_SECONDS:
+        if time.monotonic() - panel.since > PANEL_TOKEN_SECONDS:
             del self._panels[(table.id, user_id)]  # its token has run out
             return None
-        return entry[0]
+        return panel
 
     async def _follow_turn(self, table: Table, acted_by: int | None) -> None:
         """The turn moved on: the open panel of the human to act shows their hand and
@@ -1080,16 +1106,16 @@ class Tables(commands.Cog):
         if panel is None or view is None:
             return False
         try:
-            with use_locale(language_of(panel.locale)):  # the panel's owner reads it
+            with use_locale(panel.language):  # the panel's owner reads it
                 embed = _embed(hand_panel(table, seat))
                 controls = self._hand_controls(table, seat, view)
-            await panel.edit_original_response(content=None, embed=embed, view=controls)
+            await panel.edit(self.bot, content=None, embed=embed, view=controls)
         except _LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
             return False
         return True
 
-    def _forget(self, table: Table) -> list[discord.Interaction[Any]]:
+    def _forget(self, table: Table) -> list[OpenPanel]:
         """A table has ended: drop what the cog keeps for it; the panels still open (and
         within their token's time), for the caller to close."""
         self._followed.pop(table.id, None)
@@ -1105,11 +1131,11 @@ class Tables(commands.Cog):
         """The game is over: each open panel shows the final standings (in its owner's
         words), with Rematch and the leaderboard."""
         for panel in self._forget(table):
-            with use_locale(language_of(panel.locale)):
+            with use_locale(panel.language):
                 content, embed, view = game_over_text(), _embed(_final_panel(table)), \
                     final_view(table)
             with contextlib.suppress(*_LET_GO):
-                await panel.edit_original_response(content=content, embed=embed, view=view)
+                await panel.edit(self.bot, content=content, embed=embed, view=view)
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
