@@ -668,6 +668,7 @@ class Tables(commands.Cog):
         return ui
 
     async def cog_load(self) -> None:
+        PAINTER.start()  # while the bot connects, not at its first table change
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton)
         self.tables.add_listener(self._on_table_event)
         self.bot.outbox.send = self._send_post

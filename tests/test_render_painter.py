@@ -104,3 +104,14 @@ def _alive(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_a_started_painter_has_its_process_before_the_first_picture() -> None:
+    others = set(multiprocessing.active_children())
+    painter = Painter()
+    try:
+        painter.start()
+        assert len(set(multiprocessing.active_children()) - others) == 1
+        assert asyncio.run(painter.table(SCENE)) == table_picture(SCENE)
+    finally:
+        painter.close()

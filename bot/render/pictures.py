@@ -32,7 +32,8 @@ from bot.cards import JOKER_BASE, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from bot.i18n import _
 from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
-__all__ = ["CHART_SIZE", "TABLE_SIZE", "chart_axis_label", "table_picture", "totals_chart"]
+__all__ = ["CHART_SIZE", "TABLE_SIZE", "chart_axis_label", "prepare_pictures", "table_picture",
+           "totals_chart"]
 
 TABLE_SIZE = (800, 500)
 CHART_SIZE = (800, 500)
@@ -584,6 +585,12 @@ def _table_base() -> Image.Image:
                 width=6)
     canvas.rect((TABLE_AREA, 0, TABLE_SIZE[0], TABLE_SIZE[1]), PANEL)
     return canvas.image.reduce(SCALE)
+
+
+def prepare_pictures() -> None:
+    """Draw now what every table picture starts from (the felt, the palette, the cards
+    and boxes it is found with), so that the first picture is as quick as the rest."""
+    _table_palette()
 
 
 @lru_cache(maxsize=1)
