@@ -308,11 +308,12 @@ class Board:
         return _png(self.image, _table_palette(), level=1)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _run_mask(run: str, size: int) -> tuple[Image.Image, int, int]:
     """A run of text drawn by the font (its coverage, to paste a colour through), and
     where its top left lies from the start of its baseline. Kept: most words of a table
-    ("3 tricks", "dealer", the scores) recur at every table and every change."""
+    ("3 tricks", "dealer", the scores) recur at every table and every change. (Names
+    recur only at their own table: at a busy bot they come and go, about 3 KB each.)"""
     font = _font(size)
     ascent, descent = font.getmetrics()  # no layout of its own, unlike getbbox
     mask = Image.new("L", (math.ceil(_run_width(run, size)) + 2 * _RUN_MARGIN,
