@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -94,9 +95,11 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 PAGE_SIZE = 10
-# What a request made after the answer may meet and let go: Discord refusing it, or the
-# bot's HTTP session closed under it because the bot is stopping (aiohttp's RuntimeError).
-_LET_GO = (discord.HTTPException, RuntimeError)
+# What a request made after the answer may meet and let go: Discord refusing it, the
+# bot's HTTP session closed under it because the bot is stopping (aiohttp's RuntimeError),
+# or the connection lost on the way (aiohttp's ClientError). The answer has been given;
+# answering the click again with an error would be wrong.
+_LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
 # An interaction's token edits its message for 15 minutes; a panel older than this is not
 # followed (the player opens it again, or is mentioned).
 PANEL_TOKEN_SECONDS = 14 * 60

@@ -13,7 +13,7 @@ from tests.e2e.driver import (
     table_message,
     wait_game_over,
 )
-from tests.fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord, StoredMessage
+from tests.fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord, PostGate, StoredMessage
 
 
 def _labels(fake: FakeDiscord, message: Any) -> dict[str, bool]:
@@ -80,6 +80,30 @@ async def test_the_player_to_act_without_a_panel_is_mentioned_once(
     await fake.click_label(now, panel, "Refresh")
     assert len(_mentions_of(fake, after)) == 1
     assert not _mentions_of(fake, now)
+
+
+async def test_a_mention_whose_connection_drops_is_let_go(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """The click was answered; the mention after it meets a closed connection. Nothing is
+    answered again, nothing is logged as an error, and the game goes on."""
+    lobby = await _lobby(fake, "alice", {"players": 3})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("carol", lobby, "Join")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.to_act is not None
+    now, after = table.seats[table.to_act].name, table.seats[(table.to_act + 1) % 3].name
+    panel = (await fake.click_label(now, table_message(fake), "My hand")).message
+    fake.post_gate = gate = PostGate("dropped")
+    passed = await fake.click_label(now, panel, "Pass")
+    await fake.wait_until(lambda: gate.held >= 1, 5.0, "the mention's post")
+    fake.post_gate = None
+    assert passed.response_type == 7  # the panel, once; no error answer after it
+    assert not _mentions_of(fake, after) and not fake.client_errors
+    their_panel = (await fake.click_label(after, table_message(fake), "My hand")).message
+    version = table.version
+    answer = await fake.click_label(after, their_panel, "Pass")
+    assert answer.response_type == 7 and table.version == version + 1  # the game goes on
 
 
 async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerBot) -> None:

@@ -98,12 +98,14 @@ class PostGate:
 
     * ``"lost"``: a held post never reaches the channel (as if Discord never got it);
     * ``"unanswered"``: the post is made, but its answer is held, so the bot never
-      learns that it was posted.
+      learns that it was posted;
+    * ``"dropped"``: the connection is closed under the post, unanswered and not made
+      (the bot's HTTP client sees the server disconnect); nothing is held.
 
     ``held`` counts the posts waiting; ``release()`` lets them go."""
 
     def __init__(self, mode: str) -> None:
-        if mode not in ("lost", "unanswered"):
+        if mode not in ("lost", "unanswered", "dropped"):
             raise ValueError(f"unknown gate mode {mode!r}")
         self.mode = mode
         self.held = 0
@@ -1606,6 +1608,12 @@ class FakeDiscord:
         if seen is not None and time.monotonic() - seen[0] < self.nonce_window:
             return json_response(self._messages[seen[1]].to_payload())
         gate = self.post_gate
+        if gate is not None and gate.mode == "dropped":
+            gate.held += 1
+            await self._notify()
+            assert ctx.request.transport is not None
+            ctx.request.transport.close()
+            return json_response({"message": "never sent: the connection is closed"}, 503)
         if gate is not None and gate.mode == "lost":
             gate.held += 1
             await self._notify()
