@@ -280,6 +280,8 @@ def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -
     for cached in ("_cs_response", "_cs_followup"):
         with contextlib.suppress(AttributeError):
             delattr(interaction, cached)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class OpenPanel:
     """A player's open hand panel, to edit without a click while its interaction's token
@@ -635,8 +637,8 @@ class Tables(commands.Cog):
         self._editors: dict[int, asyncio.Task[None]] = {}
         self.edit_delay = bot.settings.edit_delay
         self._uis: dict[str, GameUI] = {}
-        # (table, user) -> the interaction that last showed the user's hand panel, and
-        # when: its token edits that panel for 15 minutes (the panel follows the game).
+        # (table, user) -> the user's hand panel as the last click showed it: its
+        # token edits that panel for 15 minutes (the panel follows the game).
         self._panels: dict[tuple[int, int], OpenPanel] = {}
         # table -> the state version whose turn was last followed (a panel edited or the
         # player mentioned): each turn once.

@@ -1,17 +1,17 @@
 """Pictures drawn in a process of their own, so drawing never holds the bot's event loop.
 
-A table's picture costs a few ms of CPU at every change of every table, mostly in Python
-code of Pillow's drawing, which holds the interpreter lock: drawn on a thread, it made
-every answer to a click wait its turn for the lock (measured: p99 of the answers from
-23 ms to 96 ms at 2,000 tables, `bench/bot.py`). In a process of its own the operating
-system shares the cores and the answers never wait.
+A table's picture costs a few ms of CPU at every change of every table, partly in Python
+code, which holds the interpreter lock: drawn on a thread, it made every answer to a
+click wait its turn for the lock (`bench/bot.py` at 2,000 tables: p99 23 ms without
+pictures, 96 ms with them drawn on a thread). In a process of its own, at a lower
+priority, the drawing takes only the CPU the answers leave (p99 30-41 ms).
 
 One process draws one picture at a time, started with the bot (`start`) or else when
-the first picture is asked for.
-The words in a picture are chosen here, in the caller's language (the scene's words by
-the game's text, the chart's own word by `chart_axis_label`), and the process only draws.
-If the process dies it is started again, and the picture that was lost is drawn once
-more; a picture that cannot be drawn at all is None (the table shows without one).
+the first picture is asked for. The words in a picture are chosen here, in the caller's
+language (the scene's words by the game's text, the chart's own word by
+`chart_axis_label`), and the process only draws. If the process dies it is started
+again, and the picture that was lost is drawn once more; a picture that cannot be drawn
+at all is None (the table shows without one).
 """
 
 from __future__ import annotations
