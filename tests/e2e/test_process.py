@@ -17,6 +17,7 @@ from bot.games import GAMES
 from bot.store import open_store
 from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, open_table
+from tests.e2e.harness import wait_answering
 from tests.fake_discord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,12 +51,7 @@ async def bot_process(fake: FakeDiscord, db: Path, cwd: Path) -> AsyncIterator[A
     try:
         await fake.wait_until(lambda: len(fake.identify_payloads) > identified
                               and fake.connected, 20.0, "the bot process to connect")
-        # answering proves the command tree and the cog are loaded
-        for _ in range(50):
-            it = await fake.slash("alice", None, "amerikaner help", wait=False)
-            with contextlib.suppress(AssertionError):
-                await it.wait_callback(0.5)
-                break
+        await wait_answering(fake, "alice")
         yield proc
     finally:
         if proc.returncode is None:

@@ -18,6 +18,7 @@ from bot.games import GAMES
 from bot.store import Store, open_database
 from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
+from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.models import FakeChannel, FakeGuild
@@ -61,13 +62,7 @@ async def shard_process(fake: FakeDiscord, pg_url: str, shard: int, guild: FakeG
             lambda: [shard, SHARDS] in [p.get("shard") for p in
                                         fake.identify_payloads[identified:]]
             and fake.connected_for(guild.id), 20.0, f"shard {shard}'s process to connect")
-        # answering proves the command tree and the cogs are loaded
-        for _ in range(50):
-            it = await fake.slash("alice", guild.text_channels[0], "amerikaner help",
-                                  wait=False)
-            with contextlib.suppress(AssertionError):
-                await it.wait_callback(0.5)
-                break
+        await wait_answering(fake, "alice", guild.text_channels[0])
         yield proc
     finally:
         if proc.returncode is None:
