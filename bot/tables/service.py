@@ -656,9 +656,9 @@ class TableService:
         else:  # the store refused it on its merits: memory and store disagreed (a bug)
             log.error("%s", what, exc_info=exc)
 
-    async def _sync(self, table: Table) -> None:
+    async def _sync(self, table: Table, reason: str | None = "change") -> None:
         """Before a change of an unsynced table: read it back from the store first
-        (refused with "database_down" if the store does not answer)."""
+        (refused with "database_down" and `reason` if the store does not answer)."""
         if not table.unsynced:
             return
         version = table.version
@@ -667,7 +667,7 @@ class TableService:
         except Exception as exc:
             if is_outage(exc):
                 self.health.failed(exc)
-            raise TableError("database_down", reason="change") from None
+            raise TableError("database_down", reason=reason) from None
         if table.version != version:
             # A change whose commit answer was lost is in the store: show it, post what
             # it obliges, and let the AI go on from there.
@@ -707,7 +707,7 @@ class TableService:
         mean "now"); an older one is refused as stale."""
         table = self.require(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self._sync(table, reason=None)
             seat = self._acting_seat(table, user_id, version)
             result = await self._apply(table, seat, make(seat))
         self._schedule_ai(table)
@@ -719,7 +719,7 @@ class TableService:
         post), and the result is the claimer's, for the deal's end."""
         table = self.require(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self._sync(table, reason=None)
             seat = self._acting_seat(table, user_id, version)
             actions = table.kind.claim(table.game, seat)  # a refusal passes on
             results = await self._play(table, actions, POST_CLAIM)
@@ -851,6 +851,7 @@ class TableService:
             while not self.closed and table.stage == PLAYING:
                 seat = table.to_act
                 if seat is None or not table.seats[seat].played_by_ai:
+                    self._arm_timer(table)  # a human's turn: their clock starts now
                     return
                 pause = self.trick_pause if table.pause_after else 0.0
                 wait = self._retry_wait(failures) if failures else self.ai_delay + pause
