@@ -56,10 +56,21 @@ class FlakyStore:
         async def call(*args: Any, **kwargs: Any) -> Any:
             try:
                 self._check()
-                return await value(*args, **kwargs)
+                result = await value(*args, **kwargs)
             except Exception:
                 self._outage.refused += 1
                 raise
+            outage = self._outage
+            if name in outage.lose_answer:
+                # Committed, but the answer is lost on its way back (the connection
+                # drops): the caller cannot know the write happened.
+                outage.lose_answer.discard(name)
+                if outage.then_down:  # and the database goes away with it
+                    outage.is_down = True
+                    if outage.server is not None:
+                        outage.server.halt()  # blocks the loop a moment: a test's price
+                raise ConnectionResetError("the connection dropped during the commit")
+            return result
 
         return call
 
@@ -72,6 +83,10 @@ class Outage:
         self.server = server
         self.is_down = False
         self.refused = 0  # store calls that failed
+        # Store methods whose next call commits and then fails as if the connection
+        # dropped before the answer came (SQLite: also goes down then, if `then_down`).
+        self.lose_answer: set[str] = set()
+        self.then_down = False
 
     def wrap(self, store: Any) -> Any:
         """The store the bot should use: the real one behind a FlakyStore."""

@@ -156,6 +156,47 @@ async def test_a_move_while_the_database_is_away_is_refused_and_changes_nothing(
     await _stored_equals_memory(service, table)
 
 
+async def test_a_commit_whose_answer_is_lost(service: TableService, outage: Outage
+                                             ) -> None:
+    """The store committed a move but its answer never came: if the store can be read,
+    the move stands and the player is told it was played; if not, the table is read
+    back before its next change, so the move is neither lost nor played twice."""
+    rng = random.Random(4)
+    table = await _table(service, humans=4)
+    for _ in range(5):
+        await _human_move(service, table, rng)
+    version = table.version
+    outage.lose_answer.add("record_action")
+    await _human_move(service, table, rng)  # answered as played: it was stored
+    assert table.version == version + 1
+    await _stored_equals_memory(service, table)
+    # Now the database goes away with the answer: the player reads it was not played
+    # (all the bot can know), memory stays as it was, and nothing is shown of the move.
+    version = table.version
+    before = _snapshot(table)
+    seat = table.to_act
+    user = table.seats[seat].user_id
+    action = random_action(table.seat_view(seat), rng)
+    outage.lose_answer.add("record_action")
+    outage.then_down = True
+    try:
+        with pytest.raises(TableError) as info:
+            await service.act(table.id, user, version, lambda s: action._replace(seat=s))
+        assert info.value.code == "database_down"
+        assert _snapshot(table) == before
+    finally:
+        await outage.up()
+    # Back: the table is read back first; the button drawn before the move is stale.
+    with pytest.raises(TableError) as info:
+        await service.act(table.id, user, version, lambda s: action._replace(seat=s))
+    assert info.value.code in ("stale", "not_your_turn")
+    assert table.version == version + 1
+    await _stored_equals_memory(service, table)
+    for _ in range(10):
+        await _human_move(service, table, rng)
+    await _stored_equals_memory(service, table)
+
+
 async def test_a_claim_while_the_database_is_away_changes_nothing(
         service: TableService, outage: Outage) -> None:
     """A claim commits several actions at once: all of them or none."""
