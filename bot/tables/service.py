@@ -2,10 +2,16 @@
 
 Every change goes through `TableService` under the table's lock: the seat and the state
 version are checked, the action is applied through the table's GameKind (which refuses
-illegal ones with a stable code), the action is committed to the store, and only then is
-the result returned for the caller to confirm. A crash after the commit loses nothing:
-`restore` replays each unfinished game's record. The service knows games only through
-the GameKind protocol (bot/tables/kind.py): it never names one.
+illegal ones with a stable code) to a copy of the game, the action is committed to the
+store, and only then does the copy become the table's game and the result go back for
+the caller to confirm. Lobby changes likewise: stored first, then made in memory. So the
+table in memory is always a state the store holds: a write the store refuses (the
+database away) leaves the table as it was, and the player reads why; if the store
+cannot even be read back, the table is read back before its next change (the write may
+have been committed with its answer lost). AI turns and turn timeouts that meet a
+refusing store try again with backoff until it answers. A crash after the commit loses
+nothing: `restore` replays each unfinished game's record. The service knows games only
+through the GameKind protocol (bot/tables/kind.py): it never names one.
 """
 
 from __future__ import annotations
