@@ -49,17 +49,19 @@ class GatedAi:
         self.go.set()
         self.calls = 0
         self.waiting = False
+        self.seat: int | None = None  # hold only this seat's turn (None: every seat's)
 
     def __call__(self, kind: Any, game: Any, seat: int, level: str,
                  rng: random.Random) -> Any:
         self.calls += 1
-        if not self.go.is_set():
+        if not self.go.is_set() and self.seat in (None, seat):
             self.waiting = True
             self.go.wait(60)
             self.waiting = False
         return random_action(kind.seat_view(game, seat), rng)
 
-    def hold(self) -> None:
+    def hold(self, seat: int | None = None) -> None:
+        self.seat = seat
         self.go.clear()
 
     def release(self) -> None:
@@ -297,16 +299,26 @@ async def test_an_ai_turn_waits_for_the_database_and_plays_once_it_answers(
 
 async def test_a_turn_timeout_waits_for_the_database(
         service: TableService, outage: Outage) -> None:
+    ai: GatedAi = service.gated_ai  # type: ignore[attr-defined]
     table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.3)
     await service.fill_ai(table.id, 1, "easy")
+    # The human (seat 0) does not move: when their time runs out, the AI chooses for
+    # them; it is held there while the database goes away.
+    ai.hold(seat=0)
     await service.start(table.id, 1)
-    await wait_for(lambda: table.to_act == 0, what="the human's turn")
-    version = table.version
-    # The human does not move: the timer's AI plays for them, once the database is back.
-    async with outage.lasting():
+    try:
+        await wait_for(lambda: ai.waiting, what="the human's time to run out")
+        version = table.version
+        assert table.to_act == 0
+        await outage.down()
         refused = outage.refused
+    finally:
+        ai.release()
+    try:
         await wait_for(lambda: outage.refused >= refused + 2, what="the timeout's tries")
         assert table.version == version and table.to_act == 0
+    finally:
+        await outage.up()
     await wait_for(lambda: table.version > version, what="the timeout after the outage")
     posts = await service.store.pending_posts(table.id)
     assert [p.kind for p in posts].count("timeout") == 1
