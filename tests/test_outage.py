@@ -300,7 +300,9 @@ async def test_an_ai_turn_waits_for_the_database_and_plays_once_it_answers(
 async def test_a_turn_timeout_waits_for_the_database(
         service: TableService, outage: Outage) -> None:
     ai: GatedAi = service.gated_ai  # type: ignore[attr-defined]
+    service.rng = random.Random(0)  # the first dealer is seat 3: the human bids first
     table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.3)
+    assert table.first_dealer == 3
     await service.fill_ai(table.id, 1, "easy")
     # The human (seat 0) does not move: when their time runs out, the AI chooses for
     # them; it is held there while the database goes away.
