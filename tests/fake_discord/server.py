@@ -1285,6 +1285,8 @@ class FakeDiscord:
             invitable=bool(body.get("invitable", True)),
             rate_limit_per_user=int(body.get("rate_limit_per_user") or 0),
             starter_message_id=starter.id if starter is not None else None,
+            create_timestamp=self.clock.iso(),
+            archive_timestamp=self.clock.iso(),
         )
         thread.members[self.bot_user.id] = self.clock.iso()
         self._threads[thread.id] = thread
