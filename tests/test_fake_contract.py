@@ -208,6 +208,10 @@ async def test_a_regular_message_without_allowed_mentions_pings_everything(world
     assert msg.pings.users == {alice.id, bob.id}
     assert msg.pings.roles == {role.id} and msg.pings.everyone
     assert fake.pings() == [(msg, msg.pings)]
+    elsewhere = fake.add_guild("other", members=[])
+    stranger = await fake.add_user("zed", guild=elsewhere)
+    outside = await api.posted(fake.channel.id, {"content": f"{stranger.mention} hi"})
+    assert not outside.pings  # not a member here: nobody is notified
 
 
 async def test_allowed_mentions_limit_the_pings(world: Any) -> None:

@@ -1753,7 +1753,8 @@ class FakeDiscord:
                 return False
             if guild is None:
                 return channel.recipient is not None and uid == channel.recipient.id
-            return uid in guild.members
+            # Discord notifies only members who can see the channel
+            return uid in guild.members and bool(self.permissions_in(channel, uid) & VIEW_CHANNEL)
 
         def role_pingable(rid: int) -> bool:
             role = guild.roles.get(rid) if guild is not None else None
