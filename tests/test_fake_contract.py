@@ -18,7 +18,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fake_discord import FakeDiscord, FakeRole, StoredMessage
+from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.clock import FakeClock
 from tests.fake_discord.fixtures import (
     ErrorLogCapture,
@@ -190,18 +190,12 @@ async def test_emoji_rule_can_be_turned_off() -> None:
 
 
 # ---------------------------------------------------------------- mentions (contract 4)
-def add_role(fake: FakeDiscord, name: str, *, mentionable: bool) -> FakeRole:
-    role = FakeRole(fake._snowflake(), name, permissions=0, mentionable=mentionable)
-    fake.guild.roles[role.id] = role
-    return role
-
-
 async def test_a_regular_message_without_allowed_mentions_pings_everything(world: Any) -> None:
     """https://discord.com/developers/docs/resources/message#allowed-mentions-object:
     absent, a regular message parses users, roles and everyone."""
     fake, api, _ = world
     alice, bob = fake.user("alice"), fake.user("bob")
-    role = add_role(fake, "players", mentionable=False)
+    role = await fake.add_role("players", mentionable=False)
     content = f"{alice.mention} <@!{bob.id}> <@&{role.id}> @everyone"
     msg = await api.posted(fake.channel.id, {"content": content})
     # the bot has Mention Everyone (a new server's @everyone role has it): roles ping too
@@ -253,8 +247,8 @@ async def test_edits_never_ping_and_replies_ping_their_author(world: Any) -> Non
 async def test_everyone_and_roles_need_the_permission(world: Any) -> None:
     """@everyone/@here and unmentionable roles need Mention Everyone (in the channel)."""
     fake, api, _ = world
-    hidden = add_role(fake, "hidden", mentionable=False)
-    open_role = add_role(fake, "open", mentionable=True)
+    hidden = await fake.add_role("hidden", mentionable=False)
+    open_role = await fake.add_role("open", mentionable=True)
     await fake.set_bot_permissions(fake.channel, deny=MENTION_EVERYONE)
     msg = await api.posted(fake.channel.id, {
         "content": f"@everyone <@&{hidden.id}> <@&{open_role.id}>"})
@@ -267,7 +261,7 @@ async def test_interaction_messages_parse_users_only(world: Any) -> None:
     follows the bot's permission (https://github.com/discord/discord-api-docs/pull/5501)."""
     fake, api, _ = world
     bob = fake.user("bob")
-    role = add_role(fake, "open", mentionable=True)
+    role = await fake.add_role("open", mentionable=True)
     inter = await api.interaction()
     content = f"@everyone {bob.mention} <@&{role.id}>"
     status, _ = await api.callback(inter, {"type": 4, "data": {"content": content}})

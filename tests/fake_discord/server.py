@@ -479,6 +479,19 @@ class FakeDiscord:
             await self.dispatch("CHANNEL_CREATE", ch.to_dict())
         return ch
 
+    async def add_role(self, name: str, *, mentionable: bool = False, permissions: int = 0,
+                       guild: FakeGuild | None = None) -> FakeRole:
+        """A new role of ``guild`` (default: the first); ``mentionable`` roles may be pinged
+        by anyone, others only with Mention Everyone (mentions.py)."""
+        guild = guild or self.guild
+        role = FakeRole(self._snowflake(), name, permissions, position=len(guild.roles),
+                        mentionable=mentionable)
+        guild.roles[role.id] = role
+        if self._conns:
+            await self.dispatch("GUILD_ROLE_CREATE",
+                                {"guild_id": str(guild.id), "role": role.to_dict()})
+        return role
+
     async def add_thread_member(self, thread: ThreadRef, user: UserRef) -> None:
         """``user`` joins ``thread`` (or is added to it by someone other than the bot):
         Discord's THREAD_MEMBERS_UPDATE follows, for a bot with the members intent."""
