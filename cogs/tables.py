@@ -483,7 +483,7 @@ def final_view(table: Table) -> Components:
 def table_view(table: Table) -> Components:
     view = Components()
     view.add_item(TableButton(table.id, "hand", label=button_label("hand"),
-                              style=discord.ButtonStyle.primary, emoji="🂠"))
+                              style=discord.ButtonStyle.primary, emoji="🃏"))
     view.add_item(TableButton(table.id, "rules", label=button_label("rules")))
     return view
 # ----------------------------------------------------------------- panels of a table
