@@ -27,10 +27,33 @@ a test finds them with ``fake.threads(channel)`` or ``fake.thread(message)`` and
 thread wherever a channel is taken (``fake.slash(alice, thread, ...)``,
 ``fake.messages(thread)``); a click on a message in a thread comes from the thread.
 
+Strict by default (``FakeDiscord(strict=True)``): the fake answers as Discord does to
+what Discord refuses, each rule beside its Discord source (the module named):
+
+* ``fake.clock`` (clock.py): a ``FakeClock`` (``time()``, ``advance(seconds)``) that dates
+  messages, snowflakes and interactions; give the bot the same one.
+* component emoji Discord does not know: 400 50035 ``BUTTON_COMPONENT_INVALID_EMOJI``
+  (validate.py, with the ``emoji`` package);
+* ``msg.pings`` / ``fake.pings()`` (mentions.py): whom a message notified, from its
+  content and ``allowed_mentions``, as Discord computes it;
+* ``fake.set_bot_permissions(channel, allow=..., deny=...)`` (permissions.py): 403
+  50001/50013 on the channel's routes; ``fake.bot_permissions(channel)`` is what an
+  interaction carries as ``app_permissions``;
+* edits of a message older than an hour: ``fake.old_message_edits`` (3) an hour, then
+  400 30046;
+* rate limits: per-route buckets, and 50 requests/s per token
+  (``fake.global_requests()``; interaction routes exempt); 429s in ``fake.rate_limited``;
+* interaction tokens expire 15 minutes after the interaction: 401 50027;
+* command sync payloads are checked as Discord checks them (commands.py).
+
+Each can be turned off by its keyword (``check_emoji=False``...) for the fake's own tests.
+
 Nothing here talks to the real Discord: the bot is pointed at the fake with
 ``bot.endpoints.apply_discord_endpoints(fake.api_base, fake.gateway_url)``.
 """
 
+from .clock import FakeClock
+from .mentions import Pings
 from .models import (
     CHANNEL_MESSAGE_WITH_SOURCE,
     CREATE_PRIVATE_THREADS,
@@ -57,10 +80,27 @@ from .models import (
     StoredAttachment,
     StoredMessage,
 )
-from .ratelimit import RateLimitRule, default_rules
+from .permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MENTION_EVERYONE,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+)
+from .ratelimit import GlobalRequest, RateLimitRule, default_rules
 from .server import FakeDiscord, HTTPError, PostGate
 
 __all__ = [
+    "ATTACH_FILES",
+    "EMBED_LINKS",
+    "MENTION_EVERYONE",
+    "READ_MESSAGE_HISTORY",
+    "SEND_MESSAGES",
+    "VIEW_CHANNEL",
+    "FakeClock",
+    "GlobalRequest",
+    "Pings",
     "CHANNEL_MESSAGE_WITH_SOURCE",
     "CREATE_PRIVATE_THREADS",
     "CREATE_PUBLIC_THREADS",

@@ -10,6 +10,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .mentions import NO_PINGS, Pings
+
+# the thread permission bits are re-exported here, where they used to live
+from .permissions import ALL_PERMISSIONS, Overwrite
+from .permissions import CREATE_PRIVATE_THREADS as CREATE_PRIVATE_THREADS
+from .permissions import CREATE_PUBLIC_THREADS as CREATE_PUBLIC_THREADS
+from .permissions import MANAGE_THREADS as MANAGE_THREADS
+from .permissions import SEND_MESSAGES_IN_THREADS as SEND_MESSAGES_IN_THREADS
+
 DISCORD_EPOCH_MS = 1420070400000
 _counter = itertools.count(1)
 
@@ -27,11 +36,6 @@ UPDATE_MESSAGE = 7
 APPLICATION_COMMAND_AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 
-ALL_PERMISSIONS = (1 << 51) - 1
-MANAGE_THREADS = 1 << 34
-CREATE_PUBLIC_THREADS = 1 << 35
-CREATE_PRIVATE_THREADS = 1 << 36
-SEND_MESSAGES_IN_THREADS = 1 << 38
 # What Discord gives @everyone in a new server: view channel, send messages, embed links,
 # attach files, read history, use app commands, create public and private threads, send
 # messages in threads... (no manage_* permission)
@@ -49,16 +53,16 @@ THREAD_STARTER_MESSAGE = 21
 HAS_THREAD = 1 << 5
 
 
-def snowflake() -> int:
-    """A fresh, increasing, time-based Discord snowflake."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+def snowflake(now: float | None = None) -> int:
+    """A fresh, increasing, time-based Discord snowflake (``now``: the fake's clock)."""
+    ms = int((time.time() if now is None else now) * 1000) - DISCORD_EPOCH_MS
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
-def snowflake_in_shard(shard_id: int, shard_count: int) -> int:
+def snowflake_in_shard(shard_id: int, shard_count: int, now: float | None = None) -> int:
     """A fresh snowflake of a guild whose events Discord sends on shard `shard_id` of
     `shard_count`: `(id >> 22) % shard_count == shard_id` (its millisecond moved on)."""
-    ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    ms = int((time.time() if now is None else now) * 1000) - DISCORD_EPOCH_MS
     ms += (shard_id - ms) % shard_count
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
@@ -104,6 +108,8 @@ class FakeRole:
     name: str
     permissions: int = DEFAULT_MEMBER_PERMISSIONS
     position: int = 0
+    #: whether anyone may ping it (else only with Mention Everyone)
+    mentionable: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -115,7 +121,7 @@ class FakeRole:
             "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
             "hoist": False,
             "managed": False,
-            "mentionable": False,
+            "mentionable": self.mentionable,
             "icon": None,
             "unicode_emoji": None,
             "flags": 0,
@@ -130,6 +136,8 @@ class FakeChannel:
     type: int = 0  # 0 GUILD_TEXT, 1 DM
     position: int = 0
     recipient: FakeUser | None = None  # for DMs
+    #: permission overwrites by role or member id (``fake.set_bot_permissions``)
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         if self.type == 1:
@@ -144,7 +152,7 @@ class FakeChannel:
             "type": self.type,
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.to_dict() for o in self.overwrites.values()],
             "parent_id": None,
             "topic": None,
             "nsfw": False,
@@ -412,6 +420,12 @@ class StoredMessage:
     thread: FakeThread | None = None
     #: what a thread's starter message shows (Discord's ``referenced_message``)
     referenced: StoredMessage | None = None
+    #: when it was created, by the fake's clock (its age decides how often it may be edited)
+    created_at: float = field(default_factory=time.time)
+    #: whom it notified when it was posted (edits never notify)
+    pings: Pings = NO_PINGS
+    #: the fake clock's times of its edits made once it was older than an hour
+    old_edits: list[float] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -583,6 +597,8 @@ class FakeInteraction:
     payload: dict[str, Any]
     sent_at: float
     callback_future: asyncio.Future[CallbackRecord]
+    #: when it was created, by the fake's clock (its token lives 15 minutes from then)
+    created_at: float = field(default_factory=time.time)
     #: the message a component was used on (type 3/5), else None
     source_message: StoredMessage | None = None
     #: the message "@original" refers to (created by type 4/5, or the source message for 6/7)

@@ -1,4 +1,12 @@
-"""Per-route rate limit buckets that answer like Discord's (headers + 429 JSON)."""
+"""Rate limits that answer like Discord's (headers + 429 JSON): per-route buckets and
+the global limit of a bot token.
+
+https://discord.com/developers/docs/topics/rate-limits : per-route limits per top-level
+resource (channel, guild, webhook), told in the X-RateLimit-* headers; a 429 carries
+``retry_after`` and ``global``. Discord does not publish the per-route numbers ("should
+not be hard coded"); :func:`default_rules` uses the figures commonly observed
+(5 messages per 5 s per channel).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,8 @@ import hashlib
 import math
 import re
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -130,4 +140,54 @@ class RateLimiter:
             bucket.remaining -= 1
             headers["X-RateLimit-Remaining"] = str(bucket.remaining)
             return Decision(True, headers, 0.0, rule.name)
+        return None
+
+
+#: https://discord.com/developers/docs/topics/rate-limits#global-rate-limit : "All bots
+#: can make up to 50 requests per second to our API" (per bot token, so every process
+#: and shard of the bot together), and "Interaction endpoints are not bound to the
+#: bot's Global Rate Limit" (the callback and the interaction-webhook routes, which the
+#: fake serves without the bot token). Our assumption: a sliding window (no more than
+#: 50 in any second), the strictest reading of "per second".
+GLOBAL_LIMIT = 50
+GLOBAL_WINDOW = 1.0
+
+
+@dataclass
+class GlobalRequest:
+    """A request counted against the global limit (``time``: time.monotonic())."""
+
+    time: float
+    method: str
+    path: str
+    refused: bool = False
+
+
+class GlobalLimiter:
+    """The bot token's global limit: ``limit`` requests in any ``window`` seconds."""
+
+    def __init__(self, limit: int = GLOBAL_LIMIT, window: float = GLOBAL_WINDOW) -> None:
+        self.limit = limit
+        self.window = window
+        self.requests: list[GlobalRequest] = []
+        self._recent: deque[float] = deque()
+        #: its clock (real time, as discord.py waits real time; a test may stop it)
+        self.now: Callable[[], float] = time.monotonic
+
+    def check(self, method: str, path: str) -> Decision | None:
+        """None when the request may go (it is counted); else the global 429."""
+        now = self.now()
+        while self._recent and now - self._recent[0] >= self.window:
+            self._recent.popleft()
+        if len(self._recent) >= self.limit:
+            retry_after = max(self._recent[0] + self.window - now, 0.001)
+            self.requests.append(GlobalRequest(now, method, path, refused=True))
+            headers = {
+                "X-RateLimit-Global": "true",
+                "X-RateLimit-Scope": "global",
+                "Retry-After": str(math.ceil(retry_after)),
+            }
+            return Decision(False, headers, retry_after, "global")
+        self._recent.append(now)
+        self.requests.append(GlobalRequest(now, method, path))
         return None

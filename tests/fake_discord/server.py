@@ -10,12 +10,15 @@ import re
 import secrets
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from .clock import FakeClock
+from .commands import validate_command, validate_commands
+from .mentions import NO_PINGS, PARSE_ALL, PARSE_USERS, Pings, compute_pings
 from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE_WITH_SOURCE,
@@ -46,13 +49,24 @@ from .models import (
     RecordedRequest,
     StoredAttachment,
     StoredMessage,
-    iso_now,
     iter_components,
     shard_of,
     snowflake,
     snowflake_in_shard,
 )
-from .ratelimit import RateLimiter, RateLimitRule, default_rules
+from .permissions import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MENTION_EVERYONE,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Overwrite,
+    apply_overwrites,
+    implicit,
+)
+from .ratelimit import GlobalLimiter, GlobalRequest, RateLimiter, RateLimitRule, default_rules
 from .validate import validate_choices, validate_message, validate_thread
 
 _log = logging.getLogger("fake_discord")
@@ -116,6 +130,18 @@ class PostGate:
 
     async def wait(self) -> None:
         await self._released.wait()
+
+
+class _Pending:
+    """What a setter that tells the bot returns: awaiting it waits until the gateway
+    event was sent; not awaiting it is fine too."""
+
+    def __init__(self, task: asyncio.Task[None] | None) -> None:
+        self._task = task
+
+    def __await__(self) -> Generator[Any, None, None]:
+        if self._task is not None:
+            yield from self._task.__await__()
 
 
 class HTTPError(Exception):
@@ -247,37 +273,74 @@ class FakeDiscord:
     """
 
     DEFAULT_USERS = ("alice", "bob", "carol", "dave")
+    #: https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction:
+    #: "Interaction tokens are valid for 15 minutes"
+    TOKEN_LIFETIME = 15 * 60.0
+    #: the age after which Discord limits a message's edits (error 30046, "messages
+    #: older than 1 hour": https://discord.com/developers/docs/topics/opcodes-and-status-codes#json)
+    OLD_MESSAGE_AGE = 3600.0
 
     def __init__(
         self,
         *,
+        strict: bool = True,
+        clock: FakeClock | None = None,
         token: str | None = None,
         bot_name: str = "FakeBot",
         user_names: Iterable[str] = DEFAULT_USERS,
         channel_names: Iterable[str] = ("general", "games"),
-        rate_limits: bool = False,
+        rate_limits: bool | None = None,
         rate_limit_rules: list[RateLimitRule] | None = None,
         rate_limit_scale: float = 1.0,
+        global_rate_limit: bool | None = None,
         heartbeat_interval: float = 1.0,
         interaction_timeout: float = 3.0,
-        validate: bool = True,
+        validate: bool | None = None,
+        check_emoji: bool | None = None,
+        check_permissions: bool | None = None,
+        check_message_age: bool | None = None,
+        check_token_expiry: bool | None = None,
+        check_commands: bool | None = None,
         record_gateway: bool = True,
         shard_count: int = 1,
     ) -> None:
+        """``strict`` (the default) turns on every rule of Discord's the fake knows; a rule's
+        own keyword (None: as ``strict`` says) turns it off for the fake's own tests:
+        ``validate`` (payload limits), ``check_emoji`` (component emoji),
+        ``check_permissions`` (channel permissions), ``check_message_age`` (edits of
+        messages older than an hour), ``check_token_expiry`` (interaction tokens),
+        ``check_commands`` (command sync payloads), ``rate_limits`` (per-route buckets)
+        and ``global_rate_limit`` (50 requests/s per token)."""
+        self.clock = clock or FakeClock()
+        self.strict = strict
+
+        def rule(value: bool | None) -> bool:
+            return strict if value is None else value
+
         self.token = token or f"fake.{secrets.token_urlsafe(24)}"
         #: the shards GET /gateway/bot recommends; `add_guild(shard=...)` places guilds
         self.shard_count = shard_count
-        self.app_id = snowflake()
+        self.app_id = self._snowflake()
         self.bot_user = FakeUser(self.app_id, bot_name, bot=True)
         self.heartbeat_interval = heartbeat_interval
         self.interaction_timeout = interaction_timeout
-        self.validate = validate
+        self.validate = rule(validate)
+        self.check_emoji = rule(check_emoji)
+        self.check_permissions = rule(check_permissions)
+        self.check_message_age = rule(check_message_age)
+        self.check_token_expiry = rule(check_token_expiry)
+        self.check_commands = rule(check_commands)
+        #: edits a message older than an hour may take per hour. Discord's docs give the
+        #: error (30046) but not the number: 3 is our assumption, a few as observed.
+        self.old_message_edits = 3
         self.record_gateway = record_gateway
         self.rate_limiter: RateLimiter | None = None
-        if rate_limits or rate_limit_rules:
+        if rule(rate_limits) or rate_limit_rules:
             self.rate_limiter = RateLimiter(rate_limit_rules or default_rules(rate_limit_scale))
+        self.global_limiter: GlobalLimiter | None = (
+            GlobalLimiter() if rule(global_rate_limit) else None)
 
-        self.users: list[FakeUser] = [FakeUser(snowflake(), n) for n in user_names]
+        self.users: list[FakeUser] = [FakeUser(self._snowflake(), n) for n in user_names]
         self._users_by_id: dict[int, FakeUser] = {u.id: u for u in self.users}
         self._users_by_id[self.bot_user.id] = self.bot_user
         owner = self.users[0] if self.users else self.bot_user
@@ -311,6 +374,7 @@ class FakeDiscord:
         self.gateway_sent: list[dict[str, Any]] = []
         self.identify_payloads: list[dict[str, Any]] = []
 
+        self._tasks: set[asyncio.Task[None]] = set()
         self._sessions: dict[str, _Session] = {}
         self._conns: list[_Conn] = []
         self._routes: list[_Route] = []
@@ -319,6 +383,10 @@ class FakeDiscord:
         self._changed: asyncio.Condition | None = None
         self._ready_event: asyncio.Event | None = None
         self.port = 0
+
+    def _snowflake(self) -> int:
+        """A fresh snowflake dated by the fake's clock."""
+        return snowflake(self.clock.time())
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -372,12 +440,13 @@ class FakeDiscord:
     ) -> FakeGuild:
         """A guild; `shard`: its id is chosen so that its events go to that shard (of
         `shard_count`)."""
-        gid = snowflake() if shard is None else snowflake_in_shard(shard, self.shard_count)
+        now = self.clock.time()
+        gid = snowflake(now) if shard is None else snowflake_in_shard(shard, self.shard_count, now)
         owner = owner or (self.users[0] if self.users else self.bot_user)
         guild = FakeGuild(gid, name, owner.id)
         guild.roles[gid] = FakeRole(gid, "@everyone", DEFAULT_MEMBER_PERMISSIONS)
         for i, cname in enumerate(channel_names):
-            ch = FakeChannel(snowflake(), cname, gid, 0, i)
+            ch = FakeChannel(self._snowflake(), cname, gid, 0, i)
             guild.channels[ch.id] = ch
             self.channels[ch.id] = ch
         for user in [self.bot_user, *(members if members is not None else self.users)]:
@@ -387,7 +456,7 @@ class FakeDiscord:
 
     async def add_user(self, name: str, *, guild: FakeGuild | None = None) -> FakeUser:
         """A new user who is a member of ``guild`` (default: the first guild)."""
-        user = FakeUser(snowflake(), name)
+        user = FakeUser(self._snowflake(), name)
         self.users.append(user)
         self._users_by_id[user.id] = user
         guild = guild or self.guild
@@ -403,7 +472,7 @@ class FakeDiscord:
 
     async def add_channel(self, name: str, *, guild: FakeGuild | None = None) -> FakeChannel:
         guild = guild or self.guild
-        ch = FakeChannel(snowflake(), name, guild.id, 0, len(guild.channels))
+        ch = FakeChannel(self._snowflake(), name, guild.id, 0, len(guild.channels))
         guild.channels[ch.id] = ch
         self.channels[ch.id] = ch
         if self._conns:
@@ -526,6 +595,18 @@ class FakeDiscord:
     def callback_latencies(self) -> list[float]:
         """Seconds from INTERACTION_CREATE sent to the bot's callback, per answered interaction."""
         return [i.callback.latency for i in self.interactions.values() if i.responded]
+
+    def pings(self, *, bot_only: bool = True) -> list[tuple[StoredMessage, Pings]]:
+        """Every message that notified anyone, with whom (mentions.py), oldest first;
+        the bot's messages only unless ``bot_only`` is False."""
+        return [(m, m.pings) for m in self._messages.values()
+                if m.pings and (not bot_only or int(m.author["id"]) == self.bot_user.id)]
+
+    def global_requests(self) -> list[GlobalRequest]:
+        """The requests counted against the bot token's global limit (every route but
+        the interaction ones), with their times (time.monotonic()) and routes; refused
+        ones (a global 429) are marked ``refused``."""
+        return list(self.global_limiter.requests) if self.global_limiter else []
 
     def requests_to(self, method: str, path_regex: str) -> list[RecordedRequest]:
         rx = re.compile(path_regex)
@@ -682,7 +763,7 @@ class FakeDiscord:
             session.conn = conn
             conn.session = session
             await self.dispatch_to(session, "READY", self._ready_payload(session))
-            joined = iso_now()
+            joined = self.clock.iso()
             bot_only = None if session.intents & INTENT_GUILD_MEMBERS else self.bot_user.id
             for guild in self._guilds_of(session):
                 data = guild.to_create_dict(joined, bot_id=bot_only)
@@ -849,22 +930,26 @@ class FakeDiscord:
                     raise HTTPError(401, 0, "401: Unauthorized")
                 record.authorized = True
             headers: dict[str, str] = {}
-            if self.rate_limiter is not None:
+            # the interaction routes (served without the bot token) are exempt from the
+            # global limit (ratelimit.GLOBAL_LIMIT), not from their own buckets
+            decision = (self.global_limiter.check(request.method, sub)
+                        if route.auth and self.global_limiter is not None else None)
+            if decision is None and self.rate_limiter is not None:
                 decision = self.rate_limiter.check(request.method, sub)
-                if decision is not None:
-                    headers = decision.headers
-                    if not decision.allowed:
-                        self.rate_limited.append(record)
-                        return json_response(
-                            {
-                                "message": "You are being rate limited.",
-                                "retry_after": round(decision.retry_after, 3),
-                                "global": False,
-                            },
-                            429,
-                            # "Via" tells discord.py it is Discord's 429, not a Cloudflare ban
-                            {**headers, "Via": "1.1 google"},
-                        )
+            if decision is not None:
+                headers = decision.headers
+                if not decision.allowed:
+                    self.rate_limited.append(record)
+                    return json_response(
+                        {
+                            "message": "You are being rate limited.",
+                            "retry_after": round(decision.retry_after, 3),
+                            "global": decision.rule == "global",
+                        },
+                        429,
+                        # "Via" tells discord.py it is Discord's 429, not a Cloudflare ban
+                        {**headers, "Via": "1.1 google"},
+                    )
             response = await route.handler(_Ctx(request, m, body, files, record))
             for k, v in headers.items():
                 response.headers[k] = v
@@ -950,7 +1035,7 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _typing(self, ctx: _Ctx) -> web.Response:
-        self._need_channel(ctx.int_group(1))
+        self._need_access(self._need_channel(ctx.int_group(1)))
         return web.Response(status=204)
 
     async def _get_me(self, ctx: _Ctx) -> web.Response:
@@ -969,7 +1054,7 @@ class FakeDiscord:
         for ch in self.channels.values():
             if ch.type == 1 and ch.recipient is user:
                 return json_response(ch.to_dict())
-        ch = FakeChannel(snowflake(), "", None, 1, 0, recipient=user)
+        ch = FakeChannel(self._snowflake(), "", None, 1, 0, recipient=user)
         self.channels[ch.id] = ch
         return json_response(ch.to_dict())
 
@@ -1011,13 +1096,14 @@ class FakeDiscord:
 
     async def _get_channel(self, ctx: _Ctx) -> web.Response:
         channel = self._need_channel(ctx.int_group(1))
+        self._need_access(channel)
         if isinstance(channel, FakeThread):
             return json_response(channel.to_dict(member_for=self.bot_user.id))
         return json_response(channel.to_dict())
 
     async def _get_guild(self, ctx: _Ctx) -> web.Response:
         guild = self._need_guild(ctx.int_group(1))
-        data = guild.to_create_dict(iso_now())
+        data = guild.to_create_dict(self.clock.iso())
         for key in ("channels", "members", "threads", "presences", "voice_states"):
             data.pop(key)
         return json_response(data)
@@ -1049,13 +1135,93 @@ class FakeDiscord:
             raise HTTPError(404, 10003, "Unknown Channel")
         return ch
 
-    # ------------------------------------------------------------------ REST: threads
-    def _bot_permissions(self, guild_id: int | None) -> int:
-        guild = self.guilds.get(guild_id or 0)
-        return guild.member_permissions(self.bot_user.id) if guild else DEFAULT_MEMBER_PERMISSIONS
+    # ------------------------------------------------------------------ permissions
+    def permissions_in(self, channel: ChannelRef, user: UserRef | None = None) -> int:
+        """A member's permissions in a channel or thread (default: the bot's), as
+        Discord computes them (permissions.py); in a DM, what Discord gives there."""
+        ch = self._channel(channel)
+        uid = self.bot_user.id if user is None else self.user(user).id
+        guild = self.guilds.get(ch.guild_id or 0)
+        if guild is None:
+            return DEFAULT_MEMBER_PERMISSIONS
+        in_thread = isinstance(ch, FakeThread)
+        if in_thread and not self._can_see_thread(ch, uid):
+            return 0
+        parent = self.channels.get(ch.parent_id) if isinstance(ch, FakeThread) else ch
+        member = guild.members.get(uid)
+        perms = apply_overwrites(
+            guild.member_permissions(uid), parent.overwrites if parent else {},
+            guild_id=guild.id, user_id=uid, roles=member.roles if member else [])
+        return implicit(perms, in_thread=in_thread)
 
-    def _need_bot_permission(self, guild_id: int | None, permission: int) -> None:
-        if not self._bot_permissions(guild_id) & permission:
+    def set_bot_permissions(self, channel: ChannelRef, allow: int = 0, deny: int = 0
+                            ) -> _Pending:
+        """Set the bot's own permission overwrite in a text channel (its threads follow
+        it); ``allow=deny=0`` removes it. The bot hears of it by CHANNEL_UPDATE, as
+        from Discord: ``await`` the result to wait until that was sent."""
+        ch = self._channel(channel)
+        if isinstance(ch, FakeThread) or ch.guild_id is None:
+            raise ValueError("overwrites live on a server's text channel (threads follow it)")
+        if allow or deny:
+            ch.overwrites[self.bot_user.id] = Overwrite(self.bot_user.id, 1, allow, deny)
+        else:
+            ch.overwrites.pop(self.bot_user.id, None)
+        return self._in_background(self.dispatch("CHANNEL_UPDATE", ch.to_dict()))
+
+    def bot_permissions(self, channel: ChannelRef = None) -> int:
+        """The bot's permissions in a channel (what interactions carry as app_permissions)."""
+        return self.permissions_in(channel)
+
+    def _in_background(self, coro: Coroutine[Any, Any, None]) -> _Pending:
+        """Run ``coro`` now if a loop runs (else drop it: no bot can be listening)."""
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:
+            coro.close()
+            return _Pending(None)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return _Pending(task)
+
+    def _need_access(self, channel: FakeChannel, permission: int = 0) -> int:
+        """The bot's permissions in ``channel``; 403 50001 Missing Access without View
+        Channel, 403 50013 Missing Permissions without ``permission``
+        (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json: 50001
+        "Missing access", 50013 "You lack permissions to perform that action")."""
+        if not self.check_permissions or channel.guild_id is None:
+            return self.permissions_in(channel)
+        perms = self.permissions_in(channel)
+        if not perms & VIEW_CHANNEL:
+            raise HTTPError(403, 50001, "Missing Access")
+        if permission and perms & permission != permission:
+            raise HTTPError(403, 50013, "Missing Permissions")
+        return perms
+
+    def _need_post_rights(self, channel: FakeChannel, body: dict[str, Any], files: int) -> None:
+        """What posting needs (https://discord.com/developers/docs/resources/message#create-message:
+        "requires the SEND_MESSAGES permission", SEND_MESSAGES_IN_THREADS in a thread);
+        embeds need Embed Links and files Attach Files, else Discord answers 403 50013
+        (https://github.com/discordjs/discord.js/discussions/7545; our reading: the same
+        for an edit that brings embeds or files)."""
+        send = SEND_MESSAGES_IN_THREADS if isinstance(channel, FakeThread) else SEND_MESSAGES
+        self._need_content_rights(channel, body, files, send)
+
+    def _need_content_rights(self, channel: FakeChannel, body: dict[str, Any], files: int,
+                             permission: int = 0) -> None:
+        needed = permission
+        if body.get("embeds"):
+            needed |= EMBED_LINKS
+        if files:
+            needed |= ATTACH_FILES
+        self._need_access(channel, needed)
+
+    # ------------------------------------------------------------------ REST: threads
+    def _bot_permissions(self, channel: FakeChannel) -> int:
+        return self.permissions_in(channel)
+
+    def _need_bot_permission(self, channel: FakeChannel, permission: int) -> None:
+        self._need_access(channel)
+        if not self._bot_permissions(channel) & permission:
             raise HTTPError(403, 50013, "Missing Permissions")
 
     def _need_thread(self, channel_id: int) -> FakeThread:
@@ -1120,7 +1286,7 @@ class FakeDiscord:
             rate_limit_per_user=int(body.get("rate_limit_per_user") or 0),
             starter_message_id=starter.id if starter is not None else None,
         )
-        thread.members[self.bot_user.id] = iso_now()
+        thread.members[self.bot_user.id] = self.clock.iso()
         self._threads[thread.id] = thread
         self.channels[thread.id] = thread
         await self.dispatch("THREAD_CREATE", {**thread.to_dict(), "newly_created": True})
@@ -1134,9 +1300,9 @@ class FakeDiscord:
         # API v10 still starts a private thread when no type is given
         thread_type = int(body.get("type") or PRIVATE_THREAD)
         needed = CREATE_PRIVATE_THREADS if thread_type == PRIVATE_THREAD else CREATE_PUBLIC_THREADS
-        self._need_bot_permission(parent.guild_id, needed)
+        self._need_bot_permission(parent, needed)
         thread = await self._open_thread(
-            parent, body, thread_id=snowflake(), thread_type=thread_type
+            parent, body, thread_id=self._snowflake(), thread_type=thread_type
         )
         return json_response(thread.to_dict(member_for=self.bot_user.id), 201)
 
@@ -1147,7 +1313,7 @@ class FakeDiscord:
             raise HTTPError(404, 10008, "Unknown Message")
         body = ctx.body
         self._check_thread_body(body, creating=True)
-        self._need_bot_permission(parent.guild_id, CREATE_PUBLIC_THREADS)
+        self._need_bot_permission(parent, CREATE_PUBLIC_THREADS)
         if message.thread is not None:
             raise HTTPError(400, 160004, "A thread has already been created for this message")
         # Discord: the thread has the id of the message it starts from
@@ -1178,7 +1344,7 @@ class FakeDiscord:
             raise HTTPError(404, 0, "404: Not Found")
         body = ctx.body
         self._check_thread_body(body, creating=False)
-        moderator = bool(self._bot_permissions(channel.guild_id) & MANAGE_THREADS)
+        moderator = bool(self._bot_permissions(channel) & MANAGE_THREADS)
         # Discord: slowmode and locking need MANAGE_THREADS; the rest the thread's creator
         if not moderator and (
             {"locked", "rate_limit_per_user"} & set(body)
@@ -1195,7 +1361,7 @@ class FakeDiscord:
         if "rate_limit_per_user" in body:
             channel.rate_limit_per_user = int(body["rate_limit_per_user"] or 0)
         if {"archived", "auto_archive_duration"} & set(body):
-            channel.archive_timestamp = iso_now()
+            channel.archive_timestamp = self.clock.iso()
         await self.dispatch("THREAD_UPDATE", channel.to_dict())
         return json_response(channel.to_dict(member_for=self.bot_user.id))
 
@@ -1204,7 +1370,7 @@ class FakeDiscord:
         if not isinstance(channel, FakeThread):
             self.unknown_routes.append(ctx.record)
             raise HTTPError(404, 0, "404: Not Found")
-        self._need_bot_permission(channel.guild_id, MANAGE_THREADS)
+        self._need_bot_permission(channel, MANAGE_THREADS)
         channel.deleted = True
         del self.channels[channel.id]
         await self.dispatch(
@@ -1223,14 +1389,14 @@ class FakeDiscord:
         lacks MANAGE_THREADS."""
         if thread.archived:
             raise HTTPError(400, 50083, "Thread is archived")
-        if thread.locked and not self._bot_permissions(thread.guild_id) & MANAGE_THREADS:
+        if thread.locked and not self._bot_permissions(thread) & MANAGE_THREADS:
             raise HTTPError(403, 50013, "Missing Permissions")
 
     async def _unarchive_for_post(self, thread: FakeThread) -> None:
         """A post in an archived thread unarchives it (a locked one refuses it)."""
         if thread.archived and not thread.locked:
             thread.archived = False
-            thread.archive_timestamp = iso_now()
+            thread.archive_timestamp = self.clock.iso()
             await self.dispatch("THREAD_UPDATE", thread.to_dict())
         self._check_thread_writable(thread)
 
@@ -1257,7 +1423,7 @@ class FakeDiscord:
         user_id = self._thread_member_id(ctx, thread)
         if thread.archived:
             raise HTTPError(400, 50083, "Thread is archived")
-        moderator = bool(self._bot_permissions(thread.guild_id) & MANAGE_THREADS)
+        moderator = bool(self._bot_permissions(thread) & MANAGE_THREADS)
         creator = thread.private and thread.owner_id == self.bot_user.id
         if user_id != self.bot_user.id and not (moderator or creator):
             raise HTTPError(403, 50013, "Missing Permissions")
@@ -1286,7 +1452,7 @@ class FakeDiscord:
     async def _add_thread_members(self, thread: FakeThread, user_ids: list[int]) -> None:
         added = [uid for uid in user_ids if uid not in thread.members]
         for uid in added:
-            thread.members[uid] = iso_now()
+            thread.members[uid] = self.clock.iso()
         if added:
             await self._announce_thread_members(thread, added=added)
 
@@ -1330,9 +1496,9 @@ class FakeDiscord:
             (c for c in store.values() if c["name"] == data["name"] and c["type"] == ctype), None
         )
         cmd = {
-            "id": existing["id"] if existing else str(snowflake()),
+            "id": existing["id"] if existing else str(self._snowflake()),
             "application_id": str(self.app_id),
-            "version": str(snowflake()),
+            "version": str(self._snowflake()),
             "type": ctype,
             "name": data["name"],
             "description": data.get("description", ""),
@@ -1350,6 +1516,11 @@ class FakeDiscord:
         store[int(cmd["id"])] = cmd
         return cmd
 
+    def _check_commands(self, errors: dict[str, Any]) -> None:
+        """Refuse a command payload Discord refuses (commands.py)."""
+        if self.check_commands and errors:
+            raise HTTPError(400, 50035, "Invalid Form Body", errors)
+
     async def _get_commands(self, ctx: _Ctx) -> web.Response:
         return json_response(list(self._command_store(ctx).values()))
 
@@ -1357,6 +1528,7 @@ class FakeDiscord:
         store = self._command_store(ctx)
         if not isinstance(ctx.json, list):
             raise HTTPError(400, 50035, "Invalid Form Body")
+        self._check_commands(validate_commands(ctx.json))
         names = [(c.get("name"), c.get("type", 1)) for c in ctx.json]
         if len(names) != len(set(names)):
             raise HTTPError(400, 50035, "Invalid Form Body", {"_errors": "duplicate names"})
@@ -1372,6 +1544,7 @@ class FakeDiscord:
 
     async def _post_command(self, ctx: _Ctx) -> web.Response:
         store = self._command_store(ctx)
+        self._check_commands(validate_command(ctx.json))
         return json_response(self._store_command(store, ctx.body, ctx.group(2)), 201)
 
     def _find_command(self, ctx: _Ctx) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
@@ -1386,6 +1559,7 @@ class FakeDiscord:
 
     async def _patch_command(self, ctx: _Ctx) -> web.Response:
         _, cmd = self._find_command(ctx)
+        self._check_commands(validate_command({**cmd, **ctx.body}))
         cmd.update({k: v for k, v in ctx.body.items() if k != "id"})
         return json_response(cmd)
 
@@ -1398,7 +1572,8 @@ class FakeDiscord:
     def _check_payload(self, body: dict[str, Any], *, creating: bool, files: int) -> None:
         if not self.validate:
             return
-        errors = validate_message(body, creating=creating, files=files)
+        errors = validate_message(body, creating=creating, files=files,
+                                  check_emoji=self.check_emoji)
         if errors:
             code = 50006 if "_empty" in errors else 50035
             text = "Cannot send an empty message" if code == 50006 else "Invalid Form Body"
@@ -1422,7 +1597,7 @@ class FakeDiscord:
         def new(idx: int, desc: dict[str, Any]) -> StoredAttachment:
             filename, data, ctype = uploads.pop(idx)
             filename = desc.get("filename") or filename
-            aid = snowflake()
+            aid = self._snowflake()
             return StoredAttachment(
                 aid,
                 filename,
@@ -1463,8 +1638,9 @@ class FakeDiscord:
     ) -> StoredMessage:
         flags = int(body.get("flags") or 0) & (EPHEMERAL | IS_COMPONENTS_V2 | 4 | 4096)
         flags |= extra_flags
+        now = self.clock.time()
         msg = StoredMessage(
-            id=snowflake(),
+            id=snowflake(now),
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=author or self.bot_user.to_dict(),
@@ -1473,6 +1649,8 @@ class FakeDiscord:
             components=list(body.get("components") or []),
             flags=flags,
             type=msg_type,
+            timestamp=self.clock.iso(now),
+            created_at=now,
         )
         if interaction is not None:
             msg.interaction_id = interaction.id
@@ -1502,6 +1680,8 @@ class FakeDiscord:
             if msg.type == 0:
                 msg.type = 19
         msg.attachments = self._attachments_from(msg, body, files, keep_existing=False)
+        if not msg.loading:
+            msg.pings = self._pings(msg, body)
         self._messages[msg.id] = msg
         if isinstance(channel, FakeThread) and msg.visible_to is None:
             _count_thread_message(channel, msg)
@@ -1514,6 +1694,9 @@ class FakeDiscord:
         files: list[tuple[str, str, bytes, str | None]],
     ) -> None:
         msg.history.append(msg.to_payload())
+        # the first content of a deferred ("thinking") answer is its posting: it notifies
+        # like a new message (our reading; any later edit notifies nobody)
+        first_content = msg.loading
         for key in ("content", "embeds", "components"):
             if key in body:
                 value = body[key]
@@ -1525,8 +1708,65 @@ class FakeDiscord:
         if "attachments" in body or files:
             msg.attachments = self._attachments_from(msg, body, files, keep_existing=True)
         msg.flags &= ~LOADING
+        if first_content:
+            msg.pings = self._pings(msg, body)
+        now = self.clock.time()
+        if now - msg.created_at > self.OLD_MESSAGE_AGE:
+            msg.old_edits.append(now)
         msg.edit_count += 1
-        msg.edited_timestamp = iso_now()
+        msg.edited_timestamp = self.clock.iso(now)
+
+    def _check_edit_age(self, msg: StoredMessage) -> None:
+        """Discord limits the edits of a message older than an hour: 400 30046 "Maximum
+        number of edits to messages older than 1 hour reached. Try again later"
+        (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
+        The docs give no number and no routes: our assumption is
+        ``old_message_edits`` (3) per message in any hour, on every edit route (the
+        bot's own, an interaction's update and its webhook edits) of a public message;
+        an ephemeral one is the reader's alone and not limited."""
+        if not self.check_message_age or msg.visible_to is not None:
+            return
+        now = self.clock.time()
+        if now - msg.created_at <= self.OLD_MESSAGE_AGE:
+            return
+        recent = [t for t in msg.old_edits if now - t < 3600.0]
+        if len(recent) >= self.old_message_edits:
+            raise HTTPError(400, 30046, "Maximum number of edits to messages older than "
+                                        "1 hour reached. Try again later")
+
+    def _pings(self, msg: StoredMessage, body: dict[str, Any]) -> Pings:
+        """Whom a message pings as it is posted (mentions.py)."""
+        if msg.visible_to is not None:
+            return NO_PINGS
+        channel = self.channels.get(msg.channel_id)
+        if channel is None:
+            return NO_PINGS
+        guild = self.guilds.get(msg.guild_id or 0)
+        author = int(msg.author["id"])
+        perms = self.permissions_in(channel, author) if guild is not None else 0
+        can_everyone = guild is not None and bool(perms & MENTION_EVERYONE)
+
+        def is_member(uid: int) -> bool:
+            if uid == author:  # nobody is notified of their own message
+                return False
+            if guild is None:
+                return channel.recipient is not None and uid == channel.recipient.id
+            return uid in guild.members
+
+        def role_pingable(rid: int) -> bool:
+            role = guild.roles.get(rid) if guild is not None else None
+            return role is not None and (role.mentionable or can_everyone)
+
+        replied = None
+        ref = msg.message_reference
+        if ref is not None and (target := self._messages.get(int(ref["message_id"]))):
+            replied = int(target.author["id"])
+        allowed = body.get("allowed_mentions")
+        return compute_pings(
+            msg.content, allowed if isinstance(allowed, dict) else None,
+            default_parse=PARSE_USERS if msg.interaction_id is not None else PARSE_ALL,
+            is_member=is_member, role_pingable=role_pingable,
+            can_mention_everyone=can_everyone, replied_author=replied)
 
     async def _announce_create(self, msg: StoredMessage) -> None:
         if msg.visible_to is not None:
@@ -1580,6 +1820,9 @@ class FakeDiscord:
 
     async def _list_messages(self, ctx: _Ctx) -> web.Response:
         channel = self._need_channel(ctx.int_group(1))
+        # https://discord.com/developers/docs/resources/message#get-channel-messages:
+        # needs VIEW_CHANNEL, and READ_MESSAGE_HISTORY (else no messages)
+        self._need_access(channel, READ_MESSAGE_HISTORY)
         q = ctx.query
         limit = min(int(q.get("limit", 50)), 100)
         msgs = [m for m in self.all_messages(channel) if m.visible_to is None]
@@ -1598,6 +1841,7 @@ class FakeDiscord:
     async def _create_message(self, ctx: _Ctx) -> web.Response:
         channel = self._need_channel(ctx.int_group(1))
         body = ctx.body
+        self._need_post_rights(channel, body, len(ctx.files))
         self._check_payload(body, creating=True, files=len(ctx.files))
         if int(body.get("flags") or 0) & EPHEMERAL:
             raise HTTPError(400, 50035, "Invalid Form Body", {"flags": "ephemeral not allowed"})
@@ -1638,6 +1882,9 @@ class FakeDiscord:
         return (self.bot_user.id, str(nonce))
 
     async def _get_message(self, ctx: _Ctx) -> web.Response:
+        # https://discord.com/developers/docs/resources/message#get-channel-message:
+        # "requires the VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions"
+        self._need_access(self._need_channel(ctx.int_group(1)), READ_MESSAGE_HISTORY)
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
         if msg.visible_to is not None:
             raise HTTPError(404, 10008, "Unknown Message")
@@ -1650,14 +1897,17 @@ class FakeDiscord:
         if int(msg.author["id"]) != self.bot_user.id:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
         channel = self.channels[msg.channel_id]
+        self._need_content_rights(channel, ctx.body, len(ctx.files))
         if isinstance(channel, FakeThread):
             self._check_thread_writable(channel)
         self._check_payload(ctx.body, creating=False, files=len(ctx.files))
+        self._check_edit_age(msg)
         self._apply_edit(msg, ctx.body, ctx.files)
         await self._announce_update(msg)
         return json_response(msg.to_payload())
 
     async def _delete_message(self, ctx: _Ctx) -> web.Response:
+        self._need_access(self._need_channel(ctx.int_group(1)))
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
         if msg.visible_to is not None:
             raise HTTPError(404, 10008, "Unknown Message")
@@ -1744,6 +1994,7 @@ class FakeDiscord:
             assert inter.source_message is not None
             message = self._messages[inter.source_message.id]
             self._check_payload(data, creating=False, files=len(ctx.files))
+            self._check_edit_age(message)
             self._apply_edit(message, data, ctx.files)
             inter.original = message
             await self._announce_update(message)
@@ -1784,9 +2035,17 @@ class FakeDiscord:
         if ctx.int_group(1) != self.app_id:
             raise HTTPError(404, 10015, "Unknown Webhook")
         try:
-            return self._interaction_for(None, ctx.group(2))
+            inter = self._interaction_for(None, ctx.group(2))
         except HTTPError:
             raise HTTPError(404, 10015, "Unknown Webhook") from None
+        # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction:
+        # "Interaction tokens are valid for 15 minutes"; after that every follow-up and
+        # webhook edit answers 401 50027 Invalid Webhook Token (the code of
+        # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json)
+        age = self.clock.time() - inter.created_at
+        if self.check_token_expiry and age > self.TOKEN_LIFETIME:
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        return inter
 
     def _webhook_message(self, inter: FakeInteraction, ref: str) -> StoredMessage:
         if ref == "@original":
@@ -1835,6 +2094,7 @@ class FakeDiscord:
     async def _webhook_edit(self, ctx: _Ctx, inter: FakeInteraction) -> web.Response:
         msg = self._webhook_message(inter, ctx.group(3))
         self._check_payload(ctx.body, creating=False, files=len(ctx.files))
+        self._check_edit_age(msg)
         self._apply_edit(msg, ctx.body, ctx.files)
         await self._announce_update(msg)
         return json_response(msg.to_payload())
@@ -1883,7 +2143,8 @@ class FakeDiscord:
             if ch.archived and itype in (2, 4):
                 raise AssertionError(f"no application commands in archived thread {ch.id}")
         guild = self.guilds.get(ch.guild_id or 0)
-        iid = snowflake()
+        created_at = self.clock.time()
+        iid = snowflake(created_at)
         token = f"aW50ZXJhY3Rpb246{iid}:{secrets.token_urlsafe(48)}"
         payload: dict[str, Any] = {
             "id": str(iid),
@@ -1892,16 +2153,15 @@ class FakeDiscord:
             "data": data,
             "channel": {
                 **ch.to_dict(),
-                "permissions": str(
-                    guild.member_permissions(u.id) if guild else DEFAULT_MEMBER_PERMISSIONS
-                ),
+                "permissions": str(self.permissions_in(ch, u)),
             },
             "channel_id": str(ch.id),
             "token": token,
             "version": 1,
-            "app_permissions": str(
-                guild.member_permissions(self.bot_user.id) if guild else DEFAULT_MEMBER_PERMISSIONS
-            ),
+            # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object:
+            # "Bitwise set of permissions the app has within the channel the interaction
+            # was sent from" (its overwrites counted)
+            "app_permissions": str(self.permissions_in(ch)),
             "locale": u.locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -1912,6 +2172,8 @@ class FakeDiscord:
                                 "features": []}
             payload["guild_locale"] = guild.preferred_locale
             payload["member"] = self._member_payload(guild, u)
+            # the member's permissions in the channel, overwrites included (as Discord sends)
+            payload["member"]["permissions"] = str(self.permissions_in(ch, u))
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["context"] = 0
         else:
@@ -1931,6 +2193,7 @@ class FakeDiscord:
             payload=payload,
             sent_at=time.monotonic(),
             callback_future=loop.create_future(),
+            created_at=created_at,
             source_message=message,
         )
         self.interactions[iid] = inter

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import emoji
+
+from .mentions import validate_allowed_mentions
 from .models import IS_COMPONENTS_V2, iter_components
+
+#: Discord's error for a component emoji it does not know, the same code for buttons and
+#: select options: https://github.com/discord/discord-api-docs/issues/8071 (and the error
+#: bodies in https://github.com/bwmarrin/discordgo/issues/1479)
+INVALID_EMOJI = {"_errors": [{"code": "BUTTON_COMPONENT_INVALID_EMOJI",
+                              "message": "Invalid emoji"}]}
+_VS16 = "\ufe0f"
 
 
 def _check_len(errors: dict[str, Any], key: str, value: Any, limit: int) -> None:
@@ -100,6 +111,55 @@ def validate_components(components: list[dict[str, Any]], v2: bool, errors: dict
             _check_len(errors, "text_display", comp.get("content"), 4000)
 
 
+def known_emoji(name: str) -> bool:
+    """A Unicode emoji Discord knows: one the ``emoji`` package lists (Unicode's emoji
+    list, kept up to date there), with or without the emoji presentation selector
+    U+FE0F, which Discord accepts both ways. Our assumption: the package's list is
+    Discord's (Discord may lag the newest Unicode release by a few months)."""
+    return any(emoji.is_emoji(form) for form in
+               (name, name + _VS16, name.replace(_VS16, "")) if form)
+
+
+def emoji_valid(value: Any) -> bool:
+    """A component emoji Discord takes: a custom emoji (an ``id``; the fake knows no
+    server's emoji list, so any snowflake passes) or a Unicode emoji it knows
+    (https://discord.com/developers/docs/components/reference#button, "emoji: name, id,
+    and animated").
+    """
+    if not isinstance(value, dict):
+        return False
+    if value.get("id") is not None:
+        return str(value["id"]).isdigit()
+    name = value.get("name")
+    return isinstance(name, str) and known_emoji(name)
+
+
+def _emoji_slots(components: list[dict[str, Any]], path: str
+                 ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(error path, component or select option) for everything that can carry an
+    emoji, with Discord's error paths (``components.0.components.1``)."""
+    for i, comp in enumerate(components):
+        here = f"{path}.{i}" if path else f"components.{i}"
+        yield here, comp
+        for j, option in enumerate(comp.get("options") or []):
+            if isinstance(option, dict):
+                yield f"{here}.options.{j}", option
+        if comp.get("components"):
+            yield from _emoji_slots(comp["components"], f"{here}.components")
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                yield from _emoji_slots([comp[key]], f"{here}.{key}")
+
+
+def validate_component_emoji(components: list[dict[str, Any]], errors: dict[str, Any]
+                             ) -> None:
+    """Every button's and select option's emoji must be one Discord knows, else the
+    whole message is refused (400 50035, ``BUTTON_COMPONENT_INVALID_EMOJI``)."""
+    for path, slot in _emoji_slots(components, ""):
+        if "emoji" in slot and slot["emoji"] is not None and not emoji_valid(slot["emoji"]):
+            errors[f"{path}.emoji.name"] = INVALID_EMOJI
+
+
 def validate_choices(choices: list[dict[str, Any]]) -> dict[str, Any]:
     """Errors for an autocomplete answer: at most 25 choices, names of 1 to 100
     characters, string values of at most 100."""
@@ -116,7 +176,8 @@ def validate_choices(choices: list[dict[str, Any]]) -> dict[str, Any]:
     return errors
 
 
-def validate_message(body: dict[str, Any], *, creating: bool, files: int) -> dict[str, Any]:
+def validate_message(body: dict[str, Any], *, creating: bool, files: int,
+                     check_emoji: bool = True) -> dict[str, Any]:
     """Errors (Discord 'Invalid Form Body' style) for a message create/edit body."""
     errors: dict[str, Any] = {}
     flags = int(body.get("flags") or 0)
@@ -127,6 +188,9 @@ def validate_message(body: dict[str, Any], *, creating: bool, files: int) -> dic
     components = body.get("components") or []
     validate_embeds(embeds, errors)
     validate_components(components, v2, errors)
+    if check_emoji:
+        validate_component_emoji(components, errors)
+    errors.update(validate_allowed_mentions(body.get("allowed_mentions")))
     if v2 and (content or embeds):
         errors["flags"] = "IS_COMPONENTS_V2 messages cannot have content or embeds"
     if (
