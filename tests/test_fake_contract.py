@@ -418,3 +418,55 @@ async def test_interaction_tokens_expire_after_15_minutes(world: Any) -> None:
     assert (status, error_code(data)) == (401, 50027)
     status, data = await api.edit_original(inter, {"content": "too late"})
     assert (status, error_code(data)) == (401, 50027)
+
+
+# ---------------------------------------------------------------- command sync (contract 9)
+def slash(name: str = "game", **extra: Any) -> dict[str, Any]:
+    return {"name": name, "type": 1, "description": "A game", **extra}
+
+
+def opt(name: str, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "type": 3, "description": "An option", **extra}
+
+
+@pytest.mark.parametrize(("payload", "where"), [
+    (slash("Game"), "0.name"),  # a lowercase variant exists
+    (slash("two words"), "0.name"),
+    (slash("x" * 33), "0.name"),
+    (slash(description=""), "0.description"),
+    (slash(name_localizations={"nb": "spill"}), "0.name_localizations.nb"),  # "no" is Norwegian
+    (slash(name_localizations={"no": "Spill"}), "0.name_localizations.no"),
+    (slash(description_localizations={"no": "x" * 101}), "0.description_localizations.no"),
+    (slash(options=[opt(f"o{i}") for i in range(26)]), "0.options"),
+    (slash(options=[opt("o", choices=[{"name": str(i), "value": str(i)} for i in range(26)])]),
+     "0.options.0.choices"),
+    (slash(options=[opt("a"), opt("b", required=True)]), "0.options"),
+    (slash(options=[opt("a"), {"name": "sub", "type": 1, "description": "s"}]), "0.options"),
+    (slash(options=[{"name": "grp", "type": 2, "description": "g", "options": [opt("a")]}]),
+     "0.options.0.options"),
+])
+async def test_bad_command_payloads_are_refused(world: Any, payload: dict[str, Any],
+                                                where: str) -> None:
+    """https://discord.com/developers/docs/interactions/application-commands"""
+    fake, api, _ = world
+    status, data = await api.call("PUT", f"/applications/{fake.app_id}/commands", [payload])
+    assert status == 400 and error_code(data) == 50035, data
+    assert where in data["errors"], data["errors"]
+
+
+async def test_command_size_counts_the_longest_localization(world: Any) -> None:
+    """8,000 characters per command, each field counted at its longest localization."""
+    fake, api, _ = world
+    long_desc = {"no": "d" * 100, "de": "e" * 100}
+    options = [opt(f"o{i}", description="short", description_localizations=long_desc)
+               for i in range(25)]
+    subs = [{"name": f"s{j}", "type": 1, "description": "s", "options": options}
+            for j in range(4)]
+    fits = slash(options=[{**subs[0], "name": "one"}])
+    assert (await api.call("PUT", f"/applications/{fake.app_id}/commands", [fits]))[0] == 200
+    # 4 subcommands x 25 options x (2 + 100) characters > 8,000 (the defaults alone: 700)
+    status, data = await api.call("PUT", f"/applications/{fake.app_id}/commands",
+                                  [slash(options=subs)])
+    assert status == 400 and "0._errors" in data["errors"], data
+    menu = {"name": "Show Hand", "type": 2, "description": ""}  # mixed case is fine here
+    assert (await api.call("PUT", f"/applications/{fake.app_id}/commands", [menu]))[0] == 200

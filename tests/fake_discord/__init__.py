@@ -44,7 +44,7 @@ what Discord refuses, each rule beside its Discord source (the module named):
 * rate limits: per-route buckets, and 50 requests/s per token
   (``fake.global_requests()``; interaction routes exempt); 429s in ``fake.rate_limited``;
 * interaction tokens expire 15 minutes after the interaction: 401 50027;
-* command sync payloads are checked (commands.py; not yet: a later commit).
+* command sync payloads are checked as Discord checks them (commands.py).
 
 Each can be turned off by its keyword (``check_emoji=False``...) for the fake's own tests.
 

@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from .clock import FakeClock
+from .commands import validate_command, validate_commands
 from .mentions import NO_PINGS, PARSE_ALL, PARSE_USERS, Pings, compute_pings
 from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
@@ -1515,6 +1516,11 @@ class FakeDiscord:
         store[int(cmd["id"])] = cmd
         return cmd
 
+    def _check_commands(self, errors: dict[str, Any]) -> None:
+        """Refuse a command payload Discord refuses (commands.py)."""
+        if self.check_commands and errors:
+            raise HTTPError(400, 50035, "Invalid Form Body", errors)
+
     async def _get_commands(self, ctx: _Ctx) -> web.Response:
         return json_response(list(self._command_store(ctx).values()))
 
@@ -1522,6 +1528,7 @@ class FakeDiscord:
         store = self._command_store(ctx)
         if not isinstance(ctx.json, list):
             raise HTTPError(400, 50035, "Invalid Form Body")
+        self._check_commands(validate_commands(ctx.json))
         names = [(c.get("name"), c.get("type", 1)) for c in ctx.json]
         if len(names) != len(set(names)):
             raise HTTPError(400, 50035, "Invalid Form Body", {"_errors": "duplicate names"})
@@ -1537,6 +1544,7 @@ class FakeDiscord:
 
     async def _post_command(self, ctx: _Ctx) -> web.Response:
         store = self._command_store(ctx)
+        self._check_commands(validate_command(ctx.json))
         return json_response(self._store_command(store, ctx.body, ctx.group(2)), 201)
 
     def _find_command(self, ctx: _Ctx) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
@@ -1551,6 +1559,7 @@ class FakeDiscord:
 
     async def _patch_command(self, ctx: _Ctx) -> web.Response:
         _, cmd = self._find_command(ctx)
+        self._check_commands(validate_command({**cmd, **ctx.body}))
         cmd.update({k: v for k, v in ctx.body.items() if k != "id"})
         return json_response(cmd)
 
