@@ -386,7 +386,7 @@ def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
     raise LookupError("no live table message")
 
 
-async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 5.0) -> None:
+async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 20.0) -> None:
     """Until the bot has told the channel: the final standings are posted and the table
     message has lost its buttons."""
     assert table.message_id is not None
