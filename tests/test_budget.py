@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from bot import edit_queue
 from bot.budget import (
     PREPAID,
     Priority,
@@ -17,7 +18,6 @@ from bot.budget import (
     route_priority,
 )
 from bot.config import Settings
-from bot import edit_queue
 from bot.edit_queue import EditQueue, Retry
 
 APP = 1234
