@@ -19,7 +19,6 @@ import itertools
 import json
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -345,7 +344,7 @@ class OpenPanel:
     application_id: int
     token: str
     language: str
-    since: float  # time.monotonic() of the click
+    since: float  # when Discord created the click (its token's life starts then)
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
@@ -998,7 +997,9 @@ class Tables(commands.Cog):
             elif row.kind == POST_TABLE_MESSAGE:
                 if table.stage not in (LOBBY, PLAYING):
                     return None  # the game ended or was cancelled meanwhile
-                message = await self._post_table_message(table, nonce)
+                # A deleted message cannot lose its buttons: it is left alone.
+                message = await self._post_table_message(
+                    table, nonce, retire=row.params.get("why") != "deleted")
             elif row.kind == POST_CLAIM:
                 message = await channel.send(
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
@@ -1014,7 +1015,8 @@ class Tables(commands.Cog):
             return None
         return message.id
 
-    async def _post_table_message(self, table: Table, nonce: str) -> discord.Message:
+    async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
+                                  ) -> discord.Message:
         """A new table message at the bottom of the channel (for the next hand, or in
         place of one too old to edit or deleted); the old one loses its buttons."""
         channel = self.bot.get_partial_messageable(table.channel_id)
@@ -1029,7 +1031,7 @@ class Tables(commands.Cog):
         self._replacing.pop(table.id, None)
         if _embed(table_panel(table)).to_dict() != shown:
             self.request_refresh(table)  # the table moved while the post was made
-        if old is not None and old != message.id:
+        if retire and old is not None and old != message.id:
             await self._retire_table_message(table, old)
         return message
 
@@ -1263,13 +1265,14 @@ class Tables(commands.Cog):
         """The user's hand panel is the one this interaction answered with."""
         self._panels[(table.id, interaction.user.id)] = OpenPanel(
             interaction.application_id, interaction.token,
-            language_of(interaction.locale), time.monotonic())
+            language_of(interaction.locale),
+            discord.utils.snowflake_time(interaction.id).timestamp())
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))
         if panel is None:
             return None
-        if time.monotonic() - panel.since > PANEL_TOKEN_SECONDS:
+        if self.clock.time() - panel.since > PANEL_TOKEN_SECONDS:  # by Discord's clock
             del self._panels[(table.id, user_id)]  # its token has run out
             return None
         return panel
