@@ -481,7 +481,9 @@ def report_limits(fake: FakeDiscord, shows: Shows, moves: int, since: float,
           + ", ".join(f"{count / max(1, moves):.3f} {kind}" for kind, count in
                       sorted(kinds.items(), key=lambda item: -item[1])))
     print(f"  {limits.rate:.1f} counted requests/s during the play, busiest second "
-          f"{limits.busiest}; 429s in the whole run: {limits.rate_limited}")
+          f"{limits.busiest}; 429s in the whole run: {limits.rate_limited}"
+          + "".join(f"\n    429: {r.method} {r.path} at {r.time - since:.3f} s"
+                    for r in fake.rate_limited[:5]))
     if table_lags:
         print(f"  table message behind its table: p50 {percentile(table_lags, 50):.2f} s, "
               f"p99 {percentile(table_lags, 99):.2f} s, max {max(table_lags):.2f} s "

@@ -7,7 +7,7 @@ callback`, and the interaction's webhook, `/webhooks/{application_id}/{token}...
 bound to it (https://docs.discord.com/developers/topics/rate-limits#global-rate-limit).
 Over it, Discord answers 429s, discord.py learns of the limit only from them, and enough
 invalid requests end in a temporary ban. So the bot keeps its own, lower budget
-(REQUEST_BUDGET, 40 a second by default: a fifth left for what the estimate misses) and
+(REQUEST_BUDGET, 45 a second by default: a tenth left for what the count misses) and
 never sends a counted request beyond it. Each process takes its shards' share,
 REQUEST_BUDGET x its shards / SHARD_COUNT (`Settings.request_rate`: guilds are spread
 over the shards by id, so each process's tables and requests are about that share), and
@@ -46,7 +46,7 @@ class Priority(IntEnum):
 
 # The requests each process may send in any second, of the token's 50 (Discord's
 # global limit): the default of REQUEST_BUDGET.
-DEFAULT_RATE = 40.0
+DEFAULT_RATE = 45.0
 # Slack added to the window: a slot is counted when its request is handed to the HTTP
 # client, a few milliseconds before Discord receives it; a busy event loop can hold one
 # request back a little longer than the next, and Discord counts by arrival.
@@ -130,7 +130,7 @@ class RequestBudget:
         if rate <= 0:
             raise ValueError("a request budget needs a positive rate")
         self.rate = rate
-        # Whole requests in a window of at least a second: 13.3/s (40 over 3 processes)
+        # Whole requests in a window of at least a second: 15/s (45 over 3 processes)
         # is 13 a second; 0.5/s is 1 in 2 s.
         self.limit = max(1, math.floor(rate))
         self.window = self.limit / rate + slack

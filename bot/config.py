@@ -29,8 +29,10 @@ class SystemClock:
 SYSTEM_CLOCK = SystemClock()
 # Requests a second the bot token may spend on Discord's global limit (50 a second for
 # every process of the token together, interaction answers apart): the default leaves a
-# fifth for what the count misses (bot/budget.py).
-DEFAULT_REQUEST_BUDGET = 40.0
+# tenth for what the count misses (bot/budget.py). At 40 a second, 1,000 tables at a
+# move every ~27 s each (37 moves a second) left the table messages 21 s behind at p99
+# (bench/bot.py): the queue of edits was full; at 45 it has room.
+DEFAULT_REQUEST_BUDGET = 45.0
 
 
 class ConfigError(Exception):

@@ -1012,6 +1012,10 @@ class Tables(commands.Cog):
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
         except (discord.Forbidden, discord.NotFound):
+            if row.kind == POST_TABLE_MESSAGE:
+                # Not posted: the table's next change tries its old message again (and
+                # replaces it again if it must), rather than wait for this post.
+                self._replacing.pop(table.id, None)
             return None
         return message.id
 
