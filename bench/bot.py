@@ -166,9 +166,10 @@ class Table:
 
     def __init__(self, fake: FakeDiscord, channel: Any, users: list[FakeUser],
                  rng: random.Random, totals: Totals, pictures: bool = True,
-                 shows: Shows | None = None) -> None:
+                 shows: Shows | None = None, game: str = "amerikaner") -> None:
         self.fake = fake
         self.shows = shows
+        self.game = game
         self.pictures = pictures
         self.channel = channel
         self.users = users
@@ -181,9 +182,10 @@ class Table:
 
     async def open(self) -> None:
         fake, host = self.fake, self.users[0]
-        new = await fake.slash(host, self.channel, "amerikaner new",
-                               {"players": 4, "target": 52, "pictures": self.pictures},
-                               timeout=30)
+        options: dict[str, Any] = {"players": 4, "pictures": self.pictures}
+        if self.game == "amerikaner":
+            options["target"] = 52
+        new = await fake.slash(host, self.channel, f"{self.game} new", options, timeout=30)
         lobby = new.message
         assert lobby is not None, new.callback.data
         for user in self.users[1:]:
@@ -254,7 +256,12 @@ class Table:
                    and ACTION_ID.match(b.get("custom_id", ""))]
         selects = msg.selects()
         labels = [b["label"] for b in buttons]
-        if "Pass" in labels:
+        if self.game == "american" and buttons:
+            # Every button of American's panel is a legal move (play a rank, pick up,
+            # flip, keep the swap); its menus are the two-step swap and fewer cards.
+            choice = rng.choice(buttons)
+            it = await fake.click(user, msg, choice["custom_id"], wait=False)
+        elif "Pass" in labels:
             numbers = [b for b in buttons if b["label"].isdigit()]
             if rng.random() < 0.55 or not numbers:
                 choice = buttons[labels.index("Pass")]
@@ -460,16 +467,32 @@ def busiest_second(times: list[float]) -> int:
     return best
 
 
-def report_limits(fake: FakeDiscord, shows: Shows, moves: int, since: float,
+def game_of(choice: str, index: int) -> str:
+    """The game of the table `index`: the one asked for, or both in turn ("mix")."""
+    if choice != "mix":
+        return choice
+    return ("amerikaner", "american")[index % 2]
+
+
+def report_limits(fake: FakeDiscord, shows: Shows, games: dict[int, str], since: float,
                   until: float, args: argparse.Namespace) -> Limits:
     """Print and return the figures of Discord's limits for the play [since, until] (the
-    edits that land after it, of moves made in it, count too)."""
+    edits that land after it, of moves made in it, count too), by game and route."""
     counted = [r for r in fake.global_requests() if since <= r.time]
     played = [r for r in counted if r.time <= until]
-    kinds: dict[str, int] = {}
+    moves_of: dict[str, int] = {}
+    for move in shows.moves:
+        if move.at >= since:
+            game = games.get(move.channel_id, "?")
+            moves_of[game] = moves_of.get(game, 0) + 1
+    moves = sum(moves_of.values())
+    kinds: dict[str, dict[str, int]] = {}
     for request in counted:
-        route = re.sub(r"\d{6,}", "ID", request.path)
-        kinds[f"{request.method} {route}"] = kinds.get(f"{request.method} {route}", 0) + 1
+        channel = re.match(r"^/channels/(\d+)", request.path)
+        game = games.get(int(channel.group(1)), "other") if channel else "other"
+        kind = request.method + " " + re.sub(r"\d{6,}", "ID", request.path)
+        by_kind = kinds.setdefault(game, {})
+        by_kind[kind] = by_kind.get(kind, 0) + 1
     per_move = len(counted) / max(1, moves)
     table_lags, unseen = shows.table_lags(since)
     panel_lags = shows.panel_lags(since)
@@ -477,11 +500,17 @@ def report_limits(fake: FakeDiscord, shows: Shows, moves: int, since: float,
                     busiest_second([r.time for r in played]), len(fake.rate_limited),
                     table_lags, unseen, panel_lags)
     print(f"within Discord's limits (budget {args.budget:g}/s): {len(counted)} counted "
-          f"requests for {moves} moves = {per_move:.3f} a move (Amerikaner): "
-          + ", ".join(f"{count / max(1, moves):.3f} {kind}" for kind, count in
-                      sorted(kinds.items(), key=lambda item: -item[1])))
+          f"requests for {moves} moves = {per_move:.3f} a move")
+    for game, by_kind in sorted(kinds.items()):
+        made = moves_of.get(game, 0)
+        total = sum(by_kind.values())
+        print(f"  {game}: {total} for {made} moves"
+              + (f" = {total / made:.3f} a move: " if made else ": ")
+              + ", ".join(f"{count / max(1, made):.3f} {kind}" if made else f"{count} {kind}"
+                          for kind, count in sorted(by_kind.items(), key=lambda i: -i[1])))
     print(f"  {limits.rate:.1f} counted requests/s during the play, busiest second "
           f"{limits.busiest}; 429s in the whole run: {limits.rate_limited}"
+          + f" ({sum(r.refused for r in fake.global_requests())} of them the global limit)"
           + "".join(f"\n    429: {r.method} {r.path} at {r.time - since:.3f} s"
                     for r in fake.rate_limited[:5]))
     if table_lags:
@@ -580,8 +609,10 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         totals = Totals()
         rng = random.Random(args.seed)
         tables = [Table(fake, channels[i], fake.users[4 * i:4 * i + 4],
-                        random.Random(rng.random()), totals, not args.no_pictures, shows)
+                        random.Random(rng.random()), totals, not args.no_pictures, shows,
+                        game_of(args.game, i))
                   for i in range(n)]
+        games = {t.channel.id: t.game for t in tables}
         t0 = time.monotonic()
         sem = asyncio.Semaphore(args.setup_concurrency)
 
@@ -648,7 +679,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
                   f"{os.getloadavg()[0]:.1f}")
             print("requests to Discord during play: " + request_kinds(fake.requests, t1,
                                                                       play_end))
-        limits = report_limits(fake, shows, totals.actions, t1, play_end, args)
+        limits = report_limits(fake, shows, games, t1, play_end, args)
         kib_per_table = (open_rss - base_rss) / n if procs else \
             (open_traced - base_traced) / n / 1024
         if procs:
@@ -739,6 +770,9 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="1000",
                         help="active tables; several, comma-separated: one run at each")
+    parser.add_argument("--game", choices=("amerikaner", "american", "mix"),
+                        default="amerikaner",
+                        help="the game of every table, or both in turn (mix)")
     parser.add_argument("--budget", type=float, default=DEFAULT_REQUEST_BUDGET,
                         help="REQUEST_BUDGET of the bot: requests a second of the token")
     parser.add_argument("--actions-per-table", type=int, default=6)

@@ -30,7 +30,7 @@ from discord.ext import commands
 
 from bot.budget import RequestBudget
 from bot.config import Clock
-from bot.edit_queue import EditQueue, Retry
+from bot.edit_queue import EditQueue, Retry, Turn
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale, use_locale
 from bot.render import (
@@ -888,15 +888,15 @@ class Tables(commands.Cog):
         self._shown_tables[table.id] = table
         self._edits.request(table.id)
 
-    async def _edit_queued(self, table_id: int) -> None:
-        """The edit queue's turn for a table: its message shows the table as it is now.
-        Raises Retry (or lets a connection error through) to be tried again later."""
+    async def _edit_queued(self, table_id: int, turn: Turn) -> None:
+        """The edit queue's turn for a table: its message shows the table as it is now
+        (`turn`: its slot of the budget). Raises Retry to be tried again later."""
         table = self._shown_tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
             self._shown_tables.pop(table_id, None)
             return  # over: its last message is the final post's business
         with await self.public(table.guild_id):
-            await self._edit_table_message(table)
+            await self._edit_table_message(table, turn)
 
     def _too_old(self, message_id: int) -> bool:
         """Whether a message is too old for the edits a table needs: Discord allows few
@@ -905,7 +905,7 @@ class Tables(commands.Cog):
         posted = discord.utils.snowflake_time(message_id).timestamp()
         return self.clock.time() - posted >= TABLE_MESSAGE_MAX_AGE
 
-    async def _edit_table_message(self, table: Table) -> None:
+    async def _edit_table_message(self, table: Table, turn: Turn) -> None:
         message_id = table.message_id
         if message_id is None:
             return
@@ -919,9 +919,13 @@ class Tables(commands.Cog):
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
             message_id)
-        # The text and the picture's scene are read together, before the drawing waits.
+        # The text and the picture's scene are read together, before the drawing waits;
+        # drawn before the budget's slot is taken, and again if the table moved meanwhile.
         embed, view, drawing = self._table_message_parts(table)
         picture = await drawing
+        if await turn():
+            embed, view, drawing = self._table_message_parts(table)
+            picture = await drawing
         try:
             await message.edit(embed=_with_picture(embed, picture), view=view,
                                attachments=[picture] if picture is not None else [])

@@ -18,7 +18,7 @@ from bot.budget import (
     route_priority,
 )
 from bot.config import Settings
-from bot.edit_queue import EditQueue, Retry
+from bot.edit_queue import EditQueue, Retry, Turn
 
 APP = 1234
 
@@ -138,8 +138,10 @@ async def test_edits_are_coalesced_fair_and_retried(monkeypatch: pytest.MonkeyPa
     landed: list[int] = []
     failures = {2: 2}
 
-    async def edit(key: int) -> None:
+    async def edit(key: int, turn: Turn) -> None:
         value = state[key]
+        if await turn():
+            value = state[key]
         await budget.spend("PATCH", f"/channels/{key}/messages/9")
         if failures.get(key):
             failures[key] -= 1
