@@ -12,7 +12,6 @@ A game's cog (cogs/amerikaner.py) adds these commands to its own group with
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import io
@@ -20,7 +19,6 @@ import itertools
 import json
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -30,6 +28,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.budget import RequestBudget
+from bot.config import Clock
+from bot.edit_queue import EditQueue, Retry, Turn
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale, use_locale
 from bot.render import (
@@ -41,6 +42,7 @@ from bot.render import (
     cancelled_panel,
     cancelled_text,
     claim_text,
+    committed_text,
     error_text,
     export_note,
     fit_panel,
@@ -59,6 +61,7 @@ from bot.render import (
     moved_on_text,
     old_button_text,
     page_footer,
+    picture_seat_names,
     rematch_started_text,
     rematch_text,
     reminder_text,
@@ -76,9 +79,10 @@ from bot.render import (
     turn_mention,
 )
 from bot.render.painter import Painter
-from bot.store import PostRow, Store
+from bot.store import Post, PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
+from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
 from bot.tables.service import (
     FINISHED,
@@ -112,6 +116,15 @@ CHOICES_LIMIT = 25
 CHOICE_LIMIT = 100  # a choice's name, and its value
 CUSTOM_ID_LIMIT = 100
 COMPONENTS_LIMIT = 25  # buttons and selects in one message (5 rows of 5)
+
+# Discord's codes for an edit of a deleted message, and for one edit too many of a
+# message older than an hour
+# (https://docs.discord.com/developers/topics/opcodes-and-status-codes#json).
+UNKNOWN_MESSAGE = 10008
+OLD_MESSAGE_EDITS = 30046
+# A table message is posted afresh at its first change after this age (seconds): a
+# little before the hour after which Discord allows it few edits.
+TABLE_MESSAGE_MAX_AGE = 55 * 60
 
 def _embed(panel: Panel) -> discord.Embed:
     """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
@@ -176,6 +189,10 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     # A refusal is for the user: their words (read with getattr: it must never fail).
     set_locale(language_of(getattr(interaction, "locale", None)))
+    committed = getattr(interaction, "extras", {}).get("committed")
+    if committed is not None:
+        await _answer_committed(interaction, error, *committed)
+        return
     text = _error_answer(error, _game_of(interaction))
     if isinstance(error, discord.HTTPException) and interaction.response.is_done():
         return  # Discord refused a request after the answer: the user has theirs (logged)
@@ -187,6 +204,40 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
                 await _send_ephemeral(interaction, internal_error())
         log.error("could not answer interaction %s with %r", interaction.id,
                   shorten(text, 80), exc_info=exc)
+
+
+async def _answer_committed(interaction: discord.Interaction[Any], error: BaseException,
+                            what: str, table_id: int | None) -> None:
+    """A request after a stored change failed (Discord refused the answer, its edit or a
+    follow-up): the change stands, and the user is told so, unless they already have
+    the answer that shows it. The table message is brought up to date."""
+    log.warning("a request after a stored change (%s) failed", what, exc_info=error)
+    with contextlib.suppress(Exception):
+        await _show_committed(interaction, table_id)
+    if interaction.response.is_done() and interaction.response.type not in _DEFERRED:
+        return  # answered: what they see shows the change
+    try:
+        await _send_ephemeral(interaction, committed_text(what))
+    except Exception as exc:
+        log.error("could not tell interaction %s that its change stands", interaction.id,
+                  exc_info=exc)
+
+
+# A deferred answer ("thinking", or a silent one) says nothing yet.
+_DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
+             discord.InteractionResponseType.deferred_message_update)
+
+
+async def _show_committed(interaction: discord.Interaction[Any], table_id: int | None
+                          ) -> None:
+    """The public side of a stored change whose answer failed: the table message (which
+    the answer may have been) edited soon, and the next player's panel followed."""
+    cog = interaction.client.get_cog("Tables")
+    table = cog.tables.get(table_id) if isinstance(cog, Tables) and table_id else None
+    if table is None or table.stage not in (LOBBY, PLAYING):
+        return
+    cog.request_refresh(table)
+    await cog._follow_turn(table, interaction.user.id)
 
 
 def _game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
@@ -293,7 +344,7 @@ class OpenPanel:
     application_id: int
     token: str
     language: str
-    since: float  # time.monotonic() of the click
+    since: float  # when Discord created the click (its token's life starts then)
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
@@ -505,12 +556,17 @@ CHART_PICTURE = "totals.png"
 PAINTER = Painter()
 
 
+async def _no_picture() -> None:
+    return None
+
+
 async def _table_picture(table: Table) -> discord.File | None:
     """The picture of the public table, if the table shows pictures. The scene is read
     here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    png = await PAINTER.table(table.kind.table_scene(table.game, seat_names(table.seats)))
+    png = await PAINTER.table(table.kind.table_scene(table.game,
+                                                     picture_seat_names(table.seats)))
     return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
 
@@ -521,7 +577,8 @@ async def _totals_chart(table: Table) -> discord.File | None:
     totals = table.kind.running_totals(table.game)
     if not totals:
         return None
-    png = await PAINTER.chart(table.kind.title(table.rules), seat_names(table.seats), totals)
+    png = await PAINTER.chart(table.kind.title(table.rules), picture_seat_names(table.seats),
+                              totals)
     return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 
 
@@ -550,6 +607,18 @@ def _turn_mention(table: Table) -> str | None:
     if user is None or table.seats[seat].played_by_ai:
         return None
     return turn_mention(user, table.kind.title(table.rules))
+
+
+def _pinging(table: Table) -> discord.AllowedMentions:
+    """The mentions a turn line may make: the player to act, named, and nobody else.
+    (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
+    discord.py's other flags default to true.)
+    https://discord.com/developers/docs/resources/message#allowed-mentions-object"""
+    seat = table.to_act
+    user = table.seats[seat].user_id if seat is not None else None
+    users = [discord.Object(id=user)] if user is not None else []
+    return discord.AllowedMentions(everyone=False, users=users, roles=False,
+                                   replied_user=False)
 
 
 def _version(text: str) -> int:
@@ -587,8 +656,61 @@ def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bo
 # ----------------------------------------------------------------- the cog
 
 def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user has Manage Server in the interaction's server: a table's own
+    server, once _check_place (components) or _table_here (commands) has found it there."""
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
+
+
+def _check_place(interaction: discord.Interaction[Any], table: Table) -> None:
+    """A component's custom id names a table of the channel (or thread) it was clicked in.
+    Discord sends only ids of the clicked message, but a gap on its side or a modified
+    client must not reach another server's table: such an id is refused, nothing read
+    or changed."""
+    if table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id:
+        log.warning("a component of table %s (server %s, channel %s) came from server %s, "
+                    "channel %s: refused", table.id, table.guild_id, table.channel_id,
+                    interaction.guild_id, interaction.channel_id)
+        raise TableError("elsewhere")
+
+
+# What the bot needs where a table plays, as discord.Permissions names them, in the order
+# a refusal names what is missing: see the channel, post its messages (in a thread: Send
+# Messages in Threads, not Send Messages), their embeds (Embed Links) and pictures
+# (Attach Files), and read the channel's messages it edits (Read Message History).
+# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
+                     "read_message_history")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
+                      "attach_files", "read_message_history")
+_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+            discord.ChannelType.news_thread)
+
+
+def check_bot_permissions(interaction: discord.Interaction[Any], *,
+                          new_thread: bool = False) -> None:
+    """Refuse, naming what is missing, a table the bot could not show where it would play:
+    the interaction's channel (or thread), or a thread it is to start there (Create
+    Public Threads besides). Interactions work without any of these, but every post and
+    edit of the table would be refused (403). `app_permissions` are the bot's in the
+    interaction's channel, overwrites included.
+    https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object"""
+    in_thread = new_thread or getattr(interaction.channel, "type", None) in _THREADS
+    needs = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
+    if new_thread:
+        needs = (*needs, "create_public_threads")
+    have = interaction.app_permissions
+    missing = tuple(name for name in needs if not getattr(have, name))
+    if missing:
+        raise TableError("bot_missing", permissions=missing)
+
+
+def _committed(interaction: discord.Interaction[Any], table: Table,
+               what: str = "change") -> None:
+    """The interaction's change is stored (`what`: "move", "start", "opened", "cancel" or
+    "change"): whatever Discord refuses from now on, the user is told the truth, never
+    that nothing was changed (answer_error)."""
+    interaction.extras["committed"] = (what, table.id)
 
 # ----------------------------------------------------------------- what a game's cog gives
 
@@ -613,6 +735,7 @@ class TableBot(Protocol):
     store: Store
     tables: TableService
     outbox: Outbox
+    budget: RequestBudget
     settings: Any
     tree: app_commands.CommandTree[Any]
 
@@ -633,9 +756,16 @@ class Tables(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.tables = bot.tables
-        self._dirty: set[int] = set()
-        self._editors: dict[int, asyncio.Task[None]] = {}
-        self.edit_delay = bot.settings.edit_delay
+        # The public table messages: edited within the request budget, coalesced and
+        # fairest first (bot/edit_queue.py); the tables they show, by id.
+        self._edits = EditQueue(bot.budget, self._edit_queued,
+                                delay=bot.settings.edit_delay,
+                                interval=bot.settings.edit_interval)
+        self._shown_tables: dict[int, Table] = {}
+        # table -> the id of its table message being replaced by a fresh post (too old
+        # to edit, or deleted): edits wait for the fresh one.
+        self._replacing: dict[int, int] = {}
+        self.clock: Clock = bot.settings.clock  # Discord's time of day (message age)
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the user's hand panel as the last click showed it: its
         # token edits that panel for 15 minutes (the panel follows the game).
@@ -688,8 +818,7 @@ class Tables(commands.Cog):
         self.bot.tree.interaction_check = _speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
-        for task in self._editors.values():
-            task.cancel()
+        await self._edits.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
 
@@ -753,38 +882,93 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------- table message
 
     def request_refresh(self, table: Table) -> None:
-        """Edit the public table message soon; edits are coalesced, so a burst of actions
-        makes few edits, and the last one always shows the current state."""
-        self._dirty.add(table.id)
-        task = self._editors.get(table.id)
-        if task is None or task.done():
-            self._editors[table.id] = asyncio.create_task(self._editor(table))
+        """Show the table's current state on its public message soon: edits wait their
+        turn in the request budget and are coalesced (an edit shows the table as it is
+        when its turn comes), the tables waiting longest first (bot/edit_queue.py)."""
+        self._shown_tables[table.id] = table
+        self._edits.request(table.id)
 
-    async def _editor(self, table: Table) -> None:
-        while table.id in self._dirty:
-            await asyncio.sleep(self.edit_delay)
-            self._dirty.discard(table.id)
-            try:
-                with await self.public(table.guild_id):
-                    await self._edit_table_message(table)
-            except discord.HTTPException:
-                log.warning("could not edit the table message of table %s", table.id,
-                            exc_info=True)
+    async def _edit_queued(self, table_id: int, turn: Turn) -> None:
+        """The edit queue's turn for a table: its message shows the table as it is now
+        (`turn`: its slot of the budget). Raises Retry to be tried again later."""
+        table = self._shown_tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            self._shown_tables.pop(table_id, None)
+            return  # over: its last message is the final post's business
+        with await self.public(table.guild_id):
+            await self._edit_table_message(table, turn)
 
-    async def _edit_table_message(self, table: Table) -> None:
-        if table.message_id is None:
+    def _too_old(self, message_id: int) -> bool:
+        """Whether a message is too old for the edits a table needs: Discord allows few
+        edits of a message older than an hour (error 30046), so a table message is
+        posted afresh a little before (its age from its id, by Discord's clock)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.clock.time() - posted >= TABLE_MESSAGE_MAX_AGE
+
+    async def _edit_table_message(self, table: Table, turn: Turn) -> None:
+        message_id = table.message_id
+        if message_id is None:
+            return
+        if self._replacing.get(table.id) == message_id:
+            # A fresh message is on its way through the outbox: it shows the table as
+            # it is when it is sent (and is edited after, if the table moved meanwhile).
+            self.bot.outbox.kick(table.id)
+            return
+        if self._too_old(message_id):
+            await self._replace_table_message(table, message_id, "too_old")
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-            table.message_id)
-        if table.stage == LOBBY:
-            await message.edit(embed=_embed(table_panel(table)), view=lobby_view(table))
-        elif table.stage == PLAYING:
-            picture = await _table_picture(table)
-            embed = _with_picture(_embed(table_panel(table)), picture)
-            await message.edit(embed=embed, view=table_view(table),
+            message_id)
+        # The text and the picture's scene are read together, before the drawing waits;
+        # drawn before the budget's slot is taken, and again if the table moved meanwhile.
+        embed, view, drawing = self._table_message_parts(table)
+        picture = await drawing
+        if await turn():
+            embed, view, drawing = self._table_message_parts(table)
+            picture = await drawing
+        try:
+            await message.edit(embed=_with_picture(embed, picture), view=view,
                                attachments=[picture] if picture is not None else [])
-        else:
-            await message.edit(view=None)
+        except discord.HTTPException as exc:
+            await self._edit_refused(table, message_id, exc)
+        except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
+            raise Retry(f"connection: {exc!r}") from None
+
+    def _table_message_parts(self, table: Table
+                             ) -> tuple[discord.Embed, Components, Awaitable[discord.File | None]]:
+        """The table message as it is now: its embed, its buttons, and its picture (to
+        draw: a coroutine, started from the state of this moment)."""
+        embed = _embed(table_panel(table))
+        if table.stage == LOBBY:
+            return embed, lobby_view(table), _no_picture()
+        return embed, table_view(table), _table_picture(table)
+
+    async def _edit_refused(self, table: Table, message_id: int,
+                            exc: discord.HTTPException) -> None:
+        """Discord did not take an edit of the table message: a deleted or too old
+        message is replaced by a fresh one; a failure of Discord's or a 429 is tried
+        again (Retry); a refusal to the bot in the channel waits for the next change."""
+        if exc.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
+            await self._replace_table_message(
+                table, message_id, "deleted" if exc.code == UNKNOWN_MESSAGE else "too_old")
+            return
+        if exc.status >= 500 or exc.status == 429:
+            raise Retry(f"{exc.status} {exc.code}") from None
+        # 403 (the bot may no longer see or write in the channel), 404 (the channel is
+        # gone): trying again would only add invalid requests, which Discord counts
+        # toward a ban. The next change tries again.
+        log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
+                    exc.status, exc.code, exc.text)
+
+    async def _replace_table_message(self, table: Table, old: int, why: str) -> None:
+        """Post a fresh table message at the bottom of the channel, through the outbox
+        (committed first, so it survives a restart, and sent with a nonce, so it is not
+        posted twice); the old one loses its buttons once the fresh one is there."""
+        log.info("table %s: its message %s is %s: posting a fresh one", table.id, old, why)
+        self._replacing[table.id] = old
+        await self.bot.store.add_posts(table.id, [Post(POST_TABLE_MESSAGE,
+                                                       {"replaces": old, "why": why})])
+        self.bot.outbox.kick(table.id)
 
     # ------------------------------------------------------------- posts (the outbox)
 
@@ -815,9 +999,11 @@ class Tables(commands.Cog):
                     **({"file": chart} if chart is not None else {}))
                 await self._retire_table_message(table, table.message_id)
             elif row.kind == POST_TABLE_MESSAGE:
-                if table.stage != PLAYING:
+                if table.stage not in (LOBBY, PLAYING):
                     return None  # the game ended or was cancelled meanwhile
-                message = await self._post_table_message(table, nonce)
+                # A deleted message cannot lose its buttons: it is left alone.
+                message = await self._post_table_message(
+                    table, nonce, retire=row.params.get("why") != "deleted")
             elif row.kind == POST_CLAIM:
                 message = await channel.send(
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
@@ -830,35 +1016,46 @@ class Tables(commands.Cog):
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
         except (discord.Forbidden, discord.NotFound):
+            if row.kind == POST_TABLE_MESSAGE:
+                # Not posted: the table's next change tries its old message again (and
+                # replaces it again if it must), rather than wait for this post.
+                self._replacing.pop(table.id, None)
             return None
         return message.id
 
-    async def _post_table_message(self, table: Table, nonce: str) -> discord.Message:
-        """A new table message at the bottom of the channel, for the next hand; the old
-        one loses its buttons."""
+    async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
+                                  ) -> discord.Message:
+        """A new table message at the bottom of the channel (for the next hand, or in
+        place of one too old to edit or deleted); the old one loses its buttons."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
-        picture = await _table_picture(table)
+        embed, view, drawing = self._table_message_parts(table)
+        shown = embed.to_dict()
+        picture = await drawing
         message = await channel.send(
-            embed=_with_picture(_embed(table_panel(table)), picture), view=table_view(table),
+            embed=_with_picture(embed, picture), view=view,
             nonce=nonce, **({"file": picture} if picture is not None else {}))
         await self.tables.set_message(table, message.id)
-        if old is not None and old != message.id:
+        self._replacing.pop(table.id, None)
+        if _embed(table_panel(table)).to_dict() != shown:
+            self.request_refresh(table)  # the table moved while the post was made
+        if retire and old is not None and old != message.id:
             await self._retire_table_message(table, old)
         return message
 
     async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
         """Take the buttons off a table message that no longer is the live one (at the
-        end of a game, with the final state)."""
+        end of a game, with the final state). Best effort: Discord may refuse it (a
+        message too old to edit, or deleted)."""
         if message_id is None:
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
             message_id)
-        with contextlib.suppress(discord.HTTPException):
-            if table.stage == PLAYING:
+        with contextlib.suppress(*_LET_GO):
+            if table.stage in (LOBBY, PLAYING):
                 await message.edit(view=None)
             else:
-                self._dirty.discard(table.id)  # the game is over: no picture of it
+                self._edits.forget(table.id)  # the game is over: no picture of it
                 await message.edit(embed=_embed(table_panel(table)), view=None, attachments=[])
 
     def _after_change(self, table: Table, deal_finished: bool) -> None:
@@ -875,8 +1072,7 @@ class Tables(commands.Cog):
             text = _turn_mention(table)
             if text:
                 await self.bot.get_partial_messageable(table.channel_id).send(
-                    reminder_text(text),
-                    allowed_mentions=discord.AllowedMentions(users=True))
+                    reminder_text(text), allowed_mentions=_pinging(table))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self._follow_turn(table, None)
@@ -887,6 +1083,10 @@ class Tables(commands.Cog):
         """A button or menu of a table; errors are answered by the caller (_run_component)."""
         parts = rest.split(":")
         user = interaction.user
+        # Before anything is read or changed: the id names a table of this channel.
+        owner = await self.tables.load(table_id)
+        if owner is not None:
+            _check_place(interaction, owner)
         if parts[0] == "rematch":
             await self._rematch(interaction, table_id)
             return
@@ -906,9 +1106,11 @@ class Tables(commands.Cog):
         op = parts[0]
         if op == "join":
             await self.tables.join(table.id, user.id, user.display_name)
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "leave":
             await self.tables.leave(table.id, user.id)
+            _committed(interaction, table)
             if table.stage == LOBBY:
                 await self._show_public(interaction, table, lobby_view)
             else:
@@ -921,19 +1123,24 @@ class Tables(commands.Cog):
                 await self.tables.remove_ai(table.id, user.id)
             else:
                 await self.tables.add_ai(table.id, user.id, parts[1])
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "house":
             await self.tables.set_house_rules(table.id, user.id, values)
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "start":
+            check_bot_permissions(interaction)
             await self.tables.start(table.id, user.id)
+            _committed(interaction, table, "start")
             await self._show_public(interaction, table, table_view)
             self.request_refresh(table)  # with its picture, drawn after the answer
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
+            _committed(interaction, table, "cancel")
             self._forget(table)
             with await self.public(table.guild_id):
-                embed = _embed(cancelled_panel(user.display_name))
+                embed = _embed(cancelled_panel(safe_markdown(user.display_name)))
             await interaction.response.edit_message(embed=embed, view=None)
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
@@ -990,7 +1197,7 @@ class Tables(commands.Cog):
         result = await self.unless_stale(
             interaction, table, self.tables.claim(table.id, interaction.user.id, version))
         if result is not None:
-            await self.confirm(interaction, table, result, edit=True)
+            await self.confirm(interaction, table, result, edit=True)  # marks it committed
 
     async def unless_stale(self, interaction: discord.Interaction[Any], table: Table,
                             work: Awaitable[_T]) -> _T | None:
@@ -1018,6 +1225,7 @@ class Tables(commands.Cog):
         """A click on Rematch under a finished game (its standings, or a closed panel):
         the click's message says who is in, and the new game starts once all are."""
         old, new = await self.tables.rematch(table_id, interaction.user.id)
+        _committed(interaction, new or old, "start" if new is not None else "change")
         message = interaction.message
         private = message is not None and message.flags.ephemeral  # a closed panel
         with use_locale(language_of(interaction.locale) if private
@@ -1065,13 +1273,14 @@ class Tables(commands.Cog):
         """The user's hand panel is the one this interaction answered with."""
         self._panels[(table.id, interaction.user.id)] = OpenPanel(
             interaction.application_id, interaction.token,
-            language_of(interaction.locale), time.monotonic())
+            language_of(interaction.locale),
+            discord.utils.snowflake_time(interaction.id).timestamp())
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))
         if panel is None:
             return None
-        if time.monotonic() - panel.since > PANEL_TOKEN_SECONDS:
+        if self.clock.time() - panel.since > PANEL_TOKEN_SECONDS:  # by Discord's clock
             del self._panels[(table.id, user_id)]  # its token has run out
             return None
         return panel
@@ -1103,7 +1312,7 @@ class Tables(commands.Cog):
             # the bot is stopping and its connection closed) is let go.
             with contextlib.suppress(*_LET_GO):
                 await self.bot.get_partial_messageable(table.channel_id).send(
-                    text, allowed_mentions=discord.AllowedMentions(users=True))
+                    text, allowed_mentions=_pinging(table))
 
     async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:
         """Show `user`'s open panel their hand and moves now; False if there is none."""
@@ -1125,6 +1334,9 @@ class Tables(commands.Cog):
         """A table has ended: drop what the cog keeps for it; the panels still open (and
         within their token's time), for the caller to close."""
         self._followed.pop(table.id, None)
+        self._edits.forget(table.id)
+        self._shown_tables.pop(table.id, None)
+        self._replacing.pop(table.id, None)
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
@@ -1146,6 +1358,7 @@ class Tables(commands.Cog):
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
         """The action is stored: refresh the player's hand, then the public side."""
+        _committed(interaction, table, "move")
         seat = result.seat
         view = table.seat_view(seat) if table.stage == PLAYING else None
         if view is not None:
@@ -1176,12 +1389,15 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        _committed(interaction, table)
         await self._reply(interaction, joined_text(len(table.seats)))
         self.request_refresh(table)
 
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
+        check_bot_permissions(interaction)
         await self.tables.start(table.id, interaction.user.id)
+        _committed(interaction, table, "start")
         with await self.public(table.guild_id):
             text = game_started_text()
         await self._reply(interaction, text, ephemeral=False)
@@ -1206,14 +1422,22 @@ class Tables(commands.Cog):
         timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
         chosen_switches = table_switches(defaults, **switches)
         channel = interaction.channel_id or 0
-        if chosen_switches.get("thread"):
+        new_thread = bool(chosen_switches.get("thread")) \
+            and isinstance(interaction.channel, discord.TextChannel)
+        check_bot_permissions(interaction, new_thread=new_thread)
+        if new_thread:
             # The rules are judged before a thread is started for them.
             rules = kind.make_rules(chosen, int(count), merged)
+            # Starting the thread and posting its lobby are two requests: the interaction
+            # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
+            # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+            await interaction.response.defer(thinking=True)
             channel = await self.table_channel(interaction, kind.title(rules))
         table = await self.tables.create(guild, channel, interaction.user.id,
                                          interaction.user.display_name, chosen, int(count),
                                          merged, timer * 60 or None, game=game,
                                          switches=chosen_switches)
+        _committed(interaction, table, "opened")
         await self.open_lobby(interaction, table)
 
     async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,
@@ -1250,6 +1474,7 @@ class Tables(commands.Cog):
         kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
+        interaction.extras["committed"] = ("change", None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + language_text(await self.server_language(guild)))
@@ -1261,11 +1486,10 @@ class Tables(commands.Cog):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             return interaction.channel_id or 0
-        allowed = channel.permissions_for(channel.guild.me)
-        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
-            return channel.id  # asking would only be refused: play here
+        # The bot's permissions for threads were checked (check_bot_permissions).
         with await self.public(channel.guild.id):
-            name = shorten(thread_name(title, interaction.user.display_name), 100)
+            # A thread's name renders no Markdown: the name without escapes.
+            name = shorten(thread_name(title, safe_plain(interaction.user.display_name)), 100)
         try:
             opened = await channel.create_thread(
                 name=name,
@@ -1282,7 +1506,12 @@ class Tables(commands.Cog):
         with await self.public(table.guild_id):
             embed, view = _embed(table_panel(table)), lobby_view(table)
             link = thread_opened_text(table.channel_id, table.kind.title(table.rules))
+        deferred = interaction.response.is_done()  # a thread was asked for (new_table)
         if table.channel_id == interaction.channel_id:
+            if deferred:  # the thread could not be started: the lobby plays here
+                answer = await interaction.followup.send(embed=embed, view=view, wait=True)
+                await self.tables.set_message(table, answer.id)
+                return
             response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id is not None:
                 await self.tables.set_message(table, response.message_id)
@@ -1290,8 +1519,10 @@ class Tables(commands.Cog):
         lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
                                                                              view=view)
         await self.tables.set_message(table, lobby.id)
-        await interaction.response.send_message(
-            link, allowed_mentions=discord.AllowedMentions.none())
+        if deferred:
+            await interaction.followup.send(link)
+        else:
+            await interaction.response.send_message(link)
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:
@@ -1308,18 +1539,21 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.leave(table.id, interaction.user.id)
+        _committed(interaction, table)
         await self._reply(interaction, left_text(game, table.stage == LOBBY))
         self.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, True)
+        _committed(interaction, table)
         await self._reply(interaction, away_text(game))
         self.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, False)
+        _committed(interaction, table)
         await self._reply(interaction, back_text())
         self.request_refresh(table)
 
@@ -1328,7 +1562,8 @@ class Tables(commands.Cog):
         table = self._table_here(interaction)
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
-        who = member.display_name if member is not None else None
+        _committed(interaction, table)
+        who = safe_markdown(member.display_name) if member is not None else None
         with await self.public(table.guild_id):
             text = replaced_text(seat, who)
         await self._reply(interaction, text, ephemeral=False)
@@ -1337,9 +1572,10 @@ class Tables(commands.Cog):
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        _committed(interaction, table, "cancel")
         self._forget(table)
         with await self.public(table.guild_id):
-            text = cancelled_text(interaction.user.display_name)
+            text = cancelled_text(safe_markdown(interaction.user.display_name))
         await self._reply(interaction, text, ephemeral=False)
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -1408,7 +1644,8 @@ class Tables(commands.Cog):
         s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
         with await self.public(interaction.guild_id or 0):
             lines = self.tables.kind(game).stats_lines(s.stats)
-            panel = stats_panel(who.display_name, s.games, s.wins, s.points, lines)
+            panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
+                                lines)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
