@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from dataclasses import dataclass
@@ -14,9 +15,22 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 class Clock(Protocol):
     """The time of day as Discord tells it (seconds since the Unix epoch): the age of
-    messages. Tests give the bot the fake Discord's clock, which they can move."""
+    messages, and the turn timers and reminders of the tables (bot/tables/service.py),
+    which are measured from stored epoch times so that they survive restarts. Tests give
+    the bot the fake Discord's clock, which they can move: whoever waits for a moment
+    of this clock waits with `sleep_until`, so a test that moves the clock wakes it."""
 
     def time(self) -> float: ...
+
+    async def sleep_until(self, when: float) -> None:
+        """Return once `time()` has reached `when` (at once if it has already)."""
+        ...
+
+
+# The system clock sleeps at most this long at a time and then reads the time again: a
+# machine whose clock is set (NTP, a suspended laptop) still wakes within a minute of
+# the moment, and a timer of 7 days is not one sleep of 7 days.
+SLEEP_CHUNK = 60.0
 
 
 class SystemClock:
@@ -24,6 +38,10 @@ class SystemClock:
 
     def time(self) -> float:
         return time.time()
+
+    async def sleep_until(self, when: float) -> None:
+        while (left := when - self.time()) > 0:
+            await asyncio.sleep(min(left, SLEEP_CHUNK))
 
 
 SYSTEM_CLOCK = SystemClock()
@@ -58,7 +76,8 @@ class Settings:
     # Requests a second for the whole bot token (every shard process together); each
     # process spends its shards' share (`request_rate`).
     request_budget: float = DEFAULT_REQUEST_BUDGET
-    clock: Clock = SYSTEM_CLOCK  # Discord's time of day: the age of table messages
+    # Discord's time of day: the age of table messages, turn timers and reminders.
+    clock: Clock = SYSTEM_CLOCK
     # Several processes: SHARD_COUNT gateway shards in all, this process runs SHARD_IDS
     # of them. Neither: one process runs every shard Discord recommends.
     shard_count: int | None = None
