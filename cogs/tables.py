@@ -686,6 +686,12 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *,
     if new_thread:
         needs = (*needs, "create_public_threads")
     have = interaction.app_permissions
+    if new_thread and have.view_channel and not have.send_messages:
+        # A channel where members may start threads but not post: Discord takes Embed
+        # Links and Attach Files from the channel's permissions without Send Messages
+        # (implicit permissions), not from its threads'. Unknown here: not asked for.
+        # https://discord.com/developers/docs/topics/permissions#implicit-permissions
+        needs = tuple(n for n in needs if n not in ("embed_links", "attach_files"))
     missing = tuple(name for name in needs if not getattr(have, name))
     if missing:
         raise TableError("bot_missing", permissions=missing)
