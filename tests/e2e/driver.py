@@ -387,9 +387,11 @@ def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
     raise LookupError("no live table message")
 
 
-async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 5.0) -> None:
+async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 30.0) -> None:
     """Until the bot has told the channel: the final standings are posted and the table
-    message has lost its buttons."""
+    message has lost its buttons. (A game played at full speed edits its table message
+    more than 5 times in 5 s: the last edits and posts wait up to 5 s on Discord's rate
+    limits, 5 edits and 5 posts in 5 s a channel, which the fake enforces.)"""
     assert table.message_id is not None
 
     def done() -> bool:
