@@ -697,12 +697,12 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *,
         raise TableError("bot_missing", permissions=missing)
 
 
-def _committed(interaction: discord.Interaction[Any], table: Table,
+def _committed(interaction: discord.Interaction[Any], table: Table | None,
                what: str = "change") -> None:
-    """The interaction's change is stored (`what`: "move", "start", "opened", "cancel" or
-    "change"): whatever Discord refuses from now on, the user is told the truth, never
-    that nothing was changed (answer_error)."""
-    interaction.extras["committed"] = (what, table.id)
+    """The interaction's change (at `table`, or a server's settings) is stored (`what`:
+    "move", "start", "opened", "cancel" or "change"): whatever Discord refuses from now
+    on, the user is told the truth, never that nothing was changed (answer_error)."""
+    interaction.extras["committed"] = (what, table.id if table is not None else None)
 
 # ----------------------------------------------------------------- what a game's cog gives
 
@@ -1387,7 +1387,7 @@ class Tables(commands.Cog):
         kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
-        interaction.extras["committed"] = ("change", None)
+        _committed(interaction, None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + language_text(await self.server_language(guild)))

@@ -18,7 +18,6 @@ from bot.app import AmerikanerBot
 from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import ButtonDriver, message_text, open_table
 from tests.fake_discord import FakeDiscord
-from tests.fake_discord.models import FakeRole, snowflake
 
 # Whatever renders as a mention, a channel, a role, a timestamp or a command, unescaped.
 _CHIP = re.compile(r"(?<!\\)<(?:@[!&]?|#|t:|/|a?:)([^>]*)>")
@@ -29,8 +28,7 @@ async def hostile_members(fake: FakeDiscord) -> tuple[list[str], int, int]:
     """Add the crafted members: (their names, the victim's id, the role's id). The
     victim, alice, plays no part: a mention of her is always a forged one."""
     victim = fake.user("alice").id
-    role = FakeRole(snowflake(), "gamers", mentionable=True)
-    fake.guild.roles[role.id] = role
+    role = await fake.add_role("gamers", mentionable=True)
     names = ["@everyone", f"<@{victim}>", f"<@&{role.id}>", "[gift](https://example.com)",
              "```py", "\u202eevil"]
     for name in names:
