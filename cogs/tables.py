@@ -221,10 +221,14 @@ _DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
 async def _show_committed(interaction: discord.Interaction[Any], table_id: int | None
                           ) -> None:
     """The public side of a stored change whose answer failed: the table message (which
-    the answer may have been) edited soon, and the next player's panel followed."""
+    the answer may have been) edited soon, or posted if the answer was to be the lobby,
+    and the next player's panel followed."""
     cog = interaction.client.get_cog("Tables")
     table = cog.tables.get(table_id) if isinstance(cog, Tables) and table_id else None
     if table is None or table.stage not in (LOBBY, PLAYING):
+        return
+    if table.stage == LOBBY and table.message_id is None:
+        await cog.post_lobby(table)
         return
     cog.request_refresh(table)
     await cog._follow_turn(table, interaction.user.id)
@@ -1429,13 +1433,20 @@ class Tables(commands.Cog):
             if response.message_id is not None:
                 await self.tables.set_message(table, response.message_id)
             return
-        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
-                                                                             view=view)
-        await self.tables.set_message(table, lobby.id)
+        await self.post_lobby(table)
         if deferred:
             await interaction.followup.send(link)
         else:
             await interaction.response.send_message(link)
+
+    async def post_lobby(self, table: Table) -> None:
+        """The lobby as a message of the table's channel (or thread) of its own: its
+        table message."""
+        with await self.public(table.guild_id):
+            embed, view = _embed(table_panel(table)), lobby_view(table)
+        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
+                                                                             view=view)
+        await self.tables.set_message(table, lobby.id)
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:

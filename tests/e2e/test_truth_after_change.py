@@ -115,6 +115,21 @@ async def test_start_in_norwegian(fake: FakeDiscord, bot: AmerikanerBot,
     assert bot.tables.in_channel(fake.channel.id).stage == PLAYING
 
 
+async def test_a_lobby_whose_answer_is_refused_is_posted(
+        fake: FakeDiscord, bot: AmerikanerBot, refusals: Refusals) -> None:
+    """`new` answers with the lobby itself: refused, the table is open all the same, its
+    lobby is posted in the channel, and the host is told so."""
+    refusals.next("POST", CALLBACK, public_answer)
+    it = await fake.slash("bob", None, "american new")
+    assert it.callback.ephemeral and it.content == "The table is open; its message shows it."
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.message_id is not None
+    lobby = fake.message(table.message_id)
+    assert "Join" in {b.get("label") for b in lobby.buttons()}
+    join = await fake.click_label("carol", lobby, "Join")
+    assert join.response_type == 7 and len(table.seats) == 2
+
+
 async def test_a_refused_follow_up_after_a_thread(fake: FakeDiscord, bot: AmerikanerBot,
                                                   refusals: Refusals) -> None:
     """`new thread:true` answers "thinking" and follows up with the link: a refused
