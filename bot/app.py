@@ -58,9 +58,12 @@ class AmerikanerBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        # Nobody is pinged unless a send names them (cogs/tables.py `_pinging`): names
+        # and typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
-                         shard_ids=shard_ids)
+                         shard_ids=shard_ids,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False

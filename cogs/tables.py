@@ -41,6 +41,7 @@ from bot.render import (
     cancelled_panel,
     cancelled_text,
     claim_text,
+    committed_text,
     error_text,
     export_note,
     fit_panel,
@@ -59,6 +60,7 @@ from bot.render import (
     moved_on_text,
     old_button_text,
     page_footer,
+    picture_seat_names,
     rematch_started_text,
     rematch_text,
     reminder_text,
@@ -79,6 +81,7 @@ from bot.render.painter import Painter
 from bot.store import PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
+from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
 from bot.tables.service import (
     FINISHED,
@@ -176,6 +179,10 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     # A refusal is for the user: their words (read with getattr: it must never fail).
     set_locale(language_of(getattr(interaction, "locale", None)))
+    committed = getattr(interaction, "extras", {}).get("committed")
+    if committed is not None:
+        await _answer_committed(interaction, error, *committed)
+        return
     text = _error_answer(error, _game_of(interaction))
     if isinstance(error, discord.HTTPException) and interaction.response.is_done():
         return  # Discord refused a request after the answer: the user has theirs (logged)
@@ -187,6 +194,44 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
                 await _send_ephemeral(interaction, internal_error())
         log.error("could not answer interaction %s with %r", interaction.id,
                   shorten(text, 80), exc_info=exc)
+
+
+async def _answer_committed(interaction: discord.Interaction[Any], error: BaseException,
+                            what: str, table_id: int | None) -> None:
+    """A request after a stored change failed (Discord refused the answer, its edit or a
+    follow-up): the change stands, and the user is told so, unless they already have
+    the answer that shows it. The table message is brought up to date."""
+    log.warning("a request after a stored change (%s) failed", what, exc_info=error)
+    with contextlib.suppress(Exception):
+        await _show_committed(interaction, table_id)
+    if interaction.response.is_done() and interaction.response.type not in _DEFERRED:
+        return  # answered: what they see shows the change
+    try:
+        await _send_ephemeral(interaction, committed_text(what))
+    except Exception as exc:
+        log.error("could not tell interaction %s that its change stands", interaction.id,
+                  exc_info=exc)
+
+
+# A deferred answer ("thinking", or a silent one) says nothing yet.
+_DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
+             discord.InteractionResponseType.deferred_message_update)
+
+
+async def _show_committed(interaction: discord.Interaction[Any], table_id: int | None
+                          ) -> None:
+    """The public side of a stored change whose answer failed: the table message (which
+    the answer may have been) edited soon, or posted if the answer was to be the lobby,
+    and the next player's panel followed."""
+    cog = interaction.client.get_cog("Tables")
+    table = cog.tables.get(table_id) if isinstance(cog, Tables) and table_id else None
+    if table is None or table.stage not in (LOBBY, PLAYING):
+        return
+    if table.stage == LOBBY and table.message_id is None:
+        await cog.post_lobby(table)
+        return
+    cog.request_refresh(table)
+    await cog._follow_turn(table, interaction.user.id)
 
 
 def _game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
@@ -510,7 +555,8 @@ async def _table_picture(table: Table) -> discord.File | None:
     here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    png = await PAINTER.table(table.kind.table_scene(table.game, seat_names(table.seats)))
+    png = await PAINTER.table(table.kind.table_scene(table.game,
+                                                     picture_seat_names(table.seats)))
     return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
 
@@ -521,7 +567,8 @@ async def _totals_chart(table: Table) -> discord.File | None:
     totals = table.kind.running_totals(table.game)
     if not totals:
         return None
-    png = await PAINTER.chart(table.kind.title(table.rules), seat_names(table.seats), totals)
+    png = await PAINTER.chart(table.kind.title(table.rules), picture_seat_names(table.seats),
+                              totals)
     return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 
 
@@ -550,6 +597,18 @@ def _turn_mention(table: Table) -> str | None:
     if user is None or table.seats[seat].played_by_ai:
         return None
     return turn_mention(user, table.kind.title(table.rules))
+
+
+def _pinging(table: Table) -> discord.AllowedMentions:
+    """The mentions a turn line may make: the player to act, named, and nobody else.
+    (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
+    discord.py's other flags default to true.)
+    https://discord.com/developers/docs/resources/message#allowed-mentions-object"""
+    seat = table.to_act
+    user = table.seats[seat].user_id if seat is not None else None
+    users = [discord.Object(id=user)] if user is not None else []
+    return discord.AllowedMentions(everyone=False, users=users, roles=False,
+                                   replied_user=False)
 
 
 def _version(text: str) -> int:
@@ -587,8 +646,67 @@ def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bo
 # ----------------------------------------------------------------- the cog
 
 def _is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user has Manage Server in the interaction's server: a table's own
+    server, once _check_place (components) or _table_here (commands) has found it there."""
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
+
+
+def _check_place(interaction: discord.Interaction[Any], table: Table) -> None:
+    """A component's custom id names a table of the channel (or thread) it was clicked in.
+    Discord sends only ids of the clicked message, but a gap on its side or a modified
+    client must not reach another server's table: such an id is refused, nothing read
+    or changed."""
+    if table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id:
+        log.warning("a component of table %s (server %s, channel %s) came from server %s, "
+                    "channel %s: refused", table.id, table.guild_id, table.channel_id,
+                    interaction.guild_id, interaction.channel_id)
+        raise TableError("elsewhere")
+
+
+# What the bot needs where a table plays, as discord.Permissions names them, in the order
+# a refusal names what is missing: see the channel, post its messages (in a thread: Send
+# Messages in Threads, not Send Messages), their embeds (Embed Links) and pictures
+# (Attach Files), and read the channel's messages it edits (Read Message History).
+# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
+                     "read_message_history")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
+                      "attach_files", "read_message_history")
+_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+            discord.ChannelType.news_thread)
+
+
+def check_bot_permissions(interaction: discord.Interaction[Any], *,
+                          new_thread: bool = False) -> None:
+    """Refuse, naming what is missing, a table the bot could not show where it would play:
+    the interaction's channel (or thread), or a thread it is to start there (Create
+    Public Threads besides). Interactions work without any of these, but every post and
+    edit of the table would be refused (403). `app_permissions` are the bot's in the
+    interaction's channel, overwrites included.
+    https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object"""
+    in_thread = new_thread or getattr(interaction.channel, "type", None) in _THREADS
+    needs = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
+    if new_thread:
+        needs = (*needs, "create_public_threads")
+    have = interaction.app_permissions
+    if new_thread and have.view_channel and not have.send_messages:
+        # A channel where members may start threads but not post: Discord takes Embed
+        # Links and Attach Files from the channel's permissions without Send Messages
+        # (implicit permissions), not from its threads'. Unknown here: not asked for.
+        # https://discord.com/developers/docs/topics/permissions#implicit-permissions
+        needs = tuple(n for n in needs if n not in ("embed_links", "attach_files"))
+    missing = tuple(name for name in needs if not getattr(have, name))
+    if missing:
+        raise TableError("bot_missing", permissions=missing)
+
+
+def _committed(interaction: discord.Interaction[Any], table: Table | None,
+               what: str = "change") -> None:
+    """The interaction's change (at `table`, or a server's settings) is stored (`what`:
+    "move", "start", "opened", "cancel" or "change"): whatever Discord refuses from now
+    on, the user is told the truth, never that nothing was changed (answer_error)."""
+    interaction.extras["committed"] = (what, table.id if table is not None else None)
 
 # ----------------------------------------------------------------- what a game's cog gives
 
@@ -875,8 +993,7 @@ class Tables(commands.Cog):
             text = _turn_mention(table)
             if text:
                 await self.bot.get_partial_messageable(table.channel_id).send(
-                    reminder_text(text),
-                    allowed_mentions=discord.AllowedMentions(users=True))
+                    reminder_text(text), allowed_mentions=_pinging(table))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self._follow_turn(table, None)
@@ -887,6 +1004,10 @@ class Tables(commands.Cog):
         """A button or menu of a table; errors are answered by the caller (_run_component)."""
         parts = rest.split(":")
         user = interaction.user
+        # Before anything is read or changed: the id names a table of this channel.
+        owner = await self.tables.load(table_id)
+        if owner is not None:
+            _check_place(interaction, owner)
         if parts[0] == "rematch":
             await self._rematch(interaction, table_id)
             return
@@ -906,9 +1027,11 @@ class Tables(commands.Cog):
         op = parts[0]
         if op == "join":
             await self.tables.join(table.id, user.id, user.display_name)
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "leave":
             await self.tables.leave(table.id, user.id)
+            _committed(interaction, table)
             if table.stage == LOBBY:
                 await self._show_public(interaction, table, lobby_view)
             else:
@@ -921,19 +1044,24 @@ class Tables(commands.Cog):
                 await self.tables.remove_ai(table.id, user.id)
             else:
                 await self.tables.add_ai(table.id, user.id, parts[1])
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "house":
             await self.tables.set_house_rules(table.id, user.id, values)
+            _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "start":
+            check_bot_permissions(interaction)
             await self.tables.start(table.id, user.id)
+            _committed(interaction, table, "start")
             await self._show_public(interaction, table, table_view)
             self.request_refresh(table)  # with its picture, drawn after the answer
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
+            _committed(interaction, table, "cancel")
             self._forget(table)
             with await self.public(table.guild_id):
-                embed = _embed(cancelled_panel(user.display_name))
+                embed = _embed(cancelled_panel(safe_markdown(user.display_name)))
             await interaction.response.edit_message(embed=embed, view=None)
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
@@ -990,7 +1118,7 @@ class Tables(commands.Cog):
         result = await self.unless_stale(
             interaction, table, self.tables.claim(table.id, interaction.user.id, version))
         if result is not None:
-            await self.confirm(interaction, table, result, edit=True)
+            await self.confirm(interaction, table, result, edit=True)  # marks it committed
 
     async def unless_stale(self, interaction: discord.Interaction[Any], table: Table,
                             work: Awaitable[_T]) -> _T | None:
@@ -1018,6 +1146,7 @@ class Tables(commands.Cog):
         """A click on Rematch under a finished game (its standings, or a closed panel):
         the click's message says who is in, and the new game starts once all are."""
         old, new = await self.tables.rematch(table_id, interaction.user.id)
+        _committed(interaction, new or old, "start" if new is not None else "change")
         message = interaction.message
         private = message is not None and message.flags.ephemeral  # a closed panel
         with use_locale(language_of(interaction.locale) if private
@@ -1103,7 +1232,7 @@ class Tables(commands.Cog):
             # the bot is stopping and its connection closed) is let go.
             with contextlib.suppress(*_LET_GO):
                 await self.bot.get_partial_messageable(table.channel_id).send(
-                    text, allowed_mentions=discord.AllowedMentions(users=True))
+                    text, allowed_mentions=_pinging(table))
 
     async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:
         """Show `user`'s open panel their hand and moves now; False if there is none."""
@@ -1146,6 +1275,7 @@ class Tables(commands.Cog):
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                        result: ActResult, edit: bool) -> None:
         """The action is stored: refresh the player's hand, then the public side."""
+        _committed(interaction, table, "move")
         seat = result.seat
         view = table.seat_view(seat) if table.stage == PLAYING else None
         if view is not None:
@@ -1176,12 +1306,15 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        _committed(interaction, table)
         await self._reply(interaction, joined_text(len(table.seats)))
         self.request_refresh(table)
 
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
+        check_bot_permissions(interaction)
         await self.tables.start(table.id, interaction.user.id)
+        _committed(interaction, table, "start")
         with await self.public(table.guild_id):
             text = game_started_text()
         await self._reply(interaction, text, ephemeral=False)
@@ -1206,14 +1339,22 @@ class Tables(commands.Cog):
         timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
         chosen_switches = table_switches(defaults, **switches)
         channel = interaction.channel_id or 0
-        if chosen_switches.get("thread"):
+        new_thread = bool(chosen_switches.get("thread")) \
+            and isinstance(interaction.channel, discord.TextChannel)
+        check_bot_permissions(interaction, new_thread=new_thread)
+        if new_thread:
             # The rules are judged before a thread is started for them.
             rules = kind.make_rules(chosen, int(count), merged)
+            # Starting the thread and posting its lobby are two requests: the interaction
+            # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
+            # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+            await interaction.response.defer(thinking=True)
             channel = await self.table_channel(interaction, kind.title(rules))
         table = await self.tables.create(guild, channel, interaction.user.id,
                                          interaction.user.display_name, chosen, int(count),
                                          merged, timer * 60 or None, game=game,
                                          switches=chosen_switches)
+        _committed(interaction, table, "opened")
         await self.open_lobby(interaction, table)
 
     async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,
@@ -1250,6 +1391,7 @@ class Tables(commands.Cog):
         kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
+        _committed(interaction, None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + language_text(await self.server_language(guild)))
@@ -1261,11 +1403,10 @@ class Tables(commands.Cog):
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             return interaction.channel_id or 0
-        allowed = channel.permissions_for(channel.guild.me)
-        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
-            return channel.id  # asking would only be refused: play here
+        # The bot's permissions for threads were checked (check_bot_permissions).
         with await self.public(channel.guild.id):
-            name = shorten(thread_name(title, interaction.user.display_name), 100)
+            # A thread's name renders no Markdown: the name without escapes.
+            name = shorten(thread_name(title, safe_plain(interaction.user.display_name)), 100)
         try:
             opened = await channel.create_thread(
                 name=name,
@@ -1282,16 +1423,30 @@ class Tables(commands.Cog):
         with await self.public(table.guild_id):
             embed, view = _embed(table_panel(table)), lobby_view(table)
             link = thread_opened_text(table.channel_id, table.kind.title(table.rules))
+        deferred = interaction.response.is_done()  # a thread was asked for (new_table)
         if table.channel_id == interaction.channel_id:
+            if deferred:  # the thread could not be started: the lobby plays here
+                answer = await interaction.followup.send(embed=embed, view=view, wait=True)
+                await self.tables.set_message(table, answer.id)
+                return
             response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id is not None:
                 await self.tables.set_message(table, response.message_id)
             return
+        await self.post_lobby(table)
+        if deferred:
+            await interaction.followup.send(link)
+        else:
+            await interaction.response.send_message(link)
+
+    async def post_lobby(self, table: Table) -> None:
+        """The lobby as a message of the table's channel (or thread) of its own: its
+        table message."""
+        with await self.public(table.guild_id):
+            embed, view = _embed(table_panel(table)), lobby_view(table)
         lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
                                                                              view=view)
         await self.tables.set_message(table, lobby.id)
-        await interaction.response.send_message(
-            link, allowed_mentions=discord.AllowedMentions.none())
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:
@@ -1308,18 +1463,21 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.leave(table.id, interaction.user.id)
+        _committed(interaction, table)
         await self._reply(interaction, left_text(game, table.stage == LOBBY))
         self.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, True)
+        _committed(interaction, table)
         await self._reply(interaction, away_text(game))
         self.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, False)
+        _committed(interaction, table)
         await self._reply(interaction, back_text())
         self.request_refresh(table)
 
@@ -1328,7 +1486,8 @@ class Tables(commands.Cog):
         table = self._table_here(interaction)
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
-        who = member.display_name if member is not None else None
+        _committed(interaction, table)
+        who = safe_markdown(member.display_name) if member is not None else None
         with await self.public(table.guild_id):
             text = replaced_text(seat, who)
         await self._reply(interaction, text, ephemeral=False)
@@ -1337,9 +1496,10 @@ class Tables(commands.Cog):
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)
         await self.tables.cancel(table.id, interaction.user.id, _is_manager(interaction))
+        _committed(interaction, table, "cancel")
         self._forget(table)
         with await self.public(table.guild_id):
-            text = cancelled_text(interaction.user.display_name)
+            text = cancelled_text(safe_markdown(interaction.user.display_name))
         await self._reply(interaction, text, ephemeral=False)
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
@@ -1408,7 +1568,8 @@ class Tables(commands.Cog):
         s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
         with await self.public(interaction.guild_id or 0):
             lines = self.tables.kind(game).stats_lines(s.stats)
-            panel = stats_panel(who.display_name, s.games, s.wins, s.points, lines)
+            panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
+                                lines)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:

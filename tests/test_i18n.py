@@ -234,6 +234,10 @@ _PLATFORM_PARAMS: list[dict[str, object]] = [
                               "over", "choices", "nothing_here", "negative_timer",
                               "old_button")),
     {"reason": "ai_level", "levels": ("easy", "strong")}, {"reason": "no_seat", "seat": 7},
+    {"permissions": ("embed_links",)},
+    {"permissions": ("view_channel", "send_messages", "send_messages_in_threads",
+                     "create_public_threads", "embed_links", "attach_files",
+                     "read_message_history")},
 ]
 
 

@@ -40,13 +40,23 @@ def test_quote_keeps_case_and_drops_controls() -> None:
     assert quote("x" * 3000) == "'" + "x" * (QUOTE_LIMIT - 1) + "…'"
 
 
+def test_quote_shows_markdown_and_mentions_as_typed() -> None:
+    assert quote("**AS**") == "'\\*\\*AS\\*\\*'"
+    assert quote("[x](https://e.com)") == "'\\[x\\](https://e.com)'"
+    assert quote("<@&123>") == "'\\<@&123\\>'"
+    assert quote("@everyone") == "'@\u200beveryone'"
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_quote_is_short_and_printable(text: str) -> None:
     quoted = quote(text)
     assert len(quoted) <= QUOTE_LIMIT + 2
     assert quoted[0] == quoted[-1] == "'"
-    assert not any(unicodedata.category(ch).startswith("C") for ch in quoted)
+    # The one invisible character: the zero-width space that keeps "@everyone" and
+    # "@here" from reading as a mention (bot/tables/names.py).
+    assert not any(unicodedata.category(ch).startswith("C")
+                   for ch in quoted.replace("@\u200b", "@"))
     assert "\n" not in quoted
 
 

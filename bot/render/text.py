@@ -17,6 +17,7 @@ from bot.cards import card_list
 from bot.errors import GameError
 from bot.i18n import N_, _, ngettext
 from bot.tables.errors import TableError
+from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.panel import BLUE, QUOTE_LIMIT, Panel, quote, shorten
 
 __all__ = [
@@ -24,7 +25,8 @@ __all__ = [
     "FIELD_COUNT_LIMIT", "FIELD_NAME_LIMIT", "FIELD_VALUE_LIMIT", "FOOTER_LIMIT",
     "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "ErrorTextKind", "Panel", "SeatLike",
     "ai_seat_label", "card_list", "error_text", "fit_panel", "internal_error",
-    "leaderboard_panel", "lobby_panel", "quote", "seat_label", "seat_names", "shorten",
+    "leaderboard_panel", "lobby_panel", "picture_seat_names", "quote", "seat_label",
+    "seat_names", "shorten",
     "stats_panel", "turn_mention",
     # the table's controls and replies
     "BUTTON_LABELS", "away_text", "back_text", "button_label", "cancelled_panel",
@@ -98,11 +100,13 @@ _LEGACY_NUMBERED = re.compile(r"AI ([0-9]+) \(([a-z]+)\)")
 _LEGACY_REPLACED = re.compile(r"AI for (.+)", re.DOTALL)
 
 
-def ai_seat_label(number: int, level: str, stored: str) -> str:
+def ai_seat_label(number: int, level: str, stored: str,
+                  shown: Callable[[str], str] = safe_markdown) -> str:
     """An AI seat's name: `AI 2 (strong)` for the second AI seat added (stored name ""),
-    or `AI for dave` for dave's seat handed to the AI for good (stored name "dave")."""
+    or `AI for dave` for dave's seat handed to the AI for good (stored name "dave", as
+    `shown` makes it harmless: for text, or for a picture)."""
     if stored:
-        return _("AI for {name}").format(name=stored)
+        return _("AI for {name}").format(name=shown(stored))
     return _("AI {number} ({level})").format(number=number, level=_level_name(level))
 
 
@@ -111,19 +115,22 @@ def _level_name(level: str) -> str:
     return {"easy": _("easy"), "strong": _("strong"), "random": _("random")}.get(level, level)
 
 
-def seat_label(seats: Sequence[SeatLike], index: int) -> str:
-    """The name of seat `index` as players read it. A human's is their stored display
-    name; an AI seat's is rendered now (ai_seat_label), its number being its place among
-    the AI seats added as such. Names stored by older versions ("AI 2 (strong)",
-    "AI for dave") are read back into those parts, so they show as they always did."""
+def seat_label(seats: Sequence[SeatLike], index: int,
+               shown: Callable[[str], str] = safe_markdown) -> str:
+    """The name of seat `index` as players read it in a message. A human's is their
+    stored display name, made harmless by `shown` (bot/tables/names.py: safe_markdown for
+    text, safe_plain for a picture); an AI seat's is rendered now (ai_seat_label), its
+    number being its place among the AI seats added as such. Names stored by older
+    versions ("AI 2 (strong)", "AI for dave") are read back into those parts, so they show
+    as they always did."""
     seat = seats[index]
     if seat.user_id is not None:
-        return seat.name
+        return shown(seat.name)
     number, level, stored = _ai_parts(seat)
     if number is None:  # added as an AI: count those before it
         number = 1 + sum(1 for other in seats[:index]
                          if other.user_id is None and _ai_parts(other)[2] == "")
-    return ai_seat_label(number, level, stored)
+    return ai_seat_label(number, level, stored, shown)
 
 
 def _ai_parts(seat: SeatLike) -> tuple[int | None, str, str]:
@@ -138,15 +145,23 @@ def _ai_parts(seat: SeatLike) -> tuple[int | None, str, str]:
     return None, level, seat.name
 
 
-def seat_names(seats: Sequence[SeatLike]) -> list[str]:
-    """Every seat's name as the table shows it: an absent human's marked as such."""
+def seat_names(seats: Sequence[SeatLike], shown: Callable[[str], str] = safe_markdown
+               ) -> list[str]:
+    """Every seat's name as the table shows it in a message (`shown`: see seat_label):
+    an absent human's marked as such."""
     names = []
     for index, seat in enumerate(seats):
-        name = seat_label(seats, index)
+        name = seat_label(seats, index, shown)
         if seat.away:
             name = _("{name} (away, AI plays)").format(name=name)
         names.append(name)
     return names
+
+
+def picture_seat_names(seats: Sequence[SeatLike]) -> list[str]:
+    """Every seat's name as a picture shows it: without invisible characters, and no
+    Markdown escapes (a picture renders none)."""
+    return seat_names(seats, safe_plain)
 
 
 # ----------------------------------------------------------------- lobby and turns
@@ -283,6 +298,8 @@ def _fixed() -> dict[str, str]:
         "not_allowed_here": _("You cannot use this command here."),
         "not_a_member": _("That member is not on this server."),
         "bad_option": _("One of the options could not be read: please choose it again."),
+        "elsewhere": _("That button belongs to a table in another channel: nothing was "
+                       "changed."),
     }
 
 
@@ -346,7 +363,29 @@ def _not_away(p: dict[str, Any]) -> str:
     return _("You are not away: your seat is already yours.")
 
 
+# Discord's names of the permissions a table needs (as its settings show them, in each
+# language), by discord.Permissions' names for them.
+PERMISSION_NAMES = {
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "create_public_threads": N_("Create Public Threads"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+    "read_message_history": N_("Read Message History"),
+}
+
+
+def _bot_missing(p: dict[str, Any]) -> str:
+    names = _(", ").join(_(PERMISSION_NAMES[name]) for name in p["permissions"])
+    return ngettext("I cannot play here: I am missing the permission {permissions} in this "
+                    "channel.",
+                    "I cannot play here: I am missing the permissions {permissions} in "
+                    "this channel.", len(p["permissions"])).format(permissions=names)
+
+
 _WITH_PARAMS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "bot_missing": _bot_missing,
     "bad_input": _bad_input,
     "not_host": _not_host,
     "not_away": _not_away,
@@ -538,6 +577,17 @@ def export_note(game: int, partial: bool = False) -> str:
         return _("Game {number} so far, without the hand being played (its cards are "
                  "still hidden).").format(number=game)
     return _("Game {number}.").format(number=game)
+
+
+def committed_text(what: str) -> str:
+    """A change is stored but Discord refused what was to show it (the answer, its edit
+    or a follow-up): the truth, for the one who made it. `what`: "move", "start",
+    "opened", "cancel" or any other change."""
+    return {"move": _("Your move was played; the table shows it."),
+            "start": _("The game has started; the table shows it."),
+            "opened": _("The table is open; its message shows it."),
+            "cancel": _("The table was cancelled."),
+            }.get(what) or _("Your change was saved; the table shows it.")
 
 
 def timeout_text(name: str, played: str) -> str:

@@ -8,8 +8,9 @@ what users typed. Discord's limits and fitting a panel to them stay in bot.rende
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
+
+from bot.tables.names import safe_markdown, visible
 
 GREEN = 0x2E7D32
 BLUE = 0x1565C0
@@ -42,7 +43,7 @@ def shorten(text: str, limit: int) -> str:
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """What a user typed, in quotes, to show it back to them: as typed (case kept),
     without control or invisible formatting characters (which could garble or reorder
-    the sentence around it), whitespace as single spaces, shortened."""
-    shown = "".join(" " if ch.isspace() else ch for ch in text
-                    if ch.isspace() or not unicodedata.category(ch).startswith("C"))
-    return "'" + shorten(" ".join(shown.split()), limit) + "'"
+    the sentence around it), whitespace as single spaces, shortened, and its Markdown and
+    mention syntax escaped (bot/tables/names.py), so it shows as typed."""
+    shown = visible(text)
+    return "'" + (shorten(safe_markdown(shown), limit) if shown else "") + "'"

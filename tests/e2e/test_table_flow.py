@@ -251,7 +251,16 @@ def test_every_option_of_new_is_described(fake: FakeDiscord, bot: AmerikanerBot)
 
 async def test_a_table_in_its_own_thread(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "thread": True})
+    # Answered first ("thinking"), then the thread and its lobby, then the link: the
+    # thread's two requests never put Discord's 3 seconds at risk.
+    await fake.wait_until(lambda: new.followups, what="the link to the thread")
     (thread,) = fake.threads(fake.channel)
+    order = [r.path for r in fake.requests
+             if r.path.startswith(f"/interactions/{new.id}/")
+             or r.path == f"/channels/{fake.channel.id}/threads"]
+    assert order == [f"/interactions/{new.id}/{new.token}/callback",
+                     f"/channels/{fake.channel.id}/threads"], order
+    assert new.response_type == 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
     link = new.message
     assert link is not None and f"<#{thread.id}>" in link.content  # the channel links to it
     assert not link.buttons()
@@ -272,7 +281,8 @@ async def test_a_server_default_puts_tables_in_threads(fake: FakeDiscord,
                                                        bot: AmerikanerBot) -> None:
     saved = await fake.slash("alice", None, "amerikaner settings", {"thread": True})
     assert "a thread per table: on" in (saved.content or "")
-    await fake.slash("bob", None, "amerikaner new", {"players": 3})
+    new = await fake.slash("bob", None, "amerikaner new", {"players": 3})
+    await fake.wait_until(lambda: new.followups, what="the link to the thread")
     (thread,) = fake.threads(fake.channel)
     assert bot.tables.in_channel(thread.id) is not None
     # ... unless the table asks otherwise.
@@ -281,13 +291,17 @@ async def test_a_server_default_puts_tables_in_threads(fake: FakeDiscord,
     assert bot.tables.in_channel(other.id) is not None and not fake.threads(other)
 
 
-async def test_without_the_right_to_start_threads_the_table_plays_in_the_channel(
+async def test_without_the_right_to_start_threads_a_thread_is_refused(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     everyone = fake.guild.roles[fake.guild.id]
     everyone.permissions &= ~CREATE_PUBLIC_THREADS
     await fake.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(fake.guild.id),
                                               "role": everyone.to_dict()})
     new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "thread": True})
-    assert new.message is not None and new.message.buttons()  # the lobby, here
+    # Refused, naming what is missing: a thread was asked for, and a table in the
+    # channel instead would surprise the host (thread:false plays here).
+    assert new.ephemeral and new.message is not None
+    assert new.message.content == ("I cannot play here: I am missing the permission "
+                                   "Create Public Threads in this channel.")
     assert not fake.threads(fake.channel)
-    assert bot.tables.in_channel(fake.channel.id) is not None
+    assert bot.tables.in_channel(fake.channel.id) is None
