@@ -231,10 +231,14 @@ _DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
 async def _show_committed(interaction: discord.Interaction[Any], table_id: int | None
                           ) -> None:
     """The public side of a stored change whose answer failed: the table message (which
-    the answer may have been) edited soon, and the next player's panel followed."""
+    the answer may have been) edited soon, or posted if the answer was to be the lobby,
+    and the next player's panel followed."""
     cog = interaction.client.get_cog("Tables")
     table = cog.tables.get(table_id) if isinstance(cog, Tables) and table_id else None
     if table is None or table.stage not in (LOBBY, PLAYING):
+        return
+    if table.stage == LOBBY and table.message_id is None:
+        await cog.post_lobby(table)
         return
     cog.request_refresh(table)
     await cog._follow_turn(table, interaction.user.id)
@@ -700,17 +704,23 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *,
     if new_thread:
         needs = (*needs, "create_public_threads")
     have = interaction.app_permissions
+    if new_thread and have.view_channel and not have.send_messages:
+        # A channel where members may start threads but not post: Discord takes Embed
+        # Links and Attach Files from the channel's permissions without Send Messages
+        # (implicit permissions), not from its threads'. Unknown here: not asked for.
+        # https://discord.com/developers/docs/topics/permissions#implicit-permissions
+        needs = tuple(n for n in needs if n not in ("embed_links", "attach_files"))
     missing = tuple(name for name in needs if not getattr(have, name))
     if missing:
         raise TableError("bot_missing", permissions=missing)
 
 
-def _committed(interaction: discord.Interaction[Any], table: Table,
+def _committed(interaction: discord.Interaction[Any], table: Table | None,
                what: str = "change") -> None:
-    """The interaction's change is stored (`what`: "move", "start", "opened", "cancel" or
-    "change"): whatever Discord refuses from now on, the user is told the truth, never
-    that nothing was changed (answer_error)."""
-    interaction.extras["committed"] = (what, table.id)
+    """The interaction's change (at `table`, or a server's settings) is stored (`what`:
+    "move", "start", "opened", "cancel" or "change"): whatever Discord refuses from now
+    on, the user is told the truth, never that nothing was changed (answer_error)."""
+    interaction.extras["committed"] = (what, table.id if table is not None else None)
 
 # ----------------------------------------------------------------- what a game's cog gives
 
@@ -1474,7 +1484,7 @@ class Tables(commands.Cog):
         kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
-        interaction.extras["committed"] = ("change", None)
+        _committed(interaction, None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + language_text(await self.server_language(guild)))
@@ -1516,13 +1526,20 @@ class Tables(commands.Cog):
             if response.message_id is not None:
                 await self.tables.set_message(table, response.message_id)
             return
-        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
-                                                                             view=view)
-        await self.tables.set_message(table, lobby.id)
+        await self.post_lobby(table)
         if deferred:
             await interaction.followup.send(link)
         else:
             await interaction.response.send_message(link)
+
+    async def post_lobby(self, table: Table) -> None:
+        """The lobby as a message of the table's channel (or thread) of its own: its
+        table message."""
+        with await self.public(table.guild_id):
+            embed, view = _embed(table_panel(table)), lobby_view(table)
+        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
+                                                                             view=view)
+        await self.tables.set_message(table, lobby.id)
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:

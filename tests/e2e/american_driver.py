@@ -21,6 +21,7 @@ from bot.games.american.actions import Action
 from bot.games.american.record import FORMAT, game_to_record, replay
 from bot.games.american.views import DealView
 from bot.render import seat_names
+from bot.tables.names import safe_markdown
 from bot.tables.service import Table
 from tests.e2e.driver import BaseDriver, enabled_actions, table_message, wait_game_over
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -190,7 +191,7 @@ class AmericanButtonDriver(AmericanDriver):
         self._acted(before, action)
         after = fake.message(msg)
         title = after.embeds[0]["title"] if after.embeds else ""
-        assert title in (f"Your hand — {name}", "Done"), after.text()
+        assert title in (f"Your hand — {safe_markdown(name)}", "Done"), after.text()
 
 
 class AmericanSlashDriver(AmericanDriver):
@@ -257,7 +258,7 @@ class AmericanSlashDriver(AmericanDriver):
         self.stats.interactions += 1
         assert it.callback.ephemeral and it.message is not None, it.callback.data
         title = it.message.embeds[0]["title"] if it.message.embeds else ""
-        assert title in (f"Your hand — {name}", "Done"), it.message.text()
+        assert title in (f"Your hand — {safe_markdown(name)}", "Done"), it.message.text()
         await self.sync()
         self._acted(before, action)
         return True

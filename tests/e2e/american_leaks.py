@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from bot.cards import card_name, is_card, parse_card
 from bot.games.american.state import DealState
 from bot.games.american.views import deal_view, known_cards
+from bot.render import seat_label
 from bot.tables.service import Table
 from tests.fake_discord import StoredMessage
 
@@ -67,7 +68,7 @@ def check(checker: LeakChecker, table: Table, msg: StoredMessage, text: str) -> 
     if title.startswith("Your hand"):
         checker.checked_ephemeral += 1
         checker.checked_ids.add(msg.id)
-        if title != f"Your hand — {table.seats[seat].name}":
+        if title != f"Your hand — {seat_label(table.seats, seat)}":
             checker.violations.append(Violation(
                 f"hand panel {title!r} shown to seat {seat}", msg.id, text))
             return

@@ -41,7 +41,8 @@ from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.i18n import LANGUAGES, language_of, use_locale
 from bot.i18n import _ as translate
-from bot.render import button_label, seat_names
+from bot.render import button_label, seat_label, seat_names
+from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table
 from tests.e2e import american_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -298,7 +299,7 @@ class LeakChecker:
         if title.startswith(tuple(in_every_language(_head("Your hand — {name}")))):
             self.checked_ephemeral += 1
             self.checked_ids.add(msg.id)
-            mine = table.seats[seat].name if seat is not None else None
+            mine = seat_label(table.seats, seat) if seat is not None else None
             if mine is None or title not in in_every_language(
                     lambda: translate("Your hand — {name}").format(name=mine)):
                 self.violations.append(Violation(
@@ -707,7 +708,7 @@ class ButtonDriver(BaseDriver):
         assert after.visible_to == fake.user(name).id
         title = after.embeds[0]["title"] if after.embeds else ""
         assert title in (in_language_of(fake, name, lambda: translate(
-            "Your hand — {name}").format(name=name)),
+            "Your hand — {name}").format(name=safe_markdown(name))),
             in_language_of(fake, name, lambda: translate("Done"))), after.text()
 
     def _control_words(self, name: str) -> dict[str, str]:
@@ -831,7 +832,7 @@ class SlashDriver(BaseDriver):
         assert it.callback.ephemeral and it.message is not None, it
         assert it.message.visible_to == fake.user(name).id
         title = it.message.embeds[0]["title"] if it.message.embeds else ""
-        assert title in (f"Your hand — {name}", "Done"), it.message.text()
+        assert title in (f"Your hand — {safe_markdown(name)}", "Done"), it.message.text()
         await self.sync()
         self._acted(before, action)
         return True

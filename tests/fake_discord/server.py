@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import re
@@ -2436,6 +2437,36 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(
             3, u, msg.channel_id, data, message=msg, wait=wait, timeout=timeout
+        )
+
+    async def forge_component(
+        self,
+        user: UserRef,
+        message: MessageRef,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> FakeInteraction:
+        """A component interaction with any ``custom_id`` (a button; a select menu with
+        ``values``), from ``message``, a message of the bot ``user`` can see. Discord
+        sends only ids of the clicked message; a modified client, or a gap on Discord's
+        side, could send another: this tests what the bot does then. The payload's
+        message shows that one component (discord.py routes a click only to an id it
+        finds on the message)."""
+        u = self.user(user)
+        msg = self.message(message)
+        if values is None:
+            comp: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+            data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        else:
+            comp = {"type": 3, "custom_id": custom_id,
+                    "options": [{"label": v, "value": v} for v in values]}
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        forged = dataclasses.replace(msg, components=[{"type": 1, "components": [comp]}])
+        return await self._send_interaction(
+            3, u, msg.channel_id, data, message=forged, wait=wait, timeout=timeout
         )
 
     async def click_label(
