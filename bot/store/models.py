@@ -97,8 +97,8 @@ class PanelRow:
     since: float  # when Discord made the interaction (epoch seconds)
 
 
-# Discord accepts an interaction's token for 15 minutes.
-# https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-callback
+# Discord accepts an interaction's token for 15 minutes ("Interaction tokens are valid
+# for 15 minutes"): https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
 PANEL_TOKEN_LIFE = 15 * 60
 
 
