@@ -2,49 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+
+# The clock lives in a module of its own (the table service takes one without reading the
+# environment); Settings.clock is one. Clock and SystemClock are also known by this name.
+from bot.clock import SYSTEM_CLOCK, Clock
+from bot.clock import SystemClock as SystemClock
 
 DEFAULT_DATABASE = "data/amerikaner.sqlite3"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-class Clock(Protocol):
-    """The time of day as Discord tells it (seconds since the Unix epoch): the age of
-    messages, and the turn timers and reminders of the tables (bot/tables/service.py),
-    which are measured from stored epoch times so that they survive restarts. Tests give
-    the bot the fake Discord's clock, which they can move: whoever waits for a moment
-    of this clock waits with `sleep_until`, so a test that moves the clock wakes it."""
-
-    def time(self) -> float: ...
-
-    async def sleep_until(self, when: float) -> None:
-        """Return once `time()` has reached `when` (at once if it has already)."""
-        ...
-
-
-# The system clock sleeps at most this long at a time and then reads the time again: a
-# machine whose clock is set (NTP, a suspended laptop) still wakes within a minute of
-# the moment, and a timer of 7 days is not one sleep of 7 days.
-SLEEP_CHUNK = 60.0
-
-
-class SystemClock:
-    """The machine's clock: Discord's, as far as the bot can tell."""
-
-    def time(self) -> float:
-        return time.time()
-
-    async def sleep_until(self, when: float) -> None:
-        while (left := when - self.time()) > 0:
-            await asyncio.sleep(min(left, SLEEP_CHUNK))
-
-
-SYSTEM_CLOCK = SystemClock()
 # Requests a second the bot token may spend on Discord's global limit (50 a second for
 # every process of the token together, interaction answers apart): the default leaves a
 # tenth for what the count misses (bot/budget.py). At 40 a second, 1,000 tables at a

@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.config import SYSTEM_CLOCK, Clock
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.store import (
     PANEL_TOKEN_LIFE,
     ChannelBusyError,
