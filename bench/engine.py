@@ -8,7 +8,9 @@ starts when one ends), then measures a copy-and-play-out loop from a mid-hand st
 which is what AI search does. Where `open_spiel` is installed, OpenSpiel's `oh_hell` (4
 players, 12 tricks) is driven move by move from Python in the same run and the ratio is
 printed. American's figure copies a mid-deal state of a 2-player deal and plays it out
-with random legal actions (`bench_american_playouts`), as its AI search does.
+with random legal actions (`bench_american_playouts`), as its AI search does. The last
+figure is what the table service adds to every move: a copy of the game, to which the
+move is applied before its commit (`bench_service_copy`).
 
 Moves (and OpenSpiel's chance outcomes) are picked uniformly with
 `seq[int(rng.random() * len(seq))]`, in our loops and in OpenSpiel's alike; the kitty
@@ -20,7 +22,8 @@ Each figure is the best of `--repeat` runs (other processes on the machine only 
 slow a run down). The first line says whether the core runs compiled (bench/README.md).
 
     python bench/engine.py [--hands 20000] [--playouts 20000] [--repeat 3]
-                           [--american-playouts 300] [--choice-pick] [--one-game]
+                           [--american-playouts 300] [--copies 20000]
+                           [--choice-pick] [--one-game]
 """
 
 from __future__ import annotations
@@ -209,6 +212,28 @@ def bench_american_playouts(count: int, seed: int = 3) -> float:
     return actions / elapsed
 
 
+def bench_service_copy(count: int, seed: int = 11) -> float:
+    """Microseconds per copy of a game in its third hand, as the table service
+    makes one for every move (it applies the move to the copy and keeps the copy only
+    once the store has committed it): the GameKind's copy, which copies the live hand
+    alone."""
+    from bot.games.amerikaner.kind import AMERIKANER
+
+    rng = random.Random(seed)
+    rules = Rules.create("amerikaner", 4, {"target": 10**9})
+    game = Game(rules, 0)
+    for _ in range(2):
+        play_random_hand(game, rng)
+    hand = game.start_hand(rng=rng)
+    for _ in range(2):  # the auction under way
+        hand.pass_turn(hand.to_act)
+    copy = AMERIKANER.copy
+    start = time.perf_counter()
+    for _ in range(count):
+        copy(game)
+    return (time.perf_counter() - start) / count * 1e6
+
+
 def bench_open_spiel(count: int, seed: int = 1, lean: bool = True) -> float | None:
     """OpenSpiel's oh_hell (4 players, 12 tricks), random legal moves, hands per second."""
     try:
@@ -263,6 +288,8 @@ def main() -> None:
     parser.add_argument("--american-playouts", type=int, default=300,
                         help="American play-outs (random, from a mid-deal state)")
     parser.add_argument("--spiel-hands", type=int, default=2000)
+    parser.add_argument("--copies", type=int, default=20000,
+                        help="copies of a game timed (the table service's per move)")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--choice-pick", action="store_true",
                         help="pick moves with random.choice (and discards with "
@@ -292,6 +319,9 @@ def main() -> None:
     assert american is not None
     print(f"American copy-and-play-out from mid-deal (2 players): {american:,.0f} "
           f"actions/s (target >= 500,000)")
+    copy_us = best_of(args.repeat, lambda: bench_service_copy(args.copies))
+    assert copy_us is not None
+    print(f"the table service's copy of a game, per move: {copy_us:.2f} us")
     spiel = best_of(args.repeat,
                     lambda: bench_open_spiel(args.spiel_hands, lean=lean))
     if spiel is None:

@@ -3,7 +3,8 @@
 ``PostgresServer.start()`` runs ``initdb`` in a temporary directory and starts
 ``postgres`` on a free port of 127.0.0.1 (no Unix socket, fsync off: the data is thrown
 away), trusting local connections; ``new_database()`` gives each test a database of its
-own; ``stop()`` stops the server and removes the directory.
+own; ``halt()`` and ``resume()`` stop and start it again on its data (a database
+outage); ``stop()`` stops the server and removes the directory.
 
 The binaries are the machine's PostgreSQL (``initdb`` on the PATH, or Debian's
 ``/usr/lib/postgresql/<version>/bin``). Where there are none and the tests run as root
@@ -92,6 +93,7 @@ class PostgresServer:
     root: Path
     port: int
     process: subprocess.Popen[bytes] | None = None
+    _options: list[str] = field(default_factory=list)
     _names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @classmethod
@@ -129,13 +131,17 @@ class PostgresServer:
                    "max_connections=300"]
         if not durable:
             options += ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]
-        log = open(self.root / "server.log", "wb")  # noqa: SIM115 - kept for the process
-        self.process = subprocess.Popen(
-            [str(self.bin_dir / "postgres"), "-D", str(data), "-p", str(self.port),
-             *[arg for option in options for arg in ("-c", option)]],
-            user=user, stdout=log, stderr=subprocess.STDOUT, cwd=self.root)
-        log.close()
+        self._options = options
+        self._run(options)
         self._wait_ready()
+
+    def _run(self, options: list[str]) -> None:
+        log = open(self.root / "server.log", "ab")  # noqa: SIM115 - kept for the process
+        self.process = subprocess.Popen(
+            [str(self.bin_dir / "postgres"), "-D", str(self.root / "data"), "-p",
+             str(self.port), *[arg for option in options for arg in ("-c", option)]],
+            user=_run_as(), stdout=log, stderr=subprocess.STDOUT, cwd=self.root)
+        log.close()
 
     def _wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -165,6 +171,19 @@ class PostgresServer:
     def drop_database(self, url: str) -> None:
         name = url.rsplit("/", 1)[-1]
         self.psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", check=False)
+
+    def halt(self) -> None:
+        """Stop the server and keep its data (a database outage): clients are cut off
+        and new connections refused until `resume`."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)  # "fast" shutdown: clients cut off
+            self.process.wait(timeout=30)
+
+    def resume(self) -> None:
+        """Start the halted server again, on the same port and data."""
+        assert self.process is not None and self.process.poll() is not None
+        self._run(self._options)
+        self._wait_ready()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

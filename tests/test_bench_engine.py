@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_engine_benchmark_prints_its_figures() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), "--hands",
                              "40", "--playouts", "5", "--spiel-hands", "0", "--repeat", "1",
-                             "--american-playouts", "3"],
+                             "--american-playouts", "3", "--copies", "50"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert re.search(r"full random hands \(4 players, amerikaner\): [\d,]+ hands/s",
@@ -22,3 +22,5 @@ def test_the_engine_benchmark_prints_its_figures() -> None:
     assert re.search(r"copy-and-play-out from mid-hand: [\d,]+ card plays/s", result.stdout)
     assert re.search(r"American copy-and-play-out from mid-deal \(2 players\): [\d,]+ "
                      r"actions/s", result.stdout)
+    assert re.search(r"the table service's copy of a game, per move: [\d.]+ us",
+                     result.stdout)

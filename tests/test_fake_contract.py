@@ -8,7 +8,9 @@ in one test, to show the client learns of a permission overwrite)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,9 +18,14 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fake_discord import FakeDiscord, FakeRole, StoredMessage
+from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.clock import FakeClock
-from tests.fake_discord.fixtures import bot_intents, running_bot
+from tests.fake_discord.fixtures import (
+    ErrorLogCapture,
+    bot_intents,
+    error_logs_fixture,  # noqa: F401 - registers the "error_logs" fixture
+    running_bot,
+)
 from tests.fake_discord.models import DISCORD_EPOCH_MS
 from tests.fake_discord.permissions import (
     ATTACH_FILES,
@@ -183,24 +190,22 @@ async def test_emoji_rule_can_be_turned_off() -> None:
 
 
 # ---------------------------------------------------------------- mentions (contract 4)
-def add_role(fake: FakeDiscord, name: str, *, mentionable: bool) -> FakeRole:
-    role = FakeRole(fake._snowflake(), name, permissions=0, mentionable=mentionable)
-    fake.guild.roles[role.id] = role
-    return role
-
-
 async def test_a_regular_message_without_allowed_mentions_pings_everything(world: Any) -> None:
     """https://discord.com/developers/docs/resources/message#allowed-mentions-object:
     absent, a regular message parses users, roles and everyone."""
     fake, api, _ = world
     alice, bob = fake.user("alice"), fake.user("bob")
-    role = add_role(fake, "players", mentionable=False)
+    role = await fake.add_role("players", mentionable=False)
     content = f"{alice.mention} <@!{bob.id}> <@&{role.id}> @everyone"
     msg = await api.posted(fake.channel.id, {"content": content})
     # the bot has Mention Everyone (a new server's @everyone role has it): roles ping too
     assert msg.pings.users == {alice.id, bob.id}
     assert msg.pings.roles == {role.id} and msg.pings.everyone
     assert fake.pings() == [(msg, msg.pings)]
+    elsewhere = fake.add_guild("other", members=[])
+    stranger = await fake.add_user("zed", guild=elsewhere)
+    outside = await api.posted(fake.channel.id, {"content": f"{stranger.mention} hi"})
+    assert not outside.pings  # not a member here: nobody is notified
 
 
 async def test_allowed_mentions_limit_the_pings(world: Any) -> None:
@@ -242,8 +247,8 @@ async def test_edits_never_ping_and_replies_ping_their_author(world: Any) -> Non
 async def test_everyone_and_roles_need_the_permission(world: Any) -> None:
     """@everyone/@here and unmentionable roles need Mention Everyone (in the channel)."""
     fake, api, _ = world
-    hidden = add_role(fake, "hidden", mentionable=False)
-    open_role = add_role(fake, "open", mentionable=True)
+    hidden = await fake.add_role("hidden", mentionable=False)
+    open_role = await fake.add_role("open", mentionable=True)
     await fake.set_bot_permissions(fake.channel, deny=MENTION_EVERYONE)
     msg = await api.posted(fake.channel.id, {
         "content": f"@everyone <@&{hidden.id}> <@&{open_role.id}>"})
@@ -256,7 +261,7 @@ async def test_interaction_messages_parse_users_only(world: Any) -> None:
     follows the bot's permission (https://github.com/discord/discord-api-docs/pull/5501)."""
     fake, api, _ = world
     bob = fake.user("bob")
-    role = add_role(fake, "open", mentionable=True)
+    role = await fake.add_role("open", mentionable=True)
     inter = await api.interaction()
     content = f"@everyone {bob.mention} <@&{role.id}>"
     status, _ = await api.callback(inter, {"type": 4, "data": {"content": content}})
@@ -385,7 +390,8 @@ async def test_global_limit_of_a_token_spares_interactions(world: Any) -> None:
     fake, api, _ = world
     inter = await api.interaction()  # made before the clock stops
     assert fake.global_limiter is not None
-    fake.global_limiter.now = lambda: 1_000_000.0  # every request in the same instant
+    frozen = time.monotonic() + 10.0  # past the window of the requests made so far
+    fake.global_limiter.now = lambda: frozen  # every request in the same instant
     statuses = [(await api.call("GET", f"/channels/{fake.channel.id}"))[0] for _ in range(50)]
     assert statuses == [200] * 50
     status, data = await api.call("GET", f"/channels/{fake.channel.id}")
@@ -394,10 +400,35 @@ async def test_global_limit_of_a_token_spares_interactions(world: Any) -> None:
     assert (await api.callback(inter, {"type": 4, "data": {"content": "fine"}}))[0] == 204
     assert (await api.followup(inter, {"content": "still fine"}))[0] == 200
     counted = fake.global_requests()
-    assert sum(not r.refused for r in counted if r.time == 1_000_000.0) == 50
+    assert sum(not r.refused for r in counted if r.time == frozen) == 50
     assert not any("/interactions/" in r.path or "/webhooks/" in r.path for r in counted)
-    fake.global_limiter.now = lambda: 1_000_001.0  # a second later
+    fake.global_limiter.now = lambda: frozen + 1.0  # a second later
     assert (await api.call("GET", f"/channels/{fake.channel.id}"))[0] == 200
+
+
+async def test_discord_py_waits_out_a_global_429(world: Any, error_logs: ErrorLogCapture
+                                                  ) -> None:
+    """The 429 is one discord.py understands (``global``, ``retry_after``): it waits and
+    sends again, nothing is lost and nothing is logged as an error. The limiter's clock
+    moves only after each 429, so the test does not depend on the machine's speed."""
+    fake, _, client = world
+    assert fake.global_limiter is not None
+    now = [time.monotonic() + 10.0]  # past the window of the requests made so far
+    fake.global_limiter.now = lambda: now[0]
+    fake.global_limiter.limit = 2  # stricter than Discord, to see the 429 with few requests
+    channel = client.get_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    sends = asyncio.ensure_future(asyncio.gather(*(channel.send(str(i)) for i in range(4))))
+    seen = 0
+    while not sends.done():
+        await fake.wait_until(lambda before=seen: sends.done()
+                              or len(fake.rate_limited) > before,
+                              20.0, "a 429 or every message sent")
+        seen = len(fake.rate_limited)
+        now[0] += 1.0  # a second passes for the limiter
+    await sends
+    assert sorted(m.content for m in fake.messages()) == ["0", "1", "2", "3"]
+    assert seen >= 2 and all(r.path.endswith("/messages") for r in fake.rate_limited)
 
 
 async def test_per_route_buckets_are_on_by_default(world: Any) -> None:

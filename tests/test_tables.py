@@ -500,3 +500,22 @@ async def test_a_process_restores_and_holds_only_the_tables_of_its_own_guilds(
             await service.create(7 << 22, 22, 1, "Host", "amerikaner", 3, {})
         assert await store.active_game_in_channel(22) is None  # nothing was stored
         await service.close(grace=0)
+
+
+async def test_the_turn_timer_starts_when_an_ai_hands_the_turn_to_a_human() -> None:
+    """The turn timer runs for a human whose turn comes after an AI's, not only after
+    another human's: the AI plays for them when it runs out, with its notice."""
+    service = await _service(seed=2)  # the first dealer is seat 0: an AI bids first
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.2)
+    assert table.first_dealer == 0
+    await service.fill_ai(table.id, 1, "easy")
+    await service.start(table.id, 1)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not (await service.store.pending_posts(table.id)):  # the timeout's notice
+        assert loop.time() < deadline, "the human's time never ran out"
+        await asyncio.sleep(0.01)
+    posts = await service.store.pending_posts(table.id)
+    assert posts[0].kind == "timeout" and posts[0].params["seat"] == 0
+    await service.close(grace=1)
+    await service.store.close()

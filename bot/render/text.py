@@ -322,6 +322,11 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
     "stale": lambda: {
         None: _("That has moved on: open your hand again."),
         "choices": _("That has moved on: open your hand again for the current choices.")},
+    "database_down": lambda: {
+        None: _("The database is not answering; your move was not played. Try again in a "
+                "moment."),
+        "change": _("The database is not answering; nothing was changed. Try again in a "
+                    "moment.")},
     "no_game": lambda: {
         None: _("There is no such game on this server."),
         "nothing_here": _("No game to export here: name a game number."),

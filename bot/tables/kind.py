@@ -104,6 +104,12 @@ class GameKind(Protocol):
 
     def finished(self, game: Any) -> bool: ...
 
+    def copy(self, game: Any) -> Any:
+        """A copy of the game that `apply` may change without touching `game`: the table
+        service applies an action to a copy and keeps it only once the store has
+        committed the action (cheap: it runs on every move)."""
+        ...
+
     def apply(self, game: Any, action: Any, rng: random.Random) -> Applied:
         """Apply `action` (for the seat it names); deal the next deal if this one ends
         and the game goes on. Refused whole (GameError) or done whole."""

@@ -11,20 +11,28 @@ nonce, which Discord answers with the message it already has instead of a second
 This module knows nothing of Discord: the `send` function it is given renders a post and
 sends it, returning the message id, or None if it can never be posted (the channel is
 gone, or the bot may not write there); any exception means "try again later".
+
+When the database does not answer (reading the pending posts, or marking one posted),
+the worker waits and tries again, doubling its wait up to `retry_cap`, until it answers:
+a post that reached Discord is marked once the database is back, not sent again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
-from bot.store import PostRow, Store
+from bot.store import PostRow, Store, StoreError
+from bot.store.health import FIRST_RETRY, LAST_RETRY, Health, backoff
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[PostRow], Awaitable[int | None]]
+_T = TypeVar("_T")
 
 RETRIES = 5  # tries of one post in a row before it waits for the next kick or restart
 
@@ -41,13 +49,19 @@ class Outbox:
 
     def __init__(self, store: Store, send: Send | None = None, *,
                  retry_delay: float = 1.0,
-                 owns_guild: Callable[[int], bool] | None = None) -> None:
+                 owns_guild: Callable[[int], bool] | None = None,
+                 health: Health | None = None, retry_first: float = FIRST_RETRY,
+                 retry_cap: float = LAST_RETRY) -> None:
         self.store = store
         # Whose posts `drain_all` takes: those of the guilds this process owns (several
         # processes share one database; each posts for its own shards' games).
         self.owns_guild = owns_guild
         self.send = send  # set by whoever renders and sends the posts (the cog)
-        self.retry_delay = retry_delay
+        self.retry_delay = retry_delay  # Discord refusing a post: the first wait
+        # The database not answering: shared with the table service (one health line).
+        self.health = health or Health()
+        self.retry_first = retry_first
+        self.retry_cap = retry_cap
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self.closed = False
@@ -100,7 +114,11 @@ class Outbox:
         try:
             while True:
                 self._again.discard(game_id)
-                for row in await self.store.pending_posts(game_id):
+                done, rows = await self._from_store(
+                    functools.partial(self.store.pending_posts, game_id), game_id)
+                if not done:
+                    return
+                for row in rows or ():
                     if not await self._post(row):
                         return
                 if game_id not in self._again:
@@ -132,6 +150,32 @@ class Outbox:
             if message_id is None:
                 log.warning("gave up posting %s of game %s: the channel refuses it",
                             row.kind, row.game_id)
-            await self.store.mark_posted(row.id, message_id)
-            return True
+            # Sent: only the mark is retried, never the post.
+            done, _ = await self._from_store(
+                functools.partial(self.store.mark_posted, row.id, message_id), row.game_id)
+            return done
         return False
+
+    async def _from_store(self, call: Callable[[], Awaitable[_T]], game_id: int
+                          ) -> tuple[bool, _T | None]:
+        """(True, `call()`'s result), tried again with backoff while the database does
+        not answer; (False, None) once the outbox closes meanwhile (what is left is
+        posted after the next start). A refusal of the store's own (a bug) passes on."""
+        failures = 0
+        while True:
+            try:
+                result = await call()
+            except (asyncio.CancelledError, StoreError):
+                raise
+            except Exception as exc:
+                self.health.failed(exc)
+                failures += 1
+                level = logging.WARNING if failures == 1 else logging.DEBUG
+                log.log(level, "the outbox of game %s waits for the database (%s: %s)",
+                        game_id, type(exc).__name__, exc)
+                if self.closed:
+                    return False, None
+                await asyncio.sleep(backoff(failures - 1, self.retry_first, self.retry_cap))
+                continue
+            self.health.answered()
+            return True, result

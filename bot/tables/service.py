@@ -2,24 +2,39 @@
 
 Every change goes through `TableService` under the table's lock: the seat and the state
 version are checked, the action is applied through the table's GameKind (which refuses
-illegal ones with a stable code), the action is committed to the store, and only then is
-the result returned for the caller to confirm. A crash after the commit loses nothing:
-`restore` replays each unfinished game's record. The service knows games only through
-the GameKind protocol (bot/tables/kind.py): it never names one.
+illegal ones with a stable code) to a copy of the game, the action is committed to the
+store, and only then does the copy become the table's game and the result go back for
+the caller to confirm. Lobby changes likewise: stored first, then made in memory. So the
+table in memory is always a state the store holds: a write the store refuses (the
+database away) leaves the table as it was, and the player reads why; if the store
+cannot even be read back, the table is read back before its next change (the write may
+have been committed with its answer lost). AI turns and turn timeouts that meet a
+refusing store try again with backoff until it answers. A crash after the commit loses
+nothing: `restore` replays each unfinished game's record. The service knows games only
+through the GameKind protocol (bot/tables/kind.py): it never names one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
+from bot.store.health import (
+    FIRST_RETRY,
+    LAST_RETRY,
+    Health,
+    backoff,
+    is_database_error,
+    is_outage,
+)
 from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from bot.tables.outbox import Outbox
@@ -85,6 +100,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     last_activity: float = field(default_factory=time.monotonic)  # also: when the turn began
     pause_after: bool = False  # the last action completed a trick: the AI waits longer
+    # A write failed and the store could not be read back: the store may hold a change
+    # memory does not (a commit whose answer was lost). Read back before the next change.
+    unsynced: bool = False
 
     @property
     def turn_timer(self) -> float | None:
@@ -172,6 +190,21 @@ def _default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Ra
     return kind.choose_action(game, seat, level, rng)
 
 
+# The refusals that mean "the database did not take it": work nobody waits on (AI turns,
+# timeouts) tries again later instead of giving up.
+STORE_REFUSALS = ("database_down", "storage_failed")
+
+
+class _Step(NamedTuple):
+    """One action applied to the working copy of a game, not yet committed."""
+
+    seat: int
+    action: Any
+    applied: Any  # the game's Applied
+    finished: bool
+    posts: list[Post]
+
+
 class ForeignGuildError(RuntimeError):
     """A table of a guild whose shard another process runs: this process must not hold
     it (it would play its AI and run its timers beside the owner). Interactions arrive on
@@ -191,7 +224,9 @@ class TableService:
                  trick_pause: float = 1.0,
                  ai_chooser: AiChooser | None = None, outbox: Outbox | None = None,
                  seat_name: SeatNamer | None = None,
-                 owns_guild: Callable[[int], bool] | None = None) -> None:
+                 owns_guild: Callable[[int], bool] | None = None,
+                 health: Health | None = None, retry_first: float = FIRST_RETRY,
+                 retry_cap: float = LAST_RETRY) -> None:
         if not games:
             raise ValueError("a table service needs at least one game")
         self.store = store
@@ -206,6 +241,15 @@ class TableService:
         self.seat_name = seat_name or _stored_name
         # Which guilds' tables live in this process (the app: those of its shards).
         self.owns_guild = owns_guild or _every_guild
+        # Whether the database answers, shared with the outbox: one log line when it
+        # goes away and one when it is back, whoever notices first.
+        self.health = health or (outbox.health if outbox is not None else Health())
+        if outbox is not None:
+            outbox.health = self.health
+        # Work nobody waits on retries a refused write after backoff(n) seconds.
+        self.retry_first = retry_first
+        self.retry_cap = retry_cap
+        self._background: set[asyncio.Task[None]] = set()
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
         self._listeners: list[Listener] = []
@@ -273,6 +317,10 @@ class TableService:
                 _seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
             raise TableError("channel_busy", reason="taken_meanwhile", game=kind.name) from None
+        except Exception as exc:
+            self._write_failed(exc, f"could not create a table in channel {channel_id}")
+            raise TableError(_failure_code(exc), reason="change") from None
+        self.health.answered()
         table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
                       seats, meta=meta)
         self._register(table)
@@ -307,18 +355,19 @@ class TableService:
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise TableError("already_seated")
             if table.full:
                 raise TableError("table_full")
-            table.seats.append(Seat(user_id, name))
-            await self._save_seats(table)
+            await self._save_seats(table, [*table.seats, Seat(user_id, name)])
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str = "easy") -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "add_ai")
             levels = table.kind.ai_levels
@@ -326,14 +375,14 @@ class TableService:
                 raise TableError("bad_input", reason="ai_level", levels=levels)
             if table.full:
                 raise TableError("table_full")
-            table.seats.append(Seat(None, "", ai_level=level))
-            await self._save_seats(table)
+            await self._save_seats(table, [*table.seats, Seat(None, "", ai_level=level)])
         return table
 
     async def fill_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
         """The host gives every empty seat to the AI at once."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "add_ai")
             level = level or table.kind.ai_levels[0]
@@ -341,9 +390,9 @@ class TableService:
                 raise TableError("bad_input", reason="ai_level", levels=table.kind.ai_levels)
             if table.full:
                 raise TableError("table_full")
-            while not table.full:
-                table.seats.append(Seat(None, "", ai_level=level))
-            await self._save_seats(table)
+            empty = table.players - len(table.seats)
+            await self._save_seats(
+                table, [*table.seats, *(Seat(None, "", ai_level=level) for _ in range(empty))])
         return table
 
     async def set_house_rules(self, table_id: int, user_id: int, chosen: Sequence[str]
@@ -351,49 +400,56 @@ class TableService:
         """The host switches the lobby's house rules to exactly `chosen`."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "house_rules")
             rules = table.kind.with_house_rules(table.rules, chosen)  # a refusal passes on
-            await self.store.set_rules(table.id, table.kind.rules_to_json(rules))
+            await self._write(table, self.store.set_rules(table.id,
+                                                          table.kind.rules_to_json(rules)))
             table.rules = rules
         return table
 
     async def remove_ai(self, table_id: int, user_id: int) -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "remove_ai")
-            for index in range(len(table.seats) - 1, -1, -1):
-                if table.seats[index].is_ai:
-                    del table.seats[index]
+            seats = _copied(table.seats)
+            for index in range(len(seats) - 1, -1, -1):
+                if seats[index].is_ai:
+                    del seats[index]
                     break
             else:
                 raise TableError("no_ai")
-            await self._save_seats(table)
+            await self._save_seats(table, seats)
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Leave a lobby; at a running table, hand the seat to the AI (as `away`)."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
+            seats = _copied(table.seats)
             if table.stage == LOBBY:
                 if user_id == table.host_id:
                     raise TableError("host_leaving", game=table.kind.name)
-                del table.seats[seat]
-                await self._save_seats(table)
+                del seats[seat]
+                await self._save_seats(table, seats)
                 return table
-            table.seats[seat].away = True
-            table.seats[seat].ai_level = table.seats[seat].ai_level or "easy"
-            await self._save_seats(table)
+            seats[seat].away = True
+            seats[seat].ai_level = seats[seat].ai_level or "easy"
+            await self._save_seats(table, seats)
         self._schedule_ai(table)
         return table
 
     async def set_away(self, table_id: int, user_id: int, away: bool) -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated")
@@ -403,10 +459,11 @@ class TableService:
                 if away:
                     raise TableError("already_away", game=table.kind.name)
                 raise TableError("not_away")
-            table.seats[seat].away = away
-            if away and not table.seats[seat].ai_level:
-                table.seats[seat].ai_level = "easy"
-            await self._save_seats(table)
+            seats = _copied(table.seats)
+            seats[seat].away = away
+            if away and not seats[seat].ai_level:
+                seats[seat].ai_level = "easy"
+            await self._save_seats(table, seats)
         if away:
             self._schedule_ai(table)
         return table
@@ -416,6 +473,7 @@ class TableService:
         """The host hands an away player's seat to someone else, or for good to the AI."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_host(table, user_id, "replace")
             if table.stage != PLAYING:
                 raise TableError("not_started")
@@ -425,20 +483,22 @@ class TableService:
             if not current.away:
                 name = self.seat_name(table.seats, seat)
                 raise TableError("not_away", name=name)
+            seats = _copied(table.seats)
             if new_user is not None:
                 if table.seat_of(new_user[0]) is not None:
                     raise TableError("already_seated", reason="someone_else")
-                table.seats[seat] = Seat(new_user[0], new_user[1])
+                seats[seat] = Seat(new_user[0], new_user[1])
             else:
                 # The AI's for good: stored under the name of the human it replaces.
-                table.seats[seat] = Seat(None, current.name, ai_level="easy")
-            await self._save_seats(table)
+                seats[seat] = Seat(None, current.name, ai_level="easy")
+            await self._save_seats(table, seats)
         self._schedule_ai(table)
         return table
 
     async def start(self, table_id: int, user_id: int) -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "start")
             if not table.full:
@@ -446,15 +506,19 @@ class TableService:
                 raise TableError("table_not_full", missing=missing)
             game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.rng)
             meta = {**table.meta, "stage": PLAYING}
-            async with self.store.transaction():
-                await self.store.set_meta(table.id, meta)
-                await self.store.add_hand(table.id, 0, first_deal)
+            await self._write(table, self._start_writes(table, meta, first_deal))
             table.game = game
             table.meta = meta
             table.stage = PLAYING
             table.last_activity = time.monotonic()
         self._schedule_ai(table)
         return table
+
+    async def _start_writes(self, table: Table, meta: dict[str, Any],
+                            first_deal: dict[str, Any]) -> None:
+        async with self.store.transaction():
+            await self.store.set_meta(table.id, meta)
+            await self.store.add_hand(table.id, 0, first_deal)
 
     async def rematch(self, table_id: int, user_id: int) -> tuple[Table, Table | None]:
         """A player of the finished game `table_id` asks for (or accepts) a rematch: the
@@ -468,6 +532,7 @@ class TableService:
         if old is None or old.stage != FINISHED:
             raise TableError("no_game", reason="rematch")
         async with old.lock:
+            await self._sync(old)
             if old.seat_of(user_id) is None:
                 raise TableError("not_seated", reason="not_playing")
             if old.meta.get("rematch_table") is not None:
@@ -475,12 +540,19 @@ class TableService:
             accepted = sorted({*old.meta.get("rematch", ()), user_id})
             humans = {seat.user_id for seat in old.seats if seat.user_id is not None}
             new = None
-            async with self.store.transaction():
-                if humans <= set(accepted):
-                    new = await self._start_rematch(old)
-                old.meta = {**old.meta, "rematch": accepted,
+            try:
+                async with self.store.transaction():
+                    if humans <= set(accepted):
+                        new = await self._start_rematch(old)
+                    meta = {**old.meta, "rematch": accepted,
                             "rematch_table": new.id if new is not None else None}
-                await self.store.set_meta(old.id, old.meta)
+                    await self.store.set_meta(old.id, meta)
+            except TableError:
+                raise
+            except Exception as exc:
+                await self._recover(old, exc)
+            self.health.answered()
+            old.meta = meta
         if new is not None:
             self._register(new)
             if self.outbox is not None:
@@ -518,9 +590,10 @@ class TableService:
     async def cancel(self, table_id: int, user_id: int, manager: bool = False) -> Table:
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table)
             if user_id != table.host_id and not manager:
                 raise TableError("not_host", action="cancel")
-            await self.store.cancel_game(table.id)
+            await self._write(table, self.store.cancel_game(table.id))
             table.stage = CANCELLED
             self._unregister(table)
         return table
@@ -529,8 +602,9 @@ class TableService:
         """Remember the public table message, so that it is edited after a restart."""
         if table.meta.get("message_id") == message_id:
             return
-        table.meta = {**table.meta, "message_id": message_id}
-        await self.store.set_meta(table.id, table.meta)
+        meta = {**table.meta, "message_id": message_id}
+        await self._write(table, self.store.set_meta(table.id, meta))
+        table.meta = meta
 
     def _require_lobby(self, table: Table) -> None:
         if table.stage != LOBBY:
@@ -541,8 +615,94 @@ class TableService:
         if user_id != table.host_id:
             raise TableError("not_host", action=action)
 
-    async def _save_seats(self, table: Table) -> None:
-        await self.store.update_seats(table.id, _seat_infos(table.seats))
+    async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
+        """Store `seats` as the table's, then (only then) make them the table's."""
+        await self._write(table, self.store.update_seats(table.id, _seat_infos(seats)))
+        table.seats = seats
+
+    # ------------------------------------------------------------------ the store
+
+    async def _write(self, table: Table, write: Awaitable[Any]) -> Any:
+        """Await a store write of `table`'s. Memory is changed by the caller only after
+        it returns; if it fails, memory is brought back to what the store holds and the
+        player reads why (TableError "database_down" or "storage_failed")."""
+        try:
+            result = await write
+        except TableError:
+            raise
+        except Exception as exc:
+            await self._recover(table, exc)
+        self.health.answered()
+        return result
+
+    async def _recover(self, table: Table, exc: Exception, landed: int | None = None
+                       ) -> None:
+        """After the failed write `exc` of `table`: read the table back from the store,
+        so memory holds exactly what is stored, then refuse. `landed`: the version the
+        table has if the write was committed after all (a commit whose answer was lost);
+        then this returns instead of refusing. If the store cannot be read either, the
+        table is marked unsynced (read back before its next change)."""
+        self._write_failed(exc, f"could not store a change of table {table.id}")
+        try:
+            await self._resync(table)
+        except Exception as again:
+            table.unsynced = True
+            if is_outage(again):
+                self.health.failed(again)
+            raise TableError("database_down", reason=_reason(landed)) from None
+        if landed is not None and table.game is not None and table.version == landed:
+            log.warning("the change of table %s was stored after all", table.id)
+            return
+        raise TableError(_failure_code(exc), reason=_reason(landed)) from None
+
+    def _write_failed(self, exc: Exception, what: str) -> None:
+        if is_outage(exc):
+            self.health.failed(exc)
+            log.warning("%s: %s: %s", what, type(exc).__name__, exc)
+        else:  # the store refused it on its merits: memory and store disagreed (a bug)
+            log.error("%s", what, exc_info=exc)
+
+    async def _sync(self, table: Table, reason: str | None = "change") -> None:
+        """Before a change of an unsynced table: read it back from the store first
+        (refused with "database_down" and `reason` if the store does not answer)."""
+        if not table.unsynced:
+            return
+        version = table.version
+        try:
+            await self._resync(table)
+        except Exception as exc:
+            if is_outage(exc):
+                self.health.failed(exc)
+            raise TableError("database_down", reason=reason) from None
+        if table.version != version:
+            # A change whose commit answer was lost is in the store: show it, post what
+            # it obliges, and let the AI go on from there.
+            if self.outbox is not None:
+                self.outbox.kick(table.id)
+            self._in_background(self._announce_resync(table))
+
+    async def _announce_resync(self, table: Table) -> None:
+        async with table.lock:  # after the change under way
+            pass
+        await self._notify(table, "changed", resynced=True)
+        self._schedule_ai(table)
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _resync(self, table: Table) -> None:
+        """Make `table` what the store holds: seats, rules, meta, stage and game."""
+        row = await self.store.get_game(table.id)
+        if row is None:
+            raise ValueError(f"table {table.id} is not in the store")
+        stored = await self._table_from_row(row)
+        table.seats, table.rules, table.meta = stored.seats, stored.rules, stored.meta
+        table.stage, table.game = stored.stage, stored.game
+        table.unsynced = False
+        if table.stage in (FINISHED, CANCELLED):
+            self._unregister(table)
 
     # ------------------------------------------------------------------ acting
 
@@ -553,6 +713,7 @@ class TableService:
         mean "now"); an older one is refused as stale."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table, reason=None)
             seat = self._acting_seat(table, user_id, version)
             result = await self._apply(table, seat, make(seat))
         self._schedule_ai(table)
@@ -564,15 +725,10 @@ class TableService:
         post), and the result is the claimer's, for the deal's end."""
         table = self.require(table_id)
         async with table.lock:
+            await self._sync(table, reason=None)
             seat = self._acting_seat(table, user_id, version)
             actions = table.kind.claim(table.game, seat)  # a refusal passes on
-            results = []
-            async with self.store.transaction():
-                for index, action in enumerate(actions):
-                    to_act = table.kind.to_act(table.game)
-                    assert to_act is not None
-                    results.append(await self._apply(
-                        table, to_act, action, notice=POST_CLAIM if index == 0 else None))
+            results = await self._play(table, actions, POST_CLAIM)
         self._schedule_ai(table)
         last = results[-1]
         return ActResult(table, seat, last.action, results[0].record, last.deal_index,
@@ -602,43 +758,78 @@ class TableService:
                      notice: str | None = None) -> ActResult:
         """Apply and commit one action. `notice`: a post the action itself calls for
         (POST_TIMEOUT), committed with it ahead of those its outcome calls for."""
-        kind, game = table.kind, table.game
-        assert game is not None
-        to_act = kind.to_act(game)
+        assert table.game is not None
+        to_act = table.kind.to_act(table.game)
         if to_act is not None and to_act != seat:
             name = self.seat_name(table.seats, to_act)
             raise TableError("not_your_turn", name=name)
-        # The game deals the next deal before the first await, so that nobody looking at
-        # the table meanwhile sees a moment with no deal in play. A refusal (GameError)
-        # passes on as the game raised it: its words are the game's.
-        applied = kind.apply(game, action, self.rng)
-        finished = kind.finished(game)
-        posts = [Post(notice, {"seat": seat, "action": applied.action})] if notice else []
-        posts.extend(_posts_after(applied.deal_index, applied.deal_finished, finished))
+        return (await self._play(table, [action], notice))[0]
+
+    async def _play(self, table: Table, actions: Sequence[Any],
+                    notice: str | None = None) -> list[ActResult]:
+        """Apply `actions` in order (each by the seat to act then) and commit them at
+        once. They are applied to a copy of the game, which
+        becomes the table's game only once the store has committed them: a refusal, by
+        the game or by the store, leaves the table exactly as it was, so that nothing is
+        ever shown of a state that is not stored. `notice` goes with the first."""
+        kind = table.kind
+        assert table.game is not None
+        game = kind.copy(table.game)  # the game deals the next deal on this copy too
+        steps: list[_Step] = []
+        for action in actions:
+            mover = kind.to_act(game)
+            # A refusal (GameError) passes on as the game raised it: its words are the
+            # game's, and only the copy saw the attempt.
+            applied = kind.apply(game, action, self.rng)
+            assert mover is not None
+            finished = kind.finished(game)
+            posts = [Post(notice, {"seat": mover, "action": applied.action})] \
+                if notice and not steps else []
+            posts.extend(_posts_after(applied.deal_index, applied.deal_finished, finished))
+            steps.append(_Step(mover, action, applied, finished, posts))
+        version = table.version
         try:
-            # One atomic commit, in one trip to the database thread, with what it
-            # obliges the bot to post (the outbox).
-            await self.store.record_action(
-                table.id, applied.deal_index, applied.seq, applied.action,
-                next_deal=applied.next_deal,
-                results=_results(table) if finished else None, posts=posts)
-        except Exception:
-            # The store did not take it: rebuild from what it holds, so memory never runs
-            # ahead of the disk, and tell the player nothing happened.
-            log.exception("could not store an action of table %s", table.id)
-            await self._reload(table)
-            raise TableError("storage_failed") from None
-        if posts and self.outbox is not None:
+            await self._commit(table, game, steps)
+        except Exception as exc:
+            await self._recover(table, exc, landed=version + len(steps))
+        else:
+            table.game = game
+            self.health.answered()
+        return self._installed(table, steps)
+
+    async def _commit(self, table: Table, game: Any, steps: Sequence[_Step]) -> None:
+        """Every step as one atomic commit, each with what it obliges the bot to post
+        (the outbox); one step in one trip to the database."""
+        if len(steps) == 1:
+            await self._record(table, game, steps[0])
+            return
+        async with self.store.transaction():
+            for step in steps:
+                await self._record(table, game, step)
+
+    async def _record(self, table: Table, game: Any, step: _Step) -> None:
+        applied = step.applied
+        await self.store.record_action(
+            table.id, applied.deal_index, applied.seq, applied.action,
+            next_deal=applied.next_deal,
+            results=_results(table, game) if step.finished else None, posts=step.posts)
+
+    def _installed(self, table: Table, steps: Sequence[_Step]) -> list[ActResult]:
+        """The table after its committed `steps`: posts kicked, the turn's clock reset,
+        a finished game let go; the result of each step."""
+        if any(step.posts for step in steps) and self.outbox is not None:
             self.outbox.kick(table.id)
-        table.pause_after = applied.pause
+        table.pause_after = steps[-1].applied.pause
         now = time.monotonic()
         idle = now - table.last_activity
         table.last_activity = now
+        finished = steps[-1].finished
         if finished:
             table.stage = FINISHED
             self._unregister(table)
-        return ActResult(table, seat, action, applied.action, applied.deal_index,
-                         applied.deal_finished, finished, idle)
+        return [ActResult(table, step.seat, step.action, step.applied.action,
+                          step.applied.deal_index, step.applied.deal_finished,
+                          step.finished, idle) for step in steps]
 
     async def _reload(self, table: Table) -> None:
         record = await self.store.load_record(table.id)
@@ -661,29 +852,56 @@ class TableService:
         self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table))
 
     async def _ai_loop(self, table: Table) -> None:
+        failures = 0  # tries in a row the store refused: the next waits backoff(failures)
         try:
             while not self.closed and table.stage == PLAYING:
                 seat = table.to_act
                 if seat is None or not table.seats[seat].played_by_ai:
+                    self._arm_timer(table)  # a human's turn: their clock starts now
                     return
                 pause = self.trick_pause if table.pause_after else 0.0
-                await asyncio.sleep(self.ai_delay + pause)
+                wait = self._retry_wait(failures) if failures else self.ai_delay + pause
+                await asyncio.sleep(wait)
                 async with table.lock:
                     if self.closed:
                         return  # stopping: the turn is played after the next start
-                    if table.stage != PLAYING or table.to_act != seat \
-                            or not table.seats[seat].played_by_ai:
+                    try:
+                        result = await self._ai_turn(table, seat)
+                    except TableError as exc:
+                        if exc.code not in STORE_REFUSALS:
+                            raise
+                        failures += 1  # the database: wait, then try again
+                        self._retrying(table, "an AI turn", failures)
                         continue
-                    level = table.seats[seat].ai_level or table.kind.ai_levels[0]
-                    action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game,
-                                                     seat, level,
-                                                     random.Random(self.rng.random()))
-                    result = await self._apply(table, seat, action)
-                await self._notify_result(table, result)
+                failures = 0
+                if result is not None:
+                    await self._notify_result(table, result)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("AI turn failed at table %s", table.id)
+
+    async def _ai_turn(self, table: Table, seat: int) -> ActResult | None:
+        """Under the table's lock: the AI's action for `seat`, applied, if it is still
+        that seat's turn to be played by the AI (else None)."""
+        await self._sync(table)
+        if table.stage != PLAYING or table.to_act != seat \
+                or not table.seats[seat].played_by_ai:
+            return None
+        level = table.seats[seat].ai_level or table.kind.ai_levels[0]
+        action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game, seat,
+                                         level, random.Random(self.rng.random()))
+        return await self._apply(table, seat, action)
+
+    def _retry_wait(self, failures: int) -> float:
+        return backoff(failures - 1, self.retry_first, self.retry_cap)
+
+    def _retrying(self, table: Table, what: str, failures: int) -> None:
+        """One line for the first refused try of `what` (the health line says the
+        rest); the following tries at debug level, so an outage is no log storm."""
+        level = logging.WARNING if failures == 1 else logging.DEBUG
+        log.log(level, "%s at table %s waits for the database (try %d failed; next in "
+                "%.1f s)", what, table.id, failures, self._retry_wait(failures))
 
     # ------------------------------------------------------------------ turn timers
 
@@ -707,18 +925,27 @@ class TableService:
                 await asyncio.sleep(wait)
                 if table.version != version or self.closed:
                     return
-                await self._notify(table, "reminder", seat=seat)
+                await self._remind(table, seat, version, started + limit)
             wait = started + limit - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            async with table.lock:
-                if table.version != version or table.to_act != seat or self.closed \
-                        or table.stage != PLAYING:
-                    return
-                action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game,
-                                                 seat, table.kind.ai_levels[0],
-                                                 random.Random(self.rng.random()))
-                result = await self._apply(table, seat, action, notice=POST_TIMEOUT)
+            failures = 0
+            while True:
+                async with table.lock:
+                    try:
+                        result = await self._timeout(table, seat, version)
+                    except TableError as exc:
+                        if exc.code not in STORE_REFUSALS:
+                            raise
+                        result = None
+                        failures += 1
+                        self._retrying(table, "a turn timeout", failures)
+                    else:
+                        if result is None:
+                            return
+                if result is not None:
+                    break
+                await asyncio.sleep(self._retry_wait(failures))
             await self._notify_result(table, result)
             self._schedule_ai(table)
         except asyncio.CancelledError:
@@ -726,18 +953,51 @@ class TableService:
         except Exception:
             log.exception("turn timer failed at table %s", table.id)
 
+    async def _timeout(self, table: Table, seat: int, version: int) -> ActResult | None:
+        """Under the table's lock: the AI plays `seat`'s turn whose time ran out, if the
+        game still stands where the timer started (else None)."""
+        await self._sync(table)
+        if table.version != version or table.to_act != seat or self.closed \
+                or table.stage != PLAYING:
+            return None
+        action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game, seat,
+                                         table.kind.ai_levels[0],
+                                         random.Random(self.rng.random()))
+        return await self._apply(table, seat, action, notice=POST_TIMEOUT)
+
+    async def _remind(self, table: Table, seat: int, version: int, until: float) -> None:
+        """The half-time reminder; tried again while the database keeps its words
+        (the server's language) from the listener, until the turn moves on or ends."""
+        failures = 0
+        while not await self._notify(table, "reminder", seat=seat):
+            failures += 1
+            wait = self._retry_wait(failures)
+            if time.monotonic() + wait >= until:
+                return
+            await asyncio.sleep(wait)
+            if table.version != version or self.closed:
+                return
+
     async def _notify_result(self, table: Table, result: ActResult) -> None:
         event = ("game_finished" if result.game_finished else "deal_finished"
                  if result.deal_finished else "changed")
         await self._notify(table, event, seat=result.seat, action=result.action,
                            deal_index=result.deal_index)
 
-    async def _notify(self, table: Table, event: str, **detail: Any) -> None:
+    async def _notify(self, table: Table, event: str, **detail: Any) -> bool:
+        """Tell every listener; False if one failed on the database (worth another
+        try: nothing of its was done, it could not read what it needed)."""
+        retry = False
         for listener in self._listeners:
             try:
                 await listener(table, event, detail)
-            except Exception:
+            except Exception as exc:
+                if event == "reminder" and is_database_error(exc):
+                    self.health.failed(exc)
+                    retry = True
+                    continue
                 log.exception("table listener failed")
+        return not retry
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop: refuse new requests, let actions under way finish their commit (for
@@ -831,9 +1091,25 @@ def _seat_infos(seats: list[Seat]) -> list[SeatInfo]:
             for index, seat in enumerate(seats)]
 
 
-def _results(table: Table) -> list[ResultRow]:
-    """The finished game's results of the seated humans (AI seats have none)."""
-    assert table.game is not None
+def _results(table: Table, game: Any) -> list[ResultRow]:
+    """The finished `game`'s results of the table's seated humans (AI seats have none)."""
     return [ResultRow(seat.user_id, r.seat, r.place, r.points, r.won, r.stats)
-            for r, seat in zip(table.kind.results(table.game), table.seats, strict=True)
+            for r, seat in zip(table.kind.results(game), table.seats, strict=True)
             if seat.user_id is not None]
+
+
+def _copied(seats: Sequence[Seat]) -> list[Seat]:
+    """The seats as new objects, to change without touching the table's."""
+    return [dataclasses.replace(seat) for seat in seats]
+
+
+def _failure_code(exc: Exception) -> str:
+    """The refusal a player reads for a write the store did not take: the database
+    away or unable to write, or (a bug) a store refusal."""
+    return "database_down" if is_outage(exc) else "storage_failed"
+
+
+def _reason(landed: int | None) -> str | None:
+    """A refused move (None: "your move was not played") or another change ("change":
+    "nothing was changed")."""
+    return None if landed is not None else "change"

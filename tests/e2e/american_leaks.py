@@ -54,6 +54,8 @@ def check(checker: LeakChecker, table: Table, msg: StoredMessage, text: str) -> 
     seat = table.seat_of(msg.visible_to) if msg.visible_to is not None else None
     if msg.visible_to is None or seat is None:
         checker.checked_public += msg.visible_to is None
+        if msg.visible_to is None:
+            checker.checked_ids.add(msg.id)
         leaked = shown & hidden_from_public(state)
         if leaked:
             checker.violations.append(Violation(
@@ -64,6 +66,7 @@ def check(checker: LeakChecker, table: Table, msg: StoredMessage, text: str) -> 
         return
     if title.startswith("Your hand"):
         checker.checked_ephemeral += 1
+        checker.checked_ids.add(msg.id)
         if title != f"Your hand — {table.seats[seat].name}":
             checker.violations.append(Violation(
                 f"hand panel {title!r} shown to seat {seat}", msg.id, text))

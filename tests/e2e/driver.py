@@ -194,6 +194,9 @@ class LeakChecker:
     violations: list[Violation] = field(default_factory=list)
     checked_public: int = 0
     checked_ephemeral: int = 0
+    # The messages looked at (public ones, and hand panels): for `assert_saw_all`, which
+    # asks what was shown, never how often (edits are coalesced, the more under load).
+    checked_ids: set[int] = field(default_factory=set)
     _table_ids: dict[int, int] = field(default_factory=dict)
     # message -> the table it was first written for: an edit belongs to that table even
     # after the channel has a new one (a rematch).
@@ -257,6 +260,7 @@ class LeakChecker:
         game = table.game
         assert game is not None
         self.checked_public += 1
+        self.checked_ids.add(msg.id)
         m = _HAND_NUMBER.search(text)
         hand = game.current
         if m is not None and 1 <= int(m.group(1)) <= len(game.hands):
@@ -293,6 +297,7 @@ class LeakChecker:
             return
         if title.startswith(tuple(in_every_language(_head("Your hand — {name}")))):
             self.checked_ephemeral += 1
+            self.checked_ids.add(msg.id)
             mine = table.seats[seat].name if seat is not None else None
             if mine is None or title not in in_every_language(
                     lambda: translate("Your hand — {name}").format(name=mine)):
@@ -350,6 +355,19 @@ class LeakChecker:
         walk((inter.payload.get("data") or {}).get("options") or [])
         return found
 
+    def assert_saw_all(self, channel: Any = None) -> None:
+        """The checker looked at every public message the bot wrote in the channel once
+        a game was on it (table messages, summaries, standings) and at every hand panel
+        there: what was shown, whatever the number of (coalesced) edits."""
+        bot_id = self.fake.bot_user.id
+        panel = tuple(in_every_language(_head("Your hand — {name}")))
+        mine = [m for m in self.fake.all_messages(channel)
+                if int(m.author["id"]) == bot_id and (m.visible_to is None or (
+                    m.embeds and (m.embeds[0].get("title") or "").startswith(panel)))]
+        unseen = [m for m in mine if m.id not in self.checked_ids]
+        assert not unseen, [m.text()[:80] for m in unseen]
+        assert any(m.visible_to is None for m in mine if m.id in self.checked_ids)
+
     def assert_clean(self) -> None:
         if self.violations:
             raise AssertionError("information leaks:\n\n" + "\n\n".join(
@@ -386,9 +404,11 @@ def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
     raise LookupError("no live table message")
 
 
-async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 20.0) -> None:
+async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 30.0) -> None:
     """Until the bot has told the channel: the final standings are posted and the table
-    message has lost its buttons."""
+    message has lost its buttons. (A game played at full speed edits its table message
+    more than 5 times in 5 s: the last edits and posts wait up to 5 s on Discord's rate
+    limits, 5 edits and 5 posts in 5 s a channel, which the fake enforces.)"""
     assert table.message_id is not None
 
     def done() -> bool:

@@ -62,7 +62,7 @@ async def test_whole_game(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any
             assert driver.kinds.get("swap", 0) >= players
         if "blind_down" in options:
             assert driver.kinds.get("flip", 0) >= 1, driver.kinds
-    assert leaks.checked_public > 10 and leaks.checked_ephemeral > 10
+    leaks.assert_saw_all()
 
 
 async def test_stats_and_help_for_american(fake: FakeDiscord, leaks: LeakChecker,

@@ -49,6 +49,15 @@ async def _to_the_last_card(driver: ButtonDriver) -> tuple[str, int]:
     raise AssertionError("the hand did not come to its last card")
 
 
+async def _outbox_drained(db: Path, timeout: float = 15.0) -> None:
+    """Until the bot has made every post it committed (its outbox is empty)."""
+    for _ in range(int(timeout / 0.05)):
+        if not await _pending_posts(db):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the outbox still holds posts after {timeout} s")
+
+
 async def _pending_posts(db: Path) -> list[str]:
     store = await open_store(str(db))
     try:
@@ -76,6 +85,9 @@ async def test_sigkill_between_the_last_card_and_its_posts(
         other = next(n for n in NAMES[:3] if n != name)
         other_panel = await driver.open_hand(other)  # left open by another player
         hand_message = await driver.open_hand(name)
+        # the earlier hands' posts may still wait on Discord's rate limit (5 posts in 5 s
+        # a channel): the gate must hold this card's first post, not one of theirs
+        await _outbox_drained(db)
         fake.post_gate = gate = PostGate(mode)
         it = await fake.click_label(name, hand_message, card_label(card))
         assert it.response_type == 7  # the card is committed and confirmed
@@ -92,7 +104,8 @@ async def test_sigkill_between_the_last_card_and_its_posts(
         if end == "game":
             await fake.wait_until(lambda: _titled(fake, "Game over"), 10.0, "the standings")
         else:
-            await fake.wait_until(lambda: table_message(fake).id > _titled(fake, summary)[0].id,
+            await fake.wait_until(lambda: (posted := _titled(fake, summary))
+                                  and table_message(fake).id > posted[0].id,
                                   10.0, "the next hand's table message")
         for _ in range(200):  # until the outbox is empty
             if not await _pending_posts(db):

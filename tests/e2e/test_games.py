@@ -78,7 +78,7 @@ async def test_whole_game(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any
             assert stats.free_trumps >= 1
         assert stats.calls >= 1
         assert max(out["totals"]) >= target
-    assert leaks.checked_public > 10 and leaks.checked_ephemeral > 10
+    leaks.assert_saw_all()
 
 
 async def test_game_ending_slash_command(fake: FakeDiscord, leaks: LeakChecker,

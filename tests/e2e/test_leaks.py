@@ -58,5 +58,5 @@ async def test_the_checker_catches_leaks(fake: FakeDiscord, leaks: LeakChecker,
         await channel.send(f"Hand {len(table.game.hands)} · "  # type: ignore[union-attr]
                            f"**{table.seats[hand.called_holder].name}** (partner)")
         assert len(leaks.violations) == count + 1
-        assert leaks.checked_public > 3
+        leaks.assert_saw_all()
     leaks.violations.clear()

@@ -45,4 +45,4 @@ async def test_a_whole_game_on_postgresql_with_a_restart(
         board = await bot.store.leaderboard(fake.guild.id, "amerikaner", "points", 10)
         assert len(board) == 4
     assert not unused.exists()
-    assert leaks.checked_public > 10 and leaks.checked_ephemeral > 10
+    leaks.assert_saw_all()

@@ -35,7 +35,8 @@ what Discord refuses, each rule beside its Discord source (the module named):
 * component emoji Discord does not know: 400 50035 ``BUTTON_COMPONENT_INVALID_EMOJI``
   (validate.py, with the ``emoji`` package);
 * ``msg.pings`` / ``fake.pings()`` (mentions.py): whom a message notified, from its
-  content and ``allowed_mentions``, as Discord computes it;
+  content and ``allowed_mentions``, as Discord computes it (``await fake.add_role(name,
+  mentionable=...)`` makes a role to mention);
 * ``fake.set_bot_permissions(channel, allow=..., deny=...)`` (permissions.py): 403
   50001/50013 on the channel's routes; ``fake.bot_permissions(channel)`` is what an
   interaction carries as ``app_permissions``;

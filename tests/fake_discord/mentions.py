@@ -17,6 +17,8 @@ https://discord.com/developers/docs/resources/message#allowed-mentions-object :
 - Embeds never ping, and an edit never notifies anyone: only the content of a new
   message is read.
 
+A user who is not a member, or cannot see the channel, is not notified.
+
 Our assumptions where the docs are silent: a mention pings whether or not it sits in
 a code span (the stricter choice); a reply without ``allowed_mentions`` pings its
 author (the clients' default); an ephemeral message pings nobody (only its reader

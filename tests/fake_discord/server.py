@@ -479,6 +479,19 @@ class FakeDiscord:
             await self.dispatch("CHANNEL_CREATE", ch.to_dict())
         return ch
 
+    async def add_role(self, name: str, *, mentionable: bool = False, permissions: int = 0,
+                       guild: FakeGuild | None = None) -> FakeRole:
+        """A new role of ``guild`` (default: the first); ``mentionable`` roles may be pinged
+        by anyone, others only with Mention Everyone (mentions.py)."""
+        guild = guild or self.guild
+        role = FakeRole(self._snowflake(), name, permissions, position=len(guild.roles),
+                        mentionable=mentionable)
+        guild.roles[role.id] = role
+        if self._conns:
+            await self.dispatch("GUILD_ROLE_CREATE",
+                                {"guild_id": str(guild.id), "role": role.to_dict()})
+        return role
+
     async def add_thread_member(self, thread: ThreadRef, user: UserRef) -> None:
         """``user`` joins ``thread`` (or is added to it by someone other than the bot):
         Discord's THREAD_MEMBERS_UPDATE follows, for a bot with the members intent."""
@@ -1285,6 +1298,8 @@ class FakeDiscord:
             invitable=bool(body.get("invitable", True)),
             rate_limit_per_user=int(body.get("rate_limit_per_user") or 0),
             starter_message_id=starter.id if starter is not None else None,
+            create_timestamp=self.clock.iso(),
+            archive_timestamp=self.clock.iso(),
         )
         thread.members[self.bot_user.id] = self.clock.iso()
         self._threads[thread.id] = thread
@@ -1751,7 +1766,8 @@ class FakeDiscord:
                 return False
             if guild is None:
                 return channel.recipient is not None and uid == channel.recipient.id
-            return uid in guild.members
+            # Discord notifies only members who can see the channel
+            return uid in guild.members and bool(self.permissions_in(channel, uid) & VIEW_CHANNEL)
 
         def role_pingable(rid: int) -> bool:
             role = guild.roles.get(rid) if guild is not None else None

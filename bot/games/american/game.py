@@ -67,6 +67,23 @@ class Game:
             raise GameError(WRONG_PHASE, reason="not_dealt")
         return state
 
+    def copy(self) -> Game:
+        """A copy that `apply` and `start_deal` may change without touching this game:
+        only the live deal is copied (an ended deal never changes again), the lists
+        that change are new."""
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.first_dealer = self.first_dealer
+        deals = self.deals[:]
+        if deals and not deals[-1].finished:
+            deals[-1] = deals[-1].copy()
+        new.deals = deals
+        new.wins = self.wins[:]
+        new.deal_wins = self.deal_wins[:]  # each entry is a new list, never changed
+        new.finished = self.finished
+        new.winners = self.winners[:]
+        return new
+
     def apply(self, action: Action) -> DealState:
         """Apply an action to the current deal (refused whole or done whole); settle the
         deal when it ends."""

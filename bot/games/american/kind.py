@@ -79,6 +79,9 @@ class AmericanKind:
     def finished(self, game: Game) -> bool:
         return game.finished
 
+    def copy(self, game: Game) -> Game:
+        return game.copy()
+
     def apply(self, game: Game, action: Action, rng: random.Random) -> Applied:
         deal_index = len(game.deals) - 1
         before = game.current

@@ -63,6 +63,23 @@ class Game:
         hands.append(hand)
         return hand
 
+    def copy(self) -> Game:
+        """A copy that `apply` and `start_hand` may change without touching this game:
+        only the live hand is copied (a finished hand never changes again), the lists
+        that grow are new."""
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.first_dealer = self.first_dealer
+        hands = self.hands[:]
+        if hands and not hands[-1].finished:
+            hands[-1] = hands[-1].copy()
+        new.hands = hands
+        new.totals = self.totals[:]
+        new.hand_totals = self.hand_totals[:]  # each entry is a new list, never changed
+        new.finished = self.finished
+        new.winners = self.winners[:]
+        return new
+
     def apply(self, action: Action) -> Hand:
         """Apply an action to the current hand; settle the hand when it ends."""
         hand = self._live_hand()

@@ -72,6 +72,9 @@ class AmerikanerKind:
     def finished(self, game: Game) -> bool:
         return game.finished
 
+    def copy(self, game: Game) -> Game:
+        return game.copy()
+
     def apply(self, game: Game, action: Action, rng: random.Random) -> Applied:
         deal_index = len(game.hands) - 1
         current = game.current
