@@ -1159,7 +1159,15 @@ class Tables(commands.Cog):
     async def _show_public(self, interaction: discord.Interaction[Any], table: Table,
                            controls: Callable[[Table], Components]) -> None:
         """Answer a click on the public table message by editing it, in the server's
-        words, with `controls` (the lobby's, or the game's)."""
+        words, with `controls` (the lobby's, or the game's). A table message too old to
+        edit (a lobby that waited an hour) is answered without an edit, and the table is
+        shown in a fresh message at the bottom of the channel."""
+        clicked = interaction.message
+        if clicked is not None and clicked.id == table.message_id \
+                and self._too_old(clicked.id):
+            await interaction.response.defer()
+            await self._replace_table_message(table, clicked.id, "too_old")
+            return
         with await self.public(table.guild_id):
             embed, view = _embed(table_panel(table)), controls(table)
         await interaction.response.edit_message(embed=embed, view=view)
