@@ -179,6 +179,13 @@ class RequestBudget:
             waits.append(self._sent[-self.burst] + self.burst_window - now)
         return max(waits)
 
+    def summary(self) -> str:
+        """A line for the log: what was sent, by priority, and what waits."""
+        posts, other, edits = self.sent_by_priority
+        return (f"requests: {self.sent} sent ({posts} posts, {other} other, {edits} "
+                f"edits), {self.waiting()} waiting, {self._held} held, "
+                f"{self.waited:.0f} s waited in all")
+
     def waiting(self, priority: Priority | None = None) -> int:
         """Requests waiting for a slot (of `priority`, or all)."""
         return sum(1 for p, _, f in self._waiting if not f.done()

@@ -12,6 +12,7 @@ A game's cog (cogs/amerikaner.py) adds these commands to its own group with
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import io
@@ -19,6 +20,7 @@ import itertools
 import json
 import logging
 import math
+import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -766,6 +768,7 @@ class Tables(commands.Cog):
         # to edit, or deleted): edits wait for the fresh one.
         self._replacing: dict[int, int] = {}
         self.clock: Clock = bot.settings.clock  # Discord's time of day (message age)
+        self._reporter: asyncio.Task[None] | None = None
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the user's hand panel as the last click showed it: its
         # token edits that panel for 15 minutes (the panel follows the game).
@@ -804,6 +807,8 @@ class Tables(commands.Cog):
 
     async def cog_load(self) -> None:
         PAINTER.start()  # while the bot connects, not at its first table change
+        every = float(os.environ.get("AMERIKANER_REPORT_SECONDS", "60") or 60)
+        self._reporter = asyncio.create_task(self._report(every))
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton)
         self.tables.add_listener(self._on_table_event)
         self.bot.outbox.send = self._send_post
@@ -818,7 +823,16 @@ class Tables(commands.Cog):
         self.bot.tree.interaction_check = _speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
+        if self._reporter is not None:
+            self._reporter.cancel()
         await self._edits.close()
+
+    async def _report(self, every: float) -> None:
+        """The budget and the table edits, in the log every `every` seconds (INFO):
+        an operator sees the bot near its budget before the players do."""
+        while True:
+            await asyncio.sleep(every)
+            log.info("%s; %s", self.bot.budget.summary(), self._edits.summary())
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
 
