@@ -111,6 +111,20 @@ class EditQueue:
         state = self._tables.get(key)
         return state is not None and (state.since is not None or state.busy)
 
+    def summary(self) -> str:
+        """A line for the log: edits sent and failed so far, tables waiting, edits
+        under way, and how late the recent edits were."""
+        lags = sorted(self.lags[-2000:])
+        late = (f"; lag p50 {lags[len(lags) // 2]:.1f} s, max {lags[-1]:.1f} s"
+                if lags else "")
+        busy = sum(1 for state in self._tables.values() if state.busy)
+        return (f"table edits: {self.edits} sent, {self.failed} failed, {self.backlog()} "
+                f"tables waiting, {busy} under way{late}")
+
+    def behind(self) -> bool:
+        """Whether more tables wait for their edit than the budget sends in a second."""
+        return self.backlog() > self.budget.limit
+
     def backlog(self) -> int:
         """Tables with a change waiting for its edit."""
         return sum(1 for state in self._tables.values() if state.since is not None)
