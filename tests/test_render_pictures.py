@@ -20,6 +20,7 @@ from bot.games.amerikaner.views import GameView, hand_view, known_cards
 from bot.i18n import install, use_locale
 from bot.render.pictures import (
     CHART_SIZE,
+    FELT_SIZE,
     LINE_COLOURS,
     TABLE_SIZE,
     table_picture,
@@ -124,9 +125,9 @@ def test_an_empty_stack_keeps_its_place_and_shows_0() -> None:
 
     empty = _png(picture(0)).convert("RGB")
     one = _png(picture(1)).convert("RGB")
-    panel = (TABLE_SIZE[0] - 200, 150, TABLE_SIZE[0], TABLE_SIZE[1])  # below the deck's row
-    assert empty.crop(panel).tobytes() == one.crop(panel).tobytes()  # Burned did not move
-    deck_row = empty.crop((TABLE_SIZE[0] - 240, 84, TABLE_SIZE[0], 140))
+    beside = (96, FELT_SIZE, TABLE_SIZE[0], TABLE_SIZE[1])  # the strip right of the deck
+    assert empty.crop(beside).tobytes() == one.crop(beside).tobytes()  # Burned did not move
+    deck_row = empty.crop((10, FELT_SIZE + 30, 96, TABLE_SIZE[1]))
     assert _has_colour(_colours(deck_row), (245, 245, 245))  # its count, in white
 
 
