@@ -566,6 +566,7 @@ BIG_CARD = (52, 73)
 ROW_CARD = (36, 50)
 SEAT_CARD = (30, 42)
 MINI_BACK = (14, 19)
+MARK_WIDTH = 18  # the mark before the name of the seat to act, and its space
 # Seat centres by table size, seat 0 at the bottom and on clockwise, with the room each
 # seat's box has in height (three in a column share the felt's height).
 _SEATS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -677,12 +678,7 @@ def seat_rows(seat: SeatScene, room: float = 200.0) -> tuple[list[str], list[str
     lines' size (never cut where two rows hold it), and its lines broken at " · " into
     rows that fit (the first leaves room for the count of cards held), the last rows
     left out when the box would be taller than `room`. Returns the name's size too."""
-    inner = SEAT_WIDTH - 2 * SEAT_PAD - (16 if seat.to_act else 0)
-    size = NAME_SIZE
-    names = _wrap(seat.name, size, inner, 2)
-    if names[-1].endswith("…"):
-        size = LINE_SIZE
-        names = _wrap(seat.name, size, inner, 2)
+    names, size = _name_rows(seat.name, seat.to_act)
     rows: list[str] = []
     for line in seat.lines:
         for part in line.split(" · "):
@@ -695,6 +691,18 @@ def seat_rows(seat: SeatScene, room: float = 200.0) -> tuple[list[str], list[str
     while rows and _seat_height(seat, len(names), len(rows)) > room:
         rows.pop()
     return names, rows, size
+
+
+def _name_rows(name: str, to_act: bool) -> tuple[list[str], float]:
+    """The name's rows and size: at NAME_SIZE, else at LINE_SIZE; after the mark of the
+    seat to act if the name fits beside it, else without it (the gold box says it)."""
+    marks = (MARK_WIDTH, 0) if to_act else (0,)
+    for size in (NAME_SIZE, LINE_SIZE):
+        for mark in marks:
+            rows = _wrap(name, size, SEAT_WIDTH - 2 * SEAT_PAD - mark, 2)
+            if not rows[-1].endswith("…"):
+                return rows, size
+    return rows, size
 
 
 def _row_room(seat: SeatScene, row: int) -> float:
@@ -713,6 +721,8 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
     """A seat's box: its name, its lines, the cards seen from the back as a small back
     and a count, and the cards face up in front of it."""
     names, rows, name_size = seat_rows(seat, room)
+    marked = seat.to_act and not _wrap(seat.name, name_size,
+                                       SEAT_WIDTH - 2 * SEAT_PAD - MARK_WIDTH, 2)[-1].endswith("…")
     height = _seat_height(seat, len(names), len(rows))
     left = centre[0] - SEAT_WIDTH / 2
     # A tall box stays whole inside the felt.
@@ -721,9 +731,9 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
                 outline=GOLD if seat.to_act else SEAT_EDGE, width=3 if seat.to_act else 1.5)
     x = left + SEAT_PAD
     baseline = top + SEAT_PAD + 20
-    if seat.to_act:
-        canvas.text(x, baseline, "▶", 18, GOLD)
-        x += 16
+    if marked:
+        canvas.text(x, baseline, "▶", LINE_SIZE, GOLD)
+        x += MARK_WIDTH
     for row in names:
         canvas.text(x, baseline, row, name_size, GOLD if seat.to_act else WHITE)
         baseline += NAME_STEP
@@ -798,11 +808,14 @@ LEGEND_WIDTH = 210
 
 
 def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int]],
-                 target: int | None = None, axis_label: str | None = None) -> bytes:
+                 target: int | None = None, axis_label: str | None = None,
+                 places: Sequence[int] | None = None) -> bytes:
     """Each player's total deal by deal as a line (from 0 before the first deal), with
-    the standings beside it: names by final total, with their colours. `totals[d][s]` is
-    seat s's total after deal d (GameKind.running_totals); `target`, if given, is drawn
-    as a dashed line; `axis_label` names the deals (the renderer's "Deal" by default)."""
+    the standings beside it: names in the order of `places` (each seat's place, as the
+    game's standings rank them: ties are broken by the game's own rules), else by final
+    total, with their colours. `totals[d][s]` is seat s's total after deal d
+    (GameKind.running_totals); `target`, if given, is drawn as a dashed line;
+    `axis_label` names the deals (the renderer's "Deal" by default)."""
     canvas = Canvas(CHART_SIZE, BACKGROUND)
     canvas.text(20, 42, _fit(title, 26, CHART_SIZE[0] - 40), 26, WHITE)
     rows = [tuple(0 for _ in names), *(tuple(row) for row in totals)]
@@ -825,7 +838,7 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
         canvas.line(points, colour, 3)
         for x, y in points if len(points) <= 30 else points[-1:]:
             canvas.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), colour)
-    _legend(canvas, names, rows[-1], plot[2] + 24)
+    _legend(canvas, names, rows[-1], plot[2] + 24, places)
     return canvas.png()
 
 
@@ -876,11 +889,18 @@ def _dashed(canvas: Canvas, left: float, right: float, y: float, colour: RGB) ->
         x += 16
 
 
-def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float) -> None:
-    """The standings: players by final total (ties keep seat order), in their colours."""
-    order = sorted(range(len(names)), key=lambda seat: -final[seat])
+def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float,
+            places: Sequence[int] | None = None) -> None:
+    """The standings: players by place (else by final total, ties in seat order), in
+    their colours."""
+    if places is None:
+        order = sorted(range(len(names)), key=lambda seat: -final[seat])
+        shown = list(range(1, len(names) + 1))
+    else:
+        order = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
+        shown = [places[seat] for seat in order]
     baseline = CHART_TOP + 6
-    for place, seat in enumerate(order, start=1):
+    for place, seat in zip(shown, order, strict=True):
         colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
         canvas.rect((left, baseline - 14, left + 18, baseline + 2), colour, radius=4)
         total = str(final[seat])
