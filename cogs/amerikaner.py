@@ -31,6 +31,7 @@ from bot.games.amerikaner.text import (
     led_trump_label,
     option_help,
     trump_label,
+    usual_call,
 )
 from bot.games.amerikaner.views import HandView
 from bot.render import button_label
@@ -117,7 +118,8 @@ def lead_trump_components(table: Table, card: int) -> Components:
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
-    options = _select_options((call_label(c), card_name(c)) for c in calls)
+    usual = usual_call(calls)
+    options = _select_options((call_label(c, c == usual), card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
                             options, placeholder=call_placeholder()))
     ui.add_item(TableButton(table.id, "hand", label=button_label("back"), emoji="↩"))

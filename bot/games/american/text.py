@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.cards import RANKS, card_label, card_name
+from bot.cards import RANKS, card_label, card_name, rank_of
 from bot.errors import (
     CARD_NOT_IN_HAND,
     GAME_OVER,
@@ -390,10 +390,10 @@ def hint_sentence(action: Action) -> str:
 def _pile_lines(deal: DealView, names: Sequence[str]) -> list[str]:
     """The pile's top card and how many lie beneath, what was played last and by whom,
     the burned cards and the deck."""
-    if deal.pile:
-        lines = [ngettext("Top: {card} ({count} card beneath)",
-                          "Top: {card} ({count} cards beneath)", len(deal.pile) - 1).format(
-            card=card_label(deal.pile[-1]), count=len(deal.pile) - 1)]
+    if deal.pile:  # the count of the whole pile, as the picture says it
+        lines = [ngettext("Top: {card} · {count} card in the pile",
+                          "Top: {card} · {count} cards in the pile", len(deal.pile)).format(
+            card=card_label(deal.pile[-1]), count=len(deal.pile))]
     else:
         lines = [_("The pile is empty: any card may be played.")]
     last = deal.last
@@ -430,8 +430,43 @@ def _seat_line(deal: DealView, seat: SeatView, names: Sequence[str]) -> str:
         turn=turn, name=name, up=up, hand=seat.hand_size, down=seat.down)
     if seat.known:
         line += "\n" + _("  seen going into the hand: {cards}").format(
-            cards=_labels(seat.known))
+            cards=known_summary(seat.known))
     return line
+
+
+# The cards a seat was seen taking, shown by name up to this many (the rest counted).
+_KNOWN_SHOWN = 4
+
+
+def known_summary(cards: Sequence[int]) -> str:
+    """The cards everyone saw a seat take into its hand, short: the highest few by name
+    (they matter most), then how many more. A picked-up pile can be twenty cards."""
+    if len(cards) <= _KNOWN_SHOWN:
+        return _labels(cards)
+    shown = sorted(cards, key=lambda card: (rank_of(card), card), reverse=True)[:_KNOWN_SHOWN]
+    rest = len(cards) - _KNOWN_SHOWN
+    return ngettext("{cards} and {count} more", "{cards} and {count} more", rest).format(
+        cards=_labels(shown), count=rest)
+
+
+def burn_line(deal: DealView, names: Sequence[str]) -> str | None:
+    """The burn the last action made, in words (the pile gone, the player on again), or
+    None: a 10 or four of one rank that emptied the pile into the burned cards."""
+    last = deal.last
+    if last is None or deal.pile or not deal.burned:
+        return None
+    if last.kind == PLAY and last.cards and set(deal.burned[-len(last.cards):]) == set(
+            last.cards):
+        card = last.cards[-1]
+    elif last.kind == FLIP and deal.turned is not None and deal.burned[-1] == deal.turned:
+        card = deal.turned
+    else:
+        return None
+    name = names[last.seat]
+    if RANKS[rank_of(card)] == "10":
+        return _("🔥 **{name}** burned the pile with a 10!").format(name=name)
+    return _("🔥 **{name}** burned the pile with four of a kind ({rank})!").format(
+        name=name, rank=RANKS[rank_of(card)])
 
 
 # The pile's top cards the picture shows (the rest is a count).
@@ -456,7 +491,6 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
         cards=seat.up, backs=seat.down, to_act=deal.to_act == seat.seat)
         for seat in deal.seats)
     pile = deal.pile[-_PILE_SHOWN:]
-    beneath = len(deal.pile) - len(pile)
     groups = [CardGroup(_("Deck"), backs=deal.deck)]
     if deal.burned:
         groups.append(CardGroup(_("Burned"), backs=len(deal.burned)))
@@ -465,8 +499,9 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
     return Scene(
         title=_("{game} · deal {number}").format(game=TITLE, number=view.deal_number),
         seats=seats, centre=tuple((NO_SEAT, card) for card in pile),
-        centre_label=ngettext("The pile: {count} card beneath", "The pile: {count} cards beneath",
-                              beneath).format(count=beneath) if beneath else _("The pile"),
+        # The whole pile's count, as the table's text says it.
+        centre_label=ngettext("The pile: {count} card", "The pile: {count} cards",
+                              len(deal.pile)).format(count=len(deal.pile)),
         groups=tuple(groups), lines=(turn,))
 
 
@@ -504,6 +539,9 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
     assert deal is not None
     description = _("Deal {number} · {options}").format(number=view.deal_number,
                                                         options=options_line(view.rules))
+    burn = burn_line(deal, names)
+    if burn is not None:
+        description += "\n" + burn
     description += "\n" + _what_next(deal, names)
     return Panel(title=TITLE, description=description,
                  fields=tuple(_table_fields(view, names)),
@@ -523,6 +561,9 @@ def seat_panel(view: GameView, names: Sequence[str]) -> Panel:
              _("Face up: {cards}").format(cards=_labels(seat.up) if seat.up else _("none")),
              ngettext("Face down: {count} card (unseen)", "Face down: {count} cards (unseen)",
                       seat.down).format(count=seat.down)]
+    burn = burn_line(deal, names)
+    if burn is not None:
+        lines.append("\n" + burn)
     if seat.out:
         lines.append("\n" + _("You are out: you have no cards left."))
         colour = GREY

@@ -157,8 +157,26 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
         options=options_line(view.rules))
     if hand.to_act is not None:
         description += "\n" + _what_next(hand).format(name=names[hand.to_act])
+    if opening_lead_teaches(hand):
+        description += "\n" + _(
+            "The opening lead: the suit {name} leads becomes trump. With it {name} calls "
+            "a card they lack, usually the highest of that suit; whoever holds it is "
+            "their partner, shown when it is played.").format(name=names[hand.bidder])
     return Panel(title=TITLE, description=description, fields=tuple(fields),
                  footer=_("Open “My hand” to see your cards and act."))
+
+
+def opening_lead_teaches(hand: HandView) -> bool:
+    """Whether the opening lead of a number bid (or Kani) is due: the moment the table
+    says what it does (a suit becomes trump, a card is called), taught as it is played."""
+    return (hand.phase == "lead" and not hand.tricks and hand.trick is None
+            and not hand.all_pass and hand.bidder is not None and hand.contract != "amerikaner")
+
+
+def usual_call(cards: Sequence[int]) -> int | None:
+    """The card the rules call "normally" (RULES.md 5) and the AIs call: the highest of
+    the suit led that the bidder lacks (easy.opening_choice), of `cards`, the callable."""
+    return max(cards) if cards else None
 
 
 def _deal_fields(hand: HandView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
@@ -399,7 +417,11 @@ def _your_turn(view: HandView, names: Sequence[str]) -> str:
                         count).format(count=count)
     if legal.phase == "lead":
         if legal.calls:
-            return _("lead to the first trick and call a card: its holder is your partner.")
+            usual = " · ".join(card_label(card) for card in (
+                usual_call(cards) for _suit, cards in legal.calls) if card is not None)
+            return _("lead to the first trick: the suit you lead becomes trump. Then call "
+                     "a card of that suit you lack: its holder is your partner. The usual "
+                     "call is the highest you lack: {cards}.").format(cards=usual)
         return _("lead to the first trick.")
     return _("play a card.")
 
@@ -626,7 +648,9 @@ def help_text() -> str:
 
 # An example hand for the guide: four players, twelve cards (the kitty of four is
 # the bidder's to take).
-_EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "7C", "3C")
+# Its words say "five hearts with the ace and king, and two more aces" and "call Q♥"
+# (the highest heart it lacks): the hand holds just that (tests/test_teaching.py).
+_EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "AC", "3C")
 
 
 def help_pages() -> list[Panel]:
@@ -729,8 +753,11 @@ def led_trump_label(suit: str) -> str:
     return _("Trump: {suit} (suit led)").format(suit=suit)
 
 
-def call_label(card: int) -> str:
-    """A card to call, in the call menu."""
+def call_label(card: int, usual: bool = False) -> str:
+    """A card to call, in the call menu; the usual call (`usual_call`) marked."""
+    if usual:
+        return _("Call {card} (the usual call: the highest you lack)").format(
+            card=card_label(card))
     return _("Call {card}").format(card=card_label(card))
 
 
