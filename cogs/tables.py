@@ -483,7 +483,8 @@ def lobby_view(table: Table) -> Components:
                               style=discord.ButtonStyle.success, disabled=table.full))
     house = table.kind.house_rules(table.rules)
     if house:
-        options = [discord.SelectOption(label=shorten(key, OPTION_LABEL_LIMIT), value=key,
+        options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
+                                                      OPTION_LABEL_LIMIT), value=key,
                                         description=shorten(what, OPTION_LABEL_LIMIT),
                                         default=on)
                    for key, what, on in house[:SELECT_OPTIONS_LIMIT]]

@@ -28,7 +28,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, quote
 from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
@@ -55,7 +55,13 @@ from .views import (
     SeatView,
 )
 
-TITLE = "American"  # the game's name: the same in every language
+TITLE = "American"  # the game's name in English; `title()` names it in the reader's words
+
+
+def title() -> str:
+    """The game's name as players read it: known as "Idiot" in Norway (nb). The command
+    (`/american`) keeps its name."""
+    return pgettext("game name", "American")
 
 
 def _names(cards: Sequence[int]) -> str:
@@ -326,19 +332,32 @@ def _cards_count(count: int) -> str:
 
 
 def options_line(rules: Rules) -> str:
-    """The table's rules in one line (option names are what players type: not
-    translated)."""
+    """The table's rules in one line, the house rules by their names in the reader's
+    words."""
     players = ngettext("{count} player", "{count} players", rules.players).format(
         count=rules.players)
     target = ngettext("first to {count} deal", "first to {count} deals", rules.target).format(
         count=rules.target)
     text = f"{players} · {target}"
-    on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
+    on = [option_name(name) for name in BOOLEAN_OPTIONS if name in rules.options]
     return text + (" · " + ", ".join(on) if on else "")
 
 
+def option_name(name: str) -> str:
+    """A house rule's name as players read it. Its key (`four_burns`) stays what the
+    commands take; the words shown are translated."""
+    return {
+        "same_rank": pgettext("house rule", "same rank"),
+        "four_burns": pgettext("house rule", "four of a kind burns"),
+        "swap": pgettext("house rule", "swap"),
+        "blind_down": pgettext("house rule", "face-down cards blind"),
+        "voluntary_pickup": pgettext("house rule", "pick up at will"),
+        "target": pgettext("house rule", "deals to win"),
+    }.get(name, name)
+
+
 def lobby_title(rules: Rules) -> str:
-    return _("{game} table — the shedding game").format(game=TITLE)
+    return _("{game} table — the shedding game").format(game=title())
 
 
 def option_help(name: str) -> str:
@@ -497,7 +516,7 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
     turn = (_("{name} to act").format(name=names[deal.to_act]) if deal.to_act is not None
             else _("The deal is over."))
     return Scene(
-        title=_("{game} · deal {number}").format(game=TITLE, number=view.deal_number),
+        title=_("{game} · deal {number}").format(game=title(), number=view.deal_number),
         seats=seats, centre=tuple((NO_SEAT, card) for card in pile),
         # The whole pile's count, as the table's text says it.
         centre_label=ngettext("The pile: {count} card", "The pile: {count} cards",
@@ -543,7 +562,7 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
     if burn is not None:
         description += "\n" + burn
     description += "\n" + _what_next(deal, names)
-    return Panel(title=TITLE, description=description,
+    return Panel(title=title(), description=description,
                  fields=tuple(_table_fields(view, names)),
                  footer=_("Open “My hand” to see your cards and act."))
 
@@ -704,7 +723,7 @@ def rules_text(rules: Rules) -> str:
     on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
     if on:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
-            f"**{name}**: {option_help(name)}" for name in on)))
+            f"**{option_name(name)}** (`{name}`): {option_help(name)}" for name in on)))
     return "\n".join(lines)
 
 
@@ -716,7 +735,8 @@ def settings_text(settings: Mapping[str, Any], saved: bool = False) -> str:
     text = _("Server defaults: {players}, {target} to win, {options}, {timer}.").format(
         players=ngettext("{count} player", "{count} players", players).format(count=players),
         target=ngettext("{count} deal", "{count} deals", target).format(count=target),
-        options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+        options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
+        or _("no house rules"),
         timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
             count=timer) if timer else _("no turn timer"))
     return _("Saved. {settings}").format(settings=text) if saved else text

@@ -34,7 +34,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
@@ -112,17 +112,42 @@ def auction_line(view: HandView, names: Sequence[str]) -> str:
 
 
 def options_line(rules: Rules) -> str:
-    """The table's rules in one line, for the lobby and the table panel (option names are
-    what players type: not translated)."""
+    """The table's rules in one line, for the lobby and the table panel, with the
+    preset's and the house rules' names in the reader's words."""
     text = ngettext("{preset} · {players} player · to {target}",
                     "{preset} · {players} players · to {target}", rules.players).format(
-        preset=rules.preset, players=rules.players, target=rules.target)
-    opts = sorted(rules.options)
+        preset=preset_name(rules.preset), players=rules.players, target=rules.target)
+    opts = [option_name(name) for name in BOOLEAN_OPTIONS if name in rules.options]
     return text + (" · " + ", ".join(opts) if opts else "")
 
 
+def option_name(name: str) -> str:
+    """A house rule's name as players read it. Its key (`no_kitty`) stays what the
+    commands take; the words shown are translated."""
+    return {
+        "no_kitty": pgettext("house rule", "no kitty"),
+        "jokers": pgettext("house rule", "jokers"),
+        "show_kitty": pgettext("house rule", "kitty shown"),
+        "kitty_trick": pgettext("house rule", "kitty as a trick"),
+        "free_trump": pgettext("house rule", "free trump"),
+        "two_wins": pgettext("house rule", "a 2 led wins"),
+        "bidder_double": pgettext("house rule", "bidder scores double"),
+        "partner_half": pgettext("house rule", "partner scores half"),
+        "all_pass_play": pgettext("house rule", "play when all pass"),
+        "fixed_ten": pgettext("house rule", "10 points a bid"),
+        "target": pgettext("house rule", "winning score"),
+    }.get(name, name)
+
+
+def preset_name(preset: str) -> str:
+    """A preset's name as players read it (its key, `norsk`, is what commands take)."""
+    return {"amerikaner": pgettext("preset", "Amerikaner"),
+            "norsk": pgettext("preset", "Norwegian"),
+            "kani": pgettext("preset", "Kani")}.get(preset, preset)
+
+
 def lobby_title(rules: Rules) -> str:
-    return _("{game} table — {preset}").format(game=TITLE, preset=rules.preset)
+    return _("{game} table — {preset}").format(game=TITLE, preset=preset_name(rules.preset))
 
 
 def describe_action(action: Action) -> str:
@@ -573,7 +598,7 @@ def _result_rows(view: GameView, names: Sequence[str]) -> str:
 def rules_text(rules: Rules) -> str:
     """The rules of a table, concise."""
     lines = [_("**{preset}** — {players} players, {each} cards each, first to {target} "
-               "wins.").format(preset=rules.preset.capitalize(), players=rules.players,
+               "wins.").format(preset=preset_name(rules.preset), players=rules.players,
                                each=rules.cards_each, target=rules.target)]
     if rules.kitty_size:
         lines.append(_("A kitty of {size}: the bidder takes it and discards as many.").format(
@@ -603,7 +628,8 @@ def rules_text(rules: Rules) -> str:
         lines.append(_("Made: bidder and partner score +bid; failed: -bid. Others +1 a trick. "
                        "Amerikaner: ±52."))
     for name in sorted(rules.options):
-        lines.append(_("• `{option}`: {help}").format(option=name, help=option_help(name)))
+        lines.append(_("• {name} (`{option}`): {help}").format(
+            name=option_name(name), option=name, help=option_help(name)))
     return "\n".join(lines)
 
 
@@ -802,11 +828,12 @@ def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
         timer = settings.get("turn_timer") or 0
         text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
                  "{timer}.").format(
-            preset=preset,
+            preset=preset_name(preset),
             players=ngettext("{count} player", "{count} players", players).format(
                 count=players),
             target=settings.get("target") or default_target(preset),
-            options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+            options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
+            or _("no house rules"),
             timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
                 count=timer) if timer else _("no turn timer"))
     return _("Saved. {settings}").format(settings=text) if saved else text
@@ -1000,11 +1027,11 @@ def terminal_welcome(rules: Rules, level: str) -> list[str]:
                       "{preset}, {players} players, to {target} points; you are seat 0, the "
                       "others play at level {level}. Type {help} for how to play, {hand} "
                       "for the table, {quit} to stop.", rules.players).format(
-        preset=rules.preset, players=rules.players, target=rules.target, level=level,
-        help="'help'", hand="'hand'", quit="'quit'")]
+        preset=preset_name(rules.preset), players=rules.players, target=rules.target,
+        level=level, help="'help'", hand="'hand'", quit="'quit'")]
     if rules.options:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
-            _("{name}: {meaning}").format(name=name, meaning=option_help(name))
+            _("{name}: {meaning}").format(name=option_name(name), meaning=option_help(name))
             for name in BOOLEAN_OPTIONS if name in rules.options)))
     return lines
 
