@@ -567,6 +567,7 @@ ROW_CARD = (36, 50)
 SEAT_CARD = (30, 42)
 MINI_BACK = (14, 19)
 MARK_WIDTH = 18  # the mark before the name of the seat to act, and its space
+COUNT_ROOM = 38  # a small card back and the count of cards held, right in a seat box
 # Seat centres by table size, seat 0 at the bottom and on clockwise, with the room each
 # seat's box has in height (three in a column share the felt's height).
 _SEATS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -673,24 +674,29 @@ def _draw_centre(canvas: Board, scene: Scene, centres: Sequence[tuple[float, flo
             canvas.text(cx, top + 23 + i * LINE_STEP, row, LINE_SIZE, WHITE, align="centre")
 
 
-def seat_rows(seat: SeatScene, room: float = 200.0) -> tuple[list[str], list[str], int]:
+def seat_rows(seat: SeatScene, room: float = 200.0
+              ) -> tuple[list[str], list[str], float, bool]:
     """A seat box's words: its name in one row or two, at the name's size or else at the
     lines' size (never cut where two rows hold it), and its lines broken at " · " into
     rows that fit (the first leaves room for the count of cards held), the last rows
-    left out when the box would be taller than `room`. Returns the name's size too."""
+    left out when the box would be taller than `room`. Returns the name's size too, and
+    whether the count of cards held fits on the name's row (else on the first line's)."""
     names, size = _name_rows(seat.name, seat.to_act)
+    on_name = bool(seat.backs) and len(names) == 1 and _text_width(names[0], size) + (
+        MARK_WIDTH if seat.to_act else 0) + COUNT_ROOM <= SEAT_WIDTH - 2 * SEAT_PAD
+    count_row = -1 if on_name else 0
     rows: list[str] = []
     for line in seat.lines:
         for part in line.split(" · "):
             if rows and _text_width(rows[-1] + " · " + part, LINE_SIZE) <= _row_room(
-                    seat, len(rows) - 1):
+                    seat, len(rows) - 1, count_row):
                 rows[-1] += " · " + part
             else:
                 rows.append(part)
-    rows = [_fit(row, LINE_SIZE, _row_room(seat, i)) for i, row in enumerate(rows)]
-    while rows and _seat_height(seat, len(names), len(rows)) > room:
+    rows = [_fit(row, LINE_SIZE, _row_room(seat, i, count_row)) for i, row in enumerate(rows)]
+    while rows and _seat_height(seat, len(names), len(rows), on_name) > room:
         rows.pop()
-    return names, rows, size
+    return names, rows, size, on_name
 
 
 def _name_rows(name: str, to_act: bool) -> tuple[list[str], float]:
@@ -705,13 +711,13 @@ def _name_rows(name: str, to_act: bool) -> tuple[list[str], float]:
     return rows, size
 
 
-def _row_room(seat: SeatScene, row: int) -> float:
-    """The width of a row of a seat's lines: the first one leaves room for the count."""
-    return SEAT_WIDTH - 2 * SEAT_PAD - (38 if row == 0 and seat.backs else 0)
+def _row_room(seat: SeatScene, row: int, count_row: int) -> float:
+    """The width of a row of a seat's lines: the count's row leaves room for it."""
+    return SEAT_WIDTH - 2 * SEAT_PAD - (COUNT_ROOM if row == count_row and seat.backs else 0)
 
 
-def _seat_height(seat: SeatScene, names: int, rows: int) -> float:
-    rows = max(rows, 1 if seat.backs else 0)
+def _seat_height(seat: SeatScene, names: int, rows: int, on_name: bool) -> float:
+    rows = max(rows, 1 if seat.backs and not on_name else 0)
     return (2 * SEAT_PAD + 4 + NAME_STEP * names + LINE_STEP * rows
             + (SEAT_CARD[1] + 6 if seat.cards else 0))
 
@@ -720,10 +726,10 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
                room: float) -> None:
     """A seat's box: its name, its lines, the cards seen from the back as a small back
     and a count, and the cards face up in front of it."""
-    names, rows, name_size = seat_rows(seat, room)
+    names, rows, name_size, on_name = seat_rows(seat, room)
     marked = seat.to_act and not _wrap(seat.name, name_size,
                                        SEAT_WIDTH - 2 * SEAT_PAD - MARK_WIDTH, 2)[-1].endswith("…")
-    height = _seat_height(seat, len(names), len(rows))
+    height = _seat_height(seat, len(names), len(rows), on_name)
     left = centre[0] - SEAT_WIDTH / 2
     # A tall box stays whole inside the felt.
     top = max(6.0, min(centre[1] - height / 2, FELT_SIZE - 6 - height))
@@ -738,11 +744,12 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
         canvas.text(x, baseline, row, name_size, GOLD if seat.to_act else WHITE)
         baseline += NAME_STEP
     baseline -= NAME_STEP - LINE_STEP - 2
-    for row in rows or ([""] if seat.backs else []):
+    for row in rows or ([""] if seat.backs and not on_name else []):
         canvas.text(left + SEAT_PAD, baseline, row, LINE_SIZE, MUTED)
         baseline += LINE_STEP
     if seat.backs:  # at the right of the first row of lines
-        count_baseline = top + SEAT_PAD + 24 + NAME_STEP * len(names) - NAME_STEP + LINE_STEP
+        count_baseline = top + SEAT_PAD + 20 if on_name else (
+            top + SEAT_PAD + 24 + NAME_STEP * (len(names) - 1) + LINE_STEP)
         right = left + SEAT_WIDTH - SEAT_PAD
         right -= canvas.text(right, count_baseline, str(seat.backs), LINE_SIZE, WHITE,
                              align="right") + 3

@@ -503,8 +503,7 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
         lines=(_("out") if seat.out else ngettext(
             "{count} in hand", "{count} in hand", seat.hand_size).format(
                 count=seat.hand_size),
-               ngettext("{count} face down", "{count} face down", seat.down).format(
-                   count=seat.down),
+               # (the face-down cards are the seat's count by a card back: no line)
                ngettext("{count} deal won", "{count} deals won", view.wins[seat.seat]).format(
                    count=view.wins[seat.seat])),
         cards=seat.up, backs=seat.down, to_act=deal.to_act == seat.seat)
