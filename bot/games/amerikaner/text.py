@@ -442,11 +442,11 @@ def _your_turn(view: HandView, names: Sequence[str]) -> str:
                         count).format(count=count)
     if legal.phase == "lead":
         if legal.calls:
-            usual = " · ".join(card_label(card) for card in (
-                usual_call(cards) for _suit, cards in legal.calls) if card is not None)
+            # The usual call is named by its rule, and marked in the call menu (which
+            # lists the cards to call): a card named here would read as a card seen.
             return _("lead to the first trick: the suit you lead becomes trump. Then call "
                      "a card of that suit you lack: its holder is your partner. The usual "
-                     "call is the highest you lack: {cards}.").format(cards=usual)
+                     "call, marked in the menu, is the highest card of that suit you lack.")
         return _("lead to the first trick.")
     return _("play a card.")
 
