@@ -23,7 +23,8 @@ from bot.errors import INVALID_CARD, GameError
 from bot.i18n import current_locale, language_of
 
 __all__ = ["NORWEGIAN", "choice_name", "norwegian_name", "norwegian_notation", "read_card",
-           "read_cards", "read_some", "shown_with_norwegian", "typed_matches", "typed_value"]
+           "norwegian_suffix", "read_cards", "read_some", "shown_with_norwegian",
+           "typed_matches", "typed_value"]
 
 NORWEGIAN: Final = "nb"
 
@@ -146,6 +147,14 @@ def choice_name(card: int, language: str | None = None) -> str:
     if _language(language) != NORWEGIAN or card_name(card)[-1] not in SUITS:
         return label
     return f"{label} · {norwegian_notation(card)} ({norwegian_name(card)})"
+
+
+def norwegian_suffix(cards: tuple[int, ...], language: str | None = None) -> str:
+    """What an autocomplete choice naming `cards` adds in Norwegian: their Norwegian
+    letters (` · s2 r2`); nothing in another language."""
+    if _language(language) != NORWEGIAN or not cards:
+        return ""
+    return " · " + " ".join(norwegian_notation(card) for card in cards)
 
 
 def typed_matches(card: int, typed: str, language: str | None = None) -> bool:

@@ -36,7 +36,14 @@ from bot.games.american.views import GameView, LegalActions
 from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
-from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, typed_value
+from bot.typed_cards import (
+    choice_name,
+    norwegian_suffix,
+    read_cards,
+    read_some,
+    typed_matches,
+    typed_value,
+)
 from cogs.tables import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -238,7 +245,7 @@ class American(GameCog):
         # What is typed so far starts the play's first card in any of its names (English
         # notation, label, Norwegian letters or words), or the whole value.
         typed = current.strip()
-        return _choices((name, _spaced(cards)) for name, cards in plays
+        return _choices((name + norwegian_suffix(cards), _spaced(cards)) for name, cards in plays
                         if _spaced(cards).startswith(typed.upper())
                         or typed_matches(cards[0], typed))
 
