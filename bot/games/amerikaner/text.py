@@ -182,7 +182,7 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
         options=options_line(view.rules))
     if hand.to_act is not None:
         description += "\n" + _what_next(hand).format(name=names[hand.to_act])
-    if opening_lead_teaches(hand):
+    if opening_lead_teaches(hand) and hand.bidder is not None:
         description += "\n" + _(
             "The opening lead: the suit {name} leads becomes trump. With it {name} calls "
             "a card they lack, usually the highest of that suit; whoever holds it is "
