@@ -9,16 +9,26 @@ The bot runs as its own process (`python -m bot`, as deployed; AI_DELAY=0), the 
 Discord and the players in this one, so the bot has a core of its own. `--inprocess`
 runs the bot in this process instead (then memory is measured with tracemalloc).
 
+The fake Discord is the strict one, with Discord's limits on: the global 50 requests a
+second of the bot token (interaction answers and webhooks exempt) and the per-route
+buckets; the bot keeps within its own budget (REQUEST_BUDGET, `--budget`).
+
 Reported: actions/s, interaction latency p50/p90/p99/max (event sent -> callback
 received, measured by the fake), memory per active table (RSS growth of the bot
 process from before the tables were opened to after they all started, / tables), errors
 (unanswered or late interactions, error answers, requests the fake refused, ERROR lines
-in the bot's log).
+in the bot's log); and within Discord's limits: the requests counted against the global
+limit per move, by route; the 429s (must be 0); how far behind the public table message
+runs (from the answer to a move, which comes after its commit, to the first edit or
+fresh post of that table's message that reaches the fake after it) and how far behind
+the next player's panel runs (from the same answer to the first version of the next
+player's panel that offers them the moves of the new state), p50/p99.
 
     python bench/bot.py            # the target: 1,000 tables, an action every ~20 s each
     python bench/bot.py --tables 20 --actions-per-table 40 --think 0
     python bench/bot.py --setup compare --tables 2000   # 1 process on SQLite, 1 on
         # PostgreSQL, 2 shard processes on PostgreSQL, one after the other
+    python bench/bot.py --tables 1000,2000   # one run at each size, one after the other
 
 The tables are spread over two guilds, one in each of two gateway shards: one process
 runs both shards, two processes (`--setup shards`) one each.
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import gc
 import logging
@@ -48,10 +59,98 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bot.config import DEFAULT_REQUEST_BUDGET  # noqa: E402
 from tests.fake_discord import FakeDiscord, FakeUser, StoredMessage  # noqa: E402
 
 ACTION_ID = re.compile(r"^amk:(\d+):(\d+):(\w+)(?::(.*))?$")
 WAITING = re.compile(r"Waiting for \*\*(.+?)\*\*")
+
+
+HAND_ID = re.compile(r"^amk:(\d+):hand$")
+CLICKED = re.compile(r"^amks?:(\d+):(\d+):")  # a move's control: table, version drawn for
+
+
+@dataclass
+class Move:
+    """A move answered: when, at which table (its id and channel), the state version it
+    made (one on from the one it was drawn for), and whether it ended the game."""
+
+    at: float
+    table: int
+    channel_id: int
+    version: int
+    game_over: bool
+
+
+class Shows:
+    """What the fake showed when: every public table message created or edited (by
+    channel), and every version of a player's panel (by user: the state version its
+    moves were drawn for). Hooked into the fake's message store."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.tables: dict[int, list[float]] = {}
+        self.panels: dict[int, list[tuple[float, int]]] = {}  # by table id
+        self.moves: list[Move] = []
+        new, edit = fake._new_message, fake._apply_edit
+
+        def new_message(*args: Any, **kwargs: Any) -> StoredMessage:
+            msg = new(*args, **kwargs)
+            self._saw(msg)
+            return msg
+
+        def apply_edit(msg: StoredMessage, *args: Any, **kwargs: Any) -> None:
+            edit(msg, *args, **kwargs)
+            self._saw(msg)
+
+        fake._new_message = new_message  # type: ignore[method-assign]
+        fake._apply_edit = apply_edit  # type: ignore[method-assign]
+
+    def _saw(self, msg: StoredMessage) -> None:
+        # Enabled controls only: a panel that offers moves (a waiting one shows the
+        # hand's cards disabled).
+        ids = [c.get("custom_id", "") for c in (*msg.buttons(), *msg.selects())
+               if not c.get("disabled")]
+        now = time.monotonic()
+        if msg.visible_to is None:
+            if any(HAND_ID.match(i) for i in ids):
+                self.tables.setdefault(msg.channel_id, []).append(now)
+            return
+        moves = [(int(m.group(1)), int(m.group(2))) for i in ids if (m := CLICKED.match(i))]
+        if moves:
+            table, version = max(moves, key=lambda m: m[1])
+            self.panels.setdefault(table, []).append((now, version))
+
+    def table_lags(self, since: float) -> tuple[list[float], int]:
+        """Seconds from each move (after `since`) to its table's next shown message;
+        and how many moves were never shown (the game ended: no table message)."""
+        lags, unseen = [], 0
+        for move in self.moves:
+            if move.at < since:
+                continue
+            times = self.tables.get(move.channel_id, [])
+            k = bisect.bisect_right(times, move.at)
+            if k < len(times):
+                lags.append(times[k] - move.at)
+            else:
+                unseen += 1
+        return lags, unseen
+
+    def panel_lags(self, since: float) -> list[float]:
+        """Seconds from each move to the first panel at its table that offers the moves
+        of a later state: the acting player's (only they are offered moves), followed by
+        the bot, or their own refresh (what they saw either way), or the answer itself
+        when the mover acts again."""
+        lags = []
+        for move in self.moves:
+            if move.at < since or move.game_over:
+                continue
+            # The followed panel is edited right after the answer (a few ms; the fake
+            # times the two at different points of their handling, hence the margin).
+            for at, version in self.panels.get(move.table, []):
+                if at >= move.at - 0.05 and version >= move.version:
+                    lags.append(max(0.0, at - move.at))
+                    break
+        return lags
 
 
 @dataclass
@@ -66,8 +165,11 @@ class Table:
     """One table's four players, driven through the UI only."""
 
     def __init__(self, fake: FakeDiscord, channel: Any, users: list[FakeUser],
-                 rng: random.Random, totals: Totals, pictures: bool = True) -> None:
+                 rng: random.Random, totals: Totals, pictures: bool = True,
+                 shows: Shows | None = None, game: str = "amerikaner") -> None:
         self.fake = fake
+        self.shows = shows
+        self.game = game
         self.pictures = pictures
         self.channel = channel
         self.users = users
@@ -80,9 +182,10 @@ class Table:
 
     async def open(self) -> None:
         fake, host = self.fake, self.users[0]
-        new = await fake.slash(host, self.channel, "amerikaner new",
-                               {"players": 4, "target": 52, "pictures": self.pictures},
-                               timeout=30)
+        options: dict[str, Any] = {"players": 4, "pictures": self.pictures}
+        if self.game == "amerikaner":
+            options["target"] = 52
+        new = await fake.slash(host, self.channel, f"{self.game} new", options, timeout=30)
         lobby = new.message
         assert lobby is not None, new.callback.data
         for user in self.users[1:]:
@@ -153,7 +256,12 @@ class Table:
                    and ACTION_ID.match(b.get("custom_id", ""))]
         selects = msg.selects()
         labels = [b["label"] for b in buttons]
-        if "Pass" in labels:
+        if self.game == "american" and buttons:
+            # Every button of American's panel is a legal move (play a rank, pick up,
+            # flip, keep the swap); its menus are the two-step swap and fewer cards.
+            choice = rng.choice(buttons)
+            it = await fake.click(user, msg, choice["custom_id"], wait=False)
+        elif "Pass" in labels:
             numbers = [b for b in buttons if b["label"].isdigit()]
             if rng.random() < 0.55 or not numbers:
                 choice = buttons[labels.index("Pass")]
@@ -179,6 +287,8 @@ class Table:
             self.next = None
             return
         answer = fake.message(msg)
+        answered = it.sent_at + it.callback.latency  # the move is committed before
+        first = it
         if answer.selects() and "call a card" in answer.text():  # the opening lead
             sel = answer.selects()[0]
             it = await fake.select(user, answer, sel["custom_id"],
@@ -197,6 +307,10 @@ class Table:
             self._error(f"error answer: {text[:120]!r}")
         self.totals.actions += 1
         self._learn(text, user)
+        clicked = CLICKED.match((first.payload.get("data") or {}).get("custom_id", ""))
+        if self.shows is not None and clicked:  # the state it made: one version on
+            self.shows.moves.append(Move(answered, int(clicked.group(1)), self.channel.id,
+                                         int(clicked.group(2)) + 1, self.over))
 
 
 def family(pid: int) -> list[int]:
@@ -293,6 +407,7 @@ class Result:
     errors: int
     cpu_bot: float
     kib_per_table: float
+    limits: Limits | None = None
 
     def row(self) -> str:
         lat = self.latencies
@@ -301,6 +416,111 @@ class Result:
                 f"{percentile(lat, 99):.1f} | {max(lat) if lat else float('nan'):.1f} | "
                 f"{self.errors} | {1000 * self.cpu_bot / max(1, self.interactions):.2f} | "
                 f"{self.kib_per_table:.1f} |")
+
+
+@dataclass
+class Limits:
+    """A run within Discord's limits: counted requests per move, 429s, and how far
+    behind the table message and the next player's panel run (seconds)."""
+
+    budget: float
+    per_move: float
+    rate: float  # counted requests a second during the play
+    busiest: int  # most counted requests in one second (sliding), during the play
+    rate_limited: int
+    table_lags: list[float]
+    unseen: int
+    panel_lags: list[float]
+
+    def row(self, tables: int) -> str:
+        t, p = self.table_lags, self.panel_lags
+        return (f"| {tables:,} | {self.budget:g}/s | {self.per_move:.3f} | {self.rate:.1f}/s "
+                f"| {self.busiest} | {self.rate_limited} | {percentile(t, 50):.2f} | "
+                f"{percentile(t, 99):.2f} | {max(t) if t else float('nan'):.2f} | "
+                f"{percentile(p, 50) * 1000:.0f} | {percentile(p, 99) * 1000:.0f} |")
+
+
+LIMITS_HEADER = ("| tables | budget | counted requests / move | counted / s | busiest second "
+                 "| 429s | table msg p50 s | p99 s | max s | next panel p50 ms | p99 ms |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+async def quiet(fake: FakeDiscord, still: float, limit: float) -> None:
+    """Until no request counted against the global limit has reached the fake for
+    `still` seconds (at most `limit` seconds)."""
+    started = time.monotonic()
+    while time.monotonic() < started + limit:
+        await asyncio.sleep(0.25)
+        counted = fake.global_requests()
+        last = max(started, counted[-1].time if counted else 0.0)
+        if time.monotonic() - last >= still:
+            return
+
+
+def busiest_second(times: list[float]) -> int:
+    times = sorted(times)
+    best, first = 0, 0
+    for last, t in enumerate(times):
+        while t - times[first] >= 1.0:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+def game_of(choice: str, index: int) -> str:
+    """The game of the table `index`: the one asked for, or both in turn ("mix")."""
+    if choice != "mix":
+        return choice
+    return ("amerikaner", "american")[index % 2]
+
+
+def report_limits(fake: FakeDiscord, shows: Shows, games: dict[int, str], since: float,
+                  until: float, args: argparse.Namespace) -> Limits:
+    """Print and return the figures of Discord's limits for the play [since, until] (the
+    edits that land after it, of moves made in it, count too), by game and route."""
+    counted = [r for r in fake.global_requests() if since <= r.time]
+    played = [r for r in counted if r.time <= until]
+    moves_of: dict[str, int] = {}
+    for move in shows.moves:
+        if move.at >= since:
+            game = games.get(move.channel_id, "?")
+            moves_of[game] = moves_of.get(game, 0) + 1
+    moves = sum(moves_of.values())
+    kinds: dict[str, dict[str, int]] = {}
+    for request in counted:
+        channel = re.match(r"^/channels/(\d+)", request.path)
+        game = games.get(int(channel.group(1)), "other") if channel else "other"
+        kind = request.method + " " + re.sub(r"\d{6,}", "ID", request.path)
+        by_kind = kinds.setdefault(game, {})
+        by_kind[kind] = by_kind.get(kind, 0) + 1
+    per_move = len(counted) / max(1, moves)
+    table_lags, unseen = shows.table_lags(since)
+    panel_lags = shows.panel_lags(since)
+    limits = Limits(args.budget, per_move, len(played) / max(1e-9, until - since),
+                    busiest_second([r.time for r in played]), len(fake.rate_limited),
+                    table_lags, unseen, panel_lags)
+    print(f"within Discord's limits (budget {args.budget:g}/s): {len(counted)} counted "
+          f"requests for {moves} moves = {per_move:.3f} a move")
+    for game, by_kind in sorted(kinds.items()):
+        made = moves_of.get(game, 0)
+        total = sum(by_kind.values())
+        print(f"  {game}: {total} for {made} moves"
+              + (f" = {total / made:.3f} a move: " if made else ": ")
+              + ", ".join(f"{count / max(1, made):.3f} {kind}" if made else f"{count} {kind}"
+                          for kind, count in sorted(by_kind.items(), key=lambda i: -i[1])))
+    print(f"  {limits.rate:.1f} counted requests/s during the play, busiest second "
+          f"{limits.busiest}; 429s in the whole run: {limits.rate_limited}"
+          + f" ({sum(r.refused for r in fake.global_requests())} of them the global limit)"
+          + "".join(f"\n    429: {r.method} {r.path} at {r.time - since:.3f} s"
+                    for r in fake.rate_limited[:5]))
+    if table_lags:
+        print(f"  table message behind its table: p50 {percentile(table_lags, 50):.2f} s, "
+              f"p99 {percentile(table_lags, 99):.2f} s, max {max(table_lags):.2f} s "
+              f"({len(table_lags)} moves; {unseen} never shown: the game ended)")
+    if panel_lags:
+        print(f"  next player's panel behind: p50 {percentile(panel_lags, 50) * 1000:.0f} ms, "
+              f"p99 {percentile(panel_lags, 99) * 1000:.0f} ms ({len(panel_lags)} moves)")
+    return limits
 
 
 def make_world(n: int) -> tuple[FakeDiscord, list[Any]]:
@@ -321,7 +541,8 @@ def bot_envs(args: argparse.Namespace, setup: str, fake: FakeDiscord, work: Path
     env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
                DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
                DATABASE_PATH=str(work / "bench.sqlite3"), AI_DELAY="0", LOG_LEVEL="WARNING",
-               TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0")
+               TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0",
+               REQUEST_BUDGET=str(args.budget))
     for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
         env.pop(name, None)
     if setup == "sqlite":
@@ -353,6 +574,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
     logging.getLogger("fake_discord").setLevel(logging.ERROR)
     n = args.tables
     fake, channels = make_world(n)
+    shows = Shows(fake)
     await fake.start()
     work = Path(tempfile.mkdtemp(prefix="bench-bot-"))
     procs: list[asyncio.subprocess.Process] = []
@@ -365,7 +587,8 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
 
             tracemalloc.start()
             apply_discord_endpoints(fake.api_base, fake.gateway_url)
-            bot = make_bot(fake, work / "bench.sqlite3", edit_delay=args.edit_delay)
+            bot = make_bot(fake, work / "bench.sqlite3", edit_delay=args.edit_delay,
+                           request_budget=args.budget, clock=fake.clock)
             bot._connection.guild_ready_timeout = 0.05
             bot_task = asyncio.create_task(bot.start(fake.token))
             await bot.wait_until_ready()
@@ -386,8 +609,10 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         totals = Totals()
         rng = random.Random(args.seed)
         tables = [Table(fake, channels[i], fake.users[4 * i:4 * i + 4],
-                        random.Random(rng.random()), totals, not args.no_pictures)
+                        random.Random(rng.random()), totals, not args.no_pictures, shows,
+                        game_of(args.game, i))
                   for i in range(n)]
+        games = {t.channel.id: t.game for t in tables}
         t0 = time.monotonic()
         sem = asyncio.Semaphore(args.setup_concurrency)
 
@@ -395,6 +620,9 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
             async with sem:
                 await t.open()
         await asyncio.gather(*(open_one(t) for t in tables))
+        # What the set-up asked for (a table message with its picture at each Start,
+        # within the budget) is sent before the play is measured.
+        await quiet(fake, 2.0, 300)
         setup_s = time.monotonic() - t0
         open_rss = sum(rss_kb(p.pid) for p in procs)
         open_traced = tracemalloc.get_traced_memory()[0] if bot else 0
@@ -423,7 +651,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         cpu_drawing = cpu_bot - (sum(cpu_s(p.pid, alone=True) for p in procs) - cpu_main0)
         cpu_db = cpu_s(database_pid) - cpu_db0 if database_pid is not None else 0.0
         play_end = time.monotonic()
-        await asyncio.sleep(max(1.0, 2 * args.edit_delay))  # let the last edits land
+        await quiet(fake, max(2.0, 4 * args.edit_delay), 300)  # the last edits land
 
         played = [i for iid, i in fake.interactions.items() if iid > first_play]
         lat = [i.callback.latency * 1000 for i in played if i.responded]
@@ -451,6 +679,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
                   f"{os.getloadavg()[0]:.1f}")
             print("requests to Discord during play: " + request_kinds(fake.requests, t1,
                                                                       play_end))
+        limits = report_limits(fake, shows, games, t1, play_end, args)
         kib_per_table = (open_rss - base_rss) / n if procs else \
             (open_traced - base_traced) / n / 1024
         if procs:
@@ -474,7 +703,7 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         ok = errors == 0 and lat and percentile(lat, 99) <= args.p99_ms
         print("PASS" if ok else "FAIL", f"(p99 target {args.p99_ms} ms, no error)")
         return Result(setup, n, totals.actions, len(played), play_s, lat, errors, cpu_bot,
-                      kib_per_table)
+                      kib_per_table, limits)
     finally:
         for proc in procs:
             if proc.returncode is None:
@@ -503,17 +732,20 @@ async def run_setups(args: argparse.Namespace) -> int:
     server = None
     results = []
     try:
-        for setup in setups:
-            url = None
-            if setup != "sqlite":
-                if server is None:
-                    from tests.pg_server import PostgresServer
+        for size in args.sizes:
+            for setup in setups:
+                url = None
+                if setup != "sqlite":
+                    if server is None:
+                        from tests.pg_server import PostgresServer
 
-                    server = PostgresServer.start(durable=True)
-                url = server.new_database()
-            results.append(await run(args, setup, url, server.process.pid
-                                     if server is not None and server.process else None))
-            print()
+                        server = PostgresServer.start(durable=True)
+                    url = server.new_database()
+                args.tables = size
+                results.append(await run(args, setup, url, server.process.pid
+                                         if server is not None and server.process
+                                         else None))
+                print()
     finally:
         if server is not None:
             server.stop()
@@ -523,15 +755,26 @@ async def run_setups(args: argparse.Namespace) -> int:
         print("|---|---|---|---|---|---|---|---|---|---|")
         for result in results:
             print(result.row())
+        print()
+    print(LIMITS_HEADER)
+    for result in results:
+        if result.limits is not None:
+            print(result.limits.row(result.tables))
     ok = all(r.errors == 0 and r.latencies and percentile(r.latencies, 99) <= args.p99_ms
-             for r in results)
+             and r.limits is not None and r.limits.rate_limited == 0 for r in results)
     return 0 if ok else 1
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--tables", default="1000",
+                        help="active tables; several, comma-separated: one run at each")
+    parser.add_argument("--game", choices=("amerikaner", "american", "mix"),
+                        default="amerikaner",
+                        help="the game of every table, or both in turn (mix)")
+    parser.add_argument("--budget", type=float, default=DEFAULT_REQUEST_BUDGET,
+                        help="REQUEST_BUDGET of the bot: requests a second of the token")
     parser.add_argument("--actions-per-table", type=int, default=6)
     parser.add_argument("--think", type=float, default=20.0,
                         help="mean seconds between two actions at a table (uniform 0.5-1.5x); "
@@ -555,6 +798,7 @@ def main() -> int:
                              "process on PostgreSQL; shards: two processes (SHARD_COUNT=2) "
                              "on one PostgreSQL; compare: the three, one after the other")
     args = parser.parse_args()
+    args.sizes = [int(size) for size in args.tables.split(",")]
     if args.inprocess and args.setup != "sqlite":
         parser.error("--inprocess runs one bot on SQLite only")
     return asyncio.run(run_setups(args))

@@ -11,9 +11,11 @@ import sys
 import time
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.budget import RequestBudget, api_route, counted
 from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
 from bot.games import GAMES
@@ -58,15 +60,37 @@ class AmerikanerBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        # This process's share of the token's requests a second (bot/budget.py): every
+        # request discord.py sends waits for a slot of it.
+        self.budget = RequestBudget(settings.request_rate)
         # Nobody is pinged unless a send names them (cogs/tables.py `_pinging`): names
         # and typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
-                         shard_ids=shard_ids,
+                         shard_ids=shard_ids, http_trace=self._budget_trace(),
                          allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False
+
+    def _budget_trace(self) -> aiohttp.TraceConfig:
+        """The hook that puts every request of discord.py's HTTP session through the
+        budget: aiohttp awaits `on_request_start` before it sends each request (each
+        try of it too: a request discord.py sends again after a 5xx counts again), in
+        the sender's task, so its priority (bot.budget.PRIORITY, PREPAID) goes with it.
+        The REST client, webhooks and the gateway share this session; only API routes
+        that count against the global limit wait (bot.budget.counted: interaction
+        answers and the interactions' webhook are exempt)."""
+        trace = aiohttp.TraceConfig()
+
+        async def before_request(session: aiohttp.ClientSession, context: Any,
+                                 params: aiohttp.TraceRequestStartParams) -> None:
+            route = api_route(params.url.path)
+            if route is not None and counted(route, self.application_id):
+                await self.budget.spend(params.method, route)
+
+        trace.on_request_start.append(before_request)
+        return trace
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction is remembered until answered, so a stop can wait for the

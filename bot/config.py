@@ -3,11 +3,36 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 DEFAULT_DATABASE = "data/amerikaner.sqlite3"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Clock(Protocol):
+    """The time of day as Discord tells it (seconds since the Unix epoch): the age of
+    messages. Tests give the bot the fake Discord's clock, which they can move."""
+
+    def time(self) -> float: ...
+
+
+class SystemClock:
+    """The machine's clock: Discord's, as far as the bot can tell."""
+
+    def time(self) -> float:
+        return time.time()
+
+
+SYSTEM_CLOCK = SystemClock()
+# Requests a second the bot token may spend on Discord's global limit (50 a second for
+# every process of the token together, interaction answers apart): the default leaves a
+# tenth for what the count misses (bot/budget.py). At 40 a second, 1,000 tables at a
+# move every ~27 s each (37 moves a second) left the table messages 21 s behind at p99
+# (bench/bot.py): the queue of edits was full; at 45 it has room.
+DEFAULT_REQUEST_BUDGET = 45.0
 
 
 class ConfigError(Exception):
@@ -27,10 +52,25 @@ class Settings:
     ai_delay: float = 0.6  # seconds before each AI action
     trick_pause: float = 1.0  # and this much more after a completed trick
     edit_delay: float = 0.5  # coalescing window for edits of the public table message
+    # A table message is edited at most once in this many seconds (Discord allows about
+    # 5 edits in 5 s in a channel; bot/edit_queue.py).
+    edit_interval: float = 1.0
+    # Requests a second for the whole bot token (every shard process together); each
+    # process spends its shards' share (`request_rate`).
+    request_budget: float = DEFAULT_REQUEST_BUDGET
+    clock: Clock = SYSTEM_CLOCK  # Discord's time of day: the age of table messages
     # Several processes: SHARD_COUNT gateway shards in all, this process runs SHARD_IDS
     # of them. Neither: one process runs every shard Discord recommends.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def request_rate(self) -> float:
+        """This process's share of the token's request budget: REQUEST_BUDGET times the
+        shards it runs over SHARD_COUNT (all of it in one process)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return self.request_budget
+        return self.request_budget * len(self.shard_ids) / self.shard_count
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard of `guild_id`: its tables, timers and
@@ -86,6 +126,7 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         ai_delay=_float("AI_DELAY", 0.6),
         trick_pause=_float("AI_TRICK_PAUSE", 1.0),
         edit_delay=_float("TABLE_EDIT_DELAY", 0.5),
+        request_budget=_request_budget(os.environ.get("REQUEST_BUDGET", "")),
         shard_count=shard_count,
         shard_ids=shard_ids,
     )
@@ -115,6 +156,23 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
         raise ConfigError(f"SHARD_IDS must be below SHARD_COUNT ({count}): shards are "
                           f"numbered 0 to {count - 1}.")
     return count, ids
+
+
+def _request_budget(raw: str) -> float:
+    """REQUEST_BUDGET: requests a second, more than 0; Discord allows 50 unless it raised
+    the bot's limit on request."""
+    raw = raw.strip()
+    if not raw:
+        return DEFAULT_REQUEST_BUDGET
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"REQUEST_BUDGET must be a number of requests a second above 0 "
+                          f"(Discord allows 50 a bot; default {DEFAULT_REQUEST_BUDGET:g}), "
+                          f"not {raw!r}.")
+    return value
 
 
 def _float(name: str, default: float) -> float:

@@ -12,7 +12,6 @@ A game's cog (cogs/amerikaner.py) adds these commands to its own group with
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import io
@@ -20,7 +19,6 @@ import itertools
 import json
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -30,6 +28,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.budget import RequestBudget
+from bot.config import Clock
+from bot.edit_queue import EditQueue, Retry, Turn
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale, use_locale
 from bot.render import (
@@ -78,7 +79,7 @@ from bot.render import (
     turn_mention,
 )
 from bot.render.painter import Painter
-from bot.store import PostRow, Store
+from bot.store import Post, PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
 from bot.tables.names import safe_markdown, safe_plain
@@ -115,6 +116,15 @@ CHOICES_LIMIT = 25
 CHOICE_LIMIT = 100  # a choice's name, and its value
 CUSTOM_ID_LIMIT = 100
 COMPONENTS_LIMIT = 25  # buttons and selects in one message (5 rows of 5)
+
+# Discord's codes for an edit of a deleted message, and for one edit too many of a
+# message older than an hour
+# (https://docs.discord.com/developers/topics/opcodes-and-status-codes#json).
+UNKNOWN_MESSAGE = 10008
+OLD_MESSAGE_EDITS = 30046
+# A table message is posted afresh at its first change after this age (seconds): a
+# little before the hour after which Discord allows it few edits.
+TABLE_MESSAGE_MAX_AGE = 55 * 60
 
 def _embed(panel: Panel) -> discord.Embed:
     """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
@@ -338,7 +348,7 @@ class OpenPanel:
     application_id: int
     token: str
     language: str
-    since: float  # time.monotonic() of the click
+    since: float  # when Discord created the click (its token's life starts then)
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
@@ -550,6 +560,10 @@ CHART_PICTURE = "totals.png"
 PAINTER = Painter()
 
 
+async def _no_picture() -> None:
+    return None
+
+
 async def _table_picture(table: Table) -> discord.File | None:
     """The picture of the public table, if the table shows pictures. The scene is read
     here, from the game as it is now, and drawn by the painter's process."""
@@ -731,6 +745,7 @@ class TableBot(Protocol):
     store: Store
     tables: TableService
     outbox: Outbox
+    budget: RequestBudget
     settings: Any
     tree: app_commands.CommandTree[Any]
 
@@ -751,9 +766,16 @@ class Tables(commands.Cog):
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.tables = bot.tables
-        self._dirty: set[int] = set()
-        self._editors: dict[int, asyncio.Task[None]] = {}
-        self.edit_delay = bot.settings.edit_delay
+        # The public table messages: edited within the request budget, coalesced and
+        # fairest first (bot/edit_queue.py); the tables they show, by id.
+        self._edits = EditQueue(bot.budget, self._edit_queued,
+                                delay=bot.settings.edit_delay,
+                                interval=bot.settings.edit_interval)
+        self._shown_tables: dict[int, Table] = {}
+        # table -> the id of its table message being replaced by a fresh post (too old
+        # to edit, or deleted): edits wait for the fresh one.
+        self._replacing: dict[int, int] = {}
+        self.clock: Clock = bot.settings.clock  # Discord's time of day (message age)
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the user's hand panel as the last click showed it: its
         # token edits that panel for 15 minutes (the panel follows the game).
@@ -806,8 +828,7 @@ class Tables(commands.Cog):
         self.bot.tree.interaction_check = _speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
-        for task in self._editors.values():
-            task.cancel()
+        await self._edits.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
 
@@ -871,38 +892,93 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------- table message
 
     def request_refresh(self, table: Table) -> None:
-        """Edit the public table message soon; edits are coalesced, so a burst of actions
-        makes few edits, and the last one always shows the current state."""
-        self._dirty.add(table.id)
-        task = self._editors.get(table.id)
-        if task is None or task.done():
-            self._editors[table.id] = asyncio.create_task(self._editor(table))
+        """Show the table's current state on its public message soon: edits wait their
+        turn in the request budget and are coalesced (an edit shows the table as it is
+        when its turn comes), the tables waiting longest first (bot/edit_queue.py)."""
+        self._shown_tables[table.id] = table
+        self._edits.request(table.id)
 
-    async def _editor(self, table: Table) -> None:
-        while table.id in self._dirty:
-            await asyncio.sleep(self.edit_delay)
-            self._dirty.discard(table.id)
-            try:
-                with await self.public(table.guild_id):
-                    await self._edit_table_message(table)
-            except discord.HTTPException:
-                log.warning("could not edit the table message of table %s", table.id,
-                            exc_info=True)
+    async def _edit_queued(self, table_id: int, turn: Turn) -> None:
+        """The edit queue's turn for a table: its message shows the table as it is now
+        (`turn`: its slot of the budget). Raises Retry to be tried again later."""
+        table = self._shown_tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            self._shown_tables.pop(table_id, None)
+            return  # over: its last message is the final post's business
+        with await self.public(table.guild_id):
+            await self._edit_table_message(table, turn)
 
-    async def _edit_table_message(self, table: Table) -> None:
-        if table.message_id is None:
+    def _too_old(self, message_id: int) -> bool:
+        """Whether a message is too old for the edits a table needs: Discord allows few
+        edits of a message older than an hour (error 30046), so a table message is
+        posted afresh a little before (its age from its id, by Discord's clock)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.clock.time() - posted >= TABLE_MESSAGE_MAX_AGE
+
+    async def _edit_table_message(self, table: Table, turn: Turn) -> None:
+        message_id = table.message_id
+        if message_id is None:
+            return
+        if self._replacing.get(table.id) == message_id:
+            # A fresh message is on its way through the outbox: it shows the table as
+            # it is when it is sent (and is edited after, if the table moved meanwhile).
+            self.bot.outbox.kick(table.id)
+            return
+        if self._too_old(message_id):
+            await self._replace_table_message(table, message_id, "too_old")
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-            table.message_id)
-        if table.stage == LOBBY:
-            await message.edit(embed=_embed(table_panel(table)), view=lobby_view(table))
-        elif table.stage == PLAYING:
-            picture = await _table_picture(table)
-            embed = _with_picture(_embed(table_panel(table)), picture)
-            await message.edit(embed=embed, view=table_view(table),
+            message_id)
+        # The text and the picture's scene are read together, before the drawing waits;
+        # drawn before the budget's slot is taken, and again if the table moved meanwhile.
+        embed, view, drawing = self._table_message_parts(table)
+        picture = await drawing
+        if await turn():
+            embed, view, drawing = self._table_message_parts(table)
+            picture = await drawing
+        try:
+            await message.edit(embed=_with_picture(embed, picture), view=view,
                                attachments=[picture] if picture is not None else [])
-        else:
-            await message.edit(view=None)
+        except discord.HTTPException as exc:
+            await self._edit_refused(table, message_id, exc)
+        except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
+            raise Retry(f"connection: {exc!r}") from None
+
+    def _table_message_parts(self, table: Table
+                             ) -> tuple[discord.Embed, Components, Awaitable[discord.File | None]]:
+        """The table message as it is now: its embed, its buttons, and its picture (to
+        draw: a coroutine, started from the state of this moment)."""
+        embed = _embed(table_panel(table))
+        if table.stage == LOBBY:
+            return embed, lobby_view(table), _no_picture()
+        return embed, table_view(table), _table_picture(table)
+
+    async def _edit_refused(self, table: Table, message_id: int,
+                            exc: discord.HTTPException) -> None:
+        """Discord did not take an edit of the table message: a deleted or too old
+        message is replaced by a fresh one; a failure of Discord's or a 429 is tried
+        again (Retry); a refusal to the bot in the channel waits for the next change."""
+        if exc.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
+            await self._replace_table_message(
+                table, message_id, "deleted" if exc.code == UNKNOWN_MESSAGE else "too_old")
+            return
+        if exc.status >= 500 or exc.status == 429:
+            raise Retry(f"{exc.status} {exc.code}") from None
+        # 403 (the bot may no longer see or write in the channel), 404 (the channel is
+        # gone): trying again would only add invalid requests, which Discord counts
+        # toward a ban. The next change tries again.
+        log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
+                    exc.status, exc.code, exc.text)
+
+    async def _replace_table_message(self, table: Table, old: int, why: str) -> None:
+        """Post a fresh table message at the bottom of the channel, through the outbox
+        (committed first, so it survives a restart, and sent with a nonce, so it is not
+        posted twice); the old one loses its buttons once the fresh one is there."""
+        log.info("table %s: its message %s is %s: posting a fresh one", table.id, old, why)
+        self._replacing[table.id] = old
+        await self.bot.store.add_posts(table.id, [Post(POST_TABLE_MESSAGE,
+                                                       {"replaces": old, "why": why})])
+        self.bot.outbox.kick(table.id)
 
     # ------------------------------------------------------------- posts (the outbox)
 
@@ -933,9 +1009,11 @@ class Tables(commands.Cog):
                     **({"file": chart} if chart is not None else {}))
                 await self._retire_table_message(table, table.message_id)
             elif row.kind == POST_TABLE_MESSAGE:
-                if table.stage != PLAYING:
+                if table.stage not in (LOBBY, PLAYING):
                     return None  # the game ended or was cancelled meanwhile
-                message = await self._post_table_message(table, nonce)
+                # A deleted message cannot lose its buttons: it is left alone.
+                message = await self._post_table_message(
+                    table, nonce, retire=row.params.get("why") != "deleted")
             elif row.kind == POST_CLAIM:
                 message = await channel.send(
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
@@ -948,35 +1026,46 @@ class Tables(commands.Cog):
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
         except (discord.Forbidden, discord.NotFound):
+            if row.kind == POST_TABLE_MESSAGE:
+                # Not posted: the table's next change tries its old message again (and
+                # replaces it again if it must), rather than wait for this post.
+                self._replacing.pop(table.id, None)
             return None
         return message.id
 
-    async def _post_table_message(self, table: Table, nonce: str) -> discord.Message:
-        """A new table message at the bottom of the channel, for the next hand; the old
-        one loses its buttons."""
+    async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
+                                  ) -> discord.Message:
+        """A new table message at the bottom of the channel (for the next hand, or in
+        place of one too old to edit or deleted); the old one loses its buttons."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
-        picture = await _table_picture(table)
+        embed, view, drawing = self._table_message_parts(table)
+        shown = embed.to_dict()
+        picture = await drawing
         message = await channel.send(
-            embed=_with_picture(_embed(table_panel(table)), picture), view=table_view(table),
+            embed=_with_picture(embed, picture), view=view,
             nonce=nonce, **({"file": picture} if picture is not None else {}))
         await self.tables.set_message(table, message.id)
-        if old is not None and old != message.id:
+        self._replacing.pop(table.id, None)
+        if _embed(table_panel(table)).to_dict() != shown:
+            self.request_refresh(table)  # the table moved while the post was made
+        if retire and old is not None and old != message.id:
             await self._retire_table_message(table, old)
         return message
 
     async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
         """Take the buttons off a table message that no longer is the live one (at the
-        end of a game, with the final state)."""
+        end of a game, with the final state). Best effort: Discord may refuse it (a
+        message too old to edit, or deleted)."""
         if message_id is None:
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
             message_id)
-        with contextlib.suppress(discord.HTTPException):
-            if table.stage == PLAYING:
+        with contextlib.suppress(*_LET_GO):
+            if table.stage in (LOBBY, PLAYING):
                 await message.edit(view=None)
             else:
-                self._dirty.discard(table.id)  # the game is over: no picture of it
+                self._edits.forget(table.id)  # the game is over: no picture of it
                 await message.edit(embed=_embed(table_panel(table)), view=None, attachments=[])
 
     def _after_change(self, table: Table, deal_finished: bool) -> None:
@@ -1194,13 +1283,14 @@ class Tables(commands.Cog):
         """The user's hand panel is the one this interaction answered with."""
         self._panels[(table.id, interaction.user.id)] = OpenPanel(
             interaction.application_id, interaction.token,
-            language_of(interaction.locale), time.monotonic())
+            language_of(interaction.locale),
+            discord.utils.snowflake_time(interaction.id).timestamp())
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))
         if panel is None:
             return None
-        if time.monotonic() - panel.since > PANEL_TOKEN_SECONDS:
+        if self.clock.time() - panel.since > PANEL_TOKEN_SECONDS:  # by Discord's clock
             del self._panels[(table.id, user_id)]  # its token has run out
             return None
         return panel
@@ -1254,6 +1344,9 @@ class Tables(commands.Cog):
         """A table has ended: drop what the cog keeps for it; the panels still open (and
         within their token's time), for the caller to close."""
         self._followed.pop(table.id, None)
+        self._edits.forget(table.id)
+        self._shown_tables.pop(table.id, None)
+        self._replacing.pop(table.id, None)
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])

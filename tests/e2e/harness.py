@@ -16,8 +16,9 @@ from tests.fake_discord.server import FakeDiscord
 
 
 def make_bot(fake: FakeDiscord, db: Path, **overrides: object) -> AmerikanerBot:
+    # The bot reads Discord's time of day from the fake's clock, which tests can move.
     settings = Settings(token=fake.token, database_path=str(db), ai_delay=0.0,
-                        trick_pause=0.0, edit_delay=0.02)
+                        trick_pause=0.0, edit_delay=0.02, clock=fake.clock)
     for key, value in overrides.items():
         object.__setattr__(settings, key, value)
     return AmerikanerBot(settings)

@@ -128,6 +128,8 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
         await driver.play_to_end()
         assert table.game is not None and table.game.finished
         await check_finished_game(fake, table)
-        assert fake.rate_limited or reached_limit(fake), "the burst never reached a limit"
+        # The bot keeps within the limits by itself (its budget, one edit of a table
+        # message a second): no 429, however fast the AI plays.
+        assert not fake.rate_limited, [(r.method, r.path) for r in fake.rate_limited]
         assert_interactions_answered(fake)
     leaks.assert_clean()

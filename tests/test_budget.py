@@ -1,0 +1,163 @@
+"""The request budget (bot/budget.py) and the table messages' edit queue
+(bot/edit_queue.py), alone: no Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot import edit_queue
+from bot.budget import (
+    PREPAID,
+    Priority,
+    RequestBudget,
+    api_route,
+    counted,
+    route_priority,
+)
+from bot.config import Settings
+from bot.edit_queue import EditQueue, Retry, Turn
+
+APP = 1234
+
+
+def test_routes_that_count() -> None:
+    """https://docs.discord.com/developers/topics/rate-limits#global-rate-limit: the
+    interaction endpoints are not bound to the global limit; everything else is."""
+    assert api_route("/api/v10/channels/1/messages") == "/channels/1/messages"
+    assert api_route("/api/channels/1") == "/channels/1"
+    assert api_route("/?v=10&encoding=json") is None  # the gateway
+    assert not counted("/interactions/99/tok-en_1/callback", APP)
+    assert not counted(f"/webhooks/{APP}/token/messages/@original", APP)
+    assert not counted(f"/webhooks/{APP}/token", APP)
+    assert counted("/webhooks/555/token", APP)  # someone else's webhook counts
+    assert counted("/channels/1/messages", APP)
+    assert counted("/channels/1/messages/2", APP)
+    assert counted(f"/applications/{APP}/commands", APP)
+    assert route_priority("POST", "/channels/1/messages") == Priority.POST
+    assert route_priority("PATCH", "/channels/1/messages/2") == Priority.EDIT
+    assert route_priority("PUT", f"/applications/{APP}/commands") == Priority.OTHER
+
+
+def test_each_process_spends_its_shards_share() -> None:
+    whole = Settings(token="t", request_budget=40.0)
+    assert whole.request_rate == 40.0
+    one_of_two = Settings(token="t", request_budget=40.0, shard_count=2, shard_ids=(1,))
+    assert one_of_two.request_rate == 20.0
+    two_of_three = Settings(token="t", request_budget=45.0, shard_count=3,
+                            shard_ids=(0, 2))
+    assert two_of_three.request_rate == 30.0
+
+
+def most_in_a_window(times: list[float], window: float = 1.0) -> int:
+    times = sorted(times)
+    best, first = 0, 0
+    for last, t in enumerate(times):
+        while t - times[first] >= window:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+async def test_never_more_than_the_limit_in_any_second() -> None:
+    budget = RequestBudget(20)
+    sent: list[float] = []
+
+    async def request(priority: Priority) -> None:
+        await budget.acquire(priority)
+        sent.append(time.monotonic())
+
+    started = time.monotonic()
+    await asyncio.gather(*(request(Priority(i % 3)) for i in range(50)))
+    assert len(sent) == 50
+    assert most_in_a_window(sent) <= 20
+    # ...and not much slower than that: 50 requests at 20 a second take 2 windows.
+    assert time.monotonic() - started < 2 * budget.window + 1.0
+
+
+async def test_players_posts_go_before_table_edits() -> None:
+    budget = RequestBudget(2, slack=0.0)
+    order: list[str] = []
+    await budget.acquire()
+    await budget.acquire()  # the window is full
+
+    async def request(name: str, priority: Priority) -> None:
+        await budget.acquire(priority)
+        order.append(name)
+
+    edits = [asyncio.create_task(request(f"edit{i}", Priority.EDIT)) for i in range(3)]
+    await asyncio.sleep(0)
+    post = asyncio.create_task(request("post", Priority.POST))
+    other = asyncio.create_task(request("other", Priority.OTHER))
+    await asyncio.gather(*edits, post, other)
+    assert order == ["post", "other", "edit0", "edit1", "edit2"]
+
+
+async def test_a_reservation_counts_until_given_back() -> None:
+    budget = RequestBudget(1, slack=0.0)
+    held = await budget.reserve(Priority.EDIT)
+    waiter = asyncio.create_task(budget.acquire(Priority.POST))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()  # the slot is held
+    held.release()  # nothing was sent with it: the waiter gets it at once
+    await asyncio.wait_for(waiter, 0.5)
+    assert budget.sent == 1
+
+
+async def test_a_prepaid_slot_is_spent_by_the_next_request() -> None:
+    budget = RequestBudget(5)
+    slot = await budget.reserve(Priority.EDIT)
+    token = PREPAID.set(slot)
+    try:
+        await budget.spend("PATCH", "/channels/1/messages/2")
+    finally:
+        PREPAID.reset(token)
+    assert slot.done and budget.sent == 1 and budget.room() == 4
+
+
+async def test_a_cancelled_waiter_leaves_no_slot_behind() -> None:
+    budget = RequestBudget(1, slack=0.0)
+    await budget.acquire()
+    waiter = asyncio.create_task(budget.acquire())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    await asyncio.sleep(budget.window + 0.05)
+    assert budget.room() == 1
+
+
+async def test_edits_are_coalesced_fair_and_retried(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the state of the moment an edit's turn comes is rendered; the table that
+    waited longest goes first; a failed edit is tried again until it lands."""
+    budget = RequestBudget(3, slack=0.0)
+    state = {1: 0, 2: 0, 3: 0}
+    shown: dict[int, int] = {}
+    landed: list[int] = []
+    failures = {2: 2}
+
+    async def edit(key: int, turn: Turn) -> None:
+        value = state[key]
+        if await turn():
+            value = state[key]
+        await budget.spend("PATCH", f"/channels/{key}/messages/9")
+        if failures.get(key):
+            failures[key] -= 1
+            raise Retry("503")
+        shown[key] = value
+        landed.append(key)
+
+    monkeypatch.setattr(edit_queue, "BACKOFF_FIRST", 0.01)
+    queue = EditQueue(budget, edit, delay=0.0, interval=0.0)
+    try:
+        for key in (3, 1, 2):
+            for _ in range(5):
+                state[key] += 1
+                queue.request(key)
+        await asyncio.wait_for(queue.idle(), 5)
+    finally:
+        await queue.close()
+    assert shown == state  # every table shows its last state
+    assert landed[0] == 3  # it asked first
