@@ -21,6 +21,8 @@ import discord
 import emoji
 import pytest
 
+from bot.budget import RequestBudget
+from bot.config import SYSTEM_CLOCK
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, use_locale
 from bot.render import button_label
@@ -30,11 +32,13 @@ from bot.tables.service import PLAYING
 from cogs import american, amerikaner
 from cogs.tables import (
     Components,
+    GamesButton,
     HelpButton,
     LeaderboardButton,
     Tables,
     final_view,
     lobby_view,
+    ping_view,
     summary_view,
     table_view,
 )
@@ -127,7 +131,9 @@ async def _walk_game(game: str, preset: str | None, players: int,
     store = await open_store(":memory:")
     service = TableService(store, GAMES, rng=random.Random(seed), ai_delay=3600,
                            trick_pause=0)
-    bot = SimpleNamespace(tables=service, settings=SimpleNamespace(edit_delay=0.0))
+    bot = SimpleNamespace(tables=service, budget=RequestBudget(),
+                          settings=SimpleNamespace(edit_delay=0.0, edit_interval=0.0,
+                                                   clock=SYSTEM_CLOCK))
     cog = Tables(bot)  # type: ignore[arg-type]
     cog.register("amerikaner", SimpleNamespace(
         hand_components=amerikaner.hand_view_components))  # type: ignore[arg-type]
@@ -157,6 +163,7 @@ async def _walk_game(game: str, preset: str | None, players: int,
                                    lambda s: kind.choose_action(table.game, s, "easy", rng))
         if result.deal_finished:
             walk.check(lambda i=deals: summary_view(table, i), "the deal's summary")
+            walk.check(lambda: ping_view(table), "a turn ping")
             deals += 1
     walk.check(lambda: final_view(table), "the final standings")
     table.meta["rematch_table"] = 99
@@ -168,6 +175,7 @@ async def _walk_game(game: str, preset: str | None, players: int,
         view.add_item(LeaderboardButton(game, "wins", 2, button_label("next")))
         view.add_item(HelpButton(game, 1, button_label("previous"), True))
         view.add_item(HelpButton(game, 2, button_label("next")))
+        view.add_item(GamesButton(2, button_label("next")))
         return view
     walk.check(pages, "leaderboard and guide pages")
     await store.close()
