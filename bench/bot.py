@@ -540,7 +540,8 @@ def bot_envs(args: argparse.Namespace, setup: str, fake: FakeDiscord, work: Path
     """The environment of each bot process of `setup`."""
     env = dict(os.environ, PYTHONPATH=str(REPO), DISCORD_TOKEN=fake.token,
                DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
-               DATABASE_PATH=str(work / "bench.sqlite3"), AI_DELAY="0", LOG_LEVEL="WARNING",
+               DATABASE_PATH=str(work / "bench.sqlite3"), AI_DELAY="0",
+               LOG_LEVEL=os.environ.get("BENCH_BOT_LOG_LEVEL", "WARNING"),
                TABLE_EDIT_DELAY=str(args.edit_delay), AI_TRICK_PAUSE="0",
                REQUEST_BUDGET=str(args.budget))
     for name in ("DATABASE_URL", "SHARD_COUNT", "SHARD_IDS"):
@@ -689,6 +690,11 @@ async def run(args: argparse.Namespace, setup: str = "sqlite",
         else:
             print(f"bot+fake traced memory growth per table: {kib_per_table:.1f} KiB "
                   f"(tracemalloc, includes the fake's copy of each table's messages)")
+        if os.environ.get("BENCH_BOT_LOG_LEVEL"):  # the bot's own figures, as it logs them
+            for path in logs:
+                for line in path.read_text(errors="replace").splitlines():
+                    if "table edits:" in line:
+                        print("  bot:", line[:400])
         bot_errors = [line for path in logs if path.exists()
                       for line in path.read_text(errors="replace").splitlines()
                       if " ERROR " in line or "Traceback" in line]

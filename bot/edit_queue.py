@@ -75,8 +75,8 @@ class EditQueue:
         # slot of the budget in hand.
         self.interval = interval
         self._clock = clock
-        # Edits under way (rendering, waiting for their slot, being sent): about a
-        # second of the budget's, so the pipeline stays full and its order fair.
+        # Edits rendering or waiting for their slot: about a second of the budget's, so
+        # the budget always has one ready and the order stays fair.
         self._room = asyncio.Semaphore(concurrency or max(2, budget.limit))
         self._tables: dict[int, _Table] = {}
         self._wake = asyncio.Event()
@@ -110,6 +110,16 @@ class EditQueue:
         """Whether table `key` has a change its message does not show yet."""
         state = self._tables.get(key)
         return state is not None and (state.since is not None or state.busy)
+
+    def summary(self) -> str:
+        """A line for the log: edits sent and failed so far, tables waiting, edits
+        under way, and how late the recent edits were."""
+        lags = sorted(self.lags[-2000:])
+        late = (f"; lag p50 {lags[len(lags) // 2]:.1f} s, max {lags[-1]:.1f} s"
+                if lags else "")
+        busy = sum(1 for state in self._tables.values() if state.busy)
+        return (f"table edits: {self.edits} sent, {self.failed} failed, {self.backlog()} "
+                f"tables waiting, {busy} under way{late}")
 
     def backlog(self) -> int:
         """Tables with a change waiting for its edit."""
@@ -175,11 +185,17 @@ class EditQueue:
         state.not_before = started + self.interval
         slot: Reservation | None = None
         prepaid: contextvars.Token[Reservation | None] | None = None
+        room = True  # this edit holds a place among those rendering or waiting
 
         async def turn() -> bool:
-            nonlocal slot, prepaid
+            nonlocal slot, prepaid, room
             slot = await self.budget.reserve(Priority.EDIT)
             prepaid = PREPAID.set(slot)  # the edit's request spends it (this task)
+            # Its place goes to the next table now: the time Discord takes to answer
+            # must not hold back the edits behind it (at a second an answer, holding
+            # it halved the edits a second).
+            self._room.release()
+            room = False
             changed = state.since is not None
             state.since = None  # the edit renders those changes too
             return changed
@@ -201,7 +217,8 @@ class EditQueue:
                 PREPAID.reset(prepaid)
             if slot is not None:
                 slot.release()  # not used: nothing was sent
-            self._room.release()
+            if room:
+                self._room.release()
             state.busy = False
             self._wake.set()
 

@@ -12,6 +12,7 @@ A game's cog (cogs/amerikaner.py) adds these commands to its own group with
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import io
@@ -19,6 +20,7 @@ import itertools
 import json
 import logging
 import math
+import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -878,6 +880,7 @@ class Tables(commands.Cog):
         # to edit, or deleted): edits wait for the fresh one.
         self._replacing: dict[int, int] = {}
         self.clock: Clock = bot.settings.clock  # Discord's time of day (message age)
+        self._reporter: asyncio.Task[None] | None = None
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the user's hand panel as the last click showed it: its
         # token edits that panel for 15 minutes (the panel follows the game).
@@ -921,6 +924,8 @@ class Tables(commands.Cog):
 
     async def cog_load(self) -> None:
         PAINTER.start()  # while the bot connects, not at its first table change
+        every = float(os.environ.get("AMERIKANER_REPORT_SECONDS", "60") or 60)
+        self._reporter = asyncio.create_task(self._report(every))
         self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton,
                                    GamesButton)
         for command in member_commands():
@@ -940,9 +945,18 @@ class Tables(commands.Cog):
     async def cog_unload(self) -> None:
         for command in member_commands():
             self.bot.tree.remove_command(command.name)
+        if self._reporter is not None:
+            self._reporter.cancel()
         await self._edits.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
+
+    async def _report(self, every: float) -> None:
+        """The budget and the table edits, in the log every `every` seconds (INFO):
+        an operator sees the bot near its budget before the players do."""
+        while True:
+            await asyncio.sleep(every)
+            log.info("%s; %s", self.bot.budget.summary(), self._edits.summary())
 
     # ------------------------------------------------------------- languages
 
@@ -1320,7 +1334,15 @@ class Tables(commands.Cog):
     async def _show_public(self, interaction: discord.Interaction[Any], table: Table,
                            controls: Callable[[Table], Components]) -> None:
         """Answer a click on the public table message by editing it, in the server's
-        words, with `controls` (the lobby's, or the game's)."""
+        words, with `controls` (the lobby's, or the game's). A table message too old to
+        edit (a lobby that waited an hour) is answered without an edit, and the table is
+        shown in a fresh message at the bottom of the channel."""
+        clicked = interaction.message
+        if clicked is not None and clicked.id == table.message_id \
+                and self._too_old(clicked.id):
+            await interaction.response.defer()
+            await self._replace_table_message(table, clicked.id, "too_old")
+            return
         with await self.public(table.guild_id):
             embed, view = _embed(table_panel(table)), controls(table)
         await interaction.response.edit_message(embed=embed, view=view)

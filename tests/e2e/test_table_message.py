@@ -69,6 +69,30 @@ async def test_an_hour_old_table_message_is_posted_afresh(fake: FakeDiscord,
     assert not refused(fake, 30046)
 
 
+async def test_a_lobby_that_waited_an_hour_is_posted_afresh(fake: FakeDiscord,
+                                                             bot: AmerikanerBot) -> None:
+    """A lobby waits an hour for its players: the next click on it is answered without
+    an edit (Discord would refuse the fourth, 30046), a fresh lobby is posted below, and
+    the game starts from it (old code: the clicks edit the old lobby until Discord
+    refuses one)."""
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 4})
+    assert new.message is not None
+    old = new.message.id
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    fake.clock.advance(3601)
+    for name in ("bob", "carol", "dave"):
+        lobby = next(m for m in reversed(fake.messages()) if m.buttons()
+                     and any(b.get("label") == "Join" for b in m.buttons()))
+        await fake.click_label(name, lobby, "Join")
+        await fake.wait_until(lambda: table.message_id != old, 10, "a fresh lobby")
+    await fake.click_label("alice", fake.message(table.message_id), "Start")
+    await settle(fake, table)
+    assert [seat.name for seat in table.seats] == ["alice", "bob", "carol", "dave"]
+    assert table_message(fake).id == table.message_id != old
+    assert not fake.message(old).components and not refused(fake, 30046)
+
+
 async def test_a_deleted_table_message_is_posted_again(fake: FakeDiscord,
                                                        bot: AmerikanerBot) -> None:
     """A moderator deletes the table message: the next change posts it again, with the
