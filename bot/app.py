@@ -108,7 +108,7 @@ class AmerikanerBot(commands.AutoShardedBot):
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    trick_pause=self.settings.trick_pause,
                                    outbox=self.outbox, seat_name=seat_label,
-                                   owns_guild=owns)
+                                   owns_guild=owns, clock=self.settings.clock)
         # Discord shows the commands in the user's language (cogs/words.py).
         await self.tree.set_translator(CommandTranslator())
         for name in EXTENSIONS:

@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+
+# The clock lives in a module of its own (the table service takes one without reading the
+# environment); Settings.clock is one. Clock and SystemClock are also known by this name.
+from bot.clock import SYSTEM_CLOCK, Clock
+from bot.clock import SystemClock as SystemClock
 
 DEFAULT_DATABASE = "data/amerikaner.sqlite3"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-class Clock(Protocol):
-    """The time of day as Discord tells it (seconds since the Unix epoch): the age of
-    messages. Tests give the bot the fake Discord's clock, which they can move."""
-
-    def time(self) -> float: ...
-
-
-class SystemClock:
-    """The machine's clock: Discord's, as far as the bot can tell."""
-
-    def time(self) -> float:
-        return time.time()
-
-
-SYSTEM_CLOCK = SystemClock()
 # Requests a second the bot token may spend on Discord's global limit (50 a second for
 # every process of the token together, interaction answers apart): the default leaves a
 # tenth for what the count misses (bot/budget.py). At 40 a second, 1,000 tables at a
@@ -58,7 +46,8 @@ class Settings:
     # Requests a second for the whole bot token (every shard process together); each
     # process spends its shards' share (`request_rate`).
     request_budget: float = DEFAULT_REQUEST_BUDGET
-    clock: Clock = SYSTEM_CLOCK  # Discord's time of day: the age of table messages
+    # Discord's time of day: the age of table messages, turn timers and reminders.
+    clock: Clock = SYSTEM_CLOCK
     # Several processes: SHARD_COUNT gateway shards in all, this process runs SHARD_IDS
     # of them. Neither: one process runs every shard Discord recommends.
     shard_count: int | None = None

@@ -78,10 +78,16 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
 
 
 async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
-    assert await store.schema_version() == latest_version() == 3
+    assert await store.schema_version() == latest_version() == 4
     for table, count in RAW["counts"].items():
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
     assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
+    # Version 4 (games over days): no member settings or followed panels yet, and the
+    # games' turn times unknown (a timer then runs from `updated_at`).
+    assert await copy.rows("SELECT COUNT(*) FROM member_settings") == [(0,)]
+    assert await copy.rows("SELECT COUNT(*) FROM panels") == [(0,)]
+    assert await copy.rows("SELECT COUNT(*) FROM games WHERE turn_since IS NOT NULL") \
+        == [(0,)]
     if copy.backend == "sqlite":
         assert await copy.rows("PRAGMA foreign_key_check") == []
         assert await copy.rows("PRAGMA integrity_check") == [("ok",)]
@@ -204,5 +210,5 @@ async def test_upgraded_database_takes_new_games(copy: Database) -> None:
         carol = await store.member_stats(1001, GAME, 503)
         assert carol.stats["new_counter"] == 2
     async with copy.open() as store:  # and opening again changes nothing
-        assert await store.schema_version() == 3
+        assert await store.schema_version() == latest_version()
         assert (await store.member_stats(1001, GAME, 501)) == after

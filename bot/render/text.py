@@ -338,6 +338,16 @@ def _bad_input(p: dict[str, Any]) -> str:
     reason = p.get("reason")
     if reason == "negative_timer":
         return _("The turn timer cannot be negative.")
+    if reason == "long_timer":
+        return _("A turn timer can be at most {minutes} minutes (7 days).").format(
+            minutes=p["minutes"])
+    if reason == "reminder":
+        return _("{point} is not a reminder point: give a share of the turn's time, such "
+                 "as 50%, or the time left, such as 30m, 1h or 1d (at most {most} "
+                 "points).").format(point=p["point"], most=p["most"])
+    if reason == "timeout_action":
+        return _("When a turn's time runs out, the AI either plays that turn (play) or "
+                 "takes the seat until its player is back (seat).")
     if reason == "ai_level":
         return _("AI level is one of {levels}.").format(
             levels=_(", ").join(_level_name(level) for level in p["levels"]))
@@ -353,7 +363,9 @@ def _not_host(p: dict[str, Any]) -> str:
             "remove_ai": _("Only the host can remove an AI player."),
             "replace": _("Only the host can replace a player."),
             "start": _("Only the host can start the game."),
-            "house_rules": _("Only the host can choose the house rules.")}[p["action"]]
+            "house_rules": _("Only the host can choose the house rules."),
+            "settings": _("Only the host or a member with Manage Server can change the "
+                          "table's turn timer.")}[p["action"]]
 
 
 def _not_away(p: dict[str, Any]) -> str:

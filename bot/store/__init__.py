@@ -15,6 +15,7 @@ from .base import Store
 from .migrations import MIGRATIONS, latest_version
 from .models import (
     DEFAULT_GAME,
+    PANEL_TOKEN_LIFE,
     RECORD_FORMAT,
     ChannelBusyError,
     DuplicateActionError,
@@ -26,6 +27,7 @@ from .models import (
     LeaderRow,
     MemberStats,
     OutOfOrderError,
+    PanelRow,
     Post,
     PostRow,
     ResultRow,
@@ -59,7 +61,9 @@ __all__ = [
     "LeaderOrder",
     "LeaderRow",
     "MemberStats",
+    "PANEL_TOKEN_LIFE",
     "OutOfOrderError",
+    "PanelRow",
     "Post",
     "PostRow",
     "ResultRow",

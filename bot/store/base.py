@@ -20,11 +20,13 @@ from types import TracebackType
 from typing import Any, Protocol, Self
 
 from .models import (
+    PANEL_TOKEN_LIFE,
     GameRow,
     GameStatus,
     LeaderOrder,
     LeaderRow,
     MemberStats,
+    PanelRow,
     Post,
     PostRow,
     ResultRow,
@@ -115,8 +117,15 @@ class Store(Protocol):
         next_deal: dict[str, Any] | None = None,
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
+        turn_since: float | None = None,
     ) -> None:
-        """Everything one accepted move writes, as one commit."""
+        """Everything one accepted move writes, as one commit (with `turn_since`: when
+        the next turn began, as `set_turn_since`)."""
+        ...
+
+    async def set_turn_since(self, game_id: int, since: float) -> None:
+        """When the game's turn to play began (epoch seconds by the bot's clock), read
+        back as `GameRow.turn_since`: turn timers run from it across restarts."""
         ...
 
     async def action_count(self, game_id: int, hand_index: int) -> int: ...
@@ -163,3 +172,38 @@ class Store(Protocol):
     async def get_guild_language(self, guild_id: int) -> str | None: ...
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None: ...
+
+    # --------------------------------------------------------- member settings
+
+    async def get_member_settings(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """A member's own settings in a server (``{}`` if none): e.g. "turn_pings"
+        ("channel" or "dm"), "dm_failed_told" (bool)."""
+        ...
+
+    async def set_member_setting(self, guild_id: int, user_id: int, key: str,
+                                 value: Any) -> None:
+        """Set one setting (a JSON value; None removes it), the others kept. `key`: a
+        short snake_case name (ValueError otherwise)."""
+        ...
+
+    # ----------------------------------------------------------- followed panels
+
+    async def save_panel(self, table_id: int, user_id: int, application_id: int,
+                         token: str, language: str, since: float) -> None:
+        """Store (or replace) the hand panel `user_id` has open at `table_id`: the
+        interaction's webhook token, when it was made (epoch seconds) and the language
+        the panel is drawn in."""
+        ...
+
+    async def panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> list[PanelRow]:
+        """The stored panels whose token is younger than `max_age` at `now` (epoch
+        seconds by Discord's clock), oldest first."""
+        ...
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None: ...
+
+    async def delete_panels(self, table_id: int) -> None: ...
+
+    async def prune_panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> int:
+        """Delete the panels whose token has run out at `now`; returns how many."""
+        ...

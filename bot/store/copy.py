@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # Parents before children (foreign keys); every table the migrations make.
 TABLES = ("games", "game_seats", "game_hands", "game_actions", "results", "player_totals",
-          "guild_settings", "guild_prefs", "outbox")
+          "guild_settings", "guild_prefs", "outbox", "member_settings", "panels")
 _IDENTITY = (("games", "id"), ("outbox", "id"))
 BATCH = 10_000
 
@@ -70,7 +70,8 @@ async def copy_rows(source: sqlite3.Connection, dest: Any) -> dict[str, int]:
 
 
 async def _refuse_if_not_empty(dest: Any) -> None:
-    for table in ("games", "player_totals", "guild_settings", "guild_prefs"):
+    for table in ("games", "player_totals", "guild_settings", "guild_prefs",
+                  "member_settings"):
         if await dest.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
             raise StoreError(f"the PostgreSQL database is not empty (table {table} has "
                              "rows): copy into a new database")

@@ -41,6 +41,9 @@ class GameRow:
     updated_at: float
     finished_at: float | None
     seats: tuple[SeatInfo, ...]
+    # When the turn to play began (epoch seconds by the bot's clock, written with each
+    # move); None for a game stored before the store kept it (then `updated_at`).
+    turn_since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,25 @@ class PostRow:
     kind: str
     params: dict[str, Any] = field(hash=False)
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PanelRow:
+    """A hand panel the bot follows (edits for its player as the game moves): the
+    interaction's webhook (application id and token, which Discord accepts for 15
+    minutes from ``since``) and the language it is drawn in."""
+
+    table_id: int
+    user_id: int
+    application_id: int
+    token: str
+    language: str
+    since: float  # when Discord made the interaction (epoch seconds)
+
+
+# Discord accepts an interaction's token for 15 minutes ("Interaction tokens are valid
+# for 15 minutes"): https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+PANEL_TOKEN_LIFE = 15 * 60
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from . import migrations as _migrations
 from .base import Store
 from .models import (
     DEFAULT_GAME,
+    PANEL_TOKEN_LIFE,
     RECORD_FORMAT,
     ChannelBusyError,
     DuplicateActionError,
@@ -59,13 +60,14 @@ from .models import (
     LeaderRow,
     MemberStats,
     OutOfOrderError,
+    PanelRow,
     Post,
     PostRow,
     ResultRow,
     SeatInfo,
     StoreError,
 )
-from .values import actions_json, check_page, checked_results, deal_json, dumps
+from .values import actions_json, check_page, checked_results, deal_json, dumps, member_key
 
 _T = TypeVar("_T")
 Connection = Any  # asyncpg.Connection, or the pool's proxy of one
@@ -354,16 +356,21 @@ class PostgresStore:
         next_deal: dict[str, Any] | None = None,
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
+        turn_since: float | None = None,
     ) -> None:
         """Everything one accepted move writes, as ONE transaction: the action, then
-        the next hand's deal, then the results, then the posts (see the SQLite
-        store's method for the details; the same checks and errors)."""
+        the next hand's deal, then the results, then the posts, then when the next
+        turn began (see the SQLite store's method for the details; the same checks
+        and errors)."""
         texts = actions_json([action])
         deal_text = deal_json(next_deal) if next_deal is not None else None
         result_rows = checked_results(results) if results is not None else None
         post_rows = [(p.kind, dumps(p.params)) for p in posts]
         await self._write(_record_action, game_id, hand_index, seq, texts, deal_text,
-                          result_rows, post_rows, self._now())
+                          result_rows, post_rows, turn_since, self._now())
+
+    async def set_turn_since(self, game_id: int, since: float) -> None:
+        await self._write(_set_turn_since, game_id, since)
 
     async def action_count(self, game_id: int, hand_index: int) -> int:
         return await self._read(_action_count, game_id, hand_index)
@@ -425,6 +432,35 @@ class PostgresStore:
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         await self._write(_set_guild_language, guild_id, language, self._now())
+
+    # --------------------------------------------------------- member settings
+
+    async def get_member_settings(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        return await self._read(_member_settings, guild_id, user_id)
+
+    async def set_member_setting(self, guild_id: int, user_id: int, key: str,
+                                 value: Any) -> None:
+        await self._write(_set_member_setting, guild_id, user_id, member_key(key),
+                          dumps(value) if value is not None else None, self._now())
+
+    # ----------------------------------------------------------- followed panels
+
+    async def save_panel(self, table_id: int, user_id: int, application_id: int,
+                         token: str, language: str, since: float) -> None:
+        await self._write(_save_panel,
+                          (table_id, user_id, application_id, token, language, since))
+
+    async def panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> list[PanelRow]:
+        return await self._read(_panels, now - max_age)
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None:
+        await self._write(_delete_panels, table_id, user_id)
+
+    async def delete_panels(self, table_id: int) -> None:
+        await self._write(_delete_panels, table_id, None)
+
+    async def prune_panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> int:
+        return await self._write(_prune_panels, now - max_age)
 
 
 class _Opener:
@@ -596,7 +632,7 @@ async def _games_where(conn: Connection, where: str, *params: Any) -> list[GameR
     rows = await conn.fetch(
         "SELECT g.id, g.guild_id, g.game, g.channel_id, g.host_id, g.status, g.rules, "
         "g.first_dealer, g.meta, g.created_at, g.updated_at, g.finished_at, "
-        "s.seat, s.user_id, s.is_ai, s.ai_level, s.display_name "
+        "s.seat, s.user_id, s.is_ai, s.ai_level, s.display_name, g.turn_since "
         f"FROM games g LEFT JOIN game_seats s ON s.game_id = g.id WHERE {where} "
         "ORDER BY g.id, s.seat",
         *params,
@@ -609,7 +645,7 @@ async def _games_where(conn: Connection, where: str, *params: Any) -> list[GameR
                 id=r[0], guild_id=r[1], game=r[2], channel_id=r[3], host_id=r[4],
                 status=r[5], rules=json.loads(r[6]), first_dealer=r[7],
                 meta=json.loads(r[8]), created_at=r[9], updated_at=r[10],
-                finished_at=r[11], seats=(),
+                finished_at=r[11], seats=(), turn_since=r[17],
             )
             seats[r[0]] = []
         if r[12] is not None:
@@ -674,13 +710,23 @@ async def _add_hand(conn: Connection, game_id: int, hand_index: int, deal: str,
 async def _record_action(conn: Connection, game_id: int, hand_index: int, seq: int,
                          texts: Sequence[str], deal: str | None,
                          results: Sequence[ResultRow] | None,
-                         posts: Sequence[tuple[str, str]], now: float) -> None:
+                         posts: Sequence[tuple[str, str]], turn_since: float | None,
+                         now: float) -> None:
     await _append_actions(conn, game_id, hand_index, seq, texts, now)
     if deal is not None:
         await _add_hand(conn, game_id, hand_index + 1, deal, now)
     if results is not None:
         await _finish_game(conn, game_id, results, now)
     await _add_posts(conn, game_id, posts, now)
+    if turn_since is not None:
+        await _set_turn_since(conn, game_id, turn_since)
+
+
+async def _set_turn_since(conn: Connection, game_id: int, since: float) -> None:
+    status = await conn.execute("UPDATE games SET turn_since = $1 WHERE id = $2",
+                                since, game_id)
+    if _rowcount(status) == 0:
+        raise GameNotFoundError(f"no game {game_id}")
 
 
 async def _action_count(conn: Connection, game_id: int, hand_index: int) -> int:
@@ -857,3 +903,63 @@ async def _set_guild_language(conn: Connection, guild_id: int, language: str | N
         "ON CONFLICT (guild_id) DO UPDATE SET "
         "language = excluded.language, updated_at = excluded.updated_at",
         guild_id, language, now)
+
+
+# ------------------------------------------------------------- member settings
+
+
+async def _member_settings(conn: Connection, guild_id: int, user_id: int) -> dict[str, Any]:
+    text = await conn.fetchval(
+        "SELECT settings FROM member_settings WHERE guild_id = $1 AND user_id = $2",
+        guild_id, user_id)
+    return json.loads(text) if text is not None else {}
+
+
+async def _set_member_setting(conn: Connection, guild_id: int, user_id: int, key: str,
+                              value: str | None, now: float) -> None:
+    # One upsert, the key set (or removed) inside it under the row's lock: two processes
+    # setting two keys of one member at once both keep theirs.
+    if value is None:
+        change = "(member_settings.settings::jsonb - $3::text)::text"
+        fresh = "'{}'"
+    else:
+        change = "(member_settings.settings::jsonb || jsonb_build_object($3::text, " \
+                 "$4::jsonb))::text"
+        fresh = "jsonb_build_object($3::text, $4::jsonb)::text"
+    params = (guild_id, user_id, key) if value is None else (guild_id, user_id, key, value)
+    now_mark = f"${len(params) + 1}"
+    await conn.execute(
+        "INSERT INTO member_settings (guild_id, user_id, settings, updated_at) "
+        f"VALUES ($1, $2, {fresh}, {now_mark}) ON CONFLICT (guild_id, user_id) DO UPDATE "
+        f"SET settings = {change}, updated_at = excluded.updated_at",
+        *params, now)
+
+
+# ------------------------------------------------------------- followed panels
+
+
+async def _save_panel(conn: Connection, row: tuple[Any, ...]) -> None:
+    await conn.execute(
+        "INSERT INTO panels (game_id, user_id, application_id, token, language, since) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+        "application_id = excluded.application_id, token = excluded.token, "
+        "language = excluded.language, since = excluded.since", *row)
+
+
+async def _panels(conn: Connection, after: float) -> list[PanelRow]:
+    rows = await conn.fetch(
+        "SELECT game_id, user_id, application_id, token, language, since FROM panels "
+        "WHERE since > $1 ORDER BY since, game_id, user_id", after)
+    return [PanelRow(*r) for r in rows]
+
+
+async def _delete_panels(conn: Connection, table_id: int, user_id: int | None) -> None:
+    if user_id is None:
+        await conn.execute("DELETE FROM panels WHERE game_id = $1", table_id)
+    else:
+        await conn.execute("DELETE FROM panels WHERE game_id = $1 AND user_id = $2",
+                           table_id, user_id)
+
+
+async def _prune_panels(conn: Connection, before: float) -> int:
+    return _rowcount(await conn.execute("DELETE FROM panels WHERE since <= $1", before))

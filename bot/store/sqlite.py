@@ -51,6 +51,7 @@ from . import migrations as _migrations
 from .base import Store
 from .models import (
     DEFAULT_GAME,
+    PANEL_TOKEN_LIFE,
     RECORD_FORMAT,
     ChannelBusyError,
     DuplicateActionError,
@@ -62,6 +63,7 @@ from .models import (
     LeaderRow,
     MemberStats,
     OutOfOrderError,
+    PanelRow,
     Post,
     PostRow,
     ResultRow,
@@ -69,7 +71,7 @@ from .models import (
     StoreError,
 )
 from .values import actions_json as _actions_json
-from .values import check_page
+from .values import check_page, member_key
 from .values import checked_results as _checked_results
 from .values import deal_json as _deal_json
 from .values import dumps as _dumps
@@ -79,7 +81,7 @@ _T = TypeVar("_T")
 
 _GAME_COLUMNS = (
     "id, guild_id, game, channel_id, host_id, status, rules, first_dealer, meta, "
-    "created_at, updated_at, finished_at"
+    "created_at, updated_at, finished_at, turn_since"
 )
 _SEAT_COLUMNS = "game_id, seat, user_id, is_ai, ai_level, display_name"
 
@@ -403,13 +405,15 @@ class SqliteStore:
         next_deal: dict[str, Any] | None = None,
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
+        turn_since: float | None = None,
     ) -> None:
         """Everything one accepted move writes, as ONE atomic commit done in a single
         trip to the database thread: ``append_action(game_id, hand_index, seq,
         action)``, then, if given, ``add_hand(game_id, hand_index + 1, next_deal)``
         (the next hand's deal), then, if ``results`` is not None,
         ``finish_game(game_id, results)``, then the ``posts`` the move obliges the bot
-        to make, into the outbox (``pending_posts``). Same checks and errors as those
+        to make, into the outbox (``pending_posts``), and, if given, ``turn_since``:
+        when the next turn began (``set_turn_since``). Same checks and errors as those
         methods; all or nothing; committed when this returns."""
         actions_json = _actions_json([action])
         deal_json = _deal_json(next_deal) if next_deal is not None else None
@@ -424,8 +428,14 @@ class SqliteStore:
             deal_json,
             result_rows,
             post_rows,
+            turn_since,
             self._now(),
         )
+
+    async def set_turn_since(self, game_id: int, since: float) -> None:
+        """When the turn to play began (epoch seconds by the bot's clock): a turn
+        timer runs from it, across restarts (``GameRow.turn_since``)."""
+        await self._write(_set_turn_since_sync, game_id, since)
 
     async def action_count(self, game_id: int, hand_index: int) -> int:
         """How many actions hand ``hand_index`` has (the next ``seq``)."""
@@ -512,6 +522,47 @@ class SqliteStore:
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose the guild's language; None forgets the choice."""
         await self._write(_set_guild_language_sync, guild_id, language, self._now())
+
+    # --------------------------------------------------------- member settings
+
+    async def get_member_settings(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """What a member chose for themselves in a server (``{}`` if nothing yet):
+        e.g. ``{"turn_pings": "dm"}``."""
+        return await self._read(_member_settings_sync, guild_id, user_id)
+
+    async def set_member_setting(self, guild_id: int, user_id: int, key: str,
+                                 value: Any) -> None:
+        """Set one of a member's settings in a server (a JSON value); None removes it.
+        The member's other settings stay as they are (one atomic update)."""
+        await self._write(_set_member_setting_sync, guild_id, user_id, member_key(key),
+                          _dumps(value) if value is not None else None, self._now())
+
+    # ----------------------------------------------------------- followed panels
+
+    async def save_panel(self, table_id: int, user_id: int, application_id: int,
+                         token: str, language: str, since: float) -> None:
+        """The hand panel ``user_id`` has open at ``table_id`` is the answer to the
+        interaction of ``token`` (made at ``since``, epoch seconds by Discord's
+        clock), drawn in ``language``: it replaces the member's previous one there."""
+        await self._write(_save_panel_sync,
+                          (table_id, user_id, application_id, token, language, since))
+
+    async def panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> list[PanelRow]:
+        """The stored panels whose token is younger than ``max_age`` seconds at ``now``
+        (epoch seconds by the caller's clock: Discord's), oldest first."""
+        return await self._read(_panels_sync, now - max_age)
+
+    async def delete_panel(self, table_id: int, user_id: int) -> None:
+        """``user_id``'s panel at ``table_id`` is no longer followed."""
+        await self._write(_delete_panels_sync, table_id, user_id)
+
+    async def delete_panels(self, table_id: int) -> None:
+        """No panel of ``table_id`` is followed any more (its game is over)."""
+        await self._write(_delete_panels_sync, table_id, None)
+
+    async def prune_panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> int:
+        """Forget the panels whose token has run out at ``now``; returns how many."""
+        return await self._write(_prune_panels_sync, now - max_age)
 
 
 class _DatabaseThread:
@@ -789,6 +840,7 @@ def _games_where(db: sqlite3.Connection, where: str, params: tuple[Any, ...]) ->
             updated_at=r[10],
             finished_at=r[11],
             seats=tuple(seats.get(r[0], ())),
+            turn_since=r[12],
         )
         for r in rows
     ]
@@ -895,6 +947,7 @@ def _record_action_sync(
     deal_json: str | None,
     results: Sequence[ResultRow] | None,
     posts: Sequence[tuple[str, str]],
+    turn_since: float | None,
     now: float,
 ) -> None:
     _append_actions_sync(db, game_id, hand_index, seq, actions_json, now)
@@ -903,6 +956,14 @@ def _record_action_sync(
     if results is not None:
         _finish_game_sync(db, game_id, results, now)
     _add_posts_sync(db, game_id, posts, now)
+    if turn_since is not None:
+        _set_turn_since_sync(db, game_id, turn_since)
+
+
+def _set_turn_since_sync(db: sqlite3.Connection, game_id: int, since: float) -> None:
+    cursor = db.execute("UPDATE games SET turn_since = ? WHERE id = ?", (since, game_id))
+    if cursor.rowcount == 0:
+        raise GameNotFoundError(f"no game {game_id}")
 
 
 def _add_posts_sync(
@@ -1121,6 +1182,70 @@ def _set_guild_language_sync(
         "language = excluded.language, updated_at = excluded.updated_at",
         (guild_id, language, now),
     )
+
+
+# --------------------------------------------------------------- member settings
+
+
+def _member_settings_sync(db: sqlite3.Connection, guild_id: int, user_id: int
+                          ) -> dict[str, Any]:
+    row = db.execute(
+        "SELECT settings FROM member_settings WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    ).fetchone()
+    return json.loads(row[0]) if row else {}
+
+
+def _set_member_setting_sync(db: sqlite3.Connection, guild_id: int, user_id: int,
+                             key: str, value_json: str | None, now: float) -> None:
+    # The store's one writer thread runs this whole in its transaction.
+    settings = _member_settings_sync(db, guild_id, user_id)
+    if value_json is None:
+        settings.pop(key, None)
+    else:
+        settings[key] = json.loads(value_json)
+    db.execute(
+        "INSERT INTO member_settings (guild_id, user_id, settings, updated_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "settings = excluded.settings, updated_at = excluded.updated_at",
+        (guild_id, user_id, _dumps(settings), now),
+    )
+
+
+# --------------------------------------------------------------- followed panels
+
+_PANEL_COLUMNS = "game_id, user_id, application_id, token, language, since"
+
+
+def _save_panel_sync(db: sqlite3.Connection, row: tuple[Any, ...]) -> None:
+    db.execute(
+        f"INSERT INTO panels ({_PANEL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET application_id = "
+        "excluded.application_id, token = excluded.token, language = excluded.language, "
+        "since = excluded.since",
+        row,
+    )
+
+
+def _panels_sync(db: sqlite3.Connection, after: float) -> list[PanelRow]:
+    rows = db.execute(
+        f"SELECT {_PANEL_COLUMNS} FROM panels WHERE since > ? ORDER BY since, game_id, "
+        "user_id", (after,),
+    ).fetchall()
+    return [PanelRow(*r) for r in rows]
+
+
+def _delete_panels_sync(db: sqlite3.Connection, table_id: int, user_id: int | None
+                        ) -> None:
+    if user_id is None:
+        db.execute("DELETE FROM panels WHERE game_id = ?", (table_id,))
+    else:
+        db.execute("DELETE FROM panels WHERE game_id = ? AND user_id = ?",
+                   (table_id, user_id))
+
+
+def _prune_panels_sync(db: sqlite3.Connection, before: float) -> int:
+    return db.execute("DELETE FROM panels WHERE since <= ?", (before,)).rowcount
 
 
 class _Opener:

@@ -58,3 +58,12 @@ def check_page(order: str, limit: int, offset: int) -> str:
     if limit < 0 or offset < 0:
         raise ValueError("limit and offset must not be negative")
     return LEADER_ORDER_BY[order]
+
+
+def member_key(key: str) -> str:
+    """A member setting's key: a short name of lowercase letters, digits and "_" (it is
+    a JSON key on both backends, and PostgreSQL's update names it in SQL text)."""
+    if not (isinstance(key, str) and 0 < len(key) <= 40 and key.isascii()
+            and all(c.islower() or c.isdigit() or c == "_" for c in key)):
+        raise ValueError(f"a member setting's key is a short snake_case name, not {key!r}")
+    return key

@@ -52,7 +52,9 @@ class GameKind(Protocol):
     read them (bot.render.seat_names), in seat order; a game never sees a `Table`."""
 
     name: str  # the registry key, stored with every game ("amerikaner")
-    ai_levels: tuple[str, ...]  # the AI players a seat can be given
+    # The AI players a seat can be given, weakest first: the last one covers a human
+    # whose turn timed out (bot.tables.service.cover_level).
+    ai_levels: tuple[str, ...]
     default_players: int  # the seats of a new table when nobody says
 
     def make_rules(self, preset: str | None, players: int,

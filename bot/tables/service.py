@@ -12,6 +12,16 @@ have been committed with its answer lost). AI turns and turn timeouts that meet 
 refusing store try again with backoff until it answers. A crash after the commit loses
 nothing: `restore` replays each unfinished game's record. The service knows games only
 through the GameKind protocol (bot/tables/kind.py): it never names one.
+
+Clocks of days: a table may have a turn timer (`turn_timer`, seconds, up to 7 days).
+Each turn's time is measured on the service's clock (`clock`: Settings.clock, the
+machine's by default, the fake Discord's in tests) from the moment the turn began, which
+is stored with each move (`turn_since`, epoch seconds): a restart changes nothing of a
+deadline. Every wait for a moment of that clock is `clock.sleep_until`, so a test that
+moves the fake clock wakes it. Before the deadline the player is reminded at the table's
+reminder points (`reminders`, default half time and one hour left; each point once per
+turn, which is stored); at the deadline the strongest AI of the game plays the turn
+(`timeout_action` "play") or takes the seat until its player is back ("seat").
 """
 
 from __future__ import annotations
@@ -20,13 +30,24 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bot.store import ChannelBusyError, GameRow, Post, ResultRow, SeatInfo, Store
+from bot.clock import SYSTEM_CLOCK, Clock
+from bot.store import (
+    PANEL_TOKEN_LIFE,
+    ChannelBusyError,
+    GameRow,
+    PanelRow,
+    Post,
+    ResultRow,
+    SeatInfo,
+    Store,
+)
 from bot.store.health import (
     FIRST_RETRY,
     LAST_RETRY,
@@ -52,7 +73,10 @@ CANCELLED = "cancelled"
 POST_HAND_SUMMARY = "hand_summary"  # {"hand_index": i}: the hand's result
 POST_TABLE_MESSAGE = "table_message"  # {}: a new table message for the next hand
 POST_FINAL = "final_standings"  # {}: the game's final standings
-POST_TIMEOUT = "timeout"  # {"seat": s, "action": record action}: the AI played for s
+# {"seat": s, "action": record action}: the AI played for s, whose time ran out; with
+# "away": True if the seat also went to the AI until its player is back (timeout_action
+# "seat").
+POST_TIMEOUT = "timeout"
 POST_CLAIM = "claim"  # {"seat": s, "action": record action}: s claimed the rest of the deal
 
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
@@ -63,6 +87,124 @@ TABLE_SWITCHES: dict[str, bool | None] = {
     "hints": True,  # the Hint button in the players' panels
     "thread": False,  # the table plays in a thread of its own
 }
+
+
+# ------------------------------------------------------------------ clocks of days
+
+MAX_TURN_TIMER = 7 * 24 * 3600.0  # seconds: a turn lasts at most 7 days (10,080 minutes)
+# What happens when a turn's time runs out (a table's meta "timeout_action"):
+TIMEOUT_PLAY = "play"  # the AI plays that one turn (the default, as before)
+TIMEOUT_SEAT = "seat"  # the seat goes to the AI until its player is back (as `set_away`)
+TIMEOUT_ACTIONS = (TIMEOUT_PLAY, TIMEOUT_SEAT)
+# Reminder points (a table's meta "reminders"): "<n>%": when n % of the turn's time is
+# gone (1-99); "<n>m", "<n>h", "<n>d": when n minutes, hours or days are left.
+DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
+MAX_REMINDERS = 4
+_UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
+# A reminder closer than this share of the turn's time to the turn's start (the player
+# has just been told it is their turn) or to a reminder kept before it is left out: a
+# 2-hour timer gets one reminder at its middle (half time and one hour left are one), a
+# 61-minute one no "one hour left" a minute after the turn began.
+REMINDER_GAP = 0.1
+
+
+class _Keep:
+    """The type of KEEP: a setting left as it is."""
+
+
+KEEP = _Keep()  # TableService.set_timer: leave that setting as it is
+
+
+def check_turn_timer(seconds: float | None) -> float | None:
+    """A table's turn timer as the service keeps it: None (0 or None: no timer) or
+    seconds, at most MAX_TURN_TIMER (7 days). The commands offer whole minutes from 1.
+    Refused: TableError("bad_input", reason="negative_timer" | "long_timer",
+    minutes=10080)."""
+    if seconds is None or seconds == 0:
+        return None
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        raise TableError("bad_input", reason="negative_timer") from None
+    if math.isnan(value) or value < 0:
+        raise TableError("bad_input", reason="negative_timer")
+    if value > MAX_TURN_TIMER:
+        raise TableError("bad_input", reason="long_timer", minutes=int(MAX_TURN_TIMER // 60))
+    return value
+
+
+def reminder_offset(point: str, limit: float) -> float:
+    """Seconds after a turn's start at which the reminder `point` falls, for a turn of
+    `limit` seconds (negative or beyond `limit`: it does not fall in the turn).
+    ValueError for a point that is not one."""
+    if not isinstance(point, str) or len(point) < 2 or not point[:-1].isdigit() \
+            or not point[:-1].isascii():
+        raise ValueError(point)
+    number, unit = int(point[:-1]), point[-1]
+    if unit == "%" and 1 <= number <= 99:
+        return limit * number / 100
+    if unit in _UNITS and 1 <= number * _UNITS[unit] <= MAX_TURN_TIMER:
+        return limit - number * _UNITS[unit]
+    raise ValueError(point)
+
+
+def check_reminders(points: Sequence[str] | None) -> tuple[str, ...]:
+    """A table's reminder points, checked (None: the default, DEFAULT_REMINDERS; empty:
+    none). Refused: TableError("bad_input", reason="reminder", point=..., most=4)."""
+    if points is None:
+        return DEFAULT_REMINDERS
+    if isinstance(points, str):
+        points = [part.strip() for part in points.split(",") if part.strip()]
+    chosen: list[str] = []
+    for point in points:
+        try:
+            reminder_offset(point, MAX_TURN_TIMER)
+        except ValueError:
+            raise TableError("bad_input", reason="reminder", point=str(point),
+                             most=MAX_REMINDERS) from None
+        if point not in chosen:
+            chosen.append(point)
+    if len(chosen) > MAX_REMINDERS:
+        raise TableError("bad_input", reason="reminder", point=chosen[MAX_REMINDERS],
+                         most=MAX_REMINDERS)
+    return tuple(chosen)
+
+
+def check_timeout_action(action: str | None) -> str:
+    """What happens when a turn's time runs out: TIMEOUT_PLAY (also for None) or
+    TIMEOUT_SEAT. Refused: TableError("bad_input", reason="timeout_action")."""
+    if action is None:
+        return TIMEOUT_PLAY
+    if action not in TIMEOUT_ACTIONS:
+        raise TableError("bad_input", reason="timeout_action", choices=TIMEOUT_ACTIONS)
+    return action
+
+
+def reminder_schedule(since: float, limit: float, points: Sequence[str]
+                      ) -> list[tuple[float, str]]:
+    """The reminders of a turn that began at `since` (epoch seconds) and lasts `limit`
+    seconds: (when, point) in time order. A point is left out if it does not fall
+    inside the turn (a 2-minute timer has no "one hour left"), or falls closer than
+    REMINDER_GAP of the turn's time to its start or to a point listed before it."""
+    gap = limit * REMINDER_GAP
+    kept: list[tuple[float, str]] = []
+    for point in points:
+        try:
+            offset = reminder_offset(point, limit)
+        except ValueError:
+            continue  # stored before a rule changed: ignored, never a crash
+        if offset < gap or offset >= limit:
+            continue
+        if any(abs(offset - other) < gap for other, _ in kept):
+            continue
+        kept.append((offset, point))
+    return sorted((since + offset, point) for offset, point in kept)
+
+
+def cover_level(kind: GameKind) -> str:
+    """The AI level that plays for a human whose time ran out: the game's strongest
+    (GameKind.ai_levels runs from the weakest to the strongest)."""
+    return kind.ai_levels[-1]
 
 
 @dataclass
@@ -103,12 +245,54 @@ class Table:
     # A write failed and the store could not be read back: the store may hold a change
     # memory does not (a commit whose answer was lost). Read back before the next change.
     unsynced: bool = False
+    # When the turn to play began: epoch seconds by the service's clock, stored with
+    # each move (None before the game starts).
+    turn_since: float | None = None
 
     @property
     def turn_timer(self) -> float | None:
         """Seconds a human has for a turn before the AI plays it, or None (no timer)."""
         value = self.meta.get("turn_timer")
         return float(value) if value else None
+
+    @property
+    def turn_deadline(self) -> float | None:
+        """When the current turn's time runs out (epoch seconds, for Discord's
+        `<t:...:R>`), or None: no timer, no game in play, or a seat the AI plays."""
+        limit = self.turn_timer
+        seat = self.to_act
+        if not limit or seat is None or self.seats[seat].played_by_ai \
+                or self.turn_since is None:
+            return None
+        return self.turn_since + limit
+
+    @property
+    def reminders(self) -> tuple[str, ...]:
+        """The table's reminder points (meta "reminders"; DEFAULT_REMINDERS if unset)."""
+        value = self.meta.get("reminders")
+        return DEFAULT_REMINDERS if value is None else tuple(value)
+
+    @property
+    def timeout_action(self) -> str:
+        """What the end of a turn's time does (meta "timeout_action"): TIMEOUT_PLAY or
+        TIMEOUT_SEAT."""
+        return str(self.meta.get("timeout_action") or TIMEOUT_PLAY)
+
+    def reminder_times(self) -> list[tuple[float, str]]:
+        """The current turn's reminders, (when, point) in time order (none without a
+        deadline); those already sent included (see `reminded`)."""
+        deadline = self.turn_deadline
+        if deadline is None or self.turn_since is None:
+            return []
+        return reminder_schedule(self.turn_since, deadline - self.turn_since, self.reminders)
+
+    def reminded(self) -> frozenset[str]:
+        """The reminder points already sent (or passed over) in the current turn,
+        stored in meta "reminded" ({"turn": version, "points": [...]})."""
+        sent = self.meta.get("reminded") or {}
+        if sent.get("turn") != self.version:
+            return frozenset()
+        return frozenset(sent.get("points", ()))
 
     @property
     def version(self) -> int:
@@ -226,7 +410,7 @@ class TableService:
                  seat_name: SeatNamer | None = None,
                  owns_guild: Callable[[int], bool] | None = None,
                  health: Health | None = None, retry_first: float = FIRST_RETRY,
-                 retry_cap: float = LAST_RETRY) -> None:
+                 retry_cap: float = LAST_RETRY, clock: Clock | None = None) -> None:
         if not games:
             raise ValueError("a table service needs at least one game")
         self.store = store
@@ -249,6 +433,9 @@ class TableService:
         # Work nobody waits on retries a refused write after backoff(n) seconds.
         self.retry_first = retry_first
         self.retry_cap = retry_cap
+        # Turn timers and reminders: when a turn began and when it ends are epoch
+        # seconds of this clock (Settings.clock; tests pass the fake Discord's).
+        self.clock: Clock = clock or SYSTEM_CLOCK
         self._background: set[asyncio.Task[None]] = set()
         self._tables: dict[int, Table] = {}
         self._by_channel: dict[int, int] = {}
@@ -262,9 +449,12 @@ class TableService:
 
     def add_listener(self, listener: Listener) -> None:
         """`listener(table, event, detail)` is awaited after every change the service makes
-        by itself: `changed`, `hand_finished`, `game_finished` (AI turns, timeouts), and
-        `reminder` (half the turn time is gone) and `timeout` (the AI played for a human
-        whose time ran out), with `detail` {"seat": ..., "action": ..., "hand_index": ...}."""
+        by itself (AI turns, timeouts): `changed`, `deal_finished`, `game_finished`, with
+        `detail` {"seat": ..., "action": ..., "deal_index": ...} (a timeout's notice is
+        in the outbox: POST_TIMEOUT); and `reminder`, a human's turn is running out,
+        with `detail` {"seat": s, "deadline": epoch seconds, "point": "50%" | "1h" ...}
+        (one of the table's `reminders`; never twice for one turn and point, across
+        restarts too)."""
         self._listeners.append(listener)
 
     def get(self, table_id: int) -> Table | None:
@@ -285,14 +475,60 @@ class TableService:
     def tables(self) -> list[Table]:
         return list(self._tables.values())
 
+    def tables_of(self, guild_id: int, user_id: int) -> list[Table]:
+        """The member's games list: the open tables (lobby and playing) of that server
+        where `user_id` holds a seat (away or not), those where it is their turn
+        first, then by deadline (soonest first; no deadline last), then oldest first.
+        A server's tables all live in the process that owns its shard."""
+        mine = [table for table in self._tables.values()
+                if table.guild_id == guild_id and table.stage in (LOBBY, PLAYING)
+                and table.seat_of(user_id) is not None]
+
+        def order(table: Table) -> tuple[bool, float, int]:
+            seat = table.to_act
+            their_turn = seat is not None and table.seats[seat].user_id == user_id \
+                and not table.seats[seat].away
+            deadline = table.turn_deadline
+            return (not their_turn, math.inf if deadline is None else deadline, table.id)
+
+        return sorted(mine, key=order)
+
+    async def followed_panels(self, now: float | None = None,
+                              max_age: float = PANEL_TOKEN_LIFE) -> list[PanelRow]:
+        """After a restart: the stored hand panels still worth following (the store's
+        `save_panel`), of the games in play this process holds whose user is still
+        seated, with a token younger than `max_age` at `now` (epoch seconds; None: the
+        service's clock, which is Discord's). The panels whose token ran out are
+        deleted from the store, and those of tables no longer in play too."""
+        now = self.clock.time() if now is None else now
+        await self.store.prune_panels(now, max_age)
+        followed = []
+        for panel in await self.store.panels(now, max_age):
+            table = self._tables.get(panel.table_id)
+            if table is None:
+                if await self.load(panel.table_id) is None or \
+                        self._tables.get(panel.table_id) is not None:
+                    await self.store.delete_panels(panel.table_id)  # over or gone
+                continue  # another process's table: theirs to follow
+            if table.stage == PLAYING and table.seat_of(panel.user_id) is not None:
+                followed.append(panel)
+            elif table.stage in (FINISHED, CANCELLED):
+                await self.store.delete_panels(panel.table_id)
+        return followed
+
     # ------------------------------------------------------------------ lobby
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                      preset: str | None, players: int, options: dict[str, object],
                      turn_timer: float | None = None, game: str | None = None,
-                     switches: Mapping[str, bool | None] | None = None) -> Table:
+                     switches: Mapping[str, bool | None] | None = None, *,
+                     reminders: Sequence[str] | None = None,
+                     timeout_action: str | None = None) -> Table:
         """Open a lobby of `game` (the registry's first game if None). `switches`: the
-        table's own TABLE_SWITCHES (None or left out: the default)."""
+        table's own TABLE_SWITCHES (None or left out: the default). `turn_timer`:
+        seconds a human has for a turn (None or 0: no timer; at most 7 days);
+        `reminders`: the reminder points (None: DEFAULT_REMINDERS); `timeout_action`:
+        TIMEOUT_PLAY (None) or TIMEOUT_SEAT. Bad values: TableError "bad_input"."""
         self._require_owned(guild_id)
         present = self.in_channel(channel_id)
         if present is not None:
@@ -301,11 +537,8 @@ class TableService:
         rules = kind.make_rules(preset, players, options)  # a game's refusal passes on
         first_dealer = self.rng.randrange(players)
         seats = [Seat(host_id, host_name)]
-        meta: dict[str, Any] = {"stage": LOBBY}
-        if turn_timer:
-            if turn_timer < 0:
-                raise TableError("bad_input", reason="negative_timer")
-            meta["turn_timer"] = turn_timer
+        meta: dict[str, Any] = {"stage": LOBBY,
+                                **_timer_meta(turn_timer, reminders, timeout_action)}
         for name, value in (switches or {}).items():
             if name not in TABLE_SWITCHES:
                 raise ValueError(f"no table switch {name!r}")
@@ -334,6 +567,32 @@ class TableService:
         if kind is None:
             raise TableError("unknown_game", game=game)
         return kind
+
+    async def set_timer(self, table_id: int, user_id: int, *,
+                        turn_timer: float | None | _Keep = KEEP,
+                        reminders: Sequence[str] | None | _Keep = KEEP,
+                        timeout_action: str | None | _Keep = KEEP,
+                        manager: bool = False) -> Table:
+        """The host (or a server manager, `manager`) changes the table's turn timer,
+        its reminder points or what a timeout does, in the lobby or during the game
+        (KEEP: unchanged; None: the default). A running turn's clock keeps its start:
+        its deadline moves with the new timer."""
+        table = self.require(table_id)
+        async with table.lock:
+            await self._sync(table)
+            if user_id != table.host_id and not manager:
+                raise TableError("not_host", action="settings")
+            meta = {key: value for key, value in table.meta.items()
+                    if key not in ("turn_timer", "reminders", "timeout_action")}
+            meta.update(_timer_meta(
+                table.turn_timer if isinstance(turn_timer, _Keep) else turn_timer,
+                table.meta.get("reminders") if isinstance(reminders, _Keep) else reminders,
+                table.meta.get("timeout_action") if isinstance(timeout_action, _Keep)
+                else timeout_action))
+            await self._write(table, self.store.set_meta(table.id, meta))
+            table.meta = meta
+        self._arm_timer(table)
+        return table
 
     def _require_owned(self, guild_id: int) -> None:
         if not self.owns_guild(guild_id):
@@ -506,19 +765,22 @@ class TableService:
                 raise TableError("table_not_full", missing=missing)
             game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.rng)
             meta = {**table.meta, "stage": PLAYING}
-            await self._write(table, self._start_writes(table, meta, first_deal))
+            now = self.clock.time()
+            await self._write(table, self._start_writes(table, meta, first_deal, now))
             table.game = game
             table.meta = meta
             table.stage = PLAYING
             table.last_activity = time.monotonic()
+            table.turn_since = now
         self._schedule_ai(table)
         return table
 
     async def _start_writes(self, table: Table, meta: dict[str, Any],
-                            first_deal: dict[str, Any]) -> None:
+                            first_deal: dict[str, Any], now: float) -> None:
         async with self.store.transaction():
             await self.store.set_meta(table.id, meta)
             await self.store.add_hand(table.id, 0, first_deal)
+            await self.store.set_turn_since(table.id, now)
 
     async def rematch(self, table_id: int, user_id: int) -> tuple[Table, Table | None]:
         """A player of the finished game `table_id` asks for (or accepts) a rematch: the
@@ -572,9 +834,10 @@ class TableService:
         first_dealer = (old.first_dealer + 1) % len(seats)
         switches = {name: old.meta[name] for name in TABLE_SWITCHES if name in old.meta}
         meta: dict[str, Any] = {**switches, "stage": PLAYING, "rematch_of": old.id}
-        if old.turn_timer:
-            meta["turn_timer"] = old.turn_timer
+        meta.update({key: old.meta[key] for key in ("turn_timer", "reminders",
+                                                     "timeout_action") if key in old.meta})
         game, first_deal = kind.new_game(rules, first_dealer, self.rng)
+        now = self.clock.time()
         try:
             table_id = await self.store.create_game(
                 old.guild_id, old.channel_id, old.host_id, kind.rules_to_json(rules),
@@ -582,9 +845,11 @@ class TableService:
         except ChannelBusyError:
             raise TableError("channel_busy", reason="taken_meanwhile", game=kind.name) from None
         await self.store.add_hand(table_id, 0, first_deal)
+        await self.store.set_turn_since(table_id, now)
         await self.store.add_posts(table_id, [Post(POST_TABLE_MESSAGE)])
         table = Table(table_id, old.guild_id, old.channel_id, old.host_id, kind, rules,
-                      first_dealer, seats, stage=PLAYING, game=game, meta=meta)
+                      first_dealer, seats, stage=PLAYING, game=game, meta=meta,
+                      turn_since=now)
         return table
 
     async def cancel(self, table_id: int, user_id: int, manager: bool = False) -> Table:
@@ -700,6 +965,7 @@ class TableService:
         stored = await self._table_from_row(row)
         table.seats, table.rules, table.meta = stored.seats, stored.rules, stored.meta
         table.stage, table.game = stored.stage, stored.game
+        table.turn_since = stored.turn_since
         table.unsynced = False
         if table.stage in (FINISHED, CANCELLED):
             self._unregister(table)
@@ -755,23 +1021,32 @@ class TableService:
         return seat
 
     async def _apply(self, table: Table, seat: int, action: Any,
-                     notice: str | None = None) -> ActResult:
+                     notice: str | None = None, *,
+                     notice_params: Mapping[str, Any] | None = None,
+                     seats: list[Seat] | None = None) -> ActResult:
         """Apply and commit one action. `notice`: a post the action itself calls for
-        (POST_TIMEOUT), committed with it ahead of those its outcome calls for."""
+        (POST_TIMEOUT), committed with it ahead of those its outcome calls for, with
+        `notice_params` beside the seat and the action. `seats`: the table's seats
+        after the action, committed with it (a timeout that gives the seat away)."""
         assert table.game is not None
         to_act = table.kind.to_act(table.game)
         if to_act is not None and to_act != seat:
             name = self.seat_name(table.seats, to_act)
             raise TableError("not_your_turn", name=name)
-        return (await self._play(table, [action], notice))[0]
+        return (await self._play(table, [action], notice, notice_params=notice_params,
+                                 seats=seats))[0]
 
     async def _play(self, table: Table, actions: Sequence[Any],
-                    notice: str | None = None) -> list[ActResult]:
+                    notice: str | None = None, *,
+                    notice_params: Mapping[str, Any] | None = None,
+                    seats: list[Seat] | None = None) -> list[ActResult]:
         """Apply `actions` in order (each by the seat to act then) and commit them at
         once. They are applied to a copy of the game, which
         becomes the table's game only once the store has committed them: a refusal, by
         the game or by the store, leaves the table exactly as it was, so that nothing is
-        ever shown of a state that is not stored. `notice` goes with the first."""
+        ever shown of a state that is not stored. `notice` goes with the first; `seats`
+        (if given) become the table's seats in the same commit. The next turn begins
+        now, by the service's clock (stored with the actions)."""
         kind = table.kind
         assert table.game is not None
         game = kind.copy(table.game)  # the game deals the next deal on this copy too
@@ -783,43 +1058,54 @@ class TableService:
             applied = kind.apply(game, action, self.rng)
             assert mover is not None
             finished = kind.finished(game)
-            posts = [Post(notice, {"seat": mover, "action": applied.action})] \
+            posts = [Post(notice, {"seat": mover, "action": applied.action,
+                                   **(notice_params or {})})] \
                 if notice and not steps else []
             posts.extend(_posts_after(applied.deal_index, applied.deal_finished, finished))
             steps.append(_Step(mover, action, applied, finished, posts))
         version = table.version
+        now = self.clock.time()
         try:
-            await self._commit(table, game, steps)
+            await self._commit(table, game, steps, now, seats)
         except Exception as exc:
             await self._recover(table, exc, landed=version + len(steps))
         else:
             table.game = game
+            if seats is not None:
+                table.seats = seats
             self.health.answered()
-        return self._installed(table, steps)
+        return self._installed(table, steps, now)
 
-    async def _commit(self, table: Table, game: Any, steps: Sequence[_Step]) -> None:
+    async def _commit(self, table: Table, game: Any, steps: Sequence[_Step], now: float,
+                      seats: list[Seat] | None = None) -> None:
         """Every step as one atomic commit, each with what it obliges the bot to post
-        (the outbox); one step in one trip to the database."""
-        if len(steps) == 1:
-            await self._record(table, game, steps[0])
+        (the outbox), and `seats` if given; one step in one trip to the database."""
+        if len(steps) == 1 and seats is None:
+            await self._record(table, game, steps[0], now)
             return
         async with self.store.transaction():
+            if seats is not None:
+                await self.store.update_seats(table.id, _seat_infos(seats))
             for step in steps:
-                await self._record(table, game, step)
+                await self._record(table, game, step, now)
 
-    async def _record(self, table: Table, game: Any, step: _Step) -> None:
+    async def _record(self, table: Table, game: Any, step: _Step, now: float) -> None:
         applied = step.applied
         await self.store.record_action(
             table.id, applied.deal_index, applied.seq, applied.action,
             next_deal=applied.next_deal,
-            results=_results(table, game) if step.finished else None, posts=step.posts)
+            results=_results(table, game) if step.finished else None, posts=step.posts,
+            turn_since=now)
 
-    def _installed(self, table: Table, steps: Sequence[_Step]) -> list[ActResult]:
-        """The table after its committed `steps`: posts kicked, the turn's clock reset,
-        a finished game let go; the result of each step."""
+    def _installed(self, table: Table, steps: Sequence[_Step], since: float
+                   ) -> list[ActResult]:
+        """The table after its committed `steps`: posts kicked, the turn's clock reset
+        (the next turn began at `since`), a finished game let go; the result of each
+        step."""
         if any(step.posts for step in steps) and self.outbox is not None:
             self.outbox.kick(table.id)
         table.pause_after = steps[-1].applied.pause
+        table.turn_since = since
         now = time.monotonic()
         idle = now - table.last_activity
         table.last_activity = now
@@ -906,29 +1192,45 @@ class TableService:
     # ------------------------------------------------------------------ turn timers
 
     def _arm_timer(self, table: Table) -> None:
+        """(Re)start the clock task of the current turn, if a human with a timer is to
+        act: it sends the turn's reminders, then plays the turn out at its deadline."""
         old = self._timers.pop(table.id, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        limit = table.turn_timer
         seat = table.to_act
-        if (not limit or self.closed or table.stage != PLAYING or seat is None
-                or table.seats[seat].played_by_ai):
+        if self.closed or table.stage != PLAYING or seat is None \
+                or table.turn_deadline is None:
             return
         self._timers[table.id] = asyncio.create_task(
-            self._timer(table, seat, table.version, table.last_activity, limit))
+            self._timer(table, seat, table.version))
 
-    async def _timer(self, table: Table, seat: int, version: int, started: float,
-                     limit: float) -> None:
+    def _turn_moved(self, table: Table, seat: int, version: int) -> bool:
+        """Whether the turn the timer was armed for is over (or the service stops)."""
+        return (self.closed or table.stage != PLAYING or table.version != version
+                or table.to_act != seat or table.seats[seat].played_by_ai)
+
+    async def _timer(self, table: Table, seat: int, version: int) -> None:
         try:
-            wait = started + limit / 2 - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-                if table.version != version or self.closed:
+            deadline = table.turn_deadline
+            if deadline is None or self._turn_moved(table, seat, version):
+                return
+            schedule = table.reminder_times()
+            for index, (when, point) in enumerate(schedule):
+                if point in table.reminded():
+                    continue  # sent before (before a restart, too)
+                await self.clock.sleep_until(when)
+                if self._turn_moved(table, seat, version):
                     return
-                await self._remind(table, seat, version, started + limit)
-            wait = started + limit - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+                now = self.clock.time()
+                if now >= deadline:
+                    break
+                if any(later <= now for later, _ in schedule[index + 1:]):
+                    continue  # a later point is due too (the bot was away): that one
+                due = [p for w, p in schedule if w <= now]
+                await self._remind(table, seat, version, point, due, deadline)
+            await self.clock.sleep_until(deadline)
+            if self._turn_moved(table, seat, version):
+                return
             failures = 0
             while True:
                 async with table.lock:
@@ -954,29 +1256,67 @@ class TableService:
             log.exception("turn timer failed at table %s", table.id)
 
     async def _timeout(self, table: Table, seat: int, version: int) -> ActResult | None:
-        """Under the table's lock: the AI plays `seat`'s turn whose time ran out, if the
-        game still stands where the timer started (else None)."""
+        """Under the table's lock: the game's strongest AI plays `seat`'s turn whose
+        time ran out, if the game still stands where the timer started (else None);
+        with TIMEOUT_SEAT the seat goes to that AI until its player is back (marked
+        away, in the same commit)."""
         await self._sync(table)
-        if table.version != version or table.to_act != seat or self.closed \
-                or table.stage != PLAYING:
+        if self._turn_moved(table, seat, version):
             return None
+        level = cover_level(table.kind)
         action = await asyncio.to_thread(self._ai_chooser, table.kind, table.game, seat,
-                                         table.kind.ai_levels[0],
-                                         random.Random(self.rng.random()))
-        return await self._apply(table, seat, action, notice=POST_TIMEOUT)
+                                         level, random.Random(self.rng.random()))
+        if table.timeout_action != TIMEOUT_SEAT:
+            return await self._apply(table, seat, action, notice=POST_TIMEOUT)
+        seats = _copied(table.seats)
+        seats[seat].away = True
+        seats[seat].ai_level = level
+        return await self._apply(table, seat, action, notice=POST_TIMEOUT,
+                                 notice_params={"away": True}, seats=seats)
 
-    async def _remind(self, table: Table, seat: int, version: int, until: float) -> None:
-        """The half-time reminder; tried again while the database keeps its words
-        (the server's language) from the listener, until the turn moves on or ends."""
+    async def _remind(self, table: Table, seat: int, version: int, point: str,
+                      due: Sequence[str], deadline: float) -> None:
+        """The reminder `point` of the turn: stored as sent first (with the points
+        `due` passed over), so that no restart sends it again (at most once: a crash
+        between the two loses it), then told to the listeners. Both are tried again
+        while the database does not answer, until the turn moves on or ends."""
         failures = 0
-        while not await self._notify(table, "reminder", seat=seat):
+        while True:
+            try:
+                async with table.lock:
+                    if self._turn_moved(table, seat, version):
+                        return
+                    await self._mark_reminded(table, version, due)
+                break
+            except TableError as exc:
+                if exc.code not in STORE_REFUSALS:
+                    raise
+                failures += 1
+                self._retrying(table, "a reminder", failures)
+                if not await self._retry_before(deadline, failures):
+                    return
+        while not await self._notify(table, "reminder", seat=seat, deadline=deadline,
+                                     point=point):
             failures += 1
-            wait = self._retry_wait(failures)
-            if time.monotonic() + wait >= until:
+            if not await self._retry_before(deadline, failures) \
+                    or self._turn_moved(table, seat, version):
                 return
-            await asyncio.sleep(wait)
-            if table.version != version or self.closed:
-                return
+
+    async def _retry_before(self, deadline: float, failures: int) -> bool:
+        """Wait before the next try, unless that would reach `deadline` (False)."""
+        wait = self._retry_wait(failures)
+        if self.clock.time() + wait >= deadline:
+            return False
+        await asyncio.sleep(wait)
+        return True
+
+    async def _mark_reminded(self, table: Table, version: int, points: Sequence[str]
+                             ) -> None:
+        """Store that the turn's `points` are sent (meta "reminded")."""
+        sent = sorted({*table.reminded(), *points})
+        meta = {**table.meta, "reminded": {"turn": version, "points": sent}}
+        await self._write(table, self.store.set_meta(table.id, meta))
+        table.meta = meta
 
     async def _notify_result(self, table: Table, result: ActResult) -> None:
         event = ("game_finished" if result.game_finished else "deal_finished"
@@ -1066,14 +1406,31 @@ class TableService:
                       row.first_dealer, seats, meta=dict(row.meta))
         table.stage = {"finished": FINISHED, "cancelled": CANCELLED}.get(
             row.status, row.meta.get("stage", LOBBY))
-        # The turn began at the last stored change: a timer keeps running across a
+        # The turn began when it was stored to begin (a game stored before the store
+        # kept that: at its last stored change): a timer keeps running across a
         # restart instead of starting afresh.
-        table.last_activity = time.monotonic() - max(0.0, time.time() - row.updated_at)
+        table.turn_since = row.turn_since if row.turn_since is not None else row.updated_at
+        table.last_activity = time.monotonic() - max(0.0, self.clock.time()
+                                                     - table.turn_since)
         if table.stage in (PLAYING, FINISHED):
             await self._reload(table)
             if table.game is None:
                 raise ValueError("a started game without hands")
         return table
+
+
+def _timer_meta(turn_timer: float | None, reminders: Sequence[str] | None,
+                timeout_action: str | None) -> dict[str, Any]:
+    """A table's timer settings as its meta keeps them, checked (defaults left out)."""
+    meta: dict[str, Any] = {}
+    limit = check_turn_timer(turn_timer)
+    if limit is not None:
+        meta["turn_timer"] = limit
+    if reminders is not None:
+        meta["reminders"] = list(check_reminders(reminders))
+    if timeout_action is not None:
+        meta["timeout_action"] = check_timeout_action(timeout_action)
+    return meta
 
 
 def _posts_after(deal_index: int, deal_finished: bool, game_finished: bool) -> list[Post]:

@@ -3,8 +3,11 @@
 Discord dates messages (their snowflake ids and timestamps) and interactions by its own
 clock; the rules that depend on age (edits of messages older than an hour, interaction
 tokens that live 15 minutes) read this clock, so a test can make an hour pass at once
-with ``fake.clock.advance(3601)``. The bot takes a clock with the same ``time()``
-method, so a test can give both the same one (``make_bot(fake, db, clock=fake.clock)``).
+with ``fake.clock.advance(3601)``. The bot takes a clock with the same ``time()`` and
+``sleep_until()`` methods (bot.config.Clock), so a test can give both the same one
+(``make_bot(fake, db, clock=fake.clock)``): the bot's turn timers and reminders wait
+with ``sleep_until``, and ``advance`` wakes every sleeper at once to look at the clock
+again, so a test makes two days pass in no time.
 
 Rate limits and the 3-second deadline of an interaction's first answer stay on real
 time: discord.py sleeps real seconds on them.
@@ -12,8 +15,13 @@ time: discord.py sleeps real seconds on them.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import time
+
+# A sleeper re-reads the clock at least this often even if nobody moves it (the real
+# time under the offset moves on by itself).
+SLEEP_CHUNK = 60.0
 
 
 class FakeClock:
@@ -21,6 +29,11 @@ class FakeClock:
 
     def __init__(self, offset: float = 0.0) -> None:
         self.offset = offset
+        # Who sleeps in `sleep_until`: each its loop and the future `advance` settles.
+        self._sleepers: set[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = set()
+        # How many times a sleeper has (re)started waiting: a test that moved the clock
+        # waits for this to grow to know the sleepers have looked at the clock again.
+        self.naps = 0
 
     def time(self) -> float:
         """Seconds since the Unix epoch, as Discord's clock reads them."""
@@ -31,7 +44,34 @@ class FakeClock:
         if seconds < 0:
             raise ValueError("the fake's clock only moves forward")
         self.offset += seconds
+        for loop, future in list(self._sleepers):
+            loop.call_soon_threadsafe(_wake, future)
+
+    async def sleep_until(self, when: float) -> None:
+        """Return once ``time()`` has reached ``when``: woken by every ``advance`` (and
+        at least once a minute) to read the clock again."""
+        loop = asyncio.get_running_loop()
+        while (left := when - self.time()) > 0:
+            sleeper = (loop, loop.create_future())
+            self._sleepers.add(sleeper)
+            self.naps += 1
+            try:
+                await asyncio.wait([sleeper[1]], timeout=min(left, SLEEP_CHUNK))
+            finally:
+                self._sleepers.discard(sleeper)
+                sleeper[1].cancel()
+
+    @property
+    def sleepers(self) -> int:
+        """How many tasks are waiting in ``sleep_until`` now (for tests that wait until
+        the bot sleeps on a deadline before they move the clock)."""
+        return len(self._sleepers)
 
     def iso(self, when: float | None = None) -> str:
         """An ISO 8601 timestamp, as Discord writes them (now, or at ``when``)."""
         return dt.datetime.fromtimestamp(self.time() if when is None else when, dt.UTC).isoformat()
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
