@@ -118,6 +118,11 @@ class AmerikanerBot(commands.AutoShardedBot):
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
+        # The hand panels followed before the restart, while their tokens last.
+        tables_cog = self.get_cog("Tables")
+        restore_panels = getattr(tables_cog, "restore_panels", None)
+        if restore_panels is not None:
+            await restore_panels()
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         if self._runs_shard_zero():

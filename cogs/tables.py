@@ -116,7 +116,7 @@ PAGE_SIZE = 10
 # answering the click again with an error would be wrong.
 _LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
 # An interaction's token edits its message for 15 minutes; a panel older than this is not
-# followed (the player opens it again, or is mentioned).
+# followed (the player opens it again, or is pinged), across a restart too.
 PANEL_TOKEN_SECONDS = 14 * 60
 
 # Discord's limits for components and autocomplete (those of text: bot/render/text.py).
@@ -892,6 +892,7 @@ class Tables(commands.Cog):
         # table -> its last table message, which now shows a hand's summary (quiet
         # channels): the next table message leaves its buttons be.
         self._summarised: dict[int, int] = {}
+        self._background: set[asyncio.Future[None]] = set()  # stores of panels
         # (guild, user) -> the member's own settings there (the store's), as read once.
         self._members: dict[tuple[int, int], dict[str, Any]] = {}
 
@@ -1456,11 +1457,43 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------- the panel follows
 
     def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        """The user's hand panel is the one this interaction answered with."""
-        self._panels[(table.id, interaction.user.id)] = OpenPanel(
-            interaction.application_id, interaction.token,
-            language_of(interaction.locale),
-            discord.utils.snowflake_time(interaction.id).timestamp())
+        """The user's hand panel is the one this interaction answered with. It is
+        stored too (in the background: the answer is given), so a restart goes on
+        following it while its token lasts (restore_panels)."""
+        panel = OpenPanel(interaction.application_id, interaction.token,
+                          language_of(interaction.locale),
+                          discord.utils.snowflake_time(interaction.id).timestamp())
+        key = (table.id, interaction.user.id)
+        self._panels[key] = panel
+        self._in_background(self._store_panel(key, panel))
+
+    async def _store_panel(self, key: tuple[int, int], panel: OpenPanel) -> None:
+        """Store a followed panel; a store that does not answer loses only the panel's
+        life across a restart (the ping takes over), so it is not tried again."""
+        try:
+            await self.bot.store.save_panel(key[0], key[1], panel.application_id,
+                                            panel.token, panel.language, panel.since)
+        except Exception as exc:
+            log.warning("could not store the panel of %s at table %s: %r", key[1], key[0],
+                        exc)
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def restore_panels(self) -> int:
+        """After a restart: follow again the stored panels whose token still lasts (by
+        Discord's clock), of the tables this process plays; how many."""
+        try:
+            rows = await self.tables.followed_panels(self.clock.time(), PANEL_TOKEN_SECONDS)
+        except Exception as exc:
+            log.warning("could not read the followed panels: %r", exc)
+            return 0
+        for row in rows:
+            self._panels[(row.table_id, row.user_id)] = OpenPanel(
+                row.application_id, row.token, row.language, row.since)
+        return len(rows)
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))
@@ -1656,8 +1689,17 @@ class Tables(commands.Cog):
             await panel.edit(self.bot, content=None, embed=embed, view=controls)
         except _LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
+            self._in_background(self._drop_stored_panel(table.id, user))
             return False
         return True
+
+    async def _drop_stored_panel(self, table_id: int, user: int | None) -> None:
+        """Forget a stored panel (None: every panel of the table)."""
+        with contextlib.suppress(Exception):
+            if user is None:
+                await self.bot.store.delete_panels(table_id)
+            else:
+                await self.bot.store.delete_panel(table_id, user)
 
     def _forget(self, table: Table) -> list[OpenPanel]:
         """A table has ended: drop what the cog keeps for it; the panels still open (and
@@ -1666,6 +1708,7 @@ class Tables(commands.Cog):
         self._edits.forget(table.id)
         self._shown_tables.pop(table.id, None)
         self._replacing.pop(table.id, None)
+        self._in_background(self._drop_stored_panel(table.id, None))
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
