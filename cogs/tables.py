@@ -1311,6 +1311,7 @@ class Tables(commands.Cog):
             _committed(interaction, table, "start")
             await self._show_public(interaction, table, table_view)
             self.request_refresh(table)  # with its picture, drawn after the answer
+            await self._follow_turn(table, None)  # the first player is pinged, host too
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
             _committed(interaction, table, "cancel")
@@ -1321,8 +1322,11 @@ class Tables(commands.Cog):
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
         elif op == "hand":
+            # Refreshed in place when clicked in the hand panel itself; from the games
+            # list ("hand:list"), a panel of its own, so the list stays.
             await self._show_hand(interaction, table, refresh=interaction.message is not None
-                                  and bool(interaction.message.flags.ephemeral))
+                                  and bool(interaction.message.flags.ephemeral)
+                                  and len(parts) == 1)
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:
@@ -1658,7 +1662,7 @@ class Tables(commands.Cog):
         for row, table in enumerate(shown):
             number = first + row + 1
             if table.stage == PLAYING:
-                hand = TableButton(table.id, "hand", style=discord.ButtonStyle.primary,
+                hand = TableButton(table.id, "hand:list", style=discord.ButtonStyle.primary,
                                    emoji="🃏", label=f"{number}. {button_label('open_hand')}")
                 hand.item.row = row
                 view.add_item(hand)
@@ -1774,6 +1778,7 @@ class Tables(commands.Cog):
             text = game_started_text()
         await self._reply(interaction, text, ephemeral=False)
         self.request_refresh(table)
+        await self._follow_turn(table, None)  # the first player is pinged, host too
 
     async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
                         preset: str | None, players: int | None, target: int | None,
