@@ -892,6 +892,7 @@ class Tables(commands.Cog):
         # table -> its last table message, which now shows a hand's summary (quiet
         # channels): the next table message leaves its buttons be.
         self._summarised: dict[int, int] = {}
+        self._message_locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Future[None]] = set()  # stores of panels
         # (guild, user) -> the member's own settings there (the store's), as read once.
         self._members: dict[tuple[int, int], dict[str, Any]] = {}
@@ -1063,11 +1064,15 @@ class Tables(commands.Cog):
         if await turn():
             embed, view, drawing = self._table_message_parts(table)
             picture = await drawing
-        if self._replacing.get(table.id) == message_id or table.message_id != message_id:
-            return  # it became a hand's summary, or was replaced, while this edit waited
         try:
-            await message.edit(embed=_with_picture(embed, picture), view=view,
-                               attachments=[picture] if picture is not None else [])
+            async with self._message_lock(table.id):
+                if self._replacing.get(table.id) == message_id \
+                        or self._summarised.get(table.id) == message_id \
+                        or table.message_id != message_id \
+                        or table.stage not in (LOBBY, PLAYING):
+                    return  # it became a hand's summary, was replaced, or the game ended
+                await message.edit(embed=_with_picture(embed, picture), view=view,
+                                   attachments=[picture] if picture is not None else [])
         except discord.HTTPException as exc:
             await self._edit_refused(table, message_id, exc)
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
@@ -1157,13 +1162,22 @@ class Tables(commands.Cog):
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
-        except (discord.Forbidden, discord.NotFound):
+        except (discord.Forbidden, discord.NotFound) as exc:
+            print("DBG refused", row.kind, exc.status, exc.code, exc.text)
             if row.kind == POST_TABLE_MESSAGE:
                 # Not posted: the table's next change tries its old message again (and
                 # replaces it again if it must), rather than wait for this post.
                 self._replacing.pop(table.id, None)
             return None
         return message.id
+
+    def _message_lock(self, table_id: int) -> asyncio.Lock:
+        """Held around each edit of a table's message by the edit queue or the summary:
+        a summary never lands under an edit of the table that was already on its way."""
+        lock = self._message_locks.get(table_id)
+        if lock is None:
+            lock = self._message_locks[table_id] = asyncio.Lock()
+        return lock
 
     async def _post_summary(self, table: Table, index: int, nonce: str) -> int | None:
         """A hand's summary. Quiet channels: it takes the place of the hand's table
@@ -1177,21 +1191,23 @@ class Tables(commands.Cog):
         old = table.message_id
         if old is not None and self._replacing.get(table.id) != old \
                 and not self._too_old(old):
-            # The edit queue leaves this message be from now on (see _edit_table_message):
-            # the next table message replaces it.
-            self._replacing[table.id] = old
-            try:
-                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-                    old).edit(embed=embed, view=view, attachments=[])
-            except discord.HTTPException as exc:
-                self._replacing.pop(table.id, None)
-                if exc.status >= 500 or exc.status == 429:
-                    raise  # Discord's failure: the outbox tries again
-                log.info("table %s: the summary could not replace message %s (%s %s): "
-                         "posted", table.id, old, exc.status, exc.code)
-            else:
-                self._summarised[table.id] = old
-                return old
+            async with self._message_lock(table.id):  # after an edit under way
+                # The edit queue leaves this message be from now on (see
+                # _edit_table_message): the next table message replaces it.
+                self._replacing[table.id] = old
+                try:
+                    await self.bot.get_partial_messageable(
+                        table.channel_id).get_partial_message(old).edit(
+                        embed=embed, view=view, attachments=[])
+                except discord.HTTPException as exc:
+                    self._replacing.pop(table.id, None)
+                    if exc.status >= 500 or exc.status == 429:
+                        raise  # Discord's failure: the outbox tries again
+                    log.info("table %s: the summary could not replace message %s (%s %s):"
+                             " posted", table.id, old, exc.status, exc.code)
+                else:
+                    self._summarised[table.id] = old
+                    return old
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
         await self._retire_table_message(table, old)
@@ -1712,6 +1728,7 @@ class Tables(commands.Cog):
         self._edits.forget(table.id)
         self._shown_tables.pop(table.id, None)
         self._replacing.pop(table.id, None)
+        self._message_locks.pop(table.id, None)
         self._in_background(self._drop_stored_panel(table.id, None))
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:

@@ -14,7 +14,8 @@ from typing import Any
 from bot.app import AmerikanerBot
 from bot.render import button_label
 from bot.tables import Table
-from tests.e2e.driver import ButtonDriver, in_every_language
+from tests.e2e.american_driver import open_american
+from tests.e2e.driver import ButtonDriver, in_every_language, open_table
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
@@ -284,3 +285,68 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
                 and not pings.everyone, message.content
             assert len(pings.users) == 1 and f"<@{next(iter(pings.users))}>" in message.content
         assert all(not m.pings for m in fake.dm_messages("bob"))
+
+
+async def test_both_games_in_one_list_with_pings_you_can_act_on(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any) -> None:
+    """alice and bob at an American table and an Amerikaner table (in two channels, each
+    with a timer): /games lists both for each of them, the tables where it is their turn
+    first, and each game's ping opens that game's hand; nothing pings anyone else."""
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        bot.tables.rng = random.Random(4)
+        second = fake.guild.text_channels[1]
+        await open_american(fake, ["alice", "bob"], {"turn_timer": 90}, channel=second)
+        await open_table(fake, ["bob", "alice", "carol"], {"preset": "amerikaner",
+                                                           "turn_timer": 600})
+        american = bot.tables.in_channel(second.id)
+        amerikaner = bot.tables.in_channel(fake.channel.id)
+        assert american is not None and amerikaner is not None
+        days = {american.id: Days(fake, second), amerikaner.id: Days(fake)}
+        for table in (american, amerikaner):
+            seat = table.to_act
+            assert seat is not None
+            name = table.seats[seat].name
+            await fake.wait_until(lambda t=table, n=name: days[t.id].channel_pings(n), 10.0,
+                                  f"{name}'s ping at {table.kind.name}")
+            ping = days[table.id].channel_pings(name)[-1]
+            assert table.kind.title(table.rules) in ping.content
+            assert f"/{fake.guild.id}/{table.channel_id}/{table.message_id}" in (_link(ping)
+                                                                              or "")
+            panel = await _open_from(fake, name, ping, table)
+            assert "Your turn" in panel.text()
+        for name in ("alice", "bob"):
+            user = fake.user(name).id
+            listed = await Days(fake).games(name)
+            expected = sorted([american, amerikaner], key=lambda t: (
+                t.seats[t.to_act or 0].user_id != user, t.turn_deadline or 0, t.id))
+            _check_games(listed, expected, user)
+        carol = await Days(fake).games("carol", second)  # from another channel: hers only
+        _check_games(carol, [amerikaner], fake.user("carol").id)
+        everyone = {fake.user(n).id for n in ("alice", "bob", "carol")}
+        for message, pings in fake.pings():
+            assert len(pings.users) == 1 and pings.users <= everyone and not pings.roles \
+                and not pings.everyone, message.content
+
+
+async def test_one_new_message_a_hand(fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """Quiet channels: each hand's summary takes the place of its table message, so a hand
+    adds one message with an embed (its table message), not two; every summary but the
+    last carries "My hand", which opens the player's hand of the hand being played."""
+    await open_table(fake, ["alice", "bob", "carol"], {"preset": "amerikaner", "target": 20},
+                     via="buttons")
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=3, refresh_share=1.0)
+    table = driver.table
+    await driver.play_to_end()
+    assert table.game is not None
+    hands = len(table.game.hands)
+    assert hands >= 2
+    shown = [m for m in fake.messages() if m.embeds]
+    titles = [m.embeds[0].get("title", "") for m in shown]
+    summaries = [m for m, t in zip(shown, titles, strict=True) if t.startswith("Hand ")]
+    assert len(summaries) == hands, titles
+    # The lobby (the first table message), each later hand's table message, the final
+    # standings: the summaries live in the table messages.
+    assert len(shown) == hands + 1, titles
+    for summary in summaries[:-1]:
+        assert _hand_button(summary) is not None
+    assert _hand_button(summaries[-1]) is None  # the game is over
