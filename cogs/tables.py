@@ -1162,8 +1162,7 @@ class Tables(commands.Cog):
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
-        except (discord.Forbidden, discord.NotFound) as exc:
-            print("DBG refused", row.kind, exc.status, exc.code, exc.text)
+        except (discord.Forbidden, discord.NotFound):
             if row.kind == POST_TABLE_MESSAGE:
                 # Not posted: the table's next change tries its old message again (and
                 # replaces it again if it must), rather than wait for this post.
