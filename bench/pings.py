@@ -58,6 +58,7 @@ class Seat:
         self.fake, self.name, self.channel = fake, name, channel
         self.mention = f"<@{fake.user(name).id}>"
         self.moved_at = 0
+        self.panel: StoredMessage | None = None
 
     def pings(self) -> list[StoredMessage]:
         shown = [m for m in self.fake.messages(self.channel)
@@ -74,13 +75,22 @@ async def play_round(fake: FakeDiscord, driver: ButtonDriver, seats: dict[str, S
         return 0
     seat, name = turn
     human = seats[name]
-    await fake.wait_until(lambda: len(human.pings()) > human.moved_at, 30.0, "a ping")
-    ping = human.pings()[-1]
-    custom_id = _hand_id(ping)
-    assert custom_id is not None
-    it = await fake.click(name, ping, custom_id, timeout=30.0)
-    panel = it.message
-    assert panel is not None, it.callback.data
+
+    def followed() -> bool:  # their panel of a minute ago follows the turn: no ping
+        return human.panel is not None and "Your turn" in fake.message(human.panel).text()
+    await fake.wait_until(lambda: len(human.pings()) > human.moved_at or followed(), 60.0,
+                          "a ping")
+    if len(human.pings()) > human.moved_at:
+        ping = human.pings()[-1]
+        custom_id = _hand_id(ping)
+        assert custom_id is not None
+        it = await fake.click(name, ping, custom_id, timeout=30.0)
+        panel = it.message
+        assert panel is not None, it.callback.data
+        human.panel = panel
+    else:
+        panel = human.panel
+        assert panel is not None
     await driver.act(name, seat, panel)
     human.moved_at = len(human.pings())
     return 1

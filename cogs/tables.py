@@ -1162,7 +1162,9 @@ class Tables(commands.Cog):
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
-        except (discord.Forbidden, discord.NotFound):
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.warning("table %s: Discord refused its %s post: %s %s (%s)", table.id,
+                        row.kind, exc.status, exc.code, exc.text)
             if row.kind == POST_TABLE_MESSAGE:
                 # Not posted: the table's next change tries its old message again (and
                 # replaces it again if it must), rather than wait for this post.

@@ -278,6 +278,15 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
             await human_turn(20 * 60, expect_ping=None)
         await human_turn(HOUR)
         assert len(days.pings("alice")) == alice_pings + 1
+        # From his DMs bob may open his hand and move, nothing else: a forged leave or
+        # cancel from there is refused and changes nothing.
+        dm = days.dm_pings("bob")[-1]
+        version, seats = table.version, [(s.user_id, s.away) for s in table.seats]
+        for op in ("leave", "cancel", "ai:fill", "start"):
+            it = await fake.forge_component("bob", dm, f"amk:{table.id}:{op}")
+            assert it.callback.ephemeral and "another channel" in (it.content or ""), op
+        assert table.version == version and [(s.user_id, s.away) for s in table.seats] \
+            == seats and table.stage == "playing"
         assert fake.clock.time() - start > 2 * DAY
         # Nobody but the player concerned was ever pinged.
         for message, pings in fake.pings():
