@@ -176,6 +176,11 @@ async def run(args: argparse.Namespace) -> None:
                   + total_pings - dm_pings) / max(all_moves, 1)
     print(f"pings, reminders and DMs per move: {ping_share:.3f} -> {ping_share * rate:.1f} "
           f"requests/s at {PAGE:,} tables")
+    per_human = ping_share * max(all_moves, 1) / max(moves, 1)
+    print(f"pings, reminders and DMs per human move: {per_human:.3f}; if every move at "
+          f"{PAGE:,} tables were a human's, pinged (no panel open), every {MOVE_EVERY:.0f} s: "
+          f"{per_human * rate:.1f} requests/s ({per_human * rate / DEFAULT_REQUEST_BUDGET:.0%}"
+          f" of the budget); over days the pace is hours, not seconds")
 
 
 def main() -> int:
