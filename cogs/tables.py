@@ -1138,19 +1138,20 @@ class Tables(commands.Cog):
                     embed=_with_picture(_embed(_final_panel(table)), chart),
                     view=final_view(table), nonce=nonce,
                     **({"file": chart} if chart is not None else {}))
-                if self._summarised.pop(table.id, None) != table.message_id:
-                    await self._retire_table_message(table, table.message_id)
-                else:  # the last table message shows the last hand's summary: kept
-                    self._edits.forget(table.id)
+                # The last table message shows the last hand's summary (an edit, or,
+                # where it could not be edited, it was retired when the summary was
+                # posted): it is left as it is, after a restart too.
+                self._summarised.pop(table.id, None)
+                self._edits.forget(table.id)
             elif row.kind == POST_TABLE_MESSAGE:
-                summarised = self._summarised.pop(table.id, None)
+                self._summarised.pop(table.id, None)
                 if table.stage not in (LOBBY, PLAYING):
                     return None  # the game ended or was cancelled meanwhile
-                # A deleted message cannot lose its buttons: it is left alone; nor does
-                # one that now shows the last hand's summary (its review, the hand).
+                # Only a message too old to edit loses its buttons here: a deleted one
+                # cannot, and the last hand's table message shows its summary (with
+                # Review and My hand), or was retired when the summary was posted.
                 message = await self._post_table_message(
-                    table, nonce, retire=row.params.get("why") != "deleted"
-                    and (summarised is None or summarised != table.message_id))
+                    table, nonce, retire=row.params.get("why") == "too_old")
             elif row.kind == POST_CLAIM:
                 message = await channel.send(
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)

@@ -400,10 +400,15 @@ def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
     "My hand" too."""
     labels = in_every_language(lambda: button_label("hand"))
     rules = in_every_language(lambda: button_label("rules"))
+    summary = None  # between a hand's end and the next table message: its summary
     for msg in reversed(fake.messages(channel)):
         shown = {b.get("label") for b in msg.buttons() if not b.get("disabled")}
         if shown & set(labels) and shown & set(rules):
             return msg
+        if summary is None and shown & set(labels) and msg.embeds:
+            summary = msg
+    if summary is not None:
+        return summary
     raise LookupError("no live table message")
 
 
