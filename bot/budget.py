@@ -159,11 +159,13 @@ class RequestBudget:
     def room(self) -> int:
         """Slots free now."""
         now = self._clock()
-        while self._sent and self._sent[0] <= now - self.window:
+        # (The same sums as `_next_room`'s, so that the two never disagree by a
+        # rounding: a slot both taken and free would leave the waiters asleep.)
+        while self._sent and self._sent[0] + self.window <= now:
             self._sent.popleft()
         recent = 0  # sent within the short window (the newest are at the end)
         for sent in reversed(self._sent):
-            if sent <= now - self.burst_window or recent >= self.burst:
+            if sent + self.burst_window <= now or recent >= self.burst:
                 break
             recent += 1
         return min(self.limit - len(self._sent), self.burst - recent) - self._held
@@ -252,7 +254,9 @@ class RequestBudget:
             self._timer = None
         if self._waiting and self._sent:
             # A sent request frees its slot here, as it leaves a window; a held
-            # reservation wakes the waiters when it settles (no timer for it).
+            # reservation wakes the waiters when it settles. With none held, a timer
+            # always: nothing else would wake them.
             delay = self._next_room()
-            if delay > 0:
-                self._timer = asyncio.get_running_loop().call_later(delay, self._dispatch)
+            if delay > 0 or self._held == 0:
+                self._timer = asyncio.get_running_loop().call_later(
+                    max(delay, 0.001), self._dispatch)

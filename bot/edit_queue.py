@@ -121,6 +121,10 @@ class EditQueue:
         return (f"table edits: {self.edits} sent, {self.failed} failed, {self.backlog()} "
                 f"tables waiting, {busy} under way{late}")
 
+    def behind(self) -> bool:
+        """Whether more tables wait for their edit than the budget sends in a second."""
+        return self.backlog() > self.budget.limit
+
     def backlog(self) -> int:
         """Tables with a change waiting for its edit."""
         return sum(1 for state in self._tables.values() if state.since is not None)

@@ -21,6 +21,7 @@ import json
 import logging
 import math
 import os
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -136,6 +137,13 @@ OLD_MESSAGE_EDITS = 30046
 # A table message is posted afresh at its first change after this age (seconds): a
 # little before the hour after which Discord allows it few edits.
 TABLE_MESSAGE_MAX_AGE = 55 * 60
+# While the table edits queue (more waiting than the budget sends in a second), a
+# table's picture is drawn anew at most this often (seconds), and at the end of each
+# trick; the edits between show the text of the moment under the last picture. Drawing
+# is the bot's costliest work (bench/render.py), and on a busy machine the drawing
+# process, which runs at a lower priority so that answers never wait for it, fell
+# behind the budget (bench/README.md, "The bot within Discord's limits").
+PICTURE_EVERY = 15.0
 
 def _embed(panel: Panel) -> discord.Embed:
     """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
@@ -881,6 +889,7 @@ class Tables(commands.Cog):
         self._replacing: dict[int, int] = {}
         self.clock: Clock = bot.settings.clock  # Discord's time of day (message age)
         self._reporter: asyncio.Task[None] | None = None
+        self._pictured: dict[int, float] = {}  # table -> when its picture was last drawn
         self._uis: dict[str, GameUI] = {}
         # (table, user) -> the user's hand panel as the last click showed it: its
         # token edits that panel for 15 minutes (the panel follows the game).
@@ -1059,11 +1068,20 @@ class Tables(commands.Cog):
             message_id)
         # The text and the picture's scene are read together, before the drawing waits;
         # drawn before the budget's slot is taken, and again if the table moved meanwhile.
-        embed, view, drawing = self._table_message_parts(table)
+        draw = self._picture_due(table)
+        embed, view, drawing = self._table_message_parts(table, draw)
         picture = await drawing
         if await turn():
-            embed, view, drawing = self._table_message_parts(table)
+            embed, view, drawing = self._table_message_parts(table, draw)
             picture = await drawing
+        pictures: dict[str, Any] = {}
+        if picture is not None:
+            self._pictured[table.id] = time.monotonic()
+            pictures["attachments"] = [picture]
+        elif draw or table.stage != PLAYING or not table.switch("pictures"):
+            pictures["attachments"] = []  # no picture (any more)
+        else:  # the last picture stays: the message keeps its attachment
+            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
         try:
             async with self._message_lock(table.id):
                 if self._replacing.get(table.id) == message_id \
@@ -1072,20 +1090,28 @@ class Tables(commands.Cog):
                         or table.stage not in (LOBBY, PLAYING):
                     return  # it became a hand's summary, was replaced, or the game ended
                 await message.edit(embed=_with_picture(embed, picture), view=view,
-                                   attachments=[picture] if picture is not None else [])
+                                   **pictures)
         except discord.HTTPException as exc:
             await self._edit_refused(table, message_id, exc)
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
             raise Retry(f"connection: {exc!r}") from None
 
-    def _table_message_parts(self, table: Table
+    def _table_message_parts(self, table: Table, draw: bool = True
                              ) -> tuple[discord.Embed, Components, Awaitable[discord.File | None]]:
         """The table message as it is now: its embed, its buttons, and its picture (to
-        draw: a coroutine, started from the state of this moment)."""
+        draw, if `draw`: a coroutine, started from the state of this moment)."""
         embed = _embed(table_panel(table))
         if table.stage == LOBBY:
             return embed, lobby_view(table), _no_picture()
-        return embed, table_view(table), _table_picture(table)
+        return embed, table_view(table), _table_picture(table) if draw else _no_picture()
+
+    def _picture_due(self, table: Table) -> bool:
+        """Whether this edit draws the table's picture anew: always while the edits
+        keep up; while they queue, at the end of a trick or after PICTURE_EVERY."""
+        if not self._edits.behind() or table.pause_after:
+            return True
+        last = self._pictured.get(table.id)
+        return last is None or time.monotonic() - last >= PICTURE_EVERY
 
     async def _edit_refused(self, table: Table, message_id: int,
                             exc: discord.HTTPException) -> None:
@@ -1227,6 +1253,10 @@ class Tables(commands.Cog):
         message = await channel.send(
             embed=_with_picture(embed, picture), view=view,
             nonce=nonce, **({"file": picture} if picture is not None else {}))
+        if picture is not None:
+            self._pictured[table.id] = time.monotonic()
+        else:
+            self._pictured.pop(table.id, None)  # a fresh message has no picture to keep
         await self.tables.set_message(table, message.id)
         self._replacing.pop(table.id, None)
         if _embed(table_panel(table)).to_dict() != shown:
@@ -1729,6 +1759,7 @@ class Tables(commands.Cog):
         self._followed.pop(table.id, None)
         self._edits.forget(table.id)
         self._shown_tables.pop(table.id, None)
+        self._pictured.pop(table.id, None)
         self._replacing.pop(table.id, None)
         self._message_locks.pop(table.id, None)
         self._in_background(self._drop_stored_panel(table.id, None))
