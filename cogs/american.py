@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.cards import RANKS, card_label, card_name, is_card, parse_card
+from bot.cards import RANKS, card_label, card_name, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 from bot.games.american.actions import Action
 from bot.games.american.rules import BOOLEAN_OPTIONS
@@ -36,6 +36,14 @@ from bot.games.american.views import GameView, LegalActions
 from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
+from bot.typed_cards import (
+    choice_name,
+    norwegian_suffix,
+    read_cards,
+    read_some,
+    typed_matches,
+    typed_value,
+)
 from cogs.tables import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -231,11 +239,15 @@ class American(GameCog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase != "play":
             return []
-        typed = current.strip().upper()
-        plays = [(choice_all(legal.cards_of_rank(r)), _spaced(legal.cards_of_rank(r)))
+        plays = [(choice_all(legal.cards_of_rank(r)), legal.cards_of_rank(r))
                  for r in legal.ranks]
-        plays.extend((fewer_option(c), _spaced(c)) for c in _fewer(legal))
-        return _choices((name, value) for name, value in plays if value.startswith(typed))
+        plays.extend((fewer_option(c), c) for c in _fewer(legal))
+        # What is typed so far starts the play's first card in any of its names (English
+        # notation, label, Norwegian letters or words), or the whole value.
+        typed = current.strip()
+        return _choices((name + norwegian_suffix(cards), _spaced(cards)) for name, cards in plays
+                        if _spaced(cards).startswith(typed.upper())
+                        or typed_matches(cards[0], typed))
 
     @group.command(name="pickup", description="Pick up the pile")
     async def pickup(self, interaction: discord.Interaction[Any]) -> None:
@@ -267,7 +279,7 @@ class American(GameCog):
         if legal is None or legal.phase != "swap":
             return []
         given = str(getattr(interaction.namespace, "hand", "") or "")
-        count = sum(1 for word in given.replace(",", " ").split() if is_card(word))
+        count = len(read_some(given))
         return _more_cards(current, legal.up, count, [])
 
     @group.command(name="flip", description="Turn over one of your face-down cards")
@@ -333,12 +345,13 @@ class American(GameCog):
 # ----------------------------------------------------------------- what users type
 
 def _spaced(cards: tuple[int, ...]) -> str:
-    return " ".join(card_name(c) for c in cards)
+    return " ".join(typed_value(c) for c in cards)
 
 
 def _parse_cards(text: str) -> tuple[int, ...]:
-    """Cards as typed, separated by spaces or commas."""
-    return tuple(parse_card(word) for word in text.replace(",", " ").split())
+    """Cards as typed, separated by spaces or commas, in English notation or Norwegian
+    (bot/typed_cards.py)."""
+    return read_cards(text)
 
 
 # A rank as typed: its notation (T for ten too), in any case; ASCII only.
@@ -354,26 +367,22 @@ def _parse_play(text: str, hand: tuple[int, ...]) -> tuple[int, ...]:
         if not cards:
             raise GameError(INVALID_CARD, reason="rank_not_held", rank=rank)
         return cards
-    words = word.replace(",", " ").split()
-    for typed in words:
-        if not is_card(typed):
-            raise GameError(INVALID_CARD, reason="typed", text=typed)
-    return tuple(parse_card(typed) for typed in words)
+    return read_cards(word)
 
 
 def _more_cards(current: str, cards: tuple[int, ...], most: int, first: list[str]
                 ) -> list[app_commands.Choice[str]]:
     """Autocomplete of several cards typed one by one: what is typed so far, then each
     card not yet named, up to `most` cards."""
-    words = current.upper().replace(",", " ").split()
-    done = [w for w in words if is_card(w)]
-    chosen = {parse_card(w) for w in done}
-    prefix = " ".join(done)
+    done = read_some(current)
+    chosen = set(done)
+    prefix = " ".join(typed_value(c) for c in done)
     if len(done) >= most:
         return _choices([(prefix, prefix)]) if prefix else []
-    values = [(prefix + " " + card_name(c)).strip() for c in cards if c not in chosen]
+    values = [((prefix + " " + choice_name(c)).strip(), (prefix + " " + typed_value(c)).strip())
+              for c in cards if c not in chosen]
     extra = [(w, w) for w in first if not done]
-    return _choices([*extra, *((v, v) for v in values)])
+    return _choices([*extra, *values])
 
 
 async def setup(bot: TableBot) -> None:

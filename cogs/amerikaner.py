@@ -31,11 +31,13 @@ from bot.games.amerikaner.text import (
     led_trump_label,
     option_help,
     trump_label,
+    usual_call,
 )
 from bot.games.amerikaner.views import HandView
 from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
+from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, typed_value
 from cogs.tables import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -117,7 +119,8 @@ def lead_trump_components(table: Table, card: int) -> Components:
 def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
-    options = _select_options((call_label(c), card_name(c)) for c in calls)
+    usual = usual_call(calls)
+    options = _select_options((call_label(c, c == usual), card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
                             options, placeholder=call_placeholder()))
     ui.add_item(TableButton(table.id, "hand", label=button_label("back"), emoji="↩"))
@@ -273,15 +276,14 @@ class Amerikaner(GameCog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase not in ("discard", "exchange"):
             return []
-        words = current.upper().split()
-        done = [w for w in words if is_card(w)]
-        prefix = " ".join(done)
-        chosen = {parse_card(w) for w in done}
+        done = read_some(current)  # English notation or Norwegian (bot/typed_cards.py)
+        prefix = " ".join(typed_value(card) for card in done)
+        chosen = set(done)
         if len(done) >= legal.card_count[1]:
             return _choices([(prefix, prefix)]) if prefix else []
-        values = ((prefix + " " + card_name(card)).strip() for card in legal.cards
-                  if card not in chosen)
-        return _choices((value, value) for value in values)
+        return _choices(((prefix + " " + choice_name(card)).strip(),
+                         (prefix + " " + typed_value(card)).strip())
+                        for card in legal.cards if card not in chosen)
 
     @group.command(name="play", description="Play a card (the opening lead names a call)")
     @app_commands.describe(card="The card, e.g. AS or 10H",
@@ -301,9 +303,8 @@ class Amerikaner(GameCog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase not in ("lead", "play"):
             return []
-        text = current.strip().upper()
-        return _choices((card_label(c), card_name(c)) for c in legal.cards
-                        if card_name(c).startswith(text) or card_label(c).upper().startswith(text))
+        return _choices((choice_name(c), typed_value(c)) for c in legal.cards
+                        if typed_matches(c, current))
 
     @play.autocomplete("call")
     async def call_complete(self, interaction: discord.Interaction[Any], current: str
@@ -312,11 +313,11 @@ class Amerikaner(GameCog):
         if legal is None or legal.phase != "lead" or not legal.calls:
             return []
         typed = str(getattr(interaction.namespace, "card", "") or "")
-        led = parse_card(typed) if is_card(typed) else None
+        read = read_some(typed)
+        led = read[0] if len(read) == 1 else None
         suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
-        text = current.strip().upper()
-        return _choices((card_label(c), card_name(c)) for s in suits for c in legal.calls_for(s)
-                        if card_name(c).startswith(text))
+        return _choices((choice_name(c), typed_value(c)) for s in suits
+                        for c in legal.calls_for(s) if typed_matches(c, current))
 
     @play.autocomplete("trump")
     async def trump_complete(self, interaction: discord.Interaction[Any], current: str
@@ -417,7 +418,7 @@ def _bid_action(seat: int, text: str, rules: Rules) -> Action:
 
 def _parse_cards(text: str, exactly: int | None = None) -> tuple[int, ...]:
     """Cards as typed, separated by spaces or commas."""
-    cards = tuple(parse_card(word) for word in text.replace(",", " ").split())
+    cards = read_cards(text)  # English notation or Norwegian (bot/typed_cards.py)
     if exactly is not None and len(cards) != exactly:
         raise GameError(INVALID_CARD, reason="count", count=exactly)
     return cards

@@ -548,7 +548,8 @@ def lobby_view(table: Table) -> Components:
                               style=discord.ButtonStyle.success, disabled=table.full))
     house = table.kind.house_rules(table.rules)
     if house:
-        options = [discord.SelectOption(label=shorten(key, OPTION_LABEL_LIMIT), value=key,
+        options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
+                                                      OPTION_LABEL_LIMIT), value=key,
                                         description=shorten(what, OPTION_LABEL_LIMIT),
                                         default=on)
                    for key, what, on in house[:SELECT_OPTIONS_LIMIT]]
@@ -685,8 +686,12 @@ async def _totals_chart(table: Table) -> discord.File | None:
     totals = table.kind.running_totals(table.game)
     if not totals:
         return None
+    # The target line, and the standings in the game's order (ties broken its way).
+    places = ([result.place for result in sorted(table.kind.results(table.game),
+                                                  key=lambda result: result.seat)]
+              if table.kind.finished(table.game) else None)
     png = await PAINTER.chart(table.kind.title(table.rules), picture_seat_names(table.seats),
-                              totals)
+                              totals, getattr(table.rules, "target", None), places)
     return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 
 

@@ -14,7 +14,7 @@ from PIL import Image
 from bot.games.american.kind import AMERICAN as KIND
 from bot.games.american.rules import BOOLEAN_OPTIONS
 from bot.games.american.views import legal_action_list
-from bot.render.pictures import table_picture, totals_chart
+from bot.render.pictures import TABLE_SIZE, table_picture, totals_chart
 from tests.e2e.american_leaks import hidden_from_public
 
 NAMES = ("alice", "bob", "carol", "dave", "erin")
@@ -42,7 +42,7 @@ def test_the_scene_shows_only_public_cards_and_true_counts(seed: int, players: i
         assert {card for _, card in scene.centre} <= set(public.pile)
         if step % 50 == 0:
             png = table_picture(scene)
-            assert len(png) < 80 * 1024 and Image.open(io.BytesIO(png)).size == (800, 500)
+            assert len(png) < 80 * 1024 and Image.open(io.BytesIO(png)).size == TABLE_SIZE
         actions = legal_action_list(seat, KIND.seat_view(game, seat).deal.legal)
         KIND.apply(game, actions[0] if rng.random() < 0.8 else rng.choice(actions), rng)
     totals = KIND.running_totals(game)

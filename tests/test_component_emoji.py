@@ -22,7 +22,7 @@ import emoji
 import pytest
 
 from bot.budget import RequestBudget
-from bot.config import SYSTEM_CLOCK
+from bot.config import Settings
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, use_locale
 from bot.render import button_label
@@ -131,9 +131,10 @@ async def _walk_game(game: str, preset: str | None, players: int,
     store = await open_store(":memory:")
     service = TableService(store, GAMES, rng=random.Random(seed), ai_delay=3600,
                            trick_pause=0)
-    bot = SimpleNamespace(tables=service, budget=RequestBudget(),
-                          settings=SimpleNamespace(edit_delay=0.0, edit_interval=0.0,
-                                                   clock=SYSTEM_CLOCK))
+    # The cog as the bot builds it (its table-message queue spends the request budget).
+    settings = Settings(token="-", edit_delay=0.0)
+    bot = SimpleNamespace(tables=service, settings=settings,
+                          budget=RequestBudget(settings.request_rate))
     cog = Tables(bot)  # type: ignore[arg-type]
     cog.register("amerikaner", SimpleNamespace(
         hand_components=amerikaner.hand_view_components))  # type: ignore[arg-type]

@@ -422,3 +422,31 @@ def test_a_table_without_a_timer_has_no_deadline() -> None:
     table = Table(1, 10, 20, 1, GAMES["amerikaner"], None, 0, [])
     assert table.turn_deadline is None and table.reminder_times() == []
     assert table.stage == LOBBY
+
+
+async def test_a_reminder_waits_for_the_database_and_is_sent_once() -> None:
+    clock = FakeClock()
+    service = await _service(clock)
+    service.retry_first = service.retry_cap = 0.01  # retries within the test's time
+    events = Events(service, clock)
+    table = await _humans(service, turn_timer=2 * DAY)
+    store = service.store
+    real_set_meta = store.set_meta
+    refused: list[dict[str, Any]] = []
+
+    async def away(game_id: int, meta: dict[str, Any]) -> None:
+        if len(refused) < 3:  # the database is away for three tries
+            refused.append(meta)
+            raise OSError("connection refused")
+        await real_set_meta(game_id, meta)
+
+    store.set_meta = away  # type: ignore[method-assign]
+    await _until(lambda: clock.sleepers == 1, "the turn's clock sleeps")
+    clock.advance(DAY)
+    await _until(lambda: len(events.reminders()) == 1, "the half-time reminder")
+    assert len(refused) == 3 and all(m["reminded"]["points"] == ["50%"] for m in refused)
+    assert (await store.get_game(table.id)).meta["reminded"] == {  # type: ignore[union-attr]
+        "turn": 0, "points": ["50%"]}
+    await _advance(clock, 60)
+    assert len(events.reminders()) == 1
+    await _stop(service)

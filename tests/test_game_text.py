@@ -76,7 +76,8 @@ def test_table_panel_shows_the_public_view_only() -> None:
     view = GameView(rules=rules, hand_number=2, totals=(1, 2, 3, 4), finished=False,
                     winners=(), hand=hand_view(hand))
     panel = table_panel(view, NAMES)
-    assert panel.description.startswith("Hand 2 · Bidding · amerikaner · 4 players · to 52")
+    # The preset by its name (issue 27), not its key.
+    assert panel.description.startswith("Hand 2 · Bidding · Amerikaner · 4 players · to 52")
     assert "**AI 1 (easy)** to bid or pass." in panel.description
     assert dict((n, v) for n, v, _ in panel.fields)["Bidding"] == "bob: 7"
     assert "A♠" not in str(panel) and "♠ A" not in str(panel)  # bob's hand is his

@@ -20,6 +20,7 @@ from bot.games.amerikaner.views import GameView, hand_view, known_cards
 from bot.i18n import install, use_locale
 from bot.render.pictures import (
     CHART_SIZE,
+    FELT_SIZE,
     LINE_COLOURS,
     TABLE_SIZE,
     table_picture,
@@ -124,9 +125,9 @@ def test_an_empty_stack_keeps_its_place_and_shows_0() -> None:
 
     empty = _png(picture(0)).convert("RGB")
     one = _png(picture(1)).convert("RGB")
-    panel = (TABLE_SIZE[0] - 200, 150, TABLE_SIZE[0], TABLE_SIZE[1])  # below the deck's row
-    assert empty.crop(panel).tobytes() == one.crop(panel).tobytes()  # Burned did not move
-    deck_row = empty.crop((TABLE_SIZE[0] - 240, 84, TABLE_SIZE[0], 140))
+    beside = (96, FELT_SIZE, TABLE_SIZE[0], TABLE_SIZE[1])  # the strip right of the deck
+    assert empty.crop(beside).tobytes() == one.crop(beside).tobytes()  # Burned did not move
+    deck_row = empty.crop((10, FELT_SIZE + 30, 96, TABLE_SIZE[1]))
     assert _has_colour(_colours(deck_row), (245, 245, 245))  # its count, in white
 
 
@@ -242,3 +243,131 @@ def test_the_charts_own_word_is_translated() -> None:
         translated = totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)])
     assert translated != english
     assert totals_chart("Amerikaner", NAMES[:3], [(1, 2, 3)], axis_label="Giv") == translated
+
+
+# ----------------------------------------------------------------- made for a phone (issue 27)
+
+# Discord shows an embed's image inside 400 x 300 on a desktop
+# (https://github.com/leovoel/embed-visualizer/issues/30) and about 300 px wide on a
+# phone 390 px wide (the message column less the avatar and the embed's margins).
+PHONE_WIDTH = 300
+DESKTOP_BOX = (400, 300)
+# The 800 x 500 picture before: its smallest words were 17 px, 6.4 px high on a phone.
+OLD_SMALLEST_SHOWN = 17 * PHONE_WIDTH / 800
+
+
+def _drawn_words(monkeypatch: pytest.MonkeyPatch, scene: Scene) -> list[tuple[str, float]]:
+    """Every run of words the table's picture draws, with its size in the picture."""
+    import bot.render.pictures as pictures
+
+    drawn: list[tuple[str, float]] = []
+    board = pictures.Board
+    original = board.text
+
+    def text(self: object, x: float, baseline: float, words: str, size: float,
+             *args: object, **kwargs: object) -> float:
+        drawn.append((words, size))
+        return original(self, x, baseline, words, size, *args, **kwargs)  # type: ignore
+
+    monkeypatch.setattr(board, "text", text)
+    table_picture(scene)
+    return drawn
+
+
+def _american_scene(players: int, names: list[str]) -> Scene:
+    from bot.games.american.ai.random_player import random_action as american_random
+    from bot.games.american.kind import AMERICAN
+
+    rng = random.Random(players)
+    game, _deal = AMERICAN.new_game(AMERICAN.make_rules(None, players, {}), 0, rng)
+    for _ in range(25):
+        seat = AMERICAN.to_act(game)
+        AMERICAN.apply(game, american_random(AMERICAN.seat_view(game, seat).deal, rng), rng)
+    return AMERICAN.table_scene(game, names[:players])
+
+
+LONG_NAMES = ["Émile the Long-Named", "AI 1 (strong)", "Ola Nordmann", "Åse Ærlig Berg",
+              "Kari Nordkvinne", "Bjørn Bjørnstad"]
+SCENES = [("amerikaner", n) for n in (3, 4, 5, 6)] + [("american", n) for n in (2, 3, 4, 5)]
+
+
+def _scene(game: str, players: int, names: list[str]) -> Scene:
+    if game == "american":
+        return _american_scene(players, names)
+    options = {"jokers": True} if players == 6 else {}
+    return KIND.table_scene(_game_in_play(players, options, seed=players), names[:players])
+
+
+def test_the_table_is_square_or_portrait_and_shown_as_wide_on_a_phone() -> None:
+    image = _png(table_picture(_scene("amerikaner", 4, LONG_NAMES)))
+    width, height = image.size
+    assert width <= height <= 1.25 * width  # square or a little portrait
+    # Shown as wide on a phone as a landscape picture, and at least 250 px on a desktop.
+    assert min(DESKTOP_BOX[0] / width, DESKTOP_BOX[1] / height) * width >= 250
+
+
+@pytest.mark.parametrize(("game", "players"), SCENES)
+def test_words_are_twice_as_high_as_before_at_the_size_shown(
+        monkeypatch: pytest.MonkeyPatch, game: str, players: int) -> None:
+    with use_locale("nb"):
+        drawn = _drawn_words(monkeypatch, _scene(game, players, LONG_NAMES))
+    assert drawn
+    width = TABLE_SIZE[0]
+    smallest = min(size for _words, size in drawn)
+    assert smallest * PHONE_WIDTH / width >= 2 * OLD_SMALLEST_SHOWN
+    desktop = min(DESKTOP_BOX[0] / width, DESKTOP_BOX[1] / TABLE_SIZE[1])
+    assert smallest * desktop >= 10  # 8.5 px before on a desktop
+
+
+@pytest.mark.parametrize(("game", "players"), SCENES)
+def test_seat_names_that_fit_in_two_rows_are_never_cut(
+        monkeypatch: pytest.MonkeyPatch, game: str, players: int) -> None:
+    drawn = " ".join(words for words, _size in _drawn_words(
+        monkeypatch, _scene(game, players, LONG_NAMES)))
+    for name in LONG_NAMES[:players]:
+        for word in name.split():
+            assert word in drawn, (name, drawn)
+
+
+def test_a_picture_of_the_table_has_no_panel_repeating_the_embed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = _scene("amerikaner", 4, LONG_NAMES)
+    drawn = {words for words, _size in _drawn_words(monkeypatch, scene)}
+    assert scene.title not in drawn and not set(scene.lines) & drawn
+
+
+def test_the_painters_chart_draws_the_target_and_the_standings_order() -> None:
+    import asyncio
+
+    from bot.render.painter import Painter
+
+    totals = [(10, 4, 4), (30, 20, 20)]
+    painter = Painter()
+    try:
+        with_target = asyncio.run(painter.chart("Amerikaner", NAMES[:3], totals, target=52))
+    finally:
+        painter.close()
+    assert with_target == totals_chart("Amerikaner", NAMES[:3], totals, target=52,
+                                       axis_label="Deal")
+    assert with_target != totals_chart("Amerikaner", NAMES[:3], totals, axis_label="Deal")
+    # Seats 1 and 2 are level: the game's standings put seat 2 second, and so does the
+    # chart (its legend's second row is in seat 2's colour).
+    image = _png(totals_chart("Amerikaner", NAMES[:3], totals, places=[1, 3, 2]))
+    row = image.convert("RGB").crop((594, 70 + 32 - 12, 612, 70 + 32))
+    assert _has_colour(_colours(row), LINE_COLOURS[2])
+    assert not _has_colour(_colours(row), LINE_COLOURS[1])
+
+
+def test_the_target_line_is_drawn_across_the_plot() -> None:
+    from bot.render.pictures import CHART_LEFT, CHART_TOP, _y_range
+
+    image = _png(totals_chart("Amerikaner", NAMES[:3], [(10, 4, 4)], target=52)).convert("RGB")
+    plain = _png(totals_chart("Amerikaner", NAMES[:3], [(10, 4, 4)])).convert("RGB")
+    low, high, _step = _y_range([0, 10, 4, 52])
+    bottom = CHART_SIZE[1] - 48
+    y = round(bottom + (52 - low) / (high - low) * (CHART_TOP - bottom))
+    band = image.crop((CHART_LEFT + 40, y - 1, CHART_LEFT + 300, y + 2))
+    whites = [colour for colour in _colours(band) if min(colour) > 235]
+    assert whites  # the dashed white line
+    assert not [c for c in _colours(plain.crop((CHART_LEFT + 40, y - 1, CHART_LEFT + 300,
+                                                y + 2))) if min(c) > 235]

@@ -69,11 +69,14 @@ class Painter:
         return await self._draw(table_picture, scene)
 
     async def chart(self, title: str, names: Sequence[str],
-                    totals: Sequence[Sequence[int]]) -> bytes | None:
+                    totals: Sequence[Sequence[int]], target: int | None = None,
+                    places: Sequence[int] | None = None) -> bytes | None:
         """The PNG of the running totals (bot.render.pictures.totals_chart), its words in
-        the caller's language."""
+        the caller's language: the game's target drawn as a line, the standings in
+        the order of `places` (each seat's place, as the final standings give them)."""
         return await self._draw(totals_chart, title, list(names),
-                                [tuple(row) for row in totals], None, chart_axis_label())
+                                [tuple(row) for row in totals], target, chart_axis_label(),
+                                None if places is None else list(places))
 
     def start(self) -> None:
         """Start the drawing process now, and draw what every picture starts from, so

@@ -35,7 +35,6 @@ from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 __all__ = ["CHART_SIZE", "TABLE_SIZE", "chart_axis_label", "prepare_pictures", "table_picture",
            "totals_chart"]
 
-TABLE_SIZE = (800, 500)
 CHART_SIZE = (800, 500)
 SCALE = 2  # drawn at this multiple, then reduced: the reduction smooths every edge
 PALETTE_COLOURS = 64  # a small palette keeps a picture to a few tens of KB
@@ -539,52 +538,76 @@ def _card_back(draw: ImageDraw.ImageDraw, w: int, h: int, radius: int) -> None:
 
 # ----------------------------------------------------------------- the table
 
-TABLE_AREA = 556  # the felt's width; the panel beside it holds the title, lines and rows
-CENTRE = (TABLE_AREA / 2, TABLE_SIZE[1] / 2)
-SEAT_WIDTH = 172
-BIG_CARD = (64, 90)
-ROW_CARD = (40, 56)
+# How big Discord shows an embed's image (measured in CSS pixels, the size text is read
+# at). Desktop: inside a box of at most 400 x 300, scaled to fit
+# (https://github.com/leovoel/embed-visualizer/issues/30: "Discord limits the size of
+# the image by 400px in width and 300px in height"; https://opengraphplus.com/consumers/
+# discord/images: "up to ~400px wide on desktop, ~300px max height"). Phone: the
+# message column's width less the avatar and the embed's margins, about 300 px on a
+# 390 px wide screen (measured for issue 27). A square picture is shown about 300 x 300
+# on both; a portrait one a little smaller on a desktop (its height is the limit). So the
+# table is a square felt and a short strip under it: 480 x 576 is shown 300 px wide on a
+# phone (scale 0.625) and 250 px wide on a desktop (0.52), and its smallest words (21 px)
+# are 13 px and 11 px high there: twice the 800 x 500 picture's 6.4 px (17 px at 0.375)
+# on a phone. Nothing in it repeats the embed (the title, the contract, whose turn): the
+# seats, the cards on the table, and the few card rows the embed cannot show.
+SHOWN_WIDTH_PHONE = 300
+SHOWN_BOX_DESKTOP = (400, 300)
+TABLE_SIZE = (480, 576)
+FELT_SIZE = 480  # the square felt; the strip below it holds the card rows
+CENTRE = (FELT_SIZE / 2, FELT_SIZE / 2)
+SEAT_WIDTH = 156
+SEAT_PAD = 8
+NAME_SIZE = 24
+LINE_SIZE = 21  # the smallest words in the picture (see above)
+NAME_STEP = 25
+LINE_STEP = 23
+BIG_CARD = (52, 73)
+ROW_CARD = (36, 50)
 SEAT_CARD = (30, 42)
-MINI_BACK = (16, 22)
-# Seat centres by table size, seat 0 at the bottom and on clockwise.
+MINI_BACK = (14, 19)
+MARK_WIDTH = 18  # the mark before the name of the seat to act, and its space
+COUNT_ROOM = 38  # a small card back and the count of cards held, right in a seat box
+# Seat centres by table size, seat 0 at the bottom and on clockwise, with the room each
+# seat's box has in height (three in a column share the felt's height).
 _SEATS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((278, 440),),
-    2: ((278, 440), (278, 62)),
-    3: ((278, 440), (100, 110), (456, 110)),
-    4: ((278, 440), (98, 250), (278, 62), (458, 250)),
-    5: ((278, 440), (98, 300), (150, 62), (406, 62), (458, 300)),
-    6: ((170, 440), (98, 250), (170, 62), (386, 62), (458, 250), (386, 440)),
+    1: ((240, 405),),
+    2: ((240, 405), (240, 75)),
+    3: ((240, 405), (88, 90), (392, 90)),
+    4: ((240, 405), (86, 240), (240, 75), (394, 240)),
+    5: ((240, 405), (86, 265), (104, 78), (376, 78), (394, 265)),
+    6: ((86, 400), (86, 240), (86, 80), (394, 80), (394, 240), (394, 400)),
 }
+_ROOM = {5: 150.0, 6: 152.0}  # a seat box's height at most (others: 200)
 
 
 def _seat_centres(count: int) -> tuple[tuple[float, float], ...]:
     if count in _SEATS:
         return _SEATS[count]
     cx, cy = CENTRE
-    return tuple((cx + 190 * math.cos(math.pi / 2 + 2 * math.pi * i / count),
-                  cy + 190 * math.sin(math.pi / 2 + 2 * math.pi * i / count))
+    return tuple((cx + 170 * math.cos(math.pi / 2 + 2 * math.pi * i / count),
+                  cy + 170 * math.sin(math.pi / 2 + 2 * math.pi * i / count))
                  for i in range(count))
 
 
 def table_picture(scene: Scene) -> bytes:
     """The public table of `scene` as a PNG of TABLE_SIZE: the felt with the seats around
-    it and the cards in the middle, and a panel with the title, lines and card rows."""
+    it and the cards in the middle, and under it a strip with the card rows."""
     canvas = Board(_table_base())
     centres = _seat_centres(len(scene.seats))
+    room = _ROOM.get(len(scene.seats), 200.0)
     _draw_centre(canvas, scene, centres)
     for seat, centre in zip(scene.seats, centres, strict=True):
-        _draw_seat(canvas, seat, centre)
-    _draw_panel(canvas, scene)
+        _draw_seat(canvas, seat, centre, room)
+    _draw_strip(canvas, scene)
     return canvas.png()
 
 
 @lru_cache(maxsize=1)
 def _table_base() -> Image.Image:
-    """What every table's picture starts from: the felt, and the panel beside it."""
+    """What every table's picture starts from: the felt, and the strip under it."""
     canvas = Canvas(TABLE_SIZE, BACKGROUND)
-    canvas.rect((6, 6, TABLE_AREA - 6, TABLE_SIZE[1] - 6), FELT, radius=70, outline=RIM,
-                width=6)
-    canvas.rect((TABLE_AREA, 0, TABLE_SIZE[0], TABLE_SIZE[1]), PANEL)
+    canvas.rect((3, 3, FELT_SIZE - 3, FELT_SIZE - 3), FELT, radius=48, outline=RIM, width=5)
     return canvas.image.reduce(SCALE)
 
 
@@ -598,141 +621,191 @@ def prepare_pictures() -> None:
 def _table_palette() -> Image.Image:
     """The palette of every table picture: found in one picture that has every colour
     and every edge a table can have (each card of every size on the felt, on a seat box
-    and on the panel; words of every colour on each), so it is the same in every run."""
+    and on the strip; words of every colour on each), so it is the same in every run."""
     board = Board(_table_base())
     samples = ("▶Åéø 10♠9♥", "—8♦→7♣★Wg")
 
     def words(x: float, y: float) -> None:  # every colour and size of words, at (x, y)
         for colour in (WHITE, MUTED, GOLD):
-            for size in (17, 24):
+            for size in (LINE_SIZE, NAME_SIZE):
                 right = x
                 for sample in samples:
-                    right += board.text(right, y, sample, size * 0.75, colour) + 4
+                    right += board.text(right, y, sample, size, colour) + 4
                 y += size + 4
 
     for top, to_act in ((10, False), (190, True)):
-        board.rect((10, top, 10 + SEAT_WIDTH, top + 170), SEAT_BOX, radius=12,
+        board.rect((10, top, 10 + SEAT_WIDTH, top + 170), SEAT_BOX, radius=10,
                    outline=GOLD if to_act else SEAT_EDGE, width=3 if to_act else 1.5)
         words(16, top + 26)
-    board.rect((10, 370, 10 + SEAT_WIDTH, 480), SEAT_BOX, radius=12, outline=SEAT_EDGE,
-               width=1.5)
-    words(200, 40)
-    words(TABLE_AREA + 10, 40)
+    words(200, 380)
+    words(10, FELT_SIZE + 10)
     cards = (0, 14, 28, 42, 8, JOKER_BASE, -1)  # every colour a card face or back has
     for i, card in enumerate(cards):
-        board.card(card, 200 + i * 46, 240, *BIG_CARD)
+        board.card(card, 200 + i * 40, 240, *BIG_CARD)
         board.card(card, 16 + i * 22, 380, *SEAT_CARD, shadow=None)
-        board.card(card, TABLE_AREA + 10 + i * 30, 300, *ROW_CARD, shadow=None)
+        board.card(card, 10 + i * 40, FELT_SIZE + 30, *ROW_CARD, shadow=None)
     return board.image.quantize(colors=PALETTE_COLOURS * 2, method=Image.Quantize.FASTOCTREE,
                                 dither=Image.Dither.NONE)
 
 
 def _draw_centre(canvas: Board, scene: Scene, centres: Sequence[tuple[float, float]]
                  ) -> None:
-    """The trick by seat (each card pushed towards its player), or a pile, stacked."""
+    """The trick by seat (each card pushed towards its player), or a pile, stacked; the
+    centre's label in the middle when no card lies there (else it heads the strip)."""
     cx, cy = CENTRE
     width, height = BIG_CARD
     pile = [card for seat, card in scene.centre if seat == NO_SEAT][-5:]
     for i, card in enumerate(pile):
-        x = cx - width / 2 + (i - (len(pile) - 1) / 2) * 26
-        canvas.card(card, x, cy - height / 2 - 12 + 4 * i, width, height)
+        x = cx - width / 2 + (i - (len(pile) - 1) / 2) * 20
+        canvas.card(card, x, cy - height / 2 - 8 + 4 * i, width, height)
     for seat, card in scene.centre:
         if not 0 <= seat < len(centres):
             continue
         sx, sy = centres[seat]
-        x = cx + (sx - cx) * 0.33 - width / 2
+        x = cx + (sx - cx) * 0.3 - width / 2
         y = cy + (sy - cy) * 0.45 - height / 2
         canvas.card(card, x, y, width, height)
-    if scene.centre_label and not scene.centre:  # else it heads the panel's lines
-        size = 17
-        label = _fit(scene.centre_label, size, 200)
-        half = _text_width(label, size) / 2 + 12
-        canvas.rect((cx - half, cy - 15, cx + half, cy + 15), SEAT_BOX, radius=15)
-        canvas.text(cx, cy + 6, label, size, WHITE, align="centre")
+    if scene.centre_label and not scene.centre:
+        rows = _wrap(scene.centre_label, LINE_SIZE, 140, 2)
+        top = cy - len(rows) * LINE_STEP / 2 - 6
+        canvas.rect((cx - 82, top, cx + 82, top + len(rows) * LINE_STEP + 12), SEAT_BOX,
+                    radius=10)
+        for i, row in enumerate(rows):
+            canvas.text(cx, top + 23 + i * LINE_STEP, row, LINE_SIZE, WHITE, align="centre")
 
 
-def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float]) -> None:
-    """A seat's box: its name row, its lines, and the cards face up in front of it."""
-    lines = seat.lines[:3]
-    height = 38 + 22 * len(lines) + (SEAT_CARD[1] + 8 if seat.cards else 0)
+def seat_rows(seat: SeatScene, room: float = 200.0
+              ) -> tuple[list[str], list[str], float, bool]:
+    """A seat box's words: its name in one row or two, at the name's size or else at the
+    lines' size (never cut where two rows hold it), and its lines broken at " · " into
+    rows that fit (the first leaves room for the count of cards held), the last rows
+    left out when the box would be taller than `room`. Returns the name's size too, and
+    whether the count of cards held fits on the name's row (else on the first line's)."""
+    names, size = _name_rows(seat.name, seat.to_act)
+    on_name = bool(seat.backs) and len(names) == 1 and _text_width(names[0], size) + (
+        MARK_WIDTH if seat.to_act else 0) + COUNT_ROOM <= SEAT_WIDTH - 2 * SEAT_PAD
+    count_row = -1 if on_name else 0
+    rows: list[str] = []
+    for line in seat.lines:
+        for part in line.split(" · "):
+            if rows and _text_width(rows[-1] + " · " + part, LINE_SIZE) <= _row_room(
+                    seat, len(rows) - 1, count_row):
+                rows[-1] += " · " + part
+            else:
+                rows.append(part)
+    rows = [_fit(row, LINE_SIZE, _row_room(seat, i, count_row)) for i, row in enumerate(rows)]
+    while rows and _seat_height(seat, len(names), len(rows), on_name) > room:
+        rows.pop()
+    return names, rows, size, on_name
+
+
+def _name_rows(name: str, to_act: bool) -> tuple[list[str], float]:
+    """The name's rows and size: at NAME_SIZE, else at LINE_SIZE; after the mark of the
+    seat to act if the name fits beside it, else without it (the gold box says it)."""
+    marks = (MARK_WIDTH, 0) if to_act else (0,)
+    for size in (NAME_SIZE, LINE_SIZE):
+        for mark in marks:
+            rows = _wrap(name, size, SEAT_WIDTH - 2 * SEAT_PAD - mark, 2)
+            if not rows[-1].endswith("…"):
+                return rows, size
+    return rows, size
+
+
+def _row_room(seat: SeatScene, row: int, count_row: int) -> float:
+    """The width of a row of a seat's lines: the count's row leaves room for it."""
+    return SEAT_WIDTH - 2 * SEAT_PAD - (COUNT_ROOM if row == count_row and seat.backs else 0)
+
+
+def _seat_height(seat: SeatScene, names: int, rows: int, on_name: bool) -> float:
+    rows = max(rows, 1 if seat.backs and not on_name else 0)
+    return (2 * SEAT_PAD + 4 + NAME_STEP * names + LINE_STEP * rows
+            + (SEAT_CARD[1] + 6 if seat.cards else 0))
+
+
+def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
+               room: float) -> None:
+    """A seat's box: its name, its lines, the cards seen from the back as a small back
+    and a count, and the cards face up in front of it."""
+    names, rows, name_size, on_name = seat_rows(seat, room)
+    marked = seat.to_act and not _wrap(seat.name, name_size,
+                                       SEAT_WIDTH - 2 * SEAT_PAD - MARK_WIDTH, 2)[-1].endswith("…")
+    height = _seat_height(seat, len(names), len(rows), on_name)
     left = centre[0] - SEAT_WIDTH / 2
-    # A tall box (a face-up row under its lines) stays whole inside the picture.
-    top = max(8.0, min(centre[1] - height / 2, TABLE_SIZE[1] - 8 - height))
-    canvas.rect((left, top, left + SEAT_WIDTH, top + height), SEAT_BOX, radius=12,
+    # A tall box stays whole inside the felt.
+    top = max(6.0, min(centre[1] - height / 2, FELT_SIZE - 6 - height))
+    canvas.rect((left, top, left + SEAT_WIDTH, top + height), SEAT_BOX, radius=10,
                 outline=GOLD if seat.to_act else SEAT_EDGE, width=3 if seat.to_act else 1.5)
-    baseline = top + 28
-    _draw_name_row(canvas, seat, left, baseline)
-    for line in lines:
-        baseline += 22
-        canvas.text(left + 10, baseline, _fit(line, 18, SEAT_WIDTH - 20), 18, MUTED)
+    x = left + SEAT_PAD
+    baseline = top + SEAT_PAD + 20
+    if marked:
+        canvas.text(x, baseline, "▶", LINE_SIZE, GOLD)
+        x += MARK_WIDTH
+    for row in names:
+        canvas.text(x, baseline, row, name_size, GOLD if seat.to_act else WHITE)
+        baseline += NAME_STEP
+    baseline -= NAME_STEP - LINE_STEP - 2
+    for row in rows or ([""] if seat.backs and not on_name else []):
+        canvas.text(left + SEAT_PAD, baseline, row, LINE_SIZE, MUTED)
+        baseline += LINE_STEP
+    if seat.backs:  # at the right of the first row of lines
+        count_baseline = top + SEAT_PAD + 20 if on_name else (
+            top + SEAT_PAD + 24 + NAME_STEP * (len(names) - 1) + LINE_STEP)
+        right = left + SEAT_WIDTH - SEAT_PAD
+        right -= canvas.text(right, count_baseline, str(seat.backs), LINE_SIZE, WHITE,
+                             align="right") + 3
+        canvas.card(-1, right - MINI_BACK[0], count_baseline - 17, *MINI_BACK, shadow=None)
     if seat.cards:
-        step = min(SEAT_CARD[0] + 4, (SEAT_WIDTH - 20 - SEAT_CARD[0]) /
+        step = min(SEAT_CARD[0] + 4, (SEAT_WIDTH - 2 * SEAT_PAD - SEAT_CARD[0]) /
                    max(1, len(seat.cards) - 1))
         for i, card in enumerate(seat.cards):
-            canvas.card(card, left + 10 + i * step, baseline + 8, *SEAT_CARD,
-                        shadow=None)
+            canvas.card(card, left + SEAT_PAD + i * step, baseline - LINE_STEP + 10,
+                        *SEAT_CARD, shadow=None)
 
 
-def _draw_name_row(canvas: Board, seat: SeatScene, left: float, baseline: float) -> None:
-    """The name (gold, after a mark, when the seat is to act), shortened to leave room
-    on the right for the cards seen from the back: a small back and their count."""
-    right = left + SEAT_WIDTH - 10
-    if seat.backs:
-        count = str(seat.backs)
-        right -= canvas.text(right, baseline - 1, count, 17, MUTED, align="right") + 4
-        right -= MINI_BACK[0]
-        canvas.card(-1, right, baseline - 18, *MINI_BACK, shadow=None)
-        right -= 8
-    x = left + 10
-    if seat.to_act:
-        canvas.text(x, baseline, "▶", 20, GOLD)
-        x += 15
-    canvas.text(x, baseline, _fit(seat.name, 22, right - x), 22,
-                GOLD if seat.to_act else WHITE)
-
-
-def _draw_panel(canvas: Board, scene: Scene) -> None:
-    """Beside the felt: the title, the lines, then the card rows, as far as they fit."""
-    left, width = TABLE_AREA + 12, TABLE_SIZE[0] - TABLE_AREA - 24
-    baseline = 12.0
-    for row in _wrap(scene.title, 24, width, 2):
-        baseline += 28
-        canvas.text(left, baseline, row, 24, WHITE)
-    baseline += 6
+def _draw_strip(canvas: Board, scene: Scene) -> None:
+    """Under the felt, side by side: the centre's label (when cards lie there), then each
+    labelled row of cards or stack with its count, as many as fit."""
+    x, top = 10.0, FELT_SIZE + 4
     if scene.centre_label and scene.centre:
-        for row in _wrap(scene.centre_label, 18, width, 2):
-            baseline += 23
-            canvas.text(left, baseline, row, 18, WHITE)
-    for line in scene.lines:
-        for row in _wrap(line, 18, width, 2):
-            baseline += 23
-            canvas.text(left, baseline, row, 18, MUTED)
-    top = baseline + 14
+        rows = _wrap(scene.centre_label, LINE_SIZE, 160, 2)
+        for i, row in enumerate(rows):
+            canvas.text(x, top + 22 + i * LINE_STEP, row, LINE_SIZE, WHITE)
+        x += max(_text_width(row, LINE_SIZE) for row in rows) + 16
     for group in scene.groups:
-        if top + 24 + ROW_CARD[1] > TABLE_SIZE[1]:
+        width = _group_width(group)
+        if x + min(width, 100) > TABLE_SIZE[0] - 6:
             break
-        top = _draw_group(canvas, group, left, top, width)
+        width = min(width, TABLE_SIZE[0] - 6 - x)
+        _draw_group(canvas, group, x, top, width)
+        x += width + 16
+
+
+def _group_width(group: CardGroup) -> float:
+    cards = len(group.cards) * (ROW_CARD[0] + 3)
+    stack = ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8 if (
+        group.backs or not group.cards) else 0
+    return max(cards + stack, min(_text_width(group.label, LINE_SIZE), 200.0))
 
 
 def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
-                width: float) -> float:
+                width: float) -> None:
     """A labelled row of cards (overlapping when many), then a deck as a small stack with
-    its count. Returns where the next row starts."""
-    canvas.text(left, top + 16, _fit(group.label, 17, width), 17, GOLD)
-    top += 24
+    its count."""
+    canvas.text(left, top + 20, _fit(group.label, LINE_SIZE, width), LINE_SIZE, GOLD)
+    top += 30
     card_w, card_h = ROW_CARD
-    room = width - (card_w + 40 if group.backs else 0)
     count = len(group.cards)
-    step = min(card_w + 4, (room - card_w) / max(1, count - 1)) if count else 0
+    room = width - (card_w + 40 if group.backs else 0)
+    step = min(card_w + 3, (room - card_w) / max(1, count - 1)) if count else 0
     x = left
     for i, card in enumerate(group.cards):
         canvas.card(card, left + i * step, top, card_w, card_h, shadow=None)
-        x = left + i * step + card_w + 10
+        x = left + i * step + card_w + 8
     if group.backs or not group.cards:  # an empty stack still shows its count, 0
         for i in range(min(3, group.backs)):
             canvas.card(-1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)
-        canvas.text(x + card_w + 12, top + card_h / 2 + 7, str(group.backs), 20, WHITE)
-    return top + card_h + 14
+        canvas.text(x + card_w + 10, top + card_h / 2 + 8, str(group.backs), NAME_SIZE,
+                    WHITE)
 
 
 # ----------------------------------------------------------------- the running totals
@@ -742,11 +815,14 @@ LEGEND_WIDTH = 210
 
 
 def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int]],
-                 target: int | None = None, axis_label: str | None = None) -> bytes:
+                 target: int | None = None, axis_label: str | None = None,
+                 places: Sequence[int] | None = None) -> bytes:
     """Each player's total deal by deal as a line (from 0 before the first deal), with
-    the standings beside it: names by final total, with their colours. `totals[d][s]` is
-    seat s's total after deal d (GameKind.running_totals); `target`, if given, is drawn
-    as a dashed line; `axis_label` names the deals (the renderer's "Deal" by default)."""
+    the standings beside it: names in the order of `places` (each seat's place, as the
+    game's standings rank them: ties are broken by the game's own rules), else by final
+    total, with their colours. `totals[d][s]` is seat s's total after deal d
+    (GameKind.running_totals); `target`, if given, is drawn as a dashed line;
+    `axis_label` names the deals (the renderer's "Deal" by default)."""
     canvas = Canvas(CHART_SIZE, BACKGROUND)
     canvas.text(20, 42, _fit(title, 26, CHART_SIZE[0] - 40), 26, WHITE)
     rows = [tuple(0 for _ in names), *(tuple(row) for row in totals)]
@@ -769,7 +845,7 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
         canvas.line(points, colour, 3)
         for x, y in points if len(points) <= 30 else points[-1:]:
             canvas.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), colour)
-    _legend(canvas, names, rows[-1], plot[2] + 24)
+    _legend(canvas, names, rows[-1], plot[2] + 24, places)
     return canvas.png()
 
 
@@ -820,11 +896,18 @@ def _dashed(canvas: Canvas, left: float, right: float, y: float, colour: RGB) ->
         x += 16
 
 
-def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float) -> None:
-    """The standings: players by final total (ties keep seat order), in their colours."""
-    order = sorted(range(len(names)), key=lambda seat: -final[seat])
+def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float,
+            places: Sequence[int] | None = None) -> None:
+    """The standings: players by place (else by final total, ties in seat order), in
+    their colours."""
+    if places is None:
+        order = sorted(range(len(names)), key=lambda seat: -final[seat])
+        shown = list(range(1, len(names) + 1))
+    else:
+        order = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
+        shown = [places[seat] for seat in order]
     baseline = CHART_TOP + 6
-    for place, seat in enumerate(order, start=1):
+    for place, seat in zip(shown, order, strict=True):
         colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
         canvas.rect((left, baseline - 14, left + 18, baseline + 2), colour, radius=4)
         total = str(final[seat])

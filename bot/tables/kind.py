@@ -71,6 +71,11 @@ class GameKind(Protocol):
         does in plain words, whether it is on)."""
         ...
 
+    def option_label(self, key: str) -> str:
+        """A house rule's name as players read it, in their words (`key` stays what
+        commands and the menu's values take)."""
+        ...
+
     def with_house_rules(self, rules: Any, chosen: Sequence[str]) -> Any:
         """These rules with exactly the house rules `chosen` on (keys of `house_rules`);
         a combination the game refuses raises GameError."""

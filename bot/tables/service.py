@@ -723,8 +723,8 @@ class TableService:
             if away and not seats[seat].ai_level:
                 seats[seat].ai_level = "easy"
             await self._save_seats(table, seats)
-        if away:
-            self._schedule_ai(table)
+        # Away: the AI plays the seat's turns; back: a turn of theirs has its clock again.
+        self._schedule_ai(table)
         return table
 
     async def replace(self, table_id: int, user_id: int, seat: int,

@@ -9,6 +9,7 @@ import io
 from PIL import Image
 
 from bot.app import AmerikanerBot
+from bot.render.pictures import CHART_SIZE, TABLE_SIZE
 from tests.e2e.driver import ButtonDriver, table_message, wait_game_over
 from tests.fake_discord import FakeDiscord, StoredMessage
 
@@ -40,7 +41,7 @@ async def test_the_table_message_shows_a_current_picture_and_the_end_a_chart(
     first = await fake.wait_until(
         lambda: table_message(fake).attachments and table_message(fake), 5.0, "a picture")
     picture = _picture(first, "table.png")
-    assert picture.format == "PNG" and picture.size == (800, 500)
+    assert picture.format == "PNG" and picture.size == TABLE_SIZE  # made for a phone
     before = first.attachments[0].data
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=3)
     for _ in range(3):
@@ -55,7 +56,7 @@ async def test_the_table_message_shows_a_current_picture_and_the_end_a_chart(
                       and m.embeds[0].get("title", "").startswith("Game over")), None),
         5.0, "the final standings")
     chart = _picture(final, "totals.png")
-    assert chart.size == (800, 500)
+    assert chart.size == CHART_SIZE
 
 
 async def test_no_pictures_when_the_table_says_so(fake: FakeDiscord, bot: AmerikanerBot

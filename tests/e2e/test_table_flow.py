@@ -227,7 +227,9 @@ async def test_the_host_picks_house_rules_from_a_described_menu(
     chosen = await fake.select("alice", lobby, menu["custom_id"], ["two_wins", "show_kitty"])
     assert chosen.response_type == 7  # the lobby, edited
     assert set(table.rules.options) == {"two_wins", "show_kitty"}
-    assert "two_wins" in fake.message(lobby).text()
+    # The lobby names the rule in the reader's words (issue 27); its key is the value.
+    assert "a 2 led wins" in fake.message(lobby).text()
+    assert "two_wins" not in fake.message(lobby).text()
     (menu,) = fake.message(lobby).selects()
     assert {o["value"] for o in menu["options"] if o.get("default")} == {"two_wins",
                                                                           "show_kitty"}

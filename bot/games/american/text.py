@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.cards import RANKS, card_label, card_name
+from bot.cards import RANKS, card_label, card_name, rank_of
 from bot.errors import (
     CARD_NOT_IN_HAND,
     GAME_OVER,
@@ -28,7 +28,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, quote
 from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 
@@ -55,7 +55,13 @@ from .views import (
     SeatView,
 )
 
-TITLE = "American"  # the game's name: the same in every language
+TITLE = "American"  # the game's name in English; `title()` names it in the reader's words
+
+
+def title() -> str:
+    """The game's name as players read it: known as "Idiot" in Norway (nb). The command
+    (`/american`) keeps its name."""
+    return pgettext("game name", "American")
 
 
 def _names(cards: Sequence[int]) -> str:
@@ -326,19 +332,32 @@ def _cards_count(count: int) -> str:
 
 
 def options_line(rules: Rules) -> str:
-    """The table's rules in one line (option names are what players type: not
-    translated)."""
+    """The table's rules in one line, the house rules by their names in the reader's
+    words."""
     players = ngettext("{count} player", "{count} players", rules.players).format(
         count=rules.players)
     target = ngettext("first to {count} deal", "first to {count} deals", rules.target).format(
         count=rules.target)
     text = f"{players} · {target}"
-    on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
+    on = [option_name(name) for name in BOOLEAN_OPTIONS if name in rules.options]
     return text + (" · " + ", ".join(on) if on else "")
 
 
+def option_name(name: str) -> str:
+    """A house rule's name as players read it. Its key (`four_burns`) stays what the
+    commands take; the words shown are translated."""
+    return {
+        "same_rank": pgettext("house rule", "same rank"),
+        "four_burns": pgettext("house rule", "four of a kind burns"),
+        "swap": pgettext("house rule", "swap"),
+        "blind_down": pgettext("house rule", "face-down cards blind"),
+        "voluntary_pickup": pgettext("house rule", "pick up at will"),
+        "target": pgettext("house rule", "deals to win"),
+    }.get(name, name)
+
+
 def lobby_title(rules: Rules) -> str:
-    return _("{game} table — the shedding game").format(game=TITLE)
+    return _("{game} table — the shedding game").format(game=title())
 
 
 def option_help(name: str) -> str:
@@ -390,10 +409,10 @@ def hint_sentence(action: Action) -> str:
 def _pile_lines(deal: DealView, names: Sequence[str]) -> list[str]:
     """The pile's top card and how many lie beneath, what was played last and by whom,
     the burned cards and the deck."""
-    if deal.pile:
-        lines = [ngettext("Top: {card} ({count} card beneath)",
-                          "Top: {card} ({count} cards beneath)", len(deal.pile) - 1).format(
-            card=card_label(deal.pile[-1]), count=len(deal.pile) - 1)]
+    if deal.pile:  # the count of the whole pile, as the picture says it
+        lines = [ngettext("Top: {card} · {count} card in the pile",
+                          "Top: {card} · {count} cards in the pile", len(deal.pile)).format(
+            card=card_label(deal.pile[-1]), count=len(deal.pile))]
     else:
         lines = [_("The pile is empty: any card may be played.")]
     last = deal.last
@@ -430,8 +449,43 @@ def _seat_line(deal: DealView, seat: SeatView, names: Sequence[str]) -> str:
         turn=turn, name=name, up=up, hand=seat.hand_size, down=seat.down)
     if seat.known:
         line += "\n" + _("  seen going into the hand: {cards}").format(
-            cards=_labels(seat.known))
+            cards=known_summary(seat.known))
     return line
+
+
+# The cards a seat was seen taking, shown by name up to this many (the rest counted).
+_KNOWN_SHOWN = 4
+
+
+def known_summary(cards: Sequence[int]) -> str:
+    """The cards everyone saw a seat take into its hand, short: the highest few by name
+    (they matter most), then how many more. A picked-up pile can be twenty cards."""
+    if len(cards) <= _KNOWN_SHOWN:
+        return _labels(cards)
+    shown = sorted(cards, key=lambda card: (rank_of(card), card), reverse=True)[:_KNOWN_SHOWN]
+    rest = len(cards) - _KNOWN_SHOWN
+    return ngettext("{cards} and {count} more", "{cards} and {count} more", rest).format(
+        cards=_labels(shown), count=rest)
+
+
+def burn_line(deal: DealView, names: Sequence[str]) -> str | None:
+    """The burn the last action made, in words (the pile gone, the player on again), or
+    None: a 10 or four of one rank that emptied the pile into the burned cards."""
+    last = deal.last
+    if last is None or deal.pile or not deal.burned:
+        return None
+    if last.kind == PLAY and last.cards and set(deal.burned[-len(last.cards):]) == set(
+            last.cards):
+        card = last.cards[-1]
+    elif last.kind == FLIP and deal.turned is not None and deal.burned[-1] == deal.turned:
+        card = deal.turned
+    else:
+        return None
+    name = names[last.seat]
+    if RANKS[rank_of(card)] == "10":
+        return _("🔥 **{name}** burned the pile with a 10!").format(name=name)
+    return _("🔥 **{name}** burned the pile with four of a kind ({rank})!").format(
+        name=name, rank=RANKS[rank_of(card)])
 
 
 # The pile's top cards the picture shows (the rest is a count).
@@ -449,24 +503,23 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
         lines=(_("out") if seat.out else ngettext(
             "{count} in hand", "{count} in hand", seat.hand_size).format(
                 count=seat.hand_size),
-               ngettext("{count} face down", "{count} face down", seat.down).format(
-                   count=seat.down),
+               # (the face-down cards are the seat's count by a card back: no line)
                ngettext("{count} deal won", "{count} deals won", view.wins[seat.seat]).format(
                    count=view.wins[seat.seat])),
         cards=seat.up, backs=seat.down, to_act=deal.to_act == seat.seat)
         for seat in deal.seats)
     pile = deal.pile[-_PILE_SHOWN:]
-    beneath = len(deal.pile) - len(pile)
     groups = [CardGroup(_("Deck"), backs=deal.deck)]
     if deal.burned:
         groups.append(CardGroup(_("Burned"), backs=len(deal.burned)))
     turn = (_("{name} to act").format(name=names[deal.to_act]) if deal.to_act is not None
             else _("The deal is over."))
     return Scene(
-        title=_("{game} · deal {number}").format(game=TITLE, number=view.deal_number),
+        title=_("{game} · deal {number}").format(game=title(), number=view.deal_number),
         seats=seats, centre=tuple((NO_SEAT, card) for card in pile),
-        centre_label=ngettext("The pile: {count} card beneath", "The pile: {count} cards beneath",
-                              beneath).format(count=beneath) if beneath else _("The pile"),
+        # The whole pile's count, as the table's text says it.
+        centre_label=ngettext("The pile: {count} card", "The pile: {count} cards",
+                              len(deal.pile)).format(count=len(deal.pile)),
         groups=tuple(groups), lines=(turn,))
 
 
@@ -504,8 +557,11 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
     assert deal is not None
     description = _("Deal {number} · {options}").format(number=view.deal_number,
                                                         options=options_line(view.rules))
+    burn = burn_line(deal, names)
+    if burn is not None:
+        description += "\n" + burn
     description += "\n" + _what_next(deal, names)
-    return Panel(title=TITLE, description=description,
+    return Panel(title=title(), description=description,
                  fields=tuple(_table_fields(view, names)),
                  footer=_("Open “My hand” to see your cards and act."))
 
@@ -523,6 +579,9 @@ def seat_panel(view: GameView, names: Sequence[str]) -> Panel:
              _("Face up: {cards}").format(cards=_labels(seat.up) if seat.up else _("none")),
              ngettext("Face down: {count} card (unseen)", "Face down: {count} cards (unseen)",
                       seat.down).format(count=seat.down)]
+    burn = burn_line(deal, names)
+    if burn is not None:
+        lines.append("\n" + burn)
     if seat.out:
         lines.append("\n" + _("You are out: you have no cards left."))
         colour = GREY
@@ -663,7 +722,7 @@ def rules_text(rules: Rules) -> str:
     on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
     if on:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
-            f"**{name}**: {option_help(name)}" for name in on)))
+            f"**{option_name(name)}** (`{name}`): {option_help(name)}" for name in on)))
     return "\n".join(lines)
 
 
@@ -675,7 +734,8 @@ def settings_text(settings: Mapping[str, Any], saved: bool = False) -> str:
     text = _("Server defaults: {players}, {target} to win, {options}, {timer}.").format(
         players=ngettext("{count} player", "{count} players", players).format(count=players),
         target=ngettext("{count} deal", "{count} deals", target).format(count=target),
-        options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+        options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
+        or _("no house rules"),
         timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
             count=timer) if timer else _("no turn timer"))
     return _("Saved. {settings}").format(settings=text) if saved else text

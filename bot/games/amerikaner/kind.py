@@ -36,6 +36,9 @@ class AmerikanerKind:
     def rules_to_json(self, rules: Rules) -> dict[str, Any]:
         return dict(rules.to_json())
 
+    def option_label(self, key: str) -> str:
+        return text.option_name(key)
+
     def house_rules(self, rules: Rules) -> list[tuple[str, str, bool]]:
         return [(name, text.option_help(name), name in rules.options)
                 for name in BOOLEAN_OPTIONS if name in rules.style.options]

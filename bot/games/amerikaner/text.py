@@ -34,7 +34,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
@@ -112,17 +112,42 @@ def auction_line(view: HandView, names: Sequence[str]) -> str:
 
 
 def options_line(rules: Rules) -> str:
-    """The table's rules in one line, for the lobby and the table panel (option names are
-    what players type: not translated)."""
+    """The table's rules in one line, for the lobby and the table panel, with the
+    preset's and the house rules' names in the reader's words."""
     text = ngettext("{preset} · {players} player · to {target}",
                     "{preset} · {players} players · to {target}", rules.players).format(
-        preset=rules.preset, players=rules.players, target=rules.target)
-    opts = sorted(rules.options)
+        preset=preset_name(rules.preset), players=rules.players, target=rules.target)
+    opts = [option_name(name) for name in BOOLEAN_OPTIONS if name in rules.options]
     return text + (" · " + ", ".join(opts) if opts else "")
 
 
+def option_name(name: str) -> str:
+    """A house rule's name as players read it. Its key (`no_kitty`) stays what the
+    commands take; the words shown are translated."""
+    return {
+        "no_kitty": pgettext("house rule", "no kitty"),
+        "jokers": pgettext("house rule", "jokers"),
+        "show_kitty": pgettext("house rule", "kitty shown"),
+        "kitty_trick": pgettext("house rule", "kitty as a trick"),
+        "free_trump": pgettext("house rule", "free trump"),
+        "two_wins": pgettext("house rule", "a 2 led wins"),
+        "bidder_double": pgettext("house rule", "bidder scores double"),
+        "partner_half": pgettext("house rule", "partner scores half"),
+        "all_pass_play": pgettext("house rule", "play when all pass"),
+        "fixed_ten": pgettext("house rule", "10 points a bid"),
+        "target": pgettext("house rule", "winning score"),
+    }.get(name, name)
+
+
+def preset_name(preset: str) -> str:
+    """A preset's name as players read it (its key, `norsk`, is what commands take)."""
+    return {"amerikaner": pgettext("preset", "Amerikaner"),
+            "norsk": pgettext("preset", "Norwegian"),
+            "kani": pgettext("preset", "Kani")}.get(preset, preset)
+
+
 def lobby_title(rules: Rules) -> str:
-    return _("{game} table — {preset}").format(game=TITLE, preset=rules.preset)
+    return _("{game} table — {preset}").format(game=TITLE, preset=preset_name(rules.preset))
 
 
 def describe_action(action: Action) -> str:
@@ -157,8 +182,26 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
         options=options_line(view.rules))
     if hand.to_act is not None:
         description += "\n" + _what_next(hand).format(name=names[hand.to_act])
+    if opening_lead_teaches(hand) and hand.bidder is not None:
+        description += "\n" + _(
+            "The opening lead: the suit {name} leads becomes trump. With it {name} calls "
+            "a card they lack, usually the highest of that suit; whoever holds it is "
+            "their partner, shown when it is played.").format(name=names[hand.bidder])
     return Panel(title=TITLE, description=description, fields=tuple(fields),
                  footer=_("Open “My hand” to see your cards and act."))
+
+
+def opening_lead_teaches(hand: HandView) -> bool:
+    """Whether the opening lead of a number bid (or Kani) is due: the moment the table
+    says what it does (a suit becomes trump, a card is called), taught as it is played."""
+    return (hand.phase == "lead" and not hand.tricks and hand.trick is None
+            and not hand.all_pass and hand.bidder is not None and hand.contract != "amerikaner")
+
+
+def usual_call(cards: Sequence[int]) -> int | None:
+    """The card the rules call "normally" (RULES.md 5) and the AIs call: the highest of
+    the suit led that the bidder lacks (easy.opening_choice), of `cards`, the callable."""
+    return max(cards) if cards else None
 
 
 def _deal_fields(hand: HandView, names: Sequence[str]) -> list[tuple[str, str, bool]]:
@@ -399,7 +442,11 @@ def _your_turn(view: HandView, names: Sequence[str]) -> str:
                         count).format(count=count)
     if legal.phase == "lead":
         if legal.calls:
-            return _("lead to the first trick and call a card: its holder is your partner.")
+            # The usual call is named by its rule, and marked in the call menu (which
+            # lists the cards to call): a card named here would read as a card seen.
+            return _("lead to the first trick: the suit you lead becomes trump. Then call "
+                     "a card of that suit you lack: its holder is your partner. The usual "
+                     "call, marked in the menu, is the highest card of that suit you lack.")
         return _("lead to the first trick.")
     return _("play a card.")
 
@@ -551,7 +598,7 @@ def _result_rows(view: GameView, names: Sequence[str]) -> str:
 def rules_text(rules: Rules) -> str:
     """The rules of a table, concise."""
     lines = [_("**{preset}** — {players} players, {each} cards each, first to {target} "
-               "wins.").format(preset=rules.preset.capitalize(), players=rules.players,
+               "wins.").format(preset=preset_name(rules.preset), players=rules.players,
                                each=rules.cards_each, target=rules.target)]
     if rules.kitty_size:
         lines.append(_("A kitty of {size}: the bidder takes it and discards as many.").format(
@@ -581,7 +628,8 @@ def rules_text(rules: Rules) -> str:
         lines.append(_("Made: bidder and partner score +bid; failed: -bid. Others +1 a trick. "
                        "Amerikaner: ±52."))
     for name in sorted(rules.options):
-        lines.append(_("• `{option}`: {help}").format(option=name, help=option_help(name)))
+        lines.append(_("• {name} (`{option}`): {help}").format(
+            name=option_name(name), option=name, help=option_help(name)))
     return "\n".join(lines)
 
 
@@ -626,7 +674,9 @@ def help_text() -> str:
 
 # An example hand for the guide: four players, twelve cards (the kitty of four is
 # the bidder's to take).
-_EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "7C", "3C")
+# Its words say "five hearts with the ace and king, and two more aces" and "call Q♥"
+# (the highest heart it lacks): the hand holds just that (tests/test_teaching.py).
+_EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "AC", "3C")
 
 
 def help_pages() -> list[Panel]:
@@ -729,8 +779,11 @@ def led_trump_label(suit: str) -> str:
     return _("Trump: {suit} (suit led)").format(suit=suit)
 
 
-def call_label(card: int) -> str:
-    """A card to call, in the call menu."""
+def call_label(card: int, usual: bool = False) -> str:
+    """A card to call, in the call menu; the usual call (`usual_call`) marked."""
+    if usual:
+        return _("Call {card} (the usual call: the highest you lack)").format(
+            card=card_label(card))
     return _("Call {card}").format(card=card_label(card))
 
 
@@ -775,11 +828,12 @@ def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
         timer = settings.get("turn_timer") or 0
         text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
                  "{timer}.").format(
-            preset=preset,
+            preset=preset_name(preset),
             players=ngettext("{count} player", "{count} players", players).format(
                 count=players),
             target=settings.get("target") or default_target(preset),
-            options=", ".join(sorted(settings.get("options", {}))) or _("no house rules"),
+            options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
+            or _("no house rules"),
             timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
                 count=timer) if timer else _("no turn timer"))
     return _("Saved. {settings}").format(settings=text) if saved else text
@@ -973,11 +1027,11 @@ def terminal_welcome(rules: Rules, level: str) -> list[str]:
                       "{preset}, {players} players, to {target} points; you are seat 0, the "
                       "others play at level {level}. Type {help} for how to play, {hand} "
                       "for the table, {quit} to stop.", rules.players).format(
-        preset=rules.preset, players=rules.players, target=rules.target, level=level,
-        help="'help'", hand="'hand'", quit="'quit'")]
+        preset=preset_name(rules.preset), players=rules.players, target=rules.target,
+        level=level, help="'help'", hand="'hand'", quit="'quit'")]
     if rules.options:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
-            _("{name}: {meaning}").format(name=name, meaning=option_help(name))
+            _("{name}: {meaning}").format(name=option_name(name), meaning=option_help(name))
             for name in BOOLEAN_OPTIONS if name in rules.options)))
     return lines
 

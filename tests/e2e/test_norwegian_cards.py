@@ -1,0 +1,91 @@
+"""Norwegian through the fake Discord (issue 27): the lobby's house-rule menu names each
+rule in the reader's words (its value stays the key commands take), and a Norwegian
+player plays a card typed in Norwegian letters (`rd`, `k10`), the autocomplete offering
+the Norwegian names too."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.app import AmerikanerBot
+from bot.cards import card_name
+from bot.games.amerikaner.rules import BOOLEAN_OPTIONS
+from bot.games.amerikaner.text import option_name
+from bot.i18n import use_locale
+from bot.render import button_label
+from bot.typed_cards import norwegian_notation
+from tests.e2e.driver import make_fake
+from tests.fake_discord import FakeDiscord
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """A fake Discord whose server is Norwegian, as are alice's and carol's Discord."""
+    fake = make_fake()
+    fake.guild.preferred_locale = "no"
+    for name in ("alice", "carol"):
+        fake.user(name).locale = "no"
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+def _nb(make: object) -> str:
+    with use_locale("nb"):
+        return make()  # type: ignore[operator, no-any-return]
+
+
+async def test_the_lobby_names_house_rules_in_norwegian(fake: FakeDiscord,
+                                                       bot: AmerikanerBot) -> None:
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 4})
+    lobby = new.message
+    assert lobby is not None
+    (menu,) = [s for s in lobby.selects() if s["options"]]
+    labels = {o["value"]: o["label"] for o in menu["options"]}
+    assert set(labels) <= set(BOOLEAN_OPTIONS) and labels
+    for key, label in labels.items():
+        assert label == _nb(lambda key=key: option_name(key)) and label != key
+
+
+async def test_a_card_typed_in_norwegian_is_played(fake: FakeDiscord,
+                                                  bot: AmerikanerBot) -> None:
+    new = await fake.slash("alice", None, "american new", {"players": 3, "target": 1})
+    lobby = new.message
+    assert lobby is not None
+    join = _nb(lambda: button_label("join"))
+    await fake.click_label("bob", lobby, join)
+    await fake.click_label("carol", lobby, join)
+    await fake.click_label("alice", lobby, _nb(lambda: button_label("start")))
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    for _turn in range(60):
+        seat = table.to_act
+        name = table.seats[seat].name
+        legal = table.seat_view(seat).deal.legal
+        if legal.phase == "swap":
+            await fake.slash(name, None, "american swap", {"hand": "none"})
+        elif legal.phase == "flip":
+            await fake.slash(name, None, "american flip", {"position": str(legal.indexes[0] + 1)})
+        elif not legal.ranks:
+            await fake.slash(name, None, "american pickup", {})
+        elif name in ("alice", "carol"):  # Norwegian: a card of the lowest rank, suit first
+            card = legal.cards_of_rank(legal.ranks[0])[0]
+            typed = norwegian_notation(card)
+            offered = await fake.autocomplete(name, None, "american play", "cards",
+                                              {"cards": typed[:1]})
+            assert any(typed in choice["name"] for choice in offered.choices), offered.choices
+            version = table.version
+            said = await fake.slash(name, None, "american play", {"cards": typed})
+            assert table.version > version, said.content
+            assert card in table.kind.public_view(table.game).deal.pile or \
+                card in table.kind.public_view(table.game).deal.burned
+            return
+        else:
+            card = legal.cards_of_rank(legal.ranks[0])[0]  # English notation
+            await fake.slash(name, None, "american play", {"cards": card_name(card)})
+        await fake.wait_until(lambda seat=seat: table.to_act != seat or table.game is None)
+    raise AssertionError("no Norwegian player got to play")

@@ -1,0 +1,69 @@
+"""American's table text (issue 27): a burn is announced in the table's text and the
+player's panel, the pile has one count in the text and the picture, and the cards seen
+going into a hand are summarised."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from bot.cards import parse_card
+from bot.games.american import text
+from bot.games.american.actions import Action
+from bot.games.american.kind import AMERICAN as KIND
+from bot.games.american.views import legal_action_list
+
+NAMES = ("alice", "bob", "carol")
+
+
+def _view_in_play(seed: int = 3) -> object:
+    rng = random.Random(seed)
+    game, _ = KIND.new_game(KIND.make_rules(None, 3, {}), 0, rng)
+    for _step in range(30):
+        seat = KIND.to_act(game)
+        actions = legal_action_list(seat, KIND.seat_view(game, seat).deal.legal)
+        KIND.apply(game, actions[0], rng)
+    return KIND.public_view(game)
+
+
+def _with_deal(view: object, **changes: object) -> object:
+    return dataclasses.replace(view, deal=dataclasses.replace(view.deal, **changes))
+
+
+def test_a_ten_that_burns_the_pile_is_announced() -> None:
+    view = _view_in_play()
+    ten = parse_card("10H")
+    burned = _with_deal(view, pile=(), burned=(parse_card("4S"), parse_card("9C"), ten),
+                        last=Action.play(1, (ten,)))
+    panel = text.table_panel(burned, NAMES)
+    assert "bob" in panel.description and "10" in panel.description
+    assert text.burn_line(burned.deal, NAMES) in panel.description
+    # The same deal without a burn says nothing of one.
+    plain = _with_deal(view, last=Action.play(1, (parse_card("9C"),)))
+    assert text.burn_line(plain.deal, NAMES) is None
+
+
+def test_four_of_a_kind_that_burns_is_announced_with_its_rank() -> None:
+    view = _view_in_play()
+    fours = tuple(parse_card(c) for c in ("7S", "7H", "7D", "7C"))
+    burned = _with_deal(view, pile=(), burned=fours, last=Action.play(2, fours[2:]))
+    line = text.burn_line(burned.deal, NAMES)
+    assert line is not None and "carol" in line and "7" in line and "10" not in line
+
+
+def test_the_pile_count_is_the_same_in_the_text_and_the_picture() -> None:
+    view = _view_in_play()
+    pile = tuple(parse_card(c) for c in ("3S", "4H", "5D", "6C", "8S", "9H"))
+    shown = _with_deal(view, pile=pile)
+    field = text.table_panel(shown, NAMES).fields[0][1]
+    scene = text.table_scene(shown, NAMES)
+    assert "6 cards" in field and "6 cards" in scene.centre_label
+
+
+def test_cards_seen_going_into_a_hand_are_summarised() -> None:
+    many = tuple(parse_card(c) for c in ("3S", "4H", "5D", "6C", "8S", "9H", "KS", "AH"))
+    summary = text.known_summary(many)
+    assert summary.count(" ") < 10 and "4 more" in summary
+    assert "A" in summary and "K" in summary  # the highest by name
+    assert text.known_summary(many[:3]) == " ".join(
+        text.card_label(card) for card in many[:3])
