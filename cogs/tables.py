@@ -1175,9 +1175,11 @@ class Tables(commands.Cog):
                 self._summarised.pop(table.id, None)
                 self._edits.forget(table.id)
             elif row.kind == POST_TABLE_MESSAGE:
-                self._summarised.pop(table.id, None)
                 if table.stage not in (LOBBY, PLAYING):
-                    return None  # the game ended or was cancelled meanwhile
+                    # The game ended or was cancelled meanwhile: the old message keeps
+                    # the summary it shows (the next summary is posted apart).
+                    return None
+                self._summarised.pop(table.id, None)
                 # Only a message too old to edit loses its buttons here: a deleted one
                 # cannot, and the last hand's table message shows its summary (with
                 # Review and My hand), or was retired when the summary was posted.
@@ -1222,8 +1224,9 @@ class Tables(commands.Cog):
             panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = _embed(panel), summary_view(table, index)
         old = table.message_id
+        shows_summary = old is not None and self._summarised.get(table.id) == old
         if old is not None and self._replacing.get(table.id) != old \
-                and not self._too_old(old):
+                and not shows_summary and not self._too_old(old):
             async with self._message_lock(table.id):  # after an edit under way
                 # The edit queue leaves this message be from now on (see
                 # _edit_table_message): the next table message replaces it.
@@ -1243,7 +1246,8 @@ class Tables(commands.Cog):
                     return old
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
-        await self._retire_table_message(table, old)
+        if not shows_summary:  # an earlier hand's summary keeps its buttons
+            await self._retire_table_message(table, old)
         return message.id
 
     async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
