@@ -63,7 +63,7 @@ class AmerikanerBot(commands.AutoShardedBot):
         # This process's share of the token's requests a second (bot/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
-        # Nobody is pinged unless a send names them (cogs/tables.py `_pinging`): names
+        # Nobody is pinged unless a send names them (cogs/tables.py `_pinging_user`): names
         # and typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
@@ -118,6 +118,11 @@ class AmerikanerBot(commands.AutoShardedBot):
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
+        # The hand panels followed before the restart, while their tokens last.
+        tables_cog = self.get_cog("Tables")
+        restore_panels = getattr(tables_cog, "restore_panels", None)
+        if restore_panels is not None:
+            await restore_panels()
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         if self._runs_shard_zero():

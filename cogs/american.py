@@ -211,7 +211,7 @@ class American(GameCog):
                   same_rank: bool | None = None, four_burns: bool | None = None,
                   swap: bool | None = None, blind_down: bool | None = None,
                   voluntary_pickup: bool | None = None,
-                  turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                  turn_timer: app_commands.Range[int, 0, 10080] | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
         await self.host.new_table(
@@ -331,7 +331,7 @@ class American(GameCog):
                        players: app_commands.Range[int, 2, 5] | None = None,
                        target: app_commands.Range[int, 1, 100] | None = None,
                        options: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                       turn_timer: app_commands.Range[int, 0, 10080] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:

@@ -223,7 +223,7 @@ class Amerikaner(GameCog):
                   free_trump: bool | None = None, two_wins: bool | None = None,
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
-                  turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                  turn_timer: app_commands.Range[int, 0, 10080] | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
         await self.host.new_table(
@@ -359,7 +359,7 @@ class Amerikaner(GameCog):
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 1440] | None = None,
+                       turn_timer: app_commands.Range[int, 0, 10080] | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:

@@ -82,6 +82,15 @@ from bot.render import (
     turn_mention,
 )
 from bot.render.painter import Painter
+from bot.render.text import (
+    dm_failed_text,
+    dm_turn_text,
+    games_panel,
+    lobby_turn_text,
+    notify_text,
+    time_left_text,
+    turn_ping_text,
+)
 from bot.store import Post, PostRow, Store
 from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
@@ -108,7 +117,7 @@ PAGE_SIZE = 10
 # answering the click again with an error would be wrong.
 _LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
 # An interaction's token edits its message for 15 minutes; a panel older than this is not
-# followed (the player opens it again, or is mentioned).
+# followed (the player opens it again, or is pinged), across a restart too.
 PANEL_TOKEN_SECONDS = 14 * 60
 
 # Discord's limits for components and autocomplete (those of text: bot/render/text.py).
@@ -465,6 +474,42 @@ class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             interaction, self.game, self.page, edit=True))
 
 
+class GamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amkg:(?P<page>[0-9]+)"):
+    """A page of the member's games list (/games): `amkg:<page>`."""
+
+    def __init__(self, page: int, label: str = "\u200b", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled, row=GAMES_PAGE,
+                                           custom_id=f"amkg:{page}"))
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> GamesButton:
+        return cls(int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _run_component(self, interaction, lambda cog: cog.show_games(
+            interaction, self.page, edit=True))
+
+
+# Tables a page of the games list: each takes a row of buttons (its hand, its link),
+# and the pages' buttons the fifth (Discord: 5 rows of 5 components).
+GAMES_PAGE = 4
+
+
+def _games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
+    """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
+    link = jump_url(table.guild_id, table.channel_id, table.message_id)
+    where = f"<#{table.channel_id}> · {link}"
+    seat = table.to_act if table.stage == PLAYING else None
+    if seat is None:
+        return table.kind.title(table.rules), where, lobby_turn_text(), None, False
+    mine = table.seats[seat].user_id == user and not table.seats[seat].played_by_ai
+    return (table.kind.title(table.rules), where, seat_names(table.seats)[seat],
+            _deadline(table), mine)
+
+
 # ----------------------------------------------------------------- views of a table
 
 class Components(discord.ui.View):
@@ -515,10 +560,41 @@ def lobby_view(table: Table) -> Components:
 
 
 def summary_view(table: Table, index: int) -> Components:
-    """Under a deal's result: the whole deal face up, for whoever asks."""
+    """Under a deal's result: the whole deal face up, for whoever asks, and, while the
+    game goes on, each player's hand (the next deal's)."""
     view = Components()
     view.add_item(TableButton(table.id, f"review:{index}", label=button_label("review"),
                               emoji="🔍"))
+    if table.stage == PLAYING:
+        view.add_item(_hand_button(table))
+    return view
+
+
+def _hand_button(table: Table) -> TableButton:
+    """The table's "My hand": its player's panel, from the table message, a hand's
+    summary, a turn ping (in the channel or by DM) or the games list."""
+    return TableButton(table.id, "hand", label=button_label("hand"),
+                       style=discord.ButtonStyle.primary, emoji="🃏")
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
+    """A link to a message (or, without one, to a channel) that Discord opens in place.
+    https://discord.com/developers/docs/reference#message-formatting (jump links)"""
+    tail = f"/{message_id}" if message_id is not None else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def _table_link(table: Table) -> discord.ui.Button[Any]:
+    """A link button (style 5: no custom id, no interaction) to the table message."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=button_label("to_table"),
+                             url=jump_url(table.guild_id, table.channel_id, table.message_id))
+
+
+def ping_view(table: Table) -> Components:
+    """Under a turn ping or a reminder: the player's hand in one tap, and the table."""
+    view = Components()
+    view.add_item(_hand_button(table))
+    view.add_item(_table_link(table))
     return view
 
 
@@ -537,8 +613,7 @@ def final_view(table: Table) -> Components:
 
 def table_view(table: Table) -> Components:
     view = Components()
-    view.add_item(TableButton(table.id, "hand", label=button_label("hand"),
-                              style=discord.ButtonStyle.primary, emoji="🃏"))
+    view.add_item(_hand_button(table))
     view.add_item(TableButton(table.id, "rules", label=button_label("rules")))
     return view
 # ----------------------------------------------------------------- panels of a table
@@ -550,12 +625,31 @@ def table_panel(table: Table) -> Panel:
     if table.stage == LOBBY:
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
                            kind.lobby_title(table.rules), kind.options_line(table.rules))
-    return kind.table_panel(table.game, names)
+    return _with_deadline(table, kind.table_panel(table.game, names))
 
 
 def hand_panel(table: Table, seat: int) -> Panel:
     """A player's own hand, for them alone."""
-    return table.kind.seat_panel(table.game, seat, seat_names(table.seats))
+    return _with_deadline(table, table.kind.seat_panel(table.game, seat,
+                                                       seat_names(table.seats)))
+
+
+def _deadline(table: Table) -> float | None:
+    """When the turn's time runs out (epoch seconds), if the table has a turn timer and
+    a human is to act."""
+    deadline = getattr(table, "turn_deadline", None)
+    return float(deadline) if deadline is not None else None
+
+
+def _with_deadline(table: Table, panel: Panel) -> Panel:
+    """`panel` with the time left for the turn under its text, as Discord's relative
+    timestamp (it counts down by itself: no edit needed as time passes)."""
+    deadline = _deadline(table)
+    if deadline is None:
+        return panel
+    line = time_left_text(deadline)
+    text = f"{panel.description}\n{line}" if panel.description else line
+    return dataclasses.replace(panel, description=text)
 
 
 def _final_panel(table: Table) -> Panel:
@@ -617,24 +711,11 @@ def _rematch_line(table: Table) -> str:
                         [name for name, user in humans if user not in accepted])
 
 
-def _turn_mention(table: Table) -> str | None:
-    """A line that mentions the human to act, or None if the AI plays the turn."""
-    seat = table.to_act
-    if seat is None:
-        return None
-    user = table.seats[seat].user_id
-    if user is None or table.seats[seat].played_by_ai:
-        return None
-    return turn_mention(user, table.kind.title(table.rules))
-
-
-def _pinging(table: Table) -> discord.AllowedMentions:
-    """The mentions a turn line may make: the player to act, named, and nobody else.
+def _pinging_user(user: int | None) -> discord.AllowedMentions:
+    """The mentions a ping may make: `user`, named, and nobody else.
     (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
     discord.py's other flags default to true.)
     https://discord.com/developers/docs/resources/message#allowed-mentions-object"""
-    seat = table.to_act
-    user = table.seats[seat].user_id if seat is not None else None
     users = [discord.Object(id=user)] if user is not None else []
     return discord.AllowedMentions(everyone=False, users=users, roles=False,
                                    replied_user=False)
@@ -681,11 +762,30 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def _check_place(interaction: discord.Interaction[Any], table: Table) -> None:
+# What a seated player may do at their own table from elsewhere: open their hand and play
+# from it. The turn ping by direct message, the games list (`/games`, answered in any
+# channel of the server) and the hand panels these open carry the table's own custom
+# ids, clicked outside its channel.
+_SEAT_OPS = frozenset({"hand", "hint", "claim", "rules"})
+
+
+def _seat_op(op: str) -> bool:
+    """Whether `op` (a custom id's first part after the table) is one a player makes
+    from their hand: open it, a hint, a claim, a move (`<version>:<action>`)."""
+    return op in _SEAT_OPS or (op.isascii() and op.isdigit())
+
+
+def _check_place(interaction: discord.Interaction[Any], table: Table, op: str = "") -> None:
     """A component's custom id names a table of the channel (or thread) it was clicked in.
     Discord sends only ids of the clicked message, but a gap on its side or a modified
     client must not reach another server's table: such an id is refused, nothing read
-    or changed."""
+    or changed. One exception: a player seated at the table may open their own hand and
+    play from it in another channel of the table's server (the games list) or in their
+    direct messages with the bot (a turn ping by DM): it shows them only their own cards
+    and lets them make only their own moves, which the service checks as always."""
+    if _seat_op(op) and table.seat_of(interaction.user.id) is not None \
+            and interaction.guild_id in (table.guild_id, None):
+        return
     if table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id:
         log.warning("a component of table %s (server %s, channel %s) came from server %s, "
                     "channel %s: refused", table.id, table.guild_id, table.channel_id,
@@ -768,6 +868,8 @@ class TableBot(Protocol):
 
     def get_guild(self, id: int, /) -> discord.Guild | None: ...
 
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
+
     def get_cog(self, name: str, /) -> commands.Cog | None: ...
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
@@ -801,6 +903,13 @@ class Tables(commands.Cog):
         # player mentioned): each turn once.
         self._followed: dict[int, int] = {}
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
+        # table -> its last table message, which now shows a hand's summary (quiet
+        # channels): the next table message leaves its buttons be.
+        self._summarised: dict[int, int] = {}
+        self._message_locks: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Future[None]] = set()  # stores of panels
+        # (guild, user) -> the member's own settings there (the store's), as read once.
+        self._members: dict[tuple[int, int], dict[str, Any]] = {}
 
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""
@@ -833,7 +942,10 @@ class Tables(commands.Cog):
         PAINTER.start()  # while the bot connects, not at its first table change
         every = float(os.environ.get("AMERIKANER_REPORT_SECONDS", "60") or 60)
         self._reporter = asyncio.create_task(self._report(every))
-        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton)
+        self.bot.add_dynamic_items(TableButton, TableSelect, LeaderboardButton, HelpButton,
+                                   GamesButton)
+        for command in member_commands():
+            self.bot.tree.add_command(command)
         self.tables.add_listener(self._on_table_event)
         self.bot.outbox.send = self._send_post
         # The slash commands raise; the tree hands every error to answer_error, also
@@ -847,9 +959,13 @@ class Tables(commands.Cog):
         self.bot.tree.interaction_check = _speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
+        for command in member_commands():
+            self.bot.tree.remove_command(command.name)
         if self._reporter is not None:
             self._reporter.cancel()
         await self._edits.close()
+        self.bot.tree.error(self._tree_on_error)
+        self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
 
     async def _report(self, every: float) -> None:
         """The budget and the table edits, in the log every `every` seconds (INFO):
@@ -857,8 +973,6 @@ class Tables(commands.Cog):
         while True:
             await asyncio.sleep(every)
             log.info("%s; %s", self.bot.budget.summary(), self._edits.summary())
-        self.bot.tree.error(self._tree_on_error)
-        self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
 
     # ------------------------------------------------------------- languages
 
@@ -974,7 +1088,14 @@ class Tables(commands.Cog):
         else:  # the last picture stays: the message keeps its attachment
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
         try:
-            await message.edit(embed=_with_picture(embed, picture), view=view, **pictures)
+            async with self._message_lock(table.id):
+                if self._replacing.get(table.id) == message_id \
+                        or self._summarised.get(table.id) == message_id \
+                        or table.message_id != message_id \
+                        or table.stage not in (LOBBY, PLAYING):
+                    return  # it became a hand's summary, was replaced, or the game ended
+                await message.edit(embed=_with_picture(embed, picture), view=view,
+                                   **pictures)
         except discord.HTTPException as exc:
             await self._edit_refused(table, message_id, exc)
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
@@ -1041,23 +1162,29 @@ class Tables(commands.Cog):
         nonce = post_nonce(row)
         try:
             if row.kind == POST_HAND_SUMMARY:
-                index = int(row.params["hand_index"])
-                panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
-                message = await channel.send(embed=_embed(panel),
-                                             view=summary_view(table, index), nonce=nonce)
+                return await self._post_summary(table, int(row.params["hand_index"]), nonce)
             elif row.kind == POST_FINAL:
                 chart = await _totals_chart(table)
                 message = await channel.send(
                     embed=_with_picture(_embed(_final_panel(table)), chart),
                     view=final_view(table), nonce=nonce,
                     **({"file": chart} if chart is not None else {}))
-                await self._retire_table_message(table, table.message_id)
+                # The last table message shows the last hand's summary (an edit, or,
+                # where it could not be edited, it was retired when the summary was
+                # posted): it is left as it is, after a restart too.
+                self._summarised.pop(table.id, None)
+                self._edits.forget(table.id)
             elif row.kind == POST_TABLE_MESSAGE:
                 if table.stage not in (LOBBY, PLAYING):
-                    return None  # the game ended or was cancelled meanwhile
-                # A deleted message cannot lose its buttons: it is left alone.
+                    # The game ended or was cancelled meanwhile: the old message keeps
+                    # the summary it shows (the next summary is posted apart).
+                    return None
+                self._summarised.pop(table.id, None)
+                # Only a message too old to edit loses its buttons here: a deleted one
+                # cannot, and the last hand's table message shows its summary (with
+                # Review and My hand), or was retired when the summary was posted.
                 message = await self._post_table_message(
-                    table, nonce, retire=row.params.get("why") != "deleted")
+                    table, nonce, retire=row.params.get("why") == "too_old")
             elif row.kind == POST_CLAIM:
                 message = await channel.send(
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
@@ -1069,12 +1196,58 @@ class Tables(commands.Cog):
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None
-        except (discord.Forbidden, discord.NotFound):
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.warning("table %s: Discord refused its %s post: %s %s (%s)", table.id,
+                        row.kind, exc.status, exc.code, exc.text)
             if row.kind == POST_TABLE_MESSAGE:
                 # Not posted: the table's next change tries its old message again (and
                 # replaces it again if it must), rather than wait for this post.
                 self._replacing.pop(table.id, None)
             return None
+        return message.id
+
+    def _message_lock(self, table_id: int) -> asyncio.Lock:
+        """Held around each edit of a table's message by the edit queue or the summary:
+        a summary never lands under an edit of the table that was already on its way."""
+        lock = self._message_locks.get(table_id)
+        if lock is None:
+            lock = self._message_locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _post_summary(self, table: Table, index: int, nonce: str) -> int | None:
+        """A hand's summary. Quiet channels: it takes the place of the hand's table
+        message (an edit, with Review and My hand), and the next hand's table message is
+        the one new message of the hand, so the table stays on a phone's screen.
+        Posted as a message of its own where the table message cannot be edited (none,
+        too old, deleted, refused); that one then loses its buttons."""
+        with await self.public(table.guild_id):
+            panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
+            embed, view = _embed(panel), summary_view(table, index)
+        old = table.message_id
+        shows_summary = old is not None and self._summarised.get(table.id) == old
+        if old is not None and self._replacing.get(table.id) != old \
+                and not shows_summary and not self._too_old(old):
+            async with self._message_lock(table.id):  # after an edit under way
+                # The edit queue leaves this message be from now on (see
+                # _edit_table_message): the next table message replaces it.
+                self._replacing[table.id] = old
+                try:
+                    await self.bot.get_partial_messageable(
+                        table.channel_id).get_partial_message(old).edit(
+                        embed=embed, view=view, attachments=[])
+                except discord.HTTPException as exc:
+                    self._replacing.pop(table.id, None)
+                    if exc.status >= 500 or exc.status == 429:
+                        raise  # Discord's failure: the outbox tries again
+                    log.info("table %s: the summary could not replace message %s (%s %s):"
+                             " posted", table.id, old, exc.status, exc.code)
+                else:
+                    self._summarised[table.id] = old
+                    return old
+        message = await self.bot.get_partial_messageable(table.channel_id).send(
+            embed=embed, view=view, nonce=nonce)
+        if not shows_summary:  # an earlier hand's summary keeps its buttons
+            await self._retire_table_message(table, old)
         return message.id
 
     async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
@@ -1127,10 +1300,12 @@ class Tables(commands.Cog):
         """Changes the service made by itself (AI turns, turn timers)."""
         set_locale(await self.server_language(table.guild_id))  # the listener's task
         if event == "reminder":
-            text = _turn_mention(table)
-            if text:
-                await self.bot.get_partial_messageable(table.channel_id).send(
-                    reminder_text(text), allowed_mentions=_pinging(table))
+            seat = detail.get("seat", table.to_act)
+            user = table.seats[seat].user_id if seat is not None else None
+            if user is not None and seat == table.to_act \
+                    and not table.seats[seat].played_by_ai:
+                await self._ping(table, user, reminder=True,
+                                 deadline=detail.get("deadline", _deadline(table)))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self._follow_turn(table, None)
@@ -1144,7 +1319,7 @@ class Tables(commands.Cog):
         # Before anything is read or changed: the id names a table of this channel.
         owner = await self.tables.load(table_id)
         if owner is not None:
-            _check_place(interaction, owner)
+            _check_place(interaction, owner, parts[0])
         if parts[0] == "rematch":
             await self._rematch(interaction, table_id)
             return
@@ -1193,6 +1368,7 @@ class Tables(commands.Cog):
             _committed(interaction, table, "start")
             await self._show_public(interaction, table, table_view)
             self.request_refresh(table)  # with its picture, drawn after the answer
+            await self._follow_turn(table, None)  # the first player is pinged, host too
         elif op == "cancel":
             await self.tables.cancel(table.id, user.id, _is_manager(interaction))
             _committed(interaction, table, "cancel")
@@ -1203,8 +1379,11 @@ class Tables(commands.Cog):
         elif op == "rules":
             await self._reply(interaction, table.kind.rules_text(table.rules))
         elif op == "hand":
+            # Refreshed in place when clicked in the hand panel itself; from the games
+            # list ("hand:list"), a panel of its own, so the list stays.
             await self._show_hand(interaction, table, refresh=interaction.message is not None
-                                  and bool(interaction.message.flags.ephemeral))
+                                  and bool(interaction.message.flags.ephemeral)
+                                  and len(parts) == 1)
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:
@@ -1312,11 +1491,14 @@ class Tables(commands.Cog):
         assert view is not None
         embed = _embed(hand_panel(table, seat))
         components = self._hand_controls(table, seat, view)
+        # A DM that Discord refused is told here, once: the panel is theirs alone.
+        note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
+        said = {"content": note} if note is not None else {}
         if refresh:
-            await interaction.response.edit_message(embed=embed, view=components)
+            await interaction.response.edit_message(embed=embed, view=components, **said)
         else:
             await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True)
+                                                    ephemeral=True, **said)
         self._remember_panel(table, interaction)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -1336,11 +1518,43 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------- the panel follows
 
     def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        """The user's hand panel is the one this interaction answered with."""
-        self._panels[(table.id, interaction.user.id)] = OpenPanel(
-            interaction.application_id, interaction.token,
-            language_of(interaction.locale),
-            discord.utils.snowflake_time(interaction.id).timestamp())
+        """The user's hand panel is the one this interaction answered with. It is
+        stored too (in the background: the answer is given), so a restart goes on
+        following it while its token lasts (restore_panels)."""
+        panel = OpenPanel(interaction.application_id, interaction.token,
+                          language_of(interaction.locale),
+                          discord.utils.snowflake_time(interaction.id).timestamp())
+        key = (table.id, interaction.user.id)
+        self._panels[key] = panel
+        self._in_background(self._store_panel(key, panel))
+
+    async def _store_panel(self, key: tuple[int, int], panel: OpenPanel) -> None:
+        """Store a followed panel; a store that does not answer loses only the panel's
+        life across a restart (the ping takes over), so it is not tried again."""
+        try:
+            await self.bot.store.save_panel(key[0], key[1], panel.application_id,
+                                            panel.token, panel.language, panel.since)
+        except Exception as exc:
+            log.warning("could not store the panel of %s at table %s: %r", key[1], key[0],
+                        exc)
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def restore_panels(self) -> int:
+        """After a restart: follow again the stored panels whose token still lasts (by
+        Discord's clock), of the tables this process plays; how many."""
+        try:
+            rows = await self.tables.followed_panels(self.clock.time(), PANEL_TOKEN_SECONDS)
+        except Exception as exc:
+            log.warning("could not read the followed panels: %r", exc)
+            return 0
+        for row in rows:
+            self._panels[(row.table_id, row.user_id)] = OpenPanel(
+                row.application_id, row.token, row.language, row.since)
+        return len(rows)
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))
@@ -1371,14 +1585,157 @@ class Tables(commands.Cog):
             return
         if not table.switch("mentions"):
             return
+        await self._ping(table, user, deadline=_deadline(table))
+
+    async def _ping(self, table: Table, user: int, *, reminder: bool = False,
+                    deadline: float | None = None) -> None:
+        """Tell `user` it is their turn (or, `reminder`, that its time runs out at
+        `deadline`): a new message, since Discord notifies of new messages and never of
+        edits, with their hand's button and a link to the table. By direct message if
+        they chose so in this server (/notify), else in the table's channel, naming
+        them alone. A ping that cannot be sent (the channel is gone, or the bot is
+        stopping and its connection closed) is let go."""
+        if await self._wants_dm(table.guild_id, user) \
+                and await self._ping_by_dm(table, user, reminder, deadline):
+            return
+        title = table.kind.title(table.rules)
         with await self.public(table.guild_id):
-            text = _turn_mention(table)
-        if text:
-            # After the answer: a mention that cannot be made (the channel is gone, or
-            # the bot is stopping and its connection closed) is let go.
-            with contextlib.suppress(*_LET_GO):
-                await self.bot.get_partial_messageable(table.channel_id).send(
-                    text, allowed_mentions=_pinging(table))
+            line = turn_ping_text(user, title, None if reminder else deadline)
+            if reminder:
+                line = reminder_text(turn_mention(user, title), deadline)
+            view = ping_view(table)
+        with contextlib.suppress(*_LET_GO):
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                line, view=view, allowed_mentions=_pinging_user(user))
+
+    # ------------------------------------------------------------- turn pings by DM
+
+    async def member_settings(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """A member's own settings in a server (the store's), read once and kept: this
+        cog is the only one that changes them."""
+        key = (guild_id, user_id)
+        if key not in self._members:
+            self._members[key] = dict(await self.bot.store.get_member_settings(guild_id,
+                                                                               user_id))
+        return self._members[key]
+
+    async def set_member_setting(self, guild_id: int, user_id: int, key: str,
+                                 value: Any) -> None:
+        await self.bot.store.set_member_setting(guild_id, user_id, key, value)
+        settings = self._members.setdefault((guild_id, user_id), {})
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+
+    async def _wants_dm(self, guild_id: int, user_id: int) -> bool:
+        """Whether the member asked for their turn pings by direct message (/notify).
+        A store that does not answer: the channel, as by default."""
+        try:
+            settings = await self.member_settings(guild_id, user_id)
+        except Exception as exc:
+            log.warning("could not read the settings of member %s: pinging in the channel",
+                        user_id, exc_info=exc)
+            return False
+        return settings.get("turn_pings") == "dm"
+
+    async def _ping_by_dm(self, table: Table, user: int, reminder: bool,
+                          deadline: float | None) -> bool:
+        """The turn ping by direct message: the server, channel and game named, with the
+        hand's button and the link. False if it was not delivered (the caller pings in
+        the channel instead)."""
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        with await self.public(table.guild_id):
+            text = dm_turn_text(server, table.channel_id, table.kind.title(table.rules),
+                                deadline, reminder)
+            view = ping_view(table)
+        try:
+            # discord.py keeps the DM channel once opened: one request a member.
+            channel = await self.bot.create_dm(discord.Object(id=user))
+            await channel.send(text, view=view,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            await self._dm_refused(table.guild_id, user, exc)
+            return False
+        except _LET_GO as exc:
+            log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
+            return False
+        return True
+
+    async def _dm_refused(self, guild_id: int, user: int, exc: discord.Forbidden) -> None:
+        """Discord refused the DM: 50007 "Cannot send messages to this user" (the member
+        closed their direct messages from the server, or blocked the bot).
+        https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+        Their pings go back to the channel (each refused DM would be an invalid request,
+        which Discord counts toward a ban), and they are told once, privately, the next
+        time they open their hand (dm_failed_told: False until told)."""
+        log.info("member %s of server %s takes no DMs (%s %s): pinging in the channel",
+                 user, guild_id, exc.status, exc.code)
+        with contextlib.suppress(Exception):
+            await self.set_member_setting(guild_id, user, "turn_pings", "channel")
+            await self.set_member_setting(guild_id, user, "dm_failed_told", False)
+
+    async def _untold_dm_failure(self, guild_id: int | None, user: int) -> str | None:
+        """The note for a member whose DM failed and who was not told yet (then marked
+        told), or None."""
+        if guild_id is None:
+            return None
+        with contextlib.suppress(Exception):
+            if (await self.member_settings(guild_id, user)).get("dm_failed_told") is False:
+                await self.set_member_setting(guild_id, user, "dm_failed_told", True)
+                return dm_failed_text()
+        return None
+
+    async def notify(self, interaction: discord.Interaction[Any], where: str) -> None:
+        """/notify: where this member's turn pings and reminders go in this server."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        where = "dm" if where == "dm" else "channel"
+        await self.set_member_setting(guild, interaction.user.id, "turn_pings", where)
+        await self.set_member_setting(guild, interaction.user.id, "dm_failed_told", None)
+        _committed(interaction, None)
+        await self._reply(interaction, notify_text(where))
+
+    # ------------------------------------------------------------- the games list
+
+    async def show_games(self, interaction: discord.Interaction[Any], page: int,
+                         edit: bool) -> None:
+        """/games: every open table of this server where the member holds a seat, their
+        turn first, with the time left, a link to each table and their hand's button
+        there; for them alone, GAMES_PAGE tables a page (Discord's 5 rows of buttons)."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        user = interaction.user.id
+        mine = self.tables.tables_of(guild, user)
+        pages = max(1, math.ceil(len(mine) / GAMES_PAGE))
+        current = min(max(1, page), pages)
+        first = (current - 1) * GAMES_PAGE
+        shown = mine[first:first + GAMES_PAGE]
+        panel = games_panel([_games_row(table, user) for table in shown], current, pages)
+        view = Components()
+        for row, table in enumerate(shown):
+            number = first + row + 1
+            if table.stage == PLAYING:
+                hand = TableButton(table.id, "hand:list", style=discord.ButtonStyle.primary,
+                                   emoji="🃏", label=f"{number}. {button_label('open_hand')}")
+                hand.item.row = row
+                view.add_item(hand)
+            link = _table_link(table)
+            link.label = f"{number}. {button_label('to_table')}"
+            link.row = row
+            view.add_item(link)
+        if pages > 1:
+            view.add_item(GamesButton(current - 1, button_label("previous"),
+                                      disabled=current <= 1))
+            view.add_item(GamesButton(current + 1, button_label("next"),
+                                      disabled=current >= pages))
+        if edit:
+            await interaction.response.edit_message(embed=_embed(panel), view=view)
+        else:
+            await self._reply(interaction, panel=panel, view=view)
 
     async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:
         """Show `user`'s open panel their hand and moves now; False if there is none."""
@@ -1393,8 +1750,17 @@ class Tables(commands.Cog):
             await panel.edit(self.bot, content=None, embed=embed, view=controls)
         except _LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
+            self._in_background(self._drop_stored_panel(table.id, user))
             return False
         return True
+
+    async def _drop_stored_panel(self, table_id: int, user: int | None) -> None:
+        """Forget a stored panel (None: every panel of the table)."""
+        with contextlib.suppress(Exception):
+            if user is None:
+                await self.bot.store.delete_panels(table_id)
+            else:
+                await self.bot.store.delete_panel(table_id, user)
 
     def _forget(self, table: Table) -> list[OpenPanel]:
         """A table has ended: drop what the cog keeps for it; the panels still open (and
@@ -1404,6 +1770,8 @@ class Tables(commands.Cog):
         self._shown_tables.pop(table.id, None)
         self._pictured.pop(table.id, None)
         self._replacing.pop(table.id, None)
+        self._message_locks.pop(table.id, None)
+        self._in_background(self._drop_stored_panel(table.id, None))
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
@@ -1469,6 +1837,7 @@ class Tables(commands.Cog):
             text = game_started_text()
         await self._reply(interaction, text, ephemeral=False)
         self.request_refresh(table)
+        await self._follow_turn(table, None)  # the first player is pinged, host too
 
     async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
                         preset: str | None, players: int | None, target: int | None,
@@ -1858,6 +2227,44 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     for callback, name, description in described:
         group.add_command(app_commands.Command(name=name, description=description,
                                                callback=callback))
+
+
+# Where a member's turn pings go (/notify): Discord shows the choices' names.
+NOTIFY_CHOICES = [app_commands.Choice(name="By direct message", value="dm"),
+                  app_commands.Choice(name="In the table's channel", value="channel")]
+
+
+def member_commands() -> list[app_commands.Command[Any, Any, None]]:
+    """The member's own commands, one for every game (top level, not in a game's group):
+    `/games`, their open tables of every game in this server, and `/notify`, where
+    their turn pings go. A member at tables of two games wants them in one list, and
+    one setting for every game; Discord lists a bot's commands together under the bot,
+    so a top-level command is as easy to find as a game's. Built afresh for each bot."""
+
+    def host(interaction: discord.Interaction[Any]) -> Tables:
+        cog = interaction.client.get_cog("Tables")
+        if not isinstance(cog, Tables):
+            raise RuntimeError("the Tables cog is not loaded")
+        return cog
+
+    @app_commands.guild_only()
+    async def games(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).show_games(interaction, 1, edit=False)
+
+    @app_commands.guild_only()
+    @app_commands.describe(where="Where your turn pings and reminders go")
+    @app_commands.choices(where=NOTIFY_CHOICES)
+    async def notify(interaction: discord.Interaction[Any], where: str) -> None:
+        await host(interaction).notify(interaction, where)
+
+    return [
+        app_commands.Command(name="games", callback=games,
+                             description="Your tables in this server, your turn first "
+                                         "(only you see it)"),
+        app_commands.Command(name="notify", callback=notify,
+                             description="Get your turn pings by direct message or in "
+                                         "the channel (this server)"),
+    ]
 
 
 async def setup(bot: TableBot) -> None:

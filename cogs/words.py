@@ -58,22 +58,40 @@ def game_groups() -> list[app_commands.Group]:
     return [Amerikaner(stub).group, American(stub).group]
 
 
-def command_strings(groups: list[app_commands.Group]) -> Iterator[tuple[str, str]]:
-    """(context, English string) of every name, description and choice of `groups`."""
+def bot_commands() -> list[app_commands.Group | app_commands.Command[Any, Any, None]]:
+    """Every top-level command the bot registers: the games' groups, and the member's
+    own commands every game shares (/games, /notify)."""
+    from cogs.tables import member_commands
+
+    return [*game_groups(), *member_commands()]
+
+
+def command_strings(groups: list[app_commands.Group | app_commands.Command[Any, Any, None]]
+                    ) -> Iterator[tuple[str, str]]:
+    """(context, English string) of every name, description and choice of `groups`
+    (command groups, or top-level commands)."""
     for group in groups:
         yield "command name", group.name
         yield "command description", group.description
+        if isinstance(group, app_commands.Command):
+            yield from _option_strings(group)
+            continue
         for command in group.walk_commands():
             yield "command name", command.name
             yield "command description", command.description
             if isinstance(command, app_commands.Group):
                 continue
-            for parameter in command.parameters:
-                yield "option name", parameter.name
-                if parameter.description and parameter.description != "…":
-                    yield "option description", parameter.description
-                for choice in parameter.choices:
-                    yield "choice", choice.name
+            yield from _option_strings(command)
+
+
+def _option_strings(command: app_commands.Command[Any, Any, None]
+                    ) -> Iterator[tuple[str, str]]:
+    for parameter in command.parameters:
+        yield "option name", parameter.name
+        if parameter.description and parameter.description != "…":
+            yield "option description", parameter.description
+        for choice in parameter.choices:
+            yield "choice", choice.name
 
 
 def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
@@ -81,7 +99,7 @@ def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
     """Babel's extraction method for the commands (babel.cfg): their strings as
     `pgettext(context, message)` calls, read off the groups the bot registers."""
     seen: set[tuple[str, str]] = set()
-    for pair in command_strings(game_groups()):
+    for pair in command_strings(bot_commands()):
         if pair not in seen:
             seen.add(pair)
             yield 1, "pgettext", pair, []

@@ -32,11 +32,13 @@ from bot.tables.service import PLAYING
 from cogs import american, amerikaner
 from cogs.tables import (
     Components,
+    GamesButton,
     HelpButton,
     LeaderboardButton,
     Tables,
     final_view,
     lobby_view,
+    ping_view,
     summary_view,
     table_view,
 )
@@ -162,6 +164,7 @@ async def _walk_game(game: str, preset: str | None, players: int,
                                    lambda s: kind.choose_action(table.game, s, "easy", rng))
         if result.deal_finished:
             walk.check(lambda i=deals: summary_view(table, i), "the deal's summary")
+            walk.check(lambda: ping_view(table), "a turn ping")
             deals += 1
     walk.check(lambda: final_view(table), "the final standings")
     table.meta["rematch_table"] = 99
@@ -173,6 +176,7 @@ async def _walk_game(game: str, preset: str | None, players: int,
         view.add_item(LeaderboardButton(game, "wins", 2, button_label("next")))
         view.add_item(HelpButton(game, 1, button_label("previous"), True))
         view.add_item(HelpButton(game, 2, button_label("next")))
+        view.add_item(GamesButton(2, button_label("next")))
         return view
     walk.check(pages, "leaderboard and guide pages")
     await store.close()

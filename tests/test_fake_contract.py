@@ -501,3 +501,30 @@ async def test_command_size_counts_the_longest_localization(world: Any) -> None:
     assert status == 400 and "0._errors" in data["errors"], data
     menu = {"name": "Show Hand", "type": 2, "description": ""}  # mixed case is fine here
     assert (await api.call("PUT", f"/applications/{fake.app_id}/commands", [menu]))[0] == 200
+
+
+# ---------------------------------------------------------------- direct messages
+
+async def test_closed_dms_answer_50007(world: Any) -> None:
+    """A user whose direct messages are closed: the DM channel opens, a message there is
+    refused with 403 50007 "Cannot send messages to this user"
+    (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json); a
+    button there is fine (a link button, style 5, needs a url and no custom id), and
+    the others' DMs still work; opened again, they take messages."""
+    fake, api, _ = world
+    alice, bob = fake.user("alice"), fake.user("bob")
+    link = {"type": 2, "style": 5, "label": "go",
+            "url": f"https://discord.com/channels/{fake.guild.id}/{fake.channel.id}/1"}
+    body = {"content": "your turn", "components": [{"type": 1, "components": [link]}]}
+    fake.close_dms("alice")
+    status, dm = await api.call("POST", "/users/@me/channels", {"recipient_id": str(alice.id)})
+    assert status == 200 and dm["type"] == 1
+    status, data = await api.post(int(dm["id"]), body)
+    assert status == 403 and error_code(data) == 50007, data
+    assert fake.dm_messages("alice") == []
+    _, other = await api.call("POST", "/users/@me/channels", {"recipient_id": str(bob.id)})
+    status, data = await api.post(int(other["id"]), body)
+    assert status == 200 and [m.id for m in fake.dm_messages("bob")] == [int(data["id"])]
+    fake.close_dms("alice", closed=False)
+    status, data = await api.post(int(dm["id"]), body)
+    assert status == 200, data

@@ -432,6 +432,8 @@ BUTTON_LABELS: dict[str, str] = {
     "leaderboard": N_("Leaderboard"),
     "hand": N_("My hand"),
     "rules": N_("Rules"),
+    "to_table": N_("Go to the table"),
+    "open_hand": N_("Open my hand"),
     "refresh": N_("Refresh"),
     "back": N_("Back"),
     "previous": N_("◀ Previous"),
@@ -609,6 +611,88 @@ def timeout_text(name: str, played: str) -> str:
         name=name, action=played)
 
 
-def reminder_text(mention: str) -> str:
-    """Half of a turn's time is gone; `mention` is the turn's line (turn_mention)."""
-    return _("⏳ {mention} Half your time is gone.").format(mention=mention)
+def reminder_text(mention: str, deadline: float | None = None) -> str:
+    """A reminder of a turn with a timer; `mention` is the turn's line (turn_mention),
+    `deadline` when its time runs out (epoch seconds)."""
+    if deadline is None:
+        return _("⏳ {mention} Half your time is gone.").format(mention=mention)
+    return _("⏳ {mention} Your time runs out {when}.").format(mention=mention,
+                                                              when=timestamp(deadline))
+
+
+# ----------------------------------------------------------------- playing over days
+
+def timestamp(when: float) -> str:
+    """Discord's relative timestamp: each reader's Discord shows it in their language
+    ("in 2 days") and counts it down by itself.
+    https://discord.com/developers/docs/reference#message-formatting-timestamp-styles"""
+    return f"<t:{int(when)}:R>"
+
+
+def time_left_text(deadline: float) -> str:
+    """A line of the table message and the hand panel: when the turn's time runs out."""
+    return _("⏳ Time left: the turn ends {when}.").format(when=timestamp(deadline))
+
+
+def turn_ping_text(user_id: int, title: str, deadline: float | None) -> str:
+    """The new message that tells the player to act it is their turn (a ping), with
+    the time left if the table has a turn timer."""
+    line = turn_mention(user_id, title)
+    if deadline is None:
+        return line
+    return _("{line} Your time runs out {when}.").format(line=line, when=timestamp(deadline))
+
+
+def dm_turn_text(server: str, channel_id: int, title: str, deadline: float | None,
+                 reminder: bool = False) -> str:
+    """A turn ping by direct message: which server, channel and game (the member may
+    play in several), the time left if there is a timer."""
+    where = _("It is your turn at the {game} table in {channel} on {server}.").format(
+        game=title, channel=f"<#{channel_id}>", server=server)
+    if deadline is None:
+        return where
+    if reminder:
+        return _("⏳ {line} Your time runs out {when}.").format(line=where,
+                                                               when=timestamp(deadline))
+    return _("{line} Your time runs out {when}.").format(line=where, when=timestamp(deadline))
+
+
+def dm_failed_text() -> str:
+    """Told once, privately, to a member who asked for turn pings by direct message
+    when Discord would not deliver one (their direct messages are closed)."""
+    return _("I could not send you a direct message (Discord refused it: your direct "
+             "messages from this server may be closed), so your turn pings come in the "
+             "table's channel again. Open them and choose direct messages again with "
+             "/notify where:dm.")
+
+
+def notify_text(where: str) -> str:
+    """The answer to /notify: where the member's turn pings and reminders now go."""
+    if where == "dm":
+        return _("Your turn pings and reminders in this server now come by direct "
+                 "message, with a link to the table and your hand's button.")
+    return _("Your turn pings and reminders in this server now come in the table's "
+             "channel.")
+
+
+def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: int,
+                pages: int) -> Panel:
+    """The member's open tables in this server (`/games`): rows of (game, where: a
+    channel mention and a link to the table message, whose turn, the deadline or None,
+    whether it is the member's turn), theirs first."""
+    if not rows:
+        return Panel(title=_("Your games"), colour=BLUE,
+                     description=_("You hold no seat at an open table in this server."))
+    fields = []
+    for index, (game, where, turn, deadline, mine) in enumerate(rows, start=1):
+        lines = [where, _("**Your turn**") if mine else _("Turn: {name}").format(name=turn)]
+        if deadline is not None:
+            lines.append(time_left_text(deadline))
+        fields.append((f"{index}. {game}", "\n".join(lines), False))
+    return Panel(title=_("Your games"), colour=BLUE, fields=fields,
+                 footer=page_footer(page, pages) if pages > 1 else "")
+
+
+def lobby_turn_text() -> str:
+    """The games list: a table still in its lobby (no turn yet)."""
+    return _("in the lobby")

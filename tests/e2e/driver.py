@@ -395,13 +395,20 @@ def assert_interactions_answered(fake: FakeDiscord, limit: float = 3.0) -> None:
 
 
 def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
-    """The live public table message: the last one with an enabled "My hand" button (in
-    the server's language)."""
+    """The live public table message: the last one with an enabled "My hand" button and
+    a "Rules" button (in the server's language): turn pings and hand summaries carry
+    "My hand" too."""
     labels = in_every_language(lambda: button_label("hand"))
+    rules = in_every_language(lambda: button_label("rules"))
+    summary = None  # between a hand's end and the next table message: its summary
     for msg in reversed(fake.messages(channel)):
-        for b in msg.buttons():
-            if b.get("label") in labels and not b.get("disabled"):
-                return msg
+        shown = {b.get("label") for b in msg.buttons() if not b.get("disabled")}
+        if shown & set(labels) and shown & set(rules):
+            return msg
+        if summary is None and shown & set(labels) and msg.embeds:
+            summary = msg
+    if summary is not None:
+        return summary
     raise LookupError("no live table message")
 
 
@@ -416,7 +423,11 @@ async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 30.0)
         over = tuple(in_every_language(_head("Game over — {winner} wins!")))
         final = any(m.embeds and m.embeds[0].get("title", "").startswith(over)
                     for m in fake.messages(table.channel_id))
-        return final and not fake.message(table.message_id).components
+        # The last table message shows the last hand's summary (its Review button), or
+        # has lost its buttons.
+        rules = in_every_language(lambda: button_label("rules"))
+        return final and not any(b.get("label") in rules
+                                 for b in fake.message(table.message_id).buttons())
     await fake.wait_until(done, timeout, "the final standings")
 
 

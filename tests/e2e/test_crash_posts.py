@@ -97,7 +97,10 @@ async def test_sigkill_between_the_last_card_and_its_posts(
     gate.release()
     fake.post_gate = None
     summary = f"Hand {hand_number}:"
-    assert len(_titled(fake, summary)) == (1 if mode == "unanswered" else 0)
+    # The summary is an edit of the hand's table message (quiet channels), not a post:
+    # the gate held the first post after it (the next table message, the standings, or
+    # the next player's ping), so it is shown once or not yet, whatever the mode.
+    assert len(_titled(fake, summary)) <= 1
     assert await _pending_posts(db), "the posts were not committed with the card"
 
     async with bot_process(fake, db, tmp_path):

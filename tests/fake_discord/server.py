@@ -334,6 +334,8 @@ class FakeDiscord:
         #: edits a message older than an hour may take per hour. Discord's docs give the
         #: error (30046) but not the number: 3 is our assumption, a few as observed.
         self.old_message_edits = 3
+        # Users whose direct messages from the bot are closed (close_dms).
+        self.closed_dms: set[int] = set()
         self.record_gateway = record_gateway
         self.rate_limiter: RateLimiter | None = None
         if rule(rate_limits) or rate_limit_rules:
@@ -553,6 +555,18 @@ class FakeDiscord:
         if not msgs:
             raise LookupError("no public messages in channel")
         return msgs[-1]
+
+    def close_dms(self, user: UserRef, closed: bool = True) -> None:
+        """``user`` takes no direct messages from the bot (their privacy setting for the
+        server, or they blocked it): opening the DM channel still works, but a message
+        posted there answers 403 50007 "Cannot send messages to this user".
+        https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+        (50007; also https://github.com/discord/discord-api-docs/issues/61)"""
+        uid = self.user(user).id
+        if closed:
+            self.closed_dms.add(uid)
+        else:
+            self.closed_dms.discard(uid)
 
     def dm_messages(self, user: UserRef) -> list[StoredMessage]:
         uid = self.user(user).id
@@ -1858,6 +1872,9 @@ class FakeDiscord:
     async def _create_message(self, ctx: _Ctx) -> web.Response:
         channel = self._need_channel(ctx.int_group(1))
         body = ctx.body
+        if channel.type == 1 and channel.recipient is not None \
+                and channel.recipient.id in self.closed_dms:
+            raise HTTPError(403, 50007, "Cannot send messages to this user")
         self._need_post_rights(channel, body, len(ctx.files))
         self._check_payload(body, creating=True, files=len(ctx.files))
         if int(body.get("flags") or 0) & EPHEMERAL:
