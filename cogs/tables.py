@@ -89,6 +89,7 @@ from bot.render.text import (
     lobby_turn_text,
     notify_text,
     time_left_text,
+    timer_text,
     turn_ping_text,
 )
 from bot.store import Post, PostRow, Store
@@ -97,6 +98,7 @@ from bot.tables.kind import GameKind
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
 from bot.tables.service import (
+    DEFAULT_REMINDERS,
     FINISHED,
     LOBBY,
     PLAYING,
@@ -625,8 +627,12 @@ def table_panel(table: Table) -> Panel:
     names = seat_names(table.seats)
     kind = table.kind
     if table.stage == LOBBY:
+        options = kind.options_line(table.rules)
+        if table.turn_timer:  # the players see the clock they sign up for
+            options += "\n" + timer_text(round(table.turn_timer / 60), table.reminders,
+                                         table.timeout_action)
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
-                           kind.lobby_title(table.rules), kind.options_line(table.rules))
+                           kind.lobby_title(table.rules), options)
     return _with_deadline(table, kind.table_panel(table.game, names))
 
 
@@ -744,6 +750,15 @@ TIMER_DESCRIPTIONS = {
     "reminders": "Reminders, e.g. 50%, 1h (share of the time, or time left; default 50%, 1h)",
     "on_timeout": "When a turn's time runs out (default: the AI plays that turn)",
 }
+
+
+def _settings_timer(settings: Mapping[str, Any]) -> str:
+    """A server's default reminders and timeout action, as a line (nothing without a
+    default turn timer: they matter only with one)."""
+    if not settings.get("turn_timer"):
+        return ""
+    return timer_text(int(settings["turn_timer"]), settings.get("reminders", DEFAULT_REMINDERS),
+                      settings.get("timeout_action")) + "\n"
 
 
 def _reminder_points(text: str | None) -> list[str] | None:
@@ -1925,6 +1940,7 @@ class Tables(commands.Cog):
                 and all(v is None for v in asked.values()):
             await self._reply(interaction, kind.settings_text(current, False) + "\n"
                               + switches_text(current.get("switches", {})) + "\n"
+                              + _settings_timer(current)
                               + language_text(await self.server_language(guild)))
             return
         if not _is_manager(interaction):
@@ -1945,6 +1961,7 @@ class Tables(commands.Cog):
         _committed(interaction, None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
+                          + _settings_timer(new)
                           + language_text(await self.server_language(guild)))
 
     async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:
