@@ -47,7 +47,9 @@ from bot.typed_cards import (
 from cogs.tables import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
+    ON_TIMEOUT_CHOICES,
     SWITCH_DESCRIPTIONS,
+    TIMER_DESCRIPTIONS,
     Components,
     GameCog,
     TableBot,
@@ -204,7 +206,8 @@ class American(GameCog):
     @app_commands.describe(players="Number of players (2 to 5)",
                            target="Deals to win the match (default 1)",
                            turn_timer="Minutes per turn before the AI plays it (0: no timer)",
-                           **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
+                           **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
     async def new(self, interaction: discord.Interaction[Any],
                   players: app_commands.Range[int, 2, 5] | None = None,
                   target: app_commands.Range[int, 1, 100] | None = None,
@@ -212,11 +215,12 @@ class American(GameCog):
                   swap: bool | None = None, blind_down: bool | None = None,
                   voluntary_pickup: bool | None = None,
                   turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                  reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
         await self.host.new_table(
             interaction, GAME, preset=None, players=players, target=target,
-            turn_timer=turn_timer,
+            turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
             options={"same_rank": same_rank, "four_burns": four_burns, "swap": swap,
                      "blind_down": blind_down, "voluntary_pickup": voluntary_pickup},
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
@@ -325,19 +329,22 @@ class American(GameCog):
                            target="Deals to win the match",
                            options="House rules, e.g. same_rank swap ('none': none)",
                            turn_timer="Minutes per turn before the AI plays it (0: no timer)",
-                           language=LANGUAGE_DESCRIPTION, **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+                           language=LANGUAGE_DESCRIPTION, **TIMER_DESCRIPTIONS,
+                           **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(language=LANGUAGE_CHOICES, on_timeout=ON_TIMEOUT_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any],
                        players: app_commands.Range[int, 2, 5] | None = None,
                        target: app_commands.Range[int, 1, 100] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                       reminders: str | None = None, on_timeout: str | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:
         await self.host.save_settings(
             interaction, GAME, preset=None, players=players, target=target,
-            options=options, turn_timer=turn_timer,
+            options=options, turn_timer=turn_timer, reminders=reminders,
+            on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
                       "thread": thread}, language=language)
 

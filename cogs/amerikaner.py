@@ -41,7 +41,9 @@ from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, t
 from cogs.tables import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
+    ON_TIMEOUT_CHOICES,
     SWITCH_DESCRIPTIONS,
+    TIMER_DESCRIPTIONS,
     Components,
     GameCog,
     TableBot,
@@ -212,7 +214,8 @@ class Amerikaner(GameCog):
     @app_commands.describe(preset="Which game", players="Number of players",
                            target="Winning score (52; Kani 50)",
                            turn_timer="Minutes per turn before the AI plays it (0: no timer)",
-                           **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
+                           **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
     async def new(self, interaction: discord.Interaction[Any],
                   preset: str | None = None,
@@ -224,11 +227,12 @@ class Amerikaner(GameCog):
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
                   turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                  reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
         await self.host.new_table(
             interaction, GAME, preset=preset, players=players, target=target,
-            turn_timer=turn_timer,
+            turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
             options={"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
                      "kitty_trick": kitty_trick, "free_trump": free_trump,
                      "two_wins": two_wins, "bidder_double": bidder_double,
@@ -353,19 +357,22 @@ class Amerikaner(GameCog):
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
-    @app_commands.describe(language=LANGUAGE_DESCRIPTION, **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(language=LANGUAGE_CHOICES)
+    @app_commands.describe(language=LANGUAGE_DESCRIPTION, **TIMER_DESCRIPTIONS,
+                           **SWITCH_DESCRIPTIONS)
+    @app_commands.choices(language=LANGUAGE_CHOICES, on_timeout=ON_TIMEOUT_CHOICES)
     async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
                        turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                       reminders: str | None = None, on_timeout: str | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:
         await self.host.save_settings(
             interaction, GAME, preset=preset, players=players, target=target,
-            options=options, turn_timer=turn_timer,
+            options=options, turn_timer=turn_timer, reminders=reminders,
+            on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
                       "thread": thread}, language=language)
 

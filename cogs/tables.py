@@ -89,6 +89,7 @@ from bot.render.text import (
     lobby_turn_text,
     notify_text,
     time_left_text,
+    timer_text,
     turn_ping_text,
 )
 from bot.store import Post, PostRow, Store
@@ -97,6 +98,7 @@ from bot.tables.kind import GameKind
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
 from bot.tables.service import (
+    DEFAULT_REMINDERS,
     FINISHED,
     LOBBY,
     PLAYING,
@@ -105,6 +107,8 @@ from bot.tables.service import (
     POST_HAND_SUMMARY,
     POST_TABLE_MESSAGE,
     POST_TIMEOUT,
+    check_reminders,
+    check_timeout_action,
 )
 
 log = logging.getLogger(__name__)
@@ -623,8 +627,12 @@ def table_panel(table: Table) -> Panel:
     names = seat_names(table.seats)
     kind = table.kind
     if table.stage == LOBBY:
+        options = kind.options_line(table.rules)
+        if table.turn_timer:  # the players see the clock they sign up for
+            options += "\n" + timer_text(round(table.turn_timer / 60), table.reminders,
+                                         table.timeout_action)
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
-                           kind.lobby_title(table.rules), kind.options_line(table.rules))
+                           kind.lobby_title(table.rules), options)
     return _with_deadline(table, kind.table_panel(table.game, names))
 
 
@@ -735,6 +743,33 @@ LANGUAGE_CHOICES = [app_commands.Choice(name="English", value="en"),
                     app_commands.Choice(name="Norsk (bokmål)", value="nb"),
                     app_commands.Choice(name="The server's own", value="default")]
 LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Server)"
+
+# A turn timer's reminders and what its end does (TableService.create), offered by every
+# game's `new` and `settings` beside `turn_timer`. A description has at most 100 characters.
+TIMER_DESCRIPTIONS = {
+    "reminders": "Reminders, e.g. 50%, 1h (share of the time, or time left; default 50%, 1h)",
+    "on_timeout": "When a turn's time runs out (default: the AI plays that turn)",
+}
+
+
+def _settings_timer(settings: Mapping[str, Any]) -> str:
+    """A server's default reminders and timeout action, as a line (nothing without a
+    default turn timer: they matter only with one)."""
+    if not settings.get("turn_timer"):
+        return ""
+    return timer_text(int(settings["turn_timer"]), settings.get("reminders", DEFAULT_REMINDERS),
+                      settings.get("timeout_action")) + "\n"
+
+
+def _reminder_points(text: str | None) -> list[str] | None:
+    """The reminder points a member typed ("50%, 1h" or "50% 1h"); None when blank."""
+    points = (text or "").replace(",", " ").split()
+    return points or None
+
+
+ON_TIMEOUT_CHOICES = [
+    app_commands.Choice(name="The AI plays that turn", value="play"),
+    app_commands.Choice(name="The AI takes the seat until the player is back", value="seat")]
 
 # The table switches a `new` command (and a server's `settings`) offers, described.
 SWITCH_DESCRIPTIONS = {
@@ -1842,7 +1877,8 @@ class Tables(commands.Cog):
     async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
                         preset: str | None, players: int | None, target: int | None,
                         turn_timer: int | None, options: Mapping[str, bool | None],
-                        switches: Mapping[str, bool | None]) -> None:
+                        switches: Mapping[str, bool | None], reminders: str | None = None,
+                        on_timeout: str | None = None) -> None:
         """A game's `new`: a lobby with what the host asked for, else the server's
         defaults for the game (its `settings`; a preset's options and counts only for
         that preset), else the game's own."""
@@ -1856,6 +1892,11 @@ class Tables(commands.Cog):
         count = players or (defaults.get("players") if same else None) or kind.default_players
         merged["target"] = target or (defaults.get("target") if same else None)
         timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
+        # Checked before a thread is started for the table (a bad value: the service's
+        # sentence); blank reminders are the default ones.
+        points = check_reminders(_reminder_points(reminders)
+                                 or defaults.get("reminders"))
+        action = check_timeout_action(on_timeout or defaults.get("timeout_action"))
         chosen_switches = table_switches(defaults, **switches)
         channel = interaction.channel_id or 0
         new_thread = bool(chosen_switches.get("thread")) \
@@ -1872,7 +1913,8 @@ class Tables(commands.Cog):
         table = await self.tables.create(guild, channel, interaction.user.id,
                                          interaction.user.display_name, chosen, int(count),
                                          merged, timer * 60 or None, game=game,
-                                         switches=chosen_switches)
+                                         switches=chosen_switches, reminders=points,
+                                         timeout_action=action)
         _committed(interaction, table, "opened")
         await self.open_lobby(interaction, table)
 
@@ -1880,19 +1922,25 @@ class Tables(commands.Cog):
                             preset: str | None, players: int | None, target: int | None,
                             options: str | None, turn_timer: int | None,
                             switches: Mapping[str, bool | None],
-                            language: str | None = None) -> None:
+                            language: str | None = None, reminders: str | None = None,
+                            on_timeout: str | None = None) -> None:
         """A game's `settings`: this server's defaults for new tables of the game, shown,
         or changed (Manage Server) once the game accepts them."""
         guild = interaction.guild_id or 0
         kind = self.tables.kind(game)
         current = await self.bot.store.get_guild_settings(guild, game)
         changed = {name: on for name, on in switches.items() if on is not None}
-        asked = {"preset": preset, "players": players, "target": target,
-                 "turn_timer": turn_timer}
+        asked: dict[str, object] = {
+            "preset": preset, "players": players, "target": target, "turn_timer": turn_timer,
+            # Checked now, not at the next `new` (blank: the default reminders).
+            "reminders": None if reminders is None else list(check_reminders(
+                _reminder_points(reminders))),
+            "timeout_action": None if on_timeout is None else check_timeout_action(on_timeout)}
         if options is None and not changed and language is None \
                 and all(v is None for v in asked.values()):
             await self._reply(interaction, kind.settings_text(current, False) + "\n"
                               + switches_text(current.get("switches", {})) + "\n"
+                              + _settings_timer(current)
                               + language_text(await self.server_language(guild)))
             return
         if not _is_manager(interaction):
@@ -1913,6 +1961,7 @@ class Tables(commands.Cog):
         _committed(interaction, None)
         await self._reply(interaction, kind.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
+                          + _settings_timer(new)
                           + language_text(await self.server_language(guild)))
 
     async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:

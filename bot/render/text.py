@@ -515,6 +515,18 @@ def switches_text(switches: dict[str, Any]) -> str:
         thread=state("thread", _("off")))
 
 
+def timer_text(minutes: int, reminders: Sequence[str], action: str | None) -> str:
+    """A turn timer as a table or a server's defaults have it: its length, its reminder
+    points (as typed: "50%", "1h") and what its end does ("play" or "seat")."""
+    length = ngettext("{count} minute a turn", "{count} minutes a turn", minutes).format(
+        count=minutes)
+    points = _(", ").join(reminders) if reminders else _("none")
+    end = (_("the AI takes the seat until the player is back") if action == "seat"
+           else _("the AI plays that turn"))
+    return _("Turn timer: {length}; reminders: {points}; when it runs out, {end}.").format(
+        length=length, points=points, end=end)
+
+
 def claim_text(name: str) -> str:
     """`name` claimed every remaining trick of the deal, and the claim held."""
     return _("🙌 {name} claimed the remaining tricks: the rest stands.").format(name=name)
