@@ -8,6 +8,7 @@ turn pings by direct message (and a member whose DMs are closed), the games list
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from tests.e2e.american_driver import open_american
 from tests.e2e.driver import ButtonDriver, in_every_language, open_table
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.models import iter_components
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -71,16 +73,35 @@ def _fields(message: StoredMessage) -> list[dict[str, Any]]:
     return list(message.embeds[0].get("fields", [])) if message.embeds else []
 
 
-def _check_games(message: StoredMessage, tables: list[Table], user: int) -> None:
-    """The games list shows `tables` in this order, each with its channel, its link, whose
-    turn (the member's own in bold), the time left and the hand's button."""
+def _table_messages(fake: FakeDiscord, table: Table) -> list[int]:
+    """The ids of every message that has been `table`'s table message (it carries, or
+    carried in an earlier version, the table's Rules button), oldest first."""
+    rules = f"amk:{table.id}:rules"
+
+    def carried(payload: dict[str, Any]) -> bool:
+        return any(c.get("custom_id") == rules for c in iter_components(
+            payload.get("components") or []))
+
+    return sorted(m.id for m in fake.all_messages(table.channel_id)
+                  if m.component(rules) is not None or any(map(carried, m.history)))
+
+
+def _check_games(fake: FakeDiscord, message: StoredMessage, tables: list[Table],
+                 user: int) -> None:
+    """The games list shows `tables` in this order, each with its channel, its link to the
+    table message, whose turn (the member's own in bold), the time left and the hand's
+    button. The link is to the table message as it was when the list was drawn: the
+    current one, or the one before it when a fresh one was posted since (a table message
+    is posted afresh when it is too old to edit, by the outbox, at its own moment)."""
     fields = _fields(message)
     assert len(fields) == len(tables), fields
     for index, (field, table) in enumerate(zip(fields, tables, strict=True), start=1):
         value = field["value"]
         assert field["name"] == f"{index}. {table.kind.title(table.rules)}"
         assert f"<#{table.channel_id}>" in value
-        assert f"/{table.guild_id}/{table.channel_id}/{table.message_id}" in value
+        linked = re.search(rf"/{table.guild_id}/{table.channel_id}/(\d+)", value)
+        assert linked is not None, value
+        assert int(linked.group(1)) in _table_messages(fake, table)[-2:], value
         seat = table.to_act
         mine = seat is not None and table.seats[seat].user_id == user
         assert ("**Your turn**" in value) == mine, value
@@ -158,7 +179,7 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
             assert deadline is not None and abs(deadline - (table.turn_since or 0)
                                                 - 2 * DAY) < 1
             before = await days.games(name, games_channel)
-            _check_games(before, [table], user)
+            _check_games(fake, before, [table], user)
 
             def followed() -> bool:
                 panel = driver.hands.get(name)
@@ -205,7 +226,7 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
             moved_at[name] = len(days.pings(name))
             await driver.wait_for_humans()  # the AIs' turns done: the list holds still
             after = await days.games(name, games_channel)
-            _check_games(after, [table], user)
+            _check_games(fake, after, [table], user)
             return seat, name, panel
 
         # Day 1: a few moves, each from its ping, hours apart (every panel's token runs
@@ -319,8 +340,9 @@ async def test_both_games_in_one_list_with_pings_you_can_act_on(
                                   f"{name}'s ping at {table.kind.name}")
             ping = days[table.id].channel_pings(name)[-1]
             assert table.kind.title(table.rules) in ping.content
-            assert f"/{fake.guild.id}/{table.channel_id}/{table.message_id}" in (_link(ping)
-                                                                              or "")
+            linked = re.search(rf"/{fake.guild.id}/{table.channel_id}/(\d+)", _link(ping) or "")
+            assert linked is not None and int(linked.group(1)) in _table_messages(
+                fake, table)[-2:], _link(ping)
             panel = await _open_from(fake, name, ping, table)
             assert "Your turn" in panel.text()
         for name in ("alice", "bob"):
@@ -328,9 +350,9 @@ async def test_both_games_in_one_list_with_pings_you_can_act_on(
             listed = await Days(fake).games(name)
             expected = sorted([american, amerikaner], key=lambda t: (
                 t.seats[t.to_act or 0].user_id != user, t.turn_deadline or 0, t.id))
-            _check_games(listed, expected, user)
+            _check_games(fake, listed, expected, user)
         carol = await Days(fake).games("carol", second)  # from another channel: hers only
-        _check_games(carol, [amerikaner], fake.user("carol").id)
+        _check_games(fake, carol, [amerikaner], fake.user("carol").id)
         everyone = {fake.user(n).id for n in ("alice", "bob", "carol")}
         for message, pings in fake.pings():
             assert len(pings.users) == 1 and pings.users <= everyone and not pings.roles \
