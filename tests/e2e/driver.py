@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -380,6 +380,26 @@ class LeakChecker:
 def make_fake(**kwargs: Any) -> FakeDiscord:
     kwargs.setdefault("user_names", NAMES)
     return FakeDiscord(**kwargs)
+
+
+async def norwegian_fake() -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord whose server is Norwegian, as are alice's and carol's
+    Discord (the Norwegian e2e tests' fixture)."""
+    fake = make_fake()
+    fake.guild.preferred_locale = "no"
+    for name in ("alice", "carol"):
+        fake.user(name).locale = "no"
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+def in_bokmal(text: Callable[[], str]) -> str:
+    """`text()` rendered in bokmål."""
+    with use_locale("nb"):
+        return text()
 
 
 def assert_interactions_answered(fake: FakeDiscord, limit: float = 3.0) -> None:

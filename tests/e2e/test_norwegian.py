@@ -12,31 +12,27 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.i18n import pgettext, use_locale
+from bot.i18n import pgettext
 from bot.render import button_label, error_text
 from bot.tables import TableError
-from tests.e2e.driver import ButtonDriver, make_fake, table_message, wait_game_over
+from tests.e2e.driver import (
+    ButtonDriver,
+    in_bokmal,
+    norwegian_fake,
+    table_message,
+    wait_game_over,
+)
 from tests.fake_discord import FakeDiscord
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     """A fake Discord whose server is Norwegian, as are alice's and carol's Discord."""
-    fake = make_fake()
-    fake.guild.preferred_locale = "no"
-    for name in ("alice", "carol"):
-        fake.user(name).locale = "no"
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
+    async for running in norwegian_fake():
+        yield running
 
 
-def nb(text: object) -> str:
-    """`text()` rendered in bokmål."""
-    with use_locale("nb"):
-        return text()  # type: ignore[operator, no-any-return]
+nb = in_bokmal
 
 
 def _title(message: object) -> str:

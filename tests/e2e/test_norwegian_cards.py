@@ -13,30 +13,20 @@ from bot.app import AmerikanerBot
 from bot.cards import card_name
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS
 from bot.games.amerikaner.text import option_name
-from bot.i18n import use_locale
 from bot.render import button_label
 from bot.typed_cards import norwegian_notation
-from tests.e2e.driver import make_fake
+from tests.e2e.driver import in_bokmal, norwegian_fake
 from tests.fake_discord import FakeDiscord
 
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     """A fake Discord whose server is Norwegian, as are alice's and carol's Discord."""
-    fake = make_fake()
-    fake.guild.preferred_locale = "no"
-    for name in ("alice", "carol"):
-        fake.user(name).locale = "no"
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
+    async for running in norwegian_fake():
+        yield running
 
 
-def _nb(make: object) -> str:
-    with use_locale("nb"):
-        return make()  # type: ignore[operator, no-any-return]
+_nb = in_bokmal
 
 
 async def test_the_lobby_names_house_rules_in_norwegian(fake: FakeDiscord,
