@@ -1,0 +1,146 @@
+"""Skill ratings: the model that turns rated matches into members' ratings.
+
+Platform code: it knows no game. A game maps its finished units of play (an Amerikaner
+hand, an American deal) to `RatedMatch`es (`GameKind.rating_matches`); the service rates
+them with `MODEL.rate` as they finish, and `amerikaner db rerate` replays the stored
+records through the same two functions, so the ratings are always derived from the
+records and rebuilt exactly.
+
+The model is openskill's Plackett-Luce (Weng and Lin's Bayesian approximation, MIT, the
+patent-free relative of TrueSkill): a rating is a belief about skill, a mean `mu` and an
+uncertainty `sigma`; boards sort by the conservative `ordinal` (mu - 3 sigma), so that a
+member with a few lucky hands does not top them. Plackett-Luce takes any number of teams
+of any size with full finishing orders (American's places at 3 to 5 players, ties
+included) and reduces to Bradley-Terry for two teams (an Amerikaner hand).
+
+Teams of unequal size. openskill's team strength is the SUM of its members' mu, which
+would make three defenders of average skill a near-certain favourite over a lone
+Amerikaner bidder of the same skill, and would reward a member for the size of their
+side. In these games the sides are unequal by the rules, not by strength (the bidder
+chose a contract the bid's side can make), so `rate` hands openskill each mu as its
+distance from the starting mean (mu - MU): a team's strength is then how much better
+than average its members are, and average sides of any size are even. The per-member
+update depends only on these differences, so this changes no other part of the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+__all__ = ["MIN_RATED_HANDS", "MODEL", "Rating", "RatedMatch", "RatingModel"]
+
+# openskill's defaults (Weng and Lin's): a new member is mu 25 with sigma 25/3, so their
+# ordinal starts at 0; beta (the spread of one match's performance) is sigma / 2.
+MU = 25.0
+SIGMA = MU / 3
+BETA = SIGMA / 2
+# The sigma a member's uncertainty grows by before each match, so a rating keeps moving
+# with a member's form instead of freezing after thousands of hands (openskill's default).
+TAU = MU / 300
+# The z of the ordinal: mu - Z * sigma, about the 99.9% lower bound of the skill.
+Z = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatedMatch:
+    """One rated unit of play (an Amerikaner/Kani hand, an American deal): teams of SEATS
+    with their finishing ranks (0 best; equal ranks tie) and, where the model takes a
+    margin, scores (higher is better) — None when there is none."""
+
+    teams: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.ranks) != len(self.teams) or len(self.teams) < 2:
+            raise ValueError(f"a match needs two or more teams, each with a rank: {self}")
+        if self.scores is not None and len(self.scores) != len(self.teams):
+            raise ValueError(f"one score per team: {self}")
+        seats = [seat for team in self.teams for seat in team]
+        if len(set(seats)) != len(seats) or not all(self.teams):
+            raise ValueError(f"each seat in one team, no empty team: {self}")
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Every seat that played in the match."""
+        return tuple(seat for team in self.teams for seat in team)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A belief about a member's skill: the mean `mu` and its uncertainty `sigma`."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative value boards sort by: skill is above it with ~99.9% belief."""
+        return self.mu - Z * self.sigma
+
+
+# The AI levels' fixed ratings (bench/ratings.py measures them: see the README's
+# "Ratings"). Their sigma is small: the level's skill is known, so a hand against an AI
+# seat moves the member's rating by what the AI's known strength says about the result.
+AI_RATINGS: dict[str, Rating] = {
+    "random": Rating(17.0, 1.0),
+    "easy": Rating(23.0, 1.0),
+    "strong": Rating(28.0, 1.0),
+}
+AI_SIGMA = 1.0
+
+
+class RatingModel:
+    """The one place the model and its parameters live."""
+
+    def __init__(self, *, mu: float = MU, sigma: float = SIGMA, beta: float = BETA,
+                 tau: float = TAU, margin: float = 0.0,
+                 ai: dict[str, Rating] | None = None) -> None:
+        # margin 0: a match's scores are not used (see `rate`).
+        self.mu = mu
+        self.sigma = sigma
+        self.margin = margin
+        self.ai_ratings = dict(AI_RATINGS if ai is None else ai)
+        self._model = PlackettLuce(mu=0.0, sigma=sigma, beta=beta, tau=tau, margin=margin)
+
+    def initial(self) -> Rating:
+        """A member's first rating."""
+        return Rating(self.mu, self.sigma)
+
+    def ai(self, level: str) -> Rating:
+        """An AI seat's FIXED rating of its level (an unknown level rates as average)."""
+        return self.ai_ratings.get(level, Rating(self.mu, AI_SIGMA))
+
+    def rate(self, match: RatedMatch, seats: Sequence[Rating],
+             fixed: Sequence[bool]) -> list[Rating]:
+        """The new rating of every seat, in seat order, after `match`: seats outside the
+        match and fixed seats (AI) come back unchanged."""
+        if len(fixed) != len(seats):
+            raise ValueError("one `fixed` flag per seat")
+        model = self._model
+        centre = self.mu
+        teams: list[list[Any]] = [
+            [model.rating(mu=seats[seat].mu - centre, sigma=seats[seat].sigma)
+             for seat in team] for team in match.teams]
+        # openskill takes ranks or scores, not both; scores count only with a margin.
+        if self.margin > 0 and match.scores is not None:
+            rated = model.rate(teams, scores=list(match.scores))
+        else:
+            rated = model.rate(teams, ranks=[float(rank) for rank in match.ranks])
+        out = list(seats)
+        for team, new_team in zip(match.teams, rated, strict=True):
+            for seat, new in zip(team, new_team, strict=True):
+                if not fixed[seat]:
+                    out[seat] = Rating(new.mu + centre, new.sigma)
+        return out
+
+
+MODEL = RatingModel()
+
+# Rated hands a member needs to appear on a rating board (bench/ratings.py: by then the
+# order of the rated members is mostly right, and sigma has shrunk by about a half).
+MIN_RATED_HANDS = 20
