@@ -99,13 +99,15 @@ class RatingModel:
 
     def __init__(self, *, mu: float = MU, sigma: float = SIGMA, beta: float = BETA,
                  tau: float = TAU, margin: float = 0.0,
-                 ai: dict[str, Rating] | None = None) -> None:
-        # margin 0: a match's scores are not used (see `rate`).
+                 ai: dict[str, Rating] | None = None, centred: bool = True) -> None:
+        # margin 0: a match's scores are not used (see `rate`). centred False: openskill's
+        # own team sums, which bench/ratings.py compares with the centred ones.
         self.mu = mu
+        self.centred = centred
         self.sigma = sigma
         self.margin = margin
         self.ai_ratings = dict(AI_RATINGS if ai is None else ai)
-        self._model = PlackettLuce(mu=0.0, sigma=sigma, beta=beta, tau=tau, margin=margin)
+        self._model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau, margin=margin)
 
     def initial(self) -> Rating:
         """A member's first rating."""
@@ -122,7 +124,7 @@ class RatingModel:
         if len(fixed) != len(seats):
             raise ValueError("one `fixed` flag per seat")
         model = self._model
-        centre = self.mu
+        centre = self.mu if self.centred else 0.0
         teams: list[list[Any]] = [
             [model.rating(mu=seats[seat].mu - centre, sigma=seats[seat].sigma)
              for seat in team] for team in match.teams]
