@@ -58,6 +58,7 @@ def model_variants() -> dict[str, RatingModel]:
     return {
         "rating": MODEL,
         "beta x2": RatingModel(beta=MODEL._model.beta * 2),
+        "tau /10": RatingModel(tau=MODEL._model.tau / 10),
         "margin 2": RatingModel(margin=2.0),
         "uncentred": RatingModel(centred=False),
     }
@@ -217,7 +218,10 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
     rules = kind.make_rules(preset, args.players, {})
     rng = random.Random(seed)
     models = model_variants()
-    members = [Member(i / (args.members - 1)) for i in range(args.members)]
+    if args.pure:  # half the members always at the weak level, half always strong
+        members = [Member(float(i % 2)) for i in range(args.members)]
+    else:
+        members = [Member(i / (args.members - 1)) for i in range(args.members)]
     for member in members:
         member.ratings = {name: model.initial() for name, model in models.items()}
     truth = [m.p for m in members]
@@ -236,7 +240,8 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
                 {k: spearman(truth, v) for k, v in stats.items()},
                 {k: kendall(truth, v) for k, v in stats.items()},
                 {"mu": [m.ratings["rating"].mu for m in members],
-                 "sigma": [m.ratings["rating"].sigma for m in members]})
+                 "sigma": [m.ratings["rating"].sigma for m in members],
+                 "p": truth})
     return snapshots
 
 
@@ -271,9 +276,15 @@ def report(runs: list[dict[int, Snapshot]], checkpoints: Sequence[int]) -> None:
     sigmas = [statistics.fmean(run[last].mus["sigma"][i] for run in runs)
               for i in range(len(mus))]
     print(f"\nthe bot's model after {last} hands/member, by p (mean over runs):")
-    for i, (mu, sigma) in enumerate(zip(mus, sigmas, strict=True)):
-        p = i / (len(mus) - 1)
+    truth = runs[0][last].mus["p"]
+    for p, mu, sigma in zip(truth, mus, sigmas, strict=True):
         print(f"  p={p:.2f}: mu {mu:6.2f}  sigma {sigma:5.2f}  ordinal {mu - 3 * sigma:6.2f}")
+    weak = [mu for p, mu in zip(truth, mus, strict=True) if p == 0]
+    strong = [mu for p, mu in zip(truth, mus, strict=True) if p == 1]
+    gap = statistics.fmean(strong) - statistics.fmean(weak)
+    print(f"  always weak: mu {statistics.fmean(weak):.2f}; always strong: mu "
+          f"{statistics.fmean(strong):.2f}; gap {gap:.2f}; mean of all "
+          f"{statistics.fmean(mus):.2f}")
     for n in (n for n in checkpoints if n in (20, 50)):
         sig = statistics.fmean(statistics.fmean(run[n].mus["sigma"]) for run in runs)
         print(f"  mean sigma after {n} hands/member: {sig:.2f}")
@@ -314,6 +325,8 @@ def main() -> None:
                         help="the strong AI's worlds per decision (0: its time budget)")
     parser.add_argument("--cap", type=int, default=30,
                         help="a game stops after this many hands (the leader wins)")
+    parser.add_argument("--pure", action="store_true",
+                        help="members play one level only (half each): the levels' mu")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     set_strong(args.samples)
@@ -325,8 +338,11 @@ def main() -> None:
     start = time.perf_counter()
     by_preset = {}
     for preset in presets:
-        runs = [run_population(args, preset, args.seed * 1000 + r, checkpoints)
-                for r in range(args.runs)]
+        runs = []
+        for r in range(args.runs):
+            runs.append(run_population(args, preset, args.seed * 1000 + r, checkpoints))
+            print(f"  run {r + 1}/{args.runs} of {preset or 'default'}: "
+                  f"{time.perf_counter() - start:.0f} s", flush=True)
         by_preset[str(preset)] = runs
         print(f"\n== preset {preset or 'default'} ({time.perf_counter() - start:.0f} s)")
         report(runs, checkpoints)
