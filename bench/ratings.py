@@ -57,10 +57,12 @@ def model_variants() -> dict[str, RatingModel]:
     """The bot's model and the alternatives it is measured against."""
     return {
         "rating": MODEL,
-        "beta x2": RatingModel(beta=MODEL._model.beta * 2),
+        "beta 25/6": RatingModel(beta=25 / 6),  # openskill's default beta
+        "beta 25/3": RatingModel(beta=25 / 3),
         "tau /10": RatingModel(tau=MODEL._model.tau / 10),
         "margin 2": RatingModel(margin=2.0),
         "uncentred": RatingModel(centred=False),
+        "not 0-sum": RatingModel(zero_sum=False),
     }
 
 

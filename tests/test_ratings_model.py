@@ -57,21 +57,30 @@ def test_beating_a_strong_ai_moves_you_more_than_beating_an_easy_one() -> None:
 
 
 def test_average_sides_of_unequal_size_are_even() -> None:
-    """A lone bidder who makes it gains what three defenders who beat a lone bidder of the
-    same skill gain each: the side's size is the rules', not a strength (centred mu)."""
+    """A lone bidder of average skill against three average defenders is an even match
+    (centred mu): making it gains what failing it costs, and the changes sum to zero, the
+    three defenders sharing what the bidder gains or loses (zero-sum)."""
     seats = [MODEL.initial()] * 4
     solo_won = MODEL.rate(RatedMatch(((0,), (1, 2, 3)), (0, 1)), seats, [False] * 4)
     solo_lost = MODEL.rate(RatedMatch(((0,), (1, 2, 3)), (1, 0)), seats, [False] * 4)
     gain = solo_won[0].mu - seats[0].mu
     assert gain > 0
-    assert solo_lost[1].mu - seats[1].mu == pytest.approx(gain)
     assert solo_lost[0].mu - seats[0].mu == pytest.approx(-gain)
+    assert gain == pytest.approx(RatingModel(zero_sum=False).rate(
+        RatedMatch(((0,), (1, 2, 3)), (0, 1)), seats, [False] * 4)[0].mu - 25)
+    for seat in (1, 2, 3):
+        assert solo_lost[seat].mu - seats[seat].mu == pytest.approx(gain / 3)
+        assert solo_won[seat].mu - seats[seat].mu == pytest.approx(-gain / 3)
     # openskill's plain team sums would call three average defenders near-certain
     # winners, so beating them would be worth far more than losing to them costs.
     plain = RatingModel(centred=False)
     won = plain.rate(RatedMatch(((0,), (1, 2, 3)), (0, 1)), seats, [False] * 4)
     lost = plain.rate(RatedMatch(((0,), (1, 2, 3)), (1, 0)), seats, [False] * 4)
     assert won[0].mu - 25 > 2 * (25 - lost[0].mu)
+    # And without the zero-sum shift each defender gains what the lone bidder loses.
+    raw = RatingModel(zero_sum=False).rate(RatedMatch(((0,), (1, 2, 3)), (1, 0)), seats,
+                                           [False] * 4)
+    assert raw[1].mu - 25 == pytest.approx(25 - raw[0].mu)
 
 
 def test_ties_share_the_change() -> None:
@@ -112,8 +121,12 @@ def test_rating_changes_no_fixed_seat_and_no_seat_outside_the_match(
     for seat in range(n):
         if fixed[seat] or seat not in playing:
             assert after[seat] == seats[seat]
+            continue
         else:
             winner = seat in teams[ranks.index(0)]
             assert (after[seat].mu >= seats[seat].mu) == winner or \
                 after[seat].mu == seats[seat].mu
             assert after[seat].sigma <= seats[seat].sigma + MODEL._model.tau
+    if not any(fixed):  # zero-sum: what the winners gain, the losers lose
+        assert sum(a.mu - s.mu for a, s in zip(after, seats, strict=True)) == \
+            pytest.approx(0.0, abs=1e-9)
