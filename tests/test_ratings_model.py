@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch, Rating, RatingModel
+from bot.tables.ratings import AI_RATINGS, MIN_RATED_HANDS, MODEL, RatedMatch, Rating, RatingModel
 
 
 def test_rated_match_refuses_a_malformed_match() -> None:
@@ -30,11 +30,21 @@ def test_initial_rating_and_ordinal() -> None:
     assert MIN_RATED_HANDS > 0
 
 
-def test_ai_levels_are_fixed_and_ordered() -> None:
-    easy, strong = MODEL.ai("easy"), MODEL.ai("strong")
-    assert easy.mu < strong.mu
+@pytest.mark.parametrize("pool", ["amerikaner", "american", None, "unknown"])
+def test_ai_levels_are_fixed_and_ordered(pool: str | None) -> None:
+    easy, strong = MODEL.ai("easy", pool), MODEL.ai("strong", pool)
+    assert easy.mu < MODEL.initial().mu < strong.mu  # a new member is between the levels
     assert easy.sigma < MODEL.initial().sigma  # an AI level's skill is known
-    assert MODEL.ai("nonsense") == Rating(MODEL.initial().mu, easy.sigma)
+    assert MODEL.ai("nonsense", pool) == Rating(MODEL.initial().mu, easy.sigma)
+    assert MODEL.ai("easy") == MODEL.ai("easy", "amerikaner")
+
+
+def test_every_games_pool_has_its_ai_levels() -> None:
+    from bot.games import GAMES
+
+    for kind in GAMES.values():
+        pool = kind.rating_pool(kind.make_rules(None, kind.default_players, {}))
+        assert set(kind.ai_levels) <= set(AI_RATINGS[pool])
 
 
 def test_winners_rise_losers_fall_and_fixed_seats_stay() -> None:

@@ -87,15 +87,19 @@ class Rating:
         return self.mu - Z * self.sigma
 
 
-# The AI levels' fixed ratings (bench/ratings.py measures them: see the README's
-# "Ratings"). Their sigma is small: the level's skill is known, so a hand against an AI
-# seat moves the member's rating by what the AI's known strength says about the result.
-AI_RATINGS: dict[str, Rating] = {
-    "random": Rating(17.0, 1.0),
-    "easy": Rating(23.0, 1.0),
-    "strong": Rating(28.0, 1.0),
-}
+# The AI levels' fixed ratings, by rating pool (GameKind.rating_pool) and level, measured
+# by bench/ratings.py --pure: members who always play easy and members who always play
+# strong, rated against each other from the same start (so their mean stays 25), settle at
+# these mu (README, "Ratings"). A new member (25) is so taken to be between the two
+# levels. Their sigma is small: a level's skill is known, so a hand against an AI seat
+# moves a member's rating by what that known strength says of the result.
 AI_SIGMA = 1.0
+AI_RATINGS: dict[str, dict[str, Rating]] = {
+    "amerikaner": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+    "american": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+}
+# A pool without measured figures: Amerikaner's.
+_DEFAULT_POOL = "amerikaner"
 
 
 class RatingModel:
@@ -103,7 +107,7 @@ class RatingModel:
 
     def __init__(self, *, mu: float = MU, sigma: float = SIGMA, beta: float = BETA,
                  tau: float = TAU, margin: float = 0.0,
-                 ai: dict[str, Rating] | None = None, centred: bool = True,
+                 ai: dict[str, dict[str, Rating]] | None = None, centred: bool = True,
                  zero_sum: bool = True) -> None:
         # margin 0: a match's scores are not used (see `rate`). centred False: openskill's
         # own team sums; zero_sum False: its own changes (bench/ratings.py compares them).
@@ -119,9 +123,11 @@ class RatingModel:
         """A member's first rating."""
         return Rating(self.mu, self.sigma)
 
-    def ai(self, level: str) -> Rating:
-        """An AI seat's FIXED rating of its level (an unknown level rates as average)."""
-        return self.ai_ratings.get(level, Rating(self.mu, AI_SIGMA))
+    def ai(self, level: str, pool: str | None = None) -> Rating:
+        """An AI seat's FIXED rating of its level in a rating pool (GameKind.rating_pool;
+        the levels differ by game); an unknown level rates as a new member's mu."""
+        levels = self.ai_ratings.get(pool or _DEFAULT_POOL) or self.ai_ratings[_DEFAULT_POOL]
+        return levels.get(level, Rating(self.mu, AI_SIGMA))
 
     def rate(self, match: RatedMatch, seats: Sequence[Rating],
              fixed: Sequence[bool]) -> list[Rating]:
