@@ -159,13 +159,19 @@ def deals_of(game: Any) -> Sequence[Any]:
     return game.hands if hasattr(game, "hands") else game.deals
 
 
-def play_game(kind: Any, rules: Any, seated: list[Member], levels: tuple[str, str],
+def draw_levels(seated: Sequence[Member | None], levels: tuple[str, str],
+                rng: random.Random) -> list[str]:
+    """Each member's level for a hand; an AI seat (None) plays the weak level."""
+    return [levels[0] if m is None else levels[rng.random() < m.p] for m in seated]
+
+
+def play_game(kind: Any, rules: Any, seated: list[Member | None], levels: tuple[str, str],
               rng: random.Random, cap: int) -> Any:
     """One game to its end, or to `cap` finished hands (random players in Amerikaner go
     below zero for ever); each member draws its level anew for every hand."""
     n = len(seated)
     game, _ = kind.new_game(rules, rng.randrange(n), rng)
-    playing = [levels[rng.random() < m.p] for m in seated]
+    playing = draw_levels(seated, levels, rng)
     count = len(deals_of(game))
     while not kind.finished(game):
         seat = kind.to_act(game)
@@ -175,22 +181,26 @@ def play_game(kind: Any, rules: Any, seated: list[Member], levels: tuple[str, st
             count = len(deals_of(game))
             if count > cap:
                 break
-            playing = [levels[rng.random() < m.p] for m in seated]
+            playing = draw_levels(seated, levels, rng)
     return game
 
 
-def record_game(kind: Any, game: Any, seated: list[Member],
-                models: dict[str, RatingModel]) -> None:
-    """Rate the game's hands with every model variant; count wins and points."""
-    fixed = [False] * len(seated)
+def record_game(kind: Any, game: Any, seated: list[Member | None],
+                models: dict[str, RatingModel], ai: Rating) -> None:
+    """Rate the game's hands with every model variant (AI seats fixed at `ai`); count
+    the members' wins and points."""
+    fixed = [m is None for m in seated]
     for match in kind.rating_matches(game):
         for name, model in models.items():
-            before = [m.ratings[name] for m in seated]
+            before = [ai if m is None else m.ratings[name] for m in seated]
             after = model.rate(match, before, fixed)
             for member, rating in zip(seated, after, strict=True):
-                member.ratings[name] = rating
+                if member is not None:
+                    member.ratings[name] = rating
         for seat in match.seats:
-            seated[seat].hands += 1
+            member = seated[seat]
+            if member is not None:
+                member.hands += 1
     played = len([d for d in deals_of(game) if d.finished])
     if kind.finished(game):
         results = [(r.seat, r.won, r.points) for r in kind.results(game)]
@@ -200,6 +210,8 @@ def record_game(kind: Any, game: Any, seated: list[Member],
     winners = sum(won for _, won, _ in results)
     for seat, won, points in results:
         member = seated[seat]
+        if member is None:
+            continue
         member.games += 1
         member.wins += won / winners
         member.points += points
@@ -231,10 +243,19 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
     assert len(levels) == 2
     snapshots: dict[int, Snapshot] = {}
     pending = list(checkpoints)
+    ai = Rating(args.ai_mu, 1.0)
+    # The weaker a member, the more often they play alone with AI seats of the weak level
+    # (--ai-tables): the worst case for ranking by wins and points.
+    shelter = [1.05 - m.p for m in members]
     while pending:
-        seated = rng.sample(members, args.players)
+        seated: list[Member | None]
+        if rng.random() < args.ai_tables:
+            seated = [rng.choices(members, shelter)[0]] + [None] * (args.players - 1)
+            rng.shuffle(seated)
+        else:
+            seated = list(rng.sample(members, args.players))
         game = play_game(kind, rules, seated, (levels[0], levels[1]), rng, args.cap)
-        record_game(kind, game, seated, models)
+        record_game(kind, game, seated, models, ai)
         mean_hands = statistics.fmean(m.hands for m in members)
         while pending and mean_hands >= pending[0]:
             stats = statistics_of(members, list(models))
@@ -329,6 +350,12 @@ def main() -> None:
                         help="a game stops after this many hands (the leader wins)")
     parser.add_argument("--pure", action="store_true",
                         help="members play one level only (half each): the levels' mu")
+    parser.add_argument("--ai-tables", type=float, default=0.0,
+                        help="the share of games one member plays with AI seats of the weak "
+                        "level, the weaker members more often")
+    parser.add_argument("--ai-mu", type=float, default=12.2,
+                        help="the AI seats' fixed mu (--pure measures it: the weak level's; "
+                        "random in Amerikaner 12.2)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     set_strong(args.samples)
@@ -336,7 +363,9 @@ def main() -> None:
     presets = args.presets.split(",") if args.presets else [args.preset]
     print(f"{args.game}, {args.players} players, {args.members} members (p = 0..1), levels "
           f"{args.levels}, {args.runs} runs, up to {args.hands} hands/member, presets "
-          f"{', '.join(str(p or 'default') for p in presets)}")
+          f"{', '.join(str(p or 'default') for p in presets)}"
+          + (f", {args.ai_tables:.0%} of games at AI tables (AI mu {args.ai_mu})"
+             if args.ai_tables else ""))
     start = time.perf_counter()
     by_preset = {}
     for preset in presets:
