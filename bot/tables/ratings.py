@@ -21,6 +21,10 @@ chose a contract the bid's side can make), so `rate` hands openskill each mu as 
 distance from the starting mean (mu - MU): a team's strength is then how much better
 than average its members are, and average sides of any size are even. The per-member
 update depends only on these differences, so this changes no other part of the model.
+Then the changes are made zero-sum (`_zero_sum`), and beta is three times openskill's
+(a hand is mostly the deal's luck): both measured by bench/ratings.py, whose figures the
+README's "Ratings" quotes. Scores (a margin) are not used: openskill's margin counts a big
+upset win for less than a narrow one.
 """
 
 from __future__ import annotations
