@@ -100,7 +100,7 @@ class Rating:
 AI_SIGMA = 1.0
 AI_RATINGS: dict[str, dict[str, Rating]] = {
     "amerikaner": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
-    "american": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+    "american": {"easy": Rating(16.2, AI_SIGMA), "strong": Rating(33.8, AI_SIGMA)},
 }
 # A pool without measured figures: Amerikaner's.
 _DEFAULT_POOL = "amerikaner"
