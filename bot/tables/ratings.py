@@ -100,7 +100,7 @@ class Rating:
 # moves a member's rating by what that known strength says of the result.
 AI_SIGMA = 1.0
 AI_RATINGS: dict[str, dict[str, Rating]] = {
-    "amerikaner": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+    "amerikaner": {"easy": Rating(22.0, AI_SIGMA), "strong": Rating(28.3, AI_SIGMA)},
     "american": {"easy": Rating(16.2, AI_SIGMA), "strong": Rating(33.8, AI_SIGMA)},
 }
 # A pool without measured figures: Amerikaner's.
