@@ -353,9 +353,9 @@ def main() -> None:
     parser.add_argument("--ai-tables", type=float, default=0.0,
                         help="the share of games one member plays with AI seats of the weak "
                         "level, the weaker members more often")
-    parser.add_argument("--ai-mu", type=float, default=12.2,
+    parser.add_argument("--ai-mu", type=float, default=13.2,
                         help="the AI seats' fixed mu (--pure measures it: the weak level's; "
-                        "random in Amerikaner 12.2)")
+                        "random in Amerikaner 13.2)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     set_strong(args.samples)
