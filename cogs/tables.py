@@ -86,6 +86,10 @@ from bot.render.text import (
     dm_failed_text,
     dm_turn_text,
     games_panel,
+    lobby_ai_add,
+    lobby_ai_fill,
+    lobby_ai_placeholder,
+    lobby_ai_remove,
     lobby_turn_text,
     notify_text,
     time_left_text,
@@ -535,6 +539,10 @@ class Components(discord.ui.View):
 
 
 def lobby_view(table: Table) -> Components:
+    """The lobby's controls in at most three rows, so that a phone shows them whole: the
+    seat buttons, a menu of AI players (each level explained in a line), and the menu of
+    the house rules if the game has any (a select menu takes a row of its own:
+    https://discord.com/developers/docs/components/reference#action-row)."""
     view = Components()
     t = table.id
     view.add_item(TableButton(t, "join", label=button_label("join"),
@@ -544,12 +552,7 @@ def lobby_view(table: Table) -> Components:
                               style=discord.ButtonStyle.primary, disabled=not table.full))
     view.add_item(TableButton(t, "cancel", label=button_label("cancel"),
                               style=discord.ButtonStyle.danger))
-    view.add_item(TableButton(t, "ai:easy", label=button_label("ai_easy"), disabled=table.full))
-    view.add_item(TableButton(t, "ai:strong", label=button_label("ai_strong"), disabled=table.full))
-    view.add_item(TableButton(t, "ai:remove", label=button_label("ai_remove"),
-                              disabled=not any(s.is_ai for s in table.seats)))
-    view.add_item(TableButton(t, "ai:fill", label=button_label("ai_fill"),
-                              style=discord.ButtonStyle.success, disabled=table.full))
+    view.add_item(_lobby_ai_menu(table))
     house = table.kind.house_rules(table.rules)
     if house:
         options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
@@ -561,6 +564,36 @@ def lobby_view(table: Table) -> Components:
                                   placeholder=house_rules_placeholder(),
                                   min_values=0, max_values=len(options)))
     return view
+
+
+def lobby_ai_options(table: Table) -> list[tuple[str, str, str]]:
+    """The AI menu's choices in this lobby, each (value, label, line): a player of each
+    level THIS game has (GameKind.ai_levels, weakest first) and every free seat at once
+    while a seat is free, and freeing the last AI seat while there is one."""
+    levels = table.kind.ai_levels
+    options: list[tuple[str, str, str]] = []
+    if not table.full:
+        options += [(f"add:{level}", *lobby_ai_add(level)) for level in levels]
+        options.append(("fill", *lobby_ai_fill(levels[0])))
+    if any(seat.is_ai for seat in table.seats):
+        options.append(("remove", *lobby_ai_remove()))
+    return options
+
+
+def _lobby_ai_menu(table: Table) -> TableSelect:
+    """The lobby's menu of AI players (`amks:<table>:ai`, the choice its value). With
+    nothing to choose (every seat a human's) it stays, shut, so the lobby keeps its shape:
+    a menu needs an option, so it shows the levels it cannot add."""
+    choices = lobby_ai_options(table)
+    shut = not choices
+    if shut:
+        choices = [(f"add:{level}", *lobby_ai_add(level)) for level in table.kind.ai_levels]
+    options = [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value,
+                                    description=shorten(line, OPTION_LABEL_LIMIT) or None)
+               for value, label, line in choices[:SELECT_OPTIONS_LIMIT]]
+    menu = TableSelect(table.id, "ai", options, placeholder=lobby_ai_placeholder())
+    menu.item.disabled = shut
+    return menu
 
 
 def summary_view(table: Table, index: int) -> Components:
@@ -1385,12 +1418,17 @@ class Tables(commands.Cog):
                 await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
         elif op == "ai":
-            if parts[1] == "fill":
+            # The lobby's AI menu ("amks:<t>:ai", the choice its value: "add:<level>",
+            # "fill" or "remove"), or a button of a lobby posted before the menu
+            # ("amk:<t>:ai:<level>|fill|remove"), which keeps working.
+            choice = (values[0] if values else "") if len(parts) == 1 else parts[1]
+            choice = choice.removeprefix("add:")
+            if choice == "fill":
                 await self.tables.fill_ai(table.id, user.id)
-            elif parts[1] == "remove":
+            elif choice == "remove":
                 await self.tables.remove_ai(table.id, user.id)
             else:
-                await self.tables.add_ai(table.id, user.id, parts[1])
+                await self.tables.add_ai(table.id, user.id, choice)
             _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "house":

@@ -452,6 +452,41 @@ def house_rules_placeholder() -> str:
     return _("House rules (the host chooses)")
 
 
+# The lobby's AI menu: what each level of AI player does, in one line a new player reads
+# before choosing (a select option's description: at most 100 characters). Both games'
+# levels play the same way: "easy" by rules of thumb, "strong" by trying each move in
+# many deals consistent with what it has seen (bot/games/*/ai).
+AI_LEVEL_LINES: dict[str, str] = {
+    "random": N_("Plays any legal move at random."),
+    "easy": N_("Plays by simple rules of thumb: good for learning the game."),
+    "strong": N_("Tries each move in many possible deals: a real challenge."),
+}
+
+
+def lobby_ai_placeholder() -> str:
+    """The lobby's menu of AI players, shut."""
+    return _("AI players (the host chooses)")
+
+
+def lobby_ai_add(level: str) -> tuple[str, str]:
+    """The AI menu's option adding a player of `level`: (its label, its line)."""
+    line = AI_LEVEL_LINES.get(level)
+    return (_("Add an AI player: {level}").format(level=_level_name(level)),
+            _(line) if line is not None else "")
+
+
+def lobby_ai_fill(level: str) -> tuple[str, str]:
+    """The AI menu's option giving every empty seat to an AI player of `level`."""
+    return (_("Fill the empty seats with AI"),
+            _("Every free seat gets an AI player ({level}).").format(
+                level=_level_name(level)))
+
+
+def lobby_ai_remove() -> tuple[str, str]:
+    """The AI menu's option freeing the last AI seat."""
+    return _("Remove an AI player"), _("The last AI seat becomes free again.")
+
+
 # ----------------------------------------------------------------- the table's replies
 
 def joined_text(seat: int) -> str:

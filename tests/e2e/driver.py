@@ -975,3 +975,31 @@ async def check_finished_game(fake: FakeDiscord, table: Table, channel: Any = No
     return out
 
 
+
+
+# ----------------------------------------------------------------------------- the lobby
+
+def lobby_ai_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
+    """The lobby's menu of AI players (`amks:<table>:ai`)."""
+    return next(menu for menu in fake.message(lobby).selects()
+                if str(menu.get("custom_id", "")).endswith(":ai"))
+
+
+def lobby_house_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
+    """The lobby's menu of house rules (`amks:<table>:house`)."""
+    return next(menu for menu in fake.message(lobby).selects()
+                if str(menu.get("custom_id", "")).endswith(":house"))
+
+
+def lobby_ai_values(fake: FakeDiscord, lobby: Any) -> list[str]:
+    """The choices the lobby's AI menu offers now (none while it is shut)."""
+    menu = lobby_ai_menu(fake, lobby)
+    return [] if menu.get("disabled") else [option["value"] for option in menu["options"]]
+
+
+async def choose_ai(fake: FakeDiscord, user: str, lobby: Any, choice: str) -> Any:
+    """`user` picks in the lobby's AI menu: an AI level to add a player of ("easy",
+    "strong"), "fill" (every free seat) or "remove" (the last AI seat)."""
+    value = choice if choice in ("fill", "remove") else f"add:{choice}"
+    return await fake.select(user, lobby, str(lobby_ai_menu(fake, lobby)["custom_id"]),
+                             [value])

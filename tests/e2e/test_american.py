@@ -22,7 +22,7 @@ from tests.e2e.american_driver import (
     check_finished_american,
     open_american,
 )
-from tests.e2e.driver import NAMES, LeakChecker, table_message
+from tests.e2e.driver import NAMES, LeakChecker, choose_ai, table_message
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
@@ -312,8 +312,8 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     new = await fake.slash("alice", None, "american new", {"players": 3, "swap": True})
     lobby = new.message
     assert lobby is not None
-    await fake.click_label("alice", lobby, "Add AI (strong)")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "strong")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and [s.ai_level for s in table.seats] == [None, "strong", "easy"]

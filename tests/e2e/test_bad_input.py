@@ -15,7 +15,7 @@ from bot.cards import card_label, card_name, cards_of, suit_of
 from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
 from bot.games.amerikaner.record import game_to_record
 from bot.tables.service import Table
-from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
+from tests.e2e.driver import NAMES, ButtonDriver, choose_ai, open_table, table_message
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
 OUTSIDER = "frank"
@@ -307,14 +307,14 @@ async def test_lobby_mistakes(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     assert "already at this table" in said(it)
     it = await fake.click_label("alice", fake.message(lobby), "Leave")
     assert "You are the host" in said(it)
-    it = await fake.click_label("bob", fake.message(lobby), "Add AI (easy)")
+    it = await choose_ai(fake, "bob", fake.message(lobby), "easy")
     assert "Only the host" in said(it)
     it = await fake.click_label(OUTSIDER, fake.message(lobby), "Leave")
     assert "not at this table" in said(it)
-    await fake.click_label("alice", fake.message(lobby), "Add AI (strong)")
-    it = await fake.click_label("carol", fake.message(lobby), "Remove AI")
+    await choose_ai(fake, "alice", fake.message(lobby), "strong")
+    it = await choose_ai(fake, "carol", fake.message(lobby), "remove")
     assert "Only the host" in said(it)
-    it = await fake.click_label("alice", fake.message(lobby), "Remove AI")
+    it = await choose_ai(fake, "alice", fake.message(lobby), "remove")
     assert it.response_type == 7 and "AI" not in fake.message(lobby).text().split("free")[0]
     await fake.click_label("carol", fake.message(lobby), "Join")
     it = await fake.slash("dave", None, "amerikaner join")
