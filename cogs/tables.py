@@ -88,8 +88,9 @@ from bot.render.text import (
     games_panel,
     lobby_ai_add,
     lobby_ai_fill,
-    lobby_ai_placeholder,
     lobby_ai_remove,
+    lobby_cancel_option,
+    lobby_host_placeholder,
     lobby_turn_text,
     notify_text,
     time_left_text,
@@ -539,9 +540,10 @@ class Components(discord.ui.View):
 
 
 def lobby_view(table: Table) -> Components:
-    """The lobby's controls in at most three rows, so that a phone shows them whole: the
-    seat buttons, a menu of AI players (each level explained in a line), and the menu of
-    the house rules if the game has any (a select menu takes a row of its own:
+    """The lobby's controls in at most three rows, which a phone shows whole: Join, Leave
+    and Start (three buttons fit a phone's width, four did not in Norwegian), the host's
+    menu (AI players, each level explained in a line, and Cancel), and the menu of the
+    house rules if the game has any (a select menu takes a row of its own:
     https://discord.com/developers/docs/components/reference#action-row)."""
     view = Components()
     t = table.id
@@ -550,9 +552,7 @@ def lobby_view(table: Table) -> Components:
     view.add_item(TableButton(t, "leave", label=button_label("leave")))
     view.add_item(TableButton(t, "start", label=button_label("start"),
                               style=discord.ButtonStyle.primary, disabled=not table.full))
-    view.add_item(TableButton(t, "cancel", label=button_label("cancel"),
-                              style=discord.ButtonStyle.danger))
-    view.add_item(_lobby_ai_menu(table))
+    view.add_item(_lobby_host_menu(table))
     house = table.kind.house_rules(table.rules)
     if house:
         options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
@@ -566,10 +566,11 @@ def lobby_view(table: Table) -> Components:
     return view
 
 
-def lobby_ai_options(table: Table) -> list[tuple[str, str, str]]:
-    """The AI menu's choices in this lobby, each (value, label, line): a player of each
-    level THIS game has (GameKind.ai_levels, weakest first) and every free seat at once
-    while a seat is free, and freeing the last AI seat while there is one."""
+def lobby_host_options(table: Table) -> list[tuple[str, str, str]]:
+    """The host's menu in this lobby, each choice (value, label, line): an AI player of
+    each level THIS game has (GameKind.ai_levels, weakest first) and every free seat at
+    once while a seat is free; freeing the last AI seat while there is one; cancelling
+    the table, always (the host, or a member with Manage Server)."""
     levels = table.kind.ai_levels
     options: list[tuple[str, str, str]] = []
     if not table.full:
@@ -577,23 +578,25 @@ def lobby_ai_options(table: Table) -> list[tuple[str, str, str]]:
         options.append(("fill", *lobby_ai_fill(levels[0])))
     if any(seat.is_ai for seat in table.seats):
         options.append(("remove", *lobby_ai_remove()))
+    options.append(("cancel", *lobby_cancel_option()))
     return options
 
 
-def _lobby_ai_menu(table: Table) -> TableSelect:
-    """The lobby's menu of AI players (`amks:<table>:ai`, the choice its value). With
-    nothing to choose (every seat a human's) it stays, shut, so the lobby keeps its shape:
-    a menu needs an option, so it shows the levels it cannot add."""
-    choices = lobby_ai_options(table)
-    shut = not choices
-    if shut:
-        choices = [(f"add:{level}", *lobby_ai_add(level)) for level in table.kind.ai_levels]
+def _lobby_host_menu(table: Table) -> TableSelect:
+    """The lobby's host menu (`amks:<table>:host`, the choice its value)."""
     options = [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value,
                                     description=shorten(line, OPTION_LABEL_LIMIT) or None)
-               for value, label, line in choices[:SELECT_OPTIONS_LIMIT]]
-    menu = TableSelect(table.id, "ai", options, placeholder=lobby_ai_placeholder())
-    menu.item.disabled = shut
-    return menu
+               for value, label, line in lobby_host_options(table)[:SELECT_OPTIONS_LIMIT]]
+    return TableSelect(table.id, "host", options, placeholder=lobby_host_placeholder())
+
+
+def _host_choice(values: list[str]) -> list[str]:
+    """A choice of the lobby's host menu as the parts of the id of the button it stands
+    for: "add:<level>" -> ai:<level>, "fill"/"remove" -> ai:fill/ai:remove, "cancel"."""
+    choice = values[0] if values else ""
+    if choice == "cancel":
+        return ["cancel"]
+    return ["ai", choice.removeprefix("add:")]
 
 
 def summary_view(table: Table, index: int) -> Components:
@@ -1404,6 +1407,8 @@ class Tables(commands.Cog):
         if table is None or table.stage not in (LOBBY, PLAYING):
             await self._closed_table(interaction, table_id)
             return
+        if parts[0] == "host":  # the lobby's host menu: its choice names the action
+            parts = _host_choice(values)
         op = parts[0]
         if op == "join":
             await self.tables.join(table.id, user.id, user.display_name)
@@ -1417,18 +1422,13 @@ class Tables(commands.Cog):
             else:
                 await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
-        elif op == "ai":
-            # The lobby's AI menu ("amks:<t>:ai", the choice its value: "add:<level>",
-            # "fill" or "remove"), or a button of a lobby posted before the menu
-            # ("amk:<t>:ai:<level>|fill|remove"), which keeps working.
-            choice = (values[0] if values else "") if len(parts) == 1 else parts[1]
-            choice = choice.removeprefix("add:")
-            if choice == "fill":
+        elif op == "ai":  # the host menu's AI choices, or an old lobby's AI buttons
+            if parts[1] == "fill":
                 await self.tables.fill_ai(table.id, user.id)
-            elif choice == "remove":
+            elif parts[1] == "remove":
                 await self.tables.remove_ai(table.id, user.id)
             else:
-                await self.tables.add_ai(table.id, user.id, choice)
+                await self.tables.add_ai(table.id, user.id, parts[1])
             _committed(interaction, table)
             await self._show_public(interaction, table, lobby_view)
         elif op == "house":

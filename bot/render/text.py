@@ -463,9 +463,9 @@ AI_LEVEL_LINES: dict[str, str] = {
 }
 
 
-def lobby_ai_placeholder() -> str:
-    """The lobby's menu of AI players, shut."""
-    return _("AI players (the host chooses)")
+def lobby_host_placeholder() -> str:
+    """The lobby's host menu (AI players, cancel), shut."""
+    return _("AI players, or cancel (the host)")
 
 
 def lobby_ai_add(level: str) -> tuple[str, str]:
@@ -485,6 +485,11 @@ def lobby_ai_fill(level: str) -> tuple[str, str]:
 def lobby_ai_remove() -> tuple[str, str]:
     """The AI menu's option freeing the last AI seat."""
     return _("Remove an AI player"), _("The last AI seat becomes free again.")
+
+
+def lobby_cancel_option() -> tuple[str, str]:
+    """The host menu's option cancelling the table (the host, or Manage Server)."""
+    return _("Cancel the table"), _("The lobby closes and nobody plays.")
 
 
 # ----------------------------------------------------------------- the table's replies

@@ -979,10 +979,10 @@ async def check_finished_game(fake: FakeDiscord, table: Table, channel: Any = No
 
 # ----------------------------------------------------------------------------- the lobby
 
-def lobby_ai_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
-    """The lobby's menu of AI players (`amks:<table>:ai`)."""
+def lobby_host_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
+    """The lobby's host menu (`amks:<table>:host`): AI players, and cancel."""
     return next(menu for menu in fake.message(lobby).selects()
-                if str(menu.get("custom_id", "")).endswith(":ai"))
+                if str(menu.get("custom_id", "")).endswith(":host"))
 
 
 def lobby_house_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
@@ -991,15 +991,42 @@ def lobby_house_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
                 if str(menu.get("custom_id", "")).endswith(":house"))
 
 
-def lobby_ai_values(fake: FakeDiscord, lobby: Any) -> list[str]:
-    """The choices the lobby's AI menu offers now (none while it is shut)."""
-    menu = lobby_ai_menu(fake, lobby)
-    return [] if menu.get("disabled") else [option["value"] for option in menu["options"]]
+def lobby_host_values(fake: FakeDiscord, lobby: Any) -> list[str]:
+    """The choices the lobby's host menu offers now."""
+    return [option["value"] for option in lobby_host_menu(fake, lobby)["options"]]
 
 
 async def choose_ai(fake: FakeDiscord, user: str, lobby: Any, choice: str) -> Any:
-    """`user` picks in the lobby's AI menu: an AI level to add a player of ("easy",
-    "strong"), "fill" (every free seat) or "remove" (the last AI seat)."""
-    value = choice if choice in ("fill", "remove") else f"add:{choice}"
-    return await fake.select(user, lobby, str(lobby_ai_menu(fake, lobby)["custom_id"]),
+    """`user` picks in the lobby's host menu: an AI level to add a player of ("easy",
+    "strong"), "fill" (every free seat), "remove" (the last AI seat) or "cancel"."""
+    value = choice if choice in ("fill", "remove", "cancel") else f"add:{choice}"
+    return await fake.select(user, lobby, str(lobby_host_menu(fake, lobby)["custom_id"]),
                              [value])
+
+
+# How a phone lays out a message's components, estimated: a select menu takes a line of
+# its own; buttons are 16 px of padding each side of their label (14 px type, about 7.5 px
+# a letter), 60 px at least, 8 px apart, and wrap when the line is full
+# (Discord's button: https://github.com/skyra-project/discord-components, discord-button.css,
+# "padding: 2px 16px; min-width: 60px; margin: 4px 8px 4px 0; font-size: 14px"). The line
+# is the message column of a 390 px wide phone less the avatar: about 300 px (the width
+# Discord shows an embed's picture at there, bot/render/pictures.py).
+PHONE_LINE = 300.0
+
+
+def _button_width(button: dict[str, Any]) -> float:
+    letters = len(str(button.get("label") or "")) + (3 if button.get("emoji") else 0)
+    return max(60.0, 32 + 7.5 * letters) + 8
+
+
+def phone_rows(fake: FakeDiscord, message: Any) -> int:
+    """The lines a phone shows a message's components in (PHONE_LINE)."""
+    lines = 0
+    for row in fake.message(message).components:
+        used = PHONE_LINE  # each action row starts a line
+        for component in row.get("components", []):
+            width = PHONE_LINE if component.get("type") != 2 else _button_width(component)
+            if used + width > PHONE_LINE + 8:  # the last button's gap may overhang
+                lines, used = lines + 1, 0.0
+            used += width
+    return lines

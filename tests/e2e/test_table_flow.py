@@ -10,7 +10,7 @@ from tests.e2e.driver import (
     ButtonDriver,
     cards_in_text,
     choose_ai,
-    lobby_ai_values,
+    lobby_host_values,
     lobby_house_menu,
     message_text,
     table_message,
@@ -42,7 +42,7 @@ async def test_fill_with_ai_takes_every_empty_seat_in_one_tap(
     assert table is not None and table.full
     assert [s.user_id is None for s in table.seats] == [False, False, True, True, True]
     labels = _labels(fake, lobby)
-    assert labels["Start"] and "fill" not in lobby_ai_values(fake, lobby)
+    assert labels["Start"] and "fill" not in lobby_host_values(fake, lobby)
     await fake.click_label("alice", lobby, "Start")
     assert table.stage == "playing"
 
