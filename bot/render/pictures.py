@@ -234,8 +234,8 @@ class Canvas:
                      fill, red)
         return width
 
-    def png(self) -> bytes:
-        return _png(self.image.reduce(SCALE))
+    def png(self, colours: int = PALETTE_COLOURS) -> bytes:
+        return _png(self.image.reduce(SCALE), colours=colours)
 
     def sprite(self) -> Image.Image:
         """What was drawn on a transparent canvas, at its own size, to paste by its alpha.
@@ -244,7 +244,7 @@ class Canvas:
 
 
 def _png(picture: Image.Image, palette: Image.Image | None = None,
-         level: int = 6) -> bytes:
+         level: int = 6, colours: int = PALETTE_COLOURS) -> bytes:
     """`picture` with a small palette as PNG: `palette`'s colours (fast: a nearest-colour
     map), else its own, found by the fast octree (which keeps the suits' reds apart from
     the felt and costs a few ms). No dithering; zlib at `level`: smaller and several
@@ -252,7 +252,7 @@ def _png(picture: Image.Image, palette: Image.Image | None = None,
     if palette is not None:
         small = picture.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
-        small = picture.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
+        small = picture.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                                  dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=level)
@@ -816,6 +816,9 @@ def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
 # words: 5.6 px on a phone, 7.5 px on a desktop). The standings are under the plot, a
 # row each (two for a name that needs them), so the names have the picture's width.
 CHART_SIZE = (480, 576)
+# The chart's palette: its dozen flat colours and their edges' blends. Fewer than the
+# table's 64, so that its bigger words do not make it heavier (bench/render.py).
+CHART_COLOURS = 32
 CHART_TEXT = 29  # the smallest words: the axes' numbers and word, the target's value
 CHART_TITLE = 32
 LEGEND_SIZE = 29
@@ -934,7 +937,7 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
         for x, y in points if len(points) <= 30 else points[-1:]:
             canvas.ellipse((x - 5, y - 5, x + 5, y + 5), colour)
     _legend(canvas, legend)
-    return canvas.png()
+    return canvas.png(colours=CHART_COLOURS)
 
 
 def chart_axis_label() -> str:
