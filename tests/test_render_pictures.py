@@ -26,6 +26,7 @@ from bot.render.pictures import (
     TABLE_SIZE,
     chart_layout,
     legend_rows,
+    strip_layout,
     table_picture,
     totals_chart,
 )
@@ -447,3 +448,51 @@ def test_the_charts_names_that_fit_in_two_rows_are_never_cut(players: int) -> No
                           places)
     left, top, right, bottom = layout.plot
     assert bottom - top >= 150 and left < right  # the plot keeps room for its lines
+
+
+# ----------------------------------------------------------------- the strip's labels
+
+def _scenes_of_whole_games(game: str, players: int, options: dict[str, object],
+                           preset: str | None, seed: int) -> Iterator[Scene]:
+    """The table's scene after every action of a random game (a few deals of it)."""
+    from bot.games.american.ai.random_player import random_action as american_random
+    from bot.games.american.kind import AMERICAN
+
+    kind = AMERICAN if game == "american" else KIND
+    rng = random.Random(seed)
+    state, _deal = kind.new_game(kind.make_rules(preset, players, options), 0, rng)
+    for _ in range(400):
+        seat = kind.to_act(state)
+        if seat is None:
+            return
+        yield kind.table_scene(state, LONG_NAMES[:players])
+        view = kind.seat_view(state, seat)
+        action = (american_random(view.deal, rng) if game == "american"
+                  else random_action(view, rng))
+        kind.apply(state, action, rng)
+
+
+@pytest.mark.parametrize(("game", "players", "options", "preset"), [
+    ("amerikaner", 3, {"show_kitty": True}, "amerikaner"),
+    ("amerikaner", 4, {}, "kani"), ("amerikaner", 5, {}, "norsk"),
+    ("amerikaner", 6, {"jokers": True}, "amerikaner"), ("american", 2, {}, None),
+    ("american", 5, {}, None)])
+@pytest.mark.parametrize("locale", ["en", "nb"])
+def test_every_strip_label_fits_whole_at_the_phone_size(
+        game: str, players: int, options: dict[str, object], preset: str | None,
+        locale: str) -> None:
+    """Issue 27: the strip under the felt cut "Called card…" and "Last trick…" in English.
+    Every label of every state of a game is laid out whole (strip_layout decides; the
+    picture draws what it decided), and every card row has its place."""
+    labels: set[str] = set()
+    with use_locale(locale):
+        for scene in _scenes_of_whole_games(game, players, options, preset, seed=players):
+            places = strip_layout(scene)
+            groups = [place.group for place in places if place.group is not None]
+            assert groups == list(scene.groups), scene.groups
+            for place in places:
+                label = place.group.label if place.group is not None else scene.centre_label
+                assert " ".join(place.rows) == label, (label, place.rows)
+                assert place.left + place.width <= TABLE_SIZE[0]
+                labels.add(label)
+    assert labels  # the strip had words to check

@@ -762,45 +762,117 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
                         *SEAT_CARD, shadow=None)
 
 
-def _draw_strip(canvas: Board, scene: Scene) -> None:
-    """Under the felt, side by side: the centre's label (when cards lie there), then each
-    labelled row of cards or stack with its count, as many as fit."""
-    x, top = 10.0, FELT_SIZE + 4
+@dataclasses.dataclass(frozen=True, slots=True)
+class StripPlace:
+    """Where the strip under the felt puts one of its parts: the centre's label (no
+    group) or a group of cards, from `left`, `width` wide, with its label's rows as
+    drawn (shortened only if it could not fit: `strip_layout` avoids that)."""
+
+    group: CardGroup | None
+    left: float
+    width: float
+    rows: tuple[str, ...]
+
+
+STRIP_GAP = 14  # between the strip's parts
+STRIP_RIGHT = TABLE_SIZE[0] - 6
+CENTRE_LABEL_WIDTH = 150.0  # the centre's label in one row at most this wide, else two
+LEAST_CARD_STEP = 12.0  # cards of a row overlap down to this much of each showing
+
+
+def strip_layout(scene: Scene) -> list[StripPlace]:
+    """The strip's parts side by side: the centre's label (when cards lie there), then
+    each group of cards, each at least as wide as its label, so that no label is
+    shortened. A row of cards narrower than its cards overlaps them; a group that does
+    not fit even so is left out (the embed says it too)."""
+    places: list[StripPlace] = []
+    x = 10.0
+    wants = [(_group_width(group), _group_least(group)) for group in scene.groups]
     if scene.centre_label and scene.centre:
-        rows = _wrap(scene.centre_label, LINE_SIZE, 160, 2)
-        for i, row in enumerate(rows):
-            canvas.text(x, top + 22 + i * LINE_STEP, row, LINE_SIZE, WHITE)
-        x += max(_text_width(row, LINE_SIZE) for row in rows) + 16
-    for group in scene.groups:
-        width = _group_width(group)
-        if x + min(width, 100) > TABLE_SIZE[0] - 6:
+        # In one row if the groups leave it room, else in two as narrow as can be.
+        least = sum(least for _want, least in wants) + STRIP_GAP * len(wants)
+        one = _text_width(scene.centre_label, LINE_SIZE)
+        rows = ((scene.centre_label,) if one <= CENTRE_LABEL_WIDTH
+                and x + one + least <= STRIP_RIGHT else _narrowest_rows(scene.centre_label))
+        width = max(_text_width(row, LINE_SIZE) for row in rows)
+        places.append(StripPlace(None, x, width, rows))
+        x += width + STRIP_GAP
+    room = STRIP_RIGHT - x - STRIP_GAP * (len(wants) - 1)
+    # Each group its natural width while they all fit; else each gives up its share of
+    # what is missing, down to the least it needs (its label, its cards overlapping).
+    spare = sum(want - least for want, least in wants)
+    missing = max(0.0, sum(want for want, _least in wants) - room)
+    share = min(1.0, missing / spare) if spare > 0 else 0.0
+    for group, (want, least) in zip(scene.groups, wants, strict=True):
+        width = want - (want - least) * share
+        if x + width > STRIP_RIGHT + 0.5:
             break
-        width = min(width, TABLE_SIZE[0] - 6 - x)
-        _draw_group(canvas, group, x, top, width)
-        x += width + 16
+        places.append(StripPlace(group, x, width,
+                                 (_fit(group.label, LINE_SIZE, width),)))
+        x += width + STRIP_GAP
+    return places
+
+
+def _narrowest_rows(text: str) -> tuple[str, ...]:
+    """`text` in two rows broken at a space, the wider of them as narrow as can be."""
+    words = text.split(" ")
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    return min(splits, key=lambda rows: max(_text_width(row, LINE_SIZE) for row in rows),
+               default=(text,))
+
+
+def _draw_strip(canvas: Board, scene: Scene) -> None:
+    """Under the felt, the parts strip_layout placed: the centre's label, then each
+    labelled row of cards or stack with its count."""
+    top = FELT_SIZE + 4
+    for place in strip_layout(scene):
+        if place.group is None:
+            for i, row in enumerate(place.rows):
+                canvas.text(place.left, top + 22 + i * LINE_STEP, row, LINE_SIZE, WHITE)
+        else:
+            _draw_group(canvas, place.group, place.rows[0], place.left, top, place.width)
+
+
+def _stack_width(group: CardGroup) -> float:
+    """A stack of card backs with its count after it, if the group has one."""
+    if not (group.backs or not group.cards):
+        return 0.0
+    return ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8
 
 
 def _group_width(group: CardGroup) -> float:
+    """A group's natural width: its cards side by side (and stack), or its label."""
     cards = len(group.cards) * (ROW_CARD[0] + 3)
-    stack = ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8 if (
-        group.backs or not group.cards) else 0
-    return max(cards + stack, min(_text_width(group.label, LINE_SIZE), 200.0))
+    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
 
 
-def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
+def _group_least(group: CardGroup) -> float:
+    """The least width a group takes: its label whole, its cards overlapping."""
+    count = len(group.cards)
+    cards = ROW_CARD[0] + (count - 1) * LEAST_CARD_STEP + 3 if count else 0.0
+    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
+
+
+def _draw_group(canvas: Board, group: CardGroup, label: str, left: float, top: float,
                 width: float) -> None:
-    """A labelled row of cards (overlapping when many), then a deck as a small stack with
-    its count."""
-    canvas.text(left, top + 20, _fit(group.label, LINE_SIZE, width), LINE_SIZE, GOLD)
+    """A labelled row of cards (overlapping when many; the marked one outlined in gold),
+    then a deck as a small stack with its count."""
+    canvas.text(left, top + 20, label, LINE_SIZE, GOLD)
     top += 30
     card_w, card_h = ROW_CARD
     count = len(group.cards)
-    room = width - (card_w + 40 if group.backs else 0)
+    room = width - _stack_width(group)
     step = min(card_w + 3, (room - card_w) / max(1, count - 1)) if count else 0
     x = left
     for i, card in enumerate(group.cards):
         canvas.card(card, left + i * step, top, card_w, card_h, shadow=None)
         x = left + i * step + card_w + 8
+    if group.marked is not None and group.marked < count:
+        # Drawn over the cards after it, so the mark shows whole.
+        mark_x = left + group.marked * step
+        canvas.card(group.cards[group.marked], mark_x, top, card_w, card_h, shadow=None)
+        canvas.rect((mark_x - 2, top - 2, mark_x + card_w + 2, top + card_h + 2), None,
+                    radius=5, outline=GOLD, width=3)
     if group.backs or not group.cards:  # an empty stack still shows its count, 0
         for i in range(min(3, group.backs)):
             canvas.card(-1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)

@@ -288,7 +288,7 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
     title = _("{game} · hand {number}").format(game=TITLE, number=view.hand_number)
     return Scene(title=title, seats=seats,
                  centre=hand.trick.plays if hand.trick is not None else (),
-                 centre_label=_centre_label(hand), groups=_scene_groups(hand, names),
+                 centre_label=_centre_label(hand), groups=_scene_groups(hand),
                  lines=_scene_lines(view, hand, names))
 
 
@@ -351,18 +351,20 @@ def _turn_words(phase: str) -> str:
             "play": _("{name} to play")}[phase]
 
 
-def _scene_groups(hand: HandView, names: Sequence[str]) -> tuple[CardGroup, ...]:
+def _scene_groups(hand: HandView) -> tuple[CardGroup, ...]:
+    """The picture's card rows, each with a short label that a phone's strip shows
+    whole in both languages: the partner is marked in their seat's box, and the last
+    trick's winning card is marked in its row (the embed names both)."""
     groups = []
     if hand.called is not None:
-        label = (_("Called card: {name} is partner").format(name=names[hand.partner])
-                 if hand.partner is not None else _("Called card: partner not yet shown"))
-        groups.append(CardGroup(label, (hand.called,)))
+        groups.append(CardGroup(_("Called"), (hand.called,)))  # as the embed's field
     last = hand.last_trick
     if last is not None and last.winner is not None:
-        groups.append(CardGroup(_("Last trick: {name} took it").format(
-            name=names[last.winner]), tuple(card for _seat, card in last.plays)))
+        plays = tuple(card for _seat, card in last.plays)
+        won = next(i for i, (seat, _card) in enumerate(last.plays) if seat == last.winner)
+        groups.append(CardGroup(_("Last trick"), plays, marked=won))
     if hand.kitty is not None:
-        groups.append(CardGroup(_("Kitty (shown)"), hand.kitty))
+        groups.append(CardGroup(_("Kitty"), hand.kitty))  # in the picture only if shown
     return tuple(groups)
 
 
