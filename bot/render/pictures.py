@@ -915,8 +915,9 @@ def legend_rows(names: Sequence[str], final: Sequence[int],
                 places: Sequence[int] | None = None) -> list[LegendRow]:
     """The standings under the chart, top down: players by place (else by final total,
     ties in seat order), "place. name" in one row, or in two where one is too narrow
-    (never cut where two rows hold it), unless that would leave the plot less than
-    PLOT_LEAST: then every name takes one row, shortened."""
+    (never cut where two rows hold it), as long as the plot keeps PLOT_LEAST: past that,
+    the longest names take one row, shortened (with six players, one name may take
+    two rows; with five, two names)."""
     if places is None:
         order = sorted(range(len(names)), key=lambda seat: -final[seat])
         shown = list(range(1, len(names) + 1))
@@ -928,9 +929,12 @@ def legend_rows(names: Sequence[str], final: Sequence[int],
     wrapped = [_wrap(words, LEGEND_SIZE, _legend_room(total), 2)
                for _seat, words, total in entries]
     room = CHART_SIZE[1] - CHART_TOP - PLOT_LEAST - _AXIS_ROOM - CHART_MARGIN
-    if sum(len(rows) for rows in wrapped) * LEGEND_STEP > room:
-        wrapped = [[_fit(words, LEGEND_SIZE, _legend_room(total))]
-                   for _seat, words, total in entries]
+    while sum(len(rows) for rows in wrapped) * LEGEND_STEP > room:
+        # The longest name in two rows takes one, shortened, until the plot has room.
+        longest = max((i for i, rows in enumerate(wrapped) if len(rows) > 1),
+                      key=lambda i: len(entries[i][1]))
+        _seat, words, total = entries[longest]
+        wrapped[longest] = [_fit(words, LEGEND_SIZE, _legend_room(total))]
     baseline = CHART_SIZE[1] - CHART_MARGIN - 6 - LEGEND_STEP * (
         sum(len(rows) for rows in wrapped) - 1)
     legend = []
