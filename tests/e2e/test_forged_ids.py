@@ -80,6 +80,10 @@ async def test_lobby_ids_from_another_server(fake: FakeDiscord, other: FakeGuild
         assert snapshot(bot, table.id) == before, op
     refused(await fake.forge_component("frank", elsewhere, f"amks:{table.id}:house",
                                        values=[]))
+    for choice in ("cancel", "remove", "add:easy"):  # the lobby's host menu
+        refused(await fake.forge_component("frank", elsewhere, f"amks:{table.id}:host",
+                                           values=[choice]))
+        assert snapshot(bot, table.id) == before, choice
     # From another channel of the same server, too.
     games = fake.guild.text_channels[1]
     refused(await fake.forge_component("carol", await a_message_in(fake, "carol", games),
