@@ -277,8 +277,8 @@ def _fixed() -> dict[str, str]:
         "no_table": _("There is no table in this channel. Start one with /{game} new."),
         "table_full": _("Every seat is taken."),
         "no_ai": _("There is no AI player to remove."),
-        "host_leaving": _("You are the host: cancel the table instead (the Cancel button or "
-                          "/{game} cancel)."),
+        "host_leaving": _("You are the host: cancel the table instead (Cancel the table "
+                          "in the lobby's menu, or /{game} cancel)."),
         "already_away": _("You are already away: the AI plays your seat until /{game} "
                           "back."),
         "already_started": _("The game has already started."),
@@ -420,11 +420,6 @@ BUTTON_LABELS: dict[str, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
     "start": N_("Start"),
-    "cancel": N_("Cancel"),
-    "ai_easy": N_("Add AI (easy)"),
-    "ai_strong": N_("Add AI (strong)"),
-    "ai_remove": N_("Remove AI"),
-    "ai_fill": N_("Fill with AI"),
     "hint": N_("Hint"),
     "review": N_("Review the hand"),
     "claim": N_("Claim the rest"),
@@ -538,7 +533,7 @@ def cancelled_text(name: str) -> str:
 
 
 def cancelled_panel(name: str) -> Panel:
-    """The lobby message once `name` cancelled the table (its Cancel button)."""
+    """The lobby message once `name` cancelled the table (its host menu's Cancel)."""
     return Panel(title=_("Table cancelled"),
                  description=_("Cancelled by {name}.").format(name=name))
 
