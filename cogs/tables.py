@@ -636,10 +636,12 @@ def table_panel(table: Table) -> Panel:
     return _with_deadline(table, kind.table_panel(table.game, names))
 
 
-def hand_panel(table: Table, seat: int) -> Panel:
-    """A player's own hand, for them alone."""
+def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
+    """A player's own hand, for them alone: compact, so that it and its buttons fit one
+    phone screen; `details`: with the whole table (the panel's Table button)."""
     return _with_deadline(table, table.kind.seat_panel(table.game, seat,
-                                                       seat_names(table.seats)))
+                                                       seat_names(table.seats),
+                                                       compact=not details))
 
 
 def _deadline(table: Table) -> float | None:
@@ -801,7 +803,7 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
 # from it. The turn ping by direct message, the games list (`/games`, answered in any
 # channel of the server) and the hand panels these open carry the table's own custom
 # ids, clicked outside its channel.
-_SEAT_OPS = frozenset({"hand", "hint", "claim", "rules"})
+_SEAT_OPS = frozenset({"hand", "table", "hint", "claim", "rules"})
 
 
 def _seat_op(op: str) -> bool:
@@ -950,13 +952,24 @@ class Tables(commands.Cog):
         """A game's cog gives its hand controls (at its own cog_load)."""
         self._uis[game] = ui
 
-    def _hand_controls(self, table: Table, seat: int, view: Any) -> discord.ui.View:
+    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False
+                       ) -> discord.ui.View:
         """A player's controls: the game's for the legal actions, then the platform's
-        Hint (if the table gives hints) and Claim (when the game allows one now), as
-        long as Discord's 25 components leave room."""
+        Hint (if the table gives hints) and Claim (when the game allows one now), and
+        the Table button that shows the whole table in the panel (`details`: back to
+        the compact panel), as long as Discord's 25 components leave room."""
         controls = self.ui(table).hand_components(table, view)
-        if table.to_act != seat or table.seats[seat].played_by_ai:
-            return controls
+        if table.to_act == seat and not table.seats[seat].played_by_ai:
+            self._turn_controls(table, seat, controls)
+        if len(controls.children) < COMPONENTS_LIMIT:
+            controls.add_item(TableButton(table.id, "hand" if details else "table",
+                                          emoji="🃏" if details else "📋",
+                                          label=button_label("hide_table" if details
+                                                             else "table")))
+        return controls
+
+    def _turn_controls(self, table: Table, seat: int, controls: discord.ui.View) -> None:
+        """Hint and Claim, for the player to act."""
         version = table.version
         if table.switch("hints") and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"hint:{version}", emoji="💡",
@@ -965,7 +978,6 @@ class Tables(commands.Cog):
                 and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"claim:{version}", emoji="🙌",
                                           label=button_label("claim")))
-        return controls
 
     def ui(self, table: Table) -> GameUI:
         ui = self._uis.get(table.kind.name)
@@ -1419,6 +1431,10 @@ class Tables(commands.Cog):
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral)
                                   and len(parts) == 1)
+        elif op == "table":  # the hand panel's Table button: the whole table in it
+            await self._show_hand(interaction, table, refresh=interaction.message is not None
+                                  and bool(interaction.message.flags.ephemeral),
+                                  details=True)
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:
@@ -1515,7 +1531,7 @@ class Tables(commands.Cog):
         await interaction.response.edit_message(content=text, view=view)
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
-                         refresh: bool = False) -> None:
+                         refresh: bool = False, details: bool = False) -> None:
         if table.stage != PLAYING:
             raise TableError("not_started", reason="not_yet")
         if table.seat_of(interaction.user.id) is None:
@@ -1524,8 +1540,8 @@ class Tables(commands.Cog):
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
-        embed = _embed(hand_panel(table, seat))
-        components = self._hand_controls(table, seat, view)
+        embed = _embed(hand_panel(table, seat, details))
+        components = self._hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
         note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
         said = {"content": note} if note is not None else {}

@@ -184,8 +184,11 @@ class GameKind(Protocol):
         chart); empty before the first deal ends."""
         ...
 
-    def seat_panel(self, game: Any, seat: int, names: Sequence[str]) -> Panel:
-        """What `seat` sees of its own hand and may do now (for that player alone)."""
+    def seat_panel(self, game: Any, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
+        """What `seat` sees of its own hand and may do now (for that player alone), with
+        the table; `compact`: the table in a few lines, so that the panel and its buttons
+        fit one phone screen (the hand panel's default; the full one is its Table view)."""
         ...
 
     def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:

@@ -151,8 +151,9 @@ class AmericanKind:
         # A deal is won or not: the running total is the deals won so far.
         return [tuple(wins) for wins in game.deal_wins]
 
-    def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
-        return text.seat_panel(game_view(game, seat), names)
+    def seat_panel(self, game: Game, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
+        return text.seat_panel(game_view(game, seat), names, compact)
 
     def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
         return text.deal_summary(game_view_after(game, index), names)

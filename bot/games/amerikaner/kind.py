@@ -150,10 +150,11 @@ class AmerikanerKind:
     def running_totals(self, game: Game) -> list[tuple[int, ...]]:
         return [tuple(totals) for totals in game.hand_totals]
 
-    def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
+    def seat_panel(self, game: Game, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
         view = self.seat_view(game, seat)
         assert view is not None
-        return text.seat_panel(view, names, game.totals)
+        return text.seat_panel(view, names, game.totals, compact)
 
     def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
         return text.deal_summary(game_view_after(game, index), names)
