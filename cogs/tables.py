@@ -372,6 +372,9 @@ class OpenPanel:
     token: str
     language: str
     since: float  # when Discord created the click (its token's life starts then)
+    # The message the panel is, when known (not across a restart): a new panel takes the
+    # buttons off the older one only when they are surely two messages.
+    message_id: int | None = None
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
@@ -1547,10 +1550,11 @@ class Tables(commands.Cog):
         said = {"content": note} if note is not None else {}
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components, **said)
+            self._remember_panel(table, interaction)
         else:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True, **said)
-        self._remember_panel(table, interaction)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True, **said)
+            self._remember_panel(table, interaction, sent.message_id)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is
@@ -1568,16 +1572,36 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------- the panel follows
 
-    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        """The user's hand panel is the one this interaction answered with. It is
-        stored too (in the background: the answer is given), so a restart goes on
-        following it while its token lasts (restore_panels)."""
+    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any],
+                        sent: int | None = None) -> None:
+        """The user's hand panel is the one this interaction answered with: the message
+        `sent`, or else the clicked one, edited. It is stored too (in the background:
+        the answer is given), so a restart goes on following it while its token lasts
+        (restore_panels). One panel a player is live: an older one, another message
+        whose token still lasts, loses its buttons."""
+        clicked = interaction.message
+        message_id = sent if sent is not None else clicked.id if clicked is not None else None
         panel = OpenPanel(interaction.application_id, interaction.token,
                           language_of(interaction.locale),
-                          discord.utils.snowflake_time(interaction.id).timestamp())
+                          discord.utils.snowflake_time(interaction.id).timestamp(),
+                          message_id)
         key = (table.id, interaction.user.id)
+        older = self._panel_of(table, interaction.user.id)
         self._panels[key] = panel
         self._in_background(self._store_panel(key, panel))
+        if older is not None and None not in (older.message_id, message_id) \
+                and older.message_id != message_id:
+            self._in_background(self._retire_panel(older))
+
+    async def _retire_panel(self, panel: OpenPanel) -> None:
+        """Take the buttons off a player's older panel (its hand stays as it was shown),
+        through its interaction's token: a webhook route, outside the global request
+        limit (bot/budget.py). It is cosmetic: whatever fails here is let go, and a click
+        on the old panel would still be answered with the current one."""
+        try:
+            await panel.edit(self.bot, view=None)
+        except Exception as exc:  # never the new panel's concern
+            log.info("could not take the buttons off an older panel: %r", exc)
 
     async def _store_panel(self, key: tuple[int, int], panel: OpenPanel) -> None:
         """Store a followed panel; a store that does not answer loses only the panel's
@@ -1857,11 +1881,12 @@ class Tables(commands.Cog):
             await interaction.response.edit_message(content=None, embed=embed,
                                                     view=components)
         elif components is not None:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True)
+            self._remember_panel(table, interaction, sent.message_id)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        if components is not None:
+        if components is not None and edit:
             self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
         await self._follow_turn(table, interaction.user.id)
