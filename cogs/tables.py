@@ -382,6 +382,11 @@ class OpenPanel:
         await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
 
 
+# How a hint marks its move among the panel's controls: green, with a star (a Unicode
+# emoji Discord knows; the fake checks component emoji as Discord does).
+HINT_STYLE = discord.ButtonStyle.success
+HINT_EMOJI = "⭐"
+
 # Discord's name for an interaction's original response among its webhook's messages.
 ORIGINAL_RESPONSE = "@original"
 
@@ -884,8 +889,10 @@ class GameUI(Protocol):
     """A game's own part of the hand panel: the controls of a seat's legal actions, and
     what a click on one does (`<version>:<action...>` custom ids)."""
 
-    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
-        """A player's own controls: exactly the actions legal now."""
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        """A player's own controls: exactly the actions legal now; `hint`'s move (the
+        game's action) marked (HINT_STYLE, HINT_EMOJI)."""
         ...
 
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
@@ -955,13 +962,13 @@ class Tables(commands.Cog):
         """A game's cog gives its hand controls (at its own cog_load)."""
         self._uis[game] = ui
 
-    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False
-                       ) -> discord.ui.View:
+    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
+                       hint: Any = None) -> discord.ui.View:
         """A player's controls: the game's for the legal actions, then the platform's
         Hint (if the table gives hints) and Claim (when the game allows one now), and
         the Table button that shows the whole table in the panel (`details`: back to
         the compact panel), as long as Discord's 25 components leave room."""
-        controls = self.ui(table).hand_components(table, view)
+        controls = self.ui(table).hand_components(table, view, hint)
         if table.to_act == seat and not table.seats[seat].played_by_ai:
             self._turn_controls(table, seat, controls)
         if len(controls.children) < COMPONENTS_LIMIT:
@@ -1482,13 +1489,22 @@ class Tables(commands.Cog):
 
     async def _hint(self, interaction: discord.Interaction[Any], table: Table,
                     version: int) -> None:
-        """What the strong AI would do, shown in the clicked panel, for its player alone."""
+        """What the strong AI would do and why, shown in the clicked panel for its player
+        alone: the move's control marked, the reason above the hand."""
         if not table.switch("hints"):
             raise TableError("hints_off")
-        sentence = await self.unless_stale(
+        hint = await self.unless_stale(
             interaction, table, self.tables.hint(table.id, interaction.user.id, version))
-        if sentence is not None:
-            await interaction.response.edit_message(content=hint_text(sentence))
+        if hint is None:
+            return
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        if view is None:
+            await interaction.response.edit_message(content=hint_text(hint.sentence))
+            return
+        await interaction.response.edit_message(
+            content=hint_text(hint.sentence),
+            view=self._hand_controls(table, seat, view, hint=hint.action))
 
     async def _claim(self, interaction: discord.Interaction[Any], table: Table,
                      version: int) -> None:

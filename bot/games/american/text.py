@@ -404,6 +404,35 @@ def hint_sentence(action: Action) -> str:
         number=action.position + 1)
 
 
+def hint_reason(code: str, params: Mapping[str, Any]) -> str:
+    """Why the hint's move is good, in one short sentence (`code` and `params` from
+    ai/reasons.py)."""
+    if code == "keeps_specials":
+        ranks = params["ranks"]
+        if len(ranks) == 2:
+            return _("Why: it keeps your 2 and 10 for later.")
+        return _("Why: it keeps your {rank} for later.").format(rank=RANKS[ranks[0]])
+    if code in ("lowest_rank", "sheds"):
+        count = params["count"]
+        if code == "lowest_rank":
+            return ngettext("Why: it is your lowest card that can go on the pile.",
+                            "Why: they are your lowest cards that can go on the pile.",
+                            count)
+        return ngettext("Why: it gets rid of a card you do not need.",
+                        "Why: it gets rid of {count} cards at once.", count).format(
+            count=count)
+    return {
+        "keep_as_is": _("Why: your face-up cards are no better than your hand."),
+        "high_cards_up": _("Why: it puts your best cards face up, for later."),
+        "nothing_fits": _("Why: nothing you hold can go on the pile."),
+        "pile_worth_taking": _("Why: the pile holds cards worth having."),
+        "flip_guess": _("Why: a face-down card is a guess: any will do."),
+        "burns_ten": _("Why: the 10 burns the pile and you play again."),
+        "burns_four": _("Why: it makes four of a kind: it burns the pile."),
+        "two_resets": _("Why: a 2 goes on anything and starts the pile again."),
+    }[code]
+
+
 # ----------------------------------------------------------------- the table
 
 def _pile_lines(deal: DealView, names: Sequence[str]) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Panel, Scene, SeatResult
+from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
 
 from . import claim as claims
 from . import text
@@ -122,13 +122,20 @@ class AmerikanerKind:
             return False
         return True
 
-    def hint(self, game: Game, seat: int, rng: random.Random) -> str:
+    def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
         to_act = self.to_act(game)
         if to_act is None:
             raise GameError(GAME_OVER, reason="already")
         if seat != to_act:
             raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
-        return text.hint_sentence(self.choose_action(game, seat, "strong", rng))
+        from .ai.reasons import reason
+
+        action = self.choose_action(game, seat, "strong", rng)
+        view = self.seat_view(game, seat)
+        assert view is not None and game.current is not None
+        code, params = reason(view, action, _winning_after(game.current, action))
+        return Hint(action, text.hint_sentence(action) + " "
+                    + text.hint_reason(code, params))
 
     # ------------------------------------------------------------------ text (./text.py)
 
@@ -188,3 +195,17 @@ class AmerikanerKind:
 
 
 AMERIKANER = AmerikanerKind()
+
+
+def _winning_after(hand: Any, action: Action) -> int | None:
+    """Who would take the trick once `action`'s card is on it, as the rules core says
+    (public once played: the cards on the table and the card), None for other moves."""
+    if action.kind != "play" or hand.phase != "play":
+        return None
+    after = hand.copy()
+    after.apply(action)
+    shown = hand_view(after)
+    if len(shown.tricks) > len(hand_view(hand).tricks):
+        return shown.tricks[-1].winner
+    return shown.trick.winning if shown.trick is not None else None
+

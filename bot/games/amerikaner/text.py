@@ -791,6 +791,32 @@ def hint_sentence(action: Action) -> str:
         card=card, call=call, trump=trump)
 
 
+def hint_reason(code: str, params: Mapping[str, Any]) -> str:
+    """Why the hint's move is good, in one short sentence (`code` and `params` from
+    ai/reasons.py)."""
+    if code == "opening_lead":
+        return _("Why: your strongest suit becomes trump.")
+    if code == "bid_strong":
+        return _("Why: your hand is strong enough for {bid}.").format(
+            bid=bid_label(params["bid"]))
+    return {
+        "pass_weak": _("Why: your hand is not strong enough to bid higher."),
+        "no_court_cards": _("Why: you hold no jack, queen or king."),
+        "keep_hand": _("Why: your hand is good as it is."),
+        "keeps_strongest": _("Why: it keeps your strongest cards."),
+        "only_card": _("Why: it is the only card you may play."),
+        "master": _("Why: it is the highest card left in its suit: it should take the "
+                    "trick."),
+        "lead_low": _("Why: it leads low and keeps your high cards for later."),
+        "wins_trick": _("Why: it wins the trick."),
+        "takes_lead": _("Why: it takes the lead in the trick."),
+        "partner_winning": _("Why: your partner is winning the trick."),
+        "keeps_ace": _("Why: it keeps your ace for later."),
+        "lowest_follow": _("Why: it is the lowest card that follows suit."),
+        "discard": _("Why: it throws away a card you do not need."),
+    }[code]
+
+
 def _labels(cards: Sequence[int]) -> str:
     return " ".join(card_label(card) for card in cards)
 
