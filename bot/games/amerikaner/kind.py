@@ -128,12 +128,12 @@ class AmerikanerKind:
             raise GameError(GAME_OVER, reason="already")
         if seat != to_act:
             raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
-        from .ai.reasons import reason
+        from .ai.reasons import reason, winning_after
 
         action = self.choose_action(game, seat, "strong", rng)
         view = self.seat_view(game, seat)
         assert view is not None and game.current is not None
-        code, params = reason(view, action, _winning_after(game.current, action))
+        code, params = reason(view, action, winning_after(game.current, action))
         return Hint(action, text.hint_sentence(action) + " "
                     + text.hint_reason(code, params))
 
@@ -195,17 +195,3 @@ class AmerikanerKind:
 
 
 AMERIKANER = AmerikanerKind()
-
-
-def _winning_after(hand: Any, action: Action) -> int | None:
-    """Who would take the trick once `action`'s card is on it, as the rules core says
-    (public once played: the cards on the table and the card), None for other moves."""
-    if action.kind != "play" or hand.phase != "play":
-        return None
-    after = hand.copy()
-    after.apply(action)
-    shown = hand_view(after)
-    if len(shown.tricks) > len(hand_view(hand).tricks):
-        return shown.tricks[-1].winner
-    return shown.trick.winning if shown.trick is not None else None
-

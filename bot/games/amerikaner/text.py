@@ -813,6 +813,7 @@ def hint_reason(code: str, params: Mapping[str, Any]) -> str:
         "partner_winning": _("Why: your partner is winning the trick."),
         "keeps_ace": _("Why: it keeps your ace for later."),
         "lowest_follow": _("Why: it is the lowest card that follows suit."),
+        "follows_suit": _("Why: it follows suit; the trick is not worth a higher card."),
         "discard": _("Why: it throws away a card you do not need."),
     }[code]
 

@@ -28,7 +28,7 @@ def reason(view: DealView, action: Action) -> tuple[str, dict[str, Any]]:
         if card % 13 != rank:
             break
         same_on_top += 1
-    if same_on_top + len(action.cards) >= BURN_RUN:
+    if "four_burns" in view.rules.options and same_on_top + len(action.cards) >= BURN_RUN:
         return "burns_four", {}
     if rank == TWO:
         return "two_resets", {}
