@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import AmerikanerBot
-from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from bot.render import button_label
+from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import (
     ACTION_ID,
     NAMES,
