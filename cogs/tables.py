@@ -972,7 +972,9 @@ class Tables(commands.Cog):
         if table.to_act == seat and not table.seats[seat].played_by_ai:
             self._turn_controls(table, seat, controls)
         if len(controls.children) < COMPONENTS_LIMIT:
-            controls.add_item(TableButton(table.id, "hand" if details else "table",
+            # Its own custom id both ways: a message's ids must differ from each other
+            # (Refresh is "hand"), or Discord refuses the whole message.
+            controls.add_item(TableButton(table.id, "table:off" if details else "table",
                                           emoji="🃏" if details else "📋",
                                           label=button_label("hide_table" if details
                                                              else "table")))
@@ -1441,10 +1443,10 @@ class Tables(commands.Cog):
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral)
                                   and len(parts) == 1)
-        elif op == "table":  # the hand panel's Table button: the whole table in it
+        elif op == "table":  # the hand panel's Table button: the whole table in it, or off
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral),
-                                  details=True)
+                                  details=parts[1:] != ["off"])
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:

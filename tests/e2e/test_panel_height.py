@@ -69,8 +69,8 @@ async def test_an_amerikaner_panel_with_16_cards_and_the_kitty_fits_a_phone(
     _seat, name = await play_until(driver, mid_trick_with_call)
     panel = await open_panel(fake, name)
     assert panel.embeds[0]["title"] == f"Your hand — {name}"
-    assert "fields" not in panel.embeds[0] or not panel.embeds[0]["fields"]
     check_fits(panel, "amerikaner 3 players, kitty shown")
+    assert not panel.embeds[0].get("fields")  # the table in a few lines of text
     # The whole table is one tap away, in the same panel, and one tap back.
     it = await fake.click_label(name, panel, "Table")
     assert it.response_type == 7
@@ -80,6 +80,15 @@ async def test_an_amerikaner_panel_with_16_cards_and_the_kitty_fits_a_phone(
     it = await fake.click_label(name, panel, "Hide the table")
     assert it.response_type == 7 and not fake.message(panel).embeds[0].get("fields")
     assert fake.message(panel).button("Table")
+
+
+async def test_an_amerikaner_panel_with_18_cards_and_jokers_fits_a_phone(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """The most cards a hand holds (3 players with jokers: 18), five rows of buttons."""
+    await open_table(fake, list(NAMES[:3]), {"preset": "amerikaner", "jokers": True})
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=7, refresh_share=0.0)
+    _seat, name = await play_until(driver, mid_trick_with_call)
+    check_fits(await open_panel(fake, name), "amerikaner 3 players, jokers")
 
 
 async def test_a_kani_panel_with_13_cards_fits_a_phone(fake: FakeDiscord,
@@ -102,7 +111,13 @@ async def test_an_american_panel_with_a_big_hand_fits_a_phone(fake: FakeDiscord,
     await open_american(fake, list(NAMES[:5]), {})
     driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=2, refresh_share=0.0)
     _seat, name = await play_until(driver, big_hand)
-    check_fits(await open_panel(fake, name), "american 5 players")
+    panel = await open_panel(fake, name)
+    check_fits(panel, "american 5 players")
+    await fake.click_label(name, panel, "Table")  # the others, one tap away
+    assert [f["name"] for f in fake.message(panel).embeds[0]["fields"]][:2] == [
+        "Pile", "Players"]
+    await fake.click_label(name, panel, "Hide the table")
+    check_fits(fake.message(panel), "american 5 players, table hidden again")
 
 
 async def test_an_american_panel_in_norwegian_fits_a_phone(fake: FakeDiscord,

@@ -40,6 +40,6 @@ async def test_a_norwegian_amerikaner_panel_fits_a_phone(fake: FakeDiscord,
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=5, refresh_share=0.0)
     _seat, name = await play_until(driver, mid_trick_with_call, NORWEGIAN)
     panel = await open_panel(fake, name, in_bokmal(lambda: button_label("hand")))
+    check_fits(panel, "amerikaner 3 players, kitty shown, bokmål")
     assert in_bokmal(lambda: button_label("table")) in [b.get("label") for b in
                                                          panel.buttons()]
-    check_fits(panel, "amerikaner 3 players, kitty shown, bokmål")
