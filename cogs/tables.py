@@ -972,8 +972,10 @@ class Tables(commands.Cog):
         if table.to_act == seat and not table.seats[seat].played_by_ai:
             self._turn_controls(table, seat, controls)
         if len(controls.children) < COMPONENTS_LIMIT:
-            # Its own custom id both ways: a message's ids must differ from each other
-            # (Refresh is "hand"), or Discord refuses the whole message.
+            # Its own custom id both ways: a message's custom ids must differ from each
+            # other (Refresh is "hand"), or Discord refuses the whole message
+            # (https://discordx.js.org/docs/discordx/decorators/gui/button-component:
+            # "custom_ids being unique within a message"; the fake checks it too).
             controls.add_item(TableButton(table.id, "table:off" if details else "table",
                                           emoji="🃏" if details else "📋",
                                           label=button_label("hide_table" if details

@@ -1,10 +1,11 @@
 """One live hand panel a player: opening a new one (My hand again, from the table or a
 turn ping) takes the buttons off the older one, through its interaction's token, which
-Discord lets edit its message for 15 minutes
-(https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object:
-"Interaction tokens are valid for 15 minutes"; the fake refuses later edits with 50027).
-After that the old panel keeps its buttons, and a click on one answers with the current
-panel, as before."""
+Discord lets edit its message for 15 minutes ("Interaction tokens are valid for 15
+minutes", https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages,
+as quoted in https://github.com/discord/discord-api-docs/pull/7836; the fake refuses
+later edits with 50027). An ephemeral message has no other way to be edited
+(https://github.com/discord/discord-api-docs/issues/3090). After that the old panel keeps
+its buttons, and a click on one answers with the current panel, as before."""
 
 from __future__ import annotations
 

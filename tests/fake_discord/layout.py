@@ -2,13 +2,15 @@
 measure the hand panel the bot really sent (its payload, as the fake stores it).
 
 Discord publishes the limits of what a message may hold, not pixel sizes: an embed
-(title 256, description 4096, at most 25 fields of 256 + 1024 characters, 6000 in all)
-and components (at most 5 action rows; a row holds 5 buttons or one select)
-(https://discord.com/developers/docs/resources/message#embed-object-embed-limits,
-https://discord.com/developers/docs/components/reference#action-row). Every size below
-is therefore a MEASURED ASSUMPTION, from screenshots of Discord's iOS app (cozy message
-display, default font size) on a 390 x 844 pt phone (iPhone 12 to 14), rounded to the
-safe side (taller). Change them here, in one place, if the app changes.
+(title 256, description 4096, at most 25 fields of 256 + 1024 characters, 6000 in all:
+https://discord.com/developers/docs/resources/message#embed-object-embed-limits, as
+https://sapphirejs.dev/docs/Documentation/api-utilities/@sapphire/discord-utilities/variables/EmbedLimits
+lists them) and components (at most 5 action rows; a row holds 5 buttons or one select:
+https://discord.com/developers/docs/components/reference#action-row, as
+https://interactions-py.github.io/interactions.py/Guides/05%20Components/ puts it). Every
+size below is therefore a MEASURED ASSUMPTION, from screenshots of Discord's iOS app
+(cozy message display, default font size) on a 390 x 844 pt phone (iPhone 12 to 14),
+rounded to the safe side (taller). Change them here, in one place, if the app changes.
 
 The model: a message is the interaction's header line ("alice used My hand"), the bot's
 name line, its content (wrapped), its embed (a 4 px colour bar and padding around the
