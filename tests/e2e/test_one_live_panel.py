@@ -66,3 +66,25 @@ async def test_after_15_minutes_the_old_panel_answers_with_the_current_one(
     it = await fake.click_label(name, old, "Refresh")
     assert it.response_type == 7  # answered in place, with the current panel
     assert "Your turn" in fake.message(old).text() and table.version == version
+
+
+async def test_an_older_panel_that_cannot_be_edited_never_fails_the_new_one(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.to_act is not None
+    name = table.seats[table.to_act].name
+    first = await _open(fake, name)
+    fake.message(first).deleted = True  # dismissed by the player: Discord answers 10008
+
+    def refused() -> list[Any]:
+        return [e for e in fake.client_errors if "10008" in str(e)]
+    second = await _open(fake, name)
+    await fake.wait_until(lambda: bool(refused()), 5.0, "the edit of the old panel to fail")
+    assert "Pass" in _buttons(fake, second)
+    # The new panel plays on.
+    version = table.version
+    await fake.click_label(name, second, "Pass")
+    assert table.version == version + 1
+    # The one refusal this test provoked (the `bot` fixture fails on any other).
+    fake.client_errors[:] = [e for e in fake.client_errors if "10008" not in str(e)]
