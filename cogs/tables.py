@@ -820,6 +820,15 @@ def _seat_op(op: str) -> bool:
     return op in _SEAT_OPS or (op.isascii() and op.isdigit())
 
 
+def _shows_table(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked hand panel shows the whole table (its toggle reads "Hide the
+    table"): an edit of only its buttons keeps it so."""
+    message = interaction.message
+    rows = message.components if message is not None else []
+    return any(str(getattr(child, "custom_id", "")).endswith(":table:off")
+               for row in rows for child in getattr(row, "children", ()))
+
+
 def _check_place(interaction: discord.Interaction[Any], table: Table, op: str = "") -> None:
     """A component's custom id names a table of the channel (or thread) it was clicked in.
     Discord sends only ids of the clicked message, but a gap on its side or a modified
@@ -1508,7 +1517,8 @@ class Tables(commands.Cog):
             return
         await interaction.response.edit_message(
             content=hint_text(hint.sentence),
-            view=self._hand_controls(table, seat, view, hint=hint.action))
+            view=self._hand_controls(table, seat, view, _shows_table(interaction),
+                                     hint=hint.action))
 
     async def _claim(self, interaction: discord.Interaction[Any], table: Table,
                      version: int) -> None:

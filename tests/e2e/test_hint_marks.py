@@ -79,6 +79,12 @@ async def test_a_bidding_hint_marks_the_bid_or_the_pass(fake: FakeDiscord,
     (marked,) = _marked(panel)
     assert marked["style"] == SUCCESS and "Why: " in panel.content
     assert marked["label"] == "Pass" or marked["label"] in panel.content
+    # With the whole table shown, a hint keeps it shown (and its toggle's way back).
+    await fake.click_label(turn[1], panel, "Table")
+    await fake.click_label(turn[1], panel, "Hint")
+    shown = fake.message(panel)
+    assert shown.embeds[0].get("fields") and shown.button("Hide the table")
+    assert len(_marked(shown)) == 1
 
 
 async def test_an_american_hint_marks_the_play_and_says_why(
