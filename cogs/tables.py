@@ -377,12 +377,20 @@ class OpenPanel:
     token: str
     language: str
     since: float  # when Discord created the click (its token's life starts then)
+    # The message the panel is, when known (not across a restart): a new panel takes the
+    # buttons off the older one only when they are surely two messages.
+    message_id: int | None = None
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
         webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
         await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
 
+
+# How a hint marks its move among the panel's controls: green, with a star (a Unicode
+# emoji Discord knows; the fake checks component emoji as Discord does).
+HINT_STYLE = discord.ButtonStyle.success
+HINT_EMOJI = "⭐"
 
 # Discord's name for an interaction's original response among its webhook's messages.
 ORIGINAL_RESPONSE = "@original"
@@ -672,10 +680,12 @@ def table_panel(table: Table) -> Panel:
     return _with_deadline(table, kind.table_panel(table.game, names))
 
 
-def hand_panel(table: Table, seat: int) -> Panel:
-    """A player's own hand, for them alone."""
+def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
+    """A player's own hand, for them alone: compact, so that it and its buttons fit one
+    phone screen; `details`: with the whole table (the panel's Table button)."""
     return _with_deadline(table, table.kind.seat_panel(table.game, seat,
-                                                       seat_names(table.seats)))
+                                                       seat_names(table.seats),
+                                                       compact=not details))
 
 
 def _deadline(table: Table) -> float | None:
@@ -837,13 +847,22 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
 # from it. The turn ping by direct message, the games list (`/games`, answered in any
 # channel of the server) and the hand panels these open carry the table's own custom
 # ids, clicked outside its channel.
-_SEAT_OPS = frozenset({"hand", "hint", "claim", "rules"})
+_SEAT_OPS = frozenset({"hand", "table", "hint", "claim", "rules"})
 
 
 def _seat_op(op: str) -> bool:
     """Whether `op` (a custom id's first part after the table) is one a player makes
     from their hand: open it, a hint, a claim, a move (`<version>:<action>`)."""
     return op in _SEAT_OPS or (op.isascii() and op.isdigit())
+
+
+def _shows_table(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked hand panel shows the whole table (its toggle reads "Hide the
+    table"): an edit of only its buttons keeps it so."""
+    message = interaction.message
+    rows = message.components if message is not None else []
+    return any(str(getattr(child, "custom_id", "")).endswith(":table:off")
+               for row in rows for child in getattr(row, "children", ()))
 
 
 def _check_place(interaction: discord.Interaction[Any], table: Table, op: str = "") -> None:
@@ -915,8 +934,10 @@ class GameUI(Protocol):
     """A game's own part of the hand panel: the controls of a seat's legal actions, and
     what a click on one does (`<version>:<action...>` custom ids)."""
 
-    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
-        """A player's own controls: exactly the actions legal now."""
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        """A player's own controls: exactly the actions legal now; `hint`'s move (the
+        game's action) marked (HINT_STYLE, HINT_EMOJI)."""
         ...
 
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
@@ -986,13 +1007,28 @@ class Tables(commands.Cog):
         """A game's cog gives its hand controls (at its own cog_load)."""
         self._uis[game] = ui
 
-    def _hand_controls(self, table: Table, seat: int, view: Any) -> discord.ui.View:
+    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
+                       hint: Any = None) -> discord.ui.View:
         """A player's controls: the game's for the legal actions, then the platform's
-        Hint (if the table gives hints) and Claim (when the game allows one now), as
-        long as Discord's 25 components leave room."""
-        controls = self.ui(table).hand_components(table, view)
-        if table.to_act != seat or table.seats[seat].played_by_ai:
-            return controls
+        Hint (if the table gives hints) and Claim (when the game allows one now), and
+        the Table button that shows the whole table in the panel (`details`: back to
+        the compact panel), as long as Discord's 25 components leave room."""
+        controls = self.ui(table).hand_components(table, view, hint)
+        if table.to_act == seat and not table.seats[seat].played_by_ai:
+            self._turn_controls(table, seat, controls)
+        if len(controls.children) < COMPONENTS_LIMIT:
+            # Its own custom id both ways: a message's custom ids must differ from each
+            # other (Refresh is "hand"), or Discord refuses the whole message
+            # (https://discordx.js.org/docs/discordx/decorators/gui/button-component:
+            # "custom_ids being unique within a message"; the fake checks it too).
+            controls.add_item(TableButton(table.id, "table:off" if details else "table",
+                                          emoji="🃏" if details else "📋",
+                                          label=button_label("hide_table" if details
+                                                             else "table")))
+        return controls
+
+    def _turn_controls(self, table: Table, seat: int, controls: discord.ui.View) -> None:
+        """Hint and Claim, for the player to act."""
         version = table.version
         if table.switch("hints") and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"hint:{version}", emoji="💡",
@@ -1001,7 +1037,6 @@ class Tables(commands.Cog):
                 and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"claim:{version}", emoji="🙌",
                                           label=button_label("claim")))
-        return controls
 
     def ui(self, table: Table) -> GameUI:
         ui = self._uis.get(table.kind.name)
@@ -1457,6 +1492,10 @@ class Tables(commands.Cog):
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral)
                                   and len(parts) == 1)
+        elif op == "table":  # the hand panel's Table button: the whole table in it, or off
+            await self._show_hand(interaction, table, refresh=interaction.message is not None
+                                  and bool(interaction.message.flags.ephemeral),
+                                  details=parts[1:] != ["off"])
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:
@@ -1501,13 +1540,23 @@ class Tables(commands.Cog):
 
     async def _hint(self, interaction: discord.Interaction[Any], table: Table,
                     version: int) -> None:
-        """What the strong AI would do, shown in the clicked panel, for its player alone."""
+        """What the strong AI would do and why, shown in the clicked panel for its player
+        alone: the move's control marked, the reason above the hand."""
         if not table.switch("hints"):
             raise TableError("hints_off")
-        sentence = await self.unless_stale(
+        hint = await self.unless_stale(
             interaction, table, self.tables.hint(table.id, interaction.user.id, version))
-        if sentence is not None:
-            await interaction.response.edit_message(content=hint_text(sentence))
+        if hint is None:
+            return
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        if view is None:
+            await interaction.response.edit_message(content=hint_text(hint.sentence))
+            return
+        await interaction.response.edit_message(
+            content=hint_text(hint.sentence),
+            view=self._hand_controls(table, seat, view, _shows_table(interaction),
+                                     hint=hint.action))
 
     async def _claim(self, interaction: discord.Interaction[Any], table: Table,
                      version: int) -> None:
@@ -1553,7 +1602,7 @@ class Tables(commands.Cog):
         await interaction.response.edit_message(content=text, view=view)
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
-                         refresh: bool = False) -> None:
+                         refresh: bool = False, details: bool = False) -> None:
         if table.stage != PLAYING:
             raise TableError("not_started", reason="not_yet")
         if table.seat_of(interaction.user.id) is None:
@@ -1562,17 +1611,18 @@ class Tables(commands.Cog):
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
-        embed = _embed(hand_panel(table, seat))
-        components = self._hand_controls(table, seat, view)
+        embed = _embed(hand_panel(table, seat, details))
+        components = self._hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
         note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
         said = {"content": note} if note is not None else {}
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components, **said)
+            self._remember_panel(table, interaction)
         else:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True, **said)
-        self._remember_panel(table, interaction)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True, **said)
+            self._remember_panel(table, interaction, sent.message_id)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is
@@ -1590,16 +1640,36 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------- the panel follows
 
-    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        """The user's hand panel is the one this interaction answered with. It is
-        stored too (in the background: the answer is given), so a restart goes on
-        following it while its token lasts (restore_panels)."""
+    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any],
+                        sent: int | None = None) -> None:
+        """The user's hand panel is the one this interaction answered with: the message
+        `sent`, or else the clicked one, edited. It is stored too (in the background:
+        the answer is given), so a restart goes on following it while its token lasts
+        (restore_panels). One panel a player is live: an older one, another message
+        whose token still lasts, loses its buttons."""
+        clicked = interaction.message
+        message_id = sent if sent is not None else clicked.id if clicked is not None else None
         panel = OpenPanel(interaction.application_id, interaction.token,
                           language_of(interaction.locale),
-                          discord.utils.snowflake_time(interaction.id).timestamp())
+                          discord.utils.snowflake_time(interaction.id).timestamp(),
+                          message_id)
         key = (table.id, interaction.user.id)
+        older = self._panel_of(table, interaction.user.id)
         self._panels[key] = panel
         self._in_background(self._store_panel(key, panel))
+        if older is not None and None not in (older.message_id, message_id) \
+                and older.message_id != message_id:
+            self._in_background(self._retire_panel(older))
+
+    async def _retire_panel(self, panel: OpenPanel) -> None:
+        """Take the buttons off a player's older panel (its hand stays as it was shown),
+        through its interaction's token: a webhook route, outside the global request
+        limit (bot/budget.py). It is cosmetic: whatever fails here is let go, and a click
+        on the old panel would still be answered with the current one."""
+        try:
+            await panel.edit(self.bot, view=None)
+        except Exception as exc:  # never the new panel's concern
+            log.info("could not take the buttons off an older panel: %r", exc)
 
     async def _store_panel(self, key: tuple[int, int], panel: OpenPanel) -> None:
         """Store a followed panel; a store that does not answer loses only the panel's
@@ -1879,11 +1949,12 @@ class Tables(commands.Cog):
             await interaction.response.edit_message(content=None, embed=embed,
                                                     view=components)
         elif components is not None:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True)
+            self._remember_panel(table, interaction, sent.message_id)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        if components is not None:
+        if components is not None and edit:
             self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
         await self._follow_turn(table, interaction.user.id)

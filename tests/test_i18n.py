@@ -744,7 +744,7 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
                 action = kind.choose_action(game, seat, "easy", rng)
                 if turns % 7 == 0:
                     shown.append(("hint", [render_text.hint_text(kind.hint(game, seat,
-                                                                           hints))]))
+                                                                           hints).sentence)]))
             turns += 1
             applied = kind.apply(game, action, rng)
             shown.append(("action", [kind.describe_action(applied.action)]))

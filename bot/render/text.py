@@ -423,6 +423,8 @@ BUTTON_LABELS: dict[str, str] = {
     "hint": N_("Hint"),
     "review": N_("Review the hand"),
     "claim": N_("Claim the rest"),
+    "table": N_("Table"),  # the hand panel shows the table in full
+    "hide_table": N_("Hide the table"),  # ... and back to the compact panel
     "rematch": N_("Rematch"),
     "leaderboard": N_("Leaderboard"),
     "hand": N_("My hand"),

@@ -57,7 +57,7 @@ from bot.store.health import (
     is_outage,
 )
 from bot.tables.errors import TableError
-from bot.tables.kind import GameKind
+from bot.tables.kind import GameKind, Hint
 from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -1000,8 +1000,9 @@ class TableService:
         return ActResult(table, seat, last.action, results[0].record, last.deal_index,
                          last.deal_finished, last.game_finished, results[0].idle_before)
 
-    async def hint(self, table_id: int, user_id: int, version: int | None) -> str:
-        """What the strong AI would do for `user_id`'s seat now, in words (the game's)."""
+    async def hint(self, table_id: int, user_id: int, version: int | None) -> Hint:
+        """What the strong AI would do for `user_id`'s seat now, and why (the game's
+        words)."""
         table = self.require(table_id)
         async with table.lock:  # the game must not change under the worker thread
             seat = self._acting_seat(table, user_id, version)

@@ -46,6 +46,7 @@ from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table
 from tests.e2e import american_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.layout import layout as phone_layout
 from tests.fake_discord.models import iter_components
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -1004,29 +1005,9 @@ async def choose_ai(fake: FakeDiscord, user: str, lobby: Any, choice: str) -> An
                              [value])
 
 
-# How a phone lays out a message's components, estimated: a select menu takes a line of
-# its own; buttons are 16 px of padding each side of their label (14 px type, about 7.5 px
-# a letter), 60 px at least, 8 px apart, and wrap when the line is full
-# (Discord's button: https://github.com/skyra-project/discord-components, discord-button.css,
-# "padding: 2px 16px; min-width: 60px; margin: 4px 8px 4px 0; font-size: 14px"). The line
-# is the message column of a 390 px wide phone less the avatar: about 300 px (the width
-# Discord shows an embed's picture at there, bot/render/pictures.py).
-PHONE_LINE = 300.0
-
-
-def _button_width(button: dict[str, Any]) -> float:
-    letters = len(str(button.get("label") or "")) + (3 if button.get("emoji") else 0)
-    return max(60.0, 32 + 7.5 * letters) + 8
-
-
 def phone_rows(fake: FakeDiscord, message: Any) -> int:
-    """The lines a phone shows a message's components in (PHONE_LINE)."""
-    lines = 0
-    for row in fake.message(message).components:
-        used = PHONE_LINE  # each action row starts a line
-        for component in row.get("components", []):
-            width = PHONE_LINE if component.get("type") != 2 else _button_width(component)
-            if used + width > PHONE_LINE + 8:  # the last button's gap may overhang
-                lines, used = lines + 1, 0.0
-            used += width
-    return lines
+    """The lines a phone shows a message's components in: a select a line, buttons
+    wrapped to the message's width (tests/fake_discord/layout.py, the shared model of
+    Discord's mobile client)."""
+    laid = phone_layout(fake.message(message), header=False)
+    return sum(1 for what, _height in laid.parts if what in ("buttons", "select"))

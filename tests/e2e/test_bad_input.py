@@ -93,7 +93,7 @@ async def test_outsiders_and_out_of_turn(fake: FakeDiscord, bot: AmerikanerBot,
     hand = await fake.click_label(name, public, "My hand")
     text = said(hand)
     assert f"Waiting for **{mover}**" in text
-    assert [b["label"] for b in hand.message.buttons()] == ["Refresh"]
+    assert [b["label"] for b in hand.message.buttons()] == ["Refresh", "Table"]
     assert state(table) == before
     # lobby buttons are gone from the table message; /amerikaner join is refused
     it = await fake.slash(OUTSIDER, None, "amerikaner join")
@@ -107,16 +107,19 @@ async def test_stale_and_repeated_buttons(fake: FakeDiscord, bot: AmerikanerBot,
     first = (await fake.click_label(name, public, "My hand")).message
     second = (await fake.click_label(name, public, "My hand")).message
     assert first is not None and second is not None
-    pass_id = fake.message(first).button_id("Pass")
-    assert fake.message(second).button_id("Pass") == pass_id
+    pass_id = fake.message(second).button_id("Pass")
+    # One live panel: the second took the buttons off the first.
+    await fake.wait_until(lambda: not fake.message(first).components, 5.0,
+                          "the first panel to lose its buttons")
     version = table.version
     done = await fake.click(name, second, pass_id)
     assert done.response_type == 7 and table.version == version + 1
-    # the same button on the other copy: stale, answered by editing that copy to the
+    # the same button on the other copy, clicked before that edit reached the player's
+    # app (forged: it has no buttons now): stale, answered by editing that copy to the
     # hand as it is now (no new message; the next player may be mentioned in the channel
     # meanwhile, so this player's messages are counted)
     messages = len(fake.ephemeral_messages(name))
-    again = await fake.click(name, first, pass_id)
+    again = await fake.forge_component(name, first, pass_id)
     assert again.response_type == 7 and len(fake.ephemeral_messages(name)) == messages
     text = fake.message(first).text()
     assert "moved on" in text and "Waiting for" in text

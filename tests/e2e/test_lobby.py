@@ -1,10 +1,10 @@
 """The lobby through the fake Discord (issue 27: "a simpler lobby: at most three rows of
 buttons; the AI levels explained in one line each"): in every state of both games a
-phone shows the lobby's components in at most three lines (the five of before:
-Join/Leave/Start/Cancel/Add AI (easy) and Add AI (strong)/Remove AI/Fill with AI each
-wrapped in two, and the house rules), the host's menu offers the AI levels of the game at
-hand, each with a line that says how it plays, in the server's language, and every lobby
-action of before is still there."""
+phone shows the lobby's components in at most three lines (measured with
+tests/fake_discord/layout.py; the five of before: Join/Leave/Start/Cancel/Add AI (easy)
+and Add AI (strong)/Remove AI/Fill with AI each wrapped in two, and the house rules),
+the host's menu offers the AI levels of the game at hand, each with a line that says how
+it plays, in the server's language, and every lobby action of before is still there."""
 
 from __future__ import annotations
 
