@@ -186,7 +186,7 @@ async def test_rerate_rebuilds_exactly_the_running_ratings(database: Database) -
     # Every unfinished game's finished matches are rated too, and the counts add up.
     counts = {row[0]: row[1] for row in running["rating_counts"]}
     logged = {}
-    for game_id, guild, _pool, rated, _log in running["rating_games"]:
+    for _game, guild, _pool, rated, _log in running["rating_games"]:
         logged[guild] = logged.get(guild, 0) + rated
     assert counts == logged
     async with database.open() as store:
