@@ -439,14 +439,15 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                         template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>rating|wins|points):"
                                  r"(?:(?P<period>all|month):)?(?P<page>[0-9]+)"):
-    """A page of a game's leaderboard: `amkl:<game>:<order>:<period>:<page>` (period
-    "all" or "month"). Buttons sent before the rating board have no period (all time),
-    those sent before there were several games no game either (`amkl:<order>:<page>`):
-    the first game's."""
+    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`, all time, or
+    `amkl:<game>:<order>:month:<page>`, this month's. Buttons sent before there were
+    several games have no game (`amkl:<order>:<page>`): the first game's."""
 
     def __init__(self, game: str | None, order: str, page: int, label: str = "\u200b",
                  disabled: bool = False, period: str = "all") -> None:
-        key = f"{game}:{order}:{period}" if game else order
+        key = f"{game}:{order}" if game else order
+        if period != "all":
+            key += f":{period}"
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=_custom_id("amkl", key, str(page))))
         self.game = game
