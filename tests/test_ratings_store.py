@@ -255,3 +255,49 @@ async def test_sqlite_and_postgresql_agree_and_a_copy_rerates_the_same(
 def test_seated_keeps_members_and_ai_levels() -> None:
     assert seated([(5, None), (None, "easy"), (7, "strong"), (None, None)]) == (
         5, "easy", 7, "")
+
+
+async def test_a_restart_neither_loses_nor_doubles_a_rated_hand(tmp_path: Path) -> None:
+    """Rated hands are counted in the commit of the move that finished them: a service
+    restarted mid-game rates the next hands only, and the end result is what `rerate`
+    makes of the whole record."""
+    path = tmp_path / "db.sqlite3"
+    clock = FakeClock()
+    store = await open_store(path)
+    service = TableService(store, GAMES, rng=random.Random(8), ai_delay=0, trick_pause=0,
+                           clock=clock)
+    table = await _play(service, 3, 31, "amerikaner", 4, [1, 2], "easy", random.Random(2),
+                        {"target": 40}, finish=False)
+    before = len(table.kind.rating_matches(table.game))
+    await service.close()
+    await store.close()
+    store = await open_store(path)
+    service = TableService(store, GAMES, rng=random.Random(9), ai_delay=0, trick_pause=0,
+                           clock=clock)
+    (table,) = await service.restore()
+    assert (await store.rating_state(table.id, 3, "amerikaner", "2026-11", [])).rated \
+        == before
+    rng = random.Random(6)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while table.stage == PLAYING and loop.time() < deadline:
+        seat = table.to_act
+        if seat is not None and table.seats[seat].user_id is not None:
+            action = table.kind.choose_action(table.game, seat, "easy", rng)
+            await service.act(table.id, table.seats[seat].user_id, table.version,
+                              lambda s, a=action: a)
+        else:
+            await asyncio.sleep(0.001)
+    assert table.stage == FINISHED
+    await service.close()
+    matches = len(table.kind.rating_matches(table.game))
+    assert matches > before
+    state = await store.rating_state(table.id, 3, "amerikaner", "2026-11", [1, 2])
+    assert state.rated == state.counted == matches
+    assert all(row.hands == matches for row in state.ratings.values())
+    await store.close()
+    database = Database("sqlite", str(path))
+    running = await _dump(database)
+    async with open_store(path) as again:
+        await rerate(again, GAMES)
+    assert await _dump(database) == running
