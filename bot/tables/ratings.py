@@ -33,11 +33,15 @@ from openskill.models import PlackettLuce
 
 __all__ = ["MIN_RATED_HANDS", "MODEL", "Rating", "RatedMatch", "RatingModel"]
 
-# openskill's defaults (Weng and Lin's): a new member is mu 25 with sigma 25/3, so their
-# ordinal starts at 0; beta (the spread of one match's performance) is sigma / 2.
+# openskill's defaults (Weng and Lin's) for a new member: mu 25 with sigma 25/3, so their
+# ordinal starts at 0.
 MU = 25.0
 SIGMA = MU / 3
-BETA = SIGMA / 2
+# beta, the spread of one hand's result around the players' skills: three times
+# openskill's default (sigma / 2), because a hand of cards is mostly the deal's luck.
+# bench/ratings.py measured it: with this beta the rating order reaches a rank correlation
+# of 0.9 with the true order in about half the hands the default needs (README, "Ratings").
+BETA = 3 * SIGMA / 2
 # The sigma a member's uncertainty grows by before each match, so a rating keeps moving
 # with a member's form instead of freezing after thousands of hands (openskill's default).
 TAU = MU / 300
@@ -83,15 +87,19 @@ class Rating:
         return self.mu - Z * self.sigma
 
 
-# The AI levels' fixed ratings (bench/ratings.py measures them: see the README's
-# "Ratings"). Their sigma is small: the level's skill is known, so a hand against an AI
-# seat moves the member's rating by what the AI's known strength says about the result.
-AI_RATINGS: dict[str, Rating] = {
-    "random": Rating(17.0, 1.0),
-    "easy": Rating(23.0, 1.0),
-    "strong": Rating(28.0, 1.0),
-}
+# The AI levels' fixed ratings, by rating pool (GameKind.rating_pool) and level, measured
+# by bench/ratings.py --pure: members who always play easy and members who always play
+# strong, rated against each other from the same start (so their mean stays 25), settle at
+# these mu (README, "Ratings"). A new member (25) is so taken to be between the two
+# levels. Their sigma is small: a level's skill is known, so a hand against an AI seat
+# moves a member's rating by what that known strength says of the result.
 AI_SIGMA = 1.0
+AI_RATINGS: dict[str, dict[str, Rating]] = {
+    "amerikaner": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+    "american": {"easy": Rating(21.5, AI_SIGMA), "strong": Rating(28.5, AI_SIGMA)},
+}
+# A pool without measured figures: Amerikaner's.
+_DEFAULT_POOL = "amerikaner"
 
 
 class RatingModel:
@@ -99,21 +107,27 @@ class RatingModel:
 
     def __init__(self, *, mu: float = MU, sigma: float = SIGMA, beta: float = BETA,
                  tau: float = TAU, margin: float = 0.0,
-                 ai: dict[str, Rating] | None = None) -> None:
-        # margin 0: a match's scores are not used (see `rate`).
+                 ai: dict[str, dict[str, Rating]] | None = None, centred: bool = True,
+                 zero_sum: bool = True) -> None:
+        # margin 0: a match's scores are not used (see `rate`). centred False: openskill's
+        # own team sums; zero_sum False: its own changes (bench/ratings.py compares them).
         self.mu = mu
+        self.centred = centred
+        self.zero_sum = zero_sum
         self.sigma = sigma
         self.margin = margin
         self.ai_ratings = dict(AI_RATINGS if ai is None else ai)
-        self._model = PlackettLuce(mu=0.0, sigma=sigma, beta=beta, tau=tau, margin=margin)
+        self._model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau, margin=margin)
 
     def initial(self) -> Rating:
         """A member's first rating."""
         return Rating(self.mu, self.sigma)
 
-    def ai(self, level: str) -> Rating:
-        """An AI seat's FIXED rating of its level (an unknown level rates as average)."""
-        return self.ai_ratings.get(level, Rating(self.mu, AI_SIGMA))
+    def ai(self, level: str, pool: str | None = None) -> Rating:
+        """An AI seat's FIXED rating of its level in a rating pool (GameKind.rating_pool;
+        the levels differ by game); an unknown level rates as a new member's mu."""
+        levels = self.ai_ratings.get(pool or _DEFAULT_POOL) or self.ai_ratings[_DEFAULT_POOL]
+        return levels.get(level, Rating(self.mu, AI_SIGMA))
 
     def rate(self, match: RatedMatch, seats: Sequence[Rating],
              fixed: Sequence[bool]) -> list[Rating]:
@@ -122,7 +136,7 @@ class RatingModel:
         if len(fixed) != len(seats):
             raise ValueError("one `fixed` flag per seat")
         model = self._model
-        centre = self.mu
+        centre = self.mu if self.centred else 0.0
         teams: list[list[Any]] = [
             [model.rating(mu=seats[seat].mu - centre, sigma=seats[seat].sigma)
              for seat in team] for team in match.teams]
@@ -131,12 +145,36 @@ class RatingModel:
             rated = model.rate(teams, scores=list(match.scores))
         else:
             rated = model.rate(teams, ranks=[float(rank) for rank in match.ranks])
+        new_mu = {seat: new.mu + centre for team, new_team in zip(match.teams, rated, strict=True)
+                  for seat, new in zip(team, new_team, strict=True)}
+        new_sigma = {seat: new.sigma for team, new_team in zip(match.teams, rated, strict=True)
+                     for seat, new in zip(team, new_team, strict=True)}
+        if self.zero_sum:
+            new_mu = _zero_sum(new_mu, seats)
         out = list(seats)
-        for team, new_team in zip(match.teams, rated, strict=True):
-            for seat, new in zip(team, new_team, strict=True):
-                if not fixed[seat]:
-                    out[seat] = Rating(new.mu + centre, new.sigma)
+        for seat, mu in new_mu.items():
+            if not fixed[seat]:
+                out[seat] = Rating(mu, new_sigma[seat])
         return out
+
+
+def _zero_sum(new_mu: dict[int, float], seats: Sequence[Rating]) -> dict[int, float]:
+    """The changes of `new_mu` scaled so that what the winners gain the losers lose.
+
+    openskill moves each member of a side as far as a lone opponent moves: a lone bidder's
+    failure would lift each of three defenders by what the bidder loses, and the ratings
+    would inflate with every failed solo bid (bench/ratings.py measured +6 mu in 500 hands
+    a member). The larger of the total gain and the total loss is scaled down to the
+    other, so the three defenders share what the bidder loses; every change keeps its
+    sign (nobody who lost goes up) and the order of the changes within a side."""
+    changes = {seat: mu - seats[seat].mu for seat, mu in new_mu.items()}
+    gained = sum(c for c in changes.values() if c > 0)
+    lost = -sum(c for c in changes.values() if c < 0)
+    if gained <= 0 or lost <= 0:
+        return new_mu
+    up, down = (lost / gained, 1.0) if gained > lost else (1.0, gained / lost)
+    return {seat: seats[seat].mu + c * (up if c > 0 else down)
+            for seat, c in changes.items()}
 
 
 MODEL = RatingModel()
