@@ -76,7 +76,7 @@ class RatingBook:
         self.counted += 1
         month = month_of(at)
         members = [seat for seat in match.seats if not _is_ai(seats[seat])]
-        new = self._rated(match, seats, lambda user: self.ratings.get((pool, user)))
+        new = self._rated(pool, match, seats, lambda user: self.ratings.get((pool, user)))
         for seat in members:
             user = int(seats[seat])
             row = self._row(self.ratings.get((pool, user)), pool, user, new[seat], at)
@@ -84,7 +84,8 @@ class RatingBook:
             self._changed.add((pool, user))
             self._days[(pool, user, day_of(at))] = DayRow(pool, user, day_of(at), row.mu,
                                                          row.sigma, row.ordinal)
-        new = self._rated(match, seats, lambda user: self.seasons.get((pool, month, user)))
+        new = self._rated(pool, match, seats,
+                          lambda user: self.seasons.get((pool, month, user)))
         for seat in members:
             user = int(seats[seat])
             key = (pool, month, user)
@@ -93,12 +94,12 @@ class RatingBook:
             self._changed_seasons.add(key)
         return LoggedMatch(number, at, tuple(seats))
 
-    def _rated(self, match: RatedMatch, seats: Sequence[Seated],
+    def _rated(self, pool: str, match: RatedMatch, seats: Sequence[Seated],
                stored: _Lookup) -> list[Rating]:
         ratings = []
         for seat in seats:
-            if _is_ai(seat):
-                ratings.append(self.model.ai(str(seat)))
+            if _is_ai(seat):  # fixed at its level's rating in this game's pool
+                ratings.append(self.model.ai(str(seat), pool))
             else:
                 row = stored(int(seat))
                 ratings.append(self.model.initial() if row is None
