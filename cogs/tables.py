@@ -1373,9 +1373,13 @@ class Tables(commands.Cog):
             return
         if parts[0] == "leaderboard":
             finished = await self.tables.load(table_id)
-            game = finished.kind.name if finished is not None else self.tables.kind(None).name
-            await self.show_leaderboard(interaction, game, "rating", 1, edit=False,
-                                        ephemeral=True)
+            kind = finished.kind if finished is not None else self.tables.kind(None)
+            # The rating board, once anyone is on it; before that (a server's first
+            # games) the board by wins, where the game just played shows.
+            rated = await self.bot.store.rating_board_size(interaction.guild_id or 0,
+                                                           board_pool(kind))
+            await self.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
+                                        1, edit=False, ephemeral=True)
             return
         table = self.tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
