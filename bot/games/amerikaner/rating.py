@@ -4,7 +4,9 @@ A hand is rated as the teams that formed in it: the bidder and the partner (the 
 of the called card) against the defenders, ranked by whether the contract was made. The
 bidder plays alone, one against the rest, with the top bid Amerikaner (no call), when no
 card could be called (every card of the suit led was the bidder's), and when the called
-card lay in the blind or out of the pack (nobody held it). Kani is played with a partner
+card lay in the blind or out of the pack (nobody held it). (A bidder cannot call their
+own card: RULES.md section 5 allows only cards outside the bidder's hand and discards,
+so these are all the ways a bidder is left alone.) Kani is played with a partner
 and rated like a number bid. Jokers, 3 to 6 players, the kitty and the blind change
 nothing here: the hand's outcome and its partner are all that count.
 
