@@ -13,6 +13,13 @@ refusing store try again with backoff until it answers. A crash after the commit
 nothing: `restore` replays each unfinished game's record. The service knows games only
 through the GameKind protocol (bot/tables/kind.py): it never names one.
 
+Ratings: a move that finishes a deal also rates the game's matches not rated yet
+(`GameKind.rating_matches` beyond the count the store holds), by who sits at the seats
+and at the move's time, and commits the rating rows with the move (`record_action`'s
+`ratings`): a refused commit leaves the ratings as they were, a restart rates nothing
+twice. The moves that rate at one guild's tables take turns (a lock per guild), so an
+update is never computed from ratings another is about to change.
+
 Clocks of days: a table may have a turn timer (`turn_timer`, seconds, up to 7 days).
 Each turn's time is measured on the service's clock (`clock`: Settings.clock, the
 machine's by default, the fake Discord's in tests) from the moment the turn began, which
