@@ -301,3 +301,24 @@ async def test_a_restart_neither_loses_nor_doubles_a_rated_hand(tmp_path: Path) 
     async with open_store(path) as again:
         await rerate(again, GAMES)
     assert await _dump(database) == running
+
+
+def test_the_rerate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    path = tmp_path / "db.sqlite3"
+
+    async def play() -> None:
+        async with open_store(path) as store:
+            service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
+                                   trick_pause=0, clock=FakeClock())
+            await _play(service, 1, 11, "american", 3, [1, 2], "easy", random.Random(1),
+                        {"target": 1})
+            await service.close()
+
+    asyncio.run(play())
+    before = asyncio.run(_dump(Database("sqlite", str(path))))
+    assert main(["db", "rerate", "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rated ") and "of 1 games in 1 servers" in out
+    assert asyncio.run(_dump(Database("sqlite", str(path)))) == before
