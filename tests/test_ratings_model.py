@@ -87,10 +87,26 @@ def test_average_sides_of_unequal_size_are_even() -> None:
     won = plain.rate(RatedMatch(((0,), (1, 2, 3)), (0, 1)), seats, [False] * 4)
     lost = plain.rate(RatedMatch(((0,), (1, 2, 3)), (1, 0)), seats, [False] * 4)
     assert won[0].mu - 25 > 2 * (25 - lost[0].mu)
-    # And without the zero-sum shift each defender gains what the lone bidder loses.
+    # And without the sides' shares each defender gains what the lone bidder loses.
     raw = RatingModel(zero_sum=False).rate(RatedMatch(((0,), (1, 2, 3)), (1, 0)), seats,
                                            [False] * 4)
     assert raw[1].mu - 25 == pytest.approx(25 - raw[0].mu)
+
+
+def test_ai_seats_and_settled_members_do_not_hold_a_new_member_back() -> None:
+    """The sides' shares scale by the sides' sizes only: a member playing with and against
+    AI seats moves as far as openskill says, and a new member (large sigma) moves more
+    than the settled member they beat."""
+    me = MODEL.initial()
+    easy = MODEL.ai("easy")
+    match = RatedMatch(((0, 1), (2, 3)), (0, 1))
+    fixed = [False, True, True, True]
+    plain = RatingModel(zero_sum=False)
+    assert MODEL.rate(match, [me, easy, easy, easy], fixed)[0] == \
+        plain.rate(match, [me, easy, easy, easy], fixed)[0]
+    settled = Rating(25.0, 2.0)
+    after = MODEL.rate(RatedMatch(((0,), (1,)), (0, 1)), [me, settled], [False, False])
+    assert after[0].mu - me.mu > 5 * (settled.mu - after[1].mu) > 0
 
 
 def test_ties_share_the_change() -> None:
@@ -137,6 +153,10 @@ def test_rating_changes_no_fixed_seat_and_no_seat_outside_the_match(
             assert (after[seat].mu >= seats[seat].mu) == winner or \
                 after[seat].mu == seats[seat].mu
             assert after[seat].sigma <= seats[seat].sigma + MODEL._model.tau
-    if not any(fixed):  # zero-sum: what the winners gain, the losers lose
-        assert sum(a.mu - s.mu for a, s in zip(after, seats, strict=True)) == \
-            pytest.approx(0.0, abs=1e-9)
+    # Each side's changes are openskill's scaled to the smallest side's size.
+    plain = RatingModel(zero_sum=False).rate(RatedMatch(teams, ranks), seats, fixed)
+    smallest = min(len(team) for team in teams)
+    for team in teams:
+        for seat in team:
+            assert after[seat].mu - seats[seat].mu == pytest.approx(
+                (plain[seat].mu - seats[seat].mu) * smallest / len(team), abs=1e-9)

@@ -21,10 +21,11 @@ chose a contract the bid's side can make), so `rate` hands openskill each mu as 
 distance from the starting mean (mu - MU): a team's strength is then how much better
 than average its members are, and average sides of any size are even. The per-member
 update depends only on these differences, so this changes no other part of the model.
-Then the changes are made zero-sum (`_zero_sum`), and beta is three times openskill's
-(a hand is mostly the deal's luck): both measured by bench/ratings.py, whose figures the
-README's "Ratings" quotes. Scores (a margin) are not used: openskill's margin counts a big
-upset win for less than a narrow one.
+Then each side's changes are scaled to the smallest side's size (`_side_shares`: zero-sum
+for equal sigmas, so failed solo bids do not inflate the ratings), and beta is three
+times openskill's (a hand is mostly the deal's luck): both measured by bench/ratings.py,
+whose figures the README's "Ratings" quotes. Scores (a margin) are not used: openskill's
+margin counts a big upset win for less than a narrow one.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ class RatingModel:
                  ai: dict[str, dict[str, Rating]] | None = None, centred: bool = True,
                  zero_sum: bool = True) -> None:
         # margin 0: a match's scores are not used (see `rate`). centred False: openskill's
-        # own team sums; zero_sum False: its own changes (bench/ratings.py compares them).
+        # own team sums; zero_sum False: its own changes, not scaled by the sides' sizes
+        # (bench/ratings.py compares them).
         self.mu = mu
         self.centred = centred
         self.zero_sum = zero_sum
@@ -154,7 +156,7 @@ class RatingModel:
         new_sigma = {seat: new.sigma for team, new_team in zip(match.teams, rated, strict=True)
                      for seat, new in zip(team, new_team, strict=True)}
         if self.zero_sum:
-            new_mu = _zero_sum(new_mu, seats)
+            new_mu = _side_shares(match, new_mu, seats)
         out = list(seats)
         for seat, mu in new_mu.items():
             if not fixed[seat]:
@@ -162,23 +164,21 @@ class RatingModel:
         return out
 
 
-def _zero_sum(new_mu: dict[int, float], seats: Sequence[Rating]) -> dict[int, float]:
-    """The changes of `new_mu` scaled so that what the winners gain the losers lose.
+def _side_shares(match: RatedMatch, new_mu: dict[int, float], seats: Sequence[Rating]
+                 ) -> dict[int, float]:
+    """`new_mu` with each side's changes scaled to the smallest side's size.
 
-    openskill moves each member of a side as far as a lone opponent moves: a lone bidder's
-    failure would lift each of three defenders by what the bidder loses, and the ratings
-    would inflate with every failed solo bid (bench/ratings.py measured +6 mu in 500 hands
-    a member). The larger of the total gain and the total loss is scaled down to the
-    other, so the three defenders share what the bidder loses; every change keeps its
-    sign (nobody who lost goes up) and the order of the changes within a side."""
-    changes = {seat: mu - seats[seat].mu for seat, mu in new_mu.items()}
-    gained = sum(c for c in changes.values() if c > 0)
-    lost = -sum(c for c in changes.values() if c < 0)
-    if gained <= 0 or lost <= 0:
-        return new_mu
-    up, down = (lost / gained, 1.0) if gained > lost else (1.0, gained / lost)
-    return {seat: seats[seat].mu + c * (up if c > 0 else down)
-            for seat, c in changes.items()}
+    openskill moves each member of a side as far as a lone opponent of the same sigma
+    moves: a lone bidder's failure would lift each of three defenders by what the bidder
+    loses, and the ratings would inflate with every failed solo bid (bench/ratings.py
+    measured +6 mu in 500 hands a member). A member of a side of three moves a third as
+    far (of two against one, half): with equal sigmas what the winners gain the losers
+    lose. Each member's own sigma still sets how far they move against their side (a new
+    member moves more than a settled one), and AI seats play no part in the scaling."""
+    smallest = min(len(team) for team in match.teams)
+    share = {seat: smallest / len(team) for team in match.teams for seat in team}
+    return {seat: seats[seat].mu + (mu - seats[seat].mu) * share[seat]
+            for seat, mu in new_mu.items()}
 
 
 MODEL = RatingModel()
