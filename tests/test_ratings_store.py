@@ -322,3 +322,28 @@ def test_the_rerate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert out.startswith("rated ") and "of 1 games in 1 servers" in out
     assert asyncio.run(_dump(Database("sqlite", str(path)))) == before
+
+
+async def test_two_tables_of_one_guild_rate_in_turn(tmp_path: Path) -> None:
+    """The same members at two tables of one guild, playing at once: every update is
+    computed from the ratings the other left (none is refused as stale, none lost), and
+    rerate, replaying in the logged order, gives the same rows."""
+    path = tmp_path / "db.sqlite3"
+    async with open_store(path) as store:
+        service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
+                               trick_pause=0, clock=FakeClock())
+        await asyncio.gather(
+            _play(service, 1, 11, "amerikaner", 4, [1, 2], "easy", random.Random(1),
+                  {"target": 8}),
+            _play(service, 1, 12, "american", 3, [1, 2], "strong", random.Random(2),
+                  {"target": 2}),
+            _play(service, 1, 13, "amerikaner", 4, [2, 1], "strong", random.Random(4),
+                  {"target": 8}))
+        await service.close()
+    database = Database("sqlite", str(path))
+    running = await _dump(database)
+    (count,) = running["rating_counts"]
+    assert count[1] == sum(row[3] for row in running["rating_games"]) > 0
+    async with open_store(path) as store:
+        await rerate(store, GAMES)
+    assert await _dump(database) == running
