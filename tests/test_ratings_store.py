@@ -330,6 +330,27 @@ async def test_two_tables_of_one_guild_rate_in_turn(tmp_path: Path) -> None:
     rerate, replaying in the logged order, gives the same rows."""
     path = tmp_path / "db.sqlite3"
     async with open_store(path) as store:
+        # From the read of the ratings to the commit of the move: at most one move of
+        # the guild at a time (the read made slower, so that moves would overlap).
+        busy: set[Any] = set()
+        most = 0
+        read, record = store.rating_state, store.record_action
+
+        async def slow_read(*args: Any, **kwargs: Any) -> Any:
+            nonlocal most
+            busy.add(asyncio.current_task())
+            most = max(most, len(busy))
+            await asyncio.sleep(0.02)
+            return await read(*args, **kwargs)
+
+        async def recording(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await record(*args, **kwargs)
+            finally:
+                busy.discard(asyncio.current_task())
+
+        store.rating_state = slow_read  # type: ignore[method-assign]
+        store.record_action = recording  # type: ignore[method-assign]
         service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
                                trick_pause=0, clock=FakeClock())
         await asyncio.gather(
@@ -340,6 +361,7 @@ async def test_two_tables_of_one_guild_rate_in_turn(tmp_path: Path) -> None:
             _play(service, 1, 13, "amerikaner", 4, [2, 1], "strong", random.Random(4),
                   {"target": 8}))
         await service.close()
+    assert most == 1
     database = Database("sqlite", str(path))
     running = await _dump(database)
     (count,) = running["rating_counts"]
