@@ -65,6 +65,8 @@ from bot.render import (
     old_button_text,
     page_footer,
     picture_seat_names,
+    rating_board_panel,
+    rating_lines,
     rematch_started_text,
     rematch_text,
     reminder_text,
@@ -102,6 +104,8 @@ from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
+from bot.tables.rating_book import month_of, trend_start
+from bot.tables.ratings import MIN_RATED_HANDS, MODEL
 from bot.tables.service import (
     DEFAULT_REMINDERS,
     FINISHED,
@@ -446,28 +450,34 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>wins|points):"
-                                 r"(?P<page>[0-9]+)"):
-    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`. Buttons sent before
-    there were several games have no game (`amkl:<order>:<page>`): the first game's."""
+                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>rating|wins|points):"
+                                 r"(?:(?P<period>all|month):)?(?P<page>[0-9]+)"):
+    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`, all time, or
+    `amkl:<game>:<order>:month:<page>`, this month's. Buttons sent before there were
+    several games have no game (`amkl:<order>:<page>`): the first game's."""
 
     def __init__(self, game: str | None, order: str, page: int, label: str = "\u200b",
-                 disabled: bool = False) -> None:
+                 disabled: bool = False, period: str = "all") -> None:
         key = f"{game}:{order}" if game else order
+        if period != "all":
+            key += f":{period}"
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=_custom_id("amkl", key, str(page))))
         self.game = game
         self.order = order
         self.page = page
+        self.period = period
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
-        return cls(match["game"], match["order"], int(match["page"]))
+        return cls(match["game"], match["order"], int(match["page"]),
+                   period=match["period"] or "all")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _run_component(self, interaction, lambda cog: cog.show_leaderboard(
-            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True))
+            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True,
+            period=self.period))
 
 
 class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -1434,9 +1444,13 @@ class Tables(commands.Cog):
             return
         if parts[0] == "leaderboard":
             finished = await self.tables.load(table_id)
-            game = finished.kind.name if finished is not None else self.tables.kind(None).name
-            await self.show_leaderboard(interaction, game, "wins", 1, edit=False,
-                                        ephemeral=True)
+            kind = finished.kind if finished is not None else self.tables.kind(None)
+            # The rating board, once anyone is on it; before that (a server's first
+            # games) the board by wins, where the game just played shows.
+            rated = await self.bot.store.rating_board_size(interaction.guild_id or 0,
+                                                           board_pool(kind))
+            await self.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
+                                        1, edit=False, ephemeral=True)
             return
         table = self.tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
@@ -2212,26 +2226,41 @@ class Tables(commands.Cog):
         raise TableError("no_game", reason="nothing_here")
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
-                               order: str, page: int, edit: bool, ephemeral: bool = False
-                               ) -> None:
+                               order: str, page: int, edit: bool, ephemeral: bool = False,
+                               period: str = "all") -> None:
+        """A page of the game's leaderboard in this server: by rating (all time, or this
+        month's season: `period` "month"), by wins or by points (all time)."""
         guild = interaction.guild_id or 0
-        size = await self.bot.store.leaderboard_size(guild, game)
+        month = month_of(self.tables.clock.time()) if period == "month" else None
+        pool = board_pool(self.tables.kind(game))
+        store = self.bot.store
+        size = (await store.rating_board_size(guild, pool, month) if order == "rating"
+                else await store.leaderboard_size(guild, game))
         pages = max(1, math.ceil(size / PAGE_SIZE))
         current = min(max(1, page), pages)
-        rows = await self.bot.store.leaderboard(guild, game, order,  # type: ignore[arg-type]
-                                                PAGE_SIZE, (current - 1) * PAGE_SIZE)
+        offset = (current - 1) * PAGE_SIZE
         message = interaction.message
         public = not ephemeral and not (edit and message is not None
                                         and message.flags.ephemeral)
+        if order == "rating":
+            rated = await store.rating_board(guild, pool, month, PAGE_SIZE, offset)
+            rows: list[Any] = [(f"<@{r.user_id}>", r.ordinal, r.hands) for r in rated]
+        else:
+            totals = await store.leaderboard(guild, game, order,  # type: ignore[arg-type]
+                                             PAGE_SIZE, offset)
+            rows = [(f"<@{r.user_id}>", r.games, r.wins, r.points) for r in totals]
         with use_locale(await self.server_language(guild) if public
                         else language_of(interaction.locale)):
-            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
-                                       for r in rows], current, pages, order)
+            panel = (rating_board_panel(rows, current, pages, month, MIN_RATED_HANDS)
+                     if order == "rating" else
+                     leaderboard_panel(rows, current, pages, order,
+                                       month_asked=period == "month"))
             view = Components()
             view.add_item(LeaderboardButton(game, order, current - 1,
-                                            button_label("previous"), disabled=current <= 1))
+                                            button_label("previous"), disabled=current <= 1,
+                                            period=period))
             view.add_item(LeaderboardButton(game, order, current + 1, button_label("next"),
-                                            disabled=current >= pages))
+                                            disabled=current >= pages, period=period))
         if edit:
             await interaction.response.edit_message(embed=_embed(panel), view=view)
         else:
@@ -2242,11 +2271,26 @@ class Tables(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any], game: str,
                     member: discord.Member | None) -> None:
         who = member or interaction.user
-        s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
-        with await self.public(interaction.guild_id or 0):
+        guild = interaction.guild_id or 0
+        s = await self.bot.store.member_stats(guild, game, who.id)
+        now = self.tables.clock.time()
+        rated = await self.bot.store.member_rating(guild, board_pool(self.tables.kind(game)),
+                                                   who.id, month_of(now), trend_start(now))
+        rating = rated.rating
+        # The board value's change over 30 days: from the end of the last day rated
+        # before them, or from the first rating if the member began within them.
+        trend = None if rating is None else rating.ordinal - (
+            rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
+        with await self.public(guild):
             lines = self.tables.kind(game).stats_lines(s.stats)
+            rating_text = rating_lines(
+                None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
+                                             rating.hands),
+                None if rated.season is None else (rated.season.mu, rated.season.sigma,
+                                                   rated.season.ordinal, rated.season.hands),
+                trend, MIN_RATED_HANDS)
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
-                                lines)
+                                lines, rating_text)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -2351,12 +2395,19 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     async def export(interaction: discord.Interaction[Any], game: int | None = None) -> None:
         await host(interaction).export(interaction, group_game, game)
 
-    @app_commands.choices(order=[app_commands.Choice(name="wins", value="wins"),
-                                 app_commands.Choice(name="points", value="points")])
-    async def leaderboard(interaction: discord.Interaction[Any], order: str = "wins",
+    @app_commands.describe(order="Rank by rating (the default), wins or points",
+                           period="The rating board of all time (the default) or of this "
+                                  "month")
+    @app_commands.choices(order=[app_commands.Choice(name="rating", value="rating"),
+                                 app_commands.Choice(name="wins", value="wins"),
+                                 app_commands.Choice(name="points", value="points")],
+                          period=[app_commands.Choice(name="all time", value="all"),
+                                  app_commands.Choice(name="this month", value="month")])
+    async def leaderboard(interaction: discord.Interaction[Any], order: str = "rating",
+                          period: str = "all",
                           page: app_commands.Range[int, 1, 10000] = 1) -> None:
         await host(interaction).show_leaderboard(interaction, group_game, order, page,
-                                                 edit=False)
+                                                 edit=False, period=period)
 
     async def stats(interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
@@ -2385,6 +2436,12 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     for callback, name, description in described:
         group.add_command(app_commands.Command(name=name, description=description,
                                                callback=callback))
+
+
+def board_pool(kind: GameKind) -> str:
+    """The rating pool a game's boards and stats show: the pool of its default rules
+    (GameKind.rating_pool; one pool per game today)."""
+    return kind.rating_pool(kind.make_rules(None, kind.default_players, {}))
 
 
 # Where a member's turn pings go (/notify): Discord shows the choices' names.

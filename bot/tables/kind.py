@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.errors import GameError
 from bot.tables.panel import Panel
+from bot.tables.ratings import RatedMatch
 from bot.tables.scene import Scene
 
 __all__ = ["Applied", "GameKind", "Hint", "Panel", "Scene", "SeatResult"]
@@ -156,6 +157,19 @@ class GameKind(Protocol):
         """Whether `seat` may claim now (its turn, the moment of the game allows it), as
         everyone can see: whether the claim would hold is `claim`'s to say. A game
         without claims says False."""
+        ...
+
+    def rating_matches(self, game: Any) -> list[RatedMatch]:
+        """Every finished rated unit of this game so far, in play order (an Amerikaner
+        hand, an American deal; bot.tables.ratings): the service rates those beyond the
+        count it has already rated, right after the action that finished them, in the same
+        commit; `rerate` replays the records through the same function. Pure: it reads
+        the game, changes nothing."""
+        ...
+
+    def rating_pool(self, rules: Any) -> str:
+        """Which rating a game's hands count toward (the game's name for one rating per
+        game, or the game and its preset): members' ratings are kept per pool."""
         ...
 
     def hint(self, game: Any, seat: int, rng: random.Random) -> Hint:

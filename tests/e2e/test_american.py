@@ -343,5 +343,8 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     amerikaner = await bot.store.leaderboard(fake.guild.id, "amerikaner", "wins", 10, 0)
     assert [row.user_id for row in american] == [fake.user("alice").id]
     assert amerikaner == []
+    # By rating (the default), nobody has enough rated deals yet; by wins, alice leads.
     board = await fake.slash("alice", None, "american leaderboard")
+    assert board.message.text().startswith("Leaderboard — by rating")
+    board = await fake.slash("alice", None, "american leaderboard", {"order": "wins"})
     assert str(fake.user("alice").id) in board.message.text()

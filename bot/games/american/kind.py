@@ -8,8 +8,9 @@ from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
 from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.tables.ratings import RatedMatch
 
-from . import text
+from . import rating, text
 from .actions import PICKUP, Action
 from .game import Game
 from .record import FORMAT, action_from_json, action_to_json, load_game
@@ -121,6 +122,12 @@ class AmericanKind:
 
     def can_claim(self, game: Game, seat: int) -> bool:
         return False
+
+    def rating_matches(self, game: Game) -> list[RatedMatch]:
+        return rating.rating_matches(game)
+
+    def rating_pool(self, rules: Rules) -> str:
+        return rating.POOL
 
     def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
         to_act = self.to_act(game)

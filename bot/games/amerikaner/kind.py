@@ -8,9 +8,10 @@ from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
 from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.tables.ratings import RatedMatch
 
 from . import claim as claims
-from . import text
+from . import rating, text
 from .actions import Action
 from .game import Game
 from .record import action_from_json, action_to_json, load_game
@@ -121,6 +122,12 @@ class AmerikanerKind:
         except GameError:
             return False
         return True
+
+    def rating_matches(self, game: Game) -> list[RatedMatch]:
+        return rating.rating_matches(game)
+
+    def rating_pool(self, rules: Rules) -> str:
+        return rating.POOL
 
     def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
         to_act = self.to_act(game)
