@@ -2,9 +2,13 @@
 
 Builds (or reuses) a database of ``--games`` finished games across ``--guilds``
 guilds and ``--users`` users (4 seats a game, some of them AI, one results row per
-human, with the Amerikaner counters as its stats), then times ``leaderboard()`` page 1
-and ``member_stats()`` of the game kind over random guilds and members through the
-public Store API, and prints median and p99: on SQLite, and in the same run on
+human, with the Amerikaner counters as its stats, and every member's rating: all time,
+this month's season, a few days of trend), then times ``leaderboard()`` page 1,
+``member_stats()``, the rating board's page 1 (``rating_board()``, all time and this
+month) and ``member_rating()`` over random guilds and members through the public Store
+API, and the cost of rating a hand's end inside its commit (the service's read, the
+model, and ``record_action`` with the rating rows, against ``record_action`` alone),
+and prints median and p99: on SQLite, and in the same run on
 PostgreSQL, loaded with the same rows by `amerikaner db copy`'s code (the load's time
 is printed) into a throwaway server started for the run (tests/pg_server.py), or into
 the database of ``--postgres URL`` (which must be empty).
@@ -13,7 +17,8 @@ the database of ``--postgres URL`` (which must be empty).
     .venv/bin/python bench/store.py --games 20000 --db /tmp/small.db
     .venv/bin/python bench/store.py --postgres none      # SQLite alone
 
-Target: leaderboard page 1 and member_stats <= 10 ms at the median and p99.
+Target: leaderboard page 1, rating board page 1 and member_stats <= 10 ms at the median
+and p99.
 """
 
 from __future__ import annotations
@@ -43,8 +48,13 @@ if str(REPO) not in sys.path:
 
 from bot.store import LeaderOrder, Store, latest_version, open_database  # noqa: E402
 from bot.store.copy import copy_sqlite_to_postgres  # noqa: E402
+from bot.store.models import GameRating  # noqa: E402
+from bot.tables.rating_book import book_of, month_of, trend_start  # noqa: E402
+from bot.tables.ratings import MIN_RATED_HANDS, RatedMatch  # noqa: E402
 
 CHUNK = 50_000  # games per build transaction
+MONTH = "2026-11"  # the season the built ratings have (the bench's "this month")
+NOW = 1_795_000_000.0  # 2026-11-18: the bench's "now" (in MONTH)
 GAME = "amerikaner"  # the game kind of every game built
 AI_SEAT_SHARE = 0.15  # games whose last seat is an AI
 
@@ -221,10 +231,36 @@ def build(path: Path, games: int, guilds: int, users: int, seed: int) -> float:
         "GROUP BY r.guild_id, r.game, r.user_id"
     )
     conn.execute("COMMIT")
+    _build_ratings(conn)
     conn.execute("ANALYZE")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     return time.perf_counter() - start
+
+
+def _build_ratings(conn: sqlite3.Connection) -> None:
+    """Every (guild, member) of player_totals gets a rating (what the service keeps
+    hand by hand; built in one go here): made-up mu and sigma from the member's id, as
+    many rated hands as they played; two thirds of them are in this month's season, and
+    each has three days of trend."""
+    v = "((user_id * 2654435761) % 1000)"
+    conn.execute("BEGIN")
+    conn.execute(
+        "INSERT INTO ratings (guild_id, pool, user_id, mu, sigma, ordinal, hands, ranked, "
+        f"updated_at) SELECT guild_id, game, user_id, 15 + {v} / 50.0, 1 + {v} % 7, "
+        f"15 + {v} / 50.0 - 3 * (1 + {v} % 7), json_extract(stats, '$.hands_played'), "
+        "json_extract(stats, '$.hands_played') >= ?, last_played_at "
+        "FROM player_totals", (MIN_RATED_HANDS,))
+    conn.execute(
+        "INSERT INTO rating_seasons (guild_id, pool, month, user_id, mu, sigma, ordinal, "
+        "hands, ranked, updated_at) SELECT guild_id, pool, ?, user_id, mu - 1, sigma + 1, "
+        "ordinal - 4, hands / 3, hands / 3 >= ?, updated_at FROM ratings "
+        "WHERE user_id % 3 != 0", (MONTH, MIN_RATED_HANDS))
+    for day in ("2026-10-01", "2026-10-15", "2026-11-10"):
+        conn.execute(
+            "INSERT INTO rating_days (guild_id, pool, user_id, day, mu, sigma, ordinal) "
+            "SELECT guild_id, pool, user_id, ?, mu, sigma, ordinal FROM ratings", (day,))
+    conn.execute("COMMIT")
 
 
 def existing_games(path: Path) -> int | None:
@@ -262,7 +298,7 @@ async def _time(
         "max": max(samples),
     }
     print(
-        f"  {name:<34} n={len(samples):>5}  median {stats['median']:6.3f} ms  "
+        f"  {name:<40} n={len(samples):>5}  median {stats['median']:6.3f} ms  "
         f"p99 {stats['p99']:6.3f} ms  max {stats['max']:6.3f} ms"
     )
     return stats
@@ -306,7 +342,26 @@ async def measure(path: Path, target: str, samples: int, seed: int
             "leaderboard_size()",
             [partial(store.leaderboard_size, g, GAME) for g in guilds],
         )
+        results["rating board page 1"] = await _time(
+            "rating_board(page 1, all time/month)",
+            [partial(store.rating_board, g, GAME, None if i % 2 else MONTH, 10, 0)
+             for i, g in enumerate(guilds)],
+        )
+        results["rating_board_size"] = await _time(
+            "rating_board_size()",
+            [partial(store.rating_board_size, g, GAME, None if i % 2 else MONTH)
+             for i, g in enumerate(guilds)],
+        )
+        results["member_rating"] = await _time(
+            "member_rating() (stats)",
+            [partial(store.member_rating, g, GAME, u, MONTH, trend_start(NOW))
+             for g, u in picks],
+        )
         big = biggest[0]
+        results["rating board, biggest, page 5"] = await _time(
+            "rating_board(biggest guild, page 5)",
+            [partial(store.rating_board, big, GAME, None, 10, 40) for _ in range(samples)],
+        )
         results["biggest guild, page 5"] = await _time(
             "leaderboard(biggest guild, page 5)",
             [
@@ -326,7 +381,43 @@ async def measure(path: Path, target: str, samples: int, seed: int
             warmup=0,
         )
         await _forget_game(store, target, game_id)  # leave the bench DB as it was
+        big_members = [u for g, u in members if g == big]
+        results.update(await _hand_ends(store, target, big, big_members, rng,
+                                        min(samples, 500)))
     return results
+
+
+async def _hand_ends(store: Store, target: str, guild: int, members: list[int],
+                     rng: random.Random, count: int) -> dict[str, dict[str, float]]:
+    """The commit of a hand's last card, `count` times, without and with its rating:
+    the service's read of the four members' ratings (all time and this month), the
+    model's update, and `record_action` carrying the rating rows."""
+    game_id = await store.create_game(guild, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+    await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
+    action = {"seat": 0, "action": "pass"}
+    plain = await _time("hand end, record_action() alone",
+                        [partial(store.record_action, game_id, 0, seq, action)
+                         for seq in range(count)], warmup=0)
+    match = RatedMatch(teams=((0, 2), (1, 3)), ranks=(0, 1))
+    seq = count
+
+    async def rated_end() -> None:
+        nonlocal seq
+        seats = rng.sample(members, 4)
+        state = await store.rating_state(game_id, guild, GAME, month_of(NOW), seats)
+        book = book_of(guild, GAME, month_of(NOW), state.counted, state.ratings,
+                       state.seasons)
+        logged = (book.rate(GAME, match, tuple(seats), NOW),)
+        await store.record_action(game_id, 0, seq, action, ratings=book.update(
+            [GameRating(game_id, GAME, state.rated, logged)]))
+        seq += 1
+
+    rated = await _time("hand end, read + rate + record_action()",
+                        [rated_end for _ in range(count)], warmup=0)
+    print(f"  the rating's cost per hand end: {rated['median'] - plain['median']:.3f} ms "
+          f"(median), {rated['p99'] - plain['p99']:.3f} ms (p99)")
+    await _forget_game(store, target, game_id)
+    return {"hand end": plain, "hand end, rated": rated}
 
 
 async def _forget_game(store: Store, target: str, game_id: int) -> None:
@@ -429,6 +520,13 @@ def main(argv: list[str] | None = None) -> int:
         ok = ok and met
         print(f"{backend}: target {args.target_ms} ms for leaderboard page 1 and "
               f"member_stats p99 at {args.games:,} games: {'met' if met else 'MISSED'}")
+        board = results["rating board page 1"]["p99"]
+        met = board <= args.target_ms
+        ok = ok and met
+        cost = results["hand end, rated"]["median"] - results["hand end"]["median"]
+        print(f"{backend}: rating board page 1 p99 {board:.3f} ms at {args.games:,} games "
+              f"(target {args.target_ms} ms: {'met' if met else 'MISSED'}); the rating "
+              f"adds {cost:.3f} ms to a hand end's commit (median)")
     return 0 if ok else 1
 
 

@@ -77,6 +77,43 @@ def _cmd_db_copy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_db_rerate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.store import StoreError
+
+    try:
+        report = asyncio.run(_rerate(args.db))
+    except (StoreError, OSError) as exc:
+        print(f"amerikaner db rerate: {exc}", file=sys.stderr)
+        return 1
+    print(f"rated {report.matches} matches of {report.games} games in {report.guilds} "
+          f"servers: {report.members} ratings")
+    if report.skipped:
+        print(f"skipped {len(report.skipped)} games this bot cannot read: "
+              + ", ".join(str(game) for game in report.skipped[:20]))
+    return 0
+
+
+async def _rerate(target: str | None) -> object:
+    from bot.games import GAMES
+    from bot.store import open_database
+    from bot.tables.rerate import rerate
+
+    if target is None:  # the bot's database (no token needed for that)
+        import os
+
+        from dotenv import load_dotenv
+
+        from bot.config import DEFAULT_DATABASE
+
+        load_dotenv(".env", override=False)
+        target = (os.environ.get("DATABASE_URL", "").strip()
+                  or os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    async with open_database(target) as store:
+        return await rerate(store, GAMES)
+
+
 def _terminal_language(asked: str | None) -> str:
     """The terminal game's language: --lang, else the environment's locale (LC_ALL,
     LC_MESSAGES, LANG, as gettext reads them), else English."""
@@ -138,6 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--to", required=True, help="postgresql://user:password@host/database "
                     "(an empty database; the tables are made)")
     cp.set_defaults(func=_cmd_db_copy)
+    rr = db_sub.add_parser("rerate", help="rebuild every rating, season and trend from the "
+                           "stored games (after a change of the rating model, or a copy); "
+                           "stop the bot first")
+    rr.add_argument("--db", default=None, help="the SQLite file or postgresql:// URL "
+                    "(default: the bot's, DATABASE_URL or DATABASE_PATH)")
+    rr.set_defaults(func=_cmd_db_rerate)
     pp = sub.add_parser("play", help="play a game in the terminal against the AI")
     pp.add_argument("--game", choices=("amerikaner", "american"), default="amerikaner",
                     help="amerikaner (the trick-taking game, the default) or american "

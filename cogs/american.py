@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.cards import RANKS, card_label, card_name, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
-from bot.games.american.actions import Action
+from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP, Action
 from bot.games.american.rules import BOOLEAN_OPTIONS
 from bot.games.american.text import (
     choice_all,
@@ -45,6 +45,8 @@ from bot.typed_cards import (
     typed_value,
 )
 from cogs.tables import (
+    HINT_EMOJI,
+    HINT_STYLE,
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     ON_TIMEOUT_CHOICES,
@@ -90,8 +92,17 @@ def _fewer(legal: LegalActions) -> list[tuple[int, ...]]:
     return plays
 
 
-def hand_components(table: Table, view: GameView) -> Components:
-    """A player's own controls: exactly the actions legal now."""
+def _marked(button: TableButton, marked: bool) -> TableButton:
+    """The hint's move: green, with a star (cogs.tables.HINT_STYLE, HINT_EMOJI)."""
+    if marked:
+        button.item.style = HINT_STYLE
+        button.item.emoji = HINT_EMOJI
+    return button
+
+
+def hand_components(table: Table, view: GameView, hint: Action | None = None
+                    ) -> Components:
+    """A player's own controls: exactly the actions legal now; the hint's move marked."""
     ui = Components()
     t, v = table.id, table.version
     deal = view.deal
@@ -102,20 +113,27 @@ def hand_components(table: Table, view: GameView) -> Components:
             ui.add_item(TableSelect(t, f"{v}:give", options, placeholder=give_placeholder(),
                                     min_values=1, max_values=min(len(options),
                                                                  len(legal.up))))
-        ui.add_item(TableButton(t, f"{v}:keep", label=control_label("keep"),
-                                style=discord.ButtonStyle.primary))
+        ui.add_item(_marked(TableButton(t, f"{v}:keep", label=control_label("keep"),
+                                        style=discord.ButtonStyle.primary),
+                            hint is not None and hint.kind == SWAP and not hint.cards))
     elif legal is not None and legal.phase == "flip":
         for index in legal.indexes:
-            ui.add_item(TableButton(t, f"{v}:flip:{index}", label=flip_label(index),
-                                    style=discord.ButtonStyle.primary))
+            ui.add_item(_marked(TableButton(t, f"{v}:flip:{index}", label=flip_label(index),
+                                            style=discord.ButtonStyle.primary),
+                                hint is not None and hint.kind == FLIP
+                                and hint.position == index))
     elif legal is not None:
         for rank in legal.ranks[:RANK_BUTTONS]:
             cards = legal.cards_of_rank(rank)
-            ui.add_item(TableButton(t, f"{v}:play:{_names(cards)}", label=play_label(cards),
-                                    style=discord.ButtonStyle.primary))
+            ui.add_item(_marked(TableButton(t, f"{v}:play:{_names(cards)}",
+                                            label=play_label(cards),
+                                            style=discord.ButtonStyle.primary),
+                                hint is not None and hint.kind == PLAY
+                                and hint.cards[0] % 13 == rank))
         if legal.can_pickup:
-            ui.add_item(TableButton(t, f"{v}:pickup", label=control_label("pickup"),
-                                    style=discord.ButtonStyle.danger))
+            ui.add_item(_marked(TableButton(t, f"{v}:pickup", label=control_label("pickup"),
+                                            style=discord.ButtonStyle.danger),
+                                hint is not None and hint.kind == PICKUP))
         fewer = _fewer(legal)
         if fewer:
             options = _select_options((fewer_option(c), _names(c)) for c in fewer)
@@ -147,8 +165,9 @@ class American(GameCog):
 
     # ------------------------------------------------------------- the hand's controls
 
-    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
-        return hand_components(table, view)
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        return hand_components(table, view, hint)
 
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
                         version: int, parts: list[str], values: list[str]) -> None:

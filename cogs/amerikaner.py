@@ -39,6 +39,8 @@ from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, typed_value
 from cogs.tables import (
+    HINT_EMOJI,
+    HINT_STYLE,
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     ON_TIMEOUT_CHOICES,
@@ -64,8 +66,23 @@ HOUSE_RULE_DESCRIPTIONS = {name: option_help(name)[:100] for name in BOOLEAN_OPT
 def _card_style(card: int) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if suit_of(card) in (1, 2) else discord.ButtonStyle.secondary
 
-def hand_view_components(table: Table, view: HandView) -> Components:
-    """A player's own controls: exactly the actions legal now."""
+def _marked(button: TableButton, marked: bool) -> TableButton:
+    """The hint's move: green, with a star (cogs.tables.HINT_STYLE, HINT_EMOJI)."""
+    if marked:
+        button.item.style = HINT_STYLE
+        button.item.emoji = HINT_EMOJI
+    return button
+
+
+def _hinted(hint: Action | None, kind: str, **what: object) -> bool:
+    """Whether the hint's move is the control of `kind` (and `what` of it)."""
+    return hint is not None and hint.kind == kind and all(
+        getattr(hint, key) == value for key, value in what.items())
+
+
+def hand_view_components(table: Table, view: HandView, hint: Action | None = None
+                         ) -> Components:
+    """A player's own controls: exactly the actions legal now; the hint's move marked."""
     ui = Components()
     t, v = table.id, table.version
     legal = view.legal
@@ -73,14 +90,18 @@ def hand_view_components(table: Table, view: HandView) -> Components:
         ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
         return ui
     if legal.phase == "bid":
-        ui.add_item(TableButton(t, f"{v}:pass", label=control_label("pass")))
+        ui.add_item(_marked(TableButton(t, f"{v}:pass", label=control_label("pass")),
+                            _hinted(hint, "pass")))
         if legal.can_redeal:
-            ui.add_item(TableButton(t, f"{v}:redeal", label=control_label("redeal"),
-                                    style=discord.ButtonStyle.danger))
+            ui.add_item(_marked(TableButton(t, f"{v}:redeal", label=control_label("redeal"),
+                                            style=discord.ButtonStyle.danger),
+                                _hinted(hint, "redeal")))
         for bid in legal.bids:
-            ui.add_item(TableButton(t, f"{v}:bid:{bid}", label=bid_label(bid),
-                                    style=discord.ButtonStyle.primary
-                                    if isinstance(bid, int) else discord.ButtonStyle.success))
+            ui.add_item(_marked(TableButton(t, f"{v}:bid:{bid}", label=bid_label(bid),
+                                            style=discord.ButtonStyle.primary
+                                            if isinstance(bid, int)
+                                            else discord.ButtonStyle.success),
+                                _hinted(hint, "bid", bid=bid)))
     elif legal.phase in ("discard", "exchange"):
         low, high = legal.card_count
         options = _select_options((card_label(c), card_name(c)) for c in legal.cards)
@@ -92,14 +113,18 @@ def hand_view_components(table: Table, view: HandView) -> Components:
             ui.add_item(TableSelect(t, f"{v}:exchange", options,
                                     placeholder=exchange_placeholder(high),
                                     min_values=1, max_values=high))
-            ui.add_item(TableButton(t, f"{v}:exchange", label=control_label("keep_hand")))
+            ui.add_item(_marked(TableButton(t, f"{v}:exchange",
+                                            label=control_label("keep_hand")),
+                                _hinted(hint, "exchange", cards=())))
     else:
         op = "lead" if legal.phase == "lead" and legal.calls else "play"
         playable = set(legal.cards)
         assert view.cards is not None
         for card in view.cards[:24]:
-            ui.add_item(TableButton(t, f"{v}:{op}:{card_name(card)}", label=card_label(card),
-                                    style=_card_style(card), disabled=card not in playable))
+            ui.add_item(_marked(TableButton(t, f"{v}:{op}:{card_name(card)}",
+                                            label=card_label(card), style=_card_style(card),
+                                            disabled=card not in playable),
+                                _hinted(hint, "play", card=card)))
     ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
     return ui
 
@@ -138,8 +163,9 @@ class Amerikaner(GameCog):
 
     # ------------------------------------------------------------- the hand's controls
 
-    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
-        return hand_view_components(table, view)
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        return hand_view_components(table, view, hint)
 
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
                         version: int, parts: list[str], values: list[str]) -> None:

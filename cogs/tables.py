@@ -65,6 +65,8 @@ from bot.render import (
     old_button_text,
     page_footer,
     picture_seat_names,
+    rating_board_panel,
+    rating_lines,
     rematch_started_text,
     rematch_text,
     reminder_text,
@@ -86,6 +88,11 @@ from bot.render.text import (
     dm_failed_text,
     dm_turn_text,
     games_panel,
+    lobby_ai_add,
+    lobby_ai_fill,
+    lobby_ai_remove,
+    lobby_cancel_option,
+    lobby_host_placeholder,
     lobby_turn_text,
     notify_text,
     time_left_text,
@@ -97,6 +104,8 @@ from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.kind import GameKind
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.outbox import Outbox, post_nonce
+from bot.tables.rating_book import month_of, trend_start
+from bot.tables.ratings import MIN_RATED_HANDS, MODEL
 from bot.tables.service import (
     DEFAULT_REMINDERS,
     FINISHED,
@@ -372,12 +381,20 @@ class OpenPanel:
     token: str
     language: str
     since: float  # when Discord created the click (its token's life starts then)
+    # The message the panel is, when known (not across a restart): a new panel takes the
+    # buttons off the older one only when they are surely two messages.
+    message_id: int | None = None
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         """Edit the panel (the interaction's original response) to `fields`."""
         webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
         await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
 
+
+# How a hint marks its move among the panel's controls: green, with a star (a Unicode
+# emoji Discord knows; the fake checks component emoji as Discord does).
+HINT_STYLE = discord.ButtonStyle.success
+HINT_EMOJI = "⭐"
 
 # Discord's name for an interaction's original response among its webhook's messages.
 ORIGINAL_RESPONSE = "@original"
@@ -433,28 +450,34 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 
 class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>wins|points):"
-                                 r"(?P<page>[0-9]+)"):
-    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`. Buttons sent before
-    there were several games have no game (`amkl:<order>:<page>`): the first game's."""
+                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>rating|wins|points):"
+                                 r"(?:(?P<period>all|month):)?(?P<page>[0-9]+)"):
+    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`, all time, or
+    `amkl:<game>:<order>:month:<page>`, this month's. Buttons sent before there were
+    several games have no game (`amkl:<order>:<page>`): the first game's."""
 
     def __init__(self, game: str | None, order: str, page: int, label: str = "\u200b",
-                 disabled: bool = False) -> None:
+                 disabled: bool = False, period: str = "all") -> None:
         key = f"{game}:{order}" if game else order
+        if period != "all":
+            key += f":{period}"
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=_custom_id("amkl", key, str(page))))
         self.game = game
         self.order = order
         self.page = page
+        self.period = period
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
-        return cls(match["game"], match["order"], int(match["page"]))
+        return cls(match["game"], match["order"], int(match["page"]),
+                   period=match["period"] or "all")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _run_component(self, interaction, lambda cog: cog.show_leaderboard(
-            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True))
+            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True,
+            period=self.period))
 
 
 class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -535,6 +558,11 @@ class Components(discord.ui.View):
 
 
 def lobby_view(table: Table) -> Components:
+    """The lobby's controls in at most three rows, which a phone shows whole: Join, Leave
+    and Start (three buttons fit a phone's width, four did not in Norwegian), the host's
+    menu (AI players, each level explained in a line, and Cancel), and the menu of the
+    house rules if the game has any (a select menu takes a row of its own:
+    https://discord.com/developers/docs/components/reference#action-row)."""
     view = Components()
     t = table.id
     view.add_item(TableButton(t, "join", label=button_label("join"),
@@ -542,14 +570,7 @@ def lobby_view(table: Table) -> Components:
     view.add_item(TableButton(t, "leave", label=button_label("leave")))
     view.add_item(TableButton(t, "start", label=button_label("start"),
                               style=discord.ButtonStyle.primary, disabled=not table.full))
-    view.add_item(TableButton(t, "cancel", label=button_label("cancel"),
-                              style=discord.ButtonStyle.danger))
-    view.add_item(TableButton(t, "ai:easy", label=button_label("ai_easy"), disabled=table.full))
-    view.add_item(TableButton(t, "ai:strong", label=button_label("ai_strong"), disabled=table.full))
-    view.add_item(TableButton(t, "ai:remove", label=button_label("ai_remove"),
-                              disabled=not any(s.is_ai for s in table.seats)))
-    view.add_item(TableButton(t, "ai:fill", label=button_label("ai_fill"),
-                              style=discord.ButtonStyle.success, disabled=table.full))
+    view.add_item(_lobby_host_menu(table))
     house = table.kind.house_rules(table.rules)
     if house:
         options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
@@ -561,6 +582,39 @@ def lobby_view(table: Table) -> Components:
                                   placeholder=house_rules_placeholder(),
                                   min_values=0, max_values=len(options)))
     return view
+
+
+def lobby_host_options(table: Table) -> list[tuple[str, str, str]]:
+    """The host's menu in this lobby, each choice (value, label, line): an AI player of
+    each level THIS game has (GameKind.ai_levels, weakest first) and every free seat at
+    once while a seat is free; freeing the last AI seat while there is one; cancelling
+    the table, always (the host, or a member with Manage Server)."""
+    levels = table.kind.ai_levels
+    options: list[tuple[str, str, str]] = []
+    if not table.full:
+        options += [(f"add:{level}", *lobby_ai_add(level)) for level in levels]
+        options.append(("fill", *lobby_ai_fill(levels[0])))
+    if any(seat.is_ai for seat in table.seats):
+        options.append(("remove", *lobby_ai_remove()))
+    options.append(("cancel", *lobby_cancel_option()))
+    return options
+
+
+def _lobby_host_menu(table: Table) -> TableSelect:
+    """The lobby's host menu (`amks:<table>:host`, the choice its value)."""
+    options = [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value,
+                                    description=shorten(line, OPTION_LABEL_LIMIT) or None)
+               for value, label, line in lobby_host_options(table)[:SELECT_OPTIONS_LIMIT]]
+    return TableSelect(table.id, "host", options, placeholder=lobby_host_placeholder())
+
+
+def _host_choice(values: list[str]) -> list[str]:
+    """A choice of the lobby's host menu as the parts of the id of the button it stands
+    for: "add:<level>" -> ai:<level>, "fill"/"remove" -> ai:fill/ai:remove, "cancel"."""
+    choice = values[0] if values else ""
+    if choice == "cancel":
+        return ["cancel"]
+    return ["ai", choice.removeprefix("add:")]
 
 
 def summary_view(table: Table, index: int) -> Components:
@@ -636,10 +690,12 @@ def table_panel(table: Table) -> Panel:
     return _with_deadline(table, kind.table_panel(table.game, names))
 
 
-def hand_panel(table: Table, seat: int) -> Panel:
-    """A player's own hand, for them alone."""
+def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
+    """A player's own hand, for them alone: compact, so that it and its buttons fit one
+    phone screen; `details`: with the whole table (the panel's Table button)."""
     return _with_deadline(table, table.kind.seat_panel(table.game, seat,
-                                                       seat_names(table.seats)))
+                                                       seat_names(table.seats),
+                                                       compact=not details))
 
 
 def _deadline(table: Table) -> float | None:
@@ -801,13 +857,22 @@ def _is_manager(interaction: discord.Interaction[Any]) -> bool:
 # from it. The turn ping by direct message, the games list (`/games`, answered in any
 # channel of the server) and the hand panels these open carry the table's own custom
 # ids, clicked outside its channel.
-_SEAT_OPS = frozenset({"hand", "hint", "claim", "rules"})
+_SEAT_OPS = frozenset({"hand", "table", "hint", "claim", "rules"})
 
 
 def _seat_op(op: str) -> bool:
     """Whether `op` (a custom id's first part after the table) is one a player makes
     from their hand: open it, a hint, a claim, a move (`<version>:<action>`)."""
     return op in _SEAT_OPS or (op.isascii() and op.isdigit())
+
+
+def _shows_table(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked hand panel shows the whole table (its toggle reads "Hide the
+    table"): an edit of only its buttons keeps it so."""
+    message = interaction.message
+    rows = message.components if message is not None else []
+    return any(str(getattr(child, "custom_id", "")).endswith(":table:off")
+               for row in rows for child in getattr(row, "children", ()))
 
 
 def _check_place(interaction: discord.Interaction[Any], table: Table, op: str = "") -> None:
@@ -879,8 +944,10 @@ class GameUI(Protocol):
     """A game's own part of the hand panel: the controls of a seat's legal actions, and
     what a click on one does (`<version>:<action...>` custom ids)."""
 
-    def hand_components(self, table: Table, view: Any) -> discord.ui.View:
-        """A player's own controls: exactly the actions legal now."""
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        """A player's own controls: exactly the actions legal now; `hint`'s move (the
+        game's action) marked (HINT_STYLE, HINT_EMOJI)."""
         ...
 
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
@@ -950,13 +1017,28 @@ class Tables(commands.Cog):
         """A game's cog gives its hand controls (at its own cog_load)."""
         self._uis[game] = ui
 
-    def _hand_controls(self, table: Table, seat: int, view: Any) -> discord.ui.View:
+    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
+                       hint: Any = None) -> discord.ui.View:
         """A player's controls: the game's for the legal actions, then the platform's
-        Hint (if the table gives hints) and Claim (when the game allows one now), as
-        long as Discord's 25 components leave room."""
-        controls = self.ui(table).hand_components(table, view)
-        if table.to_act != seat or table.seats[seat].played_by_ai:
-            return controls
+        Hint (if the table gives hints) and Claim (when the game allows one now), and
+        the Table button that shows the whole table in the panel (`details`: back to
+        the compact panel), as long as Discord's 25 components leave room."""
+        controls = self.ui(table).hand_components(table, view, hint)
+        if table.to_act == seat and not table.seats[seat].played_by_ai:
+            self._turn_controls(table, seat, controls)
+        if len(controls.children) < COMPONENTS_LIMIT:
+            # Its own custom id both ways: a message's custom ids must differ from each
+            # other (Refresh is "hand"), or Discord refuses the whole message
+            # (https://discordx.js.org/docs/discordx/decorators/gui/button-component:
+            # "custom_ids being unique within a message"; the fake checks it too).
+            controls.add_item(TableButton(table.id, "table:off" if details else "table",
+                                          emoji="🃏" if details else "📋",
+                                          label=button_label("hide_table" if details
+                                                             else "table")))
+        return controls
+
+    def _turn_controls(self, table: Table, seat: int, controls: discord.ui.View) -> None:
+        """Hint and Claim, for the player to act."""
         version = table.version
         if table.switch("hints") and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"hint:{version}", emoji="💡",
@@ -965,7 +1047,6 @@ class Tables(commands.Cog):
                 and len(controls.children) < COMPONENTS_LIMIT:
             controls.add_item(TableButton(table.id, f"claim:{version}", emoji="🙌",
                                           label=button_label("claim")))
-        return controls
 
     def ui(self, table: Table) -> GameUI:
         ui = self._uis.get(table.kind.name)
@@ -1363,14 +1444,20 @@ class Tables(commands.Cog):
             return
         if parts[0] == "leaderboard":
             finished = await self.tables.load(table_id)
-            game = finished.kind.name if finished is not None else self.tables.kind(None).name
-            await self.show_leaderboard(interaction, game, "wins", 1, edit=False,
-                                        ephemeral=True)
+            kind = finished.kind if finished is not None else self.tables.kind(None)
+            # The rating board, once anyone is on it; before that (a server's first
+            # games) the board by wins, where the game just played shows.
+            rated = await self.bot.store.rating_board_size(interaction.guild_id or 0,
+                                                           board_pool(kind))
+            await self.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
+                                        1, edit=False, ephemeral=True)
             return
         table = self.tables.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
             await self._closed_table(interaction, table_id)
             return
+        if parts[0] == "host":  # the lobby's host menu: its choice names the action
+            parts = _host_choice(values)
         op = parts[0]
         if op == "join":
             await self.tables.join(table.id, user.id, user.display_name)
@@ -1384,7 +1471,7 @@ class Tables(commands.Cog):
             else:
                 await self._reply(interaction, left_button_text(table.kind.name))
                 self.request_refresh(table)
-        elif op == "ai":
+        elif op == "ai":  # the host menu's AI choices, or an old lobby's AI buttons
             if parts[1] == "fill":
                 await self.tables.fill_ai(table.id, user.id)
             elif parts[1] == "remove":
@@ -1419,6 +1506,10 @@ class Tables(commands.Cog):
             await self._show_hand(interaction, table, refresh=interaction.message is not None
                                   and bool(interaction.message.flags.ephemeral)
                                   and len(parts) == 1)
+        elif op == "table":  # the hand panel's Table button: the whole table in it, or off
+            await self._show_hand(interaction, table, refresh=interaction.message is not None
+                                  and bool(interaction.message.flags.ephemeral),
+                                  details=parts[1:] != ["off"])
         elif op == "hint" and len(parts) == 2:
             await self._hint(interaction, table, _version(parts[1]))
         elif op == "claim" and len(parts) == 2:
@@ -1463,13 +1554,23 @@ class Tables(commands.Cog):
 
     async def _hint(self, interaction: discord.Interaction[Any], table: Table,
                     version: int) -> None:
-        """What the strong AI would do, shown in the clicked panel, for its player alone."""
+        """What the strong AI would do and why, shown in the clicked panel for its player
+        alone: the move's control marked, the reason above the hand."""
         if not table.switch("hints"):
             raise TableError("hints_off")
-        sentence = await self.unless_stale(
+        hint = await self.unless_stale(
             interaction, table, self.tables.hint(table.id, interaction.user.id, version))
-        if sentence is not None:
-            await interaction.response.edit_message(content=hint_text(sentence))
+        if hint is None:
+            return
+        seat = self._my_seat(table, interaction.user.id)
+        view = table.seat_view(seat)
+        if view is None:
+            await interaction.response.edit_message(content=hint_text(hint.sentence))
+            return
+        await interaction.response.edit_message(
+            content=hint_text(hint.sentence),
+            view=self._hand_controls(table, seat, view, _shows_table(interaction),
+                                     hint=hint.action))
 
     async def _claim(self, interaction: discord.Interaction[Any], table: Table,
                      version: int) -> None:
@@ -1515,7 +1616,7 @@ class Tables(commands.Cog):
         await interaction.response.edit_message(content=text, view=view)
 
     async def _show_hand(self, interaction: discord.Interaction[Any], table: Table,
-                         refresh: bool = False) -> None:
+                         refresh: bool = False, details: bool = False) -> None:
         if table.stage != PLAYING:
             raise TableError("not_started", reason="not_yet")
         if table.seat_of(interaction.user.id) is None:
@@ -1524,17 +1625,18 @@ class Tables(commands.Cog):
         seat = self._my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
-        embed = _embed(hand_panel(table, seat))
-        components = self._hand_controls(table, seat, view)
+        embed = _embed(hand_panel(table, seat, details))
+        components = self._hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
         note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
         said = {"content": note} if note is not None else {}
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components, **said)
+            self._remember_panel(table, interaction)
         else:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True, **said)
-        self._remember_panel(table, interaction)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True, **said)
+            self._remember_panel(table, interaction, sent.message_id)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is
@@ -1552,16 +1654,36 @@ class Tables(commands.Cog):
 
     # ------------------------------------------------------------- the panel follows
 
-    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any]) -> None:
-        """The user's hand panel is the one this interaction answered with. It is
-        stored too (in the background: the answer is given), so a restart goes on
-        following it while its token lasts (restore_panels)."""
+    def _remember_panel(self, table: Table, interaction: discord.Interaction[Any],
+                        sent: int | None = None) -> None:
+        """The user's hand panel is the one this interaction answered with: the message
+        `sent`, or else the clicked one, edited. It is stored too (in the background:
+        the answer is given), so a restart goes on following it while its token lasts
+        (restore_panels). One panel a player is live: an older one, another message
+        whose token still lasts, loses its buttons."""
+        clicked = interaction.message
+        message_id = sent if sent is not None else clicked.id if clicked is not None else None
         panel = OpenPanel(interaction.application_id, interaction.token,
                           language_of(interaction.locale),
-                          discord.utils.snowflake_time(interaction.id).timestamp())
+                          discord.utils.snowflake_time(interaction.id).timestamp(),
+                          message_id)
         key = (table.id, interaction.user.id)
+        older = self._panel_of(table, interaction.user.id)
         self._panels[key] = panel
         self._in_background(self._store_panel(key, panel))
+        if older is not None and None not in (older.message_id, message_id) \
+                and older.message_id != message_id:
+            self._in_background(self._retire_panel(older))
+
+    async def _retire_panel(self, panel: OpenPanel) -> None:
+        """Take the buttons off a player's older panel (its hand stays as it was shown),
+        through its interaction's token: a webhook route, outside the global request
+        limit (bot/budget.py). It is cosmetic: whatever fails here is let go, and a click
+        on the old panel would still be answered with the current one."""
+        try:
+            await panel.edit(self.bot, view=None)
+        except Exception as exc:  # never the new panel's concern
+            log.info("could not take the buttons off an older panel: %r", exc)
 
     async def _store_panel(self, key: tuple[int, int], panel: OpenPanel) -> None:
         """Store a followed panel; a store that does not answer loses only the panel's
@@ -1841,11 +1963,12 @@ class Tables(commands.Cog):
             await interaction.response.edit_message(content=None, embed=embed,
                                                     view=components)
         elif components is not None:
-            await interaction.response.send_message(embed=embed, view=components,
-                                                    ephemeral=True)
+            sent = await interaction.response.send_message(embed=embed, view=components,
+                                                           ephemeral=True)
+            self._remember_panel(table, interaction, sent.message_id)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
-        if components is not None:
+        if components is not None and edit:
             self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
         await self._follow_turn(table, interaction.user.id)
@@ -2103,26 +2226,41 @@ class Tables(commands.Cog):
         raise TableError("no_game", reason="nothing_here")
 
     async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
-                               order: str, page: int, edit: bool, ephemeral: bool = False
-                               ) -> None:
+                               order: str, page: int, edit: bool, ephemeral: bool = False,
+                               period: str = "all") -> None:
+        """A page of the game's leaderboard in this server: by rating (all time, or this
+        month's season: `period` "month"), by wins or by points (all time)."""
         guild = interaction.guild_id or 0
-        size = await self.bot.store.leaderboard_size(guild, game)
+        month = month_of(self.tables.clock.time()) if period == "month" else None
+        pool = board_pool(self.tables.kind(game))
+        store = self.bot.store
+        size = (await store.rating_board_size(guild, pool, month) if order == "rating"
+                else await store.leaderboard_size(guild, game))
         pages = max(1, math.ceil(size / PAGE_SIZE))
         current = min(max(1, page), pages)
-        rows = await self.bot.store.leaderboard(guild, game, order,  # type: ignore[arg-type]
-                                                PAGE_SIZE, (current - 1) * PAGE_SIZE)
+        offset = (current - 1) * PAGE_SIZE
         message = interaction.message
         public = not ephemeral and not (edit and message is not None
                                         and message.flags.ephemeral)
+        if order == "rating":
+            rated = await store.rating_board(guild, pool, month, PAGE_SIZE, offset)
+            rows: list[Any] = [(f"<@{r.user_id}>", r.ordinal, r.hands) for r in rated]
+        else:
+            totals = await store.leaderboard(guild, game, order,  # type: ignore[arg-type]
+                                             PAGE_SIZE, offset)
+            rows = [(f"<@{r.user_id}>", r.games, r.wins, r.points) for r in totals]
         with use_locale(await self.server_language(guild) if public
                         else language_of(interaction.locale)):
-            panel = leaderboard_panel([(f"<@{r.user_id}>", r.games, r.wins, r.points)
-                                       for r in rows], current, pages, order)
+            panel = (rating_board_panel(rows, current, pages, month, MIN_RATED_HANDS)
+                     if order == "rating" else
+                     leaderboard_panel(rows, current, pages, order,
+                                       month_asked=period == "month"))
             view = Components()
             view.add_item(LeaderboardButton(game, order, current - 1,
-                                            button_label("previous"), disabled=current <= 1))
+                                            button_label("previous"), disabled=current <= 1,
+                                            period=period))
             view.add_item(LeaderboardButton(game, order, current + 1, button_label("next"),
-                                            disabled=current >= pages))
+                                            disabled=current >= pages, period=period))
         if edit:
             await interaction.response.edit_message(embed=_embed(panel), view=view)
         else:
@@ -2133,11 +2271,26 @@ class Tables(commands.Cog):
     async def stats(self, interaction: discord.Interaction[Any], game: str,
                     member: discord.Member | None) -> None:
         who = member or interaction.user
-        s = await self.bot.store.member_stats(interaction.guild_id or 0, game, who.id)
-        with await self.public(interaction.guild_id or 0):
+        guild = interaction.guild_id or 0
+        s = await self.bot.store.member_stats(guild, game, who.id)
+        now = self.tables.clock.time()
+        rated = await self.bot.store.member_rating(guild, board_pool(self.tables.kind(game)),
+                                                   who.id, month_of(now), trend_start(now))
+        rating = rated.rating
+        # The board value's change over 30 days: from the end of the last day rated
+        # before them, or from the first rating if the member began within them.
+        trend = None if rating is None else rating.ordinal - (
+            rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
+        with await self.public(guild):
             lines = self.tables.kind(game).stats_lines(s.stats)
+            rating_text = rating_lines(
+                None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
+                                             rating.hands),
+                None if rated.season is None else (rated.season.mu, rated.season.sigma,
+                                                   rated.season.ordinal, rated.season.hands),
+                trend, MIN_RATED_HANDS)
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
-                                lines)
+                                lines, rating_text)
         await self._reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -2242,12 +2395,19 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     async def export(interaction: discord.Interaction[Any], game: int | None = None) -> None:
         await host(interaction).export(interaction, group_game, game)
 
-    @app_commands.choices(order=[app_commands.Choice(name="wins", value="wins"),
-                                 app_commands.Choice(name="points", value="points")])
-    async def leaderboard(interaction: discord.Interaction[Any], order: str = "wins",
+    @app_commands.describe(order="Rank by rating (the default), wins or points",
+                           period="The rating board of all time (the default) or of this "
+                                  "month")
+    @app_commands.choices(order=[app_commands.Choice(name="rating", value="rating"),
+                                 app_commands.Choice(name="wins", value="wins"),
+                                 app_commands.Choice(name="points", value="points")],
+                          period=[app_commands.Choice(name="all time", value="all"),
+                                  app_commands.Choice(name="this month", value="month")])
+    async def leaderboard(interaction: discord.Interaction[Any], order: str = "rating",
+                          period: str = "all",
                           page: app_commands.Range[int, 1, 10000] = 1) -> None:
         await host(interaction).show_leaderboard(interaction, group_game, order, page,
-                                                 edit=False)
+                                                 edit=False, period=period)
 
     async def stats(interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
@@ -2276,6 +2436,12 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     for callback, name, description in described:
         group.add_command(app_commands.Command(name=name, description=description,
                                                callback=callback))
+
+
+def board_pool(kind: GameKind) -> str:
+    """The rating pool a game's boards and stats show: the pool of its default rules
+    (GameKind.rating_pool; one pool per game today)."""
+    return kind.rating_pool(kind.make_rules(None, kind.default_players, {}))
 
 
 # Where a member's turn pings go (/notify): Discord shows the choices' names.

@@ -128,7 +128,8 @@ def test_claims_hints_and_reviews() -> None:
     with pytest.raises(GameError) as refused:
         KIND.claim(game, seat)
     assert "no claim" in KIND.error_text(refused.value)
-    assert KIND.hint(game, seat, rng).startswith("The strong AI would ")
+    hint = KIND.hint(game, seat, rng)
+    assert hint.sentence.startswith("The strong AI would ") and " Why: " in hint.sentence
     with pytest.raises(GameError):
         KIND.hint(game, 1 - seat, rng)
     with pytest.raises(GameError) as refused:

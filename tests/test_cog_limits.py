@@ -39,16 +39,20 @@ def test_custom_ids_fit() -> None:
         _custom_id("amk", 12, "x" * 100)
 
 
-@pytest.mark.parametrize(("custom_id", "game", "order", "page"), [
-    ("amkl:amerikaner:points:3", "amerikaner", "points", "3"),
-    ("amkl:wins:2", None, "wins", "2"),  # sent before there were several games
+@pytest.mark.parametrize(("custom_id", "game", "order", "page", "period"), [
+    ("amkl:amerikaner:points:3", "amerikaner", "points", "3", "all"),
+    ("amkl:wins:2", None, "wins", "2", "all"),  # sent before there were several games
+    ("amkl:american:rating:4", "american", "rating", "4", "all"),
+    ("amkl:amerikaner:rating:month:2", "amerikaner", "rating", "2", "month"),
 ])
 def test_leaderboard_buttons_old_and_new_stay_parseable(custom_id: str, game: str | None,
-                                                        order: str, page: str) -> None:
+                                                        order: str, page: str,
+                                                        period: str) -> None:
     from cogs.tables import LeaderboardButton
 
     match = LeaderboardButton.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None
-    assert (match["game"], match["order"], match["page"]) == (game, order, page)
-    again = LeaderboardButton(game, order, int(page))
+    assert (match["game"], match["order"], match["page"], match["period"] or "all") == (
+        game, order, page, period)
+    again = LeaderboardButton(game, order, int(page), period=period)
     assert again.item.custom_id == custom_id

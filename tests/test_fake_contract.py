@@ -181,6 +181,30 @@ async def test_unknown_component_emoji_is_refused_on_every_route(world: Any) -> 
     assert status == 200
 
 
+async def test_a_select_option_description_over_100_characters_is_refused(
+        world: Any) -> None:
+    """Discord: a select option's description is at most 100 characters
+    (https://discord.com/developers/docs/components/reference#string-select-select-option-structure):
+    one longer makes the whole message a 400 50035 (the lobby's AI menu explains each
+    level in such a line)."""
+    fake, api, _ = world
+
+    def menu(description: str) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+            {"label": "a", "value": "a", "description": description}]}]}]
+
+    status, data = await api.post(fake.channel.id, {"content": "x",
+                                                    "components": menu("d" * 101)})
+    assert status == 400 and error_code(data) == 50035
+    inter = await api.interaction()
+    status, _ = await api.callback(inter, {"type": 4, "data": {
+        "content": "x", "components": menu("d" * 101)}})
+    assert status == 400 and inter.errors[-1]["code"] == 50035
+    status, _ = await api.post(fake.channel.id, {"content": "x",
+                                                 "components": menu("d" * 100)})
+    assert status == 200
+
+
 async def test_emoji_rule_can_be_turned_off() -> None:
     async with FakeDiscord(check_emoji=False) as fake, aiohttp.ClientSession() as session:
         bad = {"type": 1, "components": [{**BUTTON, "emoji": {"name": "🂠"}}]}

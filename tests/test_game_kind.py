@@ -144,9 +144,9 @@ def test_a_hint_names_the_strong_ais_legal_action(preset: str, players: int, act
     game, _ = _play(8, preset, players, actions)
     seat = KIND.to_act(game)
     assert seat is not None and game.current.phase == phase  # type: ignore[attr-defined]
-    hint = KIND.hint(game, seat, random.Random(2))
+    hint = KIND.hint(game, seat, random.Random(2)).sentence
     action = KIND.choose_action(game, seat, "strong", random.Random(2))
-    assert hint == hint_sentence(action)
+    assert hint.startswith(hint_sentence(action) + " Why: ")  # the move, then its reason
     assert hint.startswith("The strong AI would ") and hint.endswith(".")
     assert all(word in hint for word in _named(action)), (hint, action)
     KIND.apply(copy.deepcopy(game), action, random.Random(0))  # legal: accepted

@@ -49,6 +49,8 @@ from bot.render import (
     error_text,
     leaderboard_panel,
     lobby_panel,
+    rating_board_panel,
+    rating_lines,
     seat_names,
     stats_panel,
     turn_mention,
@@ -206,6 +208,17 @@ def _shared_texts() -> Iterator[tuple[str, list[str]]]:
              "hands_played": 30}
     yield "stats", _texts(stats_panel("alice", 3, 1, 20, AMERIKANER.stats_lines(stats)))
     yield "no stats", _texts(stats_panel("alice", 0, 0, 0, AMERIKANER.stats_lines({})))
+    yield "month asked", _texts(leaderboard_panel([("alice", 1, 1, 12)], 1, 1, "wins",
+                                                  month_asked=True))
+    for month in (None, "2026-11"):
+        yield "rating board", _texts(rating_board_panel(
+            [("alice", 21.1, 40), ("bob", -1.5, 1)], 1, 2, month, 20))
+        yield "empty rating board", _texts(rating_board_panel([], 1, 1, month, 20))
+    for trend in (3.2, -1.0, 0.0, None):
+        yield "rated stats", _texts(stats_panel("alice", 3, 1, 20, [], rating_lines(
+            (27.4, 2.1, 21.1, 1), (25.0, 3.0, 16.0, 1), trend, 20)))
+    yield "unrated stats", _texts(stats_panel("alice", 0, 0, 0, [],
+                                              rating_lines(None, None, None, 20)))
     yield "help", [help_text()]
     for preset, players, options in [("amerikaner", 4, {}), ("amerikaner", 5, {"jokers": True}),
                                      ("amerikaner", 3, {"no_kitty": True}), ("norsk", 4, {}),
@@ -744,7 +757,7 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
                 action = kind.choose_action(game, seat, "easy", rng)
                 if turns % 7 == 0:
                     shown.append(("hint", [render_text.hint_text(kind.hint(game, seat,
-                                                                           hints))]))
+                                                                           hints).sentence)]))
             turns += 1
             applied = kind.apply(game, action, rng)
             shown.append(("action", [kind.describe_action(applied.action)]))

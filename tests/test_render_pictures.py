@@ -19,10 +19,14 @@ from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.views import GameView, hand_view, known_cards
 from bot.i18n import install, use_locale
 from bot.render.pictures import (
+    CHART_MARGIN,
     CHART_SIZE,
     FELT_SIZE,
     LINE_COLOURS,
     TABLE_SIZE,
+    chart_layout,
+    legend_rows,
+    strip_layout,
     table_picture,
     totals_chart,
 )
@@ -353,21 +357,142 @@ def test_the_painters_chart_draws_the_target_and_the_standings_order() -> None:
     # Seats 1 and 2 are level: the game's standings put seat 2 second, and so does the
     # chart (its legend's second row is in seat 2's colour).
     image = _png(totals_chart("Amerikaner", NAMES[:3], totals, places=[1, 3, 2]))
-    row = image.convert("RGB").crop((594, 70 + 32 - 12, 612, 70 + 32))
+    second = legend_rows(NAMES[:3], totals[-1], [1, 3, 2])[1]
+    assert second.seat == 2
+    row = image.convert("RGB").crop((CHART_MARGIN + 4, round(second.baseline) - 16,
+                                     CHART_MARGIN + 18, round(second.baseline) - 4))
     assert _has_colour(_colours(row), LINE_COLOURS[2])
     assert not _has_colour(_colours(row), LINE_COLOURS[1])
 
 
 def test_the_target_line_is_drawn_across_the_plot() -> None:
-    from bot.render.pictures import CHART_LEFT, CHART_TOP, _y_range
-
     image = _png(totals_chart("Amerikaner", NAMES[:3], [(10, 4, 4)], target=52)).convert("RGB")
     plain = _png(totals_chart("Amerikaner", NAMES[:3], [(10, 4, 4)])).convert("RGB")
-    low, high, _step = _y_range([0, 10, 4, 52])
-    bottom = CHART_SIZE[1] - 48
-    y = round(bottom + (52 - low) / (high - low) * (CHART_TOP - bottom))
-    band = image.crop((CHART_LEFT + 40, y - 1, CHART_LEFT + 300, y + 2))
-    whites = [colour for colour in _colours(band) if min(colour) > 235]
+    layout = chart_layout(NAMES[:3], [(0, 0, 0), (10, 4, 4)], 52, "Deal")
+    left, top, right, bottom = layout.plot
+    low, high, _step = layout.values
+    y = round(bottom + (52 - low) / (high - low) * (top - bottom))
+    band = (round(left) + 10, y - 1, round(left) + 200, y + 2)
+    whites = [colour for colour in _colours(image.crop(band)) if min(colour) > 235]
     assert whites  # the dashed white line
-    assert not [c for c in _colours(plain.crop((CHART_LEFT + 40, y - 1, CHART_LEFT + 300,
-                                                y + 2))) if min(c) > 235]
+    assert not [c for c in _colours(plain.crop(band)) if min(c) > 235]
+
+
+# ----------------------------------------------------------------- the chart for a phone
+
+# The 800 x 500 chart before: its smallest words were 15 px, 5.6 px high on a phone
+# (300 px wide: 0.375) and 7.5 px on a desktop (inside 400 x 300: 0.5).
+OLD_CHART_SMALLEST = 15
+OLD_CHART_SHOWN = {"phone": OLD_CHART_SMALLEST * PHONE_WIDTH / 800,
+                   "desktop": OLD_CHART_SMALLEST * min(DESKTOP_BOX[0] / 800,
+                                                      DESKTOP_BOX[1] / 500)}
+
+
+def _chart_words(monkeypatch: pytest.MonkeyPatch, *args: object, **kwargs: object
+                 ) -> list[tuple[str, float]]:
+    """Every run of words the chart draws, with its size in the picture."""
+    import bot.render.pictures as pictures
+
+    drawn: list[tuple[str, float]] = []
+    original = pictures.Canvas.text
+
+    def text(self: object, x: float, baseline: float, words: str, size: float,
+             *rest: object, **named: object) -> float:
+        drawn.append((words, size))
+        return original(self, x, baseline, words, size, *rest, **named)  # type: ignore
+
+    monkeypatch.setattr(pictures.Canvas, "text", text)
+    totals_chart(*args, **kwargs)  # type: ignore[arg-type]
+    return drawn
+
+
+def _shown_scale(size: tuple[int, int]) -> dict[str, float]:
+    width, height = size
+    return {"phone": PHONE_WIDTH / width,
+            "desktop": min(DESKTOP_BOX[0] / width, DESKTOP_BOX[1] / height)}
+
+
+def test_the_chart_is_portrait_like_the_table_and_shown_as_wide() -> None:
+    image = _png(totals_chart("Amerikaner", LONG_NAMES, [(1,) * 6, (5,) * 6], target=52))
+    assert image.size == CHART_SIZE == TABLE_SIZE  # the two pictures show alike
+    width, height = image.size
+    assert width <= height <= 1.25 * width
+    assert _shown_scale(image.size)["desktop"] * width >= 250
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_charts_words_are_twice_as_high_as_before_at_the_size_shown(
+        monkeypatch: pytest.MonkeyPatch, players: int) -> None:
+    totals = [tuple((deal * (seat + 3)) % 40 - 10 for seat in range(players))
+              for deal in range(1, 25)]
+    with use_locale("nb"):
+        drawn = _chart_words(monkeypatch, "Amerikaner", LONG_NAMES[:players], totals,
+                             target=52)
+    smallest = min(size for _words, size in drawn)
+    for screen, scale in _shown_scale(CHART_SIZE).items():
+        assert smallest * scale >= 2 * OLD_CHART_SHOWN[screen], screen
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_charts_names_that_fit_in_two_rows_are_never_cut(players: int) -> None:
+    # Discord display names have at most 32 characters: the longest here fit two rows.
+    names = [*LONG_NAMES[:players - 1], "Bartholomew Featherstone-Smythe"]
+    final = list(range(players))
+    places = [players - seat for seat in range(players)]
+    legend = legend_rows(names, final, places)
+    assert [row.seat for row in legend] == sorted(range(players), key=lambda s: places[s])
+    for row in legend:
+        assert " ".join(row.rows) == f"{places[row.seat]}. {names[row.seat]}", row
+        assert 1 <= len(row.rows) <= 2
+    layout = chart_layout(names, [tuple(0 for _ in names), tuple(final)], 52, "Deal",
+                          places)
+    left, top, right, bottom = layout.plot
+    assert bottom - top >= 150 and left < right  # the plot keeps room for its lines
+
+
+# ----------------------------------------------------------------- the strip's labels
+
+def _scenes_of_whole_games(game: str, players: int, options: dict[str, object],
+                           preset: str | None, seed: int) -> Iterator[Scene]:
+    """The table's scene after every action of a random game (a few deals of it)."""
+    from bot.games.american.ai.random_player import random_action as american_random
+    from bot.games.american.kind import AMERICAN
+
+    kind = AMERICAN if game == "american" else KIND
+    rng = random.Random(seed)
+    state, _deal = kind.new_game(kind.make_rules(preset, players, options), 0, rng)
+    for _ in range(400):
+        seat = kind.to_act(state)
+        if seat is None:
+            return
+        yield kind.table_scene(state, LONG_NAMES[:players])
+        view = kind.seat_view(state, seat)
+        action = (american_random(view.deal, rng) if game == "american"
+                  else random_action(view, rng))
+        kind.apply(state, action, rng)
+
+
+@pytest.mark.parametrize(("game", "players", "options", "preset"), [
+    ("amerikaner", 3, {"show_kitty": True}, "amerikaner"),
+    ("amerikaner", 4, {}, "kani"), ("amerikaner", 5, {}, "norsk"),
+    ("amerikaner", 6, {"jokers": True}, "amerikaner"), ("american", 2, {}, None),
+    ("american", 5, {}, None)])
+@pytest.mark.parametrize("locale", ["en", "nb"])
+def test_every_strip_label_fits_whole_at_the_phone_size(
+        game: str, players: int, options: dict[str, object], preset: str | None,
+        locale: str) -> None:
+    """Issue 27: the strip under the felt cut "Called card…" and "Last trick…" in English.
+    Every label of every state of a game is laid out whole (strip_layout decides; the
+    picture draws what it decided), and every card row has its place."""
+    labels: set[str] = set()
+    with use_locale(locale):
+        for scene in _scenes_of_whole_games(game, players, options, preset, seed=players):
+            places = strip_layout(scene)
+            groups = [place.group for place in places if place.group is not None]
+            assert groups == list(scene.groups), scene.groups
+            for place in places:
+                label = place.group.label if place.group is not None else scene.centre_label
+                assert " ".join(place.rows) == label, (label, place.rows)
+                assert place.left + place.width <= TABLE_SIZE[0]
+                labels.add(label)
+    assert labels  # the strip had words to check

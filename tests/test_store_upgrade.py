@@ -78,7 +78,7 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
 
 
 async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
-    assert await store.schema_version() == latest_version() == 4
+    assert await store.schema_version() == latest_version() == 5
     for table, count in RAW["counts"].items():
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
     assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
@@ -88,6 +88,10 @@ async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
     assert await copy.rows("SELECT COUNT(*) FROM panels") == [(0,)]
     assert await copy.rows("SELECT COUNT(*) FROM games WHERE turn_since IS NOT NULL") \
         == [(0,)]
+    # Version 5 (ratings): none until `db rerate` rates the games played before.
+    for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
+                  "rating_counts"):
+        assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     if copy.backend == "sqlite":
         assert await copy.rows("PRAGMA foreign_key_check") == []
         assert await copy.rows("PRAGMA integrity_check") == [("ok",)]
@@ -212,3 +216,22 @@ async def test_upgraded_database_takes_new_games(copy: Database) -> None:
     async with copy.open() as store:  # and opening again changes nothing
         assert await store.schema_version() == latest_version()
         assert (await store.member_stats(1001, GAME, 501)) == after
+
+
+async def test_rerate_rates_the_games_played_before_the_ratings(store: Store,
+                                                                 copy: Database) -> None:
+    """The games of a database older than the ratings have no rating log: `rerate` rates
+    their matches (in the order the games ended) and logs them, so a second rerate, and
+    the running bot, go on from the same numbers."""
+    from bot.tables.rerate import rerate
+
+    first = await rerate(store, GAMES)
+    assert first.matches > 0 and first.members > 0 and not first.skipped
+    tables = ("ratings", "rating_seasons", "rating_days", "rating_games", "rating_counts")
+    dump = {t: await copy.rows(f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables}
+    logged = await store.rating_logs()
+    assert sum(len(matches) for _pool, matches in logged.values()) == first.matches
+    again = await rerate(store, GAMES)
+    assert again == first
+    assert {t: await copy.rows(f"SELECT * FROM {t} ORDER BY 1, 2") for t in tables} \
+        == dump

@@ -20,6 +20,7 @@ there, so text is large.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import unicodedata
@@ -35,7 +36,6 @@ from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 __all__ = ["CHART_SIZE", "TABLE_SIZE", "chart_axis_label", "prepare_pictures", "table_picture",
            "totals_chart"]
 
-CHART_SIZE = (800, 500)
 SCALE = 2  # drawn at this multiple, then reduced: the reduction smooths every edge
 PALETTE_COLOURS = 64  # a small palette keeps a picture to a few tens of KB
 
@@ -234,8 +234,8 @@ class Canvas:
                      fill, red)
         return width
 
-    def png(self) -> bytes:
-        return _png(self.image.reduce(SCALE))
+    def png(self, colours: int = PALETTE_COLOURS) -> bytes:
+        return _png(self.image.reduce(SCALE), colours=colours)
 
     def sprite(self) -> Image.Image:
         """What was drawn on a transparent canvas, at its own size, to paste by its alpha.
@@ -244,7 +244,7 @@ class Canvas:
 
 
 def _png(picture: Image.Image, palette: Image.Image | None = None,
-         level: int = 6) -> bytes:
+         level: int = 6, colours: int = PALETTE_COLOURS) -> bytes:
     """`picture` with a small palette as PNG: `palette`'s colours (fast: a nearest-colour
     map), else its own, found by the fast octree (which keeps the suits' reds apart from
     the felt and costs a few ms). No dithering; zlib at `level`: smaller and several
@@ -252,7 +252,7 @@ def _png(picture: Image.Image, palette: Image.Image | None = None,
     if palette is not None:
         small = picture.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
-        small = picture.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE,
+        small = picture.quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
                                  dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=level)
@@ -762,45 +762,117 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
                         *SEAT_CARD, shadow=None)
 
 
-def _draw_strip(canvas: Board, scene: Scene) -> None:
-    """Under the felt, side by side: the centre's label (when cards lie there), then each
-    labelled row of cards or stack with its count, as many as fit."""
-    x, top = 10.0, FELT_SIZE + 4
+@dataclasses.dataclass(frozen=True, slots=True)
+class StripPlace:
+    """Where the strip under the felt puts one of its parts: the centre's label (no
+    group) or a group of cards, from `left`, `width` wide, with its label's rows as
+    drawn (shortened only if it could not fit: `strip_layout` avoids that)."""
+
+    group: CardGroup | None
+    left: float
+    width: float
+    rows: tuple[str, ...]
+
+
+STRIP_GAP = 14  # between the strip's parts
+STRIP_RIGHT = TABLE_SIZE[0] - 6
+CENTRE_LABEL_WIDTH = 150.0  # the centre's label in one row at most this wide, else two
+LEAST_CARD_STEP = 12.0  # cards of a row overlap down to this much of each showing
+
+
+def strip_layout(scene: Scene) -> list[StripPlace]:
+    """The strip's parts side by side: the centre's label (when cards lie there), then
+    each group of cards, each at least as wide as its label, so that no label is
+    shortened. A row of cards narrower than its cards overlaps them; a group that does
+    not fit even so is left out (the embed says it too)."""
+    places: list[StripPlace] = []
+    x = 10.0
+    wants = [(_group_width(group), _group_least(group)) for group in scene.groups]
     if scene.centre_label and scene.centre:
-        rows = _wrap(scene.centre_label, LINE_SIZE, 160, 2)
-        for i, row in enumerate(rows):
-            canvas.text(x, top + 22 + i * LINE_STEP, row, LINE_SIZE, WHITE)
-        x += max(_text_width(row, LINE_SIZE) for row in rows) + 16
-    for group in scene.groups:
-        width = _group_width(group)
-        if x + min(width, 100) > TABLE_SIZE[0] - 6:
+        # In one row if the groups leave it room, else in two as narrow as can be.
+        least = sum(least for _want, least in wants) + STRIP_GAP * len(wants)
+        one = _text_width(scene.centre_label, LINE_SIZE)
+        rows = ((scene.centre_label,) if one <= CENTRE_LABEL_WIDTH
+                and x + one + least <= STRIP_RIGHT else _narrowest_rows(scene.centre_label))
+        width = max(_text_width(row, LINE_SIZE) for row in rows)
+        places.append(StripPlace(None, x, width, rows))
+        x += width + STRIP_GAP
+    room = STRIP_RIGHT - x - STRIP_GAP * (len(wants) - 1)
+    # Each group its natural width while they all fit; else each gives up its share of
+    # what is missing, down to the least it needs (its label, its cards overlapping).
+    spare = sum(want - least for want, least in wants)
+    missing = max(0.0, sum(want for want, _least in wants) - room)
+    share = min(1.0, missing / spare) if spare > 0 else 0.0
+    for group, (want, least) in zip(scene.groups, wants, strict=True):
+        width = want - (want - least) * share
+        if x + width > STRIP_RIGHT + 0.5:
             break
-        width = min(width, TABLE_SIZE[0] - 6 - x)
-        _draw_group(canvas, group, x, top, width)
-        x += width + 16
+        places.append(StripPlace(group, x, width,
+                                 (_fit(group.label, LINE_SIZE, width),)))
+        x += width + STRIP_GAP
+    return places
+
+
+def _narrowest_rows(text: str) -> tuple[str, ...]:
+    """`text` in two rows broken at a space, the wider of them as narrow as can be."""
+    words = text.split(" ")
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    return min(splits, key=lambda rows: max(_text_width(row, LINE_SIZE) for row in rows),
+               default=(text,))
+
+
+def _draw_strip(canvas: Board, scene: Scene) -> None:
+    """Under the felt, the parts strip_layout placed: the centre's label, then each
+    labelled row of cards or stack with its count."""
+    top = FELT_SIZE + 4
+    for place in strip_layout(scene):
+        if place.group is None:
+            for i, row in enumerate(place.rows):
+                canvas.text(place.left, top + 22 + i * LINE_STEP, row, LINE_SIZE, WHITE)
+        else:
+            _draw_group(canvas, place.group, place.rows[0], place.left, top, place.width)
+
+
+def _stack_width(group: CardGroup) -> float:
+    """A stack of card backs with its count after it, if the group has one."""
+    if not (group.backs or not group.cards):
+        return 0.0
+    return ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8
 
 
 def _group_width(group: CardGroup) -> float:
+    """A group's natural width: its cards side by side (and stack), or its label."""
     cards = len(group.cards) * (ROW_CARD[0] + 3)
-    stack = ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8 if (
-        group.backs or not group.cards) else 0
-    return max(cards + stack, min(_text_width(group.label, LINE_SIZE), 200.0))
+    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
 
 
-def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
+def _group_least(group: CardGroup) -> float:
+    """The least width a group takes: its label whole, its cards overlapping."""
+    count = len(group.cards)
+    cards = ROW_CARD[0] + (count - 1) * LEAST_CARD_STEP + 3 if count else 0.0
+    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
+
+
+def _draw_group(canvas: Board, group: CardGroup, label: str, left: float, top: float,
                 width: float) -> None:
-    """A labelled row of cards (overlapping when many), then a deck as a small stack with
-    its count."""
-    canvas.text(left, top + 20, _fit(group.label, LINE_SIZE, width), LINE_SIZE, GOLD)
+    """A labelled row of cards (overlapping when many; the marked one outlined in gold),
+    then a deck as a small stack with its count."""
+    canvas.text(left, top + 20, label, LINE_SIZE, GOLD)
     top += 30
     card_w, card_h = ROW_CARD
     count = len(group.cards)
-    room = width - (card_w + 40 if group.backs else 0)
+    room = width - _stack_width(group)
     step = min(card_w + 3, (room - card_w) / max(1, count - 1)) if count else 0
     x = left
     for i, card in enumerate(group.cards):
         canvas.card(card, left + i * step, top, card_w, card_h, shadow=None)
         x = left + i * step + card_w + 8
+    if group.marked is not None and group.marked < count:
+        # Drawn over the cards after it, so the mark shows whole.
+        mark_x = left + group.marked * step
+        canvas.card(group.cards[group.marked], mark_x, top, card_w, card_h, shadow=None)
+        canvas.rect((mark_x - 2, top - 2, mark_x + card_w + 2, top + card_h + 2), None,
+                    radius=5, outline=GOLD, width=3)
     if group.backs or not group.cards:  # an empty stack still shows its count, 0
         for i in range(min(3, group.backs)):
             canvas.card(-1, x + 3 * i, top - 2 * i, card_w, card_h, shadow=None)
@@ -810,43 +882,138 @@ def _draw_group(canvas: Board, group: CardGroup, left: float, top: float,
 
 # ----------------------------------------------------------------- the running totals
 
-CHART_LEFT, CHART_TOP, CHART_BOTTOM = 58, 70, 48
-LEGEND_WIDTH = 210
+# Made for a phone like the table (see above): 480 x 576, shown 300 px wide on a phone
+# (0.625) and 250 px wide on a desktop (0.52). Its smallest words are 29 px: 18 px high
+# on a phone and 15 px on a desktop, twice and more the 800 x 500 chart's before (15 px
+# words: 5.6 px on a phone, 7.5 px on a desktop). The standings are under the plot, a
+# row each (two for a name that needs them), so the names have the picture's width.
+CHART_SIZE = (480, 576)
+# The chart's palette: its dozen flat colours and their edges' blends. Fewer than the
+# table's 64, so that its bigger words do not make it heavier (bench/render.py).
+CHART_COLOURS = 32
+CHART_TEXT = 29  # the smallest words: the axes' numbers and word, the target's value
+CHART_TITLE = 32
+LEGEND_SIZE = 29
+LEGEND_STEP = 36  # from one row of the standings to the next
+CHART_MARGIN = 16
+CHART_TOP = 76  # the plot's top, under the title and the top value's label
+PLOT_LEAST = 150.0  # the plot's height at least: else the standings' names take one row
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LegendRow:
+    """A row of the chart's standings: the seat (its colour), the words of its name in
+    one row or two, its final total, and the baseline of its first row."""
+
+    seat: int
+    rows: tuple[str, ...]
+    total: str
+    baseline: float
+
+
+def legend_rows(names: Sequence[str], final: Sequence[int],
+                places: Sequence[int] | None = None) -> list[LegendRow]:
+    """The standings under the chart, top down: players by place (else by final total,
+    ties in seat order), "place. name" in one row, or in two where one is too narrow
+    (never cut where two rows hold it), as long as the plot keeps PLOT_LEAST: past that,
+    the longest names take one row, shortened (with six players, one name may take
+    two rows; with five, two names)."""
+    if places is None:
+        order = sorted(range(len(names)), key=lambda seat: -final[seat])
+        shown = list(range(1, len(names) + 1))
+    else:
+        order = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
+        shown = [places[seat] for seat in order]
+    entries = [(seat, f"{place}. {names[seat]}", str(final[seat]))
+               for place, seat in zip(shown, order, strict=True)]
+    wrapped = [_wrap(words, LEGEND_SIZE, _legend_room(total), 2)
+               for _seat, words, total in entries]
+    room = CHART_SIZE[1] - CHART_TOP - PLOT_LEAST - _AXIS_ROOM - CHART_MARGIN
+    while sum(len(rows) for rows in wrapped) * LEGEND_STEP > room:
+        # The longest name in two rows takes one, shortened, until the plot has room.
+        longest = max((i for i, rows in enumerate(wrapped) if len(rows) > 1),
+                      key=lambda i: len(entries[i][1]))
+        _seat, words, total = entries[longest]
+        wrapped[longest] = [_fit(words, LEGEND_SIZE, _legend_room(total))]
+    baseline = CHART_SIZE[1] - CHART_MARGIN - 6 - LEGEND_STEP * (
+        sum(len(rows) for rows in wrapped) - 1)
+    legend = []
+    for (seat, _words, total), rows in zip(entries, wrapped, strict=True):
+        legend.append(LegendRow(seat, tuple(rows), total, baseline))
+        baseline += LEGEND_STEP * len(rows)
+    return legend
+
+
+_SWATCH = 22  # a player's colour before their name
+_AXIS_ROOM = 48  # under the plot: the deals' numbers and the axis's word
+
+
+def _legend_room(total: str) -> float:
+    """The width a name has in the standings, beside its colour and its total."""
+    return (CHART_SIZE[0] - 2 * CHART_MARGIN - _SWATCH - 10
+            - _text_width(total, LEGEND_SIZE) - 14)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChartLayout:
+    """Where the chart's parts go: the plot's box (left, top, right, bottom), the value
+    axis (lowest, highest, step) and the standings' rows."""
+
+    plot: tuple[float, float, float, float]
+    values: tuple[int, int, int]
+    legend: list[LegendRow]
+
+
+def chart_layout(names: Sequence[str], rows: Sequence[Sequence[int]], target: int | None,
+                 word: str, places: Sequence[int] | None = None) -> ChartLayout:
+    """The layout of a chart of `rows` (the totals from the zeros before the first deal
+    on), its deals named `word`."""
+    legend = legend_rows(names, rows[-1], places)
+    values = _y_range([v for row in rows for v in row] + (
+        [target] if target is not None else []))
+    # The value labels and, under them, the axis's word share the column left of the plot.
+    column = max(_text_width(str(value), CHART_TEXT) for value in values[:2])
+    left = CHART_MARGIN + max(column, _text_width(word, CHART_TEXT)
+                              + _text_width("0", CHART_TEXT) / 2 + 8) + 10
+    bottom = legend[0].baseline - LEGEND_SIZE - 8 - _AXIS_ROOM
+    return ChartLayout((left, CHART_TOP, CHART_SIZE[0] - CHART_MARGIN - 8, bottom), values,
+                       legend)
 
 
 def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int]],
                  target: int | None = None, axis_label: str | None = None,
                  places: Sequence[int] | None = None) -> bytes:
     """Each player's total deal by deal as a line (from 0 before the first deal), with
-    the standings beside it: names in the order of `places` (each seat's place, as the
+    the standings under it: names in the order of `places` (each seat's place, as the
     game's standings rank them: ties are broken by the game's own rules), else by final
     total, with their colours. `totals[d][s]` is seat s's total after deal d
     (GameKind.running_totals); `target`, if given, is drawn as a dashed line;
     `axis_label` names the deals (the renderer's "Deal" by default)."""
     canvas = Canvas(CHART_SIZE, BACKGROUND)
-    canvas.text(20, 42, _fit(title, 26, CHART_SIZE[0] - 40), 26, WHITE)
+    canvas.text(CHART_MARGIN, 40, _fit(title, CHART_TITLE, CHART_SIZE[0] - 2 * CHART_MARGIN),
+                CHART_TITLE, WHITE)
     rows = [tuple(0 for _ in names), *(tuple(row) for row in totals)]
-    plot = (CHART_LEFT, CHART_TOP, CHART_SIZE[0] - LEGEND_WIDTH - 20,
-            CHART_SIZE[1] - CHART_BOTTOM)
-    low, high, step = _y_range([v for row in rows for v in row] + (
-        [target] if target is not None else []))
+    word = axis_label if axis_label is not None else chart_axis_label()
+    layout = chart_layout(names, rows, target, word, places)
+    plot, legend = layout.plot, layout.legend
+    low, high, step = layout.values
+    bottom = plot[3]
     scale_x = _scale(0, max(1, len(rows) - 1), plot[0], plot[2])
     scale_y = _scale(low, high, plot[3], plot[1])
     _grid(canvas, plot, low, high, step, len(rows) - 1, scale_x, scale_y)
-    canvas.text((plot[0] + plot[2]) / 2, CHART_SIZE[1] - 8,
-                axis_label if axis_label is not None else chart_axis_label(), 16, MUTED,
-                align="centre")
+    canvas.text(CHART_MARGIN, bottom + 8 + CHART_TEXT, word, CHART_TEXT, MUTED)
     if target is not None:
         _dashed(canvas, plot[0], plot[2], scale_y(target), WHITE)
-        canvas.text(plot[2] - 4, scale_y(target) - 6, str(target), 15, WHITE, align="right")
+        canvas.text(plot[2] - 4, scale_y(target) - 8, str(target), CHART_TEXT, WHITE,
+                    align="right")
     for seat in range(len(names)):
         colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
         points = [(scale_x(d), scale_y(row[seat])) for d, row in enumerate(rows)]
-        canvas.line(points, colour, 3)
+        canvas.line(points, colour, 4)
         for x, y in points if len(points) <= 30 else points[-1:]:
-            canvas.ellipse((x - 3.5, y - 3.5, x + 3.5, y + 3.5), colour)
-    _legend(canvas, names, rows[-1], plot[2] + 24, places)
-    return canvas.png()
+            canvas.ellipse((x - 5, y - 5, x + 5, y + 5), colour)
+    _legend(canvas, legend)
+    return canvas.png(colours=CHART_COLOURS)
 
 
 def chart_axis_label() -> str:
@@ -878,41 +1045,41 @@ def _grid(canvas: Canvas, plot: tuple[float, float, float, float], low: int, hig
           step: int, deals: int, scale_x: Callable[[float], float],
           scale_y: Callable[[float], float]) -> None:
     left, top, right, bottom = plot
-    for value in range(low, high + 1, step):
+    values = range(low, high + 1, step)
+    # At most five value labels (big words need room between them); every line drawn.
+    every = max(1, math.ceil(len(values) / 5))
+    for i, value in enumerate(values):
         y = scale_y(value)
         canvas.line([(left, y), (right, y)], GRID if value else MUTED, 1)
-        canvas.text(left - 8, y + 5, str(value), 15, MUTED, align="right")
-    every = max(1, math.ceil(deals / 12))
+        if i % every == 0 or value == 0:
+            canvas.text(left - 10, y + 10, str(value), CHART_TEXT, MUTED, align="right")
+    # The deals' numbers, as many as fit side by side at this size.
+    gap = (right - left) / max(1, deals)
+    wide = _text_width(str(deals), CHART_TEXT) + 12
+    every = max(1, math.ceil(wide / gap))
     for deal in range(0, deals + 1, every):
         x = scale_x(deal)
-        canvas.line([(x, bottom), (x, bottom + 5)], MUTED, 1)
-        canvas.text(x, bottom + 22, str(deal), 15, MUTED, align="centre")
+        canvas.line([(x, bottom), (x, bottom + 6)], MUTED, 1)
+        canvas.text(x, bottom + 8 + CHART_TEXT, str(deal), CHART_TEXT, MUTED,
+                    align="centre")
 
 
 def _dashed(canvas: Canvas, left: float, right: float, y: float, colour: RGB) -> None:
     x = left
     while x < right:
-        canvas.line([(x, y), (min(right, x + 10), y)], colour, 2)
-        x += 16
+        canvas.line([(x, y), (min(right, x + 12), y)], colour, 3)
+        x += 20
 
 
-def _legend(canvas: Canvas, names: Sequence[str], final: Sequence[int], left: float,
-            places: Sequence[int] | None = None) -> None:
-    """The standings: players by place (else by final total, ties in seat order), in
-    their colours."""
-    if places is None:
-        order = sorted(range(len(names)), key=lambda seat: -final[seat])
-        shown = list(range(1, len(names) + 1))
-    else:
-        order = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
-        shown = [places[seat] for seat in order]
-    baseline = CHART_TOP + 6
-    for place, seat in zip(shown, order, strict=True):
-        colour = LINE_COLOURS[seat % len(LINE_COLOURS)]
-        canvas.rect((left, baseline - 14, left + 18, baseline + 2), colour, radius=4)
-        total = str(final[seat])
-        canvas.text(CHART_SIZE[0] - 20, baseline, total, 19, WHITE, align="right")
-        room = CHART_SIZE[0] - 20 - _text_width(total, 19) - 10 - (left + 26)
-        canvas.text(left + 26, baseline, _fit(f"{place}. {names[seat]}", 19, room), 19,
-                    colour)
-        baseline += 32
+def _legend(canvas: Canvas, legend: Sequence[LegendRow]) -> None:
+    """The standings (legend_rows), in the players' colours."""
+    right = CHART_SIZE[0] - CHART_MARGIN
+    for row in legend:
+        colour = LINE_COLOURS[row.seat % len(LINE_COLOURS)]
+        top = row.baseline - _SWATCH + 2
+        canvas.rect((CHART_MARGIN, top, CHART_MARGIN + _SWATCH, top + _SWATCH), colour,
+                    radius=5)
+        canvas.text(right, row.baseline, row.total, LEGEND_SIZE, WHITE, align="right")
+        for i, words in enumerate(row.rows):
+            canvas.text(CHART_MARGIN + _SWATCH + 10, row.baseline + i * LEGEND_STEP, words,
+                        LEGEND_SIZE, colour)

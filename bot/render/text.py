@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from bot.cards import card_list
 from bot.errors import GameError
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.panel import BLUE, QUOTE_LIMIT, Panel, quote, shorten
@@ -193,11 +193,15 @@ def turn_mention(user_id: int, title: str) -> str:
 # ----------------------------------------------------------------- leaderboard and stats
 
 def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, pages: int,
-                      order: str) -> Panel:
-    """rows: (name, games, wins, points)."""
+                      order: str, month_asked: bool = False) -> Panel:
+    """rows: (name, games, wins, points). `month_asked`: the reader chose this month,
+    which only the rating board has (wins and points are kept all time)."""
+    note = ("\n\n" + _("Wins and points count all time; this month's board is the "
+                        "rating's.")) if month_asked else ""
     if not rows:
         return Panel(title=_("Leaderboard"),
-                     description=_("No finished games on this server yet."), colour=BLUE)
+                     description=_("No finished games on this server yet.") + note,
+                     colour=BLUE)
     start = (page - 1) * 10
     lines = [_("{place}. **{name}** — {wins}, {points} pts ({games})").format(
         place=start + i + 1, name=name, points=points,
@@ -205,21 +209,81 @@ def leaderboard_panel(rows: Sequence[tuple[str, int, int, int]], page: int, page
         games=ngettext("{count} game", "{count} games", games).format(count=games))
         for i, (name, games, wins, points) in enumerate(rows)]
     title = _("Leaderboard — by wins") if order == "wins" else _("Leaderboard — by points")
+    return Panel(title=title, description="\n".join(lines) + note,
+                 footer=page_footer(page, pages), colour=BLUE)
+
+
+def decimal(value: float) -> str:
+    """A rating as players read it: one decimal, the language's decimal sign."""
+    return f"{value:.1f}".replace(".", pgettext("decimal sign", "."))
+
+
+def rated_hands(count: int) -> str:
+    return ngettext("{count} rated hand", "{count} rated hands", count).format(count=count)
+
+
+def rating_board_panel(rows: Sequence[tuple[str, float, int]], page: int, pages: int,
+                       month: str | None, min_hands: int) -> Panel:
+    """A page of the rating board: rows (name, board value (the ordinal), rated hands),
+    all time or `month`'s season ('YYYY-MM'); `min_hands`: what it takes to be on it."""
+    title = (_("Leaderboard — by rating") if month is None
+             else _("Leaderboard — by rating, {month}").format(month=month))
+    rule = ngettext("Members show here once they have {count} rated hand.",
+                    "Members show here once they have {count} rated hands.",
+                    min_hands).format(count=min_hands)
+    if not rows:
+        return Panel(title=title, description=rule, colour=BLUE)
+    start = (page - 1) * 10
+    lines = [_("{place}. **{name}** — {rating} ({hands})").format(
+        place=start + i + 1, name=name, rating=decimal(ordinal), hands=rated_hands(hands))
+        for i, (name, ordinal, hands) in enumerate(rows)]
     return Panel(title=title, description="\n".join(lines),
                  footer=page_footer(page, pages), colour=BLUE)
 
 
+def rating_lines(rating: tuple[float, float, float, int] | None,
+                 season: tuple[float, float, float, int] | None, trend: float | None,
+                 min_hands: int) -> list[str]:
+    """A member's rating for `stats`: all time and this month, each (mu, sigma,
+    ordinal, rated hands) or None, and how the board value moved in the last 30 days."""
+    if rating is None:
+        return [_("Rating: no rated hands yet.")]
+    mu, sigma, ordinal, hands = rating
+    lines = [_("Rating: {rating} ± {uncertainty} · board value {value} ({hands})").format(
+        rating=decimal(mu), uncertainty=decimal(sigma), value=decimal(ordinal),
+        hands=rated_hands(hands))]
+    if trend is not None:
+        if round(trend, 1) > 0:
+            lines.append(_("Last 30 days: ▲ {change}").format(change=decimal(trend)))
+        elif round(trend, 1) < 0:
+            lines.append(_("Last 30 days: ▼ {change}").format(change=decimal(-trend)))
+        else:
+            lines.append(_("Last 30 days: no change"))
+    if season is not None:
+        lines.append(_("This month: {rating} ± {uncertainty} ({hands})").format(
+            rating=decimal(season[0]), uncertainty=decimal(season[1]),
+            hands=rated_hands(season[3])))
+    if hands < min_hands:
+        lines.append(ngettext("On the rating board after {count} more rated hand.",
+                              "On the rating board after {count} more rated hands.",
+                              min_hands - hands).format(count=min_hands - hands))
+    return lines
+
+
 def stats_panel(name: str, games: int, wins: int, points: int,
-                game_lines: Sequence[str]) -> Panel:
+                game_lines: Sequence[str], rating: Sequence[str] = ()) -> Panel:
     """A member's results in one game: what every game has (games, wins, points), then
-    `game_lines`, the game's own statistics in its words (GameKind.stats_lines)."""
+    `game_lines`, the game's own statistics in its words (GameKind.stats_lines), and
+    `rating`, their rating's lines (rating_lines)."""
     title = _("Stats — {name}").format(name=name)
     if not games:
-        return Panel(title=title, description=_("No finished games yet."), colour=BLUE)
+        return Panel(title=title, colour=BLUE, description="\n".join(
+            [_("No finished games yet."), *rating]))
     rate = f"{100 * wins / games:.0f}%"
     return Panel(title=title, colour=BLUE, description="\n".join([
         _("Games: {games} · wins: {wins} ({rate})").format(games=games, wins=wins, rate=rate),
         _("Points: {points}").format(points=points),
+        *rating,
         *game_lines,
     ]))
 
@@ -277,8 +341,8 @@ def _fixed() -> dict[str, str]:
         "no_table": _("There is no table in this channel. Start one with /{game} new."),
         "table_full": _("Every seat is taken."),
         "no_ai": _("There is no AI player to remove."),
-        "host_leaving": _("You are the host: cancel the table instead (the Cancel button or "
-                          "/{game} cancel)."),
+        "host_leaving": _("You are the host: cancel the table instead (Cancel the table "
+                          "in the lobby's menu, or /{game} cancel)."),
         "already_away": _("You are already away: the AI plays your seat until /{game} "
                           "back."),
         "already_started": _("The game has already started."),
@@ -420,14 +484,11 @@ BUTTON_LABELS: dict[str, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
     "start": N_("Start"),
-    "cancel": N_("Cancel"),
-    "ai_easy": N_("Add AI (easy)"),
-    "ai_strong": N_("Add AI (strong)"),
-    "ai_remove": N_("Remove AI"),
-    "ai_fill": N_("Fill with AI"),
     "hint": N_("Hint"),
     "review": N_("Review the hand"),
     "claim": N_("Claim the rest"),
+    "table": N_("Table"),  # the hand panel shows the table in full
+    "hide_table": N_("Hide the table"),  # ... and back to the compact panel
     "rematch": N_("Rematch"),
     "leaderboard": N_("Leaderboard"),
     "hand": N_("My hand"),
@@ -450,6 +511,46 @@ def button_label(key: str) -> str:
 def house_rules_placeholder() -> str:
     """The lobby's menu of house rules."""
     return _("House rules (the host chooses)")
+
+
+# The lobby's AI menu: what each level of AI player does, in one line a new player reads
+# before choosing (a select option's description: at most 100 characters). Both games'
+# levels play the same way: "easy" by rules of thumb, "strong" by trying each move in
+# many deals consistent with what it has seen (bot/games/*/ai).
+AI_LEVEL_LINES: dict[str, str] = {
+    "random": N_("Plays any legal move at random."),
+    "easy": N_("Plays by simple rules of thumb: good for learning the game."),
+    "strong": N_("Tries each move in many possible deals: a real challenge."),
+}
+
+
+def lobby_host_placeholder() -> str:
+    """The lobby's host menu (AI players, cancel), shut."""
+    return _("AI players, or cancel (the host)")
+
+
+def lobby_ai_add(level: str) -> tuple[str, str]:
+    """The AI menu's option adding a player of `level`: (its label, its line)."""
+    line = AI_LEVEL_LINES.get(level)
+    return (_("Add an AI player: {level}").format(level=_level_name(level)),
+            _(line) if line is not None else "")
+
+
+def lobby_ai_fill(level: str) -> tuple[str, str]:
+    """The AI menu's option giving every empty seat to an AI player of `level`."""
+    return (_("Fill the empty seats with AI"),
+            _("Every free seat gets an AI player ({level}).").format(
+                level=_level_name(level)))
+
+
+def lobby_ai_remove() -> tuple[str, str]:
+    """The AI menu's option freeing the last AI seat."""
+    return _("Remove an AI player"), _("The last AI seat becomes free again.")
+
+
+def lobby_cancel_option() -> tuple[str, str]:
+    """The host menu's option cancelling the table (the host, or Manage Server)."""
+    return _("Cancel the table"), _("The lobby closes and nobody plays.")
 
 
 # ----------------------------------------------------------------- the table's replies
@@ -498,7 +599,7 @@ def cancelled_text(name: str) -> str:
 
 
 def cancelled_panel(name: str) -> Panel:
-    """The lobby message once `name` cancelled the table (its Cancel button)."""
+    """The lobby message once `name` cancelled the table (its host menu's Cancel)."""
     return Panel(title=_("Table cancelled"),
                  description=_("Cancelled by {name}.").format(name=name))
 

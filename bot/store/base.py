@@ -25,10 +25,15 @@ from .models import (
     GameStatus,
     LeaderOrder,
     LeaderRow,
+    LoggedMatch,
+    MemberRating,
     MemberStats,
     PanelRow,
     Post,
     PostRow,
+    RatingRow,
+    RatingState,
+    RatingUpdate,
     ResultRow,
     SeatInfo,
 )
@@ -118,9 +123,11 @@ class Store(Protocol):
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
         turn_since: float | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         """Everything one accepted move writes, as one commit (with `turn_since`: when
-        the next turn began, as `set_turn_since`)."""
+        the next turn began, as `set_turn_since`; with `ratings`: the rating update of
+        the matches the move finished, as `write_ratings`)."""
         ...
 
     async def set_turn_since(self, game_id: int, since: float) -> None:
@@ -160,6 +167,39 @@ class Store(Protocol):
     async def leaderboard_size(self, guild_id: int, game: str) -> int: ...
 
     async def member_stats(self, guild_id: int, game: str, user_id: int) -> MemberStats: ...
+
+    # ---------------------------------------------------------------------- ratings
+    # Derived from the records (bot.tables.rerate rebuilds them); see migration 5.
+
+    async def rating_state(self, game_id: int, guild_id: int, pool: str, month: str,
+                           user_ids: Sequence[int]) -> RatingState:
+        """What rating a game's next matches reads (see RatingState)."""
+        ...
+
+    async def write_ratings(self, update: RatingUpdate) -> None:
+        """Write a rating update; StoreError if the guild's or a game's count of rated
+        matches is not the one the update was computed from."""
+        ...
+
+    async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
+                           limit: int = 10, offset: int = 0) -> list[RatingRow]:
+        """A page of a rating board (all time, or a month's season): ranked members by
+        ordinal, then user id. An index range scan."""
+        ...
+
+    async def rating_board_size(self, guild_id: int, pool: str,
+                                month: str | None = None) -> int: ...
+
+    async def member_rating(self, guild_id: int, pool: str, user_id: int, month: str,
+                            trend_day: str) -> MemberRating: ...
+
+    async def rating_logs(self) -> dict[int, tuple[str, list[LoggedMatch]]]: ...
+
+    async def clear_ratings(self) -> None: ...
+
+    async def games_of_guild(self, guild_id: int) -> list[GameRow]: ...
+
+    async def guilds(self) -> list[int]: ...
 
     # ---------------------------------------------------------------- guild settings
 

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 GameStatus = Literal["active", "finished", "cancelled"]
 LeaderOrder = Literal["wins", "points"]
+# Who sat at a seat when a match was rated: a member's id, or an AI seat's level.
+Seated = int | str
 
 RECORD_FORMAT = "amerikaner-record/1"
 DEFAULT_GAME = "amerikaner"
@@ -122,6 +124,97 @@ class MemberStats:
     wins: int = 0
     points: int = 0
     stats: dict[str, int] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A member's rating in one (guild, pool): all time (``month`` None) or one
+    month's season (``month`` 'YYYY-MM'). ``hands``: matches rated; ``ranked``: enough
+    of them to be on a board; ``updated_at``: the bot's time of the last one."""
+
+    pool: str
+    user_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+    hands: int
+    ranked: bool
+    updated_at: float
+    month: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DayRow:
+    """A member's rating at the end of a day ('YYYY-MM-DD') they were rated on."""
+
+    pool: str
+    user_id: int
+    day: str
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedMatch:
+    """One rated match as a game's rating log keeps it: its number in the guild (the
+    order the updates happened in), the bot's time and who sat at each seat."""
+
+    number: int
+    at: float
+    seats: tuple[Seated, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """The matches of one game rated by an update, beyond the ``rated_before`` it had."""
+
+    game_id: int
+    pool: str
+    rated_before: int
+    logged: tuple[LoggedMatch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """What rating some matches of a guild writes, in the commit of the move that
+    finished them: the rows that changed (whole), the games' logs, and the guild's count
+    of rated matches, checked against ``counted_before`` (what the update was computed
+    from) so two writers cannot both take the same matches' numbers."""
+
+    guild_id: int
+    counted_before: int
+    games: tuple[GameRating, ...]
+    ratings: tuple[RatingRow, ...] = ()
+    seasons: tuple[RatingRow, ...] = ()
+    days: tuple[DayRow, ...] = ()
+
+    @property
+    def counted_after(self) -> int:
+        return self.counted_before + sum(len(g.logged) for g in self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingState:
+    """What a rating update of one game reads: how many of its matches are rated, the
+    guild's count of rated matches, and the seated members' ratings in the pool, all
+    time and in the month (members never rated there are absent)."""
+
+    rated: int
+    counted: int
+    ratings: dict[int, RatingRow] = field(default_factory=dict, hash=False)
+    seasons: dict[int, RatingRow] = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRating:
+    """A member's rating for `stats`: all time, this month's season, and the rating at
+    the end of the last day they were rated on or before the trend's start (None: they
+    were first rated after it)."""
+
+    rating: RatingRow | None
+    season: RatingRow | None
+    before: DayRow | None
 
 
 class StoreError(Exception):

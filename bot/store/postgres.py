@@ -51,6 +51,7 @@ from .models import (
     PANEL_TOKEN_LIFE,
     RECORD_FORMAT,
     ChannelBusyError,
+    DayRow,
     DuplicateActionError,
     GameNotActiveError,
     GameNotFoundError,
@@ -58,16 +59,31 @@ from .models import (
     GameStatus,
     LeaderOrder,
     LeaderRow,
+    LoggedMatch,
+    MemberRating,
     MemberStats,
     OutOfOrderError,
     PanelRow,
     Post,
     PostRow,
+    RatingRow,
+    RatingState,
+    RatingUpdate,
     ResultRow,
     SeatInfo,
     StoreError,
 )
-from .values import actions_json, check_page, checked_results, deal_json, dumps, member_key
+from .values import (
+    actions_json,
+    check_month,
+    check_page,
+    checked_results,
+    deal_json,
+    dumps,
+    log_json,
+    logged_matches,
+    member_key,
+)
 
 _T = TypeVar("_T")
 Connection = Any  # asyncpg.Connection, or the pool's proxy of one
@@ -357,17 +373,18 @@ class PostgresStore:
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
         turn_since: float | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         """Everything one accepted move writes, as ONE transaction: the action, then
         the next hand's deal, then the results, then the posts, then when the next
-        turn began (see the SQLite store's method for the details; the same checks
+        turn began, then the ratings (see the SQLite store's method for the details; the same checks
         and errors)."""
         texts = actions_json([action])
         deal_text = deal_json(next_deal) if next_deal is not None else None
         result_rows = checked_results(results) if results is not None else None
         post_rows = [(p.kind, dumps(p.params)) for p in posts]
         await self._write(_record_action, game_id, hand_index, seq, texts, deal_text,
-                          result_rows, post_rows, turn_since, self._now())
+                          result_rows, post_rows, turn_since, ratings, self._now())
 
     async def set_turn_since(self, game_id: int, since: float) -> None:
         await self._write(_set_turn_since, game_id, since)
@@ -416,6 +433,43 @@ class PostgresStore:
 
     async def member_stats(self, guild_id: int, game: str, user_id: int) -> MemberStats:
         return await self._read(_member_stats, guild_id, game, user_id)
+
+    # ------------------------------------------------------------------ ratings
+
+    async def rating_state(self, game_id: int, guild_id: int, pool: str, month: str,
+                           user_ids: Sequence[int]) -> RatingState:
+        return await self._read(_rating_state, game_id, guild_id, pool, check_month(month),
+                                list(user_ids))
+
+    async def write_ratings(self, update: RatingUpdate) -> None:
+        await self._write(_write_ratings, update)
+
+    async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
+                           limit: int = 10, offset: int = 0) -> list[RatingRow]:
+        check_page("wins", limit, offset)
+        return await self._read(_rating_board, guild_id, pool, check_month(month), limit,
+                                offset)
+
+    async def rating_board_size(self, guild_id: int, pool: str,
+                                month: str | None = None) -> int:
+        return await self._read(_rating_board_size, guild_id, pool, check_month(month))
+
+    async def member_rating(self, guild_id: int, pool: str, user_id: int, month: str,
+                            trend_day: str) -> MemberRating:
+        return await self._read(_member_rating, guild_id, pool, user_id,
+                                check_month(month), trend_day)
+
+    async def rating_logs(self) -> dict[int, tuple[str, list[LoggedMatch]]]:
+        return await self._read(_rating_logs)
+
+    async def clear_ratings(self) -> None:
+        await self._write(_clear_ratings)
+
+    async def games_of_guild(self, guild_id: int) -> list[GameRow]:
+        return await self._read(_games_where, "g.guild_id = $1", guild_id)
+
+    async def guilds(self) -> list[int]:
+        return await self._read(_guilds)
 
     # ------------------------------------------------------------ guild settings
 
@@ -711,7 +765,7 @@ async def _record_action(conn: Connection, game_id: int, hand_index: int, seq: i
                          texts: Sequence[str], deal: str | None,
                          results: Sequence[ResultRow] | None,
                          posts: Sequence[tuple[str, str]], turn_since: float | None,
-                         now: float) -> None:
+                         ratings: RatingUpdate | None, now: float) -> None:
     await _append_actions(conn, game_id, hand_index, seq, texts, now)
     if deal is not None:
         await _add_hand(conn, game_id, hand_index + 1, deal, now)
@@ -720,6 +774,8 @@ async def _record_action(conn: Connection, game_id: int, hand_index: int, seq: i
     await _add_posts(conn, game_id, posts, now)
     if turn_since is not None:
         await _set_turn_since(conn, game_id, turn_since)
+    if ratings is not None:
+        await _write_ratings(conn, ratings)
 
 
 async def _set_turn_since(conn: Connection, game_id: int, since: float) -> None:
@@ -870,6 +926,155 @@ async def _member_stats(conn: Connection, guild_id: int, game: str,
         return MemberStats(guild_id=guild_id, game=game, user_id=user_id)
     return MemberStats(guild_id=guild_id, game=game, user_id=user_id, games=row[0],
                        wins=row[1], points=row[2], stats=json.loads(row[3]))
+
+
+# ---------------------------------------------------------------------- ratings
+
+_RATING_COLUMNS = "pool, user_id, mu, sigma, ordinal, hands, ranked, updated_at"
+
+
+def _rating_row(r: Sequence[Any], month: str | None = None) -> RatingRow:
+    return RatingRow(pool=r[0], user_id=r[1], mu=r[2], sigma=r[3], ordinal=r[4],
+                     hands=r[5], ranked=bool(r[6]), updated_at=r[7], month=month)
+
+
+async def _rating_state(conn: Connection, game_id: int, guild_id: int, pool: str,
+                        month: str, user_ids: list[int]) -> RatingState:
+    # One statement, one snapshot: the counts, then the members' rows.
+    rows = await conn.fetch(
+        f"SELECT 0 AS part, {_RATING_COLUMNS} FROM ratings "
+        "WHERE guild_id = $1 AND pool = $2 AND user_id = ANY($3::bigint[]) "
+        f"UNION ALL SELECT 1, {_RATING_COLUMNS} FROM rating_seasons "
+        "WHERE guild_id = $1 AND pool = $2 AND month = $4 AND user_id = ANY($3::bigint[]) "
+        "UNION ALL SELECT 2, '', 0, 0, 0, 0, "
+        "COALESCE((SELECT rated FROM rating_games WHERE game_id = $5), 0), 0, 0 "
+        "UNION ALL SELECT 3, '', 0, 0, 0, 0, "
+        "COALESCE((SELECT matches FROM rating_counts WHERE guild_id = $1), 0), 0, 0",
+        guild_id, pool, user_ids, month, game_id)
+    parts: dict[int, list[Any]] = {0: [], 1: [], 2: [], 3: []}
+    for r in rows:
+        parts[r[0]].append(tuple(r)[1:])
+    return RatingState(rated=int(parts[2][0][5]), counted=int(parts[3][0][5]),
+                       ratings={r[1]: _rating_row(r) for r in parts[0]},
+                       seasons={r[1]: _rating_row(r, month) for r in parts[1]})
+
+
+async def _write_ratings(conn: Connection, update: RatingUpdate) -> None:
+    # The guild's count, locked for the rest of the transaction: a second writer waits,
+    # then finds the count moved and is refused.
+    counted = await conn.fetchval(
+        "SELECT matches FROM rating_counts WHERE guild_id = $1 FOR UPDATE", update.guild_id)
+    if (counted or 0) != update.counted_before:
+        raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
+    status = await conn.execute(
+        "INSERT INTO rating_counts (guild_id, matches) VALUES ($1, $2) "
+        "ON CONFLICT (guild_id) DO UPDATE SET matches = excluded.matches "
+        "WHERE rating_counts.matches = $3",
+        update.guild_id, update.counted_after, update.counted_before)
+    if _rowcount(status) == 0:
+        raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
+    for game in update.games:
+        row = await conn.fetchrow(
+            "SELECT rated, log FROM rating_games WHERE game_id = $1 FOR UPDATE",
+            game.game_id)
+        if (row[0] if row else 0) != game.rated_before:
+            raise StoreError(f"the ratings of game {game.game_id} changed meanwhile")
+        log = json.loads(row[1]) if row else []
+        await conn.execute(
+            "INSERT INTO rating_games (game_id, guild_id, pool, rated, log) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO UPDATE SET "
+            "pool = excluded.pool, rated = excluded.rated, log = excluded.log",
+            game.game_id, update.guild_id, game.pool,
+            game.rated_before + len(game.logged), log_json(log, game.logged))
+    sets = ("mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+            "hands = excluded.hands, ranked = excluded.ranked, "
+            "updated_at = excluded.updated_at")
+    if update.ratings:
+        await conn.executemany(
+            f"INSERT INTO ratings (guild_id, {_RATING_COLUMNS}) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            f"ON CONFLICT (guild_id, pool, user_id) DO UPDATE SET {sets}",
+            [(update.guild_id, r.pool, r.user_id, r.mu, r.sigma, r.ordinal, r.hands,
+              int(r.ranked), r.updated_at) for r in update.ratings])
+    if update.seasons:
+        await conn.executemany(
+            f"INSERT INTO rating_seasons (guild_id, month, {_RATING_COLUMNS}) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+            f"ON CONFLICT (guild_id, pool, month, user_id) DO UPDATE SET {sets}",
+            [(update.guild_id, r.month, r.pool, r.user_id, r.mu, r.sigma, r.ordinal,
+              r.hands, int(r.ranked), r.updated_at) for r in update.seasons])
+    if update.days:
+        await conn.executemany(
+            "INSERT INTO rating_days (guild_id, pool, user_id, day, mu, sigma, ordinal) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+            "ON CONFLICT (guild_id, pool, user_id, day) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, ordinal = excluded.ordinal",
+            [(update.guild_id, d.pool, d.user_id, d.day, d.mu, d.sigma, d.ordinal)
+             for d in update.days])
+
+
+async def _rating_board(conn: Connection, guild_id: int, pool: str, month: str | None,
+                        limit: int, offset: int) -> list[RatingRow]:
+    if month is None:
+        rows = await conn.fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings "
+            "WHERE guild_id = $1 AND pool = $2 AND ranked = 1 "
+            "ORDER BY ordinal DESC, user_id LIMIT $3 OFFSET $4",
+            guild_id, pool, limit, offset)
+    else:
+        rows = await conn.fetch(
+            f"SELECT {_RATING_COLUMNS} FROM rating_seasons "
+            "WHERE guild_id = $1 AND pool = $2 AND month = $5 AND ranked = 1 "
+            "ORDER BY ordinal DESC, user_id LIMIT $3 OFFSET $4",
+            guild_id, pool, limit, offset, month)
+    return [_rating_row(r, month) for r in rows]
+
+
+async def _rating_board_size(conn: Connection, guild_id: int, pool: str,
+                             month: str | None) -> int:
+    if month is None:
+        return int(await conn.fetchval(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND pool = $2 AND ranked = 1",
+            guild_id, pool))
+    return int(await conn.fetchval(
+        "SELECT COUNT(*) FROM rating_seasons WHERE guild_id = $1 AND pool = $2 "
+        "AND month = $3 AND ranked = 1", guild_id, pool, month))
+
+
+async def _member_rating(conn: Connection, guild_id: int, pool: str, user_id: int,
+                         month: str, trend_day: str) -> MemberRating:
+    rows = await conn.fetch(
+        f"(SELECT 0 AS part, {_RATING_COLUMNS}, NULL AS day FROM ratings "
+        "WHERE guild_id = $1 AND pool = $2 AND user_id = $3) "
+        f"UNION ALL (SELECT 1, {_RATING_COLUMNS}, NULL FROM rating_seasons "
+        "WHERE guild_id = $1 AND pool = $2 AND month = $4 AND user_id = $3) "
+        "UNION ALL (SELECT 2, pool, user_id, mu, sigma, ordinal, 0, 0, 0, day "
+        "FROM rating_days WHERE guild_id = $1 AND pool = $2 AND user_id = $3 "
+        "AND day <= $5 ORDER BY day DESC LIMIT 1)",
+        guild_id, pool, user_id, month, trend_day)
+    found = {r[0]: tuple(r)[1:] for r in rows}
+    before = found.get(2)
+    return MemberRating(
+        rating=_rating_row(found[0]) if 0 in found else None,
+        season=_rating_row(found[1], month) if 1 in found else None,
+        before=DayRow(before[0], before[1], before[8], before[2], before[3], before[4])
+        if before else None)
+
+
+async def _rating_logs(conn: Connection) -> dict[int, tuple[str, list[LoggedMatch]]]:
+    rows = await conn.fetch("SELECT game_id, pool, log FROM rating_games ORDER BY game_id")
+    return {r[0]: (r[1], logged_matches(r[2])) for r in rows}
+
+
+async def _clear_ratings(conn: Connection) -> None:
+    await conn.execute("DELETE FROM ratings; DELETE FROM rating_seasons; "
+                       "DELETE FROM rating_days; DELETE FROM rating_games; "
+                       "DELETE FROM rating_counts")
+
+
+async def _guilds(conn: Connection) -> list[int]:
+    return [r[0] for r in await conn.fetch(
+        "SELECT DISTINCT guild_id FROM games ORDER BY guild_id")]
 
 
 # -------------------------------------------------------------- guild settings

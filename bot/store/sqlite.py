@@ -54,6 +54,7 @@ from .models import (
     PANEL_TOKEN_LIFE,
     RECORD_FORMAT,
     ChannelBusyError,
+    DayRow,
     DuplicateActionError,
     GameNotActiveError,
     GameNotFoundError,
@@ -61,17 +62,22 @@ from .models import (
     GameStatus,
     LeaderOrder,
     LeaderRow,
+    LoggedMatch,
+    MemberRating,
     MemberStats,
     OutOfOrderError,
     PanelRow,
     Post,
     PostRow,
+    RatingRow,
+    RatingState,
+    RatingUpdate,
     ResultRow,
     SeatInfo,
     StoreError,
 )
 from .values import actions_json as _actions_json
-from .values import check_page, member_key
+from .values import check_month, check_page, log_json, logged_matches, member_key
 from .values import checked_results as _checked_results
 from .values import deal_json as _deal_json
 from .values import dumps as _dumps
@@ -406,6 +412,7 @@ class SqliteStore:
         results: Sequence[ResultRow] | None = None,
         posts: Sequence[Post] = (),
         turn_since: float | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         """Everything one accepted move writes, as ONE atomic commit done in a single
         trip to the database thread: ``append_action(game_id, hand_index, seq,
@@ -413,8 +420,9 @@ class SqliteStore:
         (the next hand's deal), then, if ``results`` is not None,
         ``finish_game(game_id, results)``, then the ``posts`` the move obliges the bot
         to make, into the outbox (``pending_posts``), and, if given, ``turn_since``:
-        when the next turn began (``set_turn_since``). Same checks and errors as those
-        methods; all or nothing; committed when this returns."""
+        when the next turn began (``set_turn_since``), and, if given, the ``ratings``
+        of the matches the move finished (``write_ratings``). Same checks and errors as
+        those methods; all or nothing; committed when this returns."""
         actions_json = _actions_json([action])
         deal_json = _deal_json(next_deal) if next_deal is not None else None
         result_rows = _checked_results(results) if results is not None else None
@@ -429,6 +437,7 @@ class SqliteStore:
             result_rows,
             post_rows,
             turn_since,
+            ratings,
             self._now(),
         )
 
@@ -501,6 +510,59 @@ class SqliteStore:
     async def member_stats(self, guild_id: int, game: str, user_id: int) -> MemberStats:
         """The member's totals in the guild for one game kind (zeros if none)."""
         return await self._read(_member_stats_sync, guild_id, game, user_id)
+
+    # ------------------------------------------------------------------ ratings
+
+    async def rating_state(self, game_id: int, guild_id: int, pool: str, month: str,
+                           user_ids: Sequence[int]) -> RatingState:
+        """What rating a game's next matches reads: how many of them are rated, the
+        guild's count of rated matches, and the members' ratings in the pool (all time
+        and in ``month``)."""
+        return await self._read(_rating_state_sync, game_id, guild_id, pool,
+                                check_month(month), list(user_ids))
+
+    async def write_ratings(self, update: RatingUpdate) -> None:
+        """Write a rating update (``record_action`` writes one with its move): refused
+        with ``StoreError`` if the guild's count of rated matches or a game's count is
+        not what the update was computed from (another writer came first)."""
+        await self._write(_write_ratings_sync, update)
+
+    async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
+                           limit: int = 10, offset: int = 0) -> list[RatingRow]:
+        """A page of the guild's rating board of ``pool``: all time, or ``month``'s
+        season; only members with enough rated matches (``ranked``), by ordinal, ties
+        to the lower user id."""
+        check_page("wins", limit, offset)
+        return await self._read(_rating_board_sync, guild_id, pool, check_month(month),
+                                limit, offset)
+
+    async def rating_board_size(self, guild_id: int, pool: str,
+                                month: str | None = None) -> int:
+        """How many members the rating board has."""
+        return await self._read(_rating_board_size_sync, guild_id, pool, check_month(month))
+
+    async def member_rating(self, guild_id: int, pool: str, user_id: int, month: str,
+                            trend_day: str) -> MemberRating:
+        """A member's rating (all time, ``month``'s season) and their rating at the end
+        of the last day on or before ``trend_day`` they were rated on."""
+        return await self._read(_member_rating_sync, guild_id, pool, user_id,
+                                check_month(month), trend_day)
+
+    async def rating_logs(self) -> dict[int, tuple[str, list[LoggedMatch]]]:
+        """Every game's rating log: game id -> (pool, rated matches), for ``rerate``."""
+        return await self._read(_rating_logs_sync)
+
+    async def clear_ratings(self) -> None:
+        """Delete every rating, season, day, log and count (``rerate`` rebuilds them)."""
+        await self._write(_clear_ratings_sync)
+
+    async def games_of_guild(self, guild_id: int) -> list[GameRow]:
+        """Every game of a guild, whatever its status, oldest first."""
+        return await self._read(_games_where, "guild_id = ?", (guild_id,))
+
+    async def guilds(self) -> list[int]:
+        """The guilds that have games."""
+        return await self._read(_guilds_sync)
 
     # ------------------------------------------------------------ guild settings
 
@@ -948,6 +1010,7 @@ def _record_action_sync(
     results: Sequence[ResultRow] | None,
     posts: Sequence[tuple[str, str]],
     turn_since: float | None,
+    ratings: RatingUpdate | None,
     now: float,
 ) -> None:
     _append_actions_sync(db, game_id, hand_index, seq, actions_json, now)
@@ -958,6 +1021,8 @@ def _record_action_sync(
     _add_posts_sync(db, game_id, posts, now)
     if turn_since is not None:
         _set_turn_since_sync(db, game_id, turn_since)
+    if ratings is not None:
+        _write_ratings_sync(db, ratings)
 
 
 def _set_turn_since_sync(db: sqlite3.Connection, game_id: int, since: float) -> None:
@@ -1143,6 +1208,133 @@ def _member_stats_sync(
         return MemberStats(guild_id=guild_id, game=game, user_id=user_id)
     return MemberStats(guild_id=guild_id, game=game, user_id=user_id, games=row[0],
                        wins=row[1], points=row[2], stats=json.loads(row[3]))
+
+
+# ------------------------------------------------------------------------ ratings
+
+_RATING_COLUMNS = "pool, user_id, mu, sigma, ordinal, hands, ranked, updated_at"
+
+
+def _rating_row(r: Sequence[Any], month: str | None = None) -> RatingRow:
+    return RatingRow(pool=r[0], user_id=r[1], mu=r[2], sigma=r[3], ordinal=r[4],
+                     hands=r[5], ranked=bool(r[6]), updated_at=r[7], month=month)
+
+
+def _rating_state_sync(db: sqlite3.Connection, game_id: int, guild_id: int, pool: str,
+                       month: str, user_ids: list[int]) -> RatingState:
+    rated = db.execute("SELECT rated FROM rating_games WHERE game_id = ?",
+                       (game_id,)).fetchone()
+    counted = db.execute("SELECT matches FROM rating_counts WHERE guild_id = ?",
+                         (guild_id,)).fetchone()
+    marks = ", ".join("?" * len(user_ids))
+    ratings = db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND pool = ? "
+        f"AND user_id IN ({marks})", (guild_id, pool, *user_ids)).fetchall()
+    seasons = db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM rating_seasons WHERE guild_id = ? AND pool = ? "
+        f"AND month = ? AND user_id IN ({marks})",
+        (guild_id, pool, month, *user_ids)).fetchall()
+    return RatingState(rated=rated[0] if rated else 0, counted=counted[0] if counted else 0,
+                       ratings={r[1]: _rating_row(r) for r in ratings},
+                       seasons={r[1]: _rating_row(r, month) for r in seasons})
+
+
+def _write_ratings_sync(db: sqlite3.Connection, update: RatingUpdate) -> None:
+    row = db.execute("SELECT matches FROM rating_counts WHERE guild_id = ?",
+                     (update.guild_id,)).fetchone()
+    if (row[0] if row else 0) != update.counted_before:
+        raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
+    db.execute("INSERT INTO rating_counts (guild_id, matches) VALUES (?, ?) "
+               "ON CONFLICT (guild_id) DO UPDATE SET matches = excluded.matches",
+               (update.guild_id, update.counted_after))
+    for game in update.games:
+        row = db.execute("SELECT rated, log FROM rating_games WHERE game_id = ?",
+                         (game.game_id,)).fetchone()
+        if (row[0] if row else 0) != game.rated_before:
+            raise StoreError(f"the ratings of game {game.game_id} changed meanwhile")
+        log = json.loads(row[1]) if row else []
+        db.execute(
+            "INSERT INTO rating_games (game_id, guild_id, pool, rated, log) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "pool = excluded.pool, rated = excluded.rated, log = excluded.log",
+            (game.game_id, update.guild_id, game.pool,
+             game.rated_before + len(game.logged), log_json(log, game.logged)))
+    values = "?, ?, ?, ?, ?, ?, ?, ?, ?"
+    db.executemany(
+        f"INSERT OR REPLACE INTO ratings (guild_id, {_RATING_COLUMNS}) VALUES ({values})",
+        [(update.guild_id, r.pool, r.user_id, r.mu, r.sigma, r.ordinal, r.hands,
+          int(r.ranked), r.updated_at) for r in update.ratings])
+    db.executemany(
+        f"INSERT OR REPLACE INTO rating_seasons (guild_id, month, {_RATING_COLUMNS}) "
+        f"VALUES (?, {values})",
+        [(update.guild_id, r.month, r.pool, r.user_id, r.mu, r.sigma, r.ordinal, r.hands,
+          int(r.ranked), r.updated_at) for r in update.seasons])
+    db.executemany(
+        "INSERT OR REPLACE INTO rating_days (guild_id, pool, user_id, day, mu, sigma, "
+        "ordinal) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(update.guild_id, d.pool, d.user_id, d.day, d.mu, d.sigma, d.ordinal)
+         for d in update.days])
+
+
+def _rating_board_sync(db: sqlite3.Connection, guild_id: int, pool: str,
+                       month: str | None, limit: int, offset: int) -> list[RatingRow]:
+    if month is None:
+        rows = db.execute(
+            f"SELECT {_RATING_COLUMNS} FROM ratings INDEXED BY ratings_board "
+            "WHERE guild_id = ? AND pool = ? AND ranked = 1 "
+            "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, pool, limit, offset)).fetchall()
+    else:
+        rows = db.execute(
+            f"SELECT {_RATING_COLUMNS} FROM rating_seasons INDEXED BY rating_seasons_board "
+            "WHERE guild_id = ? AND pool = ? AND month = ? AND ranked = 1 "
+            "ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, pool, month, limit, offset)).fetchall()
+    return [_rating_row(r, month) for r in rows]
+
+
+def _rating_board_size_sync(db: sqlite3.Connection, guild_id: int, pool: str,
+                            month: str | None) -> int:
+    if month is None:
+        row = db.execute("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND pool = ? "
+                         "AND ranked = 1", (guild_id, pool)).fetchone()
+    else:
+        row = db.execute("SELECT COUNT(*) FROM rating_seasons WHERE guild_id = ? "
+                         "AND pool = ? AND month = ? AND ranked = 1",
+                         (guild_id, pool, month)).fetchone()
+    return int(row[0])
+
+
+def _member_rating_sync(db: sqlite3.Connection, guild_id: int, pool: str, user_id: int,
+                        month: str, trend_day: str) -> MemberRating:
+    rating = db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND pool = ? "
+        "AND user_id = ?", (guild_id, pool, user_id)).fetchone()
+    season = db.execute(
+        f"SELECT {_RATING_COLUMNS} FROM rating_seasons WHERE guild_id = ? AND pool = ? "
+        "AND month = ? AND user_id = ?", (guild_id, pool, month, user_id)).fetchone()
+    before = db.execute(
+        "SELECT pool, user_id, day, mu, sigma, ordinal FROM rating_days "
+        "WHERE guild_id = ? AND pool = ? AND user_id = ? AND day <= ? "
+        "ORDER BY day DESC LIMIT 1", (guild_id, pool, user_id, trend_day)).fetchone()
+    return MemberRating(rating=_rating_row(rating) if rating else None,
+                        season=_rating_row(season, month) if season else None,
+                        before=DayRow(*before) if before else None)
+
+
+def _rating_logs_sync(db: sqlite3.Connection) -> dict[int, tuple[str, list[LoggedMatch]]]:
+    rows = db.execute("SELECT game_id, pool, log FROM rating_games ORDER BY game_id")
+    return {r[0]: (r[1], logged_matches(r[2])) for r in rows}
+
+
+def _clear_ratings_sync(db: sqlite3.Connection) -> None:
+    for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
+                  "rating_counts"):
+        db.execute(f"DELETE FROM {table}")
+
+
+def _guilds_sync(db: sqlite3.Connection) -> list[int]:
+    return [r[0] for r in db.execute("SELECT DISTINCT guild_id FROM games ORDER BY guild_id")]
 
 
 # ---------------------------------------------------------------- guild settings

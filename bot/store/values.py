@@ -67,3 +67,24 @@ def member_key(key: str) -> str:
             and all(c.islower() or c.isdigit() or c == "_" for c in key)):
         raise ValueError(f"a member setting's key is a short snake_case name, not {key!r}")
     return key
+
+
+def check_month(month: str | None) -> str | None:
+    """A season's month, 'YYYY-MM' (None: all time)."""
+    if month is not None and not (len(month) == 7 and month[4] == "-"
+                                  and month[:4].isdigit() and month[5:].isdigit()):
+        raise ValueError(f"a month is 'YYYY-MM', not {month!r}")
+    return month
+
+
+def log_json(log: list[Any], logged: Sequence[Any]) -> str:
+    """A game's rating log with the matches of an update appended: JSON
+    [[number, time, [seat, ...]], ...] (a seat: a member's id or an AI's level)."""
+    return dumps([*log, *([m.number, m.at, list(m.seats)] for m in logged)])
+
+
+def logged_matches(text: str) -> list[Any]:
+    """A stored rating log as LoggedMatch values."""
+    from .models import LoggedMatch
+
+    return [LoggedMatch(int(n), float(at), tuple(seats)) for n, at, seats in json.loads(text)]

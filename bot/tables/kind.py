@@ -18,7 +18,7 @@ from bot.tables.panel import Panel
 from bot.tables.ratings import RatedMatch
 from bot.tables.scene import Scene
 
-__all__ = ["Applied", "GameKind", "Panel", "Scene", "SeatResult"]
+__all__ = ["Applied", "GameKind", "Hint", "Panel", "Scene", "SeatResult"]
 
 
 class Applied(NamedTuple):
@@ -32,6 +32,13 @@ class Applied(NamedTuple):
     # A moment players want to look at the table before the next move (a trick was
     # completed): the AI pauses a little longer before its next action.
     pause: bool = False
+
+
+class Hint(NamedTuple):
+    """The strong AI's move for a seat, and why, for that player alone."""
+
+    action: Any  # the move, as the game's cog marks it among the panel's controls
+    sentence: str  # the move and its reason, in the player's words
 
 
 class SeatResult(NamedTuple):
@@ -165,9 +172,10 @@ class GameKind(Protocol):
         game, or the game and its preset): members' ratings are kept per pool."""
         ...
 
-    def hint(self, game: Any, seat: int, rng: random.Random) -> str:
-        """What the strong AI would do for `seat` now, in words, from that seat's view only
-        (run in a worker thread). Refused with GameError when the seat is not to act."""
+    def hint(self, game: Any, seat: int, rng: random.Random) -> Hint:
+        """What the strong AI would do for `seat` now and one short reason, from that
+        seat's view only (run in a worker thread). Refused with GameError when the seat
+        is not to act."""
         ...
 
     # ------------------------------------------------------------------ text
@@ -198,8 +206,11 @@ class GameKind(Protocol):
         chart); empty before the first deal ends."""
         ...
 
-    def seat_panel(self, game: Any, seat: int, names: Sequence[str]) -> Panel:
-        """What `seat` sees of its own hand and may do now (for that player alone)."""
+    def seat_panel(self, game: Any, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
+        """What `seat` sees of its own hand and may do now (for that player alone), with
+        the table; `compact`: the table in a few lines, so that the panel and its buttons
+        fit one phone screen (the hand panel's default; the full one is its Table view)."""
         ...
 
     def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:

@@ -36,6 +36,9 @@ class CardGroup:
     label: str
     cards: tuple[int, ...] = ()
     backs: int = 0  # face-down cards (a deck), shown as a stack with its count
+    # The index in `cards` of a card to mark: the last trick's winning card (its label
+    # stays short enough for a phone's strip, naming nobody).
+    marked: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

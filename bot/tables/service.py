@@ -13,6 +13,13 @@ refusing store try again with backoff until it answers. A crash after the commit
 nothing: `restore` replays each unfinished game's record. The service knows games only
 through the GameKind protocol (bot/tables/kind.py): it never names one.
 
+Ratings: a move that finishes a deal also rates the game's matches not rated yet
+(`GameKind.rating_matches` beyond the count the store holds), by who sits at the seats
+and at the move's time, and commits the rating rows with the move (`record_action`'s
+`ratings`): a refused commit leaves the ratings as they were, a restart rates nothing
+twice. The moves that rate at one guild's tables take turns (a lock per guild), so an
+update is never computed from ratings another is about to change.
+
 Clocks of days: a table may have a turn timer (`turn_timer`, seconds, up to 7 days).
 Each turn's time is measured on the service's clock (`clock`: Settings.clock, the
 machine's by default, the fake Discord's in tests) from the moment the turn began, which
@@ -56,9 +63,11 @@ from bot.store.health import (
     is_database_error,
     is_outage,
 )
+from bot.store.models import GameRating, RatingUpdate
 from bot.tables.errors import TableError
-from bot.tables.kind import GameKind
+from bot.tables.kind import GameKind, Hint
 from bot.tables.outbox import Outbox
+from bot.tables.rating_book import book_of, month_of, seated
 
 log = logging.getLogger(__name__)
 
@@ -442,6 +451,11 @@ class TableService:
         self._listeners: list[Listener] = []
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
+        # A guild's ratings are read, rated and committed by one move at a time: the
+        # moves that finish matches at two tables of one guild take turns, so no update
+        # is computed from ratings another is about to change (a guild's tables all
+        # live in this process: the one that owns its shard).
+        self._rating_locks: dict[int, asyncio.Lock] = {}
         self.closed = False
         self.restored = asyncio.Event()  # set once `restore` has run
 
@@ -1000,8 +1014,9 @@ class TableService:
         return ActResult(table, seat, last.action, results[0].record, last.deal_index,
                          last.deal_finished, last.game_finished, results[0].idle_before)
 
-    async def hint(self, table_id: int, user_id: int, version: int | None) -> str:
-        """What the strong AI would do for `user_id`'s seat now, in words (the game's)."""
+    async def hint(self, table_id: int, user_id: int, version: int | None) -> Hint:
+        """What the strong AI would do for `user_id`'s seat now, and why (the game's
+        words)."""
         table = self.require(table_id)
         async with table.lock:  # the game must not change under the worker thread
             seat = self._acting_seat(table, user_id, version)
@@ -1066,7 +1081,13 @@ class TableService:
         version = table.version
         now = self.clock.time()
         try:
-            await self._commit(table, game, steps, now, seats)
+            if any(step.applied.deal_finished for step in steps):
+                async with self._rating_locks.setdefault(table.guild_id, asyncio.Lock()):
+                    ratings = await self._rating_update(table, game, seats or table.seats,
+                                                        now)
+                    await self._commit(table, game, steps, now, seats, ratings)
+            else:
+                await self._commit(table, game, steps, now, seats)
         except Exception as exc:
             await self._recover(table, exc, landed=version + len(steps))
         else:
@@ -1077,25 +1098,61 @@ class TableService:
         return self._installed(table, steps, now)
 
     async def _commit(self, table: Table, game: Any, steps: Sequence[_Step], now: float,
-                      seats: list[Seat] | None = None) -> None:
+                      seats: list[Seat] | None = None,
+                      ratings: RatingUpdate | None = None) -> None:
         """Every step as one atomic commit, each with what it obliges the bot to post
-        (the outbox), and `seats` if given; one step in one trip to the database."""
+        (the outbox), and `seats` if given, and the `ratings` of the matches the steps
+        finished (with the last); one step in one trip to the database."""
         if len(steps) == 1 and seats is None:
-            await self._record(table, game, steps[0], now)
+            await self._record(table, game, steps[0], now, ratings)
             return
         async with self.store.transaction():
             if seats is not None:
                 await self.store.update_seats(table.id, _seat_infos(seats))
             for step in steps:
-                await self._record(table, game, step, now)
+                await self._record(table, game, step, now,
+                                   ratings if step is steps[-1] else None)
 
-    async def _record(self, table: Table, game: Any, step: _Step, now: float) -> None:
+    async def _record(self, table: Table, game: Any, step: _Step, now: float,
+                      ratings: RatingUpdate | None = None) -> None:
         applied = step.applied
         await self.store.record_action(
             table.id, applied.deal_index, applied.seq, applied.action,
             next_deal=applied.next_deal,
             results=_results(table, game) if step.finished else None, posts=step.posts,
-            turn_since=now)
+            turn_since=now, ratings=ratings)
+
+    async def _rating_update(self, table: Table, game: Any, seats: Sequence[Seat],
+                             now: float) -> RatingUpdate | None:
+        """The ratings of the game's matches not rated yet (those the move finished, or
+        any a failed rating left behind), rated at `now` by who sits at the seats, to
+        commit with the move; None if there are none. The store's read fails the move
+        as its commit would; a failure of the rating itself (a bug) is logged and the
+        move goes on unrated: the matches are rated with the next move that ends one,
+        and `rerate` rebuilds from the records whatever happens here."""
+        kind = table.kind
+        try:
+            matches = kind.rating_matches(game)
+            pool = kind.rating_pool(table.rules)
+        except Exception:
+            log.exception("could not map the matches of table %s for ratings", table.id)
+            return None
+        month = month_of(now)
+        members = [seat.user_id for seat in seats if seat.user_id is not None]
+        state = await self.store.rating_state(table.id, table.guild_id, pool, month,
+                                              members)
+        new = matches[state.rated:]
+        if not new:
+            return None
+        try:
+            book = book_of(table.guild_id, pool, month, state.counted, state.ratings,
+                           state.seasons)
+            keys = seated((seat.user_id, seat.ai_level) for seat in seats)
+            logged = tuple(book.rate(pool, match, keys, now) for match in new)
+        except Exception:
+            log.exception("could not rate the matches of table %s", table.id)
+            return None
+        return book.update([GameRating(table.id, pool, state.rated, logged)])
 
     def _installed(self, table: Table, steps: Sequence[_Step], since: float
                    ) -> list[ActResult]:

@@ -46,6 +46,7 @@ from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table
 from tests.e2e import american_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.layout import layout as phone_layout
 from tests.fake_discord.models import iter_components
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -975,3 +976,38 @@ async def check_finished_game(fake: FakeDiscord, table: Table, channel: Any = No
     return out
 
 
+
+
+# ----------------------------------------------------------------------------- the lobby
+
+def lobby_host_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
+    """The lobby's host menu (`amks:<table>:host`): AI players, and cancel."""
+    return next(menu for menu in fake.message(lobby).selects()
+                if str(menu.get("custom_id", "")).endswith(":host"))
+
+
+def lobby_house_menu(fake: FakeDiscord, lobby: Any) -> dict[str, Any]:
+    """The lobby's menu of house rules (`amks:<table>:house`)."""
+    return next(menu for menu in fake.message(lobby).selects()
+                if str(menu.get("custom_id", "")).endswith(":house"))
+
+
+def lobby_host_values(fake: FakeDiscord, lobby: Any) -> list[str]:
+    """The choices the lobby's host menu offers now."""
+    return [option["value"] for option in lobby_host_menu(fake, lobby)["options"]]
+
+
+async def choose_ai(fake: FakeDiscord, user: str, lobby: Any, choice: str) -> Any:
+    """`user` picks in the lobby's host menu: an AI level to add a player of ("easy",
+    "strong"), "fill" (every free seat), "remove" (the last AI seat) or "cancel"."""
+    value = choice if choice in ("fill", "remove", "cancel") else f"add:{choice}"
+    return await fake.select(user, lobby, str(lobby_host_menu(fake, lobby)["custom_id"]),
+                             [value])
+
+
+def phone_rows(fake: FakeDiscord, message: Any) -> int:
+    """The lines a phone shows a message's components in: a select a line, buttons
+    wrapped to the message's width (tests/fake_discord/layout.py, the shared model of
+    Discord's mobile client)."""
+    laid = phone_layout(fake.message(message), header=False)
+    return sum(1 for what, _height in laid.parts if what in ("buttons", "select"))

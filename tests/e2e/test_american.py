@@ -22,7 +22,7 @@ from tests.e2e.american_driver import (
     check_finished_american,
     open_american,
 )
-from tests.e2e.driver import NAMES, LeakChecker, table_message
+from tests.e2e.driver import NAMES, LeakChecker, choose_ai, table_message
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
@@ -208,12 +208,17 @@ async def test_stale_double_and_foreign_clicks(fake: FakeDiscord, bot: Amerikane
     # another player's panel offers nothing to do (an ephemeral panel is its owner's
     # alone: Discord lets nobody else click it)
     theirs = (await fake.click_label(other, public, "My hand")).message
-    assert [b["label"] for b in theirs.buttons()] == ["Refresh"]
+    assert [b["label"] for b in theirs.buttons()] == ["Refresh", "Table"]
     assert f"Waiting for **{name}**" in theirs.text() and table.version == version
     done = await fake.click(name, second, play)
     assert done.response_type == 7 and table.version == version + 1
     messages = len(fake.ephemeral_messages(name))
-    again = await fake.click(name, first, play)  # stale: the panel shows the hand as now
+    # One live panel: the second took the buttons off the first. A click on it made
+    # before that edit reached the player's app arrives all the same (forged here):
+    # stale, the panel shows the hand as now.
+    await fake.wait_until(lambda: not fake.message(first).components, 5.0,
+                          "the first panel to lose its buttons")
+    again = await fake.forge_component(name, first, play)
     assert again.response_type == 7 and len(fake.ephemeral_messages(name)) == messages
     assert "moved on" in fake.message(first).text()
     assert table.version == version + 1
@@ -312,8 +317,8 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     new = await fake.slash("alice", None, "american new", {"players": 3, "swap": True})
     lobby = new.message
     assert lobby is not None
-    await fake.click_label("alice", lobby, "Add AI (strong)")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "strong")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and [s.ai_level for s in table.seats] == [None, "strong", "easy"]
@@ -338,5 +343,8 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     amerikaner = await bot.store.leaderboard(fake.guild.id, "amerikaner", "wins", 10, 0)
     assert [row.user_id for row in american] == [fake.user("alice").id]
     assert amerikaner == []
+    # By rating (the default), nobody has enough rated deals yet; by wins, alice leads.
     board = await fake.slash("alice", None, "american leaderboard")
+    assert board.message.text().startswith("Leaderboard — by rating")
+    board = await fake.slash("alice", None, "american leaderboard", {"order": "wins"})
     assert str(fake.user("alice").id) in board.message.text()

@@ -15,7 +15,7 @@ from bot.cards import card_label, card_name, cards_of, suit_of
 from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
 from bot.games.amerikaner.record import game_to_record
 from bot.tables.service import Table
-from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
+from tests.e2e.driver import NAMES, ButtonDriver, choose_ai, open_table, table_message
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
 OUTSIDER = "frank"
@@ -93,7 +93,7 @@ async def test_outsiders_and_out_of_turn(fake: FakeDiscord, bot: AmerikanerBot,
     hand = await fake.click_label(name, public, "My hand")
     text = said(hand)
     assert f"Waiting for **{mover}**" in text
-    assert [b["label"] for b in hand.message.buttons()] == ["Refresh"]
+    assert [b["label"] for b in hand.message.buttons()] == ["Refresh", "Table"]
     assert state(table) == before
     # lobby buttons are gone from the table message; /amerikaner join is refused
     it = await fake.slash(OUTSIDER, None, "amerikaner join")
@@ -107,16 +107,19 @@ async def test_stale_and_repeated_buttons(fake: FakeDiscord, bot: AmerikanerBot,
     first = (await fake.click_label(name, public, "My hand")).message
     second = (await fake.click_label(name, public, "My hand")).message
     assert first is not None and second is not None
-    pass_id = fake.message(first).button_id("Pass")
-    assert fake.message(second).button_id("Pass") == pass_id
+    pass_id = fake.message(second).button_id("Pass")
+    # One live panel: the second took the buttons off the first.
+    await fake.wait_until(lambda: not fake.message(first).components, 5.0,
+                          "the first panel to lose its buttons")
     version = table.version
     done = await fake.click(name, second, pass_id)
     assert done.response_type == 7 and table.version == version + 1
-    # the same button on the other copy: stale, answered by editing that copy to the
+    # the same button on the other copy, clicked before that edit reached the player's
+    # app (forged: it has no buttons now): stale, answered by editing that copy to the
     # hand as it is now (no new message; the next player may be mentioned in the channel
     # meanwhile, so this player's messages are counted)
     messages = len(fake.ephemeral_messages(name))
-    again = await fake.click(name, first, pass_id)
+    again = await fake.forge_component(name, first, pass_id)
     assert again.response_type == 7 and len(fake.ephemeral_messages(name)) == messages
     text = fake.message(first).text()
     assert "moved on" in text and "Waiting for" in text
@@ -307,14 +310,14 @@ async def test_lobby_mistakes(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     assert "already at this table" in said(it)
     it = await fake.click_label("alice", fake.message(lobby), "Leave")
     assert "You are the host" in said(it)
-    it = await fake.click_label("bob", fake.message(lobby), "Add AI (easy)")
+    it = await choose_ai(fake, "bob", fake.message(lobby), "easy")
     assert "Only the host" in said(it)
     it = await fake.click_label(OUTSIDER, fake.message(lobby), "Leave")
     assert "not at this table" in said(it)
-    await fake.click_label("alice", fake.message(lobby), "Add AI (strong)")
-    it = await fake.click_label("carol", fake.message(lobby), "Remove AI")
+    await choose_ai(fake, "alice", fake.message(lobby), "strong")
+    it = await choose_ai(fake, "carol", fake.message(lobby), "remove")
     assert "Only the host" in said(it)
-    it = await fake.click_label("alice", fake.message(lobby), "Remove AI")
+    it = await choose_ai(fake, "alice", fake.message(lobby), "remove")
     assert it.response_type == 7 and "AI" not in fake.message(lobby).text().split("free")[0]
     await fake.click_label("carol", fake.message(lobby), "Join")
     it = await fake.slash("dave", None, "amerikaner join")

@@ -19,7 +19,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.tables.service import LOBBY, PLAYING
 from tests.e2e.american_driver import open_american
-from tests.e2e.driver import NAMES, open_table
+from tests.e2e.driver import NAMES, choose_ai, open_table
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, FakeInteraction, StoredMessage
 from tests.fake_discord.models import FakeGuild
@@ -66,7 +66,7 @@ async def test_lobby_ids_from_another_server(fake: FakeDiscord, other: FakeGuild
     lobby = new.message
     assert lobby is not None
     await fake.click_label("bob", fake.message(lobby), "Join")
-    await fake.click_label("alice", fake.message(lobby), "Fill with AI")
+    await choose_ai(fake, "alice", fake.message(lobby), "fill")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and table.stage == LOBBY and table.full
     before = snapshot(bot, table.id)
@@ -80,6 +80,10 @@ async def test_lobby_ids_from_another_server(fake: FakeDiscord, other: FakeGuild
         assert snapshot(bot, table.id) == before, op
     refused(await fake.forge_component("frank", elsewhere, f"amks:{table.id}:house",
                                        values=[]))
+    for choice in ("cancel", "remove", "add:easy"):  # the lobby's host menu
+        refused(await fake.forge_component("frank", elsewhere, f"amks:{table.id}:host",
+                                           values=[choice]))
+        assert snapshot(bot, table.id) == before, choice
     # From another channel of the same server, too.
     games = fake.guild.text_channels[1]
     refused(await fake.forge_component("carol", await a_message_in(fake, "carol", games),

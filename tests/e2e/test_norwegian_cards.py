@@ -15,7 +15,7 @@ from bot.games.amerikaner.rules import BOOLEAN_OPTIONS
 from bot.games.amerikaner.text import option_name
 from bot.render import button_label
 from bot.typed_cards import norwegian_notation
-from tests.e2e.driver import in_bokmal, norwegian_fake
+from tests.e2e.driver import in_bokmal, lobby_house_menu, norwegian_fake
 from tests.fake_discord import FakeDiscord
 
 
@@ -34,7 +34,7 @@ async def test_the_lobby_names_house_rules_in_norwegian(fake: FakeDiscord,
     new = await fake.slash("alice", None, "amerikaner new", {"players": 4})
     lobby = new.message
     assert lobby is not None
-    (menu,) = [s for s in lobby.selects() if s["options"]]
+    menu = lobby_house_menu(fake, lobby)
     labels = {o["value"]: o["label"] for o in menu["options"]}
     assert set(labels) <= set(BOOLEAN_OPTIONS) and labels
     for key, label in labels.items():

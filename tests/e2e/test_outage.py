@@ -26,6 +26,7 @@ from tests.e2e.driver import (
     ButtonDriver,
     LeakChecker,
     check_finished_game,
+    choose_ai,
     enabled_actions,
 )
 from tests.e2e.harness import bot_running
@@ -78,7 +79,7 @@ async def _open(fake: FakeDiscord) -> None:
     assert lobby is not None
     assert (await fake.click_label(bob, fake.message(lobby), "Join")).response_type == 7
     for _ in range(2):
-        it = await fake.click_label(alice, fake.message(lobby), "Add AI (easy)")
+        it = await choose_ai(fake, alice, fake.message(lobby), "easy")
         assert it.response_type == 7, it.callback.data
     assert (await fake.click_label(alice, fake.message(lobby), "Start")).response_type == 7
 

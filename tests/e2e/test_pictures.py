@@ -10,7 +10,7 @@ from PIL import Image
 
 from bot.app import AmerikanerBot
 from bot.render.pictures import CHART_SIZE, TABLE_SIZE
-from tests.e2e.driver import ButtonDriver, table_message, wait_game_over
+from tests.e2e.driver import ButtonDriver, choose_ai, table_message, wait_game_over
 from tests.fake_discord import FakeDiscord, StoredMessage
 
 KB = 1024
@@ -29,7 +29,7 @@ async def _start(fake: FakeDiscord, options: dict[str, object]) -> None:
     new = await fake.slash("alice", None, "amerikaner new", options)
     assert new.message is not None
     await fake.click_label("bob", new.message, "Join")
-    await fake.click_label("alice", new.message, "Fill with AI")
+    await choose_ai(fake, "alice", new.message, "fill")
     await fake.click_label("alice", new.message, "Start")
 
 

@@ -16,7 +16,7 @@ from bot.app import AmerikanerBot
 from bot.render import button_label
 from bot.tables import Table
 from tests.e2e.american_driver import open_american
-from tests.e2e.driver import ButtonDriver, in_every_language, open_table
+from tests.e2e.driver import ButtonDriver, choose_ai, in_every_language, open_table
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.models import iter_components
@@ -153,7 +153,7 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
         lobby = new.message
         assert lobby is not None
         await fake.click_label("bob", fake.message(lobby), "Join")
-        await fake.click_label("alice", fake.message(lobby), "Fill with AI")
+        await choose_ai(fake, "alice", fake.message(lobby), "fill")
         await fake.click_label("alice", fake.message(lobby), "Start")
         driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=5)
         table = driver.table

@@ -19,6 +19,7 @@ from tests.e2e.driver import (
     LeakChecker,
     assert_interactions_answered,
     check_finished_game,
+    choose_ai,
     make_fake,
     open_table,
 )
@@ -117,8 +118,8 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
                                {"players": 4, "target": 10})
         lobby = new.message
         assert lobby is not None
-        for label in ("Add AI (easy)", "Add AI (strong)", "Add AI (easy)"):
-            await fake.click_label("alice", fake.message(lobby), label)
+        for level in ("easy", "strong", "easy"):
+            await choose_ai(fake, "alice", fake.message(lobby), level)
         await fake.click_label("alice", fake.message(lobby), "Start")
         table = bot.tables.in_channel(fake.channel.id)
         assert table is not None

@@ -1,5 +1,5 @@
-"""The flow around a game: Fill with AI in the lobby, spectators, "your turn" mentions,
-and a rematch with the same seats at the end."""
+"""The flow around a game: filling the free seats with AI in the lobby, spectators,
+"your turn" mentions, and a rematch with the same seats at the end."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from bot.app import AmerikanerBot
 from tests.e2e.driver import (
     ButtonDriver,
     cards_in_text,
+    choose_ai,
+    lobby_host_values,
+    lobby_house_menu,
     message_text,
     table_message,
     wait_game_over,
@@ -31,15 +34,15 @@ async def test_fill_with_ai_takes_every_empty_seat_in_one_tap(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 5})
     await fake.click_label("bob", lobby, "Join")
-    refused = await fake.click_label("bob", lobby, "Fill with AI")
+    refused = await choose_ai(fake, "bob", lobby, "fill")
     assert "Only the host" in (refused.content or "")
-    it = await fake.click_label("alice", lobby, "Fill with AI")
+    it = await choose_ai(fake, "alice", lobby, "fill")
     assert it.response_type == 7, it.content  # the lobby, edited
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and table.full
     assert [s.user_id is None for s in table.seats] == [False, False, True, True, True]
     labels = _labels(fake, lobby)
-    assert labels["Start"] and not labels["Fill with AI"]
+    assert labels["Start"] and "fill" not in lobby_host_values(fake, lobby)
     await fake.click_label("alice", lobby, "Start")
     assert table.stage == "playing"
 
@@ -47,7 +50,7 @@ async def test_fill_with_ai_takes_every_empty_seat_in_one_tap(
 async def test_a_spectator_is_told_they_are_watching(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 3})
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     it = await fake.click_label("frank", table_message(fake), "My hand")
     assert it.callback.ephemeral
@@ -109,7 +112,7 @@ async def test_a_mention_whose_connection_drops_is_let_go(
 async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 3, "mentions": False})
     await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and not table.switch("mentions")
@@ -123,8 +126,8 @@ async def test_rematch_starts_the_same_seats_once_every_player_accepts(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 4, "target": 1})
     await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("alice", lobby, "Add AI (strong)")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "strong")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     old = bot.tables.in_channel(fake.channel.id)
     assert old is not None
@@ -170,7 +173,7 @@ async def test_review_shows_a_finished_hand_face_up_to_whoever_asks(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 4})
     await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None
@@ -212,7 +215,7 @@ async def test_the_host_picks_house_rules_from_a_described_menu(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     lobby = await _lobby(fake, "alice", {"players": 4})
     await fake.click_label("bob", lobby, "Join")
-    (menu,) = fake.message(lobby).selects()
+    menu = lobby_house_menu(fake, lobby)
     described = {o["value"]: o.get("description", "") for o in menu["options"]}
     assert set(described) == {"no_kitty", "jokers", "show_kitty", "kitty_trick", "free_trump",
                               "two_wins", "bidder_double", "partner_half", "all_pass_play"}
@@ -230,14 +233,14 @@ async def test_the_host_picks_house_rules_from_a_described_menu(
     # The lobby names the rule in the reader's words (issue 27); its key is the value.
     assert "a 2 led wins" in fake.message(lobby).text()
     assert "two_wins" not in fake.message(lobby).text()
-    (menu,) = fake.message(lobby).selects()
+    menu = lobby_house_menu(fake, lobby)
     assert {o["value"] for o in menu["options"] if o.get("default")} == {"two_wins",
                                                                           "show_kitty"}
     row = await bot.store.get_game(table.id)
     assert row is not None
     assert {k for k, on in row.rules["options"].items() if on is True} == {"two_wins",
                                                                           "show_kitty"}
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     assert table.stage == "playing" and "two_wins" in table.game.rules.options
 
@@ -270,7 +273,7 @@ async def test_a_table_in_its_own_thread(fake: FakeDiscord, bot: AmerikanerBot) 
     assert table is not None and bot.tables.in_channel(fake.channel.id) is None
     lobby = next(m for m in fake.messages(thread) if m.buttons())
     await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("alice", lobby, "Fill with AI")
+    await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
     await ButtonDriver(fake, lambda: bot, thread, seed=1).play_to_end()
     await wait_game_over(fake, table)

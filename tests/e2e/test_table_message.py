@@ -21,7 +21,7 @@ from aiohttp import web
 
 from bot.app import AmerikanerBot
 from bot.tables.service import Table
-from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
+from tests.e2e.driver import NAMES, ButtonDriver, choose_ai, open_table, table_message
 from tests.e2e.harness import bot_running
 from tests.e2e.test_rate_limits import expected, settle, shown
 from tests.fake_discord import FakeDiscord
@@ -181,7 +181,7 @@ async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,
                 new = await fake.slash(user, channel, "amerikaner new",
                                        {"players": 4, "target": 52})
                 assert new.message is not None
-                await fake.click_label(user, fake.message(new.message), "Fill with AI")
+                await choose_ai(fake, user, fake.message(new.message), "fill")
                 await fake.click_label(user, fake.message(new.message), "Start")
                 table = bot.tables.in_channel(channel.id)
                 assert table is not None

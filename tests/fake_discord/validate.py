@@ -100,6 +100,8 @@ def validate_components(components: list[dict[str, Any]], v2: bool, errors: dict
             values = [o.get("value") for o in options]
             if len(values) != len(set(values)):
                 errors[f"select {cid}.options"] = "duplicate option values"
+            # An option's label, value and description: at most 100 characters each
+            # (https://discord.com/developers/docs/components/reference#string-select-select-option-structure).
             for o in options:
                 _check_len(errors, f"select {cid}.label", o.get("label"), 100)
                 _check_len(errors, f"select {cid}.value", o.get("value"), 100)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Panel, Scene, SeatResult
+from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
 from . import rating, text
@@ -129,13 +129,20 @@ class AmericanKind:
     def rating_pool(self, rules: Rules) -> str:
         return rating.POOL
 
-    def hint(self, game: Game, seat: int, rng: random.Random) -> str:
+    def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
         to_act = self.to_act(game)
         if to_act is None:
             raise GameError(GAME_OVER, reason="already")
         if seat != to_act:
             raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
-        return text.hint_sentence(self.choose_action(game, seat, "strong", rng))
+        from .ai.reasons import reason
+
+        action = self.choose_action(game, seat, "strong", rng)
+        view = self.seat_view(game, seat)
+        assert view is not None and view.deal is not None
+        code, params = reason(view.deal, action)
+        return Hint(action, text.hint_sentence(action) + " "
+                    + text.hint_reason(code, params))
 
     # ------------------------------------------------------------------ text (./text.py)
 
@@ -158,8 +165,9 @@ class AmericanKind:
         # A deal is won or not: the running total is the deals won so far.
         return [tuple(wins) for wins in game.deal_wins]
 
-    def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
-        return text.seat_panel(game_view(game, seat), names)
+    def seat_panel(self, game: Game, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
+        return text.seat_panel(game_view(game, seat), names, compact)
 
     def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
         return text.deal_summary(game_view_after(game, index), names)

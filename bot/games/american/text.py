@@ -404,6 +404,35 @@ def hint_sentence(action: Action) -> str:
         number=action.position + 1)
 
 
+def hint_reason(code: str, params: Mapping[str, Any]) -> str:
+    """Why the hint's move is good, in one short sentence (`code` and `params` from
+    ai/reasons.py)."""
+    if code == "keeps_specials":
+        ranks = params["ranks"]
+        if len(ranks) == 2:
+            return _("Why: it keeps your 2 and 10 for later.")
+        return _("Why: it keeps your {rank} for later.").format(rank=RANKS[ranks[0]])
+    if code in ("lowest_rank", "sheds"):
+        count = params["count"]
+        if code == "lowest_rank":
+            return ngettext("Why: it is your lowest card that can go on the pile.",
+                            "Why: they are your lowest cards that can go on the pile.",
+                            count)
+        return ngettext("Why: it gets rid of a card you do not need.",
+                        "Why: it gets rid of {count} cards at once.", count).format(
+            count=count)
+    return {
+        "keep_as_is": _("Why: your face-up cards are no better than your hand."),
+        "high_cards_up": _("Why: it puts your best cards face up, for later."),
+        "nothing_fits": _("Why: nothing you hold can go on the pile."),
+        "pile_worth_taking": _("Why: the pile holds cards worth having."),
+        "flip_guess": _("Why: a face-down card is a guess: any will do."),
+        "burns_ten": _("Why: the 10 burns the pile and you play again."),
+        "burns_four": _("Why: it makes four of a kind: it burns the pile."),
+        "two_resets": _("Why: a 2 goes on anything and starts the pile again."),
+    }[code]
+
+
 # ----------------------------------------------------------------- the table
 
 def _pile_lines(deal: DealView, names: Sequence[str]) -> list[str]:
@@ -568,17 +597,29 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
 
 # ----------------------------------------------------------------- a player's own panel
 
-def seat_panel(view: GameView, names: Sequence[str]) -> Panel:
+def seat_panel(view: GameView, names: Sequence[str], compact: bool = False) -> Panel:
     """What a player sees of their own cards and may do now (for them alone): the hand
-    one rank a line, the face-up row, how many face down, the pile and the others."""
+    one rank a line, the face-up row, how many face down, the pile and the others.
+    `compact`: the hand a few ranks a line and the pile in one line, the others one tap
+    away (the panel's Table button), so that the panel and its buttons fit one phone
+    screen."""
     deal = view.deal
     assert deal is not None and deal.seat is not None and deal.hand is not None
     seat = deal.seats[deal.seat]
-    lines = [_("**Your hand** ({count})").format(count=len(deal.hand)),
-             *(rank_lines(deal.hand) or [_("empty")]),
-             _("Face up: {cards}").format(cards=_labels(seat.up) if seat.up else _("none")),
-             ngettext("Face down: {count} card (unseen)", "Face down: {count} cards (unseen)",
-                      seat.down).format(count=seat.down)]
+    up = _labels(seat.up) if seat.up else _("none")
+    if compact:
+        lines = [_("**Your hand** ({count})").format(count=len(deal.hand)),
+                 *(_compact_rank_lines(deal.hand) or [_("empty")]),
+                 ngettext("Face up: {cards} · face down: {count} card",
+                          "Face up: {cards} · face down: {count} cards",
+                          seat.down).format(cards=up, count=seat.down)]
+    else:
+        lines = [_("**Your hand** ({count})").format(count=len(deal.hand)),
+                 *(rank_lines(deal.hand) or [_("empty")]),
+                 _("Face up: {cards}").format(cards=up),
+                 ngettext("Face down: {count} card (unseen)",
+                          "Face down: {count} cards (unseen)", seat.down).format(
+                     count=seat.down)]
     burn = burn_line(deal, names)
     if burn is not None:
         lines.append("\n" + burn)
@@ -592,9 +633,26 @@ def seat_panel(view: GameView, names: Sequence[str]) -> Panel:
     else:
         lines.append("\n" + _("**Your turn:** {what}").format(what=_your_turn(deal)))
         colour = GOLD
-    return Panel(title=_("Your hand — {name}").format(name=names[deal.seat]),
-                 description="\n".join(lines), fields=tuple(_table_fields(view, names)),
-                 colour=colour)
+    title = _("Your hand — {name}").format(name=names[deal.seat])
+    if compact:
+        lines.append(_pile_lines(deal, names)[0])
+        return Panel(title=title, description="\n".join(lines), colour=colour)
+    return Panel(title=title, description="\n".join(lines),
+                 fields=tuple(_table_fields(view, names)), colour=colour)
+
+
+# The ranks a line of a compact hand.
+_RANKS_A_LINE = 4
+
+
+def _compact_rank_lines(cards: Sequence[int]) -> list[str]:
+    """A hand a few ranks a line, low to high: `3♠ 3♥ · 5♦ · 7♣ 7♠ · 9♥`."""
+    by_rank: dict[int, list[int]] = {}
+    for card in sorted(cards, key=lambda c: (c % 13, c // 13)):
+        by_rank.setdefault(card % 13, []).append(card)
+    groups = [_labels(same) for same in by_rank.values()]
+    return [" · ".join(groups[i:i + _RANKS_A_LINE])
+            for i in range(0, len(groups), _RANKS_A_LINE)]
 
 
 def _your_turn(deal: DealView) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Panel, Scene, SeatResult
+from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
 from . import claim as claims
@@ -129,13 +129,20 @@ class AmerikanerKind:
     def rating_pool(self, rules: Rules) -> str:
         return rating.POOL
 
-    def hint(self, game: Game, seat: int, rng: random.Random) -> str:
+    def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
         to_act = self.to_act(game)
         if to_act is None:
             raise GameError(GAME_OVER, reason="already")
         if seat != to_act:
             raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
-        return text.hint_sentence(self.choose_action(game, seat, "strong", rng))
+        from .ai.reasons import reason, winning_after
+
+        action = self.choose_action(game, seat, "strong", rng)
+        view = self.seat_view(game, seat)
+        assert view is not None and game.current is not None
+        code, params = reason(view, action, winning_after(game.current, action))
+        return Hint(action, text.hint_sentence(action) + " "
+                    + text.hint_reason(code, params))
 
     # ------------------------------------------------------------------ text (./text.py)
 
@@ -157,10 +164,11 @@ class AmerikanerKind:
     def running_totals(self, game: Game) -> list[tuple[int, ...]]:
         return [tuple(totals) for totals in game.hand_totals]
 
-    def seat_panel(self, game: Game, seat: int, names: Sequence[str]) -> Panel:
+    def seat_panel(self, game: Game, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
         view = self.seat_view(game, seat)
         assert view is not None
-        return text.seat_panel(view, names, game.totals)
+        return text.seat_panel(view, names, game.totals, compact)
 
     def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
         return text.deal_summary(game_view_after(game, index), names)

@@ -288,7 +288,7 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
     title = _("{game} · hand {number}").format(game=TITLE, number=view.hand_number)
     return Scene(title=title, seats=seats,
                  centre=hand.trick.plays if hand.trick is not None else (),
-                 centre_label=_centre_label(hand), groups=_scene_groups(hand, names),
+                 centre_label=_centre_label(hand), groups=_scene_groups(hand),
                  lines=_scene_lines(view, hand, names))
 
 
@@ -351,28 +351,33 @@ def _turn_words(phase: str) -> str:
             "play": _("{name} to play")}[phase]
 
 
-def _scene_groups(hand: HandView, names: Sequence[str]) -> tuple[CardGroup, ...]:
+def _scene_groups(hand: HandView) -> tuple[CardGroup, ...]:
+    """The picture's card rows, each with a short label that a phone's strip shows
+    whole in both languages: the partner is marked in their seat's box, and the last
+    trick's winning card is marked in its row (the embed names both)."""
     groups = []
     if hand.called is not None:
-        label = (_("Called card: {name} is partner").format(name=names[hand.partner])
-                 if hand.partner is not None else _("Called card: partner not yet shown"))
-        groups.append(CardGroup(label, (hand.called,)))
+        groups.append(CardGroup(_("Called"), (hand.called,)))  # as the embed's field
     last = hand.last_trick
     if last is not None and last.winner is not None:
-        groups.append(CardGroup(_("Last trick: {name} took it").format(
-            name=names[last.winner]), tuple(card for _seat, card in last.plays)))
+        plays = tuple(card for _seat, card in last.plays)
+        won = next(i for i, (seat, _card) in enumerate(last.plays) if seat == last.winner)
+        groups.append(CardGroup(_("Last trick"), plays, marked=won))
     if hand.kitty is not None:
-        groups.append(CardGroup(_("Kitty (shown)"), hand.kitty))
+        groups.append(CardGroup(_("Kitty"), hand.kitty))  # in the picture only if shown
     return tuple(groups)
 
 
 # ----------------------------------------------------------------- a player's hand
 
-def seat_panel(view: HandView, names: Sequence[str], totals: Sequence[int]) -> Panel:
+def seat_panel(view: HandView, names: Sequence[str], totals: Sequence[int],
+               compact: bool = False) -> Panel:
     """What a player at a real table sees, from their seat view (ephemeral): their cards
-    one suit a line, what they set aside, the bidding or the contract, the trick on the
-    table and who is winning it, the last trick, the tricks and the scores, and what to
-    do now."""
+    one suit a line, what they set aside, and what to do now; then the table: the
+    bidding or the contract, the trick on the table and who is winning it, the last
+    trick, the tricks and the scores. `compact`: the table in two or three short lines
+    under the hand, so that the panel and its buttons fit one phone screen (the rest is
+    one tap away, behind the panel's Table button)."""
     seat = view.seat
     assert seat is not None and view.cards is not None
     lines = [_("**Your cards** ({count})").format(count=len(view.cards)),
@@ -387,10 +392,41 @@ def seat_panel(view: HandView, names: Sequence[str], totals: Sequence[int]) -> P
         lines.append("\n" + _("**Your turn:** {what}").format(what=_your_turn(view, names)))
         if legal.can_redeal:
             lines.append(_("You hold no jack, queen or king: you may claim a redeal."))
+    title = _("Your hand — {name}").format(name=names[seat])
+    if compact:
+        return Panel(title=title, description="\n".join([*lines, *_table_lines(view, names)]),
+                     colour=colour)
     fields = [*_deal_fields(view, names), *_tricks_field(view, seat),
               (_("Scores"), _seat_lines(totals, view, names), False)]
-    return Panel(title=_("Your hand — {name}").format(name=names[seat]),
-                 description="\n".join(lines), fields=tuple(fields), colour=colour)
+    return Panel(title=title, description="\n".join(lines), fields=tuple(fields),
+                 colour=colour)
+
+
+def _table_lines(view: HandView, names: Sequence[str]) -> list[str]:
+    """The table under a compact hand: the bids of the round, or the contract with its
+    trump and called card; the trick on the table and who is winning it."""
+    if view.phase in ("exchange", "bid"):
+        if not view.auction:
+            return []
+        bids = view.auction[-len(names):]  # the last round
+        return [_("Bids: {bids}").format(bids=_(", ").join(
+            _("{name}: {bid}").format(name=names[s], bid=bid_label(b) if b != "pass"
+                                      else _("pass")) for s, b in bids))]
+    lines = []
+    if view.all_pass:
+        lines.append(_("All passed: no trumps, −1 a trick"))
+    elif view.bidder is not None:
+        line = _("Contract: {name} {bid}").format(name=names[view.bidder],
+                                                  bid=bid_label(view.contract))
+        if view.trump:
+            line += " · " + _("trump: {trump}").format(trump=_trump_name(view.trump))
+        if view.called is not None:
+            line += " · " + _("called {card} — {partner}").format(
+                card=card_label(view.called), partner=_partner_words(view, names))
+        lines.append(line)
+    if view.trick is not None:
+        lines.append(_("Trick: {plays}").format(plays=trick_line(view.trick, names)))
+    return lines
 
 
 def _aside_lines(view: HandView, seat: int) -> list[str]:
@@ -755,6 +791,33 @@ def hint_sentence(action: Action) -> str:
                                                                            call=call)
     return _("The strong AI would lead {card} and call {call}; trump: {trump}.").format(
         card=card, call=call, trump=trump)
+
+
+def hint_reason(code: str, params: Mapping[str, Any]) -> str:
+    """Why the hint's move is good, in one short sentence (`code` and `params` from
+    ai/reasons.py)."""
+    if code == "opening_lead":
+        return _("Why: your strongest suit becomes trump.")
+    if code == "bid_strong":
+        return _("Why: your hand is strong enough for {bid}.").format(
+            bid=bid_label(params["bid"]))
+    return {
+        "pass_weak": _("Why: your hand is not strong enough to bid higher."),
+        "no_court_cards": _("Why: you hold no jack, queen or king."),
+        "keep_hand": _("Why: your hand is good as it is."),
+        "keeps_strongest": _("Why: it keeps your strongest cards."),
+        "only_card": _("Why: it is the only card you may play."),
+        "master": _("Why: it is the highest card left in its suit: it should take the "
+                    "trick."),
+        "lead_low": _("Why: it leads low and keeps your high cards for later."),
+        "wins_trick": _("Why: it wins the trick."),
+        "takes_lead": _("Why: it takes the lead in the trick."),
+        "partner_winning": _("Why: your partner is winning the trick."),
+        "keeps_ace": _("Why: it keeps your ace for later."),
+        "lowest_follow": _("Why: it is the lowest card that follows suit."),
+        "follows_suit": _("Why: it follows suit; the trick is not worth a higher card."),
+        "discard": _("Why: it throws away a card you do not need."),
+    }[code]
 
 
 def _labels(cards: Sequence[int]) -> str:

@@ -1,0 +1,141 @@
+"""Rating matches into the stored rows: the one function the service (as a move finishes
+matches) and `rerate` (replaying the records) both run, so both write the same numbers.
+
+Platform code: it knows no game, only `RatedMatch`es (bot.tables.ratings) and who sat
+at each seat: a member's id (rated) or an AI seat's level (fixed at `MODEL.ai(level)`).
+
+Seasons: a month ('YYYY-MM', UTC, by the bot's clock) is a season of its own that starts
+afresh: every member's first match of the month is rated from `MODEL.initial()`, against
+the other members' ratings of that month. So a month's board says who played best that
+month (a newcomer can top it; an old lead does not carry it), it depends on that month's
+matches alone, and it is stored as it is played, never recomputed from today's ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from bot.store.models import (
+    DayRow,
+    GameRating,
+    LoggedMatch,
+    RatingRow,
+    RatingUpdate,
+    Seated,
+)
+from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch, Rating, RatingModel
+
+_Lookup = Callable[[int], RatingRow | None]  # a member's stored row, or None
+
+TREND_DAYS = 30  # `stats` shows how the rating moved over this many days
+
+
+def month_of(at: float) -> str:
+    """The season of a moment (epoch seconds): 'YYYY-MM', UTC."""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m")
+
+
+def day_of(at: float) -> str:
+    """The day of a moment (epoch seconds): 'YYYY-MM-DD', UTC."""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
+
+
+def trend_start(now: float) -> str:
+    """The day whose end the 30-day trend is measured from."""
+    return day_of(now - TREND_DAYS * 86400)
+
+
+@dataclass
+class RatingBook:
+    """The ratings of one guild that some updates read and write, in memory: rows by
+    (pool, member) all time and by (pool, month, member) for seasons. `rate` rates one
+    match into it; `update` is what changed, for the store. The service fills it with
+    what one game's update reads (RatingState); `rerate` with everything, from nothing."""
+
+    guild_id: int
+    counted: int  # the guild's rated matches so far: the next match's number
+    ratings: dict[tuple[str, int], RatingRow] = field(default_factory=dict)
+    seasons: dict[tuple[str, str, int], RatingRow] = field(default_factory=dict)
+    model: RatingModel = MODEL
+    min_hands: int = MIN_RATED_HANDS
+    _counted_before: int = field(init=False)
+    _changed: set[tuple[str, int]] = field(default_factory=set, init=False)
+    _changed_seasons: set[tuple[str, str, int]] = field(default_factory=set, init=False)
+    _days: dict[tuple[str, int, str], DayRow] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self._counted_before = self.counted
+
+    def rate(self, pool: str, match: RatedMatch, seats: Sequence[Seated],
+             at: float) -> LoggedMatch:
+        """Rate `match` (played by `seats`, at the bot's time `at`) in `pool`, all time
+        and in its month's season; returns it as the game's log keeps it."""
+        number = self.counted
+        self.counted += 1
+        month = month_of(at)
+        members = [seat for seat in match.seats if not _is_ai(seats[seat])]
+        new = self._rated(pool, match, seats, lambda user: self.ratings.get((pool, user)))
+        for seat in members:
+            user = int(seats[seat])
+            row = self._row(self.ratings.get((pool, user)), pool, user, new[seat], at)
+            self.ratings[(pool, user)] = row
+            self._changed.add((pool, user))
+            self._days[(pool, user, day_of(at))] = DayRow(pool, user, day_of(at), row.mu,
+                                                         row.sigma, row.ordinal)
+        new = self._rated(pool, match, seats,
+                          lambda user: self.seasons.get((pool, month, user)))
+        for seat in members:
+            user = int(seats[seat])
+            key = (pool, month, user)
+            self.seasons[key] = self._row(self.seasons.get(key), pool, user, new[seat], at,
+                                          month)
+            self._changed_seasons.add(key)
+        return LoggedMatch(number, at, tuple(seats))
+
+    def _rated(self, pool: str, match: RatedMatch, seats: Sequence[Seated],
+               stored: _Lookup) -> list[Rating]:
+        ratings = []
+        for seat in seats:
+            if _is_ai(seat):  # fixed at its level's rating in this game's pool
+                ratings.append(self.model.ai(str(seat), pool))
+            else:
+                row = stored(int(seat))
+                ratings.append(self.model.initial() if row is None
+                               else Rating(row.mu, row.sigma))
+        return self.model.rate(match, ratings, [_is_ai(seat) for seat in seats])
+
+    def _row(self, old: RatingRow | None, pool: str, user: int, new: Rating, at: float,
+             month: str | None = None) -> RatingRow:
+        hands = (old.hands if old is not None else 0) + 1
+        return RatingRow(pool=pool, user_id=user, mu=new.mu, sigma=new.sigma,
+                         ordinal=new.ordinal, hands=hands, ranked=hands >= self.min_hands,
+                         updated_at=at, month=month)
+
+    def update(self, games: Iterable[GameRating]) -> RatingUpdate:
+        """What the matches rated so far changed, for the store, with the games' logs."""
+        return RatingUpdate(
+            guild_id=self.guild_id, counted_before=self._counted_before, games=tuple(games),
+            ratings=tuple(self.ratings[key] for key in sorted(self._changed)),
+            seasons=tuple(self.seasons[key] for key in sorted(self._changed_seasons)),
+            days=tuple(self._days[key] for key in sorted(self._days)))
+
+
+def _is_ai(seat: Seated) -> bool:
+    return isinstance(seat, str)
+
+
+def seated(seats: Iterable[tuple[int | None, str | None]]) -> tuple[Seated, ...]:
+    """Who sits at each seat, as a log keeps it, from (user id or None, AI level): a
+    member (an away member too: their results count, so do their hands) or an AI."""
+    return tuple(user if user is not None else (level or "") for user, level in seats)
+
+
+def book_of(guild_id: int, pool: str, month: str, counted: int,
+            ratings: Mapping[int, RatingRow], seasons: Mapping[int, RatingRow]
+            ) -> RatingBook:
+    """A book holding what one game's update read (RatingState's parts)."""
+    return RatingBook(guild_id, counted,
+                      ratings={(pool, user): row for user, row in ratings.items()},
+                      seasons={(pool, month, user): row for user, row in seasons.items()})

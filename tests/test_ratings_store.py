@@ -1,0 +1,371 @@
+"""Ratings stored (issue 28): the store's rating rows on both backends, the service
+rating finished matches in the move's commit, and `rerate` rebuilding them exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import GAMES
+from bot.store import (
+    DayRow,
+    GameRating,
+    LoggedMatch,
+    RatingRow,
+    RatingUpdate,
+    StoreError,
+    open_database,
+    open_store,
+)
+from bot.tables import TableService
+from bot.tables.rating_book import RatingBook, month_of, seated
+from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch
+from bot.tables.rerate import rerate
+from bot.tables.service import FINISHED, PLAYING
+from tests.fake_discord.clock import FakeClock
+from tests.store_backends import Database
+
+RATING_TABLES = ("ratings", "rating_seasons", "rating_days", "rating_games",
+                 "rating_counts")
+_ORDER = {"ratings": "guild_id, pool, user_id",
+          "rating_seasons": "guild_id, pool, month, user_id",
+          "rating_days": "guild_id, pool, user_id, day", "rating_games": "game_id",
+          "rating_counts": "guild_id"}
+
+
+def _row(user: int, ordinal: float, hands: int = MIN_RATED_HANDS, *, pool: str = "p",
+         month: str | None = None) -> RatingRow:
+    return RatingRow(pool=pool, user_id=user, mu=ordinal + 3.0, sigma=1.0, ordinal=ordinal,
+                     hands=hands, ranked=hands >= MIN_RATED_HANDS, updated_at=1.0 * user,
+                     month=month)
+
+
+async def _game(store: Any, guild: int = 5) -> int:
+    return await store.create_game(guild, guild * 100 + 1, 1, {"players": 4}, 0, [])
+
+
+async def test_rating_rows_board_and_member_on_both_backends(database: Database) -> None:
+    async with database.open() as store:
+        game = await _game(store)
+        logged = (LoggedMatch(0, 10.5, (7, "easy", 8, 9)),)
+        await store.write_ratings(RatingUpdate(
+            guild_id=5, counted_before=0, games=(GameRating(game, "p", 0, logged),),
+            ratings=(_row(7, 3.5), _row(8, 9.25), _row(9, 30.0, hands=2),
+                     _row(10, 3.5)),
+            seasons=(_row(7, 1.0, month="2026-11"), _row(8, 2.0, month="2026-12")),
+            days=(DayRow("p", 7, "2026-10-01", 20.0, 5.0, 5.0),
+                  DayRow("p", 7, "2026-11-20", 21.0, 4.0, 9.0))))
+        # By ordinal, ties to the lower id; member 9 has too few hands to be shown.
+        board = await store.rating_board(5, "p")
+        assert [(r.user_id, r.ordinal) for r in board] == [(8, 9.25), (7, 3.5), (10, 3.5)]
+        assert await store.rating_board_size(5, "p") == 3
+        assert [r.user_id for r in await store.rating_board(5, "p", limit=1, offset=1)] == [7]
+        assert [r.user_id for r in await store.rating_board(5, "p", "2026-11")] == [7]
+        assert await store.rating_board_size(5, "p", "2026-12") == 1
+        assert await store.rating_board(6, "p") == []
+        member = await store.member_rating(5, "p", 7, "2026-11", "2026-11-01")
+        assert member.rating == _row(7, 3.5)
+        assert member.season == _row(7, 1.0, month="2026-11")
+        assert member.before == DayRow("p", 7, "2026-10-01", 20.0, 5.0, 5.0)
+        empty = await store.member_rating(5, "p", 99, "2026-11", "2026-11-01")
+        assert (empty.rating, empty.season, empty.before) == (None, None, None)
+        state = await store.rating_state(game, 5, "p", "2026-11", [7, 9, 99])
+        assert (state.rated, state.counted) == (1, 1)
+        assert set(state.ratings) == {7, 9} and set(state.seasons) == {7}
+        assert await store.rating_logs() == {game: ("p", list(logged))}
+
+
+async def test_an_update_computed_from_old_counts_is_refused_whole(database: Database
+                                                                   ) -> None:
+    async with database.open() as store:
+        game = await _game(store)
+        first = RatingUpdate(5, 0, (GameRating(game, "p", 0, (LoggedMatch(0, 1.0, (7,)),)),),
+                             ratings=(_row(7, 1.0),))
+        await store.write_ratings(first)
+        with pytest.raises(StoreError):  # the guild's count moved on
+            await store.write_ratings(RatingUpdate(5, 0, (), ratings=(_row(7, 50.0),)))
+        with pytest.raises(StoreError):  # the game's count moved on
+            await store.write_ratings(RatingUpdate(
+                5, 1, (GameRating(game, "p", 0, (LoggedMatch(1, 2.0, (7,)),)),),
+                ratings=(_row(7, 50.0),)))
+        assert [r.ordinal for r in await store.rating_board(5, "p")] == [1.0]
+        assert (await store.rating_state(game, 5, "p", "2026-11", [])).counted == 1
+
+
+def test_a_season_starts_afresh_each_month() -> None:
+    book = RatingBook(1, 0)
+    match = RatedMatch(teams=((0,), (1,)), ranks=(0, 1))
+    november = 1_795_000_000.0  # 2026-11-18
+    december = november + 20 * 86400
+    assert month_of(november) != month_of(december)
+    for _ in range(3):
+        book.rate("p", match, (1, 2), november)
+    book.rate("p", match, (1, 2), december)
+    fresh = MODEL.rate(match, [MODEL.initial(), MODEL.initial()], [False, False])
+    season = book.seasons[("p", month_of(december), 1)]
+    assert (season.mu, season.sigma, season.hands) == (fresh[0].mu, fresh[0].sigma, 1)
+    assert book.ratings[("p", 1)].hands == 4
+    update = book.update([])
+    assert book.counted == 4 and len(update.days) == 4  # two members, two days
+
+
+# ---------------------------------------------------------------- through the service
+
+
+async def _play(service: TableService, guild: int, channel: int, game: str,
+                players: int, humans: list[int], level: str, rng: random.Random,
+                options: dict[str, object], finish: bool = True) -> Any:
+    """A game of `humans` and AI seats of `level`, the humans playing at random; left
+    mid-deal once two matches are rated if not `finish`."""
+    preset = "amerikaner" if game == "amerikaner" else None
+    table = await service.create(guild, channel, humans[0], "H", preset, players,
+                                 options, game=game, switches={"pictures": False})
+    for user in humans[1:]:
+        await service.join(table.id, user, f"P{user}")
+    if len(humans) < players:
+        await service.fill_ai(table.id, humans[0], level)
+    await service.start(table.id, humans[0])
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while table.stage == PLAYING and loop.time() < deadline:
+        if not finish and len(table.kind.rating_matches(table.game)) >= 2 \
+                and table.version % 3 == 1:
+            return table
+        seat = table.to_act
+        if seat is not None and table.seats[seat].user_id is not None:
+            action = table.kind.choose_action(table.game, seat, "easy", rng)
+            await service.act(table.id, table.seats[seat].user_id, table.version,
+                              lambda s, a=action: a)
+        else:
+            await asyncio.sleep(0.001)  # the service's AI plays
+    assert table.stage == FINISHED or not finish
+    return table
+
+
+async def _play_everything(store: Any, clock: FakeClock) -> None:
+    """Several guilds, both games, AI seats of both levels, a game left unfinished, and
+    a month's end crossed."""
+    service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0, trick_pause=0,
+                           clock=clock)
+    rng = random.Random(11)
+    try:
+        await _play(service, 1, 11, "amerikaner", 4, [1, 2, 3], "strong", rng,
+                    {"target": 8})
+        await _play(service, 2, 21, "amerikaner", 4, [1, 4], "easy", rng, {"target": 8})
+        await _play(service, 1, 12, "american", 3, [1, 2], "easy", rng, {"target": 2})
+        clock.advance(20 * 86400)  # into the next month
+        await _play(service, 1, 11, "amerikaner", 4, [2, 3, 5, 6], "easy", rng,
+                    {"target": 8})
+        await _play(service, 1, 13, "american", 4, [5, 3, 2], "strong", rng,
+                    {"target": 2})
+        await _play(service, 1, 14, "amerikaner", 4, [1, 2], "easy", rng, {"target": 30},
+                    finish=False)
+    finally:
+        await service.close()
+
+
+async def _dump(database: Database) -> dict[str, list[tuple[Any, ...]]]:
+    return {table: await database.rows(f"SELECT * FROM {table} ORDER BY {_ORDER[table]}")
+            for table in RATING_TABLES}
+
+
+async def test_rerate_rebuilds_exactly_the_running_ratings(database: Database) -> None:
+    clock = FakeClock(offset=0.0)
+    async with database.open() as store:
+        await _play_everything(store, clock)
+    running = await _dump(database)
+    assert running["ratings"] and running["rating_seasons"] and running["rating_days"]
+    months = {row[2] for row in running["rating_seasons"]}
+    assert len(months) == 2
+    pools = {row[1] for row in running["ratings"]}
+    assert pools == {"amerikaner", "american"}
+    # Every unfinished game's finished matches are rated too, and the counts add up.
+    counts = {row[0]: row[1] for row in running["rating_counts"]}
+    logged = {}
+    for _game, guild, _pool, rated, _log in running["rating_games"]:
+        logged[guild] = logged.get(guild, 0) + rated
+    assert counts == logged
+    async with database.open() as store:
+        report = await rerate(store, GAMES)
+    assert report.matches == sum(counts.values()) and not report.skipped
+    assert await _dump(database) == running
+
+
+async def test_a_failed_commit_leaves_the_ratings_unchanged(tmp_path: Path) -> None:
+    store = await open_store(tmp_path / "db.sqlite3")
+    service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0, trick_pause=0)
+    rng = random.Random(4)
+    table = await service.create(1, 11, 1, "H", "amerikaner", 4, {"target": 30},
+                                 switches={"pictures": False})
+    await service.fill_ai(table.id, 1, "easy")
+    await service.start(table.id, 1)
+    failed = 0
+    real = store.record_action
+
+    async def refusing(*args: Any, **kwargs: Any) -> None:
+        # Every commit that carries ratings fails (the database refuses it whole).
+        nonlocal failed
+        if kwargs.get("ratings") is not None:
+            failed += 1
+            raise OSError("disk I/O error")
+        await real(*args, **kwargs)
+
+    store.record_action = refusing  # type: ignore[method-assign]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not failed and loop.time() < deadline:
+        if table.to_act == 0:
+            action = table.kind.choose_action(table.game, 0, "easy", rng)
+            try:
+                await service.act(table.id, 1, table.version, lambda s, a=action: a)
+            except Exception:
+                break
+        else:
+            await asyncio.sleep(0.001)
+    assert failed >= 1
+    state = await store.rating_state(table.id, 1, "amerikaner", "2026-11", [1])
+    assert (state.rated, state.counted, state.ratings) == (0, 0, {})
+    # The hand's end was not played either: memory is what the store holds.
+    assert table.kind.rating_matches(table.game) == []
+    await service.close()
+    await store.close()
+
+
+async def test_sqlite_and_postgresql_agree_and_a_copy_rerates_the_same(
+        tmp_path: Path, pg_url: str) -> None:
+    from bot.store.copy import copy_sqlite_to_postgres
+
+    lite = Database("sqlite", str(tmp_path / "a.sqlite3"))
+    clock = FakeClock(offset=0.0)
+    async with lite.open() as store:
+        await _play_everything(store, clock)
+    running = await _dump(lite)
+    await copy_sqlite_to_postgres(lite.target, pg_url)
+    pg = Database("postgresql", pg_url)
+    assert await _dump(pg) == running
+    async with open_database(pg_url) as store:
+        await rerate(store, GAMES)
+    assert await _dump(pg) == running
+
+
+def test_seated_keeps_members_and_ai_levels() -> None:
+    assert seated([(5, None), (None, "easy"), (7, "strong"), (None, None)]) == (
+        5, "easy", 7, "")
+
+
+async def test_a_restart_neither_loses_nor_doubles_a_rated_hand(tmp_path: Path) -> None:
+    """Rated hands are counted in the commit of the move that finished them: a service
+    restarted mid-game rates the next hands only, and the end result is what `rerate`
+    makes of the whole record."""
+    path = tmp_path / "db.sqlite3"
+    clock = FakeClock()
+    store = await open_store(path)
+    service = TableService(store, GAMES, rng=random.Random(8), ai_delay=0, trick_pause=0,
+                           clock=clock)
+    table = await _play(service, 3, 31, "amerikaner", 4, [1, 2], "easy", random.Random(2),
+                        {"target": 40}, finish=False)
+    before = len(table.kind.rating_matches(table.game))
+    await service.close()
+    await store.close()
+    store = await open_store(path)
+    service = TableService(store, GAMES, rng=random.Random(9), ai_delay=0, trick_pause=0,
+                           clock=clock)
+    (table,) = await service.restore()
+    assert (await store.rating_state(table.id, 3, "amerikaner", "2026-11", [])).rated \
+        == before
+    rng = random.Random(6)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while table.stage == PLAYING and loop.time() < deadline:
+        seat = table.to_act
+        if seat is not None and table.seats[seat].user_id is not None:
+            action = table.kind.choose_action(table.game, seat, "easy", rng)
+            await service.act(table.id, table.seats[seat].user_id, table.version,
+                              lambda s, a=action: a)
+        else:
+            await asyncio.sleep(0.001)
+    assert table.stage == FINISHED
+    await service.close()
+    matches = len(table.kind.rating_matches(table.game))
+    assert matches > before
+    state = await store.rating_state(table.id, 3, "amerikaner", "2026-11", [1, 2])
+    assert state.rated == state.counted == matches
+    assert all(row.hands == matches for row in state.ratings.values())
+    await store.close()
+    database = Database("sqlite", str(path))
+    running = await _dump(database)
+    async with open_store(path) as again:
+        await rerate(again, GAMES)
+    assert await _dump(database) == running
+
+
+def test_the_rerate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+
+    path = tmp_path / "db.sqlite3"
+
+    async def play() -> None:
+        async with open_store(path) as store:
+            service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
+                                   trick_pause=0, clock=FakeClock())
+            await _play(service, 1, 11, "american", 3, [1, 2], "easy", random.Random(1),
+                        {"target": 1})
+            await service.close()
+
+    asyncio.run(play())
+    before = asyncio.run(_dump(Database("sqlite", str(path))))
+    assert main(["db", "rerate", "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rated ") and "of 1 games in 1 servers" in out
+    assert asyncio.run(_dump(Database("sqlite", str(path)))) == before
+
+
+async def test_two_tables_of_one_guild_rate_in_turn(tmp_path: Path) -> None:
+    """The same members at two tables of one guild, playing at once: every update is
+    computed from the ratings the other left (none is refused as stale, none lost), and
+    rerate, replaying in the logged order, gives the same rows."""
+    path = tmp_path / "db.sqlite3"
+    async with open_store(path) as store:
+        # From the read of the ratings to the commit of the move: at most one move of
+        # the guild at a time (the read made slower, so that moves would overlap).
+        busy: set[Any] = set()
+        most = 0
+        read, record = store.rating_state, store.record_action
+
+        async def slow_read(*args: Any, **kwargs: Any) -> Any:
+            nonlocal most
+            busy.add(asyncio.current_task())
+            most = max(most, len(busy))
+            await asyncio.sleep(0.02)
+            return await read(*args, **kwargs)
+
+        async def recording(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await record(*args, **kwargs)
+            finally:
+                busy.discard(asyncio.current_task())
+
+        store.rating_state = slow_read  # type: ignore[method-assign]
+        store.record_action = recording  # type: ignore[method-assign]
+        service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
+                               trick_pause=0, clock=FakeClock())
+        await asyncio.gather(
+            _play(service, 1, 11, "amerikaner", 4, [1, 2], "easy", random.Random(1),
+                  {"target": 8}),
+            _play(service, 1, 12, "american", 3, [1, 2], "strong", random.Random(2),
+                  {"target": 2}),
+            _play(service, 1, 13, "amerikaner", 4, [2, 1], "strong", random.Random(4),
+                  {"target": 8}))
+        await service.close()
+    assert most == 1
+    database = Database("sqlite", str(path))
+    running = await _dump(database)
+    (count,) = running["rating_counts"]
+    assert count[1] == sum(row[3] for row in running["rating_games"]) > 0
+    async with open_store(path) as store:
+        await rerate(store, GAMES)
+    assert await _dump(database) == running
