@@ -1195,6 +1195,12 @@ class Tables(commands.Cog):
         if await turn():
             embed, view, drawing = self._table_message_parts(table, draw)
             picture = await drawing
+        if self._too_old(message_id):
+            # It aged while the picture was drawn and the edit waited for its slot (a
+            # long wait, or a clock moved on): the edit would spend one of the few an old
+            # message takes, and this edit has taken the changes made meanwhile.
+            await self._replace_table_message(table, message_id, "too_old")
+            return
         pictures: dict[str, Any] = {}
         if picture is not None:
             self._pictured[table.id] = time.monotonic()
