@@ -55,7 +55,8 @@ class RecordError(GameError):
     of American: each game names its parts) and which action of that part, zero-based;
     None where the fault is in neither. Every game's records raise this one type."""
 
-    def __init__(self, code: str, part: int | None = None, action: int | None = None,
+    # Positional only: a game's parameters may use the same names (`part=` in American).
+    def __init__(self, code: str, part: int | None = None, action: int | None = None, /,
                  **params: object) -> None:
         super().__init__(code, **params)
         self.part = part
