@@ -118,7 +118,8 @@ def test_every_message_is_in_one_catalog_and_every_game_has_one() -> None:
     for kind in GAMES.values():
         package = Path(sys.modules[type(kind).__module__].__file__ or "").parent
         assert (package / "locales").resolve() in registered, kind.name
-        assert package.name in CATALOGS and CATALOGS[package.name].is_dir(), kind.name
+        if package.parent == REPO / "bot" / "games":  # not a game the tests register
+            assert package.name in CATALOGS and CATALOGS[package.name].is_dir(), kind.name
 
 
 # ----------------------------------------------------------------- the pseudo-locale
