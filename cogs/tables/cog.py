@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.edit_queue import EditQueue
 from bot.render import CONTENT_LIMIT, Panel, shorten
 from bot.tables import Table, TableError
+from bot.tables.service import LOBBY, PLAYING
 from cogs.tables.actions import ACTIONS, TableAction
 from cogs.tables.boards import BoardsRoom
 from cogs.tables.commands import member_commands
@@ -179,7 +180,7 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
             await action.run(self, interaction, owner, values)
             return
         table = self.tables.get(action.table_id)
-        if table is None or table.stage not in ("lobby", "playing"):
+        if table is None or table.stage not in (LOBBY, PLAYING):
             await self.closed_table(interaction, action.table_id)
             return
         await action.run(self, interaction, table, values)

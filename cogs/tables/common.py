@@ -25,7 +25,7 @@ from bot.render import (
     shorten,
 )
 from bot.store import Store
-from bot.tables import Table, TableError, TableService
+from bot.tables import Table, TableService
 from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -183,13 +183,6 @@ def pinging_user(user: int | None) -> discord.AllowedMentions:
     users = [discord.Object(id=user)] if user is not None else []
     return discord.AllowedMentions(everyone=False, users=users, roles=False,
                                    replied_user=False)
-
-
-def read_version(text: str) -> int:
-    """The state version in a custom id (the bot's own, but read strictly)."""
-    if not (text.isascii() and text.isdigit()):
-        raise TableError("bad_input", reason="old_button")
-    return int(text)
 
 
 # ----------------------------------------------------------------- table switches
