@@ -16,8 +16,9 @@ and transaction handling).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Generator, Sequence
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable, Coroutine, Generator, Sequence
+from types import TracebackType
+from typing import Any, Generic, NamedTuple, Self, TypeVar
 
 from .models import (
     DEFAULT_GAME,
@@ -59,6 +60,7 @@ from .values import (
 )
 
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound="StoreFront")
 
 
 class Op(NamedTuple):
@@ -686,6 +688,20 @@ class StoreFront:
     def _now(self) -> float:
         return float(self._clock())
 
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
     # ----------------------------------------------------------------------- games
 
     async def create_game(
@@ -978,3 +994,28 @@ class StoreFront:
 
 
 MEMBER_SETTINGS_SQL = _MEMBER_SETTINGS
+
+
+class Opener(Generic[_S]):
+    """What a backend's ``open`` returns: await it for a store, or use it in
+    ``async with`` to have the store closed at the end of the block."""
+
+    def __init__(self, opening: Coroutine[Any, Any, _S]) -> None:
+        self._opening = opening
+        self._store: _S | None = None
+
+    def __await__(self) -> Generator[Any, None, _S]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> _S:
+        self._store = await self._opening
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()

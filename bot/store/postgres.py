@@ -34,18 +34,17 @@ as the SQLite store's next call waits behind it on its thread.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import asyncpg
 
 from . import migrations as _migrations
 from .base import Store
-from .front import Conflict, Dialect, Op, Program, StoreFront
+from .front import Conflict, Dialect, Op, Opener, Program, StoreFront
 from .models import ResultRow, StoreError
 from .values import dumps
 
@@ -101,7 +100,7 @@ class PostgresStore(StoreFront):
         min_size: int = 1,
         max_size: int = 10,
         clock: Callable[[], float] | None = None,
-    ) -> _Opener:
+    ) -> Opener[PostgresStore]:
         """Connect a pool of ``min_size`` to ``max_size`` connections to the server at
         ``url`` (``postgresql://user:password@host:port/database``) and migrate the
         database. ``store = await PostgresStore.open(url)`` or ``async with``."""
@@ -109,7 +108,7 @@ class PostgresStore(StoreFront):
             raise ValueError("a PostgreSQL URL starts with postgresql://")
         import time
 
-        return _Opener(cls._open(url, min_size, max_size, clock or time.time))
+        return Opener(cls._open(url, min_size, max_size, clock or time.time))
 
     @classmethod
     async def _open(cls, url: str, min_size: int, max_size: int,
@@ -131,17 +130,6 @@ class PostgresStore(StoreFront):
         self._closed = True
         await self._settle_orphans()
         await self._pool.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     async def checkpoint(self) -> tuple[int, int]:
         """Nothing to do: the server checkpoints its own log."""
@@ -252,31 +240,6 @@ class PostgresStore(StoreFront):
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError("the store is closed")
-
-
-class _Opener:
-    """What ``PostgresStore.open`` returns: await it for a store, or use it in
-    ``async with`` to have the store closed at the end of the block."""
-
-    def __init__(self, opening: Coroutine[Any, Any, PostgresStore]) -> None:
-        self._opening = opening
-        self._store: PostgresStore | None = None
-
-    def __await__(self) -> Generator[Any, None, PostgresStore]:
-        return self._opening.__await__()
-
-    async def __aenter__(self) -> PostgresStore:
-        self._store = await self._opening
-        return self._store
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._store is not None:
-            await self._store.close()
 
 
 def _is_a_store(store: PostgresStore) -> Store:

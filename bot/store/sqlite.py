@@ -43,16 +43,24 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
 
 from . import migrations as _migrations
 from .base import Store
-from .front import MEMBER_SETTINGS_SQL, Dialect, Op, Program, StoreFront, run_sync, sum_stats
+from .front import (
+    MEMBER_SETTINGS_SQL,
+    Dialect,
+    Op,
+    Opener,
+    Program,
+    StoreFront,
+    run_sync,
+    sum_stats,
+)
 from .models import ResultRow, StoreError
 from .values import dumps as _dumps
 
@@ -206,7 +214,7 @@ class SqliteStore(StoreFront):
         busy_timeout_ms: int = 5000,
         clock: Callable[[], float] = time.time,
         autocheckpoint_pages: int = 1000,
-    ) -> _Opener:
+    ) -> Opener[SqliteStore]:
         """Open (creating it and its parent directory if needed) and migrate the
         database at ``path``; ``":memory:"`` gives a private in-memory database.
 
@@ -220,7 +228,7 @@ class SqliteStore(StoreFront):
         """
         if synchronous not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
-        return _Opener(cls._open(str(path), synchronous, busy_timeout_ms, clock,
+        return Opener(cls._open(str(path), synchronous, busy_timeout_ms, clock,
                                  autocheckpoint_pages))
 
     @classmethod
@@ -261,17 +269,6 @@ class SqliteStore(StoreFront):
                 await self._call(_close_sync)
             finally:
                 self._thread.stop()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     async def checkpoint(self) -> tuple[int, int]:
         """Copy the write-ahead log into the main file now. It runs on a connection
@@ -539,31 +536,6 @@ def _in_savepoint(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> 
         raise
     db.execute("RELEASE store_write")
     return result
-
-
-class _Opener:
-    """What ``open_store`` returns: await it for a store, or use it in ``async with``
-    to have the store closed at the end of the block."""
-
-    def __init__(self, opening: Coroutine[Any, Any, SqliteStore]) -> None:
-        self._opening = opening
-        self._store: SqliteStore | None = None
-
-    def __await__(self) -> Generator[Any, None, SqliteStore]:
-        return self._opening.__await__()
-
-    async def __aenter__(self) -> SqliteStore:
-        self._store = await self._opening
-        return self._store
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._store is not None:
-            await self._store.close()
 
 
 def _is_a_store(store: SqliteStore) -> Store:
