@@ -341,6 +341,13 @@ async def test_conformance_record_round_trip(store: Store, path: Path) -> None:
     assert [list(h) for h in loaded["hands"]][:1] == [list(h) for h in record["hands"]][:1]
 
 
+async def test_the_record_format_is_the_callers(store: Store) -> None:
+    # The store knows no game: the game names its records' format (GameKind.record_format).
+    game_id = await write_record(store, SMALL_RECORD)
+    toy = await store.load_record(game_id, record_format="toy-record/1")
+    assert toy == {**SMALL_RECORD, "format": "toy-record/1"}
+
+
 async def test_load_record_of_missing_game(store: Store) -> None:
     with pytest.raises(GameNotFoundError):
         await store.load_record(999)
