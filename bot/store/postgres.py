@@ -46,6 +46,7 @@ from . import migrations as _migrations
 from .base import Store
 from .front import Conflict, Dialect, Op, Opener, Program, StoreFront
 from .models import ResultRow, StoreError
+from .transfer import postgres_to_sqlite
 from .values import dumps
 
 _T = TypeVar("_T")
@@ -140,10 +141,8 @@ class PostgresStore(StoreFront):
         """Write a consistent copy of the whole database to the SQLite file ``dest``
         (one snapshot; the store stays open). A server's own backups are pg_dump's and
         replicas' business; this one opens with the embedded store."""
-        from .copy import copy_postgres_to_sqlite
-
         self._check_open()
-        await copy_postgres_to_sqlite(self, dest)
+        await postgres_to_sqlite(self.url, dest)
 
     async def schema_version(self) -> int:
         return await self._read_raw(_schema_version)

@@ -47,9 +47,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 
-from . import migrations as _migrations
+from . import sqlite_db as sq
 from .base import Store
 from .front import (
     MEMBER_SETTINGS_SQL,
@@ -62,30 +62,11 @@ from .front import (
     sum_stats,
 )
 from .models import ResultRow, StoreError
+from .sqlite_db import Synchronous
+from .sqlite_db import split_sql as split_sql  # the statements of a script (tests use it)
 from .values import dumps as _dumps
 
-Synchronous = Literal["NORMAL", "FULL", "EXTRA"]
 _T = TypeVar("_T")
-
-
-def split_sql(script: str) -> list[str]:
-    """Split an SQL script into complete statements (semicolons in comments or
-    strings are handled by SQLite's own tokenizer)."""
-    statements: list[str] = []
-    start = 0
-    for pos, char in enumerate(script):
-        if char == ";":
-            candidate = script[start : pos + 1]
-            if sqlite3.complete_statement(candidate):
-                statements.append(candidate.strip())
-                start = pos + 1
-    if script[start:].strip() and not _only_comments(script[start:]):
-        raise ValueError(f"incomplete SQL statement at the end: {script[start:]!r}")
-    return statements
-
-
-def _only_comments(text: str) -> bool:
-    return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
 
 
 class SqliteDialect(Dialect):
@@ -244,14 +225,14 @@ class SqliteStore(StoreFront):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         thread = _DatabaseThread()
         try:
-            db = await thread.submit(_connect, path, synchronous, busy_timeout_ms,
+            db = await thread.submit(sq.connect, path, synchronous, busy_timeout_ms,
                                      autocheckpoint_pages)
         except BaseException:
             thread.stop()
             raise
         store = cls(db, thread, path, clock)
         try:
-            await store._call(_migrate_sync)
+            await store._call(sq.migrate_sync)
         except BaseException:
             await store.close()
             raise
@@ -266,7 +247,7 @@ class SqliteStore(StoreFront):
                 return
             self._closed = True
             try:
-                await self._call(_close_sync)
+                await self._call(sq.close_sync)
             finally:
                 self._thread.stop()
 
@@ -279,16 +260,16 @@ class SqliteStore(StoreFront):
         self._check_open()
         if self.path == ":memory:":
             return (0, 0)  # a private in-memory database has no log to fold
-        return await asyncio.to_thread(_checkpoint_sync, self.path)
+        return await asyncio.to_thread(sq.checkpoint_sync, self.path)
 
     async def backup(self, dest: str | Path) -> None:
         """Write a consistent copy of the whole database to the file ``dest`` while
         the store stays open (store calls wait until the copy is done)."""
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
-        await self._read_raw(_backup_sync, str(dest))
+        await self._read_raw(sq.backup_sync, str(dest))
 
     async def schema_version(self) -> int:
-        return await self._read_raw(_user_version)
+        return await self._read_raw(sq.user_version)
 
     # --------------------------------------------------------------- transactions
 
@@ -311,14 +292,14 @@ class SqliteStore(StoreFront):
             self._check_open()
             self._tx_task = asyncio.current_task()
             try:
-                await self._call(_begin)
+                await self._call(sq.begin)
                 try:
                     yield self
                     # Once asked for, the commit happens even if the caller is
                     # cancelled meanwhile (a call handed off is never dropped).
-                    await self._call(_commit)
+                    await self._call(sq.commit)
                 except BaseException:
-                    await self._call(_rollback)
+                    await self._call(sq.rollback)
                     raise
             finally:
                 self._tx_task = None
@@ -344,11 +325,11 @@ class SqliteStore(StoreFront):
         rollback still run to the end on the database thread, before anything else
         queued there."""
         if self._in_this_tx():
-            return await self._call(_in_savepoint, fn, *args)
+            return await self._call(sq.in_savepoint, fn, *args)
         self._check_open()
         async with self._write_lock:
             self._check_open()
-            return await self._call(_in_transaction, fn, *args)
+            return await self._call(sq.in_transaction, fn, *args)
 
     async def _read_raw(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(connection, *args)`` in one hop, serialised with transactions so a
@@ -414,128 +395,6 @@ def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None)
         future.set_exception(exc)
     else:
         future.set_result(result)
-
-
-# ----------------------------------------------------- run on the database thread
-#
-# Each takes the plain sqlite3 connection and runs only on the store's one worker
-# thread (through SqliteStore._call), so a whole call costs one hand-off.
-
-
-def _connect(path: str, synchronous: Synchronous, busy_timeout_ms: int,
-             autocheckpoint_pages: int) -> sqlite3.Connection:
-    # isolation_level=None: the store issues BEGIN/COMMIT itself. The connection is
-    # made here but used only on this same worker thread afterwards.
-    db = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000,
-                         check_same_thread=False)
-    try:
-        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute(f"PRAGMA synchronous = {synchronous}")
-        db.execute(f"PRAGMA wal_autocheckpoint = {int(autocheckpoint_pages)}")
-        db.execute("PRAGMA foreign_keys = ON")
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def _close_sync(db: sqlite3.Connection) -> None:
-    db.close()
-
-
-def _checkpoint_sync(path: str) -> tuple[int, int]:
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        _busy, log_frames, done = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-    finally:
-        conn.close()
-    return (int(log_frames), int(done))
-
-
-def _backup_sync(db: sqlite3.Connection, dest: str) -> None:
-    target = sqlite3.connect(dest)
-    try:
-        db.backup(target)
-    finally:
-        target.close()
-
-
-def _user_version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
-
-
-def _migrate_sync(db: sqlite3.Connection) -> None:
-    latest = _migrations.latest_version()
-    if _user_version(db) == latest:
-        return  # up to date: no write transaction needed
-    for version, script in _migrations.MIGRATIONS:
-        sql = _migrations.script_for(script, "sqlite")
-        # Re-read the version inside the write transaction so two processes opening
-        # the same new file cannot both apply a migration.
-        _begin(db)
-        try:
-            current = _user_version(db)
-            if current > latest:
-                raise StoreError(
-                    f"database schema version {current} is newer than this code ({latest})"
-                )
-            if current < version:
-                for statement in split_sql(sql):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {int(version)}")
-            db.execute("COMMIT")
-        except BaseException:
-            _rollback(db)
-            raise
-
-
-def _begin(db: sqlite3.Connection) -> None:
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if "within a transaction" not in str(exc):
-            raise
-        # Left open by a rollback that was itself interrupted: nothing in it was
-        # ever reported as committed, so drop it and start afresh.
-        db.execute("ROLLBACK")
-        db.execute("BEGIN IMMEDIATE")
-
-
-def _commit(db: sqlite3.Connection) -> None:
-    db.execute("COMMIT")
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    with suppress(sqlite3.OperationalError):  # no transaction left to roll back
-        db.execute("ROLLBACK")
-
-
-def _in_transaction(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
-    """``fn(db, *args)`` as one transaction: committed if it returns, rolled back if
-    it raises."""
-    _begin(db)
-    try:
-        result = fn(db, *args)
-        db.execute("COMMIT")
-    except BaseException:
-        _rollback(db)
-        raise
-    return result
-
-
-def _in_savepoint(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
-    """``fn(db, *args)`` inside the open transaction, all or nothing."""
-    db.execute("SAVEPOINT store_write")
-    try:
-        result = fn(db, *args)
-    except BaseException:
-        with suppress(sqlite3.OperationalError):
-            db.execute("ROLLBACK TO store_write")
-            db.execute("RELEASE store_write")
-        raise
-    db.execute("RELEASE store_write")
-    return result
 
 
 def _is_a_store(store: SqliteStore) -> Store:
