@@ -772,6 +772,24 @@ async def test_guild_language(database: Database) -> None:
         assert await store.get_guild_settings(5, GAME) == {}  # apart from the settings
 
 
+def test_migrations_are_numbered_files_for_each_dialect() -> None:
+    """One SQL file a version in each dialect's folder, shipped as package data, numbered
+    1, 2, 3... alike on both sides (README, "Adding a migration")."""
+    from importlib.resources import files
+
+    tomllib = pytest.importorskip("tomllib")
+    names = {}
+    for dialect in ("sqlite", "postgresql"):
+        folder = files("bot.store.migrations").joinpath(dialect)
+        names[dialect] = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+        assert [int(n.split("_")[0]) for n in names[dialect]] == \
+            list(range(1, latest_version() + 1))
+    assert names["sqlite"] == names["postgresql"]
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    shipped = data["tool"]["setuptools"]["package-data"]["bot.store.migrations"]
+    assert sorted(shipped) == ["postgresql/*.sql", "sqlite/*.sql"]
+
+
 def test_sqlite_store_is_a_store() -> None:
     """Every method of the protocol is there (the signatures are for mypy to check)."""
     names = [n for n in dir(Store) if not n.startswith("_") or n in ("__aenter__", "__aexit__")]
