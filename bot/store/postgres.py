@@ -2,7 +2,9 @@
 
 Chosen by ``DATABASE_URL=postgresql://...`` (``open_database``); it implements
 :class:`bot.store.base.Store` with the guarantees of the SQLite store, on asyncpg and a
-connection pool.
+connection pool. The methods are the front's (:mod:`bot.store.front`); this module awaits
+their statements on its connections and supplies PostgreSQL's dialect (``FOR UPDATE``,
+id arrays, the JSON sums made in SQL under the row's lock).
 
 Durability
 ----------

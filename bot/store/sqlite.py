@@ -1,5 +1,9 @@
 """The embedded store: SQLite, for a bot that runs as one process.
 
+The methods are the front's (:mod:`bot.store.front`); this module runs its programs on
+the database thread and supplies SQLite's dialect (index hints, id lists as JSON, the
+JSON sums made in Python inside the one writer's transaction).
+
 Durability
 ----------
 Every write method runs as one SQLite transaction that is **committed before the
