@@ -145,7 +145,10 @@ _MARK = re.compile(r"\$(\d+)")
 def _step(db: sqlite3.Connection, op: Op) -> Any:
     sql = _marks(op.sql)
     if op.kind == "many":
-        db.executemany(sql, op.args)
+        if len(op.args) == 1:  # a move's one action: execute is the cheaper call
+            db.execute(sql, op.args[0])
+        else:
+            db.executemany(sql, op.args)
         return None
     cursor = db.execute(sql, op.args)
     if op.kind == "all":
