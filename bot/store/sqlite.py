@@ -40,7 +40,6 @@ a cancelled write is whole, never half, and the next call finds no transaction o
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import queue
 import re
@@ -49,7 +48,6 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
-from functools import partial
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -57,12 +55,12 @@ from . import sqlite_db as sq
 from .base import Store
 from .front import (
     MEMBER_SETTINGS_SQL,
+    Conflict,
     Dialect,
     Op,
     Opener,
     Program,
     StoreFront,
-    run_sync,
     sum_stats,
 )
 from .models import ResultRow, StoreError
@@ -133,29 +131,33 @@ class SqliteDialect(Dialect):
 DIALECT = SqliteDialect()
 
 
-@functools.lru_cache(maxsize=512)
 def _marks(sql: str) -> str:
-    """The front's ``$1`` marks as SQLite's numbered ``?1``."""
-    return _MARK.sub(r"?\1", sql)
+    """The front's ``$1`` marks as SQLite's numbered ``?1`` (kept: the front's texts are
+    a few dozen)."""
+    text = _SQL.get(sql)
+    if text is None:
+        text = _SQL[sql] = _MARK.sub(r"?\1", sql)
+    return text
 
 
+_SQL: dict[str, str] = {}
 _MARK = re.compile(r"\$(\d+)")
 
 
 def _step(db: sqlite3.Connection, op: Op) -> Any:
-    sql = _marks(op.sql)
-    if op.kind == "many":
-        if len(op.args) == 1:  # a move's one action: execute is the cheaper call
-            db.execute(sql, op.args[0])
+    kind, sql, args = op.kind, _marks(op.sql), op.args
+    if kind == "many":
+        if len(args) == 1:  # a move's one action: execute is the cheaper call
+            db.execute(sql, args[0])
         else:
-            db.executemany(sql, op.args)
+            db.executemany(sql, args)
         return None
-    cursor = db.execute(sql, op.args)
-    if op.kind == "all":
-        return cursor.fetchall()
-    if op.kind == "one":
+    cursor = db.execute(sql, args)
+    if kind == "one":
         return cursor.fetchone()
-    if op.kind == "val":
+    if kind == "all":
+        return cursor.fetchall()
+    if kind == "val":
         row = cursor.fetchone()
         return None if row is None else row[0]
     return cursor.rowcount
@@ -163,8 +165,21 @@ def _step(db: sqlite3.Connection, op: Op) -> Any:
 
 def _run_program(db: sqlite3.Connection, program: Callable[..., Program[_T]],
                  args: tuple[Any, ...]) -> _T:
-    return run_sync(partial(_step, db), program(DIALECT, *args), sqlite3.IntegrityError,
-                    _busy_channel)
+    """Drive ``program(DIALECT, *args)`` to its end here, on the database thread."""
+    steps = program(DIALECT, *args)
+    try:
+        op = next(steps)
+        while True:
+            try:
+                result = _step(db, op)
+            except sqlite3.IntegrityError as exc:
+                if not op.conflict:
+                    raise
+                op = steps.throw(Conflict(str(exc), busy_channel=_busy_channel(exc)))
+                continue
+            op = steps.send(result)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
 
 
 def _busy_channel(exc: BaseException) -> bool:
