@@ -1,10 +1,10 @@
 """The store's logic, written once for both backends.
 
 Every store method is a *program* here: a generator that yields the statements it
-needs (:class:`Op`: SQL with ``$1``-style marks and its arguments) and receives each
-one's result. A backend only runs programs: SQLite drives one to its end on its
-database thread (so a whole method still costs one hand-off), PostgreSQL awaits each
-statement on its connection. What differs between the two is the :class:`Dialect`:
+needs (:data:`Op`, made by :func:`stmt`: SQL with ``$1``-style marks and its
+arguments) and receives each one's result. A backend only runs programs: SQLite
+drives one to its end on its database thread (so a whole method still costs one
+hand-off), PostgreSQL awaits each statement on its connection. What differs between the two is the :class:`Dialect`:
 ``FOR UPDATE``, SQLite's ``INDEXED BY`` hints, how a list of ids is passed, and the
 two upserts that sum JSON (a member's totals, a member's settings).
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Coroutine, Generator, Sequence
 from types import TracebackType
-from typing import Any, Generic, NamedTuple, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from .models import (
     DEFAULT_GAME,
@@ -63,16 +63,17 @@ _T = TypeVar("_T")
 _S = TypeVar("_S", bound="StoreFront")
 
 
-class Op(NamedTuple):
-    """One statement of a program. ``kind``: "all" (the rows), "one" (the first row or
-    None), "val" (the first row's first value or None), "run" (the rows changed),
-    "many" (``args`` is a list of argument tuples; None). ``conflict``: a constraint
-    violation is thrown into the program as :class:`Conflict` instead of raised."""
+Op = tuple[str, str, Any, bool]
+"""One statement of a program: (kind, sql, args, conflict). ``kind``: "all" (the rows),
+"one" (the first row or None), "val" (the first row's first value or None), "run" (the
+rows changed), "many" (``args`` is a list of argument tuples; None). ``conflict``: a
+constraint violation is thrown into the program as :class:`Conflict` instead of raised.
+A plain tuple, made by :func:`stmt`: a move's commit makes a handful."""
 
-    kind: str
-    sql: str
-    args: Any = ()
-    conflict: bool = False
+
+def stmt(kind: str, sql: str, args: Any = (), conflict: bool = False) -> Op:
+    """A statement of a program (see :data:`Op`)."""
+    return (kind, sql, args, conflict)
 
 
 class Conflict(Exception):
@@ -85,25 +86,6 @@ class Conflict(Exception):
 
 
 Program = Generator[Op, Any, _T]
-
-
-def run_sync(step: Callable[[Op], Any], program: Program[_T],
-             conflict: type[BaseException], busy: Callable[[BaseException], bool]) -> _T:
-    """Drive ``program`` to its end, ``step`` running each statement (SQLite's way);
-    ``conflict``: the backend's integrity error, thrown back in as :class:`Conflict`."""
-    try:
-        op = next(program)
-        while True:
-            try:
-                result = step(op)
-            except conflict as exc:
-                if not op.conflict:
-                    raise
-                op = program.throw(Conflict(str(exc), busy_channel=busy(exc)))
-                continue
-            op = program.send(result)
-    except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]
 
 
 class Dialect:
@@ -146,7 +128,7 @@ _GAME_COLUMNS = (
 def _create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
                  now: float) -> Program[int]:
     try:
-        game_id = yield Op(
+        game_id = yield stmt(
             "val",
             "INSERT INTO games (guild_id, game, channel_id, host_id, status, rules, "
             "first_dealer, meta, created_at, updated_at) "
@@ -164,7 +146,7 @@ def _insert_seats(d: Dialect, game_id: int, seats: Sequence[SeatInfo]) -> Progra
     if not seats:
         return
     try:
-        yield Op("many",
+        yield stmt("many",
                  "INSERT INTO game_seats (game_id, seat, user_id, is_ai, ai_level, "
                  "display_name) VALUES ($1, $2, $3, $4, $5, $6)",
                  [(game_id, s.seat, s.user_id, int(s.is_ai), s.ai_level, s.display_name)
@@ -175,7 +157,7 @@ def _insert_seats(d: Dialect, game_id: int, seats: Sequence[SeatInfo]) -> Progra
 
 def _lock_game(d: Dialect, game_id: int) -> Program[tuple[str, int, str]]:
     """The game's (status, guild_id, kind), its row locked for this transaction."""
-    row = yield Op("one", f"SELECT status, guild_id, game FROM games WHERE id = $1"
+    row = yield stmt("one", f"SELECT status, guild_id, game FROM games WHERE id = $1"
                           f"{d.for_update}", (game_id,))
     if row is None:
         raise GameNotFoundError(f"no game {game_id}")
@@ -192,20 +174,20 @@ def _lock_active(d: Dialect, game_id: int) -> Program[tuple[int, str]]:
 def _update_seats(d: Dialect, game_id: int, seats: list[SeatInfo],
                   now: float) -> Program[None]:
     yield from _lock_active(d, game_id)
-    yield Op("run", "DELETE FROM game_seats WHERE game_id = $1", (game_id,))
+    yield stmt("run", "DELETE FROM game_seats WHERE game_id = $1", (game_id,))
     yield from _insert_seats(d, game_id, seats)
     yield from _touch(game_id, now)
 
 
 def _set_meta(d: Dialect, game_id: int, meta: str, now: float) -> Program[None]:
-    changed = yield Op("run", "UPDATE games SET meta = $1, updated_at = $2 WHERE id = $3",
+    changed = yield stmt("run", "UPDATE games SET meta = $1, updated_at = $2 WHERE id = $3",
                        (meta, now, game_id))
     if changed == 0:
         raise GameNotFoundError(f"no game {game_id}")
 
 
 def _set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None]:
-    changed = yield Op(
+    changed = yield stmt(
         "run",
         "UPDATE games SET rules = $1, updated_at = $2 WHERE id = $3 AND status = 'active' "
         "AND NOT EXISTS (SELECT 1 FROM game_hands WHERE game_id = $3)",
@@ -215,13 +197,13 @@ def _set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None
 
 
 def _touch(game_id: int, now: float) -> Program[None]:
-    yield Op("run", "UPDATE games SET updated_at = $1 WHERE id = $2", (now, game_id))
+    yield stmt("run", "UPDATE games SET updated_at = $1 WHERE id = $2", (now, game_id))
 
 
 def _games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]:
     """The games matching ``where`` with their seats, oldest first: one statement, so
     one snapshot."""
-    rows = yield Op("all", f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN game_seats s "
+    rows = yield stmt("all", f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN game_seats s "
                            f"ON s.game_id = g.id WHERE {where} ORDER BY g.id, s.seat",
                     params)
     games: dict[int, dict[str, Any]] = {}
@@ -245,7 +227,7 @@ def _cancel_game(d: Dialect, game_id: int, now: float) -> Program[bool]:
     status, _, _ = yield from _lock_game(d, game_id)
     if status != "active":
         return False
-    yield Op("run", "UPDATE games SET status = 'cancelled', finished_at = $1, "
+    yield stmt("run", "UPDATE games SET status = 'cancelled', finished_at = $1, "
                     "updated_at = $1 WHERE id = $2", (now, game_id))
     return True
 
@@ -257,7 +239,7 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
                     texts: Sequence[str], now: float) -> Program[None]:
     # One indexed lookup (the game's row locked) checks the game is active, the hand
     # exists and the order.
-    row = yield Op(
+    row = yield stmt(
         "one",
         "SELECT status, "
         "EXISTS (SELECT 1 FROM game_hands WHERE game_id = $1 AND hand_index = $2), "
@@ -280,7 +262,7 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
             f"game {game_id} hand {hand_index}: next action is {expected}, not {first_seq}")
     if texts:
         try:
-            yield Op("many", "INSERT INTO game_actions (game_id, hand_index, seq, action, "
+            yield stmt("many", "INSERT INTO game_actions (game_id, hand_index, seq, action, "
                              "created_at) VALUES ($1, $2, $3, $4, $5)",
                      [(game_id, hand_index, first_seq + i, text, now)
                       for i, text in enumerate(texts)], conflict=True)
@@ -291,7 +273,7 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
 
 def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
               now: float) -> Program[None]:
-    row = yield Op("one", "SELECT status, (SELECT COUNT(*) FROM game_hands "
+    row = yield stmt("one", "SELECT status, (SELECT COUNT(*) FROM game_hands "
                           f"WHERE game_id = $1) FROM games WHERE id = $1{d.for_update}",
                    (game_id,))
     if row is None:
@@ -303,7 +285,7 @@ def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
         raise DuplicateActionError(f"game {game_id} already has hand {hand_index}")
     if hand_index != count:
         raise OutOfOrderError(f"game {game_id}: next hand is {count}, not {hand_index}")
-    yield Op("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
+    yield stmt("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
                     "VALUES ($1, $2, $3, $4)", (game_id, hand_index, deal, now))
     yield from _touch(game_id, now)
 
@@ -326,14 +308,14 @@ def _record_action(d: Dialect, game_id: int, hand_index: int, seq: int,
 
 
 def _set_turn_since(d: Dialect, game_id: int, since: float) -> Program[None]:
-    changed = yield Op("run", "UPDATE games SET turn_since = $1 WHERE id = $2",
+    changed = yield stmt("run", "UPDATE games SET turn_since = $1 WHERE id = $2",
                        (since, game_id))
     if changed == 0:
         raise GameNotFoundError(f"no game {game_id}")
 
 
 def _action_count(d: Dialect, game_id: int, hand_index: int) -> Program[int]:
-    count = yield Op("val", "SELECT COUNT(*) FROM game_actions WHERE game_id = $1 "
+    count = yield stmt("val", "SELECT COUNT(*) FROM game_actions WHERE game_id = $1 "
                             "AND hand_index = $2", (game_id, hand_index))
     return int(count)
 
@@ -341,7 +323,7 @@ def _action_count(d: Dialect, game_id: int, hand_index: int) -> Program[int]:
 def _load_record(d: Dialect, game_id: int, record_format: str) -> Program[dict[str, Any]]:
     """The record, read in ONE statement (one snapshot): the game's row, then its
     hands, then their actions in order."""
-    rows = yield Op(
+    rows = yield stmt(
         "all",
         "SELECT 0 AS part, CAST(NULL AS BIGINT) AS hand_index, CAST(NULL AS BIGINT) AS seq, "
         "rules AS body, first_dealer FROM games WHERE id = $1 "
@@ -370,7 +352,7 @@ def _load_record(d: Dialect, game_id: int, record_format: str) -> Program[dict[s
 def _add_posts(d: Dialect, game_id: int, posts: Sequence[tuple[str, str]],
                now: float) -> Program[None]:
     if posts:
-        yield Op("many", "INSERT INTO outbox (game_id, channel_id, kind, params, "
+        yield stmt("many", "INSERT INTO outbox (game_id, channel_id, kind, params, "
                          "created_at) SELECT id, channel_id, $1, $2, "
                          "CAST($3 AS DOUBLE PRECISION) FROM games WHERE id = $4",
                  [(kind, params, now, game_id) for kind, params in posts])
@@ -378,7 +360,7 @@ def _add_posts(d: Dialect, game_id: int, posts: Sequence[tuple[str, str]],
 
 def _pending_posts(d: Dialect, game_id: int | None) -> Program[list[PostRow]]:
     where, params = ("AND game_id = $1", (game_id,)) if game_id is not None else ("", ())
-    rows = yield Op("all", "SELECT id, game_id, channel_id, kind, params, created_at "
+    rows = yield stmt("all", "SELECT id, game_id, channel_id, kind, params, created_at "
                            f"FROM outbox{d.indexed('outbox_pending')} "
                            f"WHERE done_at IS NULL {where} ORDER BY game_id, id", params)
     return [PostRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
@@ -386,7 +368,7 @@ def _pending_posts(d: Dialect, game_id: int | None) -> Program[list[PostRow]]:
 
 def _mark_posted(d: Dialect, post_id: int, message_id: int | None,
                  now: float) -> Program[None]:
-    yield Op("run", "UPDATE outbox SET message_id = $1, done_at = $2 WHERE id = $3",
+    yield stmt("run", "UPDATE outbox SET message_id = $1, done_at = $2 WHERE id = $3",
              (message_id, now, post_id))
 
 
@@ -396,11 +378,11 @@ def _mark_posted(d: Dialect, post_id: int, message_id: int | None,
 def _finish_game(d: Dialect, game_id: int, results: Sequence[ResultRow],
                  now: float) -> Program[None]:
     guild_id, game = yield from _lock_active(d, game_id)
-    yield Op("run", "UPDATE games SET status = 'finished', finished_at = $1, "
+    yield stmt("run", "UPDATE games SET status = 'finished', finished_at = $1, "
                     "updated_at = $1 WHERE id = $2", (now, game_id))
     if results:
         try:
-            yield Op("many", "INSERT INTO results (game_id, guild_id, game, user_id, seat, "
+            yield stmt("many", "INSERT INTO results (game_id, guild_id, game, user_id, seat, "
                              "place, points, won, stats) "
                              "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                      [(game_id, guild_id, game, r.user_id, r.seat, r.place, r.points,
@@ -420,7 +402,7 @@ def sum_stats(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
 def _leaderboard(d: Dialect, guild_id: int, game: str, order: str, limit: int,
                  offset: int) -> Program[list[LeaderRow]]:
     order_by = check_page(order, limit, offset)
-    rows = yield Op("all", "SELECT user_id, games, wins, points FROM player_totals"
+    rows = yield stmt("all", "SELECT user_id, games, wins, points FROM player_totals"
                            f"{d.indexed(f'player_totals_{order}')} WHERE guild_id = $1 "
                            f"AND game = $2 ORDER BY {order_by} LIMIT $3 OFFSET $4",
                     (guild_id, game, limit, offset))
@@ -428,14 +410,14 @@ def _leaderboard(d: Dialect, guild_id: int, game: str, order: str, limit: int,
 
 
 def _leaderboard_size(d: Dialect, guild_id: int, game: str) -> Program[int]:
-    count = yield Op("val", "SELECT COUNT(*) FROM player_totals WHERE guild_id = $1 "
+    count = yield stmt("val", "SELECT COUNT(*) FROM player_totals WHERE guild_id = $1 "
                             "AND game = $2", (guild_id, game))
     return int(count)
 
 
 def _member_stats(d: Dialect, guild_id: int, game: str,
                   user_id: int) -> Program[MemberStats]:
-    row = yield Op("one", "SELECT games, wins, points, stats FROM player_totals "
+    row = yield stmt("one", "SELECT games, wins, points, stats FROM player_totals "
                           "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
                    (guild_id, game, user_id))
     if row is None:
@@ -457,7 +439,7 @@ def _rating_row(r: Sequence[Any], month: str | None = None) -> RatingRow:
 def _rating_state(d: Dialect, game_id: int, guild_id: int, pool: str, month: str,
                   user_ids: list[int]) -> Program[RatingState]:
     # One statement, one snapshot: the members' rows, then the two counts.
-    rows = yield Op(
+    rows = yield stmt(
         "all",
         f"SELECT 0 AS part, {_RATING_COLUMNS} FROM ratings "
         f"WHERE guild_id = $1 AND pool = $2 AND {d.in_ids('$3')} "
@@ -484,11 +466,11 @@ _RATING_SETS = ("mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.or
 def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
     # The guild's count, locked for the rest of the transaction: a second writer waits,
     # then finds the count moved and is refused.
-    counted = yield Op("val", "SELECT matches FROM rating_counts WHERE guild_id = $1"
+    counted = yield stmt("val", "SELECT matches FROM rating_counts WHERE guild_id = $1"
                               f"{d.for_update}", (update.guild_id,))
     if (counted or 0) != update.counted_before:
         raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
-    changed = yield Op(
+    changed = yield stmt(
         "run",
         "INSERT INTO rating_counts (guild_id, matches) VALUES ($1, $2) "
         "ON CONFLICT (guild_id) DO UPDATE SET matches = excluded.matches "
@@ -497,33 +479,33 @@ def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
     if changed == 0:
         raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
     for game in update.games:
-        row = yield Op("one", "SELECT rated, log FROM rating_games WHERE game_id = $1"
+        row = yield stmt("one", "SELECT rated, log FROM rating_games WHERE game_id = $1"
                               f"{d.for_update}", (game.game_id,))
         if (row[0] if row else 0) != game.rated_before:
             raise StoreError(f"the ratings of game {game.game_id} changed meanwhile")
         log = json.loads(row[1]) if row else []
-        yield Op("run",
+        yield stmt("run",
                  "INSERT INTO rating_games (game_id, guild_id, pool, rated, log) "
                  "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO UPDATE SET "
                  "pool = excluded.pool, rated = excluded.rated, log = excluded.log",
                  (game.game_id, update.guild_id, game.pool,
                   game.rated_before + len(game.logged), log_json(log, game.logged)))
     if update.ratings:
-        yield Op("many",
+        yield stmt("many",
                  f"INSERT INTO ratings (guild_id, {_RATING_COLUMNS}) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
                  f"ON CONFLICT (guild_id, pool, user_id) DO UPDATE SET {_RATING_SETS}",
                  [(update.guild_id, r.pool, r.user_id, r.mu, r.sigma, r.ordinal, r.hands,
                    int(r.ranked), r.updated_at) for r in update.ratings])
     if update.seasons:
-        yield Op("many",
+        yield stmt("many",
                  f"INSERT INTO rating_seasons (guild_id, month, {_RATING_COLUMNS}) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
                  f"ON CONFLICT (guild_id, pool, month, user_id) DO UPDATE SET {_RATING_SETS}",
                  [(update.guild_id, r.month, r.pool, r.user_id, r.mu, r.sigma, r.ordinal,
                    r.hands, int(r.ranked), r.updated_at) for r in update.seasons])
     if update.days:
-        yield Op("many",
+        yield stmt("many",
                  "INSERT INTO rating_days (guild_id, pool, user_id, day, mu, sigma, ordinal) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7) "
                  "ON CONFLICT (guild_id, pool, user_id, day) DO UPDATE SET "
@@ -535,13 +517,13 @@ def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
 def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit: int,
                   offset: int) -> Program[list[RatingRow]]:
     if month is None:
-        rows = yield Op("all", f"SELECT {_RATING_COLUMNS} FROM ratings"
+        rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM ratings"
                                f"{d.indexed('ratings_board')} "
                                "WHERE guild_id = $1 AND pool = $2 AND ranked = 1 "
                                "ORDER BY ordinal DESC, user_id LIMIT $3 OFFSET $4",
                         (guild_id, pool, limit, offset))
     else:
-        rows = yield Op("all", f"SELECT {_RATING_COLUMNS} FROM rating_seasons"
+        rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM rating_seasons"
                                f"{d.indexed('rating_seasons_board')} "
                                "WHERE guild_id = $1 AND pool = $2 AND month = $3 "
                                "AND ranked = 1 ORDER BY ordinal DESC, user_id "
@@ -553,10 +535,10 @@ def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit
 def _rating_board_size(d: Dialect, guild_id: int, pool: str,
                        month: str | None) -> Program[int]:
     if month is None:
-        count = yield Op("val", "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
+        count = yield stmt("val", "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
                                 "AND pool = $2 AND ranked = 1", (guild_id, pool))
     else:
-        count = yield Op("val", "SELECT COUNT(*) FROM rating_seasons WHERE guild_id = $1 "
+        count = yield stmt("val", "SELECT COUNT(*) FROM rating_seasons WHERE guild_id = $1 "
                                 "AND pool = $2 AND month = $3 AND ranked = 1",
                          (guild_id, pool, month))
     return int(count)
@@ -564,7 +546,7 @@ def _rating_board_size(d: Dialect, guild_id: int, pool: str,
 
 def _member_rating(d: Dialect, guild_id: int, pool: str, user_id: int, month: str,
                    trend_day: str) -> Program[MemberRating]:
-    rows = yield Op(
+    rows = yield stmt(
         "all",
         f"SELECT 0 AS part, {_RATING_COLUMNS}, NULL AS day FROM ratings "
         "WHERE guild_id = $1 AND pool = $2 AND user_id = $3 "
@@ -584,18 +566,18 @@ def _member_rating(d: Dialect, guild_id: int, pool: str, user_id: int, month: st
 
 
 def _rating_logs(d: Dialect) -> Program[dict[int, tuple[str, list[LoggedMatch]]]]:
-    rows = yield Op("all", "SELECT game_id, pool, log FROM rating_games ORDER BY game_id")
+    rows = yield stmt("all", "SELECT game_id, pool, log FROM rating_games ORDER BY game_id")
     return {r[0]: (r[1], logged_matches(r[2])) for r in rows}
 
 
 def _clear_ratings(d: Dialect) -> Program[None]:
     for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
                   "rating_counts"):
-        yield Op("run", f"DELETE FROM {table}")
+        yield stmt("run", f"DELETE FROM {table}")
 
 
 def _guilds(d: Dialect) -> Program[list[int]]:
-    rows = yield Op("all", "SELECT DISTINCT guild_id FROM games ORDER BY guild_id")
+    rows = yield stmt("all", "SELECT DISTINCT guild_id FROM games ORDER BY guild_id")
     return [r[0] for r in rows]
 
 
@@ -603,27 +585,27 @@ def _guilds(d: Dialect) -> Program[list[int]]:
 
 
 def _json_value(d: Dialect, sql: str, *params: Any) -> Program[dict[str, Any]]:
-    text = yield Op("val", sql, params)
+    text = yield stmt("val", sql, params)
     return json.loads(text) if text is not None else {}
 
 
 def _set_guild_settings(d: Dialect, guild_id: int, game: str, settings: str,
                         now: float) -> Program[None]:
-    yield Op("run", "INSERT INTO guild_settings (guild_id, game, settings, updated_at) "
+    yield stmt("run", "INSERT INTO guild_settings (guild_id, game, settings, updated_at) "
                     "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, game) DO UPDATE SET "
                     "settings = excluded.settings, updated_at = excluded.updated_at",
              (guild_id, game, settings, now))
 
 
 def _guild_language(d: Dialect, guild_id: int) -> Program[str | None]:
-    language = yield Op("val", "SELECT language FROM guild_prefs WHERE guild_id = $1",
+    language = yield stmt("val", "SELECT language FROM guild_prefs WHERE guild_id = $1",
                         (guild_id,))
     return language  # type: ignore[no-any-return]
 
 
 def _set_guild_language(d: Dialect, guild_id: int, language: str | None,
                         now: float) -> Program[None]:
-    yield Op("run", "INSERT INTO guild_prefs (guild_id, language, updated_at) "
+    yield stmt("run", "INSERT INTO guild_prefs (guild_id, language, updated_at) "
                     "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
                     "language = excluded.language, updated_at = excluded.updated_at",
              (guild_id, language, now))
@@ -643,28 +625,28 @@ _PANEL_COLUMNS = "game_id, user_id, application_id, token, language, since"
 
 
 def _save_panel(d: Dialect, row: tuple[Any, ...]) -> Program[None]:
-    yield Op("run", f"INSERT INTO panels ({_PANEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) "
+    yield stmt("run", f"INSERT INTO panels ({_PANEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) "
                     "ON CONFLICT (game_id, user_id) DO UPDATE SET "
                     "application_id = excluded.application_id, token = excluded.token, "
                     "language = excluded.language, since = excluded.since", row)
 
 
 def _panels(d: Dialect, after: float) -> Program[list[PanelRow]]:
-    rows = yield Op("all", f"SELECT {_PANEL_COLUMNS} FROM panels WHERE since > $1 "
+    rows = yield stmt("all", f"SELECT {_PANEL_COLUMNS} FROM panels WHERE since > $1 "
                            "ORDER BY since, game_id, user_id", (after,))
     return [PanelRow(*r) for r in rows]
 
 
 def _delete_panels(d: Dialect, table_id: int, user_id: int | None) -> Program[None]:
     if user_id is None:
-        yield Op("run", "DELETE FROM panels WHERE game_id = $1", (table_id,))
+        yield stmt("run", "DELETE FROM panels WHERE game_id = $1", (table_id,))
     else:
-        yield Op("run", "DELETE FROM panels WHERE game_id = $1 AND user_id = $2",
+        yield stmt("run", "DELETE FROM panels WHERE game_id = $1 AND user_id = $2",
                  (table_id, user_id))
 
 
 def _prune_panels(d: Dialect, before: float) -> Program[int]:
-    deleted = yield Op("run", "DELETE FROM panels WHERE since <= $1", (before,))
+    deleted = yield stmt("run", "DELETE FROM panels WHERE since <= $1", (before,))
     return int(deleted)
 
 

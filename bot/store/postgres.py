@@ -46,7 +46,7 @@ import asyncpg
 
 from . import migrations as _migrations
 from .base import Store
-from .front import Conflict, Dialect, Op, Opener, Program, StoreFront
+from .front import Conflict, Dialect, Op, Opener, Program, StoreFront, stmt
 from .models import ResultRow, StoreError
 from .transfer import postgres_to_sqlite
 from .values import dumps
@@ -351,7 +351,7 @@ class PostgresDialect(Dialect):
         while added:
             batch = {user: rows.pop() for user, rows in added.items()}
             added = {user: rows for user, rows in added.items() if rows}
-            yield Op("run", _ADD_TO_TOTALS,
+            yield stmt("run", _ADD_TO_TOTALS,
                      (guild_id, game, now, list(batch), [int(r.won) for r in batch.values()],
                       [r.points for r in batch.values()],
                       [dumps(r.stats) for r in batch.values()]))
@@ -369,7 +369,7 @@ class PostgresDialect(Dialect):
             fresh = "jsonb_build_object($3::text, $4::jsonb)::text"
         params = (guild_id, user_id, key) if value is None else (guild_id, user_id, key, value)
         now_mark = f"${len(params) + 1}"
-        yield Op("run",
+        yield stmt("run",
                  "INSERT INTO member_settings (guild_id, user_id, settings, updated_at) "
                  f"VALUES ($1, $2, {fresh}, {now_mark}) ON CONFLICT (guild_id, user_id) "
                  f"DO UPDATE SET settings = {change}, updated_at = excluded.updated_at",
@@ -380,16 +380,17 @@ DIALECT = PostgresDialect()
 
 
 async def _step(conn: Connection, op: Op) -> Any:
-    if op.kind == "many":
-        await conn.executemany(op.sql, op.args)
+    kind, sql, args, _ = op
+    if kind == "many":
+        await conn.executemany(sql, args)
         return None
-    if op.kind == "all":
-        return await conn.fetch(op.sql, *op.args)
-    if op.kind == "one":
-        return await conn.fetchrow(op.sql, *op.args)
-    if op.kind == "val":
-        return await conn.fetchval(op.sql, *op.args)
-    return _rowcount(await conn.execute(op.sql, *op.args))
+    if kind == "all":
+        return await conn.fetch(sql, *args)
+    if kind == "one":
+        return await conn.fetchrow(sql, *args)
+    if kind == "val":
+        return await conn.fetchval(sql, *args)
+    return _rowcount(await conn.execute(sql, *args))
 
 
 async def _run_program(conn: Connection, program: Callable[..., Program[_T]],
@@ -402,7 +403,7 @@ async def _run_program(conn: Connection, program: Callable[..., Program[_T]],
             try:
                 result = await _step(conn, op)
             except asyncpg.IntegrityConstraintViolationError as exc:
-                if not op.conflict:
+                if not op[3]:
                     raise
                 busy = getattr(exc, "constraint_name", None) == "games_active_channel"
                 op = steps.throw(Conflict(str(exc), busy_channel=busy))

@@ -61,6 +61,7 @@ from .front import (
     Opener,
     Program,
     StoreFront,
+    stmt,
     sum_stats,
 )
 from .models import ResultRow, StoreError
@@ -96,12 +97,12 @@ class SqliteDialect(Dialect):
                                 sum_stats(stats, r.stats))
         if not added:
             return
-        rows = yield Op("all", "SELECT user_id, stats FROM player_totals WHERE guild_id = $1 "
+        rows = yield stmt("all", "SELECT user_id, stats FROM player_totals WHERE guild_id = $1 "
                                "AND game = $2 AND user_id IN (SELECT value FROM json_each($3))",
                         (guild_id, game, _dumps(list(added))))
         stored = {r[0]: r[1] for r in rows}
         # games, wins and points are added by SQL; stats is the whole new sum.
-        yield Op("many",
+        yield stmt("many",
                  "INSERT INTO player_totals (guild_id, game, user_id, games, wins, points, "
                  "stats, last_played_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
                  "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET "
@@ -115,13 +116,13 @@ class SqliteDialect(Dialect):
     def set_member_setting(self, guild_id: int, user_id: int, key: str,
                            value: str | None, now: float) -> Program[None]:
         # The store's one writer thread runs this whole in its transaction.
-        text = yield Op("val", MEMBER_SETTINGS_SQL, (guild_id, user_id))
+        text = yield stmt("val", MEMBER_SETTINGS_SQL, (guild_id, user_id))
         settings = json.loads(text) if text is not None else {}
         if value is None:
             settings.pop(key, None)
         else:
             settings[key] = json.loads(value)
-        yield Op("run", "INSERT INTO member_settings (guild_id, user_id, settings, "
+        yield stmt("run", "INSERT INTO member_settings (guild_id, user_id, settings, "
                         "updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, user_id) "
                         "DO UPDATE SET settings = excluded.settings, "
                         "updated_at = excluded.updated_at",
@@ -145,7 +146,8 @@ _MARK = re.compile(r"\$(\d+)")
 
 
 def _step(db: sqlite3.Connection, op: Op) -> Any:
-    kind, sql, args = op.kind, _marks(op.sql), op.args
+    kind, sql, args, _ = op
+    sql = _marks(sql)
     if kind == "many":
         if len(args) == 1:  # a move's one action: execute is the cheaper call
             db.execute(sql, args[0])
@@ -173,7 +175,7 @@ def _run_program(db: sqlite3.Connection, program: Callable[..., Program[_T]],
             try:
                 result = _step(db, op)
             except sqlite3.IntegrityError as exc:
-                if not op.conflict:
+                if not op[3]:
                     raise
                 op = steps.throw(Conflict(str(exc), busy_channel=_busy_channel(exc)))
                 continue
