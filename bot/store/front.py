@@ -4,9 +4,10 @@ Every store method is a *program* here: a generator that yields the statements i
 needs (:data:`Op`, made by :func:`stmt`: SQL with ``$1``-style marks and its
 arguments) and receives each one's result. A backend only runs programs: SQLite
 drives one to its end on its database thread (so a whole method still costs one
-hand-off), PostgreSQL awaits each statement on its connection. What differs between the two is the :class:`Dialect`:
-``FOR UPDATE``, SQLite's ``INDEXED BY`` hints, how a list of ids is passed, and the
-two upserts that sum JSON (a member's totals, a member's settings).
+hand-off), PostgreSQL awaits each statement on its connection. What differs between
+the two is the :class:`Dialect`: ``FOR UPDATE``, SQLite's ``INDEXED BY`` hints, how a
+list of ids is passed, and the two upserts that sum JSON (a member's totals, a
+member's settings).
 
 :class:`StoreFront` is the public interface of :class:`bot.store.base.Store`, written
 once on top of ``_read``/``_write`` (which each backend supplies with its connection
