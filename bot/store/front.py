@@ -177,7 +177,7 @@ def _update_seats(d: Dialect, game_id: int, seats: list[SeatInfo],
     yield from _lock_active(d, game_id)
     yield stmt("run", "DELETE FROM game_seats WHERE game_id = $1", (game_id,))
     yield from _insert_seats(d, game_id, seats)
-    yield from _touch(game_id, now)
+    yield stmt("run", _TOUCH, (now, game_id))
 
 
 def _set_meta(d: Dialect, game_id: int, meta: str, now: float) -> Program[None]:
@@ -197,8 +197,7 @@ def _set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None
         raise GameNotFoundError(f"no game {game_id} in a lobby")
 
 
-def _touch(game_id: int, now: float) -> Program[None]:
-    yield stmt("run", "UPDATE games SET updated_at = $1 WHERE id = $2", (now, game_id))
+_TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"  # a game changed (updated_at)
 
 
 def _games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]:
@@ -269,7 +268,7 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
                       for i, text in enumerate(texts)], conflict=True)
         except Conflict as exc:  # pragma: no cover - checked above
             raise DuplicateActionError(str(exc)) from exc
-    yield from _touch(game_id, now)
+    yield stmt("run", _TOUCH, (now, game_id))
 
 
 def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
@@ -288,7 +287,7 @@ def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
         raise OutOfOrderError(f"game {game_id}: next hand is {count}, not {hand_index}")
     yield stmt("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
                     "VALUES ($1, $2, $3, $4)", (game_id, hand_index, deal, now))
-    yield from _touch(game_id, now)
+    yield stmt("run", _TOUCH, (now, game_id))
 
 
 def _record_action(d: Dialect, game_id: int, hand_index: int, seq: int,
@@ -301,7 +300,8 @@ def _record_action(d: Dialect, game_id: int, hand_index: int, seq: int,
         yield from _add_hand(d, game_id, hand_index + 1, deal, now)
     if results is not None:
         yield from _finish_game(d, game_id, results, now)
-    yield from _add_posts(d, game_id, posts, now)
+    if posts:
+        yield from _add_posts(d, game_id, posts, now)
     if turn_since is not None:
         yield from _set_turn_since(d, game_id, turn_since)
     if ratings is not None:
