@@ -382,7 +382,10 @@ DIALECT = PostgresDialect()
 async def _step(conn: Connection, op: Op) -> Any:
     kind, sql, args, _ = op
     if kind == "many":
-        await conn.executemany(sql, args)
+        if len(args) == 1:  # a move's one action: one round trip, no batch
+            await conn.execute(sql, *args[0])
+        else:
+            await conn.executemany(sql, args)
         return None
     if kind == "all":
         return await conn.fetch(sql, *args)
