@@ -341,6 +341,13 @@ async def test_conformance_record_round_trip(store: Store, path: Path) -> None:
     assert [list(h) for h in loaded["hands"]][:1] == [list(h) for h in record["hands"]][:1]
 
 
+async def test_the_record_format_is_the_callers(store: Store) -> None:
+    # The store knows no game: the game names its records' format (GameKind.record_format).
+    game_id = await write_record(store, SMALL_RECORD)
+    toy = await store.load_record(game_id, record_format="toy-record/1")
+    assert toy == {**SMALL_RECORD, "format": "toy-record/1"}
+
+
 async def test_load_record_of_missing_game(store: Store) -> None:
     with pytest.raises(GameNotFoundError):
         await store.load_record(999)
@@ -763,6 +770,24 @@ async def test_guild_language(database: Database) -> None:
         await store.set_guild_language(5, None)  # forgets the choice
         assert await store.get_guild_language(5) is None
         assert await store.get_guild_settings(5, GAME) == {}  # apart from the settings
+
+
+def test_migrations_are_numbered_files_for_each_dialect() -> None:
+    """One SQL file a version in each dialect's folder, shipped as package data, numbered
+    1, 2, 3... alike on both sides (README, "Adding a migration")."""
+    from importlib.resources import files
+
+    tomllib = pytest.importorskip("tomllib")
+    names = {}
+    for dialect in ("sqlite", "postgresql"):
+        folder = files("bot.store.migrations").joinpath(dialect)
+        names[dialect] = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+        assert [int(n.split("_")[0]) for n in names[dialect]] == \
+            list(range(1, latest_version() + 1))
+    assert names["sqlite"] == names["postgresql"]
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    shipped = data["tool"]["setuptools"]["package-data"]["bot.store.migrations"]
+    assert sorted(shipped) == ["postgresql/*.sql", "sqlite/*.sql"]
 
 
 def test_sqlite_store_is_a_store() -> None:

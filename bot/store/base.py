@@ -21,6 +21,7 @@ from typing import Any, Protocol, Self
 
 from .models import (
     PANEL_TOKEN_LIFE,
+    RECORD_FORMAT,
     GameRow,
     GameStatus,
     LeaderOrder,
@@ -137,7 +138,11 @@ class Store(Protocol):
 
     async def action_count(self, game_id: int, hand_index: int) -> int: ...
 
-    async def load_record(self, game_id: int) -> dict[str, Any]: ...
+    async def load_record(self, game_id: int, *,
+                          record_format: str = RECORD_FORMAT) -> dict[str, Any]:
+        """The game's record: ``format`` is the caller's (the game's record format,
+        GameKind.record_format; the default is the one records of old callers had)."""
+        ...
 
     # -------------------------------------------------------------- end of a game
 

@@ -11,6 +11,9 @@ LeaderOrder = Literal["wins", "points"]
 Seated = int | str
 
 RECORD_FORMAT = "amerikaner-record/1"
+"""The "format" `load_record` stamps when its caller names none: the games stored
+before the store knew kinds were all Amerikaner's. The table service names the game's
+own (GameKind.record_format); the store itself knows no game's format."""
 DEFAULT_GAME = "amerikaner"
 """The game kind of games stored before the store knew kinds (schema version 2)."""
 

@@ -60,6 +60,9 @@ class GameKind(Protocol):
     read them (bot.render.seat_names), in seat order; a game never sees a `Table`."""
 
     name: str  # the registry key, stored with every game ("amerikaner")
+    # The "format" of the game's records: the store stamps it on the records it reads
+    # back for this game (Store.load_record), it knows no game's format itself.
+    record_format: str
     # The AI players a seat can be given, weakest first: the last one covers a human
     # whose turn timed out (bot.tables.service.cover_level).
     ai_levels: tuple[str, ...]

@@ -86,7 +86,7 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
     kind = games.get(row.game)
     if kind is None:
         return None
-    record = await store.load_record(row.id)
+    record = await store.load_record(row.id, record_format=kind.record_format)
     if not record.get("hands"):
         return []  # a lobby: nothing played
     try:

@@ -1175,7 +1175,8 @@ class TableService:
                           step.finished, idle) for step in steps]
 
     async def _reload(self, table: Table) -> None:
-        record = await self.store.load_record(table.id)
+        record = await self.store.load_record(table.id,
+                                             record_format=table.kind.record_format)
         table.game = table.kind.load(record) if record.get("hands") else None
 
     # ------------------------------------------------------------------ AI turns

@@ -23,6 +23,7 @@ class AmericanKind:
     """American, the shedding game of the Idiot family (RULES-AMERICAN.md)."""
 
     name: str = "american"
+    record_format: str = FORMAT
     ai_levels: tuple[str, ...] = ("easy", "strong")
     default_players: int = DEFAULT_PLAYERS
 

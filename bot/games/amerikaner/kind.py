@@ -14,7 +14,7 @@ from . import claim as claims
 from . import rating, text
 from .actions import Action
 from .game import Game
-from .record import action_from_json, action_to_json, load_game
+from .record import FORMAT, action_from_json, action_to_json, load_game
 from .results import game_results
 from .rules import BOOLEAN_OPTIONS, Rules
 from .views import GameView, HandView, deal_review, game_view, game_view_after, hand_view
@@ -24,6 +24,7 @@ class AmerikanerKind:
     """Amerikaner, Kani and the Norwegian-American rules."""
 
     name: str = "amerikaner"
+    record_format: str = FORMAT
     ai_levels: tuple[str, ...] = ("easy", "strong")
     default_players: int = 4
 
