@@ -531,9 +531,9 @@ def _games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bo
     where = f"<#{table.channel_id}> · {link}"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
-        return table.kind.title(table.rules), where, lobby_turn_text(), None, False
+        return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
     mine = table.seats[seat].user_id == user and not table.seats[seat].played_by_ai
-    return (table.kind.title(table.rules), where, seat_names(table.seats)[seat],
+    return (table.kind.words.title(table.rules), where, seat_names(table.seats)[seat],
             _deadline(table), mine)
 
 
@@ -573,7 +573,7 @@ def lobby_view(table: Table) -> Components:
     view.add_item(_lobby_host_menu(table))
     house = table.kind.house_rules(table.rules)
     if house:
-        options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
+        options = [discord.SelectOption(label=shorten(table.kind.words.option_label(key),
                                                       OPTION_LABEL_LIMIT), value=key,
                                         description=shorten(what, OPTION_LABEL_LIMIT),
                                         default=on)
@@ -681,19 +681,19 @@ def table_panel(table: Table) -> Panel:
     names = seat_names(table.seats)
     kind = table.kind
     if table.stage == LOBBY:
-        options = kind.options_line(table.rules)
+        options = kind.words.options_line(table.rules)
         if table.turn_timer:  # the players see the clock they sign up for
             options += "\n" + timer_text(round(table.turn_timer / 60), table.reminders,
                                          table.timeout_action)
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
-                           kind.lobby_title(table.rules), options)
-    return _with_deadline(table, kind.table_panel(table.game, names))
+                           kind.words.lobby_title(table.rules), options)
+    return _with_deadline(table, kind.words.table_panel(table.game, names))
 
 
 def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
     """A player's own hand, for them alone: compact, so that it and its buttons fit one
     phone screen; `details`: with the whole table (the panel's Table button)."""
-    return _with_deadline(table, table.kind.seat_panel(table.game, seat,
+    return _with_deadline(table, table.kind.words.seat_panel(table.game, seat,
                                                        seat_names(table.seats),
                                                        compact=not details))
 
@@ -718,7 +718,7 @@ def _with_deadline(table: Table, panel: Panel) -> Panel:
 
 def _final_panel(table: Table) -> Panel:
     """The standings of a finished game."""
-    return table.kind.final_standings(table.game, seat_names(table.seats))
+    return table.kind.words.final_standings(table.game, seat_names(table.seats))
 
 
 TABLE_PICTURE = "table.png"
@@ -738,7 +738,7 @@ async def _table_picture(table: Table) -> discord.File | None:
     here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    png = await PAINTER.table(table.kind.table_scene(table.game,
+    png = await PAINTER.table(table.kind.words.table_scene(table.game,
                                                      picture_seat_names(table.seats)))
     return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
@@ -754,7 +754,7 @@ async def _totals_chart(table: Table) -> discord.File | None:
     places = ([result.place for result in sorted(table.kind.results(table.game),
                                                   key=lambda result: result.seat)]
               if table.kind.finished(table.game) else None)
-    png = await PAINTER.chart(table.kind.title(table.rules), picture_seat_names(table.seats),
+    png = await PAINTER.chart(table.kind.words.title(table.rules), picture_seat_names(table.seats),
                               totals, getattr(table.rules, "target", None), places)
     return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 
@@ -1312,7 +1312,7 @@ class Tables(commands.Cog):
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
             elif row.kind == POST_TIMEOUT:
                 seat = int(row.params["seat"])
-                played = table.kind.describe_action(row.params["action"])
+                played = table.kind.words.describe_action(row.params["action"])
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             else:
@@ -1343,7 +1343,7 @@ class Tables(commands.Cog):
         Posted as a message of its own where the table message cannot be edited (none,
         too old, deleted, refused); that one then loses its buttons."""
         with await self.public(table.guild_id):
-            panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
+            panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = _embed(panel), summary_view(table, index)
         old = table.message_id
         shows_summary = old is not None and self._summarised.get(table.id) == old
@@ -1505,7 +1505,7 @@ class Tables(commands.Cog):
                 embed = _embed(cancelled_panel(safe_markdown(user.display_name)))
             await interaction.response.edit_message(embed=embed, view=None)
         elif op == "rules":
-            await self._reply(interaction, table.kind.rules_text(table.rules))
+            await self._reply(interaction, table.kind.words.rules_text(table.rules))
         elif op == "hand":
             # Refreshed in place when clicked in the hand panel itself; from the games
             # list ("hand:list"), a panel of its own, so the list stays.
@@ -1605,7 +1605,7 @@ class Tables(commands.Cog):
         if table is None or table.game is None:
             await self._reply(interaction, table_closed_text())
             return
-        panel = table.kind.deal_review(table.game, index, seat_names(table.seats))
+        panel = table.kind.words.deal_review(table.game, index, seat_names(table.seats))
         await self._reply(interaction, panel=panel)
 
     async def _rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -1761,7 +1761,7 @@ class Tables(commands.Cog):
         if await self._wants_dm(table.guild_id, user) \
                 and await self._ping_by_dm(table, user, reminder, deadline):
             return
-        title = table.kind.title(table.rules)
+        title = table.kind.words.title(table.rules)
         with await self.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
             if reminder:
@@ -1810,7 +1810,7 @@ class Tables(commands.Cog):
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
         with await self.public(table.guild_id):
-            text = dm_turn_text(server, table.channel_id, table.kind.title(table.rules),
+            text = dm_turn_text(server, table.channel_id, table.kind.words.title(table.rules),
                                 deadline, reminder)
             view = ping_view(table)
         try:
@@ -2038,7 +2038,7 @@ class Tables(commands.Cog):
             # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
             # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
             await interaction.response.defer(thinking=True)
-            channel = await self.table_channel(interaction, kind.title(rules))
+            channel = await self.table_channel(interaction, kind.words.title(rules))
         table = await self.tables.create(guild, channel, interaction.user.id,
                                          interaction.user.display_name, chosen, int(count),
                                          merged, timer * 60 or None, game=game,
@@ -2067,7 +2067,7 @@ class Tables(commands.Cog):
             "timeout_action": None if on_timeout is None else check_timeout_action(on_timeout)}
         if options is None and not changed and language is None \
                 and all(v is None for v in asked.values()):
-            await self._reply(interaction, kind.settings_text(current, False) + "\n"
+            await self._reply(interaction, kind.words.settings_text(current, False) + "\n"
                               + switches_text(current.get("switches", {})) + "\n"
                               + _settings_timer(current)
                               + language_text(await self.server_language(guild)))
@@ -2088,7 +2088,7 @@ class Tables(commands.Cog):
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
         _committed(interaction, None)
-        await self._reply(interaction, kind.settings_text(new, True) + "\n"
+        await self._reply(interaction, kind.words.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + _settings_timer(new)
                           + language_text(await self.server_language(guild)))
@@ -2119,7 +2119,7 @@ class Tables(commands.Cog):
         answer in the channel that links to it."""
         with await self.public(table.guild_id):
             embed, view = _embed(table_panel(table)), lobby_view(table)
-            link = thread_opened_text(table.channel_id, table.kind.title(table.rules))
+            link = thread_opened_text(table.channel_id, table.kind.words.title(table.rules))
         deferred = interaction.response.is_done()  # a thread was asked for (new_table)
         if table.channel_id == interaction.channel_id:
             if deferred:  # the thread could not be started: the lobby plays here
@@ -2288,7 +2288,7 @@ class Tables(commands.Cog):
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
         with await self.public(guild):
-            lines = self.tables.kind(game).stats_lines(s.stats)
+            lines = self.tables.kind(game).words.stats_lines(s.stats)
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),
@@ -2306,7 +2306,7 @@ class Tables(commands.Cog):
                         edit: bool) -> None:
         """Page `page` of the game's guide, with the way to the others (for the reader
         alone; a click turns the page in place)."""
-        pages = self.tables.kind(game).help_pages()
+        pages = self.tables.kind(game).words.help_pages()
         current = min(max(1, page), len(pages))
         shown = pages[current - 1]
         panel = Panel(title=shown.title, description=shown.description, fields=shown.fields,

@@ -317,7 +317,7 @@ def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
         # else that of the game answering.
         game = error.params.get("game") or getattr(kind, "name", None)
         return _platform_sentence(error.code, error.params).replace("{game}", game or "")
-    return kind.error_text(error)
+    return kind.words.error_text(error)
 
 
 def _platform_sentence(code: str, params: dict[str, Any]) -> str:
