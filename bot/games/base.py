@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy as _copy
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
@@ -111,6 +111,8 @@ class GameKindBase:
     default_players: int
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
     words: GameWords
+    # The presets `make_rules` takes (None: the game's default), for the tests to try.
+    presets: ClassVar[tuple[str | None, ...]] = (None,)
     # The key under which a record in the game's format keeps its deals.
     DEALS: ClassVar[str] = "deals"
 
@@ -250,8 +252,9 @@ class GameKindBase:
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,
                  preset: str | None = None, ask: InputFn = input,
-                 say: OutputFn = print) -> int:
-        """A game in the terminal: seat 0 is the human, the rest the AI `level`. The
+                 say: OutputFn = print, human: bool = True) -> int:
+        """A game in the terminal: seat 0 is the human (with `human`), the rest the AI
+        `level`. The
         default shows the seat's panel and numbers the seat's legal actions (as the
         `random` AI sees them, `legal_actions`)."""
         rng = random.Random(seed)
@@ -260,7 +263,7 @@ class GameKindBase:
         game, _ = self.new_game(rules, 0, rng)
         names = ["you", *(f"AI {n}" for n in range(1, self.players(rules)))]
         while (seat := self.to_act(game)) is not None:
-            if seat == 0:
+            if seat == 0 and human:
                 action = self._ask(game, names, ask, say)
             else:
                 action = self.choose_action(game, seat, level, rng)
@@ -286,6 +289,11 @@ class GameKindBase:
     def action_to_json(self, action: Any) -> Mapping[str, Any]:
         """An action as the record stores it (what `words.describe_action` reads)."""
         raise NotImplementedError
+
+    def error_examples(self) -> Iterator[GameError]:
+        """Refusals of the game, one of each code and reason it words (the conformance
+        suite checks they read in every language); none by default."""
+        return iter(())
 
     def secret_cards(self, game: Any, seat: int | None) -> set[int]:
         """The cards `seat` (None: anyone, a public message) may not know now: what a

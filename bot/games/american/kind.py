@@ -121,11 +121,11 @@ class AmericanKind(GameKindBase):
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,
                  preset: str | None = None, ask: InputFn = input,
-                 say: OutputFn = print) -> int:
+                 say: OutputFn = print, human: bool = True) -> int:
         from .terminal import run_game
 
         return run_game(players or DEFAULT_PLAYERS, options, seed, level, target,
-                        ask=ask, say=say)
+                        ask=ask, say=say, human=human)
 
     def legal_actions(self, game: Game, seat: int) -> list[Action]:
         from .views import legal_action_list

@@ -19,7 +19,7 @@ from .actions import Action
 from .game import Game
 from .record import FORMAT, action_to_json, game_to_record, load_game, replay
 from .results import game_results
-from .rules import BOOLEAN_OPTIONS, Rules
+from .rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from .views import GameView, HandView, game_view, hand_view, known_cards
 from .words import AmerikanerWords
 
@@ -30,6 +30,7 @@ class AmerikanerKind(GameKindBase):
     name = "amerikaner"
     FORMAT = FORMAT
     DEALS = "hands"  # the store keeps Amerikaner's own format
+    presets = PRESETS
     ai_levels: tuple[str, ...] = ("easy", "strong")
     default_players: int = 4
     rules_class = Rules
@@ -136,11 +137,11 @@ class AmerikanerKind(GameKindBase):
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,
                  preset: str | None = None, ask: InputFn = input,
-                 say: OutputFn = print) -> int:
+                 say: OutputFn = print, human: bool = True) -> int:
         from .terminal import run_game
 
         return run_game(preset or "amerikaner", players or self.default_players, options,
-                        seed, level, target, ask=ask, say=say)
+                        seed, level, target, ask=ask, say=say, human=human)
 
     def secret_cards(self, game: Game, seat: int | None) -> set[int]:
         """Every card in play the view of `seat` (None: the public's) does not show."""
