@@ -9,9 +9,21 @@ trick resolution are then a few integer operations, which keeps AI play-outs che
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeAlias
 
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
+
+# Names for the ints, as python-chess names its own (`Square = int`, `Bitboard = int`):
+# plain aliases, not NewType. An alias is `int` to mypy, mypyc and the interpreter alike,
+# so the compiled cores keep their unboxed int arithmetic and no call wraps a value; a
+# NewType would make every `mask & other` an `int` needing a cast back, for no check
+# that the tests do not already make.
+Card: TypeAlias = int
+"""One card: `suit * 13 + rank` (0..51), a joker 52..54."""
+CardMask: TypeAlias = int
+"""A set of cards: bit `card` set for each card in it."""
+Seat: TypeAlias = int
+"""A seat at the table, 0-based in turn order."""
 
 # `Final`: the compiled build (mypyc) reads these as C constants, not from the module dict.
 SUITS: Final = "SHDC"
@@ -32,34 +44,34 @@ COURT_MASK: Final[int] = sum(((1 << 9) | (1 << 10) | (1 << 11)) << (13 * s) for 
 TWOS_MASK: Final[int] = sum(1 << (13 * s) for s in range(4))
 
 
-def suit_of(card: int) -> int:
+def suit_of(card: Card) -> int:
     """The suit index of a suited card, -1 for a joker."""
     return card // 13 if card < JOKER_BASE else -1
 
 
-def rank_of(card: int) -> int:
+def rank_of(card: Card) -> int:
     return card % 13 if card < JOKER_BASE else -1
 
 
-def is_joker(card: int) -> bool:
+def is_joker(card: Card) -> bool:
     return card >= JOKER_BASE
 
 
-def card_name(card: int) -> str:
+def card_name(card: Card) -> str:
     """Record notation: `AS`, `10H`, `JK1`."""
     if card >= JOKER_BASE:
         return f"JK{card - JOKER_BASE + 1}"
     return RANKS[card % 13] + SUITS[card // 13]
 
 
-def card_label(card: int) -> str:
+def card_label(card: Card) -> str:
     """Readable on a phone: `A♠`, `10♥`, `🃏1`."""
     if card >= JOKER_BASE:
         return f"Joker {card - JOKER_BASE + 1}"
     return RANKS[card % 13] + SUIT_SYMBOLS[card // 13]
 
 
-def card_list(cards: Iterable[int]) -> str:
+def card_list(cards: Iterable[Card]) -> str:
     """Cards grouped by suit in the order given: `♠ A K 10 · ♥ Q 9`; jokers last."""
     groups: dict[int, list[str]] = {}
     for card in cards:
@@ -73,7 +85,7 @@ def card_list(cards: Iterable[int]) -> str:
     return " · ".join(parts) if parts else "—"
 
 
-def card_long_name(card: int) -> str:
+def card_long_name(card: Card) -> str:
     if card >= JOKER_BASE:
         return f"joker {card - JOKER_BASE + 1}"
     return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
@@ -93,7 +105,7 @@ _NOTATION_MAX: Final = 3
 _ASCII_SPACE: Final = " \t\n\r\f\v"
 
 
-def parse_card(text: object) -> int:
+def parse_card(text: object) -> Card:
     """The card written as `text` (case-insensitive, `T` for ten); symbols are accepted
     too (`A♠`). Anything else raises `GameError(invalid_card, reason="typed", text=...)`:
     only ASCII letters and digits are notation, so neither '²' nor a fullwidth 'Ａ' is,
@@ -109,7 +121,7 @@ def is_card(text: object) -> bool:
     return _read_card(text) >= 0
 
 
-def _read_card(text: object) -> int:
+def _read_card(text: object) -> Card:
     """The card, or -1 if `text` is not card notation."""
     if not isinstance(text, str):
         return -1
@@ -123,7 +135,7 @@ def _read_card(text: object) -> int:
     return _PARSE.get(key.upper(), -1)
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[Card]) -> CardMask:
     if isinstance(cards, tuple):  # the usual case, which compiled code iterates faster
         return _tuple_mask(cards)
     mask = 0
@@ -132,7 +144,7 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def _tuple_mask(cards: tuple[int, ...]) -> int:
+def _tuple_mask(cards: tuple[Card, ...]) -> CardMask:
     mask = 0
     for card in cards:
         mask |= 1 << card
@@ -164,7 +176,7 @@ _JOKER_CARDS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(j for j in JOKERS if x >> (j - JOKER_BASE) & 1) for x in range(8))
 
 
-def cards_of(mask: int) -> tuple[int, ...]:
+def cards_of(mask: CardMask) -> tuple[Card, ...]:
     """The cards of a mask in display order (S H D C, high to low, jokers last)."""
     # Suit by suit, skipping empty suits: a mask of one suit (a legal follow) is then a
     # single look-up, with no tuple built.
@@ -183,7 +195,7 @@ def cards_of(mask: int) -> tuple[int, ...]:
     return out
 
 
-def bits(mask: int) -> tuple[int, ...]:
+def bits(mask: CardMask) -> tuple[Card, ...]:
     """The cards of a mask in ascending order (the order AI code iterates in)."""
     out = _A0[mask & 8191]
     part = mask >> 13 & 8191
@@ -207,7 +219,7 @@ class RandomSource(Protocol):
     def random(self) -> float: ...
 
 
-def shuffled(mask: int, rng: RandomSource) -> list[int]:
+def shuffled(mask: CardMask, rng: RandomSource) -> list[Card]:
     """The cards of a mask in random order from `rng`: one `rng.random()` key is drawn
     per card, in ascending card order, and the cards are sorted by key (a stable sort).
     That is an unbiased shuffle, several times faster than `random.shuffle` in CPython,
@@ -218,8 +230,8 @@ def shuffled(mask: int, rng: RandomSource) -> list[int]:
     return cards
 
 
-def shuffled_hands(mask: int, rng: RandomSource, players: int,
-                   each: int) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+def shuffled_hands(mask: CardMask, rng: RandomSource, players: int,
+                   each: int) -> tuple[tuple[tuple[Card, ...], ...], list[Card]]:
     """`shuffled(mask, rng)` dealt out: `players` hands of `each` cards, each in display
     order, then the cards left over in shuffled order. (deal.deal_cards' hot part, here
     so that it is compiled with this module.)"""
@@ -235,15 +247,15 @@ def shuffled_hands(mask: int, rng: RandomSource, players: int,
     return tuple(hands), cards[start:]
 
 
-def highest_in(mask: int) -> int:
+def highest_in(mask: CardMask) -> Card:
     return mask.bit_length() - 1
 
 
-def names(cards: Iterable[int]) -> list[str]:
+def names(cards: Iterable[Card]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
-def held_mask(held: int, cards: Iterable[int]) -> int:
+def held_mask(held: CardMask, cards: Iterable[Card]) -> CardMask:
     """The mask of `cards`, which must be distinct and all in `held` (a mask); else
     refused with CARD_NOT_IN_HAND, naming the first that is not (or twice)."""
     mask = 0

@@ -8,31 +8,24 @@ pin them); a code only one game uses lives in that game's package.
 
 from __future__ import annotations
 
-# The stable codes, in the order in which they are checked where one action could earn two.
+# The codes every game shares (a record, its rules and deal, a card, turn and phase, a
+# hand's card count, the game's end), in the order in which they are checked where one
+# action could earn two. The platform words them once (bot/render/text.py); a game may
+# word one more closely where its parameters say more. A code only one game uses lives
+# in that game's package (Amerikaner's: bot/games/amerikaner/errors.py).
 INVALID_RECORD = "invalid_record"
 INVALID_RULES = "invalid_rules"
 INVALID_DEAL = "invalid_deal"
 INVALID_CARD = "invalid_card"
 NOT_YOUR_TURN = "not_your_turn"
 WRONG_PHASE = "wrong_phase"
-BID_TOO_LOW = "bid_too_low"
-BID_TOO_HIGH = "bid_too_high"
-ALREADY_PASSED = "already_passed"
-REDEAL_NOT_ALLOWED = "redeal_not_allowed"
 CARD_NOT_IN_HAND = "card_not_in_hand"
 WRONG_CARD_COUNT = "wrong_card_count"
-MUST_FOLLOW_SUIT = "must_follow_suit"
-MUST_PLAY_CALLED_CARD = "must_play_called_card"
-INVALID_CALL = "invalid_call"
-INVALID_TRUMP = "invalid_trump"
-INVALID_LEAD = "invalid_lead"
 GAME_OVER = "game_over"
 
-ALL_CODES = (
+SHARED_CODES = (
     INVALID_RECORD, INVALID_RULES, INVALID_DEAL, INVALID_CARD, NOT_YOUR_TURN, WRONG_PHASE,
-    BID_TOO_LOW, BID_TOO_HIGH, ALREADY_PASSED, REDEAL_NOT_ALLOWED, CARD_NOT_IN_HAND,
-    WRONG_CARD_COUNT, MUST_FOLLOW_SUIT, MUST_PLAY_CALLED_CARD, INVALID_CALL, INVALID_TRUMP,
-    INVALID_LEAD, GAME_OVER,
+    CARD_NOT_IN_HAND, WRONG_CARD_COUNT, GAME_OVER,
 )
 
 
@@ -58,24 +51,29 @@ class GameError(Exception):
 
 
 class RecordError(GameError):
-    """A refusal located in a game record: which hand and which action (zero-based)."""
+    """A refusal located in a game record: which part of it (a hand of Amerikaner, a deal
+    of American: each game names its parts) and which action of that part, zero-based;
+    None where the fault is in neither. Every game's records raise this one type."""
 
-    def __init__(self, code: str, hand: int | None = None, action: int | None = None,
+    # Positional only: a game's parameters may use the same names (`part=` in American).
+    def __init__(self, code: str, part: int | None = None, action: int | None = None, /,
                  **params: object) -> None:
         super().__init__(code, **params)
-        self.hand = hand
+        self.part = part
         self.action = action
 
     @classmethod
-    def located(cls, error: GameError, hand: int | None, action: int | None = None,
+    def located(cls, error: GameError, part: int | None, action: int | None = None,
                 code: str | None = None) -> RecordError:
-        """`error` (a rule's refusal) as met at `hand` and `action` of a record, under
+        """`error` (a rule's refusal) as met at `part` and `action` of a record, under
         `code` if given (a record's rules refused are all `invalid_rules`)."""
-        located = cls(code or error.code, hand, action)
+        located = cls(code or error.code, part, action)
         located.params = dict(error.params)
         return located
 
-    def to_json(self, message: str) -> dict[str, object]:
-        """RECORD_FORMAT.md's error object; `message` is the sentence for the code."""
-        return {"error": {"hand": self.hand, "action": self.action, "code": self.code,
+    def to_json(self, message: str, part: str = "hand") -> dict[str, object]:
+        """The record format's error object, the part under the game's name for it
+        (`hand` in RECORD_FORMAT.md, `deal` in RULES-AMERICAN.md section 10); `message`
+        is the sentence for the code."""
+        return {"error": {part: self.part, "action": self.action, "code": self.code,
                           "message": message}}

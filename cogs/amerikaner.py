@@ -16,8 +16,9 @@ import discord
 from discord import app_commands
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, suit_of
-from bot.errors import INVALID_CARD, INVALID_LEAD, INVALID_TRUMP, GameError
+from bot.errors import INVALID_CARD, GameError
 from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
+from bot.games.amerikaner.errors import INVALID_LEAD, INVALID_TRUMP
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from bot.games.amerikaner.text import (
     bid_label,

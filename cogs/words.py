@@ -105,12 +105,20 @@ def _option_strings(command: app_commands.Command[Any, Any, None]
             yield "choice", choice.name
 
 
+# The comment that tells bot/i18n/split_catalogs.py whose words a command's string is: a
+# game's (its command group is named after it) or the platform's (a top-level command).
+OWNER_COMMENT = "words of:"
+
+
 def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
             ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Babel's extraction method for the commands (babel.cfg): their strings as
-    `pgettext(context, message)` calls, read off the groups the bot registers."""
-    seen: set[tuple[str, str]] = set()
-    for pair in command_strings(bot_commands()):
-        if pair not in seen:
-            seen.add(pair)
-            yield 1, "pgettext", pair, []
+    `pgettext(context, message)` calls, read off the groups the bot registers, each with
+    a comment naming whose commands use it (a game's group, or "platform")."""
+    owners: dict[tuple[str, str], set[str]] = {}
+    for command in bot_commands():
+        owner = command.name if isinstance(command, app_commands.Group) else "platform"
+        for pair in command_strings([command]):
+            owners.setdefault(pair, set()).add(owner)
+    for pair, names in owners.items():
+        yield 1, "pgettext", pair, [f"{OWNER_COMMENT} {' '.join(sorted(names))}"]

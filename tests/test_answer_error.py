@@ -11,8 +11,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import BID_TOO_LOW, GameError
+from bot.errors import GameError
 from bot.games import GAMES
+from bot.games.amerikaner.errors import BID_TOO_LOW
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.render import INTERNAL_ERROR
 from bot.tables import TableError

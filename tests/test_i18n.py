@@ -1,6 +1,9 @@
 """Every word a player reads goes through the translation function (bot.i18n).
 
-* The committed template (messages.pot) holds exactly the messages the code has.
+* Each committed template (the platform's bot/i18n/locales/messages.pot and each game's
+  bot/games/<game>/locales/messages.pot) holds exactly the messages its code has, as
+  bot/i18n/split_catalogs.py splits them: no message in two catalogs, and every
+  registered game's catalog registered with bot.i18n.
 * Under a pseudo-locale that wraps every translation in «…», the texts of a real played
   game (panels, the table picture's scene, summaries, standings, rules, help, the lobby,
   the leaderboard, stats and every refusal) have no letters outside the markers but seat
@@ -18,6 +21,7 @@ import ast
 import json
 import random
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +34,7 @@ from babel.messages.pofile import read_po
 
 from bot.cards import JOKER_BASE, card_label
 from bot.errors import GameError
+from bot.games import GAMES
 from bot.games.american import text as american_text
 from bot.games.american.actions import Action as AmericanAction
 from bot.games.american.game import Game as AmericanGame
@@ -44,7 +49,7 @@ from bot.games.amerikaner.record import load_game
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from bot.games.amerikaner.terminal import run_game
 from bot.games.amerikaner.text import describe_action, error_sentence, help_text, rules_text
-from bot.i18n import LOCALES, _, install, ngettext, use_locale
+from bot.i18n import _, catalog_dirs, install, ngettext, split_catalogs, use_locale
 from bot.render import (
     error_text,
     leaderboard_panel,
@@ -61,7 +66,9 @@ from bot.tables import Seat, TableError
 from bot.tables.panel import Panel
 
 REPO = Path(__file__).resolve().parent.parent
-POT = LOCALES / "messages.pot"
+# Every catalog by owner: the platform's and each game's (bot/i18n/split_catalogs.py).
+CATALOGS = {owner: split_catalogs.catalog_dir(owner, REPO)
+            for owner in (split_catalogs.PLATFORM, *split_catalogs.games(REPO))}
 PSEUDO = "qps"  # the customary name of a pseudo-locale
 NAMES = ["alice", "bob", "carol", "dave"]
 
@@ -78,13 +85,40 @@ def _extracted() -> dict[object, object]:
     return found
 
 
-def test_the_template_is_up_to_date() -> None:
-    """Regenerate with the command in the README ("Translations") when this fails."""
-    with POT.open("rb") as fh:
+def _template_keys(owner: str) -> set[object]:
+    with (CATALOGS[owner] / "messages.pot").open("rb") as fh:
         template = read_po(fh)
-    committed = {(m.id if isinstance(m.id, str) else tuple(m.id), m.context)
-                 for m in template if m.id}
-    assert committed == set(_extracted())
+    return {(m.id if isinstance(m.id, str) else tuple(m.id), m.context)
+            for m in template if m.id}
+
+
+@pytest.fixture(scope="module")
+def split() -> dict[str, list[Any]]:
+    """The messages of each catalog as the code has them now."""
+    return split_catalogs.split(split_catalogs.extracted(REPO), split_catalogs.games(REPO))
+
+
+@pytest.mark.parametrize("owner", sorted(CATALOGS))
+def test_the_template_is_up_to_date(owner: str, split: dict[str, list[Any]]) -> None:
+    """Regenerate with the command in the README ("Translations") when this fails."""
+    assert _template_keys(owner) == set(split[owner])
+
+
+def test_every_message_is_in_one_catalog_and_every_game_has_one() -> None:
+    """The catalogs together hold every message of the code, each in one catalog (the
+    merged lookup then finds it whatever the order); every game has its catalog, and
+    its package registers it with bot.i18n."""
+    seen: dict[object, str] = {}
+    for owner in CATALOGS:
+        for key in _template_keys(owner):
+            assert key not in seen, (key, owner, seen.get(key))
+            seen[key] = owner
+    assert set(seen) == set(_extracted())
+    registered = {path.resolve() for path in catalog_dirs()}
+    for kind in GAMES.values():
+        package = Path(sys.modules[type(kind).__module__].__file__ or "").parent
+        assert (package / "locales").resolve() in registered, kind.name
+        assert package.name in CATALOGS and CATALOGS[package.name].is_dir(), kind.name
 
 
 # ----------------------------------------------------------------- the pseudo-locale
@@ -610,32 +644,33 @@ def test_the_platform_names_the_command_of_the_game_at_hand() -> None:
 # of, and different from the English wherever the English is a sentence.
 
 NB = "nb"
-NB_PO = LOCALES / NB / "LC_MESSAGES" / "messages.po"
 
 
 def _placeholders(message: str) -> set[str]:
     return set(_PLACEHOLDER.findall(message))
 
 
-def _nb_catalog() -> Catalog:
-    with NB_PO.open("rb") as fh:
+def _nb_catalog(owner: str) -> Catalog:
+    with (CATALOGS[owner] / NB / "LC_MESSAGES" / "messages.po").open("rb") as fh:
         return read_po(fh, locale=NB)
 
 
-def test_the_nb_catalog_parses_with_two_plural_forms_and_no_fuzzy_entry() -> None:
-    catalog = _nb_catalog()
+@pytest.mark.parametrize("owner", sorted(CATALOGS))
+def test_the_nb_catalog_parses_with_two_plural_forms_and_no_fuzzy_entry(owner: str) -> None:
+    catalog = _nb_catalog(owner)
     assert (catalog.num_plurals, catalog.plural_expr) == (2, "(n != 1)")
     assert not catalog.fuzzy
     assert [m.id for m in catalog if m.id and m.fuzzy] == []
     assert [(m.id, errors) for m, errors in catalog.check() if errors] == []
 
 
-def test_the_nb_catalog_translates_every_message_of_the_template() -> None:
+@pytest.mark.parametrize("owner", sorted(CATALOGS))
+def test_the_nb_catalog_translates_every_message_of_the_template(owner: str) -> None:
     """Every message of the template has a non-empty nb translation, every plural form,
     with exactly the placeholders of the English (regenerate the template, then
     `pybabel update -l nb` and translate what is new, when this fails)."""
-    catalog = _nb_catalog()
-    with POT.open("rb") as fh:
+    catalog = _nb_catalog(owner)
+    with (CATALOGS[owner] / "messages.pot").open("rb") as fh:
         template = [m for m in read_po(fh) if m.id]
     problems = []
     for message in template:

@@ -14,6 +14,7 @@ from bot.errors import (
     INVALID_RECORD,
     INVALID_RULES,
     GameError,
+    RecordError,
 )
 
 from .actions import FLIP, PICKUP, PLAY, SWAP, Action
@@ -32,30 +33,6 @@ _FORMS: dict[str, tuple[tuple[str, type], ...]] = {
     SWAP: (("hand", list), ("up", list)),
     FLIP: (("index", int),),
 }
-
-
-class RecordError(GameError):
-    """A refusal located in a record: which deal and which action (zero-based; None where
-    the fault is not in one)."""
-
-    def __init__(self, code: str, deal: int | None = None, action: int | None = None,
-                 **params: object) -> None:
-        super().__init__(code, **params)
-        self.deal = deal
-        self.action = action
-
-    @classmethod
-    def located(cls, error: GameError, deal: int | None, action: int | None = None,
-                code: str | None = None) -> RecordError:
-        """A rule's refusal as met at `deal` and `action`, under `code` if given."""
-        located = cls(code or error.code, deal, action)
-        located.params = dict(error.params)
-        return located
-
-    def to_json(self, message: str) -> dict[str, object]:
-        """Section 10's error object; `message` is the sentence for the code."""
-        return {"error": {"deal": self.deal, "action": self.action, "code": self.code,
-                          "message": message}}
 
 
 def _is_whole(value: object) -> bool:
@@ -269,7 +246,7 @@ def replay(data: object) -> dict[str, object]:
     try:
         return replay_output(load_game(data))
     except RecordError as exc:
-        return exc.to_json(error_sentence(exc))
+        return exc.to_json(error_sentence(exc), part="deal")
 
 
 # ----------------------------------------------------------------------------- saving

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from types import FunctionType
 from typing import Any, Final
 
-from bot.cards import card_name, cards_of, held_mask
+from bot.cards import Card, CardMask, Seat, card_name, cards_of, held_mask
 from bot.errors import (
     CARD_NOT_IN_HAND,
     INVALID_RECORD,
@@ -103,12 +103,12 @@ PLAYABLE: Final[tuple[tuple[int, ...], ...]] = tuple(
 COMPILED: Final[bool] = not isinstance(rank_playable, FunctionType)
 
 
-def rank_order(card: int) -> int:
+def rank_order(card: Card) -> int:
     """A card's place in the order hands are shown: ranks 2..A, suits S H D C within."""
     return card % 13 * 4 + card // 13
 
 
-def sorted_cards(mask: int) -> list[int]:
+def sorted_cards(mask: CardMask) -> list[Card]:
     """The cards of a mask, low to high (rank_order)."""
     return sorted(cards_of(mask), key=rank_order)
 
@@ -121,14 +121,14 @@ if Action._fields != ("seat", "kind", "cards", "up", "position"):
                       "(see _action): update it with actions.py")
 
 
-def _action(seat: int, kind: str, cards: tuple[int, ...] = (), up: tuple[int, ...] = (),
+def _action(seat: Seat, kind: str, cards: tuple[Card, ...] = (), up: tuple[Card, ...] = (),
             position: int = -1) -> Action:
     """`Action(...)` without the named tuple's Python-level `__new__` (several times
     slower than a call to `tuple.__new__`, which is all it does)."""
     return _new_tuple(_ACTION, (seat, kind, cards, up, position))
 
 
-def _mask(cards: Sequence[int]) -> int:
+def _mask(cards: Sequence[Card]) -> CardMask:
     mask = 0
     for card in cards:
         mask |= 1 << card
@@ -263,14 +263,14 @@ class DealState:
         return pile[-1] % 13 if pile else NO_RANK
 
     @property
-    def winner(self) -> int:
+    def winner(self) -> Seat:
         """The first player out of a finished deal, -1 otherwise."""
         return self.places[0] if self.outcome == FINISHED else -1
 
-    def is_out(self, seat: int) -> bool:
+    def is_out(self, seat: Seat) -> bool:
         return bool(self.out >> seat & 1)
 
-    def playable_mask(self) -> int:
+    def playable_mask(self) -> CardMask:
         """The hand cards the player to act may play now (0 outside the play phase)."""
         if self.phase != PLAY_PHASE:
             return 0
@@ -288,7 +288,7 @@ class DealState:
             return ()
         return tuple(range(len(self.down[self.to_act])))
 
-    def holdings(self, seat: int) -> int:
+    def holdings(self, seat: Seat) -> CardMask:
         """Every card `seat` still has: hand, face-up and face-down (a mask)."""
         return self.hands[seat] | _mask(self.up[seat]) | _mask(self.down[seat])
 
@@ -324,7 +324,7 @@ class DealState:
         else:
             raise GameError(INVALID_RECORD, reason="unknown_action", kind=kind)
 
-    def play(self, seat: int, cards: Sequence[int]) -> None:
+    def play(self, seat: Seat, cards: Sequence[Card]) -> None:
         """Play one or more cards of one rank from the hand onto the pile."""
         self.check_actor(seat, PLAY)
         if not cards:
@@ -345,7 +345,7 @@ class DealState:
         self._after_pile_grew(seat, rank)
         self._count_action()
 
-    def pickup(self, seat: int) -> None:
+    def pickup(self, seat: Seat) -> None:
         """Take the whole pile into the hand; the turn passes."""
         self.check_actor(seat, PICKUP)
         if not self.pile:
@@ -360,7 +360,7 @@ class DealState:
         self._next_turn(seat)
         self._count_action()
 
-    def swap(self, seat: int, given: Sequence[int], taken: Sequence[int]) -> None:
+    def swap(self, seat: Seat, given: Sequence[Card], taken: Sequence[Card]) -> None:
         """Option `swap`: hand cards `given` for as many face-up cards `taken`; the i-th
         card given takes the table position of the i-th taken."""
         self.check_actor(seat, SWAP)
@@ -389,7 +389,7 @@ class DealState:
             self.to_act = (seat + 1) % self.n
         self._count_action()
 
-    def flip(self, seat: int, index: int) -> None:
+    def flip(self, seat: Seat, index: int) -> None:
         """Option `blind_down`: turn over the face-down card at `index` (among those
         left, in the order dealt); play it if it may go on the pile, else pick up the
         pile and it."""
@@ -410,11 +410,11 @@ class DealState:
 
     # ----------------------------------------------------------------- consequences
 
-    def _held(self, seat: int, cards: Sequence[int]) -> int:
+    def _held(self, seat: Seat, cards: Sequence[Card]) -> CardMask:
         """The mask of `cards`, which must all be distinct and in `seat`'s hand."""
         return held_mask(self.hands[seat], cards)
 
-    def _draw(self, seat: int) -> None:
+    def _draw(self, seat: Seat) -> None:
         """Draw back up to the hand size of the deal while the deck lasts."""
         hand = self.hands[seat]
         deck = self.deck
@@ -425,7 +425,7 @@ class DealState:
         self.hands[seat] = hand
         self.deck_pos = pos
 
-    def _take_pile(self, seat: int, extra: int) -> None:
+    def _take_pile(self, seat: Seat, extra: CardMask) -> None:
         """The pile (and `extra`, a turned-over card) into `seat`'s hand, in sight of all."""
         taken = _mask(self.pile) | extra
         self.hands[seat] |= taken
@@ -458,7 +458,7 @@ class DealState:
         else:
             self._next_turn(seat)
 
-    def _take_up(self, seat: int) -> None:
+    def _take_up(self, seat: Seat) -> None:
         """An empty hand with the deck gone takes up the face-up cards, and once those
         are gone the face-down ones (not with `blind_down`, which turns them over)."""
         up = self.up[seat]
@@ -471,7 +471,7 @@ class DealState:
             self.hands[seat] = _mask(self.down[seat])
             self.down[seat] = []
 
-    def _go_out(self, seat: int) -> None:
+    def _go_out(self, seat: Seat) -> None:
         self.out |= 1 << seat
         self.places.append(seat)
         n = self.n
@@ -484,7 +484,7 @@ class DealState:
         else:
             self._next_turn(seat)
 
-    def _next_turn(self, seat: int) -> None:
+    def _next_turn(self, seat: Seat) -> None:
         """The turn passes clockwise to the next player who still has cards."""
         n = self.n
         nxt = (seat + 1) % n
@@ -492,7 +492,7 @@ class DealState:
             nxt = (nxt + 1) % n
         self._give_turn(nxt)
 
-    def _give_turn(self, seat: int) -> None:
+    def _give_turn(self, seat: Seat) -> None:
         self.to_act = seat
         # A player still in with an empty hand has only face-down cards, under
         # `blind_down` (otherwise they were taken up when the hand emptied).

@@ -17,23 +17,17 @@ from bot.cards import (
     JOKER_MASK,
     SUIT_MASKS,
     SUITS,
+    Card,
+    CardMask,
+    Seat,
     cards_of,
     held_mask,
     mask_of,
 )
 from bot.errors import (
-    ALREADY_PASSED,
-    BID_TOO_HIGH,
-    BID_TOO_LOW,
     CARD_NOT_IN_HAND,
-    INVALID_CALL,
-    INVALID_LEAD,
     INVALID_RECORD,
-    INVALID_TRUMP,
-    MUST_FOLLOW_SUIT,
-    MUST_PLAY_CALLED_CARD,
     NOT_YOUR_TURN,
-    REDEAL_NOT_ALLOWED,
     WRONG_CARD_COUNT,
     WRONG_PHASE,
     GameError,
@@ -41,6 +35,17 @@ from bot.errors import (
 
 from .actions import TRUMP_CHOICES, Action
 from .deal import Deal
+from .errors import (
+    ALREADY_PASSED,
+    BID_TOO_HIGH,
+    BID_TOO_LOW,
+    INVALID_CALL,
+    INVALID_LEAD,
+    INVALID_TRUMP,
+    MUST_FOLLOW_SUIT,
+    MUST_PLAY_CALLED_CARD,
+    REDEAL_NOT_ALLOWED,
+)
 from .rules import Rules
 from .scoring import score_hand
 
@@ -104,7 +109,7 @@ if Action._fields != ("seat", "kind", "bid", "cards", "card", "call", "trump"):
                       "(see _action): update it with actions.py")
 
 
-def _action(seat: int, kind: str, bid: int | str | None = None, cards: tuple[int, ...] = (),
+def _action(seat: Seat, kind: str, bid: int | str | None = None, cards: tuple[Card, ...] = (),
             card: int | None = None, call: int | None = None,
             trump: str | None = None) -> Action:
     """`Action(...)` without the named tuple's Python-level `__new__` (several times
@@ -380,14 +385,14 @@ class Hand:
         return (not self.all_pass and self.bidder >= 0
                 and (self._kani or self.high_bid != self._top_value))
 
-    def holder_of(self, card: int) -> int:
+    def holder_of(self, card: Card) -> Seat:
         bit = 1 << card
         for seat, held in enumerate(self.hands):
             if held & bit:
                 return seat
         return -1
 
-    def can_redeal(self, seat: int) -> bool:
+    def can_redeal(self, seat: Seat) -> bool:
         return (self.rules.style.redeal and self.phase == BID and seat == self.to_act
                 and not self.bid_made >> seat & 1 and not self.hands[seat] & COURT_MASK)
 
@@ -399,7 +404,7 @@ class Hand:
         bids.append(self._top_value)
         return bids
 
-    def legal_play_mask(self) -> int:
+    def legal_play_mask(self) -> CardMask:
         """The cards the player to act may play now (lead or follow), as a mask."""
         held = self.hands[self.to_act]
         phase = self.phase
@@ -417,7 +422,7 @@ class Hand:
         follow = held & SUIT_MASKS[led]
         return follow if follow else held
 
-    def callable_mask(self, suit: int) -> int:
+    def callable_mask(self, suit: int) -> CardMask:
         """Cards the bidder may call when leading `suit`: that suit's cards not in the
         bidder's hand nor discards (they may lie in the blind or be out of the pack)."""
         return SUIT_MASKS[suit] & ~self.hands[self.bidder] & ~self.discards
@@ -465,7 +470,7 @@ class Hand:
         else:
             raise GameError(INVALID_RECORD, reason="unknown_action", kind=kind)
 
-    def exchange(self, seat: int, cards: Sequence[int]) -> None:
+    def exchange(self, seat: Seat, cards: Sequence[Card]) -> None:
         self.check_actor(seat, "exchange")
         size = self.rules.blind_size
         if len(cards) > size:
@@ -483,11 +488,11 @@ class Hand:
         else:
             self.to_act = (seat + 1) % self.n
 
-    def _take_cards(self, seat: int, cards: Sequence[int]) -> int:
+    def _take_cards(self, seat: Seat, cards: Sequence[Card]) -> CardMask:
         """The mask of `cards`, which must all be distinct and held by `seat`."""
         return held_mask(self.hands[seat], cards)
 
-    def redeal(self, seat: int) -> None:
+    def redeal(self, seat: Seat) -> None:
         self.check_actor(seat, "redeal")
         if self.bid_made >> seat & 1:
             raise GameError(REDEAL_NOT_ALLOWED, reason="after_bid")
@@ -497,7 +502,7 @@ class Hand:
         self.outcome = REDEAL
         self.phase = DONE
 
-    def bid(self, seat: int, value: object) -> None:
+    def bid(self, seat: Seat, value: object) -> None:
         """Bid `value`: a number, or the top bid's name. Anything else is refused with a
         `GameError` (records may hold anything)."""
         self.check_actor(seat, "bid")
@@ -537,7 +542,7 @@ class Hand:
         else:
             self.to_act = self._next_bidder(seat)
 
-    def pass_turn(self, seat: int) -> None:
+    def pass_turn(self, seat: Seat) -> None:
         self.check_actor(seat, "pass")
         self.actions.append(_PASS_ACTIONS[seat] if seat < _CACHED_SEATS
                             else _action(seat, "pass"))
@@ -562,7 +567,7 @@ class Hand:
     def _active_seats(self) -> int:
         return self.n - self.passed.bit_count()
 
-    def _next_bidder(self, seat: int) -> int:
+    def _next_bidder(self, seat: Seat) -> Seat:
         n = self.n
         nxt = (seat + 1) % n
         while self.passed >> nxt & 1:
@@ -577,7 +582,7 @@ class Hand:
         else:
             self.phase = LEAD
 
-    def discard(self, seat: int, cards: Sequence[int]) -> None:
+    def discard(self, seat: Seat, cards: Sequence[Card]) -> None:
         self.check_actor(seat, "discard")
         size = self.rules.kitty_size
         if len(cards) != size:
@@ -590,7 +595,7 @@ class Hand:
         self.actions.append(_action(seat, "discard", cards=tuple(cards)))
         self.phase = LEAD
 
-    def play(self, seat: int, card: int, call: int | None = None,
+    def play(self, seat: Seat, card: Card, call: Card | None = None,
              trump: str | None = None) -> None:
         if self.phase != PLAY or seat != self.to_act or call is not None \
                 or trump is not None:
@@ -612,7 +617,7 @@ class Hand:
                             else _action(seat, "play", card=card))
         self._play_card(seat, card, bit)
 
-    def _play_checked(self, seat: int, card: int, call: int | None,
+    def _play_checked(self, seat: Seat, card: Card, call: Card | None,
                       trump: str | None) -> None:
         self.check_actor(seat, "play")
         if not self.hands[seat] >> card & 1:
@@ -629,7 +634,7 @@ class Hand:
             raise GameError(INVALID_CALL, reason="not_opening_lead")
         self.play(seat, card)
 
-    def _check_opening_lead(self, card: int, call: int | None, trump: str | None) -> None:
+    def _check_opening_lead(self, card: Card, call: Card | None, trump: str | None) -> None:
         if not self.with_trumps:
             if trump is not None:
                 raise GameError(INVALID_TRUMP, reason="no_trumps")
@@ -657,7 +662,7 @@ class Hand:
         elif not callable_cards >> call & 1:
             raise GameError(INVALID_CALL, reason="own_card", card=call)
 
-    def _open(self, card: int, call: int | None, trump: str | None) -> None:
+    def _open(self, card: Card, call: Card | None, trump: str | None) -> None:
         if self.with_trumps:
             self.trump = card // 13 if trump is None else _trump_from_choice(_normal_trump(trump))
             if call is not None:
@@ -665,7 +670,7 @@ class Hand:
                 self.called_holder = self.holder_of(call)
         self.phase = PLAY
 
-    def _play_card(self, seat: int, card: int, bit: int) -> None:
+    def _play_card(self, seat: Seat, card: Card, bit: CardMask) -> None:
         hands = self.hands
         hands[seat] = hands[seat] ^ bit
         self.played |= bit

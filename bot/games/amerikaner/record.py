@@ -12,13 +12,13 @@ from bot.errors import (
     INVALID_DEAL,
     INVALID_RECORD,
     INVALID_RULES,
-    INVALID_TRUMP,
     GameError,
     RecordError,
 )
 
 from .actions import Action
 from .deal import Deal
+from .errors import INVALID_TRUMP
 from .game import Game
 from .hand import (
     ALL_PASS_PLAYED,

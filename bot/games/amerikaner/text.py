@@ -14,22 +14,13 @@ from typing import Any
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_list, card_name, is_joker, suit_of
 from bot.errors import (
-    ALREADY_PASSED,
-    BID_TOO_HIGH,
-    BID_TOO_LOW,
     CARD_NOT_IN_HAND,
     GAME_OVER,
-    INVALID_CALL,
     INVALID_CARD,
     INVALID_DEAL,
-    INVALID_LEAD,
     INVALID_RECORD,
     INVALID_RULES,
-    INVALID_TRUMP,
-    MUST_FOLLOW_SUIT,
-    MUST_PLAY_CALLED_CARD,
     NOT_YOUR_TURN,
-    REDEAL_NOT_ALLOWED,
     WRONG_CARD_COUNT,
     WRONG_PHASE,
     GameError,
@@ -40,6 +31,17 @@ from bot.tables.scene import CardGroup, Scene, SeatScene
 
 from .actions import INVALID_BID, Action
 from .claim import INVALID_CLAIM
+from .errors import (
+    ALREADY_PASSED,
+    BID_TOO_HIGH,
+    BID_TOO_LOW,
+    INVALID_CALL,
+    INVALID_LEAD,
+    INVALID_TRUMP,
+    MUST_FOLLOW_SUIT,
+    MUST_PLAY_CALLED_CARD,
+    REDEAL_NOT_ALLOWED,
+)
 from .hand import ALL_PASS_PLAYED, MADE, REDEAL, THROWN_IN
 from .rules import BOOLEAN_OPTIONS, PRESET_TABLE, Rules, default_target
 from .views import DEAL_NOT_FINISHED, DealReview, GameView, HandView, LegalActions, TrickView

@@ -1,0 +1,206 @@
+"""Extract the catalogs: the platform's (bot/i18n/locales) and each game's
+(bot/games/<game>/locales), each from its own code, and bring every translation along.
+
+    python -m bot.i18n.split_catalogs [--check] [--from REV ...]
+
+One extraction (Babel, with babel.cfg) finds every message; a message belongs to the game
+whose code holds it (under bot/games/<game>/, or a command of the game's group: cogs/words.py
+names the owner in a comment), and to the platform when the platform's code holds it or
+two games share it. So each message lives in one catalog, and bot/i18n's merged lookup
+finds it whatever the order. Each catalog's `messages.pot` is rewritten, and each
+language's `messages.po` beside it keeps exactly the template's messages, translated from
+whichever catalog translated them before (a message that moved keeps its words).
+
+`--from REV` (repeatable) also takes translations from the catalogs of a git revision
+(any layout: the one catalog of before, or these), for messages no catalog here translates:
+after a merge whose catalogs conflicted, keep either side and run this with the other
+branch as REV. `--check` writes nothing and exits 1 if a file would change (the test suite
+checks the same, tests/test_i18n.py). This module imports no game: it reads the folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+REPO = Path(__file__).resolve().parents[2]
+PLATFORM = "platform"
+PROJECT = "amerikaner"
+TRANSLATED = ("nb",)  # the languages with catalogs, besides English (the source)
+OWNER_COMMENT = "words of:"  # cogs/words.py's comment on a command's string
+_PO = Path("LC_MESSAGES") / "messages.po"
+
+Key = tuple[object, str | None]  # (msgid, or (singular, plural); context)
+
+
+def games(repo: Path = REPO) -> list[str]:
+    """The games by their folders (bot/games/<name>/__init__.py), sorted."""
+    return sorted(p.parent.name for p in (repo / "bot" / "games").glob("*/__init__.py"))
+
+
+def catalog_dir(owner: str, repo: Path = REPO) -> Path:
+    if owner == PLATFORM:
+        return repo / "bot" / "i18n" / "locales"
+    return repo / "bot" / "games" / owner / "locales"
+
+
+def _key(message: object, context: str | None) -> Key:
+    return (tuple(message) if isinstance(message, (list, tuple)) else message, context)
+
+
+def extracted(repo: Path = REPO) -> Iterator[tuple[str, Key]]:
+    """(file, key) of every message occurrence, as Babel finds them with babel.cfg; a
+    command's string comes with its owners in place of the file (`words of: <names>`)."""
+    if str(repo) not in sys.path:
+        sys.path.insert(0, str(repo))  # babel.cfg names cogs.words' extraction method
+    with (repo / "babel.cfg").open() as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    for filename, _line, message, comments, context in extract_from_dir(
+            str(repo), method_map, options_map):
+        owners = [c[len(OWNER_COMMENT):].split() for c in comments
+                  if c.startswith(OWNER_COMMENT)]
+        where = " ".join(owners[0]) if owners else filename.replace("\\", "/")
+        yield where, _key(message, context)
+
+
+def _owner_of(where: str, known: set[str]) -> set[str]:
+    if not where.startswith("bot/"):  # the command words' owners, by name
+        return {name if name in known else PLATFORM for name in where.split()}
+    parts = where.split("/")
+    if len(parts) > 3 and parts[1] == "games" and parts[2] in known:
+        return {parts[2]}
+    return {PLATFORM}
+
+
+def split(found: Iterable[tuple[str, Key]], known: Iterable[str]) -> dict[str, list[Key]]:
+    """Each catalog's messages (in first-found order): a game's own, the platform's and
+    the shared."""
+    names = set(known)
+    owners: dict[Key, set[str]] = {}
+    for where, key in found:
+        owners.setdefault(key, set()).update(_owner_of(where, names))
+    out: dict[str, list[Key]] = {PLATFORM: [], **{name: [] for name in sorted(names)}}
+    for key, who in owners.items():
+        out[who.pop() if len(who) == 1 else PLATFORM].append(key)
+    return out
+
+
+# ----------------------------------------------------------------------------- writing
+
+def _dump(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, no_location=True, sort_output=True, ignore_obsolete=True)
+    return buffer.getvalue()
+
+
+def _same_but_dates(old: bytes, new: bytes) -> bool:
+    def strip(text: bytes) -> list[bytes]:
+        return [line for line in text.splitlines()
+                if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
+    return strip(old) == strip(new)
+
+
+def _template(keys: list[Key]) -> Catalog:
+    catalog = Catalog(project=PROJECT, version="VERSION", fuzzy=True)
+    for message, context in keys:
+        catalog.add(message, context=context)
+    return catalog
+
+
+def _translated(lang: str, keys: list[Key], header: Catalog | None,
+                sources: list[Catalog]) -> Catalog:
+    """`keys` in `lang`, each from the first source that translates it (else empty)."""
+    catalog = Catalog(locale=lang, project=PROJECT, version="VERSION", fuzzy=False)
+    if header is not None:  # keep the translators' header: glossary, team, dates
+        catalog.header_comment = header.header_comment
+        catalog.mime_headers = header.mime_headers
+    for message, context in keys:
+        found = next((m for m in (s.get(message, context) for s in sources)
+                      if m is not None and _is_translated(m)), None)
+        if found is None:
+            catalog.add(message, ("", "") if isinstance(message, tuple) else "",
+                        context=context)
+        else:
+            catalog.add(message, found.string, context=context,
+                        user_comments=list(found.user_comments),
+                        flags=set(found.flags) - {"fuzzy"})
+    return catalog
+
+
+def _is_translated(message: Message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return all(strings) and not message.fuzzy
+
+
+def _read(data: bytes, lang: str | None = None) -> Catalog:
+    return read_po(io.BytesIO(data), locale=lang)
+
+
+def _catalogs_on_disk(lang: str, repo: Path) -> list[tuple[Path, Catalog]]:
+    found = [catalog_dir(PLATFORM, repo) / lang / _PO,
+             *sorted((repo / "bot" / "games").glob(f"*/locales/{lang}/{_PO.as_posix()}"))]
+    return [(path, _read(path.read_bytes(), lang)) for path in found if path.is_file()]
+
+
+def _catalogs_at(rev: str, lang: str, repo: Path) -> list[Catalog]:
+    """`lang`'s catalogs at git revision `rev`, wherever they lie in its tree."""
+    listing = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "--name-only", rev],
+                             check=True, capture_output=True, text=True).stdout.split()
+    suffix = f"locales/{lang}/{_PO.as_posix()}"
+    return [_read(subprocess.run(["git", "-C", str(repo), "show", f"{rev}:{path}"],
+                                 check=True, capture_output=True).stdout, lang)
+            for path in listing if path.endswith(suffix)]
+
+
+def plan(repo: Path = REPO, revs: Iterable[str] = ()) -> dict[Path, bytes]:
+    """Every catalog file's new contents, by path."""
+    parts = split(extracted(repo), games(repo))
+    files: dict[Path, bytes] = {}
+    for owner, keys in parts.items():
+        files[catalog_dir(owner, repo) / "messages.pot"] = _dump(_template(keys))
+    for lang in TRANSLATED:
+        on_disk = _catalogs_on_disk(lang, repo)
+        by_path = dict(on_disk)
+        elsewhere = [c for rev in revs for c in _catalogs_at(rev, lang, repo)]
+        platform_now = by_path.get(catalog_dir(PLATFORM, repo) / lang / _PO)
+        for owner, keys in parts.items():
+            path = catalog_dir(owner, repo) / lang / _PO
+            own = by_path.get(path)
+            # Its own catalog first, then the others here, then the revisions'.
+            sources = [*([own] if own else []), *(c for p, c in on_disk if p != path),
+                       *elsewhere]
+            files[path] = _dump(_translated(lang, keys, own or platform_now, sources))
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if a catalog is out of date")
+    parser.add_argument("--from", dest="revs", action="append", default=[],
+                        metavar="REV", help="also take translations from git revision REV")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, data in plan(REPO, args.revs).items():
+        if path.is_file() and _same_but_dates(path.read_bytes(), data):
+            continue
+        stale.append(path)
+        if not args.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+    for path in stale:
+        print(("out of date: " if args.check else "wrote ") + str(path.relative_to(REPO)))
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
