@@ -68,7 +68,7 @@ class AmerikanerBot(commands.AutoShardedBot):
         # This process's share of the token's requests a second (bot/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
-        # Nobody is pinged unless a send names them (cogs/tables.py `_pinging_user`): names
+        # Nobody is pinged unless a send names them (cogs/tables/common.py `pinging_user`): names
         # and typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,

@@ -1,6 +1,6 @@
 """/american: American's own commands and buttons (play a rank, pick up the pile, swap
 hand cards for face-up cards, turn over a face-down card) on the shared table of
-cogs/tables.py, which also gives this group the commands every game shares (join, hand,
+cogs/tables/, which also gives this group the commands every game shares (join, hand,
 leave, export, ...).
 
 A thin adapter: it parses what players type or click into the game's actions; the table
@@ -44,7 +44,7 @@ from bot.typed_cards import (
     typed_matches,
     typed_value,
 )
-from cogs.tables import (
+from cogs.tables.api import (
     HINT_EMOJI,
     HINT_STYLE,
     LANGUAGE_CHOICES,
@@ -57,9 +57,9 @@ from cogs.tables import (
     TableBot,
     TableButton,
     TableSelect,
-    _choices,
-    _embed,
-    _select_options,
+    choices,
+    select_options,
+    to_embed,
 )
 
 GAME = "american"
@@ -93,7 +93,7 @@ def _fewer(legal: LegalActions) -> list[tuple[int, ...]]:
 
 
 def _marked(button: TableButton, marked: bool) -> TableButton:
-    """The hint's move: green, with a star (cogs.tables.HINT_STYLE, HINT_EMOJI)."""
+    """The hint's move: green, with a star (cogs.tables.api.HINT_STYLE, HINT_EMOJI)."""
     if marked:
         button.item.style = HINT_STYLE
         button.item.emoji = HINT_EMOJI
@@ -108,7 +108,7 @@ def hand_components(table: Table, view: GameView, hint: Action | None = None
     deal = view.deal
     legal = deal.legal if deal is not None else None
     if legal is not None and legal.phase == "swap":
-        options = _select_options((card_label(c), card_name(c)) for c in legal.hand)
+        options = select_options((card_label(c), card_name(c)) for c in legal.hand)
         if options and legal.up:
             ui.add_item(TableSelect(t, f"{v}:give", options, placeholder=give_placeholder(),
                                     min_values=1, max_values=min(len(options),
@@ -136,7 +136,7 @@ def hand_components(table: Table, view: GameView, hint: Action | None = None
                                 hint is not None and hint.kind == PICKUP))
         fewer = _fewer(legal)
         if fewer:
-            options = _select_options((fewer_option(c), _names(c)) for c in fewer)
+            options = select_options((fewer_option(c), _names(c)) for c in fewer)
             ui.add_item(TableSelect(t, f"{v}:fewer", options,
                                     placeholder=fewer_placeholder()))
     ui.add_item(TableButton(t, "hand", label=button_label("refresh"), emoji="🔄"))
@@ -146,7 +146,7 @@ def hand_components(table: Table, view: GameView, hint: Action | None = None
 def take_components(table: Table, given: tuple[int, ...], up: tuple[int, ...]) -> Components:
     """The second step of a swap: the face-up cards taken for the hand cards given."""
     ui = Components()
-    options = _select_options((card_label(c), card_name(c)) for c in up)
+    options = select_options((card_label(c), card_name(c)) for c in up)
     ui.add_item(TableSelect(table.id, f"{table.version}:swap:{_names(given)}", options,
                             placeholder=take_placeholder(len(given)),
                             min_values=len(given), max_values=len(given)))
@@ -206,18 +206,18 @@ class American(GameCog):
                          version: int, values: list[str]) -> None:
         """The hand cards to give are chosen: ask which face-up cards they replace.
         Nothing changes until that is chosen too."""
-        seat = self.host._my_seat(table, interaction.user.id)
+        seat = self.my_seat(table, interaction.user.id)
         view = table.seat_view(seat) if table.stage == PLAYING else None
         legal = view.deal.legal if view is not None and view.deal is not None else None
         if version != table.version or legal is None or legal.phase != "swap":
-            await self.host.answer_stale(interaction, table)
+            await self.answer_stale(interaction, table)
             return
         given = tuple(parse_card(name) for name in values)
         for card in given:
             if card not in legal.hand:
                 raise GameError(CARD_NOT_IN_HAND, card=card)
         await interaction.response.edit_message(
-            embed=_embed(swap_step_panel(given)), view=take_components(table, given, legal.up))
+            embed=to_embed(swap_step_panel(given)), view=take_components(table, given, legal.up))
 
     # ------------------------------------------------------------- slash commands
 
@@ -237,8 +237,8 @@ class American(GameCog):
                   reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
-        await self.host.new_table(
-            interaction, GAME, preset=None, players=players, target=target,
+        await self.new_table(
+            interaction, preset=None, players=players, target=target,
             turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
             options={"same_rank": same_rank, "four_burns": four_burns, "swap": swap,
                      "blind_down": blind_down, "voluntary_pickup": voluntary_pickup},
@@ -248,13 +248,13 @@ class American(GameCog):
     @group.command(name="play", description="Play cards of one rank onto the pile")
     @app_commands.describe(cards="The cards, e.g. 7S 7H, or a rank, e.g. 7 (all you hold)")
     async def play(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        table = self.host._table_here(interaction)
+        table = self.table_here(interaction)
 
         def make(seat: int) -> Action:
             view = table.seat_view(seat)
             hand = view.deal.hand if view is not None and view.deal is not None else ()
             return Action.play(seat, _parse_play(cards, hand or ()))
-        await self.host.act(interaction, table, make)
+        await self.act(interaction, table, make)
 
     @play.autocomplete("cards")
     async def play_complete(self, interaction: discord.Interaction[Any], current: str
@@ -268,13 +268,13 @@ class American(GameCog):
         # What is typed so far starts the play's first card in any of its names (English
         # notation, label, Norwegian letters or words), or the whole value.
         typed = current.strip()
-        return _choices((name + norwegian_suffix(cards), _spaced(cards)) for name, cards in plays
+        return choices((name + norwegian_suffix(cards), _spaced(cards)) for name, cards in plays
                         if _spaced(cards).startswith(typed.upper())
                         or typed_matches(cards[0], typed))
 
     @group.command(name="pickup", description="Pick up the pile")
     async def pickup(self, interaction: discord.Interaction[Any]) -> None:
-        await self.host.act(interaction, self.host._table_here(interaction), Action.pickup)
+        await self.act(interaction, self.table_here(interaction), Action.pickup)
 
     @group.command(name="swap", description="Before play: swap hand cards for face-up cards")
     @app_commands.describe(hand="Hand cards to give, e.g. 3C 5D ('none' to keep your cards)",
@@ -285,7 +285,7 @@ class American(GameCog):
             keep = hand.strip().lower() in ("", "none")
             return Action.swap(seat, () if keep else _parse_cards(hand),
                                () if keep else _parse_cards(up))
-        await self.host.act(interaction, self.host._table_here(interaction), make)
+        await self.act(interaction, self.table_here(interaction), make)
 
     @swap.autocomplete("hand")
     async def swap_hand_complete(self, interaction: discord.Interaction[Any], current: str
@@ -313,7 +313,7 @@ class American(GameCog):
             if not (word.isascii() and word.isdigit() and len(word) <= 2):
                 raise GameError(INVALID_CARD, reason="position", text=position)
             return Action.flip(seat, int(word) - 1)
-        await self.host.act(interaction, self.host._table_here(interaction), make)
+        await self.act(interaction, self.table_here(interaction), make)
 
     @flip.autocomplete("position")
     async def flip_complete(self, interaction: discord.Interaction[Any], current: str
@@ -321,7 +321,7 @@ class American(GameCog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase != "flip":
             return []
-        return _choices((position_choice(i), str(i + 1)) for i in legal.indexes
+        return choices((position_choice(i), str(i + 1)) for i in legal.indexes
                         if str(i + 1).startswith(current.strip()))
 
     def _legal_for(self, interaction: discord.Interaction[Any]) -> LegalActions | None:
@@ -340,7 +340,7 @@ class American(GameCog):
         kind = self.tables.kind(GAME)
         rules = table.rules if table is not None and table.kind is kind else \
             kind.make_rules(None, kind.default_players, {})
-        await self.host._reply(interaction, kind.words.rules_text(rules))
+        await self.reply(interaction, kind.words.rules_text(rules))
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
@@ -360,8 +360,8 @@ class American(GameCog):
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:
-        await self.host.save_settings(
-            interaction, GAME, preset=None, players=players, target=target,
+        await self.save_settings(
+            interaction, preset=None, players=players, target=target,
             options=options, turn_timer=turn_timer, reminders=reminders,
             on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
@@ -404,11 +404,11 @@ def _more_cards(current: str, cards: tuple[int, ...], most: int, first: list[str
     chosen = set(done)
     prefix = " ".join(typed_value(c) for c in done)
     if len(done) >= most:
-        return _choices([(prefix, prefix)]) if prefix else []
+        return choices([(prefix, prefix)]) if prefix else []
     values = [((prefix + " " + choice_name(c)).strip(), (prefix + " " + typed_value(c)).strip())
               for c in cards if c not in chosen]
     extra = [(w, w) for w in first if not done]
-    return _choices([*extra, *values])
+    return choices([*extra, *values])
 
 
 async def setup(bot: TableBot) -> None:

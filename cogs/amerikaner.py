@@ -1,5 +1,5 @@
 """/amerikaner: Amerikaner's own commands and buttons (bidding, discards, the blind
-exchange, the play with its opening lead) on the shared table of cogs/tables.py, which
+exchange, the play with its opening lead) on the shared table of cogs/tables/, which
 also gives this group the commands every game shares (join, hand, leave, export, ...).
 
 A thin adapter: it parses what players type or click into the game's actions; the table
@@ -39,7 +39,7 @@ from bot.render import button_label
 from bot.tables import Table, TableError
 from bot.tables.service import PLAYING
 from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, typed_value
-from cogs.tables import (
+from cogs.tables.api import (
     HINT_EMOJI,
     HINT_STYLE,
     LANGUAGE_CHOICES,
@@ -52,9 +52,9 @@ from cogs.tables import (
     TableBot,
     TableButton,
     TableSelect,
-    _choices,
-    _embed,
-    _select_options,
+    choices,
+    select_options,
+    to_embed,
 )
 
 GAME = "amerikaner"
@@ -68,7 +68,7 @@ def _card_style(card: int) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if suit_of(card) in (1, 2) else discord.ButtonStyle.secondary
 
 def _marked(button: TableButton, marked: bool) -> TableButton:
-    """The hint's move: green, with a star (cogs.tables.HINT_STYLE, HINT_EMOJI)."""
+    """The hint's move: green, with a star (cogs.tables.api.HINT_STYLE, HINT_EMOJI)."""
     if marked:
         button.item.style = HINT_STYLE
         button.item.emoji = HINT_EMOJI
@@ -105,7 +105,7 @@ def hand_view_components(table: Table, view: HandView, hint: Action | None = Non
                                 _hinted(hint, "bid", bid=bid)))
     elif legal.phase in ("discard", "exchange"):
         low, high = legal.card_count
-        options = _select_options((card_label(c), card_name(c)) for c in legal.cards)
+        options = select_options((card_label(c), card_name(c)) for c in legal.cards)
         if legal.phase == "discard":
             ui.add_item(TableSelect(t, f"{v}:discard", options,
                                     placeholder=discard_placeholder(high),
@@ -148,7 +148,7 @@ def call_components(table: Table, card: int, trump: str, calls: tuple[int, ...]
                     ) -> Components:
     ui = Components()
     usual = usual_call(calls)
-    options = _select_options((call_label(c, c == usual), card_name(c)) for c in calls)
+    options = select_options((call_label(c, c == usual), card_name(c)) for c in calls)
     ui.add_item(TableSelect(table.id, f"{table.version}:call:{card_name(card)}:{trump}",
                             options, placeholder=call_placeholder()))
     ui.add_item(TableButton(table.id, "hand", label=button_label("back"), emoji="↩"))
@@ -213,7 +213,7 @@ class Amerikaner(GameCog):
         Nothing changes until the call is chosen."""
         if version != table.version:
             raise TableError("stale")
-        seat = self.host._my_seat(table, interaction.user.id)
+        seat = self.my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         if view is None or view.legal is None or view.legal.phase != "lead":
             raise TableError("stale")
@@ -221,7 +221,7 @@ class Amerikaner(GameCog):
         if card not in view.legal.cards:
             raise GameError(INVALID_LEAD, reason="not_legal")
         if op == "lead" and view.legal.trumps:
-            await interaction.response.edit_message(embed=_embed(lead_trump_panel(card)),
+            await interaction.response.edit_message(embed=to_embed(lead_trump_panel(card)),
                                                     view=lead_trump_components(table, card))
             return
         trump = args[1] if op == "trump" and len(args) > 1 else "led"
@@ -230,9 +230,9 @@ class Amerikaner(GameCog):
             result = await self.tables.act(
                 table.id, interaction.user.id, version,
                 lambda s: Action.play(s, card, None, None if trump == "led" else trump))
-            await self.host.confirm(interaction, table, result, edit=True)
+            await self.confirm(interaction, table, result, edit=True)
             return
-        await interaction.response.edit_message(embed=_embed(lead_call_panel(card)),
+        await interaction.response.edit_message(embed=to_embed(lead_call_panel(card)),
                                                 view=call_components(table, card, trump, calls))
 
     # ------------------------------------------------------------- slash commands
@@ -257,8 +257,8 @@ class Amerikaner(GameCog):
                   reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
-        await self.host.new_table(
-            interaction, GAME, preset=preset, players=players, target=target,
+        await self.new_table(
+            interaction, preset=preset, players=players, target=target,
             turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
             options={"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
                      "kitty_trick": kitty_trick, "free_trump": free_trump,
@@ -271,8 +271,8 @@ class Amerikaner(GameCog):
     @group.command(name="bid", description="Bid, or pass")
     @app_commands.describe(value="A number, the top bid, pass or redeal")
     async def bid(self, interaction: discord.Interaction[Any], value: str) -> None:
-        table = self.host._table_here(interaction)
-        await self.host.act(interaction, table,
+        table = self.table_here(interaction)
+        await self.act(interaction, table,
                             lambda seat: _bid_action(seat, value, table.rules))
 
     @bid.autocomplete("value")
@@ -283,21 +283,21 @@ class Amerikaner(GameCog):
             return []
         typed = current.strip().lower()
         words = ["pass", *(["redeal"] if legal.can_redeal else []), *legal.bids]
-        return _choices((bid_label(w), str(w)) for w in words if str(w).startswith(typed))
+        return choices((bid_label(w), str(w)) for w in words if str(w).startswith(typed))
 
     @group.command(name="discard", description="Discard after taking the kitty")
     @app_commands.describe(cards="The cards, e.g. 2C 3C 10H KD")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
-        await self.host.act(interaction, self.host._table_here(interaction),
+        await self.act(interaction, self.table_here(interaction),
                             lambda s: Action.discard(s, _parse_cards(cards)))
 
     @group.command(name="exchange", description="Exchange cards with the blind (norsk)")
     @app_commands.describe(cards="Cards to give, e.g. 2C 3C; 'none' to keep your hand")
     async def exchange(self, interaction: discord.Interaction[Any], cards: str = "none"
                        ) -> None:
-        table = self.host._table_here(interaction)
+        table = self.table_here(interaction)
         keep = _ascii_word(cards) in ("", "none")
-        await self.host.act(interaction, table, lambda s: Action.exchange(
+        await self.act(interaction, table, lambda s: Action.exchange(
             s, () if keep else _parse_cards(cards)))
 
     @discard.autocomplete("cards")
@@ -311,8 +311,8 @@ class Amerikaner(GameCog):
         prefix = " ".join(typed_value(card) for card in done)
         chosen = set(done)
         if len(done) >= legal.card_count[1]:
-            return _choices([(prefix, prefix)]) if prefix else []
-        return _choices(((prefix + " " + choice_name(card)).strip(),
+            return choices([(prefix, prefix)]) if prefix else []
+        return choices(((prefix + " " + choice_name(card)).strip(),
                          (prefix + " " + typed_value(card)).strip())
                         for card in legal.cards if card not in chosen)
 
@@ -326,7 +326,7 @@ class Amerikaner(GameCog):
             (played,) = _parse_cards(card, 1)
             called = _parse_cards(call, 1)[0] if call else None
             return Action.play(seat, played, called, _parse_trump(trump) if trump else None)
-        await self.host.act(interaction, self.host._table_here(interaction), make)
+        await self.act(interaction, self.table_here(interaction), make)
 
     @play.autocomplete("card")
     async def card_complete(self, interaction: discord.Interaction[Any], current: str
@@ -334,7 +334,7 @@ class Amerikaner(GameCog):
         legal = self._legal_for(interaction)
         if legal is None or legal.phase not in ("lead", "play"):
             return []
-        return _choices((choice_name(c), typed_value(c)) for c in legal.cards
+        return choices((choice_name(c), typed_value(c)) for c in legal.cards
                         if typed_matches(c, current))
 
     @play.autocomplete("call")
@@ -347,7 +347,7 @@ class Amerikaner(GameCog):
         read = read_some(typed)
         led = read[0] if len(read) == 1 else None
         suits = [suit_of(led)] if led is not None else [s for s, _ in legal.calls]
-        return _choices((choice_name(c), typed_value(c)) for s in suits
+        return choices((choice_name(c), typed_value(c)) for s in suits
                         for c in legal.calls_for(s) if typed_matches(c, current))
 
     @play.autocomplete("trump")
@@ -357,7 +357,7 @@ class Amerikaner(GameCog):
         if legal is None or not legal.trumps:
             return []
         typed = current.strip().lower()
-        return _choices((trump_label(t), t) for t in legal.trumps if t.lower().startswith(typed))
+        return choices((trump_label(t), t) for t in legal.trumps if t.lower().startswith(typed))
 
     def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
         table = self.tables.in_channel(interaction.channel_id or 0)
@@ -379,7 +379,7 @@ class Amerikaner(GameCog):
             rules = kind.make_rules(preset, 4, {})
         else:
             kind, rules = table.kind, table.rules
-        await self.host._reply(interaction, kind.words.rules_text(rules))
+        await self.reply(interaction, kind.words.rules_text(rules))
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
@@ -396,8 +396,8 @@ class Amerikaner(GameCog):
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
                        language: str | None = None) -> None:
-        await self.host.save_settings(
-            interaction, GAME, preset=preset, players=players, target=target,
+        await self.save_settings(
+            interaction, preset=preset, players=players, target=target,
             options=options, turn_timer=turn_timer, reminders=reminders,
             on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,

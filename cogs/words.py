@@ -56,7 +56,7 @@ def game_groups() -> list[app_commands.Group]:
     import inspect
 
     from bot.games import COGS
-    from cogs.tables import GameCog
+    from cogs.tables.api import GameCog
 
     stub: Any = SimpleNamespace(tables=None, store=None, settings=None)
     groups = []

@@ -6,7 +6,10 @@ import discord
 import pytest
 
 from bot.render import Panel
-from cogs.tables import _choices, _custom_id, _embed, _select_options
+from cogs.tables import choices as _choices
+from cogs.tables import make_custom_id as _custom_id
+from cogs.tables import select_options as _select_options
+from cogs.tables import to_embed as _embed
 
 
 def test_embeds_fit() -> None:

@@ -622,8 +622,8 @@ def test_the_scan_finds_a_planted_word() -> None:
         (11, " ran out"), (12, "Saved. ")]
 
 
-@pytest.mark.parametrize("path", sorted((REPO / "cogs").glob("*.py")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((REPO / "cogs").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(REPO / "cogs")))
 def test_the_cogs_hold_no_word_a_player_reads(path: Path) -> None:
     assert _player_facing_literals(path.read_text()) == []
 

@@ -36,7 +36,7 @@ def test_the_import_rules_hold() -> None:
      "The table platform and the store know no game"),
     ("bot/store/models.py", "import bot.tables.kind", "The store knows no table"),
     ("bot/cards.py", "import bot.games", "The pack and the errors import nothing"),
-    ("cogs/tables.py", "import bot.games.amerikaner.rules", "The shared cog knows no game"),
+    ("cogs/tables/cog.py", "import bot.games.amerikaner.rules", "The shared cog knows no game"),
     ("cogs/amerikaner.py", "import bot.app", "The cogs never import the app"),
     ("bot/i18n/__init__.py", "import bot.errors", "The translation function imports nothing"),
 ])

@@ -1,0 +1,312 @@
+"""One class per kind of a table's click: the custom id's template picks the class
+(discord.py's DynamicItem), and the class says what the click does. The ids are those
+TableButton and TableSelect build (`amk:<table>:<op>...`, `amks:<table>:<op>...`), the
+same as before the classes, so buttons on messages posted long ago keep working.
+
+discord.py calls EVERY registered dynamic item whose template matches an id
+(ViewStore.dispatch_dynamic_items), so the templates never overlap: each names its own
+op exactly, and the last class of each prefix (OldButton, OldSelect) takes what none of
+the others does, built from the templates declared before it (`on_table`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.render import cancelled_panel, left_button_text, old_button_text
+from bot.tables import Table
+from bot.tables.names import safe_markdown
+from bot.tables.service import LOBBY
+from cogs.tables.boards import board_pool
+from cogs.tables.common import mark_committed, to_embed
+from cogs.tables.errors import run_component
+from cogs.tables.guards import check_bot_permissions, is_manager, seat_op
+from cogs.tables.views import host_choice, lobby_view, table_view
+
+if TYPE_CHECKING:  # the cog imports this module
+    from cogs.tables.cog import Tables
+
+# The ops of each prefix declared so far (their patterns): the fallback of the prefix
+# matches every other op.
+_DECLARED: dict[str, list[str]] = {"amk": [], "amks": []}
+_ID_CHARS = r"[A-Za-z0-9:_\-]*"
+
+
+def on_table(op: str, prefix: str = "amk") -> str:
+    """The template of a table's click whose op (what follows the table) fullmatches
+    the pattern `op`: `amk:` a button's, `amks:` a menu's."""
+    _DECLARED[prefix].append(op)
+    return rf"{prefix}:(?P<table>[0-9]+):(?P<rest>{op})"
+
+
+def _none_of(prefix: str) -> str:
+    """The template of the ops of `prefix` no class declared so far takes."""
+    declared = "|".join(f"(?:{op})" for op in _DECLARED[prefix])
+    return rf"{prefix}:(?P<table>[0-9]+):(?P<rest>(?!(?:{declared})$){_ID_CHARS})"
+
+
+class TableAction(discord.ui.DynamicItem[discord.ui.Item[Any]],
+                  template=r"(?!)"):  # the base: never matches
+    """A click on a table's control. `live`: the action needs the table in the lobby or
+    in play (a closed one answers with its end); `seat_op`: a seated player may make it
+    from elsewhere in the table's server or from a DM (cogs/tables/guards.py)."""
+
+    live: ClassVar[bool] = True
+    seat_op: ClassVar[bool] = False
+
+    def __init__(self, item: discord.ui.Item[Any], table_id: int, rest: str) -> None:
+        super().__init__(item)
+        self.table_id = table_id
+        self.parts = rest.split(":")
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]
+                             ) -> TableAction:
+        return cls(item, int(match["table"]), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]
+        await run_component(self, interaction,
+                            lambda cog: cog.on_click(interaction, self, values))
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+                  values: list[str]) -> None:
+        """The click's work: `table` is the live table (None if the action is not
+        `live`: it reads the table, finished or not, by self.table_id)."""
+        raise NotImplementedError
+
+
+# ----------------------------------------------------------------- the lobby
+
+async def _lobby_change(cog: Tables, interaction: discord.Interaction[Any], table: Table
+                        ) -> None:
+    mark_committed(interaction, table)
+    await cog.show_public(interaction, table, lobby_view)
+
+
+async def _ai_seats(cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                    what: str) -> None:
+    """The host's AI players: `fill` every free seat, `remove` the last, or add one of
+    level `what`."""
+    user = interaction.user.id
+    if what == "fill":
+        await cog.tables.fill_ai(table.id, user)
+    elif what == "remove":
+        await cog.tables.remove_ai(table.id, user)
+    else:
+        await cog.tables.add_ai(table.id, user, what)
+    await _lobby_change(cog, interaction, table)
+
+
+async def _cancel(cog: Tables, interaction: discord.Interaction[Any], table: Table) -> None:
+    user = interaction.user
+    await cog.tables.cancel(table.id, user.id, is_manager(interaction))
+    mark_committed(interaction, table, "cancel")
+    cog.forget_table(table)
+    with await cog.public(table.guild_id):
+        embed = to_embed(cancelled_panel(safe_markdown(user.display_name)))
+    await interaction.response.edit_message(embed=embed, view=None)
+
+
+class JoinButton(TableAction, template=on_table("join")):
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await _lobby_change(cog, interaction, table)
+
+
+class LeaveButton(TableAction, template=on_table("leave")):
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.tables.leave(table.id, interaction.user.id)
+        if table.stage == LOBBY:
+            await _lobby_change(cog, interaction, table)
+            return
+        mark_committed(interaction, table)
+        await cog.reply(interaction, left_button_text(table.kind.name))
+        cog.request_refresh(table)
+
+
+class AiButton(TableAction, template=on_table(r"ai:[A-Za-z0-9_\-]+")):
+    """The AI buttons of a lobby posted before the host menu."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await _ai_seats(cog, interaction, table, self.parts[1])
+
+
+class StartButton(TableAction, template=on_table("start")):
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        check_bot_permissions(interaction)
+        await cog.tables.start(table.id, interaction.user.id)
+        mark_committed(interaction, table, "start")
+        await cog.show_public(interaction, table, table_view)
+        cog.request_refresh(table)  # with its picture, drawn after the answer
+        await cog.follow_turn(table, None)  # the first player is pinged, host too
+
+
+class CancelButton(TableAction, template=on_table("cancel")):
+    """The Cancel button of a lobby posted before the host menu."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await _cancel(cog, interaction, table)
+
+
+class HostMenu(TableAction, template=on_table("host", "amks")):
+    """The lobby's host menu: its choice names the action (views.lobby_host_options)."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        parts = host_choice(values)
+        if parts == ["cancel"]:
+            await _cancel(cog, interaction, table)
+        else:
+            await _ai_seats(cog, interaction, table, parts[1])
+
+
+class HouseRulesMenu(TableAction, template=on_table("house", "amks")):
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.tables.set_house_rules(table.id, interaction.user.id, values)
+        await _lobby_change(cog, interaction, table)
+
+
+# ----------------------------------------------------------------- the player's hand
+
+class RulesButton(TableAction, template=on_table("rules")):
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.reply(interaction, table.kind.words.rules_text(table.rules))
+
+
+def _ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click came from a message for the user alone (their hand panel)."""
+    return interaction.message is not None and bool(interaction.message.flags.ephemeral)
+
+
+class HandButton(TableAction, template=on_table("hand(?::list)?")):
+    """My hand: refreshed in place when clicked in the hand panel itself; from the games
+    list (`hand:list`), a panel of its own, so the list stays."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.show_hand(interaction, table,
+                            refresh=_ephemeral(interaction) and len(self.parts) == 1)
+
+
+class TableToggle(TableAction, template=on_table("table(?::off)?")):
+    """The hand panel's Table button: the whole table in the panel (`table:off`: back)."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.show_hand(interaction, table, refresh=_ephemeral(interaction),
+                            details=self.parts[1:] != ["off"])
+
+
+class HintButton(TableAction, template=on_table("hint:[0-9]+")):
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.show_hint(interaction, table, int(self.parts[1]))
+
+
+class ClaimButton(TableAction, template=on_table("claim:[0-9]+")):
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.claim(interaction, table, int(self.parts[1]))
+
+
+async def _game_move(cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                     parts: list[str], values: list[str]) -> None:
+    """A game's own control (`<version>:<action...>`): the game's cog answers it."""
+    await cog.ui(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
+
+
+class MoveButton(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}")):
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await _game_move(cog, interaction, table, self.parts, values)
+
+
+class MoveMenu(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}", "amks")):
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await _game_move(cog, interaction, table, self.parts, values)
+
+
+# ----------------------------------------------------------------- after a game
+
+class ReviewButton(TableAction, template=on_table("review:[0-9]+")):
+    live = False
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+                  values: list[str]) -> None:
+        await cog.review(interaction, self.table_id, int(self.parts[1]))
+
+
+class RematchButton(TableAction, template=on_table("rematch")):
+    live = False
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+                  values: list[str]) -> None:
+        await cog.rematch(interaction, self.table_id)
+
+
+class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
+    """The leaderboard under a finished game's standings."""
+
+    live = False
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+                  values: list[str]) -> None:
+        finished = await cog.tables.load(self.table_id)
+        kind = finished.kind if finished is not None else cog.tables.kind(None)
+        # The rating board, once anyone is on it; before that (a server's first
+        # games) the board by wins, where the game just played shows.
+        rated = await cog.bot.store.rating_board_size(interaction.guild_id or 0,
+                                                      board_pool(kind))
+        await cog.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
+                                   1, edit=False, ephemeral=True)
+
+
+# ----------------------------------------------------------------- what no class takes
+
+class OldButton(TableAction, template=_none_of("amk")):
+    """A button no action takes (any more): the user is told it is old."""
+
+    def __init__(self, item: discord.ui.Item[Any], table_id: int, rest: str) -> None:
+        super().__init__(item, table_id, rest)
+        self.seat_op = seat_op(self.parts[0])  # type: ignore[misc]
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.reply(interaction, old_button_text())
+
+
+class OldSelect(OldButton, template=_none_of("amks")):
+    """A menu no action takes (any more)."""
+
+
+# Every class above, for the bot to register (Tables.cog_load).
+ACTIONS: tuple[type[TableAction], ...] = (
+    JoinButton, LeaveButton, AiButton, StartButton, CancelButton, HostMenu, HouseRulesMenu,
+    RulesButton, HandButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
+    ReviewButton, RematchButton, StandingsLeaderboard, OldButton, OldSelect)

@@ -1,0 +1,145 @@
+"""The slash commands every game's group gets (`add_shared_commands`), and the
+member's own top-level commands (/games, /notify)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+if TYPE_CHECKING:  # the cog imports this module
+    from cogs.tables.cog import Tables
+
+log = logging.getLogger(__name__)
+
+
+def table_cog(interaction: discord.Interaction[Any]) -> Tables:
+    """The table cog of the interaction's bot."""
+    cog = interaction.client.get_cog("Tables")
+    if cog is None:
+        raise RuntimeError("the Tables cog is not loaded")
+    return cog  # type: ignore[return-value]
+
+def add_shared_commands(group: app_commands.Group, game: str) -> None:
+    """Give a game's command group the commands every game shares, each answered by the
+    Tables cog for `game`."""
+
+    host = table_cog
+
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).hand(interaction, game)
+
+    async def join(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).join(interaction, game)
+
+    async def start(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).start(interaction, game)
+
+    async def score(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).score(interaction, game)
+
+    async def leave(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).leave(interaction, game)
+
+    async def away(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).away(interaction, game)
+
+    async def back(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).back(interaction, game)
+
+    @app_commands.describe(seat="The seat number (1 is the first seat)",
+                           member="Who takes the seat (leave empty: the AI keeps it)")
+    async def replace(interaction: discord.Interaction[Any],
+                      seat: app_commands.Range[int, 1, 6],
+                      member: discord.Member | None = None) -> None:
+        await host(interaction).replace(interaction, game, seat, member)
+
+    async def cancel(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).cancel(interaction, game)
+
+    @app_commands.describe(game="A finished game's number (default: this channel's)")
+    async def export(interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        await host(interaction).export(interaction, group_game, game)
+
+    @app_commands.describe(order="Rank by rating (the default), wins or points",
+                           period="The rating board of all time (the default) or of this "
+                                  "month")
+    @app_commands.choices(order=[app_commands.Choice(name="rating", value="rating"),
+                                 app_commands.Choice(name="wins", value="wins"),
+                                 app_commands.Choice(name="points", value="points")],
+                          period=[app_commands.Choice(name="all time", value="all"),
+                                  app_commands.Choice(name="this month", value="month")])
+    async def leaderboard(interaction: discord.Interaction[Any], order: str = "rating",
+                          period: str = "all",
+                          page: app_commands.Range[int, 1, 10000] = 1) -> None:
+        await host(interaction).show_leaderboard(interaction, group_game, order, page,
+                                                 edit=False, period=period)
+
+    async def stats(interaction: discord.Interaction[Any],
+                    member: discord.Member | None = None) -> None:
+        await host(interaction).stats(interaction, game, member)
+
+    async def help(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).help(interaction, game)
+
+    group_game = game  # `export` and `leaderboard` have an option called `game`/`order`
+    described = [
+        (hand, "hand", "See your cards and act (only you see it)"),
+        (join, "join", "Take a seat at the table in this channel"),
+        (start, "start", "Start the game (host)"),
+        (score, "score", "The running totals of this table"),
+        (leave, "leave", "Leave the table (the AI takes over in a game)"),
+        (away, "away", "Let the AI play your seat until you are back"),
+        (back, "back", "Take your seat back from the AI"),
+        (replace, "replace", "Host: hand an away player's seat to someone else, or to the "
+         "AI for good"),
+        (cancel, "cancel", "Cancel the table (host or Manage Server)"),
+        (export, "export", "The game record as a JSON file"),
+        (leaderboard, "leaderboard", "This server's top players"),
+        (stats, "stats", "A member's results on this server"),
+        (help, "help", "How to play with this bot"),
+    ]
+    for callback, name, description in described:
+        group.add_command(app_commands.Command(name=name, description=description,
+                                               callback=callback))
+
+
+
+
+NOTIFY_CHOICES = [app_commands.Choice(name="By direct message", value="dm"),
+                  app_commands.Choice(name="In the table's channel", value="channel")]
+
+
+def member_commands() -> list[app_commands.Command[Any, Any, None]]:
+    """The member's own commands, one for every game (top level, not in a game's group):
+    `/games`, their open tables of every game in this server, and `/notify`, where
+    their turn pings go. A member at tables of two games wants them in one list, and
+    one setting for every game; Discord lists a bot's commands together under the bot,
+    so a top-level command is as easy to find as a game's. Built afresh for each bot."""
+
+    host = table_cog
+
+    @app_commands.guild_only()
+    async def games(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).show_games(interaction, 1, edit=False)
+
+    @app_commands.guild_only()
+    @app_commands.describe(where="Where your turn pings and reminders go")
+    @app_commands.choices(where=NOTIFY_CHOICES)
+    async def notify(interaction: discord.Interaction[Any], where: str) -> None:
+        await host(interaction).notify(interaction, where)
+
+    return [
+        app_commands.Command(name="games", callback=games,
+                             description="Your tables in this server, your turn first "
+                                         "(only you see it)"),
+        app_commands.Command(name="notify", callback=notify,
+                             description="Get your turn pings by direct message or in "
+                                         "the channel (this server)"),
+    ]
+
+
+
+

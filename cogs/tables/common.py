@@ -1,0 +1,262 @@
+"""Shared pieces of the table cog: Discord's limits, embeds, custom ids, the view
+that holds components, an open panel, the protocols of the bot and of a game's UI."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import logging
+from collections.abc import Iterable
+from typing import Any, Protocol, TypeVar
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.budget import RequestBudget
+from bot.config import Clock
+from bot.edit_queue import EditQueue
+from bot.render import (
+    Panel,
+    button_label,
+    fit_panel,
+    shorten,
+)
+from bot.store import Store
+from bot.tables import Table, TableService
+from bot.tables.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+ResultT = TypeVar("ResultT")
+
+PAGE_SIZE = 10
+# What a request made after the answer may meet and let go: Discord refusing it, the
+# bot's HTTP session closed under it because the bot is stopping (aiohttp's RuntimeError),
+# or the connection lost on the way (aiohttp's ClientError). The answer has been given;
+# answering the click again with an error would be wrong.
+LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
+# An interaction's token edits its message for 15 minutes; a panel older than this is not
+# followed (the player opens it again, or is pinged), across a restart too.
+PANEL_TOKEN_SECONDS = 14 * 60
+
+# Discord's limits for components and autocomplete (those of text: bot/render/text.py).
+# Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
+SELECT_OPTIONS_LIMIT = 25
+OPTION_LABEL_LIMIT = 100
+CHOICES_LIMIT = 25
+CHOICE_LIMIT = 100  # a choice's name, and its value
+CUSTOM_ID_LIMIT = 100
+COMPONENTS_LIMIT = 25  # buttons and selects in one message (5 rows of 5)
+
+# Discord's codes for an edit of a deleted message, and for one edit too many of a
+# message older than an hour
+# (https://docs.discord.com/developers/topics/opcodes-and-status-codes#json).
+UNKNOWN_MESSAGE = 10008
+OLD_MESSAGE_EDITS = 30046
+# A table message is posted afresh at its first change after this age (seconds): a
+# little before the hour after which Discord allows it few edits.
+TABLE_MESSAGE_MAX_AGE = 55 * 60
+# While the table edits queue (more waiting than the budget sends in a second), a
+# table's picture is drawn anew at most this often (seconds), and at the end of each
+# trick; the edits between show the text of the moment under the last picture. Drawing
+# is the bot's costliest work (bench/render.py), and on a busy machine the drawing
+# process, which runs at a lower priority so that answers never wait for it, fell
+# behind the budget (bench/README.md, "The bot within Discord's limits").
+PICTURE_EVERY = 15.0
+
+
+def to_embed(panel: Panel) -> discord.Embed:
+    """The embed of a panel, cut to Discord's limits (fit_panel). Every embed of the cog
+    is built here."""
+    panel = fit_panel(panel)
+    embed = discord.Embed(title=panel.title, description=panel.description or None,
+                          colour=panel.colour)
+    for name, value, inline in panel.fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    if panel.footer:
+        embed.set_footer(text=panel.footer)
+    return embed
+
+
+def make_custom_id(prefix: str, key: object, rest: str) -> str:
+    """A component's custom id. It is built from numbers and card names only, so it is
+    short; one too long would make Discord refuse the whole message, so it fails here."""
+    custom_id = f"{prefix}:{key}:{rest}"
+    if len(custom_id) > CUSTOM_ID_LIMIT:
+        raise ValueError(f"a custom id over {CUSTOM_ID_LIMIT} characters: {custom_id[:40]}…")
+    return custom_id
+
+
+def select_options(items: Iterable[tuple[str, str]]) -> list[discord.SelectOption]:
+    """(label, value) pairs as a menu's options, within Discord's limits: 25 options,
+    labels of 100 characters (the values are card names)."""
+    return [discord.SelectOption(label=shorten(label, OPTION_LABEL_LIMIT), value=value)
+            for label, value in itertools.islice(items, SELECT_OPTIONS_LIMIT)]
+
+
+def choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """(name, value) pairs as autocomplete choices, within Discord's limits: 25 choices,
+    names of 100 characters. A value over 100 cut short would be another value: such a
+    choice is left out."""
+    fitting = ((name, value) for name, value in items if len(value) <= CHOICE_LIMIT)
+    return [app_commands.Choice(name=shorten(name, CHOICE_LIMIT), value=value)
+            for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
+
+
+# ----------------------------------------------------------------- answering errors
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenPanel:
+    """A player's open hand panel, to edit without a click while its interaction's token
+    lasts: the token and the owner's language, not the interaction itself. (Kept for
+    every player for up to 14 minutes, whole interactions - each with its message, its
+    components, the member - were most of a busy bot's heap, and the garbage
+    collector's full passes over them paused every table for 150-200 ms.)"""
+
+    application_id: int
+    token: str
+    language: str
+    since: float  # when Discord created the click (its token's life starts then)
+    # The message the panel is, when known (not across a restart): a new panel takes the
+    # buttons off the older one only when they are surely two messages.
+    message_id: int | None = None
+
+    async def edit(self, client: discord.Client, **fields: Any) -> None:
+        """Edit the panel (the interaction's original response) to `fields`."""
+        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
+        await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
+
+
+# How a hint marks its move among the panel's controls: green, with a star (a Unicode
+# emoji Discord knows; the fake checks component emoji as Discord does).
+HINT_STYLE = discord.ButtonStyle.success
+HINT_EMOJI = "⭐"
+
+# Discord's name for an interaction's original response among its webhook's messages.
+ORIGINAL_RESPONSE = "@original"
+
+
+
+class Components(discord.ui.View):
+    """Buttons and selects for one message. Every item is a DynamicItem, routed by its
+    custom_id pattern, so discord.py never needs the view after it is sent. It is
+    stopped before sending, because discord.py keeps an unfinished view (an ephemeral
+    one for 15 minutes, with a timer); and it lets go of its items once serialised,
+    because each item points back at its view: at a busy bot those cycles pile up
+    for the garbage collector's slow full passes."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+    def to_components(self) -> list[dict[str, Any]]:
+        components = super().to_components()
+        self.clear_items()
+        return components
+
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
+    """A link to a message (or, without one, to a channel) that Discord opens in place.
+    https://discord.com/developers/docs/reference#message-formatting (jump links)"""
+    tail = f"/{message_id}" if message_id is not None else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def table_link(table: Table) -> discord.ui.Button[Any]:
+    """A link button (style 5: no custom id, no interaction) to the table message."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, label=button_label("to_table"),
+                             url=jump_url(table.guild_id, table.channel_id, table.message_id))
+
+
+
+
+def pinging_user(user: int | None) -> discord.AllowedMentions:
+    """The mentions a ping may make: `user`, named, and nobody else.
+    (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
+    discord.py's other flags default to true.)
+    https://discord.com/developers/docs/resources/message#allowed-mentions-object"""
+    users = [discord.Object(id=user)] if user is not None else []
+    return discord.AllowedMentions(everyone=False, users=users, roles=False,
+                                   replied_user=False)
+
+
+# ----------------------------------------------------------------- table switches
+
+
+def mark_committed(interaction: discord.Interaction[Any], table: Table | None,
+               what: str = "change") -> None:
+    """The interaction's change (at `table`, or a server's settings) is stored (`what`:
+    "move", "start", "opened", "cancel" or "change"): whatever Discord refuses from now
+    on, the user is told the truth, never that nothing was changed (answer_error)."""
+    interaction.extras["committed"] = (what, table.id if table is not None else None)
+
+# ----------------------------------------------------------------- what a game's cog gives
+
+
+class GameUI(Protocol):
+    """A game's own part of the hand panel: the controls of a seat's legal actions, and
+    what a click on one does (`<version>:<action...>` custom ids)."""
+
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        """A player's own controls: exactly the actions legal now; `hint`'s move (the
+        game's action) marked (HINT_STYLE, HINT_EMOJI)."""
+        ...
+
+    async def on_action(self, interaction: discord.Interaction[Any], table: Table,
+                        version: int, parts: list[str], values: list[str]) -> None:
+        """A click on one of those controls, drawn at state `version`."""
+        ...
+
+
+class TableBot(Protocol):
+    """What the cogs need of the bot (bot/app.py), without importing it."""
+
+    store: Store
+    tables: TableService
+    outbox: Outbox
+    budget: RequestBudget
+    settings: Any
+    tree: app_commands.CommandTree[Any]
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
+
+
+
+
+
+class Room:
+    """A room of the table cog (cogs/tables/cog.py's Tables is all of them at once): the
+    state it shares with the other rooms, declared here for the reader and the type
+    checker, and set in Tables.__init__."""
+
+    bot: TableBot
+    tables: TableService
+    clock: Clock
+    _edits: EditQueue
+    _shown_tables: dict[int, Table]
+    _replacing: dict[int, int]
+    _pictured: dict[int, float]
+    _uis: dict[str, GameUI]
+    _panels: dict[tuple[int, int], OpenPanel]
+    _followed: dict[int, int]
+    _languages: dict[int, str]
+    _summarised: dict[int, int]
+    _message_locks: dict[int, asyncio.Lock]
+    _background: set[asyncio.Future[None]]
+    _members: dict[tuple[int, int], dict[str, Any]]

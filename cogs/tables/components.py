@@ -1,0 +1,138 @@
+"""The persistent components: every control is a DynamicItem, routed by its custom id,
+so buttons on messages posted before a restart keep working."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs.tables.common import make_custom_id
+from cogs.tables.errors import run_component
+
+log = logging.getLogger(__name__)
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """Every button of a table: `amk:<table>:<version>:<op>[:<arg>...]` for a game's
+    moves, `amk:<table>:<op>` for the rest. It builds the button; a click is answered by
+    the action class whose template matches its id (cogs/tables/actions.py), so this
+    class is never registered: two matching templates would both answer the click."""
+
+    def __init__(self, table_id: int, rest: str, *, label: str = "\u200b",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 disabled: bool = False, emoji: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, disabled=disabled,
+                                           emoji=emoji,
+                                           custom_id=make_custom_id("amk", table_id, rest)))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> TableButton:
+        return cls(int(match["table"]), match["rest"])
+
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"amks:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
+    """The select menus of a table (the lobby's host menu and house rules, a game's
+    discard, exchange, call): `amks:<table>:<op>`. Built here, answered as TableButton's
+    clicks are (cogs/tables/actions.py)."""
+
+    def __init__(self, table_id: int, rest: str, options: list[discord.SelectOption] | None
+                 = None, *, placeholder: str | None = None, min_values: int = 1,
+                 max_values: int = 1) -> None:
+        super().__init__(discord.ui.Select(custom_id=make_custom_id("amks", table_id, rest),
+                                           options=options or [], placeholder=placeholder,
+                                           min_values=min_values, max_values=max_values))
+        self.table_id = table_id
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> TableSelect:
+        return cls(int(match["table"]), match["rest"], list(item.options),
+                   min_values=item.min_values, max_values=item.max_values)
+
+
+
+class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                        template=r"amkl:(?:(?P<game>[a-z_]+):)?(?P<order>rating|wins|points):"
+                                 r"(?:(?P<period>all|month):)?(?P<page>[0-9]+)"):
+    """A page of a game's leaderboard: `amkl:<game>:<order>:<page>`, all time, or
+    `amkl:<game>:<order>:month:<page>`, this month's. Buttons sent before there were
+    several games have no game (`amkl:<order>:<page>`): the first game's."""
+
+    def __init__(self, game: str | None, order: str, page: int, label: str = "\u200b",
+                 disabled: bool = False, period: str = "all") -> None:
+        key = f"{game}:{order}" if game else order
+        if period != "all":
+            key += f":{period}"
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=make_custom_id("amkl", key, str(page))))
+        self.game = game
+        self.order = order
+        self.page = page
+        self.period = period
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
+        return cls(match["game"], match["order"], int(match["page"]),
+                   period=match["period"] or "all")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await run_component(self, interaction, lambda cog: cog.show_leaderboard(
+            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True,
+            period=self.period))
+
+
+class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"amkh:(?P<game>[a-z_]+):(?P<page>[0-9]+)"):
+    """A page of a game's guide: `amkh:<game>:<page>` (1 is the first)."""
+
+    def __init__(self, game: str, page: int, label: str = "\u200b",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=make_custom_id("amkh", game, str(page))))
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> HelpButton:
+        return cls(match["game"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await run_component(self, interaction, lambda cog: cog.show_help(
+            interaction, self.game, self.page, edit=True))
+
+
+class GamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amkg:(?P<page>[0-9]+)"):
+    """A page of the member's games list (/games): `amkg:<page>`."""
+
+    def __init__(self, page: int, label: str = "\u200b", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled, row=GAMES_PAGE,
+                                           custom_id=f"amkg:{page}"))
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Button[Any], match: Any) -> GamesButton:
+        return cls(int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await run_component(self, interaction, lambda cog: cog.show_games(
+            interaction, self.page, edit=True))
+
+
+# Tables a page of the games list: each takes a row of buttons (its hand, its link),
+# and the pages' buttons the fifth (Discord: 5 rows of 5 components).
+GAMES_PAGE = 4
+
+
+

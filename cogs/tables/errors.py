@@ -1,0 +1,208 @@
+"""The one error handler of every command, button and menu: a refusal (TableError,
+GameError, a check discord.py refused) in the user's words, a stored change that
+Discord then refused told as such, anything else an apology with its traceback logged."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import GameError
+from bot.i18n import language_of, set_locale
+from bot.render import (
+    CONTENT_LIMIT,
+    committed_text,
+    error_text,
+    internal_error,
+    shorten,
+)
+from bot.tables import TableError
+from bot.tables.kind import GameKind
+from bot.tables.service import (
+    LOBBY,
+    PLAYING,
+)
+
+if TYPE_CHECKING:  # the cog imports this module
+    from cogs.tables.cog import Tables
+
+log = logging.getLogger(__name__)
+
+
+# Discord's code for a second answer to one interaction.
+_ALREADY_ACKNOWLEDGED = 40060
+
+# discord.py's refusals before a command runs, by what the user can do about them.
+_APP_REFUSALS: tuple[tuple[type[Exception], str], ...] = (
+    (app_commands.NoPrivateMessage, "guild_only"),
+    (app_commands.BotMissingPermissions, "bot_not_permitted"),
+    (app_commands.MissingPermissions, "not_permitted"),
+    (app_commands.MissingRole, "not_permitted"),
+    (app_commands.MissingAnyRole, "not_permitted"),
+    (app_commands.CommandOnCooldown, "slow_down"),
+    (app_commands.CheckFailure, "not_allowed_here"),
+)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place that answers a command, button or menu that failed: a refusal
+    (TableError, GameError, an option or check discord.py refused) with its sentence,
+    anything else with an apology, its traceback logged once. It never raises: the user
+    gets an answer even if Discord refused the first one, and that is logged once."""
+    error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    # A refusal is for the user: their words (read with getattr: it must never fail).
+    set_locale(language_of(getattr(interaction, "locale", None)))
+    committed = getattr(interaction, "extras", {}).get("committed")
+    if committed is not None:
+        await _answer_committed(interaction, error, *committed)
+        return
+    text = _error_answer(error, game_of(interaction))
+    if isinstance(error, discord.HTTPException) and interaction.response.is_done():
+        return  # Discord refused a request after the answer: the user has theirs (logged)
+    try:
+        await _send_ephemeral(interaction, text)
+    except Exception as exc:
+        if text != internal_error():  # the answer itself was refused: try the plain one
+            with contextlib.suppress(Exception):
+                await _send_ephemeral(interaction, internal_error())
+        log.error("could not answer interaction %s with %r", interaction.id,
+                  shorten(text, 80), exc_info=exc)
+
+
+async def _answer_committed(interaction: discord.Interaction[Any], error: BaseException,
+                            what: str, table_id: int | None) -> None:
+    """A request after a stored change failed (Discord refused the answer, its edit or a
+    follow-up): the change stands, and the user is told so, unless they already have
+    the answer that shows it. The table message is brought up to date."""
+    log.warning("a request after a stored change (%s) failed", what, exc_info=error)
+    with contextlib.suppress(Exception):
+        await _show_committed(interaction, table_id)
+    if interaction.response.is_done() and interaction.response.type not in _DEFERRED:
+        return  # answered: what they see shows the change
+    try:
+        await _send_ephemeral(interaction, committed_text(what))
+    except Exception as exc:
+        log.error("could not tell interaction %s that its change stands", interaction.id,
+                  exc_info=exc)
+
+
+# A deferred answer ("thinking", or a silent one) says nothing yet.
+_DEFERRED = (discord.InteractionResponseType.deferred_channel_message,
+             discord.InteractionResponseType.deferred_message_update)
+
+
+async def _show_committed(interaction: discord.Interaction[Any], table_id: int | None
+                          ) -> None:
+    """The public side of a stored change whose answer failed: the table message (which
+    the answer may have been) edited soon, or posted if the answer was to be the lobby,
+    and the next player's panel followed."""
+    cog = interaction.client.get_cog("Tables")
+    table = cog.tables.get(table_id) if cog is not None and table_id else None  # type: ignore[attr-defined]
+    if table is None or table.stage not in (LOBBY, PLAYING):
+        return
+    if table.stage == LOBBY and table.message_id is None:
+        await cog.post_lobby(table)
+        return
+    cog.request_refresh(table)
+    await cog.follow_turn(table, interaction.user.id)
+
+
+def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
+    """The game whose words answer a refusal: the command group's game, else the game
+    of the table in the channel (a button), else the first game."""
+    # Read with getattr: it must never fail, whatever answered the interaction.
+    tables = getattr(getattr(interaction, "client", None), "tables", None)
+    games = getattr(tables, "games", None)
+    if tables is None or not games:
+        return None
+    command = getattr(interaction, "command", None)
+    root = getattr(command, "root_parent", None) or command
+    name = getattr(root, "name", None)
+    if isinstance(name, str) and name in games:
+        return games[name]  # type: ignore[no-any-return]
+    table = tables.in_channel(getattr(interaction, "channel_id", None) or 0)
+    return table.kind if table is not None else tables.kind(None)  # type: ignore[no-any-return]
+
+
+def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
+    """The sentence for a failed interaction; a failure of ours is logged here."""
+    if isinstance(error, GameError):  # TableError too: error_text tells them apart
+        return error_text(error, kind)
+    if isinstance(error, app_commands.TransformerError):
+        member = error.type in (discord.AppCommandOptionType.user,
+                                discord.AppCommandOptionType.mentionable)
+        return error_text(TableError("not_a_member" if member else "bad_option"))
+    for kind, code in _APP_REFUSALS:
+        if isinstance(error, kind):
+            return error_text(TableError(code))
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("Discord sent a command that differs from ours: %s", error)
+        return error_text(TableError("outdated_command"))
+    if isinstance(error, discord.HTTPException):
+        log.warning("Discord refused a request", exc_info=error)
+    else:
+        log.error("handler failed", exc_info=error)
+    return internal_error()
+
+
+async def speak_the_users_language(interaction: discord.Interaction[Any]) -> bool:
+    """The command tree's check before each command: the handler's task speaks the
+    language of the user's Discord (it switches to the server's for public words)."""
+    set_locale(language_of(interaction.locale))
+    return True
+
+
+async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """`text` for the user alone: the answer, or a follow-up if there is one already."""
+    kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
+                              "allowed_mentions": discord.AllowedMentions.none()}
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(**kwargs)
+            return
+        except discord.InteractionResponded:
+            pass  # answered meanwhile: follow up
+        except discord.HTTPException as exc:
+            if exc.code != _ALREADY_ACKNOWLEDGED:
+                raise
+    await interaction.followup.send(**kwargs)
+
+# ----------------------------------------------------------------- persistent components
+
+async def run_component(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
+                         work: Callable[[Tables], Awaitable[None]]) -> None:
+    """Run the handler of a button or menu: an error is answered as a command's is
+    (answer_error), and the objects of the click are let go."""
+    set_locale(language_of(interaction.locale))  # this click's task speaks the user's language
+    try:
+        cog = interaction.client.get_cog("Tables")
+        if cog is None:
+            raise RuntimeError("the Tables cog is not loaded")
+        await work(cog)  # type: ignore[arg-type]
+    except Exception as exc:
+        await answer_error(interaction, exc)
+    finally:
+        _let_go(item, interaction)
+
+
+def _let_go(item: discord.ui.Item[Any], interaction: discord.Interaction[Any]) -> None:
+    """Break the reference cycles discord.py builds around one button or select click,
+    once it is answered: the view it rebuilt from the message <-> that view's items,
+    and the interaction <-> its response. Their objects are then freed at once instead
+    of aging into the garbage collector's full passes, which pause every table."""
+    if item.view is not None:
+        item.view.clear_items()
+    # Its handler is done (a stop waits for interactions in flight, bot.app); said
+    # here because `interaction.response` no longer tells once it is let go.
+    interaction.extras["handled"] = True
+    for cached in ("_cs_response", "_cs_followup"):
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, cached)
+
+
+

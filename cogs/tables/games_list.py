@@ -1,0 +1,99 @@
+"""The member's own lists: /games (their tables of every game here) and /notify."""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Any
+
+import discord
+
+from bot.render import (
+    button_label,
+    seat_names,
+)
+from bot.render.text import (
+    games_panel,
+    lobby_turn_text,
+    notify_text,
+)
+from bot.tables import Table, TableError
+from bot.tables.service import (
+    PLAYING,
+)
+from cogs.tables.common import Components, Room, jump_url, mark_committed, table_link, to_embed
+from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
+from cogs.tables.views import deadline_of
+
+log = logging.getLogger(__name__)
+
+
+def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
+    """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
+    link = jump_url(table.guild_id, table.channel_id, table.message_id)
+    where = f"<#{table.channel_id}> · {link}"
+    seat = table.to_act if table.stage == PLAYING else None
+    if seat is None:
+        return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
+    mine = table.seats[seat].user_id == user and not table.seats[seat].played_by_ai
+    return (table.kind.words.title(table.rules), where, seat_names(table.seats)[seat],
+            deadline_of(table), mine)
+
+
+# ----------------------------------------------------------------- views of a table
+
+
+class GamesListRoom(Room):
+    """The member's own lists: /games (their tables of every game here) and /notify."""
+
+    async def notify(self, interaction: discord.Interaction[Any], where: str) -> None:
+        """/notify: where this member's turn pings and reminders go in this server."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        where = "dm" if where == "dm" else "channel"
+        await self.set_member_setting(guild, interaction.user.id, "turn_pings", where)
+        await self.set_member_setting(guild, interaction.user.id, "dm_failed_told", None)
+        mark_committed(interaction, None)
+        await self._reply(interaction, notify_text(where))
+
+    # ------------------------------------------------------------- the games list
+
+    async def show_games(self, interaction: discord.Interaction[Any], page: int,
+                         edit: bool) -> None:
+        """/games: every open table of this server where the member holds a seat, their
+        turn first, with the time left, a link to each table and their hand's button
+        there; for them alone, GAMES_PAGE tables a page (Discord's 5 rows of buttons)."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        user = interaction.user.id
+        mine = self.tables.tables_of(guild, user)
+        pages = max(1, math.ceil(len(mine) / GAMES_PAGE))
+        current = min(max(1, page), pages)
+        first = (current - 1) * GAMES_PAGE
+        shown = mine[first:first + GAMES_PAGE]
+        panel = games_panel([games_row(table, user) for table in shown], current, pages)
+        view = Components()
+        for row, table in enumerate(shown):
+            number = first + row + 1
+            if table.stage == PLAYING:
+                hand = TableButton(table.id, "hand:list", style=discord.ButtonStyle.primary,
+                                   emoji="🃏", label=f"{number}. {button_label('open_hand')}")
+                hand.item.row = row
+                view.add_item(hand)
+            link = table_link(table)
+            link.label = f"{number}. {button_label('to_table')}"
+            link.row = row
+            view.add_item(link)
+        if pages > 1:
+            view.add_item(GamesButton(current - 1, button_label("previous"),
+                                      disabled=current <= 1))
+            view.add_item(GamesButton(current + 1, button_label("next"),
+                                      disabled=current >= pages))
+        if edit:
+            await interaction.response.edit_message(embed=to_embed(panel), view=view)
+        else:
+            await self._reply(interaction, panel=panel, view=view)
+
+

@@ -1,0 +1,101 @@
+"""Who may click what, where: a component's table must be the channel's (a seated
+player's own hand excepted), and the bot's permissions where a table plays."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.tables import Table, TableError
+
+log = logging.getLogger(__name__)
+
+def is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user has Manage Server in the interaction's server: a table's own
+    server, once check_place (components) or _table_here (commands) has found it there."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
+# What a seated player may do at their own table from elsewhere: open their hand and play
+# from it. The turn ping by direct message, the games list (`/games`, answered in any
+# channel of the server) and the hand panels these open carry the table's own custom
+# ids, clicked outside its channel.
+_SEAT_OPS = frozenset({"hand", "table", "hint", "claim", "rules"})
+
+
+def seat_op(op: str) -> bool:
+    """Whether `op` (a custom id's first part after the table) is one a player makes
+    from their hand: open it, a hint, a claim, a move (`<version>:<action>`)."""
+    return op in _SEAT_OPS or (op.isascii() and op.isdigit())
+
+
+def shows_table(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked hand panel shows the whole table (its toggle reads "Hide the
+    table"): an edit of only its buttons keeps it so."""
+    message = interaction.message
+    rows = message.components if message is not None else []
+    return any(str(getattr(child, "custom_id", "")).endswith(":table:off")
+               for row in rows for child in getattr(row, "children", ()))
+
+
+def check_place(interaction: discord.Interaction[Any], table: Table, own_seat: bool = False
+                ) -> None:
+    """A component's custom id names a table of the channel (or thread) it was clicked in.
+    Discord sends only ids of the clicked message, but a gap on its side or a modified
+    client must not reach another server's table: such an id is refused, nothing read
+    or changed. One exception: a player seated at the table may open their own hand and
+    play from it in another channel of the table's server (the games list) or in their
+    direct messages with the bot (a turn ping by DM): it shows them only their own cards
+    and lets them make only their own moves, which the service checks as always
+    (`own_seat`: the click is one of those, seat_op)."""
+    if own_seat and table.seat_of(interaction.user.id) is not None \
+            and interaction.guild_id in (table.guild_id, None):
+        return
+    if table.guild_id != interaction.guild_id or table.channel_id != interaction.channel_id:
+        log.warning("a component of table %s (server %s, channel %s) came from server %s, "
+                    "channel %s: refused", table.id, table.guild_id, table.channel_id,
+                    interaction.guild_id, interaction.channel_id)
+        raise TableError("elsewhere")
+
+
+# What the bot needs where a table plays, as discord.Permissions names them, in the order
+# a refusal names what is missing: see the channel, post its messages (in a thread: Send
+# Messages in Threads, not Send Messages), their embeds (Embed Links) and pictures
+# (Attach Files), and read the channel's messages it edits (Read Message History).
+# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
+TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
+                     "read_message_history")
+THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
+                      "attach_files", "read_message_history")
+_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+            discord.ChannelType.news_thread)
+
+
+def check_bot_permissions(interaction: discord.Interaction[Any], *,
+                          new_thread: bool = False) -> None:
+    """Refuse, naming what is missing, a table the bot could not show where it would play:
+    the interaction's channel (or thread), or a thread it is to start there (Create
+    Public Threads besides). Interactions work without any of these, but every post and
+    edit of the table would be refused (403). `app_permissions` are the bot's in the
+    interaction's channel, overwrites included.
+    https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object"""
+    in_thread = new_thread or getattr(interaction.channel, "type", None) in _THREADS
+    needs = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
+    if new_thread:
+        needs = (*needs, "create_public_threads")
+    have = interaction.app_permissions
+    if new_thread and have.view_channel and not have.send_messages:
+        # A channel where members may start threads but not post: Discord takes Embed
+        # Links and Attach Files from the channel's permissions without Send Messages
+        # (implicit permissions), not from its threads'. Unknown here: not asked for.
+        # https://discord.com/developers/docs/topics/permissions#implicit-permissions
+        needs = tuple(n for n in needs if n not in ("embed_links", "attach_files"))
+    missing = tuple(name for name in needs if not getattr(have, name))
+    if missing:
+        raise TableError("bot_missing", permissions=missing)
+
+
+

@@ -1,0 +1,218 @@
+"""The lobby and the shared commands of a table: new, join, start, leave, away, back,
+replace, cancel, score, hand."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import discord
+
+from bot.render import (
+    away_text,
+    back_text,
+    cancelled_text,
+    game_started_text,
+    joined_text,
+    left_text,
+    replaced_text,
+    shorten,
+    thread_name,
+    thread_opened_text,
+)
+from bot.tables import Table
+from bot.tables.names import safe_markdown, safe_plain
+from bot.tables.service import (
+    LOBBY,
+    check_reminders,
+    check_timeout_action,
+)
+from cogs.tables.common import Room, mark_committed, to_embed
+from cogs.tables.guards import check_bot_permissions, is_manager
+from cogs.tables.settings import reminder_points, table_switches
+from cogs.tables.views import lobby_view, table_panel
+
+log = logging.getLogger(__name__)
+
+class LobbyRoom(Room):
+    """The lobby and the shared commands of a table: new, join, start, leave, away, back,"""
+
+    async def hand(self, interaction: discord.Interaction[Any], game: str) -> None:
+        await self.show_hand(interaction, self._table_here(interaction))
+
+    async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        mark_committed(interaction, table)
+        await self._reply(interaction, joined_text(len(table.seats)))
+        self.request_refresh(table)
+
+    async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        check_bot_permissions(interaction)
+        await self.tables.start(table.id, interaction.user.id)
+        mark_committed(interaction, table, "start")
+        with await self.public(table.guild_id):
+            text = game_started_text()
+        await self._reply(interaction, text, ephemeral=False)
+        self.request_refresh(table)
+        await self.follow_turn(table, None)  # the first player is pinged, host too
+
+    async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
+                        preset: str | None, players: int | None, target: int | None,
+                        turn_timer: int | None, options: Mapping[str, bool | None],
+                        switches: Mapping[str, bool | None], reminders: str | None = None,
+                        on_timeout: str | None = None) -> None:
+        """A game's `new`: a lobby with what the host asked for, else the server's
+        defaults for the game (its `settings`; a preset's options and counts only for
+        that preset), else the game's own."""
+        guild = interaction.guild_id or 0
+        defaults = await self.bot.store.get_guild_settings(guild, game)
+        chosen = preset or defaults.get("preset")
+        same = chosen == defaults.get("preset")
+        merged: dict[str, object] = dict(defaults.get("options", {})) if same else {}
+        merged.update({name: on for name, on in options.items() if on is not None})
+        kind = self.tables.kind(game)
+        count = players or (defaults.get("players") if same else None) or kind.default_players
+        merged["target"] = target or (defaults.get("target") if same else None)
+        timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
+        # Checked before a thread is started for the table (a bad value: the service's
+        # sentence); blank reminders are the default ones.
+        points = check_reminders(reminder_points(reminders)
+                                 or defaults.get("reminders"))
+        action = check_timeout_action(on_timeout or defaults.get("timeout_action"))
+        chosen_switches = table_switches(defaults, **switches)
+        channel = interaction.channel_id or 0
+        new_thread = bool(chosen_switches.get("thread")) \
+            and isinstance(interaction.channel, discord.TextChannel)
+        check_bot_permissions(interaction, new_thread=new_thread)
+        if new_thread:
+            # The rules are judged before a thread is started for them.
+            rules = kind.make_rules(chosen, int(count), merged)
+            # Starting the thread and posting its lobby are two requests: the interaction
+            # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
+            # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+            await interaction.response.defer(thinking=True)
+            channel = await self.table_channel(interaction, kind.words.title(rules))
+        table = await self.tables.create(guild, channel, interaction.user.id,
+                                         interaction.user.display_name, chosen, int(count),
+                                         merged, timer * 60 or None, game=game,
+                                         switches=chosen_switches, reminders=points,
+                                         timeout_action=action)
+        mark_committed(interaction, table, "opened")
+        await self.open_lobby(interaction, table)
+
+
+    async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:
+        """Where a new table that asks for a thread plays: a thread of its own started
+        in the channel (in a text channel where the bot may start one), else the
+        channel."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            return interaction.channel_id or 0
+        # The bot's permissions for threads were checked (check_bot_permissions).
+        with await self.public(channel.guild.id):
+            # A thread's name renders no Markdown: the name without escapes.
+            name = shorten(thread_name(title, safe_plain(interaction.user.display_name)), 100)
+        try:
+            opened = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread, auto_archive_duration=1440)
+        except discord.HTTPException:
+            log.info("could not start a thread in channel %s: playing there", channel.id)
+            return channel.id
+        return opened.id
+
+    async def open_lobby(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The lobby of a table a game's `new` command has just created: the answer
+        itself, or, for a table in a thread of its own, a message in the thread and an
+        answer in the channel that links to it."""
+        with await self.public(table.guild_id):
+            embed, view = to_embed(table_panel(table)), lobby_view(table)
+            link = thread_opened_text(table.channel_id, table.kind.words.title(table.rules))
+        deferred = interaction.response.is_done()  # a thread was asked for (new_table)
+        if table.channel_id == interaction.channel_id:
+            if deferred:  # the thread could not be started: the lobby plays here
+                answer = await interaction.followup.send(embed=embed, view=view, wait=True)
+                await self.tables.set_message(table, answer.id)
+                return
+            response = await interaction.response.send_message(embed=embed, view=view)
+            if response.message_id is not None:
+                await self.tables.set_message(table, response.message_id)
+            return
+        await self.post_lobby(table)
+        if deferred:
+            await interaction.followup.send(link)
+        else:
+            await interaction.response.send_message(link)
+
+    async def post_lobby(self, table: Table) -> None:
+        """The lobby as a message of the table's channel (or thread) of its own: its
+        table message."""
+        with await self.public(table.guild_id):
+            embed, view = to_embed(table_panel(table)), lobby_view(table)
+        lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
+                                                                             view=view)
+        await self.tables.set_message(table, lobby.id)
+
+    async def act(self, interaction: discord.Interaction[Any], table: Table,
+                  make: Callable[[int], Any]) -> None:
+        """The action `make(seat)` by the user's seat, from a slash command. `make`
+        reads what they typed: it runs once the service has checked that they play at
+        this table."""
+        result = await self.tables.act(table.id, interaction.user.id, None, make)
+        await self.confirm(interaction, table, result, edit=False)
+
+    async def score(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self._reply(interaction, panel=table_panel(table))
+
+    async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.leave(table.id, interaction.user.id)
+        mark_committed(interaction, table)
+        await self._reply(interaction, left_text(game, table.stage == LOBBY))
+        self.request_refresh(table)
+
+    async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, True)
+        mark_committed(interaction, table)
+        await self._reply(interaction, away_text(game))
+        self.request_refresh(table)
+
+    async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.set_away(table.id, interaction.user.id, False)
+        mark_committed(interaction, table)
+        await self._reply(interaction, back_text())
+        self.request_refresh(table)
+
+    async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
+                      member: discord.Member | None) -> None:
+        table = self._table_here(interaction)
+        newcomer = (member.id, member.display_name) if member is not None else None
+        await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+        mark_committed(interaction, table)
+        who = safe_markdown(member.display_name) if member is not None else None
+        with await self.public(table.guild_id):
+            text = replaced_text(seat, who)
+        await self._reply(interaction, text, ephemeral=False)
+        self.request_refresh(table)
+
+    async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
+        table = self._table_here(interaction)
+        await self.tables.cancel(table.id, interaction.user.id, is_manager(interaction))
+        mark_committed(interaction, table, "cancel")
+        self.forget_table(table)
+        with await self.public(table.guild_id):
+            text = cancelled_text(safe_markdown(interaction.user.display_name))
+        await self._reply(interaction, text, ephemeral=False)
+        if table.message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    table.message_id).edit(view=None)
+
+

@@ -1,0 +1,131 @@
+"""Turn pings and reminders: in the channel, naming the player alone, or by direct
+message for a member who chose so (/notify), back to the channel if Discord refuses."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.render import (
+    reminder_text,
+    turn_mention,
+)
+from bot.render.text import (
+    dm_failed_text,
+    dm_turn_text,
+    turn_ping_text,
+)
+from bot.tables import Table
+from bot.tables.names import safe_markdown
+from cogs.tables.common import LET_GO, Room, pinging_user
+from cogs.tables.views import ping_view
+
+log = logging.getLogger(__name__)
+
+class PingsRoom(Room):
+    """Turn pings and reminders: in the channel, naming the player alone, or by direct"""
+
+    async def _ping(self, table: Table, user: int, *, reminder: bool = False,
+                    deadline: float | None = None) -> None:
+        """Tell `user` it is their turn (or, `reminder`, that its time runs out at
+        `deadline`): a new message, since Discord notifies of new messages and never of
+        edits, with their hand's button and a link to the table. By direct message if
+        they chose so in this server (/notify), else in the table's channel, naming
+        them alone. A ping that cannot be sent (the channel is gone, or the bot is
+        stopping and its connection closed) is let go."""
+        if await self._wants_dm(table.guild_id, user) \
+                and await self._ping_by_dm(table, user, reminder, deadline):
+            return
+        title = table.kind.words.title(table.rules)
+        with await self.public(table.guild_id):
+            line = turn_ping_text(user, title, None if reminder else deadline)
+            if reminder:
+                line = reminder_text(turn_mention(user, title), deadline)
+            view = ping_view(table)
+        with contextlib.suppress(*LET_GO):
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                line, view=view, allowed_mentions=pinging_user(user))
+
+    # ------------------------------------------------------------- turn pings by DM
+
+    async def member_settings(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        """A member's own settings in a server (the store's), read once and kept: this
+        cog is the only one that changes them."""
+        key = (guild_id, user_id)
+        if key not in self._members:
+            self._members[key] = dict(await self.bot.store.get_member_settings(guild_id,
+                                                                               user_id))
+        return self._members[key]
+
+    async def set_member_setting(self, guild_id: int, user_id: int, key: str,
+                                 value: Any) -> None:
+        await self.bot.store.set_member_setting(guild_id, user_id, key, value)
+        settings = self._members.setdefault((guild_id, user_id), {})
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+
+    async def _wants_dm(self, guild_id: int, user_id: int) -> bool:
+        """Whether the member asked for their turn pings by direct message (/notify).
+        A store that does not answer: the channel, as by default."""
+        try:
+            settings = await self.member_settings(guild_id, user_id)
+        except Exception as exc:
+            log.warning("could not read the settings of member %s: pinging in the channel",
+                        user_id, exc_info=exc)
+            return False
+        return settings.get("turn_pings") == "dm"
+
+    async def _ping_by_dm(self, table: Table, user: int, reminder: bool,
+                          deadline: float | None) -> bool:
+        """The turn ping by direct message: the server, channel and game named, with the
+        hand's button and the link. False if it was not delivered (the caller pings in
+        the channel instead)."""
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        with await self.public(table.guild_id):
+            text = dm_turn_text(server, table.channel_id, table.kind.words.title(table.rules),
+                                deadline, reminder)
+            view = ping_view(table)
+        try:
+            # discord.py keeps the DM channel once opened: one request a member.
+            channel = await self.bot.create_dm(discord.Object(id=user))
+            await channel.send(text, view=view,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            await self._dm_refused(table.guild_id, user, exc)
+            return False
+        except LET_GO as exc:
+            log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
+            return False
+        return True
+
+    async def _dm_refused(self, guild_id: int, user: int, exc: discord.Forbidden) -> None:
+        """Discord refused the DM: 50007 "Cannot send messages to this user" (the member
+        closed their direct messages from the server, or blocked the bot).
+        https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+        Their pings go back to the channel (each refused DM would be an invalid request,
+        which Discord counts toward a ban), and they are told once, privately, the next
+        time they open their hand (dm_failed_told: False until told)."""
+        log.info("member %s of server %s takes no DMs (%s %s): pinging in the channel",
+                 user, guild_id, exc.status, exc.code)
+        with contextlib.suppress(Exception):
+            await self.set_member_setting(guild_id, user, "turn_pings", "channel")
+            await self.set_member_setting(guild_id, user, "dm_failed_told", False)
+
+    async def _untold_dm_failure(self, guild_id: int | None, user: int) -> str | None:
+        """The note for a member whose DM failed and who was not told yet (then marked
+        told), or None."""
+        if guild_id is None:
+            return None
+        with contextlib.suppress(Exception):
+            if (await self.member_settings(guild_id, user)).get("dm_failed_told") is False:
+                await self.set_member_setting(guild_id, user, "dm_failed_told", True)
+                return dm_failed_text()
+        return None
+
+

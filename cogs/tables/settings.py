@@ -1,0 +1,159 @@
+"""Server settings: the language of public words, a game's defaults for new tables
+(`settings`), the table switches and the turn timer's words."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import language_of, use_locale
+from bot.render import (
+    language_text,
+    switches_text,
+)
+from bot.render.text import (
+    timer_text,
+)
+from bot.tables import TableError
+from bot.tables.service import (
+    DEFAULT_REMINDERS,
+    check_reminders,
+    check_timeout_action,
+)
+from cogs.tables.common import Room, mark_committed
+from cogs.tables.guards import is_manager
+
+log = logging.getLogger(__name__)
+
+
+# The languages `settings language` offers ("default": the server's own locale).
+LANGUAGE_CHOICES = [app_commands.Choice(name="English", value="en"),
+                    app_commands.Choice(name="Norsk (bokmål)", value="nb"),
+                    app_commands.Choice(name="The server's own", value="default")]
+LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Server)"
+
+# A turn timer's reminders and what its end does (TableService.create), offered by every
+# game's `new` and `settings` beside `turn_timer`. A description has at most 100 characters.
+TIMER_DESCRIPTIONS = {
+    "reminders": "Reminders, e.g. 50%, 1h (share of the time, or time left; default 50%, 1h)",
+    "on_timeout": "When a turn's time runs out (default: the AI plays that turn)",
+}
+
+
+def _settings_timer(settings: Mapping[str, Any]) -> str:
+    """A server's default reminders and timeout action, as a line (nothing without a
+    default turn timer: they matter only with one)."""
+    if not settings.get("turn_timer"):
+        return ""
+    return timer_text(int(settings["turn_timer"]), settings.get("reminders", DEFAULT_REMINDERS),
+                      settings.get("timeout_action")) + "\n"
+
+
+def reminder_points(text: str | None) -> list[str] | None:
+    """The reminder points a member typed ("50%, 1h" or "50% 1h"); None when blank."""
+    points = (text or "").replace(",", " ").split()
+    return points or None
+
+
+ON_TIMEOUT_CHOICES = [
+    app_commands.Choice(name="The AI plays that turn", value="play"),
+    app_commands.Choice(name="The AI takes the seat until the player is back", value="seat")]
+
+# The table switches a `new` command (and a server's `settings`) offers, described.
+SWITCH_DESCRIPTIONS = {
+    "mentions": "Mention a player when their turn comes (default: on with 2+ humans)",
+    "pictures": "Show a picture of the table on the table message (default: on)",
+    "hints": "Offer the Hint button: what the strong AI would play (default: on)",
+    "thread": "Play in a thread of its own, so the channel is not flooded (default: off)",
+}
+
+
+def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bool | None]:
+    """A new table's switches: what its `new` command says, else the server's default
+    (its settings' "switches"), else None (the table's own default)."""
+    defaults = server.get("switches", {})
+    return {name: value if value is not None else defaults.get(name)
+            for name, value in given.items()}
+
+
+# ----------------------------------------------------------------- the cog
+
+
+class SettingsRoom(Room):
+    """Server settings: the language of public words, a game's defaults for new tables"""
+
+    # ------------------------------------------------------------- languages
+
+    async def server_language(self, guild_id: int) -> str:
+        """The language of what everyone in a server reads (table messages, posts,
+        mentions): the one set with `settings language`, else the server's own
+        preferred locale as Discord gives it, else English."""
+        if guild_id in self._languages:
+            return self._languages[guild_id]
+        chosen = await self.bot.store.get_guild_language(guild_id)
+        if chosen is None:
+            guild = self.bot.get_guild(guild_id)
+            chosen = language_of(guild.preferred_locale) if guild is not None else None
+        self._languages[guild_id] = language = chosen or language_of(None)
+        return language
+
+    async def public(self, guild_id: int) -> AbstractContextManager[None]:
+        """`with await self.public(guild)`: words for everyone in the server."""
+        return use_locale(await self.server_language(guild_id))
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> None:
+        await self.bot.store.set_guild_language(guild_id, language)
+        self._languages.pop(guild_id, None)
+
+
+    async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,
+                            preset: str | None, players: int | None, target: int | None,
+                            options: str | None, turn_timer: int | None,
+                            switches: Mapping[str, bool | None],
+                            language: str | None = None, reminders: str | None = None,
+                            on_timeout: str | None = None) -> None:
+        """A game's `settings`: this server's defaults for new tables of the game, shown,
+        or changed (Manage Server) once the game accepts them."""
+        guild = interaction.guild_id or 0
+        kind = self.tables.kind(game)
+        current = await self.bot.store.get_guild_settings(guild, game)
+        changed = {name: on for name, on in switches.items() if on is not None}
+        asked: dict[str, object] = {
+            "preset": preset, "players": players, "target": target, "turn_timer": turn_timer,
+            # Checked now, not at the next `new` (blank: the default reminders).
+            "reminders": None if reminders is None else list(check_reminders(
+                reminder_points(reminders))),
+            "timeout_action": None if on_timeout is None else check_timeout_action(on_timeout)}
+        if options is None and not changed and language is None \
+                and all(v is None for v in asked.values()):
+            await self._reply(interaction, kind.words.settings_text(current, False) + "\n"
+                              + switches_text(current.get("switches", {})) + "\n"
+                              + _settings_timer(current)
+                              + language_text(await self.server_language(guild)))
+            return
+        if not is_manager(interaction):
+            raise TableError("not_allowed")
+        if language is not None:  # the server's, for every game: "default" unsets it
+            await self.set_server_language(guild, None if language == "default"
+                                           else language_of(language))
+        new = {**current, **{key: value for key, value in asked.items() if value is not None}}
+        if changed:
+            new["switches"] = {**new.get("switches", {}), **changed}
+        if options is not None:
+            names = [o.strip() for o in options.replace(",", " ").split() if o.strip()]
+            new["options"] = {name: True for name in names if name != "none"}
+        # What the game refuses is refused here (a typo, a clash), not at the next `new`.
+        kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
+                        {**new.get("options", {}), "target": new.get("target")})
+        await self.bot.store.set_guild_settings(guild, game, new)
+        mark_committed(interaction, None)
+        await self._reply(interaction, kind.words.settings_text(new, True) + "\n"
+                          + switches_text(new.get("switches", {})) + "\n"
+                          + _settings_timer(new)
+                          + language_text(await self.server_language(guild)))
+

@@ -1,0 +1,256 @@
+"""The public table message: edits within the request budget (coalesced), a fresh
+post when it is too old or deleted, its picture, and what a change shows there."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.edit_queue import Retry, Turn
+from bot.i18n import set_locale
+from bot.store import Post
+from bot.tables import Table
+from bot.tables.service import (
+    LOBBY,
+    PLAYING,
+    POST_TABLE_MESSAGE,
+)
+from cogs.tables.common import (
+    LET_GO,
+    OLD_MESSAGE_EDITS,
+    PICTURE_EVERY,
+    TABLE_MESSAGE_MAX_AGE,
+    UNKNOWN_MESSAGE,
+    Components,
+    Room,
+    to_embed,
+)
+from cogs.tables.views import (
+    TABLE_PICTURE,
+    deadline_of,
+    lobby_view,
+    no_picture,
+    table_panel,
+    table_picture,
+    table_view,
+    with_picture,
+)
+
+log = logging.getLogger(__name__)
+
+class TableMessageRoom(Room):
+    """The public table message: edits within the request budget (coalesced), a fresh"""
+
+    def request_refresh(self, table: Table) -> None:
+        """Show the table's current state on its public message soon: edits wait their
+        turn in the request budget and are coalesced (an edit shows the table as it is
+        when its turn comes), the tables waiting longest first (bot/edit_queue.py)."""
+        self._shown_tables[table.id] = table
+        self._edits.request(table.id)
+
+    async def _edit_queued(self, table_id: int, turn: Turn) -> None:
+        """The edit queue's turn for a table: its message shows the table as it is now
+        (`turn`: its slot of the budget). Raises Retry to be tried again later."""
+        table = self._shown_tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            self._shown_tables.pop(table_id, None)
+            return  # over: its last message is the final post's business
+        with await self.public(table.guild_id):
+            await self._edit_table_message(table, turn)
+
+    def _too_old(self, message_id: int) -> bool:
+        """Whether a message is too old for the edits a table needs: Discord allows few
+        edits of a message older than an hour (error 30046), so a table message is
+        posted afresh a little before (its age from its id, by Discord's clock)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.clock.time() - posted >= TABLE_MESSAGE_MAX_AGE
+
+    async def _edit_table_message(self, table: Table, turn: Turn) -> None:
+        message_id = table.message_id
+        if message_id is None:
+            return
+        if self._replacing.get(table.id) == message_id:
+            # A fresh message is on its way through the outbox: it shows the table as
+            # it is when it is sent (and is edited after, if the table moved meanwhile).
+            self.bot.outbox.kick(table.id)
+            return
+        if self._too_old(message_id):
+            await self._replace_table_message(table, message_id, "too_old")
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            message_id)
+        # The text and the picture's scene are read together, before the drawing waits;
+        # drawn before the budget's slot is taken, and again if the table moved meanwhile.
+        draw = self._picture_due(table)
+        embed, view, drawing = self._table_message_parts(table, draw)
+        picture = await drawing
+        if await turn():
+            embed, view, drawing = self._table_message_parts(table, draw)
+            picture = await drawing
+        if self._too_old(message_id):
+            # It aged while the picture was drawn and the edit waited for its slot (a
+            # long wait, or a clock moved on): the edit would spend one of the few an old
+            # message takes, and this edit has taken the changes made meanwhile.
+            await self._replace_table_message(table, message_id, "too_old")
+            return
+        pictures: dict[str, Any] = {}
+        if picture is not None:
+            self._pictured[table.id] = time.monotonic()
+            pictures["attachments"] = [picture]
+        elif draw or table.stage != PLAYING or not table.switch("pictures"):
+            pictures["attachments"] = []  # no picture (any more)
+        else:  # the last picture stays: the message keeps its attachment
+            embed.set_image(url=f"attachment://{TABLE_PICTURE}")
+        try:
+            async with self._message_lock(table.id):
+                if self._replacing.get(table.id) == message_id \
+                        or self._summarised.get(table.id) == message_id \
+                        or table.message_id != message_id \
+                        or table.stage not in (LOBBY, PLAYING):
+                    return  # it became a hand's summary, was replaced, or the game ended
+                await message.edit(embed=with_picture(embed, picture), view=view,
+                                   **pictures)
+        except discord.HTTPException as exc:
+            await self._edit_refused(table, message_id, exc)
+        except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
+            raise Retry(f"connection: {exc!r}") from None
+
+    def _table_message_parts(self, table: Table, draw: bool = True
+                             ) -> tuple[discord.Embed, Components, Awaitable[discord.File | None]]:
+        """The table message as it is now: its embed, its buttons, and its picture (to
+        draw, if `draw`: a coroutine, started from the state of this moment)."""
+        embed = to_embed(table_panel(table))
+        if table.stage == LOBBY:
+            return embed, lobby_view(table), no_picture()
+        return embed, table_view(table), table_picture(table) if draw else no_picture()
+
+    def _picture_due(self, table: Table) -> bool:
+        """Whether this edit draws the table's picture anew: always while the edits
+        keep up; while they queue, at the end of a trick or after PICTURE_EVERY."""
+        if not self._edits.behind() or table.pause_after:
+            return True
+        last = self._pictured.get(table.id)
+        return last is None or time.monotonic() - last >= PICTURE_EVERY
+
+    async def _edit_refused(self, table: Table, message_id: int,
+                            exc: discord.HTTPException) -> None:
+        """Discord did not take an edit of the table message: a deleted or too old
+        message is replaced by a fresh one; a failure of Discord's or a 429 is tried
+        again (Retry); a refusal to the bot in the channel waits for the next change."""
+        if exc.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
+            await self._replace_table_message(
+                table, message_id, "deleted" if exc.code == UNKNOWN_MESSAGE else "too_old")
+            return
+        if exc.status >= 500 or exc.status == 429:
+            raise Retry(f"{exc.status} {exc.code}") from None
+        # 403 (the bot may no longer see or write in the channel), 404 (the channel is
+        # gone): trying again would only add invalid requests, which Discord counts
+        # toward a ban. The next change tries again.
+        log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
+                    exc.status, exc.code, exc.text)
+
+    async def _replace_table_message(self, table: Table, old: int, why: str) -> None:
+        """Post a fresh table message at the bottom of the channel, through the outbox
+        (committed first, so it survives a restart, and sent with a nonce, so it is not
+        posted twice); the old one loses its buttons once the fresh one is there."""
+        log.info("table %s: its message %s is %s: posting a fresh one", table.id, old, why)
+        self._replacing[table.id] = old
+        await self.bot.store.add_posts(table.id, [Post(POST_TABLE_MESSAGE,
+                                                       {"replaces": old, "why": why})])
+        self.bot.outbox.kick(table.id)
+
+
+    def _message_lock(self, table_id: int) -> asyncio.Lock:
+        """Held around each edit of a table's message by the edit queue or the summary:
+        a summary never lands under an edit of the table that was already on its way."""
+        lock = self._message_locks.get(table_id)
+        if lock is None:
+            lock = self._message_locks[table_id] = asyncio.Lock()
+        return lock
+
+
+    async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
+                                  ) -> discord.Message:
+        """A new table message at the bottom of the channel (for the next hand, or in
+        place of one too old to edit or deleted); the old one loses its buttons."""
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        old = table.message_id
+        embed, view, drawing = self._table_message_parts(table)
+        shown = embed.to_dict()
+        picture = await drawing
+        message = await channel.send(
+            embed=with_picture(embed, picture), view=view,
+            nonce=nonce, **({"file": picture} if picture is not None else {}))
+        if picture is not None:
+            self._pictured[table.id] = time.monotonic()
+        else:
+            self._pictured.pop(table.id, None)  # a fresh message has no picture to keep
+        await self.tables.set_message(table, message.id)
+        self._replacing.pop(table.id, None)
+        if to_embed(table_panel(table)).to_dict() != shown:
+            self.request_refresh(table)  # the table moved while the post was made
+        if retire and old is not None and old != message.id:
+            await self._retire_table_message(table, old)
+        return message
+
+    async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
+        """Take the buttons off a table message that no longer is the live one (at the
+        end of a game, with the final state). Best effort: Discord may refuse it (a
+        message too old to edit, or deleted)."""
+        if message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            message_id)
+        with contextlib.suppress(*LET_GO):
+            if table.stage in (LOBBY, PLAYING):
+                await message.edit(view=None)
+            else:
+                self._edits.forget(table.id)  # the game is over: no picture of it
+                await message.edit(embed=to_embed(table_panel(table)), view=None, attachments=[])
+
+    def _after_change(self, table: Table, deal_finished: bool) -> None:
+        """Public consequences of a change beyond its posts (which the outbox makes):
+        the table message, edited soon, unless the hand ended (a new one is posted)."""
+        if not deal_finished:
+            self.request_refresh(table)
+
+    async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
+                              ) -> None:
+        """Changes the service made by itself (AI turns, turn timers)."""
+        set_locale(await self.server_language(table.guild_id))  # the listener's task
+        if event == "reminder":
+            seat = detail.get("seat", table.to_act)
+            user = table.seats[seat].user_id if seat is not None else None
+            if user is not None and seat == table.to_act \
+                    and not table.seats[seat].played_by_ai:
+                await self._ping(table, user, reminder=True,
+                                 deadline=detail.get("deadline", deadline_of(table)))
+            return
+        self._after_change(table, event in ("deal_finished", "game_finished"))
+        await self.follow_turn(table, None)
+    # ------------------------------------------------------------- components
+
+    async def show_public(self, interaction: discord.Interaction[Any], table: Table,
+                           controls: Callable[[Table], Components]) -> None:
+        """Answer a click on the public table message by editing it, in the server's
+        words, with `controls` (the lobby's, or the game's). A table message too old to
+        edit (a lobby that waited an hour) is answered without an edit, and the table is
+        shown in a fresh message at the bottom of the channel."""
+        clicked = interaction.message
+        if clicked is not None and clicked.id == table.message_id \
+                and self._too_old(clicked.id):
+            await interaction.response.defer()
+            await self._replace_table_message(table, clicked.id, "too_old")
+            return
+        with await self.public(table.guild_id):
+            embed, view = to_embed(table_panel(table)), controls(table)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
