@@ -30,3 +30,9 @@ def kind(request: pytest.FixtureRequest) -> Iterator[GameKindBase]:
 def toy() -> Iterator[GameKindBase]:
     with registered(TOY, TOY_COG):
         yield TOY
+
+
+# The end-to-end fixtures (a fake Discord, the leak checker, every interaction answered),
+# for the toy game's table.
+from tests.e2e.conftest import answered, fake, leaks  # noqa: E402, F401
+from tests.fake_discord.fixtures import error_logs_fixture  # noqa: E402, F401
