@@ -40,7 +40,7 @@ async def _play_by_buttons(fake: FakeDiscord, bot: Any, table: Any) -> int:
         click = await fake.click(name, panel, random.Random(clicks).choice(cards)["custom_id"])
         assert click.response_type in (4, 7), click.callback.data
         clicks += 1
-        await fake.wait_until(lambda: table.version > version)
+        await fake.wait_until(lambda version=version: table.version > version)
     return clicks
 
 
