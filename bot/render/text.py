@@ -13,8 +13,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.cards import card_list
-from bot.errors import GameError
+from bot.cards import card_label, card_list
+from bot.errors import (
+    CARD_NOT_IN_HAND,
+    GAME_OVER,
+    INVALID_CARD,
+    INVALID_DEAL,
+    INVALID_RECORD,
+    INVALID_RULES,
+    NOT_YOUR_TURN,
+    SHARED_CODES,
+    WRONG_CARD_COUNT,
+    WRONG_PHASE,
+    GameError,
+)
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown, safe_plain
@@ -26,7 +38,7 @@ __all__ = [
     "INTERNAL_ERROR", "QUOTE_LIMIT", "TITLE_LIMIT", "ErrorTextKind", "Panel", "SeatLike",
     "ai_seat_label", "card_list", "error_text", "fit_panel", "internal_error",
     "leaderboard_panel", "lobby_panel", "picture_seat_names", "quote", "seat_label",
-    "seat_names", "shorten",
+    "seat_names", "shared_sentence", "shorten",
     "stats_panel", "turn_mention",
     # the table's controls and replies
     "BUTTON_LABELS", "away_text", "back_text", "button_label", "cancelled_panel",
@@ -317,7 +329,35 @@ def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
         # else that of the game answering.
         game = error.params.get("game") or getattr(kind, "name", None)
         return _platform_sentence(error.code, error.params).replace("{game}", game or "")
-    return kind.words.error_text(error)
+    sentence = kind.words.error_text(error)
+    if sentence == error.code and error.code in SHARED_CODES:
+        # The game does not word this shared code (it says so by giving the code back):
+        # the platform's words for it serve every game.
+        return shared_sentence(error)
+    return sentence
+
+
+def shared_sentence(error: GameError) -> str:
+    """The platform's sentence for a code every game shares (bot/errors.py), for a game
+    that does not word it more closely with its own parameters."""
+    p = error.params
+    code = error.code
+    if code == NOT_YOUR_TURN and "to_act" in p and "seat" in p:
+        return _("It is seat {to_act}'s turn, not seat {seat}'s.").format(
+            to_act=p["to_act"], seat=p["seat"])
+    if code == CARD_NOT_IN_HAND and isinstance(p.get("card"), int):
+        return _("You do not hold {card}.").format(card=card_label(p["card"]))
+    return {
+        INVALID_RECORD: _("This record cannot be replayed."),
+        INVALID_RULES: _("These rules cannot be played."),
+        INVALID_DEAL: _("This deal cannot be played."),
+        INVALID_CARD: _("That is not a card."),
+        NOT_YOUR_TURN: _("It is not your turn."),
+        WRONG_PHASE: _("That is not possible now."),
+        CARD_NOT_IN_HAND: _("You do not hold that card."),
+        WRONG_CARD_COUNT: _("That is not the right number of cards."),
+        GAME_OVER: _("The game is over."),
+    }[code]
 
 
 def _platform_sentence(code: str, params: dict[str, Any]) -> str:
