@@ -50,7 +50,7 @@ def board_pool(kind: GameKind) -> str:
 
 
 class BoardsRoom(Room):
-    """After and beside the games: a finished table's buttons (review, rematch, standings),"""
+    """A finished table's buttons, the boards, stats, help and export."""
 
     async def closed_table(self, interaction: discord.Interaction[Any], table_id: int
                             ) -> None:

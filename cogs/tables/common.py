@@ -106,9 +106,6 @@ def choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
             for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
 
 
-# ----------------------------------------------------------------- answering errors
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class OpenPanel:
     """A player's open hand panel, to edit without a click while its interaction's token
@@ -140,7 +137,6 @@ HINT_EMOJI = "⭐"
 ORIGINAL_RESPONSE = "@original"
 
 
-
 class Components(discord.ui.View):
     """Buttons and selects for one message. Every item is a DynamicItem, routed by its
     custom_id pattern, so discord.py never needs the view after it is sent. It is
@@ -159,7 +155,6 @@ class Components(discord.ui.View):
         return components
 
 
-
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
     """A link to a message (or, without one, to a channel) that Discord opens in place.
     https://discord.com/developers/docs/reference#message-formatting (jump links)"""
@@ -173,8 +168,6 @@ def table_link(table: Table) -> discord.ui.Button[Any]:
                              url=jump_url(table.guild_id, table.channel_id, table.message_id))
 
 
-
-
 def pinging_user(user: int | None) -> discord.AllowedMentions:
     """The mentions a ping may make: `user`, named, and nobody else.
     (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
@@ -183,9 +176,6 @@ def pinging_user(user: int | None) -> discord.AllowedMentions:
     users = [discord.Object(id=user)] if user is not None else []
     return discord.AllowedMentions(everyone=False, users=users, roles=False,
                                    replied_user=False)
-
-
-# ----------------------------------------------------------------- table switches
 
 
 def mark_committed(interaction: discord.Interaction[Any], table: Table | None,
@@ -235,9 +225,6 @@ class TableBot(Protocol):
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
 
     async def add_cog(self, cog: commands.Cog, /) -> None: ...
-
-
-
 
 
 class Room:

@@ -40,11 +40,8 @@ def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, boo
             deadline_of(table), mine)
 
 
-# ----------------------------------------------------------------- views of a table
-
-
 class GamesListRoom(Room):
-    """The member's own lists: /games (their tables of every game here) and /notify."""
+    """/games and /notify."""
 
     async def notify(self, interaction: discord.Interaction[Any], where: str) -> None:
         """/notify: where this member's turn pings and reminders go in this server."""

@@ -37,7 +37,7 @@ from cogs.tables.views import lobby_view, table_panel
 log = logging.getLogger(__name__)
 
 class LobbyRoom(Room):
-    """The lobby and the shared commands of a table: new, join, start, leave, away, back,"""
+    """A table's lobby and the commands every game's group shares at a table."""
 
     async def hand(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.show_hand(interaction, self._table_here(interaction))

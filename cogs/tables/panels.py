@@ -41,7 +41,7 @@ from cogs.tables.views import deadline_of, final_panel, final_view, hand_panel
 log = logging.getLogger(__name__)
 
 class PanelsRoom(Room):
-    """A player's hand panel: shown, refreshed, followed while its token lasts (one live"""
+    """A player's hand panel, shown, followed and confirmed."""
 
     def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
                        hint: Any = None) -> discord.ui.View:
@@ -320,8 +320,5 @@ class PanelsRoom(Room):
             self._remember_panel(table, interaction)
         self._after_change(table, result.deal_finished)
         await self.follow_turn(table, interaction.user.id)
-
-    # ------------------------------------------------------------- shared commands
-    # Each game's group gets these (add_shared_commands); `game` is the group's game.
 
 

@@ -26,7 +26,7 @@ from cogs.tables.views import ping_view
 log = logging.getLogger(__name__)
 
 class PingsRoom(Room):
-    """Turn pings and reminders: in the channel, naming the player alone, or by direct"""
+    """Turn pings and reminders, in the channel or by DM."""
 
     async def _ping(self, table: Table, user: int, *, reminder: bool = False,
                     deadline: float | None = None) -> None:

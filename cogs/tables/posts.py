@@ -31,7 +31,7 @@ from cogs.tables.views import final_panel, final_view, summary_view, totals_char
 log = logging.getLogger(__name__)
 
 class PostsRoom(Room):
-    """The outbox's posts rendered and sent: a deal's summary, the final standings, a"""
+    """The outbox's posts, rendered and sent."""
 
     # ------------------------------------------------------------- posts (the outbox)
 

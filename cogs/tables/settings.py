@@ -81,11 +81,8 @@ def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bo
             for name, value in given.items()}
 
 
-# ----------------------------------------------------------------- the cog
-
-
 class SettingsRoom(Room):
-    """Server settings: the language of public words, a game's defaults for new tables"""
+    """A server's language and its defaults for a game's new tables."""
 
     # ------------------------------------------------------------- languages
 

@@ -46,7 +46,7 @@ from cogs.tables.views import (
 log = logging.getLogger(__name__)
 
 class TableMessageRoom(Room):
-    """The public table message: edits within the request budget (coalesced), a fresh"""
+    """The public table message: edited, posted afresh, retired."""
 
     def request_refresh(self, table: Table) -> None:
         """Show the table's current state on its public message soon: edits wait their
@@ -235,7 +235,6 @@ class TableMessageRoom(Room):
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self.follow_turn(table, None)
-    # ------------------------------------------------------------- components
 
     async def show_public(self, interaction: discord.Interaction[Any], table: Table,
                            controls: Callable[[Table], Components]) -> None:
