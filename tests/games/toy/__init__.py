@@ -9,6 +9,6 @@ Norwegian in nb/LC_MESSAGES/messages.po), registered as every game registers its
 
 from pathlib import Path
 
-from tests.games.catalogs import add_catalog
+from bot.i18n import add_catalog
 
 add_catalog(Path(__file__).resolve().parent / "locales")
