@@ -240,11 +240,11 @@ class GameKindBase:
 
                 raise RecordError(INVALID_RECORD, reason="not_object")
             game = self.load_record(data)
-        except RecordError as error:
-            return error.to_json(self.words.error_text(error))
         except GameError as error:
-            located = RecordError.located(error, None)
-            return located.to_json(self.words.error_text(located))
+            located = error if isinstance(error, RecordError) else \
+                RecordError.located(error, None)
+            # RECORD_FORMAT.md's error names the part by the game's word for a deal.
+            return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
         results = self.results(game) if self.finished(game) else []
         return {"format": self.FORMAT, "finished": self.finished(game),
                 "results": [r._asdict() for r in results]}
