@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.games.american import text as american_text
@@ -17,7 +18,9 @@ from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS as AMERIKANER_OPTIONS
 from bot.i18n import use_locale
 
-PO = Path(__file__).resolve().parent.parent / "bot/i18n/locales/nb/LC_MESSAGES/messages.po"
+# Every nb catalog: the platform's and each game's (README, "Translations").
+POS = sorted((Path(__file__).resolve().parent.parent / "bot").glob(
+    "**/locales/nb/LC_MESSAGES/messages.po"))
 
 
 def test_every_house_rule_has_a_norwegian_name_and_keeps_its_key() -> None:
@@ -53,9 +56,15 @@ def test_the_shedding_game_is_idiot_in_norwegian() -> None:
     assert AMERICAN.words.title(rules) == "American"
 
 
-def _catalog() -> object:
-    with PO.open("rb") as fh:
-        return read_po(fh)
+def _catalog() -> Catalog:
+    """The nb catalogs as one (a message is in one of them only)."""
+    merged = Catalog(locale="nb")
+    for path in POS:
+        with path.open("rb") as fh:
+            for message in read_po(fh):
+                if message.id:
+                    merged[message.id] = message
+    return merged
 
 
 def test_bordkort_is_never_the_kitty_and_the_glossary_says_so() -> None:
@@ -65,12 +74,13 @@ def test_bordkort_is_never_the_kitty_and_the_glossary_says_so() -> None:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         if any("kitty" in i.lower() for i in ids if i) and message.context != "option name":
             assert not any("bordkort" in s.lower() for s in strings), message.id
-    header = PO.read_text(encoding="utf-8").split("msgid", 1)[0]
-    assert "Glossary" in header and "talong" in header and "bordkort" in header
+    for path in POS:
+        header = path.read_text(encoding="utf-8").split("msgid", 1)[0]
+        assert "Glossary" in header and "talong" in header and "bordkort" in header
 
 
 def test_the_preset_option_is_a_variant_not_a_game() -> None:
     catalog = _catalog()
     described = catalog.get("Which game", context="option description")
     assert described is not None and described.string == "Hvilken variant"
-    assert "Hvilket parti" not in PO.read_text(encoding="utf-8")
+    assert all("Hvilket parti" not in path.read_text(encoding="utf-8") for path in POS)
