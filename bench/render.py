@@ -61,7 +61,7 @@ def table_scene(rng: random.Random, new_names: bool = False) -> Scene:
             names = rng.sample(NAMES, players)
             if new_names:
                 names = [f"{name} {rng.randrange(10**6)}" for name in names]
-            return kind.table_scene(game, names)
+            return kind.words.table_scene(game, names)
 
 
 def chart_input(rng: random.Random) -> tuple[list[str], list[tuple[int, ...]]]:

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.budget import RequestBudget, api_route, counted
 from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_discord_endpoints
-from bot.games import GAMES
+from bot.games import COGS, GAMES
 from bot.render import seat_label
 from bot.store import SqliteStore, Store, open_database
 from bot.tables import TableService
@@ -28,7 +28,12 @@ from cogs.words import CommandTranslator
 log = logging.getLogger(__name__)
 
 # The shared table cog first: the games' cogs add its commands to their groups.
-EXTENSIONS = ("cogs.tables", "cogs.amerikaner", "cogs.american")
+PLATFORM_EXTENSIONS = ("cogs.tables",)
+
+
+def extensions() -> tuple[str, ...]:
+    """The cogs to load: the platform's, then every registered game's (bot.games)."""
+    return (*PLATFORM_EXTENSIONS, *COGS.values())
 
 
 def tune_garbage_collector() -> None:
@@ -111,7 +116,7 @@ class AmerikanerBot(commands.AutoShardedBot):
                                    owns_guild=owns, clock=self.settings.clock)
         # Discord shows the commands in the user's language (cogs/words.py).
         await self.tree.set_translator(CommandTranslator())
-        for name in EXTENSIONS:
+        for name in extensions():
             await self.load_extension(name)
         if isinstance(self.store, SqliteStore):
             self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
@@ -245,8 +250,10 @@ def run_bot() -> int:
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     apply_discord_endpoints(settings.api_base, settings.gateway_url)
-    import cogs.amerikaner  # noqa: F401  (loaded by the bot later: frozen with the rest)
-    import cogs.tables  # noqa: F401
+    import importlib
+
+    for name in extensions():  # loaded by the bot later: frozen with the rest
+        importlib.import_module(name)
 
     tune_garbage_collector()
     bot = AmerikanerBot(settings)

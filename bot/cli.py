@@ -9,20 +9,17 @@ from collections.abc import Sequence
 
 
 def _replay_any(data: object) -> dict[str, object]:
-    """The replay output of a record of either game, told apart by its `format` field
-    (a record of neither is refused as Amerikaner's, which names the format expected)."""
-    from bot.games.american import record as american
+    """The replay output of a record of any registered game, told apart by its `format`
+    field (a record of none is refused as the default game's, which names the format
+    expected)."""
+    from bot.games import game_of_record
 
-    if american.is_american_record(data):
-        return american.replay(data)
-    from bot.games.amerikaner.record import replay
-
-    return replay(data)
+    return game_of_record(data).replay(data)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from bot.errors import INVALID_RECORD, RecordError
-    from bot.games.amerikaner.text import error_sentence
+    from bot.games import GAMES
 
     try:
         if args.file == "-":
@@ -37,7 +34,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except ValueError as exc:
         error = RecordError(INVALID_RECORD, reason="not_json", detail=str(exc))
-        out: dict[str, object] = error.to_json(error_sentence(error))
+        default = next(iter(GAMES.values()))
+        out: dict[str, object] = error.to_json(default.words.error_text(error))
     else:
         out = _replay_any(data)
     print(json.dumps(out, ensure_ascii=False, indent=args.indent))
@@ -137,15 +135,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from bot.games import GAMES
+
     options = {name.strip(): True for name in args.options.split(",") if name.strip()}
-    if args.game == "american":
-        from bot.games.american.terminal import run_game as run_american
-
-        return run_american(args.players or 2, options, args.seed, args.level, args.target)
-    from bot.games.amerikaner.terminal import run_game
-
-    return run_game(args.preset, args.players or 4, options, args.seed, args.level,
-                    args.target)
+    return GAMES[args.game].terminal(args.players, options, args.seed, args.level,
+                                     args.target, preset=args.preset)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -182,11 +176,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: the bot's, DATABASE_URL or DATABASE_PATH)")
     rr.set_defaults(func=_cmd_db_rerate)
     pp = sub.add_parser("play", help="play a game in the terminal against the AI")
-    pp.add_argument("--game", choices=("amerikaner", "american"), default="amerikaner",
+    from bot.games import GAMES
+
+    pp.add_argument("--game", choices=tuple(GAMES), default=next(iter(GAMES)),
                     help="amerikaner (the trick-taking game, the default) or american "
                     "(the shedding game)")
-    pp.add_argument("--preset", default="amerikaner",
-                    help="amerikaner, norsk or kani (game amerikaner)")
+    pp.add_argument("--preset", default=None,
+                    help="amerikaner (the default), norsk or kani (game amerikaner)")
     pp.add_argument("--players", type=int, default=None,
                     help="players at the table (default 4; american: 2)")
     pp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")

@@ -340,7 +340,7 @@ class American(GameCog):
         kind = self.tables.kind(GAME)
         rules = table.rules if table is not None and table.kind is kind else \
             kind.make_rules(None, kind.default_players, {})
-        await self.reply(interaction, kind.rules_text(rules))
+        await self.reply(interaction, kind.words.rules_text(rules))
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)

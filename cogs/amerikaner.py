@@ -379,7 +379,7 @@ class Amerikaner(GameCog):
             rules = kind.make_rules(preset, 4, {})
         else:
             kind, rules = table.kind, table.rules
-        await self.reply(interaction, kind.rules_text(rules))
+        await self.reply(interaction, kind.words.rules_text(rules))
 
     @group.command(name="settings", description="This server's default table (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)

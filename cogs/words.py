@@ -49,13 +49,24 @@ class CommandTranslator(app_commands.Translator):
 
 
 def game_groups() -> list[app_commands.Group]:
-    """Every game's command group as the bot registers it (its own commands and the
-    shared ones), built without a running bot."""
-    from cogs.american import American
-    from cogs.amerikaner import Amerikaner
+    """Every registered game's command group as the bot registers it (its own commands
+    and the shared ones), built without a running bot: each game's cog (bot.games.COGS)
+    is the GameCog its module defines."""
+    import importlib
+    import inspect
+
+    from bot.games import COGS
+    from cogs.tables.api import GameCog
 
     stub: Any = SimpleNamespace(tables=None, store=None, settings=None)
-    return [Amerikaner(stub).group, American(stub).group]
+    groups = []
+    for path in COGS.values():
+        module = importlib.import_module(path)
+        cog = next(cls for _, cls in inspect.getmembers(module, inspect.isclass)
+                   if issubclass(cls, GameCog) and cls is not GameCog
+                   and cls.__module__ == module.__name__)
+        groups.append(cog(stub).group)
+    return groups
 
 
 def bot_commands() -> list[app_commands.Group | app_commands.Command[Any, Any, None]]:

@@ -48,7 +48,7 @@ def test_the_registry_and_the_rules() -> None:
         with pytest.raises(GameError) as refused:
             KIND.make_rules(None, players, options)
         assert refused.value.code == "invalid_rules"
-        assert KIND.error_text(refused.value) != "invalid_rules"
+        assert KIND.words.error_text(refused.value) != "invalid_rules"
 
 
 def _play(seed: int, players: int, options: dict[str, object], limit: int = 3000
@@ -66,9 +66,9 @@ def _play(seed: int, players: int, options: dict[str, object], limit: int = 3000
         view = KIND.seat_view(game, seat).deal
         actions = legal_action_list(seat, view.legal)
         action = actions[0] if rng.random() < 0.8 else rng.choice(actions)
-        panel = _text(KIND.table_panel(game, NAMES[:players]))
+        panel = _text(KIND.words.table_panel(game, NAMES[:players]))
         assert not cards_in_text(panel) & hidden_from_public(game.current)
-        mine = _text(KIND.seat_panel(game, seat, NAMES[:players]))
+        mine = _text(KIND.words.seat_panel(game, seat, NAMES[:players]))
         assert cards_in_text(mine) <= known_cards(view)
         applied = KIND.apply(game, action, rng)
         assert applied.deal_index == len(stored) - 1
@@ -102,7 +102,7 @@ def test_games_through_the_protocol_load_back_and_export(seed: int, players: int
         results = KIND.results(game)
         assert sorted(r.place for r in results)[0] == 1
         assert [r.seat for r in results if r.won] == game.winners
-        assert _text(KIND.final_standings(game, NAMES[:players])).startswith("Game over")
+        assert _text(KIND.words.final_standings(game, NAMES[:players])).startswith("Game over")
 
 
 def test_a_refused_action_changes_nothing_and_is_worded() -> None:
@@ -116,7 +116,7 @@ def test_a_refused_action_changes_nothing_and_is_worded() -> None:
                    Action.play(1 - seat, (hand[0],)), Action.flip(seat, 0)):
         with pytest.raises(GameError) as refused:
             KIND.apply(game, action, rng)
-        assert KIND.error_text(refused.value) != refused.value.code
+        assert KIND.words.error_text(refused.value) != refused.value.code
     assert game_to_record(game) == before
 
 
@@ -127,19 +127,19 @@ def test_claims_hints_and_reviews() -> None:
     assert not KIND.can_claim(game, seat)
     with pytest.raises(GameError) as refused:
         KIND.claim(game, seat)
-    assert "no claim" in KIND.error_text(refused.value)
+    assert "no claim" in KIND.words.error_text(refused.value)
     hint = KIND.hint(game, seat, rng)
     assert hint.sentence.startswith("The strong AI would ") and " Why: " in hint.sentence
     with pytest.raises(GameError):
         KIND.hint(game, 1 - seat, rng)
     with pytest.raises(GameError) as refused:
-        KIND.deal_review(game, 0, NAMES[:2])  # being played: it would show every card
+        KIND.words.deal_review(game, 0, NAMES[:2])  # being played: it would show every card
     assert refused.value.code == "deal_not_finished"
-    assert "cannot be shown face up" in KIND.error_text(refused.value)
+    assert "cannot be shown face up" in KIND.words.error_text(refused.value)
     while len(game.deals) < 2 and KIND.to_act(game) is not None:
         s = KIND.to_act(game)
         KIND.apply(game, legal_action_list(s, KIND.seat_view(game, s).deal.legal)[0], rng)
-    review = _text(KIND.deal_review(game, 0, NAMES[:2]))
+    review = _text(KIND.words.deal_review(game, 0, NAMES[:2]))
     state = game.deals[0]
     assert set(state.deal.cards()) <= cards_in_text(review)  # every card, face up
     assert review.startswith("Deal 1 face up")
@@ -150,7 +150,7 @@ def test_the_seat_panel_lists_the_hand_one_rank_a_line() -> None:
     game, _ = KIND.new_game(KIND.make_rules(None, 2, {}), 0, rng)
     seat = KIND.to_act(game)
     view = deal_view(game.current, seat)
-    panel = KIND.seat_panel(game, seat, NAMES[:2])
+    panel = KIND.words.seat_panel(game, seat, NAMES[:2])
     ranks = sorted({c % 13 for c in view.hand})
     from bot.cards import RANKS
 
@@ -169,16 +169,16 @@ def test_the_seat_panel_lists_the_hand_one_rank_a_line() -> None:
     {"seat": 1, "action": "flip", "index": 2},
 ])
 def test_every_action_is_described(action: dict[str, object]) -> None:
-    assert KIND.describe_action(action)
+    assert KIND.words.describe_action(action)
 
 
 def test_settings_stats_and_help() -> None:
-    assert "2 players" in KIND.settings_text({}, False)
-    saved = KIND.settings_text({"players": 3, "options": {"swap": True}, "turn_timer": 5},
+    assert "2 players" in KIND.words.settings_text({}, False)
+    saved = KIND.words.settings_text({"players": 3, "options": {"swap": True}, "turn_timer": 5},
                                True)
     assert saved.startswith("Saved.") and "swap" in saved and "5 minutes" in saved
-    assert KIND.stats_lines({})[0] == "Deals won (out first): 0 of 0"
-    pages = KIND.help_pages()
+    assert KIND.words.stats_lines({})[0] == "Deals won (out first): 0 of 0"
+    pages = KIND.words.help_pages()
     assert len(pages) >= 3 and any("example" in p.title.lower() for p in pages)
-    assert "/american" in KIND.help_text()
-    assert "same_rank" in KIND.rules_text(KIND.make_rules(None, 2, {"same_rank": True}))
+    assert "/american" in KIND.words.help_text()
+    assert "same_rank" in KIND.words.rules_text(KIND.make_rules(None, 2, {"same_rank": True}))

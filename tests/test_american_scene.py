@@ -32,7 +32,7 @@ def test_the_scene_shows_only_public_cards_and_true_counts(seed: int, players: i
         seat = KIND.to_act(game)
         if seat is None:
             break
-        scene = KIND.table_scene(game, NAMES[:players])
+        scene = KIND.words.table_scene(game, NAMES[:players])
         state = game.current
         assert not scene.shown_cards() & hidden_from_public(state)
         public = KIND.public_view(game).deal
@@ -51,5 +51,5 @@ def test_the_scene_shows_only_public_cards_and_true_counts(seed: int, players: i
     sums = [0, *(sum(after) for after in totals)]
     assert all(0 <= b - a <= 1 for a, b in zip(sums, sums[1:], strict=False))
     if totals:
-        chart = totals_chart(KIND.title(rules), NAMES[:players], totals)
+        chart = totals_chart(KIND.words.title(rules), NAMES[:players], totals)
         assert Image.open(io.BytesIO(chart)).format == "PNG"

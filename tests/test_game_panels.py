@@ -171,7 +171,7 @@ def test_no_seat_panel_shows_a_card_hidden_from_that_seat_and_each_fits_an_embed
         hand = game.current
         assert hand is not None
         for seat in range(players):
-            panel = KIND.seat_panel(game, seat, names)
+            panel = KIND.words.seat_panel(game, seat, names)
             assert fit_panel(panel) == panel  # within Discord's limits as it is
             text = _text(panel)
             shown = mask_of(cards_in_text(text))
@@ -193,7 +193,7 @@ _TRICK_ROW = re.compile(r"^(\d+)\. (.*) → \*\*(.+)\*\*$")
 def _check_review(game: Game, index: int, names: list[str]) -> None:
     """The review of a finished deal: every hand as dealt, every trick in order with its
     leader first and its taker, within Discord's limits without cutting."""
-    panel = KIND.deal_review(game, index, names)
+    panel = KIND.words.deal_review(game, index, names)
     assert fit_panel(panel) == panel
     hand = game.hands[index]
     for seat, cards in enumerate(hand.deal.hands):
@@ -229,7 +229,7 @@ def _finished_deal(preset: str, players: int, options: dict[str, object], seed: 
 def test_the_review_shows_the_deal_the_kitty_the_discards_and_every_trick() -> None:
     game = _finished_deal("amerikaner", 4, {}, 7)
     names = NAMES[:4]
-    panel = KIND.deal_review(game, 0, names)
+    panel = KIND.words.deal_review(game, 0, names)
     hand = game.hands[0]
     bidder = names[hand.bidder]
     assert panel.title.startswith("Hand 1: ")
@@ -254,7 +254,7 @@ def test_the_review_fits_an_embed_with_long_names(preset: str, players: int,
     game = _finished_deal(preset, players, options, 1)
     names = [f"{'Wolfeschlegelsteinhausen'[:20]} {seat} (away, AI plays)"
              for seat in range(players)]
-    panel = KIND.deal_review(game, 0, names)
+    panel = KIND.words.deal_review(game, 0, names)
     assert fit_panel(panel) == panel
     assert sum(len(n) + len(v) for n, v, _ in panel.fields) + len(panel.description) \
         + len(panel.title) <= 6000
@@ -268,11 +268,11 @@ def test_the_review_refuses_the_deal_being_played_and_deals_that_are_not() -> No
     assert len(game.hands) == 2 and not game.hands[1].finished
     for index in (1, 2, -1, 99):
         with pytest.raises(GameError) as refused:
-            KIND.deal_review(game, index, NAMES[:4])
+            KIND.words.deal_review(game, index, NAMES[:4])
         assert refused.value.code == "deal_not_finished"
-        assert KIND.error_text(refused.value)
+        assert KIND.words.error_text(refused.value)
     with pytest.raises(GameError) as refused:
-        KIND.deal_review(game, 1, NAMES[:4])
-    assert KIND.error_text(refused.value) == (
+        KIND.words.deal_review(game, 1, NAMES[:4])
+    assert KIND.words.error_text(refused.value) == (
         "Hand 2 cannot be shown face up: it is not over, or there is no such hand yet.")
-    assert KIND.deal_review(game, 0, NAMES[:4]).title.startswith("Hand 1")
+    assert KIND.words.deal_review(game, 0, NAMES[:4]).title.startswith("Hand 1")

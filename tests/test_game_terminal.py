@@ -85,18 +85,18 @@ def _played_game_texts(seed: int) -> Iterator[str]:
     rng = random.Random(seed)
     rules = KIND.make_rules("amerikaner", 4, {"all_pass_play": True})
     game, _deal = KIND.new_game(rules, 0, rng)
-    yield KIND.rules_text(rules)
+    yield KIND.words.rules_text(rules)
     while not KIND.finished(game):
         seat = KIND.to_act(game)
         assert seat is not None
-        yield from _texts(KIND.table_panel(game, NAMES))
-        yield from _texts(KIND.seat_panel(game, seat, NAMES))
+        yield from _texts(KIND.words.table_panel(game, NAMES))
+        yield from _texts(KIND.words.seat_panel(game, seat, NAMES))
         applied = KIND.apply(game, KIND.choose_action(game, seat, "easy", rng), rng)
         if applied.deal_finished:
-            yield from _texts(KIND.deal_summary(game, applied.deal_index, NAMES))
-            yield from _texts(KIND.deal_review(game, applied.deal_index, NAMES))
-    yield from _texts(KIND.final_standings(game, NAMES))
-    yield from _texts(KIND.table_panel(game, NAMES))
+            yield from _texts(KIND.words.deal_summary(game, applied.deal_index, NAMES))
+            yield from _texts(KIND.words.deal_review(game, applied.deal_index, NAMES))
+    yield from _texts(KIND.words.final_standings(game, NAMES))
+    yield from _texts(KIND.words.table_panel(game, NAMES))
 
 
 def test_a_played_game_writes_every_minus_sign_the_same_way() -> None:

@@ -103,10 +103,10 @@ def test_the_kind_renders_a_played_hand_from_its_views() -> None:
         seat = kind.to_act(game)
         kind.apply(game, kind.choose_action(game, seat, "easy", rng), rng)
     names = ["a", "b", "c", "d"]
-    summary = kind.deal_summary(game, 0, names)
+    summary = kind.words.deal_summary(game, 0, names)
     assert summary.title.startswith("Hand 1: ")
     rows = summary.description.splitlines()
     assert [row.rsplit("→ ", 1)[1] for row in rows] == [str(t) for t in game.hand_totals[0]]
-    panel = kind.table_panel(game, names)
+    panel = kind.words.table_panel(game, names)
     assert panel.description.startswith("Hand 2 · ")
-    assert kind.describe_action({"seat": 1, "action": "bid", "bid": 8}) == "a bid of 8"
+    assert kind.words.describe_action({"seat": 1, "action": "bid", "bid": 8}) == "a bid of 8"

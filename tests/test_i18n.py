@@ -217,15 +217,15 @@ def _played_game() -> Iterator[tuple[str, list[str]]]:
     while not kind.finished(game):
         seat = kind.to_act(game)
         assert seat is not None
-        yield "table", _texts(kind.table_panel(game, NAMES))
-        yield "picture", kind.table_scene(game, NAMES).texts()
+        yield "table", _texts(kind.words.table_panel(game, NAMES))
+        yield "picture", kind.words.table_scene(game, NAMES).texts()
         for other in range(4):
-            yield "seat", _texts(kind.seat_panel(game, other, NAMES))
+            yield "seat", _texts(kind.words.seat_panel(game, other, NAMES))
         applied = kind.apply(game, kind.choose_action(game, seat, "easy", rng), rng)
-        yield "action", [kind.describe_action(applied.action)]
+        yield "action", [kind.words.describe_action(applied.action)]
         if applied.deal_finished:
-            yield "summary", _texts(kind.deal_summary(game, applied.deal_index, NAMES))
-    yield "final", _texts(kind.final_standings(game, NAMES))
+            yield "summary", _texts(kind.words.deal_summary(game, applied.deal_index, NAMES))
+    yield "final", _texts(kind.words.final_standings(game, NAMES))
 
 
 def test_a_played_game_shows_only_catalog_words(pseudo: None) -> None:
@@ -252,8 +252,8 @@ def _shared_texts() -> Iterator[tuple[str, list[str]]]:
     yield "empty leaderboard", _texts(leaderboard_panel([], 1, 1, "wins"))
     stats = {"contracts_made": 2, "contracts_failed": 1, "top_bids_made": 0,
              "hands_played": 30}
-    yield "stats", _texts(stats_panel("alice", 3, 1, 20, AMERIKANER.stats_lines(stats)))
-    yield "no stats", _texts(stats_panel("alice", 0, 0, 0, AMERIKANER.stats_lines({})))
+    yield "stats", _texts(stats_panel("alice", 3, 1, 20, AMERIKANER.words.stats_lines(stats)))
+    yield "no stats", _texts(stats_panel("alice", 0, 0, 0, AMERIKANER.words.stats_lines({})))
     yield "month asked", _texts(leaderboard_panel([("alice", 1, 1, 12)], 1, 1, "wins",
                                                   month_asked=True))
     for month in (None, "2026-11"):
@@ -399,7 +399,7 @@ def _american_errors() -> Iterator[GameError]:
     from bot.games.american.kind import AMERICAN
 
     live, _ = AMERICAN.new_game(AmericanRules.create(2, {}), 0, rng)
-    for refused in (lambda: AMERICAN.deal_review(live, 0, ["a", "b"]),
+    for refused in (lambda: AMERICAN.words.deal_review(live, 0, ["a", "b"]),
                     lambda: AMERICAN.claim(live, 0)):
         try:
             refused()
@@ -780,21 +780,21 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
         rng, hints = random.Random(3), random.Random(4)
         rules = kind.make_rules(preset, players, options)
         names = [*NAMES, "erin"][:players]
-        shown += [("titles", [kind.title(rules), kind.lobby_title(rules),
-                              kind.options_line(rules), kind.rules_text(rules)]),
+        shown += [("titles", [kind.words.title(rules), kind.words.lobby_title(rules),
+                              kind.words.options_line(rules), kind.words.rules_text(rules)]),
                   ("house rules", [t for name, help_, _on in kind.house_rules(rules)
                                    for t in (name, help_)]),
-                  ("settings", [kind.settings_text({}, False),
-                                kind.settings_text({"players": players, "turn_timer": 2,
+                  ("settings", [kind.words.settings_text({}, False),
+                                kind.words.settings_text({"players": players, "turn_timer": 2,
                                                     "options": {"x": True}}, True)])]
         game, _deal = kind.new_game(rules, 0, rng)
         turns = 0
         while not kind.finished(game):
             seat = kind.to_act(game)
             assert seat is not None
-            shown.append(("table", _texts(kind.table_panel(game, names))))
-            shown.append(("picture", list(kind.table_scene(game, names).texts())))
-            shown += [("seat", _texts(kind.seat_panel(game, s, names)))
+            shown.append(("table", _texts(kind.words.table_panel(game, names))))
+            shown.append(("picture", list(kind.words.table_scene(game, names).texts())))
+            shown += [("seat", _texts(kind.words.seat_panel(game, s, names)))
                       for s in range(players)]
             if game_name == "american":  # a random legal move, and its hint's words
                 action = rng.choice(legal_action_list(seat, deal_view(game.current,
@@ -807,15 +807,15 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
                                                                            hints).sentence)]))
             turns += 1
             applied = kind.apply(game, action, rng)
-            shown.append(("action", [kind.describe_action(applied.action)]))
+            shown.append(("action", [kind.words.describe_action(applied.action)]))
             if applied.deal_finished:
-                shown.append(("summary", _texts(kind.deal_summary(game, applied.deal_index,
+                shown.append(("summary", _texts(kind.words.deal_summary(game, applied.deal_index,
                                                                   names))))
-                shown.append(("review", _texts(kind.deal_review(game, applied.deal_index,
+                shown.append(("review", _texts(kind.words.deal_review(game, applied.deal_index,
                                                                 names))))
-        shown.append(("final", _texts(kind.final_standings(game, names))))
-        shown.append(("table at the end", _texts(kind.table_panel(game, names))))
-        shown.append(("stats", kind.stats_lines({})))
+        shown.append(("final", _texts(kind.words.final_standings(game, names))))
+        shown.append(("table at the end", _texts(kind.words.table_panel(game, names))))
+        shown.append(("stats", kind.words.stats_lines({})))
     return shown
 
 
@@ -850,7 +850,7 @@ def _nb_reference() -> list[tuple[str, list[str]]]:
     return [*_shared_texts(), ("the cogs' words", _cog_texts()), ("more replies", extra),
             ("American's help", [american_text.help_text()]),
             ("American's controls", _american_controls()),
-            *(("help page", _texts(page)) for page in (*AMERIKANER.help_pages(),
+            *(("help page", _texts(page)) for page in (*AMERIKANER.words.help_pages(),
                                                        *american_text.help_pages()))]
 
 

@@ -26,8 +26,8 @@ POS = sorted((Path(__file__).resolve().parent.parent / "bot").glob(
 def test_every_house_rule_has_a_norwegian_name_and_keeps_its_key() -> None:
     for kind, keys in ((AMERIKANER, AMERIKANER_OPTIONS), (AMERICAN, AMERICAN_OPTIONS)):
         with use_locale("nb"):
-            names = [kind.option_label(key) for key in keys]
-        english = [kind.option_label(key) for key in keys]
+            names = [kind.words.option_label(key) for key in keys]
+        english = [kind.words.option_label(key) for key in keys]
         for key, nb, en in zip(keys, names, english, strict=True):
             assert nb != key and "_" not in nb and nb != en, (key, nb)
 
@@ -51,9 +51,9 @@ def test_the_lobby_line_and_rules_read_the_names_not_the_keys() -> None:
 def test_the_shedding_game_is_idiot_in_norwegian() -> None:
     rules = AMERICAN.make_rules(None, 3, {})
     with use_locale("nb"):
-        assert AMERICAN.title(rules) == "Idiot"
-        assert "Idiot" in AMERICAN.lobby_title(rules)
-    assert AMERICAN.title(rules) == "American"
+        assert AMERICAN.words.title(rules) == "Idiot"
+        assert "Idiot" in AMERICAN.words.lobby_title(rules)
+    assert AMERICAN.words.title(rules) == "American"
 
 
 def _catalog() -> Catalog:

@@ -63,7 +63,7 @@ def _game_in_play(players: int, options: dict[str, object], seed: int) -> object
 def test_a_table_is_a_small_png_of_the_table_size(players: int,
                                                   options: dict[str, object]) -> None:
     game = _game_in_play(players, options, seed=players)
-    scene = KIND.table_scene(game, NAMES[:players])
+    scene = KIND.words.table_scene(game, NAMES[:players])
     assert len(scene.seats) == players and scene.centre
     data = table_picture(scene)
     assert _png(data).size == TABLE_SIZE
@@ -85,12 +85,12 @@ def test_jokers_are_drawn_and_every_card_differs() -> None:
 
 def test_the_same_scene_gives_the_same_picture_and_another_state_another() -> None:
     game = _game_in_play(4, {}, seed=11)
-    before = table_picture(KIND.table_scene(game, NAMES[:4]))
-    assert table_picture(KIND.table_scene(game, NAMES[:4])) == before
+    before = table_picture(KIND.words.table_scene(game, NAMES[:4]))
+    assert table_picture(KIND.words.table_scene(game, NAMES[:4])) == before
     seat = KIND.to_act(game)
     KIND.apply(game, random_action(KIND.seat_view(game, seat), random.Random(1)),
                random.Random(1))
-    assert table_picture(KIND.table_scene(game, NAMES[:4])) != before
+    assert table_picture(KIND.words.table_scene(game, NAMES[:4])) != before
 
 
 def test_a_shedding_game_scene_draws_a_pile_rows_and_a_deck() -> None:
@@ -215,7 +215,7 @@ def test_a_scene_shows_only_cards_the_public_view_shows(seed: int, preset: str, 
                                                         options: dict[str, object]) -> None:
     for game in _states(seed, preset, players, options):
         public = KIND.public_view(game).hand
-        scene = KIND.table_scene(game, NAMES[:players])
+        scene = KIND.words.table_scene(game, NAMES[:players])
         assert scene.shown_cards() <= known_cards(public)
         assert [seat.backs for seat in scene.seats] == list(public.hand_sizes)
         assert [seat.to_act for seat in scene.seats] == [
@@ -287,7 +287,7 @@ def _american_scene(players: int, names: list[str]) -> Scene:
     for _ in range(25):
         seat = AMERICAN.to_act(game)
         AMERICAN.apply(game, american_random(AMERICAN.seat_view(game, seat).deal, rng), rng)
-    return AMERICAN.table_scene(game, names[:players])
+    return AMERICAN.words.table_scene(game, names[:players])
 
 
 LONG_NAMES = ["Émile the Long-Named", "AI 1 (strong)", "Ola Nordmann", "Åse Ærlig Berg",
@@ -299,7 +299,7 @@ def _scene(game: str, players: int, names: list[str]) -> Scene:
     if game == "american":
         return _american_scene(players, names)
     options = {"jokers": True} if players == 6 else {}
-    return KIND.table_scene(_game_in_play(players, options, seed=players), names[:players])
+    return KIND.words.table_scene(_game_in_play(players, options, seed=players), names[:players])
 
 
 def test_the_table_is_square_or_portrait_and_shown_as_wide_on_a_phone() -> None:
@@ -465,7 +465,7 @@ def _scenes_of_whole_games(game: str, players: int, options: dict[str, object],
         seat = kind.to_act(state)
         if seat is None:
             return
-        yield kind.table_scene(state, LONG_NAMES[:players])
+        yield kind.words.table_scene(state, LONG_NAMES[:players])
         view = kind.seat_view(state, seat)
         action = (american_random(view.deal, rng) if game == "american"
                   else random_action(view, rng))

@@ -329,7 +329,7 @@ def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
         # else that of the game answering.
         game = error.params.get("game") or getattr(kind, "name", None)
         return _platform_sentence(error.code, error.params).replace("{game}", game or "")
-    sentence = kind.error_text(error)
+    sentence = kind.words.error_text(error)
     if sentence == error.code and error.code in SHARED_CODES:
         # The game does not word this shared code (it says so by giving the code back):
         # the platform's words for it serve every game.

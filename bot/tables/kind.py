@@ -18,7 +18,7 @@ from bot.tables.panel import Panel
 from bot.tables.ratings import RatedMatch
 from bot.tables.scene import Scene
 
-__all__ = ["Applied", "GameKind", "Hint", "Panel", "Scene", "SeatResult"]
+__all__ = ["Applied", "GameKind", "GameWords", "Hint", "Panel", "Scene", "SeatResult"]
 
 
 class Applied(NamedTuple):
@@ -56,8 +56,8 @@ class GameKind(Protocol):
     values; actions are whatever its cog builds. Refusals raise `bot.errors.GameError`
     with a stable code and change nothing.
 
-    Its text hooks turn its views into words: `names` are the seats' names as players
-    read them (bot.render.seat_names), in seat order; a game never sees a `Table`."""
+    Its words are one object, `words` (GameWords below); a game writes its kind by
+    subclassing bot/games/base.py's GameKindBase, which gives defaults for most of this."""
 
     name: str  # the registry key, stored with every game ("amerikaner")
     # The "format" of the game's records: the store stamps it on the records it reads
@@ -67,6 +67,12 @@ class GameKind(Protocol):
     # whose turn timed out (bot.tables.service.cover_level).
     ai_levels: tuple[str, ...]
     default_players: int  # the seats of a new table when nobody says
+    words: GameWords  # everything of the game a player reads
+
+    @property
+    def fallback_level(self) -> str:
+        """The AI level that takes a seat its human left (the game's weakest)."""
+        ...
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Any:
@@ -80,11 +86,6 @@ class GameKind(Protocol):
     def house_rules(self, rules: Any) -> list[tuple[str, str, bool]]:
         """The house rules a table with these rules may switch, each (its key, what it
         does in plain words, whether it is on)."""
-        ...
-
-    def option_label(self, key: str) -> str:
-        """A house rule's name as players read it, in their words (`key` stays what
-        commands and the menu's values take)."""
         ...
 
     def with_house_rules(self, rules: Any, chosen: Sequence[str]) -> Any:
@@ -181,7 +182,21 @@ class GameKind(Protocol):
         is not to act."""
         ...
 
-    # ------------------------------------------------------------------ text
+    def running_totals(self, game: Any) -> list[tuple[int, ...]]:
+        """Each seat's total after each finished deal, in order (the running-totals
+        chart); empty before the first deal ends."""
+        ...
+
+
+class GameWords(Protocol):
+    """A game's words, ONE object (`GameKind.words`): its views turned into what players
+    read. `names` are the seats' names as players read them (bot.render.seat_names), in
+    seat order; a game never sees a `Table`."""
+
+    def option_label(self, key: str) -> str:
+        """A house rule's name as players read it, in their words (`key` stays what
+        commands and the menu's values take)."""
+        ...
 
     def title(self, rules: Any) -> str:
         """The game's name as players read it ("Amerikaner")."""
@@ -202,11 +217,6 @@ class GameKind(Protocol):
     def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
         """The public table of a started game as a picture's data (bot.render.pictures
         draws it): only what everyone may see, in the reader's words."""
-        ...
-
-    def running_totals(self, game: Any) -> list[tuple[int, ...]]:
-        """Each seat's total after each finished deal, in order (the running-totals
-        chart); empty before the first deal ends."""
         ...
 
     def seat_panel(self, game: Any, seat: int, names: Sequence[str],

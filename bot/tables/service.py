@@ -637,13 +637,14 @@ class TableService:
             await self._save_seats(table, [*table.seats, Seat(user_id, name)])
         return table
 
-    async def add_ai(self, table_id: int, user_id: int, level: str = "easy") -> Table:
+    async def add_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
         table = self.require(table_id)
         async with table.lock:
             await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "add_ai")
             levels = table.kind.ai_levels
+            level = level or table.kind.fallback_level
             if level not in levels:
                 raise TableError("bad_input", reason="ai_level", levels=levels)
             if table.full:
@@ -658,7 +659,7 @@ class TableService:
             await self._sync(table)
             self._require_lobby(table)
             self._require_host(table, user_id, "add_ai")
-            level = level or table.kind.ai_levels[0]
+            level = level or table.kind.fallback_level
             if level not in table.kind.ai_levels:
                 raise TableError("bad_input", reason="ai_level", levels=table.kind.ai_levels)
             if table.full:
@@ -714,7 +715,7 @@ class TableService:
                 await self._save_seats(table, seats)
                 return table
             seats[seat].away = True
-            seats[seat].ai_level = seats[seat].ai_level or "easy"
+            seats[seat].ai_level = seats[seat].ai_level or table.kind.fallback_level
             await self._save_seats(table, seats)
         self._schedule_ai(table)
         return table
@@ -735,7 +736,7 @@ class TableService:
             seats = _copied(table.seats)
             seats[seat].away = away
             if away and not seats[seat].ai_level:
-                seats[seat].ai_level = "easy"
+                seats[seat].ai_level = table.kind.fallback_level
             await self._save_seats(table, seats)
         # Away: the AI plays the seat's turns; back: a turn of theirs has its clock again.
         self._schedule_ai(table)
@@ -763,7 +764,7 @@ class TableService:
                 seats[seat] = Seat(new_user[0], new_user[1])
             else:
                 # The AI's for good: stored under the name of the human it replaces.
-                seats[seat] = Seat(None, current.name, ai_level="easy")
+                seats[seat] = Seat(None, current.name, ai_level=table.kind.fallback_level)
             await self._save_seats(table, seats)
         self._schedule_ai(table)
         return table

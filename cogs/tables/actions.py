@@ -183,7 +183,7 @@ class RulesButton(TableAction, template=on_table("rules")):
 
     async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.reply(interaction, table.kind.rules_text(table.rules))
+        await cog.reply(interaction, table.kind.words.rules_text(table.rules))
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:

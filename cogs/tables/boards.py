@@ -77,7 +77,7 @@ class BoardsRoom(Room):
         if table is None or table.game is None:
             await self._reply(interaction, table_closed_text())
             return
-        panel = table.kind.deal_review(table.game, index, seat_names(table.seats))
+        panel = table.kind.words.deal_review(table.game, index, seat_names(table.seats))
         await self._reply(interaction, panel=panel)
 
     async def rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -179,7 +179,7 @@ class BoardsRoom(Room):
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
         with await self.public(guild):
-            lines = self.tables.kind(game).stats_lines(s.stats)
+            lines = self.tables.kind(game).words.stats_lines(s.stats)
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),
@@ -197,7 +197,7 @@ class BoardsRoom(Room):
                         edit: bool) -> None:
         """Page `page` of the game's guide, with the way to the others (for the reader
         alone; a click turns the page in place)."""
-        pages = self.tables.kind(game).help_pages()
+        pages = self.tables.kind(game).words.help_pages()
         current = min(max(1, page), len(pages))
         shown = pages[current - 1]
         panel = Panel(title=shown.title, description=shown.description, fields=shown.fields,

@@ -34,9 +34,9 @@ def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, boo
     where = f"<#{table.channel_id}> · {link}"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
-        return table.kind.title(table.rules), where, lobby_turn_text(), None, False
+        return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
     mine = table.seats[seat].user_id == user and not table.seats[seat].played_by_ai
-    return (table.kind.title(table.rules), where, seat_names(table.seats)[seat],
+    return (table.kind.words.title(table.rules), where, seat_names(table.seats)[seat],
             deadline_of(table), mine)
 
 

@@ -95,7 +95,7 @@ class LobbyRoom(Room):
             # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
             # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
             await interaction.response.defer(thinking=True)
-            channel = await self.table_channel(interaction, kind.title(rules))
+            channel = await self.table_channel(interaction, kind.words.title(rules))
         table = await self.tables.create(guild, channel, interaction.user.id,
                                          interaction.user.display_name, chosen, int(count),
                                          merged, timer * 60 or None, game=game,
@@ -131,7 +131,7 @@ class LobbyRoom(Room):
         answer in the channel that links to it."""
         with await self.public(table.guild_id):
             embed, view = to_embed(table_panel(table)), lobby_view(table)
-            link = thread_opened_text(table.channel_id, table.kind.title(table.rules))
+            link = thread_opened_text(table.channel_id, table.kind.words.title(table.rules))
         deferred = interaction.response.is_done()  # a thread was asked for (new_table)
         if table.channel_id == interaction.channel_id:
             if deferred:  # the thread could not be started: the lobby plays here

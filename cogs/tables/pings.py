@@ -39,7 +39,7 @@ class PingsRoom(Room):
         if await self._wants_dm(table.guild_id, user) \
                 and await self._ping_by_dm(table, user, reminder, deadline):
             return
-        title = table.kind.title(table.rules)
+        title = table.kind.words.title(table.rules)
         with await self.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
             if reminder:
@@ -88,7 +88,7 @@ class PingsRoom(Room):
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
         with await self.public(table.guild_id):
-            text = dm_turn_text(server, table.channel_id, table.kind.title(table.rules),
+            text = dm_turn_text(server, table.channel_id, table.kind.words.title(table.rules),
                                 deadline, reminder)
             view = ping_view(table)
         try:

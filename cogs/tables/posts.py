@@ -78,7 +78,7 @@ class PostsRoom(Room):
                     claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
             elif row.kind == POST_TIMEOUT:
                 seat = int(row.params["seat"])
-                played = table.kind.describe_action(row.params["action"])
+                played = table.kind.words.describe_action(row.params["action"])
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             else:
@@ -102,7 +102,7 @@ class PostsRoom(Room):
         Posted as a message of its own where the table message cannot be edited (none,
         too old, deleted, refused); that one then loses its buttons."""
         with await self.public(table.guild_id):
-            panel = table.kind.deal_summary(table.game, index, seat_names(table.seats))
+            panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = to_embed(panel), summary_view(table, index)
         old = table.message_id
         shows_summary = old is not None and self._summarised.get(table.id) == old

@@ -128,7 +128,7 @@ class SettingsRoom(Room):
             "timeout_action": None if on_timeout is None else check_timeout_action(on_timeout)}
         if options is None and not changed and language is None \
                 and all(v is None for v in asked.values()):
-            await self._reply(interaction, kind.settings_text(current, False) + "\n"
+            await self._reply(interaction, kind.words.settings_text(current, False) + "\n"
                               + switches_text(current.get("switches", {})) + "\n"
                               + _settings_timer(current)
                               + language_text(await self.server_language(guild)))
@@ -149,7 +149,7 @@ class SettingsRoom(Room):
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
         mark_committed(interaction, None)
-        await self._reply(interaction, kind.settings_text(new, True) + "\n"
+        await self._reply(interaction, kind.words.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + _settings_timer(new)
                           + language_text(await self.server_language(guild)))

@@ -55,7 +55,7 @@ def lobby_view(table: Table) -> Components:
     view.add_item(_lobby_host_menu(table))
     house = table.kind.house_rules(table.rules)
     if house:
-        options = [discord.SelectOption(label=shorten(table.kind.option_label(key),
+        options = [discord.SelectOption(label=shorten(table.kind.words.option_label(key),
                                                       OPTION_LABEL_LIMIT), value=key,
                                         description=shorten(what, OPTION_LABEL_LIMIT),
                                         default=on)
@@ -152,19 +152,19 @@ def table_panel(table: Table) -> Panel:
     names = seat_names(table.seats)
     kind = table.kind
     if table.stage == LOBBY:
-        options = kind.options_line(table.rules)
+        options = kind.words.options_line(table.rules)
         if table.turn_timer:  # the players see the clock they sign up for
             options += "\n" + timer_text(round(table.turn_timer / 60), table.reminders,
                                          table.timeout_action)
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
-                           kind.lobby_title(table.rules), options)
-    return _with_deadline(table, kind.table_panel(table.game, names))
+                           kind.words.lobby_title(table.rules), options)
+    return _with_deadline(table, kind.words.table_panel(table.game, names))
 
 
 def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
     """A player's own hand, for them alone: compact, so that it and its buttons fit one
     phone screen; `details`: with the whole table (the panel's Table button)."""
-    return _with_deadline(table, table.kind.seat_panel(table.game, seat,
+    return _with_deadline(table, table.kind.words.seat_panel(table.game, seat,
                                                        seat_names(table.seats),
                                                        compact=not details))
 
@@ -189,7 +189,7 @@ def _with_deadline(table: Table, panel: Panel) -> Panel:
 
 def final_panel(table: Table) -> Panel:
     """The standings of a finished game."""
-    return table.kind.final_standings(table.game, seat_names(table.seats))
+    return table.kind.words.final_standings(table.game, seat_names(table.seats))
 
 
 TABLE_PICTURE = "table.png"
@@ -209,7 +209,7 @@ async def table_picture(table: Table) -> discord.File | None:
     here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    png = await PAINTER.table(table.kind.table_scene(table.game,
+    png = await PAINTER.table(table.kind.words.table_scene(table.game,
                                                      picture_seat_names(table.seats)))
     return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
@@ -225,7 +225,7 @@ async def totals_chart(table: Table) -> discord.File | None:
     places = ([result.place for result in sorted(table.kind.results(table.game),
                                                   key=lambda result: result.seat)]
               if table.kind.finished(table.game) else None)
-    png = await PAINTER.chart(table.kind.title(table.rules), picture_seat_names(table.seats),
+    png = await PAINTER.chart(table.kind.words.title(table.rules), picture_seat_names(table.seats),
                               totals, getattr(table.rules, "target", None), places)
     return None if png is None else discord.File(io.BytesIO(png), filename=CHART_PICTURE)
 

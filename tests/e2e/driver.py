@@ -250,6 +250,9 @@ class LeakChecker:
             if table.game.deals:
                 american_leaks.check(self, table, msg, message_text(msg))
             return
+        if table.kind.name != "amerikaner":
+            self._check_by_kind(table, msg, message_text(msg))
+            return
         if not table.game.hands:
             return
         text = message_text(msg)
@@ -257,6 +260,22 @@ class LeakChecker:
             self._check_public(table, msg, text)
         elif self.check_ephemeral:
             self._check_ephemeral(table, msg, text)
+
+    def _check_by_kind(self, table: Table, msg: StoredMessage, text: str) -> None:
+        """Any other game, by its own leak rules (GameKind.secret_cards, bot/games/base.py):
+        a public message shows no card hidden from everyone, a message for one user none
+        hidden from that user's seat (a non-player's: the public's)."""
+        seat = table.seat_of(msg.visible_to) if msg.visible_to is not None else None
+        if msg.visible_to is None:
+            self.checked_public += 1
+        else:
+            self.checked_ephemeral += 1
+        self.checked_ids.add(msg.id)
+        hidden = set(table.kind.secret_cards(table.game, seat)) & cards_in_text(text)
+        if hidden:
+            self.violations.append(Violation(
+                f"message for seat {seat} shows hidden cards {names(sorted(hidden))}", msg.id,
+                text))
 
     def _check_public(self, table: Table, msg: StoredMessage, text: str) -> None:
         game = table.game

@@ -97,7 +97,7 @@ def _check_games(fake: FakeDiscord, message: StoredMessage, tables: list[Table],
     assert len(fields) == len(tables), fields
     for index, (field, table) in enumerate(zip(fields, tables, strict=True), start=1):
         value = field["value"]
-        assert field["name"] == f"{index}. {table.kind.title(table.rules)}"
+        assert field["name"] == f"{index}. {table.kind.words.title(table.rules)}"
         assert f"<#{table.channel_id}>" in value
         linked = re.search(rf"/{table.guild_id}/{table.channel_id}/(\d+)", value)
         assert linked is not None, value
@@ -339,7 +339,7 @@ async def test_both_games_in_one_list_with_pings_you_can_act_on(
             await fake.wait_until(lambda t=table, n=name: days[t.id].channel_pings(n), 10.0,
                                   f"{name}'s ping at {table.kind.name}")
             ping = days[table.id].channel_pings(name)[-1]
-            assert table.kind.title(table.rules) in ping.content
+            assert table.kind.words.title(table.rules) in ping.content
             linked = re.search(rf"/{fake.guild.id}/{table.channel_id}/(\d+)", _link(ping) or "")
             assert linked is not None and int(linked.group(1)) in _table_messages(
                 fake, table)[-2:], _link(ping)

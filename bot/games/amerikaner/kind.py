@@ -1,4 +1,5 @@
-"""Amerikaner as a GameKind (bot/tables/kind.py): what the table platform calls."""
+"""Amerikaner as a GameKind (bot/tables/kind.py): the engine few of bot/games/base.py,
+and the claim its rules have; its words are ./words.py, the rest is the base's defaults."""
 
 from __future__ import annotations
 
@@ -6,43 +7,41 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError
-from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.cards import cards_of, mask_of
+from bot.errors import GameError
+from bot.games.base import GameKindBase, InputFn, OutputFn
+from bot.tables.kind import Applied, SeatResult
 from bot.tables.ratings import RatedMatch
 
 from . import claim as claims
-from . import rating, text
+from . import rating
 from .actions import Action
 from .game import Game
-from .record import FORMAT, action_from_json, action_to_json, load_game
+from .record import FORMAT, action_to_json, game_to_record, load_game, replay
 from .results import game_results
-from .rules import BOOLEAN_OPTIONS, Rules
-from .views import GameView, HandView, deal_review, game_view, game_view_after, hand_view
+from .rules import BOOLEAN_OPTIONS, PRESETS, Rules
+from .views import GameView, HandView, game_view, hand_view, known_cards
+from .words import AmerikanerWords
 
 
-class AmerikanerKind:
+class AmerikanerKind(GameKindBase):
     """Amerikaner, Kani and the Norwegian-American rules."""
 
-    name: str = "amerikaner"
-    record_format: str = FORMAT
+    name = "amerikaner"
+    FORMAT = FORMAT
+    DEALS = "hands"  # the store keeps Amerikaner's own format
+    presets = PRESETS
     ai_levels: tuple[str, ...] = ("easy", "strong")
     default_players: int = 4
+    rules_class = Rules
+    words = AmerikanerWords()
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Rules:
         return Rules.create(preset or "amerikaner", players, dict(options))
 
-    def rules_from_json(self, data: Mapping[str, Any]) -> Rules:
-        return Rules.from_json(data)
-
-    def rules_to_json(self, rules: Rules) -> dict[str, Any]:
-        return dict(rules.to_json())
-
-    def option_label(self, key: str) -> str:
-        return text.option_name(key)
-
     def house_rules(self, rules: Rules) -> list[tuple[str, str, bool]]:
-        return [(name, text.option_help(name), name in rules.options)
+        return [(name, self.words.option_help(name), name in rules.options)
                 for name in BOOLEAN_OPTIONS if name in rules.style.options]
 
     def with_house_rules(self, rules: Rules, chosen: Sequence[str]) -> Rules:
@@ -50,22 +49,19 @@ class AmerikanerKind:
         options["target"] = rules.target
         return Rules.create(rules.preset, rules.players, options)
 
-    def players(self, rules: Rules) -> int:
-        return rules.players
-
     def new_game(self, rules: Rules, first_dealer: int, rng: random.Random
                  ) -> tuple[Game, dict[str, Any]]:
         game = Game(rules, first_dealer)
         hand = game.start_hand(rng=rng)
         return game, dict(hand.deal.to_json(rules))
 
-    def load(self, record: Mapping[str, Any]) -> Game:
+    def load_record(self, record: Mapping[str, Any]) -> Game:
         return load_game(record)
 
-    def record(self, stored: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(stored)  # the store keeps Amerikaner's own format
+    def dump(self, game: Game) -> dict[str, Any]:
+        return dict(game_to_record(game))
 
-    def version(self, game: Game) -> int:
+    def version(self, game: Game) -> int:  # cheaper than the record's count
         return sum(len(hand.actions) for hand in game.hands)
 
     def to_act(self, game: Game) -> int | None:
@@ -130,76 +126,32 @@ class AmerikanerKind:
     def rating_pool(self, rules: Rules) -> str:
         return rating.POOL
 
-    def hint(self, game: Game, seat: int, rng: random.Random) -> Hint:
-        to_act = self.to_act(game)
-        if to_act is None:
-            raise GameError(GAME_OVER, reason="already")
-        if seat != to_act:
-            raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
-        from .ai.reasons import reason, winning_after
-
-        action = self.choose_action(game, seat, "strong", rng)
-        view = self.seat_view(game, seat)
-        assert view is not None and game.current is not None
-        code, params = reason(view, action, winning_after(game.current, action))
-        return Hint(action, text.hint_sentence(action) + " "
-                    + text.hint_reason(code, params))
-
-    # ------------------------------------------------------------------ text (./text.py)
-
-    def title(self, rules: Rules) -> str:
-        return text.TITLE
-
-    def lobby_title(self, rules: Rules) -> str:
-        return text.lobby_title(rules)
-
-    def options_line(self, rules: Rules) -> str:
-        return text.options_line(rules)
-
-    def table_panel(self, game: Game, names: Sequence[str]) -> Panel:
-        return text.table_panel(game_view(game), names)
-
-    def table_scene(self, game: Game, names: Sequence[str]) -> Scene:
-        return text.table_scene(game_view(game), names)
-
     def running_totals(self, game: Game) -> list[tuple[int, ...]]:
         return [tuple(totals) for totals in game.hand_totals]
 
-    def seat_panel(self, game: Game, seat: int, names: Sequence[str],
-                   compact: bool = False) -> Panel:
-        view = self.seat_view(game, seat)
-        assert view is not None
-        return text.seat_panel(view, names, game.totals, compact)
+    # ------------------------------------------------------------ outside the bot
 
-    def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
-        return text.deal_summary(game_view_after(game, index), names)
+    def replay(self, data: object) -> dict[str, object]:
+        return replay(data)  # RECORD_FORMAT.md's output
 
-    def deal_review(self, game: Game, index: int, names: Sequence[str]) -> Panel:
-        return text.deal_review(deal_review(game, index), names)
+    def terminal(self, players: int | None, options: Mapping[str, object],
+                 seed: int | None, level: str, target: int | None = None,
+                 preset: str | None = None, ask: InputFn = input,
+                 say: OutputFn = print, human: bool = True) -> int:
+        from .terminal import run_game
 
-    def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
-        return text.final_standings(game_view(game), names)
+        return run_game(preset or "amerikaner", players or self.default_players, options,
+                        seed, level, target, ask=ask, say=say, human=human)
 
-    def describe_action(self, action: Mapping[str, Any]) -> str:
-        return text.describe_action(action_from_json(action))
-
-    def rules_text(self, rules: Rules) -> str:
-        return text.rules_text(rules)
-
-    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
-        return text.settings_text(dict(settings), saved)
-
-    def help_text(self) -> str:
-        return text.help_text()
-
-    def help_pages(self) -> list[Panel]:
-        return text.help_pages()
-
-    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
-        return text.stats_lines(stats)
-
-    def error_text(self, error: GameError) -> str:
-        return text.error_sentence(error)
+    def secret_cards(self, game: Game, seat: int | None) -> set[int]:
+        """Every card in play the view of `seat` (None: the public's) does not show."""
+        hand = game.current
+        if hand is None:
+            return set()
+        every = hand.discards | mask_of(hand.blind) | mask_of(hand.deal.kitty)
+        for held in hand.hands:
+            every |= held
+        return set(cards_of(every)) - known_cards(hand_view(hand, seat))
 
 
 AMERIKANER = AmerikanerKind()

@@ -1,0 +1,312 @@
+"""The GameKind base a game subclasses: the engine few it must write, defaults for the rest.
+
+The platform knows a game only through the protocol in bot/tables/kind.py (it never
+imports bot.games); this base is the game author's side of it, as OpenSpiel's `Game`
+with python-chess's habit of hooks that default to "no special rule". A game writes:
+
+- `name`, `FORMAT` (its record format), `ai_levels` (weakest first), `default_players`;
+- `make_rules` (presets and options as data; a refusal raises GameError), `rules_class`;
+- `new_game`, `apply`, `to_act`, `public_view`, `seat_view`, `results`;
+- `load_record` and `dump` (its record, in its own format);
+- `choose_action` (its AI players, "random" among them for the tests and the terminal);
+- `words`: ONE object, a `GameWords` subclass in its text module, for everything a
+  player reads (bot/tables/kind.py's GameWords).
+
+and inherits the rest: no claims, a hint through its strongest AI, running totals from
+the results, the version counted from the record, a deep copy, not rated, no house
+rules, the record's replay for the CLI, a terminal game driven by its own words, and
+leak rules for the tests (`secret_cards`: the cards a seat may not know, from its views).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
+from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.tables.ratings import RatedMatch
+
+__all__ = ["NO_CLAIMS", "GameKindBase", "GameWords", "InputFn", "OutputFn"]
+
+NO_CLAIMS = "no_claims"  # the game has no claim of the rest (the default `claim` refusal)
+
+InputFn = Callable[[str], str]
+OutputFn = Callable[[str], None]
+
+
+class GameWords:
+    """A game's words: every sentence of the game a player reads, from its values and
+    views (the platform calls `kind.words.<hook>`). The hooks without a default are the
+    ones every game must word; `names` are the seats' names, in seat order."""
+
+    def title(self, rules: Any) -> str:
+        raise NotImplementedError
+
+    def lobby_title(self, rules: Any) -> str:
+        return self.title(rules)
+
+    def options_line(self, rules: Any) -> str:
+        return ""
+
+    def option_label(self, key: str) -> str:
+        return key
+
+    def option_help(self, key: str) -> str:
+        return ""
+
+    def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
+        raise NotImplementedError
+
+    def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
+        raise NotImplementedError
+
+    def seat_panel(self, game: Any, seat: int, names: Sequence[str],
+                   compact: bool = False) -> Panel:
+        raise NotImplementedError
+
+    def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        raise NotImplementedError
+
+    def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        raise NotImplementedError
+
+    def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
+        raise NotImplementedError
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def hint_text(self, game: Any, seat: int, action: Any) -> str:
+        """The hint's sentence: the move and why (the default `hint` words it so)."""
+        raise NotImplementedError
+
+    def rules_text(self, rules: Any) -> str:
+        return self.options_line(rules)
+
+    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
+        raise NotImplementedError
+
+    def help_text(self) -> str:
+        raise NotImplementedError
+
+    def help_pages(self) -> list[Panel]:
+        return []
+
+    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
+        return []
+
+    def error_text(self, error: GameError) -> str:
+        raise NotImplementedError
+
+
+class GameKindBase:
+    """A game, as its author writes it: subclass, write the engine few, inherit the rest."""
+
+    name: ClassVar[str]
+    FORMAT: ClassVar[str]  # the record format ("amerikaner-record/1")
+    ai_levels: tuple[str, ...]  # weakest first; the first covers a seat left to the AI
+    default_players: int
+    rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
+    words: GameWords
+    # The presets `make_rules` takes (None: the game's default), for the tests to try.
+    presets: ClassVar[tuple[str | None, ...]] = (None,)
+    # The key under which a record in the game's format keeps its deals.
+    DEALS: ClassVar[str] = "deals"
+
+    @property
+    def record_format(self) -> str:
+        """The format the store stamps on this game's records (GameKind.record_format):
+        the game's own, so the store knows no game."""
+        return self.FORMAT
+
+    # ------------------------------------------------------------ the engine few
+
+    def make_rules(self, preset: str | None, players: int,
+                   options: Mapping[str, object]) -> Any:
+        raise NotImplementedError
+
+    def new_game(self, rules: Any, first_dealer: int, rng: random.Random
+                 ) -> tuple[Any, dict[str, Any]]:
+        raise NotImplementedError
+
+    def apply(self, game: Any, action: Any, rng: random.Random) -> Applied:
+        raise NotImplementedError
+
+    def to_act(self, game: Any) -> int | None:
+        raise NotImplementedError
+
+    def public_view(self, game: Any) -> Any:
+        raise NotImplementedError
+
+    def seat_view(self, game: Any, seat: int) -> Any:
+        raise NotImplementedError
+
+    def results(self, game: Any) -> list[SeatResult]:
+        raise NotImplementedError
+
+    def load_record(self, record: Mapping[str, Any]) -> Any:
+        """The game of a record in the game's own format (refused with RecordError)."""
+        raise NotImplementedError
+
+    def dump(self, game: Any) -> dict[str, Any]:
+        """The game's record, in its own format (what `load_record` reads)."""
+        raise NotImplementedError
+
+    def choose_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ defaults
+
+    @property
+    def fallback_level(self) -> str:
+        """The AI level that takes a seat its human left (the game's weakest)."""
+        return self.ai_levels[0]
+
+    def rules_from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.rules_class.from_json(data)
+
+    def rules_to_json(self, rules: Any) -> dict[str, Any]:
+        return dict(rules.to_json())
+
+    def players(self, rules: Any) -> int:
+        return int(rules.players)
+
+    def house_rules(self, rules: Any) -> list[tuple[str, str, bool]]:
+        return []  # no house rules to switch
+
+    def with_house_rules(self, rules: Any, chosen: Sequence[str]) -> Any:
+        if chosen:
+            from bot.errors import INVALID_RULES
+
+            raise GameError(INVALID_RULES, reason="unknown_option", option=chosen[0])
+        return rules
+
+    def load(self, record: Mapping[str, Any]) -> Any:
+        return self.load_record(self.record(record))
+
+    def record(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The store keeps every game's deals under "hands"; the game's format may not."""
+        if "hands" not in stored or self.DEALS == "hands":
+            return dict(stored)
+        return {"format": self.FORMAT, "rules": stored["rules"],
+                "first_dealer": stored["first_dealer"], self.DEALS: list(stored["hands"])}
+
+    def version(self, game: Any) -> int:
+        """Counted from the record (a game overrides it with a cheaper count)."""
+        return sum(len(deal.get("actions", ())) for deal in self.dump(game)[self.DEALS])
+
+    def finished(self, game: Any) -> bool:
+        return self.to_act(game) is None
+
+    def copy(self, game: Any) -> Any:
+        return _copy.deepcopy(game)
+
+    def claim(self, game: Any, seat: int) -> list[Any]:
+        raise GameError(NO_CLAIMS)
+
+    def can_claim(self, game: Any, seat: int) -> bool:
+        return False
+
+    def rating_matches(self, game: Any) -> list[RatedMatch]:
+        return []  # not rated
+
+    def rating_pool(self, rules: Any) -> str:
+        return self.name
+
+    def hint(self, game: Any, seat: int, rng: random.Random) -> Hint:
+        """What the game's strongest AI would do, in the game's words."""
+        to_act = self.to_act(game)
+        if to_act is None:
+            raise GameError(GAME_OVER, reason="already")
+        if seat != to_act:
+            raise GameError(NOT_YOUR_TURN, to_act=to_act, seat=seat)
+        action = self.choose_action(game, seat, self.ai_levels[-1], rng)
+        return Hint(action, self.words.hint_text(game, seat, action))
+
+    def running_totals(self, game: Any) -> list[tuple[int, ...]]:
+        """One row, the final points, once the game is over (a game with deals gives
+        one row per finished deal)."""
+        if not self.finished(game):
+            return []
+        return [tuple(r.points for r in sorted(self.results(game)))]
+
+    # ------------------------------------------------------------ outside the bot
+
+    def is_record(self, data: object) -> bool:
+        return isinstance(data, Mapping) and data.get("format") == self.FORMAT
+
+    def replay(self, data: object) -> dict[str, object]:
+        """The CLI's `replay` output: the record replayed, or RECORD_FORMAT.md's error."""
+        try:
+            if not isinstance(data, Mapping):
+                from bot.errors import INVALID_RECORD
+
+                raise RecordError(INVALID_RECORD, reason="not_object")
+            game = self.load_record(data)
+        except GameError as error:
+            located = error if isinstance(error, RecordError) else \
+                RecordError.located(error, None)
+            # RECORD_FORMAT.md's error names the part by the game's word for a deal.
+            return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
+        results = self.results(game) if self.finished(game) else []
+        return {"format": self.FORMAT, "finished": self.finished(game),
+                "results": [r._asdict() for r in results]}
+
+    def terminal(self, players: int | None, options: Mapping[str, object],
+                 seed: int | None, level: str, target: int | None = None,
+                 preset: str | None = None, ask: InputFn = input,
+                 say: OutputFn = print, human: bool = True) -> int:
+        """A game in the terminal: seat 0 is the human (with `human`), the rest the AI
+        `level`. The
+        default shows the seat's panel and numbers the seat's legal actions (as the
+        `random` AI sees them, `legal_actions`)."""
+        rng = random.Random(seed)
+        opts = dict(options) | ({"target": target} if target is not None else {})
+        rules = self.make_rules(preset, players or self.default_players, opts)
+        game, _ = self.new_game(rules, 0, rng)
+        names = ["you", *(f"AI {n}" for n in range(1, self.players(rules)))]
+        while (seat := self.to_act(game)) is not None:
+            if seat == 0 and human:
+                action = self._ask(game, names, ask, say)
+            else:
+                action = self.choose_action(game, seat, level, rng)
+            applied = self.apply(game, action, rng)
+            say(f"{names[seat]}: {self.words.describe_action(applied.action)}")
+        say(_panel_text(self.words.final_standings(game, names)))
+        return 0
+
+    def _ask(self, game: Any, names: Sequence[str], ask: InputFn, say: OutputFn) -> Any:
+        say(_panel_text(self.words.seat_panel(game, 0, names)))
+        legal = self.legal_actions(game, 0)
+        for number, action in enumerate(legal, 1):
+            say(f"{number}. {self.words.describe_action(self.action_to_json(action))}")
+        while True:
+            answer = ask("> ").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+
+    def legal_actions(self, game: Any, seat: int) -> list[Any]:
+        """Every legal action of `seat` now (for the default terminal and the tests)."""
+        raise NotImplementedError
+
+    def action_to_json(self, action: Any) -> Mapping[str, Any]:
+        """An action as the record stores it (what `words.describe_action` reads)."""
+        raise NotImplementedError
+
+    def error_examples(self) -> Iterator[GameError]:
+        """Refusals of the game, one of each code and reason it words (the conformance
+        suite checks they read in every language); none by default."""
+        return iter(())
+
+    def secret_cards(self, game: Any, seat: int | None) -> set[int]:
+        """The cards `seat` (None: anyone, a public message) may not know now: what a
+        test's leak checker looks for in what that seat is shown."""
+        raise NotImplementedError
+
+
+def _panel_text(panel: Panel) -> str:
+    parts = [panel.title, panel.description, *(f"{n}: {v}" for n, v, *_ in panel.fields)]
+    return "\n".join(part for part in parts if part)

@@ -1,0 +1,85 @@
+"""The toy game at a Discord table (the fake Discord): opened, joined and played to the
+end by its buttons, every message checked by the game's own leak rules; its export
+replays (the CLI's `replay` too), and the leaderboard counts it. Nothing outside
+tests/games/ names it: registering is all it takes (bot.games.registered)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from bot.cli import _replay_any
+from bot.games.base import GameKindBase
+from tests.e2e.driver import LeakChecker, table_message
+from tests.e2e.harness import bot_running
+from tests.fake_discord import FakeDiscord
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+async def _play_by_buttons(fake: FakeDiscord, bot: Any, table: Any) -> int:
+    """Each human to act opens their hand and clicks a card's button; the clicks."""
+    clicks = 0
+    while not table.game.finished:
+        await fake.wait_until(lambda: table.game.finished or table.to_act is not None)
+        if table.game.finished:
+            break
+        seat = table.to_act
+        name = table.seats[seat].name
+        version = table.version
+        it = await fake.click_label(name, table_message(fake), "My hand")
+        assert it.callback.ephemeral and it.message is not None
+        panel = fake.message(it.message)
+        assert "Your turn" in panel.text(), panel.text()
+        cards = [b for b in panel.buttons() if ":play:" in b.get("custom_id", "")]
+        assert cards, panel.buttons()
+        click = await fake.click(name, panel, random.Random(clicks).choice(cards)["custom_id"])
+        assert click.response_type in (4, 7), click.callback.data
+        clicks += 1
+        await fake.wait_until(lambda version=version: table.version > version)
+    return clicks
+
+
+async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
+        toy: GameKindBase, fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
+        answered: None, tmp_path: Path) -> None:
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        leaks.bot = bot
+        bot.tables.rng = random.Random(5)
+        new = await fake.slash("alice", None, "toy new", {"players": 2, "target": 2})
+        assert new.message is not None and not new.callback.ephemeral, new.callback.data
+        lobby = new.message
+        joined = await fake.click_label("bob", fake.message(lobby), "Join")
+        assert joined.response_type == 7, joined.callback.data
+        await fake.click_label("alice", fake.message(lobby), "Start")
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None and table.kind is toy
+        clicks = await _play_by_buttons(fake, bot, table)
+        assert clicks == table.version and toy.finished(table.game)
+        # the export is the game's own record, and replays (here and by the CLI)
+        it = await fake.slash("alice", None, "toy export")
+        assert it.message is not None and it.message.attachments, it.callback.data
+        record = json.loads(it.message.attachments[0].data)
+        assert record == json.loads(json.dumps(toy.dump(table.game)))
+        out = _replay_any(record)
+        assert "error" not in out and out["finished"] is True, out
+        # the leaderboard counts the game, for both players
+        board = await fake.slash("alice", None, "toy leaderboard", {"order": "wins"})
+        text = board.message.embeds[0]["description"]
+        ids = {int(u) for u in re.findall(r"<@(\d+)>", text)}
+        assert ids == {fake.user("alice").id, fake.user("bob").id}, text
+    assert leaks.checked_public and leaks.checked_ephemeral and not leaks.violations
+
+
+def test_the_toy_game_is_only_under_tests_games() -> None:
+    """A game is a folder, a cog and its words: no code outside tests/games/ names it (the
+    README points to it as the example to copy)."""
+    found = subprocess.run(
+        ["git", "grep", "-l", "-I", "-e", "tests.games.toy", "-e", "tests/games/toy",
+         "-e", "HighCard", "--", ".", ":!tests/games", ":!*.md"],
+        cwd=REPO, capture_output=True, text=True, check=False).stdout.split()
+    assert found == [], found
