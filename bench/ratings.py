@@ -14,7 +14,7 @@ the ratings' ordinal (what boards sort by) of each model variant, the wins per g
 the points per hand on the same games (a member's totals divided by their games or
 hands, fairer than the raw totals, which also reward playing more). Then: the hands per
 member each statistic needs for a mean rho of 0.9, the mu the pure members (p = 0, p = 1)
-converge to (the AI levels' fixed ratings, bot/tables/ratings.py AI_RATINGS), and with
+converge to (the AI levels' fixed ratings, each game's rating.AI_MU), and with
 `--presets`, whether the presets of Amerikaner rate the same members alike (one rating
 per game or per preset).
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bot.games  # noqa: F401  (the registry hands each game's AI figures to the model)
 from bot.tables.ratings import AI_RATINGS, MIN_RATED_HANDS, MODEL, RatedMatch, Rating, RatingModel
 
 
@@ -30,13 +31,19 @@ def test_initial_rating_and_ordinal() -> None:
     assert MIN_RATED_HANDS > 0
 
 
-@pytest.mark.parametrize("pool", ["amerikaner", "american", None, "unknown"])
-def test_ai_levels_are_fixed_and_ordered(pool: str | None) -> None:
+@pytest.mark.parametrize("pool", ["amerikaner", "american"])
+def test_ai_levels_are_fixed_and_ordered(pool: str) -> None:
     easy, strong = MODEL.ai("easy", pool), MODEL.ai("strong", pool)
     assert easy.mu < MODEL.initial().mu < strong.mu  # a new member is between the levels
     assert easy.sigma < MODEL.initial().sigma  # an AI level's skill is known
     assert MODEL.ai("nonsense", pool) == Rating(MODEL.initial().mu, easy.sigma)
-    assert MODEL.ai("easy") == MODEL.ai("easy", "amerikaner")
+
+
+@pytest.mark.parametrize("pool", [None, "unknown"])
+def test_a_pool_without_figures_rates_ai_levels_as_a_new_member(pool: str | None) -> None:
+    # The platform names no game: a pool no game gave figures for has no favourite.
+    assert MODEL.ai("easy", pool) == MODEL.ai("strong", pool) == Rating(MODEL.initial().mu,
+                                                                         1.0)
 
 
 def test_every_games_pool_has_its_ai_levels() -> None:
@@ -48,7 +55,7 @@ def test_every_games_pool_has_its_ai_levels() -> None:
 
 
 def test_winners_rise_losers_fall_and_fixed_seats_stay() -> None:
-    seats = [MODEL.initial()] * 3 + [MODEL.ai("strong")]
+    seats = [MODEL.initial()] * 3 + [MODEL.ai("strong", "amerikaner")]
     match = RatedMatch(((0, 2), (1, 3)), (0, 1))
     after = MODEL.rate(match, seats, [False, False, False, True])
     assert after[0].mu > seats[0].mu and after[2].mu > seats[2].mu
@@ -61,8 +68,8 @@ def test_beating_a_strong_ai_moves_you_more_than_beating_an_easy_one() -> None:
     me = MODEL.initial()
     match = RatedMatch(((0,), (1,)), (0, 1))
     fixed = [False, True]
-    over_easy = MODEL.rate(match, [me, MODEL.ai("easy")], fixed)[0]
-    over_strong = MODEL.rate(match, [me, MODEL.ai("strong")], fixed)[0]
+    over_easy = MODEL.rate(match, [me, MODEL.ai("easy", "amerikaner")], fixed)[0]
+    over_strong = MODEL.rate(match, [me, MODEL.ai("strong", "amerikaner")], fixed)[0]
     assert over_strong.mu - me.mu > over_easy.mu - me.mu > 0
 
 
@@ -98,7 +105,7 @@ def test_ai_seats_and_settled_members_do_not_hold_a_new_member_back() -> None:
     AI seats moves as far as openskill says, and a new member (large sigma) moves more
     than the settled member they beat."""
     me = MODEL.initial()
-    easy = MODEL.ai("easy")
+    easy = MODEL.ai("easy", "amerikaner")
     match = RatedMatch(((0, 1), (2, 3)), (0, 1))
     fixed = [False, True, True, True]
     plain = RatingModel(zero_sum=False)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from bot.tables.ratings import set_ai_ratings
+
 from .american.kind import AMERICAN
 from .amerikaner.kind import AMERIKANER
 from .base import GameKindBase
@@ -25,6 +27,9 @@ def register(kind: GameKindBase, cog: str) -> None:
     """Add a game: its kind, and the module path of its cog (loaded as an extension)."""
     GAMES[kind.name] = kind
     COGS[kind.name] = cog
+    # Its AI levels' fixed ratings, in the pool of its default rules (bot/tables/ratings).
+    rules = kind.make_rules(None, kind.default_players, {})
+    set_ai_ratings(kind.rating_pool(rules), kind.ai_mu)
 
 
 @contextmanager

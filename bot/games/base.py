@@ -108,6 +108,8 @@ class GameKindBase:
     name: ClassVar[str]
     FORMAT: ClassVar[str]  # the record format ("amerikaner-record/1")
     ai_levels: tuple[str, ...]  # weakest first; the first covers a seat left to the AI
+    # The levels' measured ratings (bench/ratings.py --pure); none: rated as a new member.
+    ai_mu: ClassVar[Mapping[str, float]] = {}
     default_players: int
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
     words: GameWords

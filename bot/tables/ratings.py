@@ -30,7 +30,7 @@ margin counts a big upset win for less than a narrow one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,19 +92,20 @@ class Rating:
         return self.mu - Z * self.sigma
 
 
-# The AI levels' fixed ratings, by rating pool (GameKind.rating_pool) and level, measured
-# by bench/ratings.py --pure: members who always play easy and members who always play
-# strong, rated against each other from the same start (so their mean stays 25), settle at
-# these mu (README, "Ratings"). A new member (25) is so taken to be between the two
-# levels. Their sigma is small: a level's skill is known, so a hand against an AI seat
-# moves a member's rating by what that known strength says of the result.
+# The AI levels' fixed ratings, by rating pool (GameKind.rating_pool) and level. Each game
+# keeps its own measured figures (GameKind.ai_mu, from bench/ratings.py --pure: members who
+# always play one level, rated against each other from the same start, settle there); the
+# registry hands them in with `set_ai_ratings`, so the platform names no game. Their sigma
+# is small: a level's skill is known, so a hand against an AI seat moves a member's rating
+# by what that known strength says of the result. A level without figures rates as a new
+# member's mu.
 AI_SIGMA = 1.0
-AI_RATINGS: dict[str, dict[str, Rating]] = {
-    "amerikaner": {"easy": Rating(22.0, AI_SIGMA), "strong": Rating(28.3, AI_SIGMA)},
-    "american": {"easy": Rating(16.2, AI_SIGMA), "strong": Rating(33.8, AI_SIGMA)},
-}
-# A pool without measured figures: Amerikaner's.
-_DEFAULT_POOL = "amerikaner"
+AI_RATINGS: dict[str, dict[str, Rating]] = {}
+
+
+def set_ai_ratings(pool: str, mu: Mapping[str, float]) -> None:
+    """A pool's AI levels are rated at these mu (the registry calls it for each game)."""
+    AI_RATINGS[pool] = {level: Rating(value, AI_SIGMA) for level, value in mu.items()}
 
 
 class RatingModel:
@@ -122,7 +123,8 @@ class RatingModel:
         self.zero_sum = zero_sum
         self.sigma = sigma
         self.margin = margin
-        self.ai_ratings = dict(AI_RATINGS if ai is None else ai)
+        # The registry's live table unless given one (the games register after import).
+        self.ai_ratings = AI_RATINGS if ai is None else dict(ai)
         self._model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau, margin=margin)
 
     def initial(self) -> Rating:
@@ -131,9 +133,9 @@ class RatingModel:
 
     def ai(self, level: str, pool: str | None = None) -> Rating:
         """An AI seat's FIXED rating of its level in a rating pool (GameKind.rating_pool;
-        the levels differ by game); an unknown level rates as a new member's mu."""
-        levels = self.ai_ratings.get(pool or _DEFAULT_POOL) or self.ai_ratings[_DEFAULT_POOL]
-        return levels.get(level, Rating(self.mu, AI_SIGMA))
+        the levels differ by game); a level or pool without figures rates as a new
+        member's mu."""
+        return self.ai_ratings.get(pool or "", {}).get(level, Rating(self.mu, AI_SIGMA))
 
     def rate(self, match: RatedMatch, seats: Sequence[Rating],
              fixed: Sequence[bool]) -> list[Rating]:

@@ -27,6 +27,7 @@ class AmericanKind(GameKindBase):
     name = "american"
     FORMAT = FORMAT
     ai_levels: tuple[str, ...] = ("easy", "strong")
+    ai_mu = rating.AI_MU
     default_players: int = DEFAULT_PLAYERS
     rules_class = Rules
     words = AmericanWords()

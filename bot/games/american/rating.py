@@ -17,6 +17,9 @@ from .state import FINISHED, DealState
 # One rating per game: the house rules and the number of players change the same skill.
 POOL = "american"
 
+# The AI levels' fixed ratings in this pool, measured as Amerikaner's (rating.py there).
+AI_MU = {"easy": 16.2, "strong": 33.8}
+
 
 def rating_matches(game: Game) -> list[RatedMatch]:
     """Every finished deal of the match so far, in play order."""

@@ -32,6 +32,7 @@ class AmerikanerKind(GameKindBase):
     DEALS = "hands"  # the store keeps Amerikaner's own format
     presets = PRESETS
     ai_levels: tuple[str, ...] = ("easy", "strong")
+    ai_mu = rating.AI_MU
     default_players: int = 4
     rules_class = Rules
     words = AmerikanerWords()

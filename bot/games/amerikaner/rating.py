@@ -33,6 +33,11 @@ from .hand import ALL_PASS_PLAYED, FAILED, MADE, Hand
 # members alike (README, "Ratings"), so a member's hands all count toward one rating.
 POOL = "amerikaner"
 
+# The AI levels' fixed ratings in this pool (bot/tables/ratings.py), measured with
+# bench/ratings.py --pure: members who always play one level, rated against each other
+# from 25, settle here (two measurements: 21.5/28.5 and 22.5/28.1; README, "Ratings").
+AI_MU = {"easy": 22.0, "strong": 28.3}
+
 
 def rating_matches(game: Game) -> list[RatedMatch]:
     """Every finished rated hand of the game so far, in play order."""
