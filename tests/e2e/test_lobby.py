@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.games.american.kind import AMERICAN
-from bot.games.amerikaner.kind import AMERIKANER
+from bot.games import GAMES
 from bot.render.text import (
     AI_LEVEL_LINES,
     lobby_ai_add,
@@ -36,7 +35,8 @@ from tests.e2e.driver import (
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
-KINDS: dict[str, GameKind] = {"amerikaner": AMERIKANER, "american": AMERICAN}
+# Every registered game (the registry is the only list of games).
+KINDS: dict[str, GameKind] = dict(GAMES)
 # A phone shows the lobby whole with three lines of components (issue 27).
 MOST_ROWS = 3
 
@@ -103,7 +103,7 @@ async def test_every_lobby_state_fits_three_rows_on_a_phone(
     assert start.response_type == 7 and table.stage == "playing"
 
 
-@pytest.mark.parametrize("game", ["amerikaner", "american"])
+@pytest.mark.parametrize("game", list(GAMES))
 async def test_each_level_of_the_game_is_added_by_the_menu_and_explained(
         fake: FakeDiscord, bot: AmerikanerBot, game: str) -> None:
     lobby = await _new(fake, game, {"players": 2 + len(KINDS[game].ai_levels)})
@@ -163,7 +163,7 @@ async def test_the_ai_levels_are_explained_in_norwegian_on_a_norwegian_server(
         tmp_path: Path) -> None:
     async for fake in norwegian_fake():
         async with bot_running(fake, tmp_path / "db.sqlite3"):
-            for game in ("amerikaner", "american"):
+            for game in KINDS:
                 lobby = await _new(fake, game, {"players": 3})
                 assert _fits(fake, lobby)  # the Norwegian labels are longer
                 kind = KINDS[game]

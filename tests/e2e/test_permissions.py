@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.games import GAMES
 from tests.e2e.driver import NAMES
 from tests.fake_discord import (
     ATTACH_FILES,
@@ -57,7 +58,7 @@ def assert_no_403(fake: FakeDiscord) -> None:
 
 @pytest.mark.parametrize(("denied", "names", "in_thread"), DENIED,
                          ids=["view", "send", "embed", "attach", "history"])
-@pytest.mark.parametrize("game", ["amerikaner", "american"])
+@pytest.mark.parametrize("game", list(GAMES))  # every registered game
 async def test_new_names_what_is_missing(fake: FakeDiscord, bot: AmerikanerBot, game: str,
                                          denied: int, names: str, in_thread: str | None
                                          ) -> None:
