@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from bot.cards import cards_of, parse_card
 from bot.errors import GameError
 from bot.games.amerikaner.actions import Action
@@ -20,9 +22,10 @@ def cards(text: str) -> tuple[int, ...]:
 
 
 def make_deal(rules: Rules, fixed: dict[int, str] | None = None, kitty: str | None = None,
-              blind: str | None = None) -> Deal:
+              blind: str | None = None, seed: int | None = None) -> Deal:
     """A deal where the seats in `fixed` hold exactly those cards; the rest of the pack
-    goes, in display order, to the other seats, then to the kitty or blind."""
+    goes, in display order (shuffled by `seed`, if given), to the other seats, then to
+    the kitty or blind."""
     fixed = fixed or {}
     given = {seat: cards(text) for seat, text in fixed.items()}
     used = {c for hand in given.values() for c in hand}
@@ -31,6 +34,8 @@ def make_deal(rules: Rules, fixed: dict[int, str] | None = None, kitty: str | No
     used.update(kitty_cards or ())
     used.update(blind_cards or ())
     rest = [c for c in cards_of(rules.pack) if c not in used]
+    if seed is not None:
+        random.Random(seed).shuffle(rest)
     hands = []
     for seat in range(rules.players):
         if seat in given:

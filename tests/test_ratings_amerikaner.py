@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.cards import cards_of
 from bot.games import GAMES
 from bot.games.amerikaner.deal import Deal
 from bot.games.amerikaner.game import Game
@@ -23,34 +22,10 @@ from bot.games.amerikaner.rating import POOL, hand_match, rating_matches
 from bot.games.amerikaner.record import load_game
 from bot.games.amerikaner.rules import PRESETS, Rules
 from bot.tables.ratings import MODEL, RatedMatch
-from tests.core_helpers import card, cards, parse_step
+from tests.core_helpers import card, make_deal, parse_step
 
 KIND = GAMES["amerikaner"]
 CONFORMANCE = Path(__file__).parent / "fixtures" / "conformance" / "valid"
-
-
-def make_deal(rules: Rules, fixed: dict[int, str] | None = None, kitty: str | None = None,
-              seed: int = 0) -> Deal:
-    """A deal where the seats in `fixed` hold exactly those cards (and the kitty, if
-    given); the rest of the pack is shuffled (seeded) to the other seats and aside."""
-    fixed = fixed or {}
-    given = {seat: cards(text) for seat, text in fixed.items()}
-    kitty_cards = cards(kitty) if kitty else None
-    used = {c for hand in given.values() for c in hand} | set(kitty_cards or ())
-    rest = [c for c in cards_of(rules.pack) if c not in used]
-    random.Random(seed).shuffle(rest)
-    hands = []
-    for seat in range(rules.players):
-        if seat in given:
-            hands.append(given[seat])
-        else:
-            hands.append(tuple(rest[:rules.cards_each]))
-            rest = rest[rules.cards_each:]
-    if kitty_cards is None:
-        kitty_cards, rest = tuple(rest[:rules.kitty_size]), rest[rules.kitty_size:]
-    deal = Deal(tuple(hands), kitty_cards, tuple(rest[:rules.blind_size]))
-    deal.validate(rules)
-    return deal
 
 
 def holder(deal: Deal, name: str) -> int:
@@ -64,7 +39,7 @@ def play(preset: str, players: int, options: dict[str, object] | None,
     `seed`), opened with `steps`, and played out with random legal cards (seeded)."""
     rules = Rules.create(preset, players, options or {})
     game = Game(rules, 0)
-    game.start_hand(make_deal(rules, fixed, kitty, seed))
+    game.start_hand(make_deal(rules, fixed, kitty, seed=seed))
     for step in steps:
         game.apply(parse_step(step))
     hand = game.current
@@ -97,7 +72,7 @@ def test_number_bid_with_partner_is_bidder_and_partner_against_the_defenders(
     steps = ["1 bid 7", "2 pass", "3 pass", "0 pass", "1 discard 2C 3C 4C 5C",
              "1 play AS call KS"]
     rules = Rules.create("amerikaner", 4, {})
-    partner = holder(make_deal(rules, {1: FOUR}, "2C 3C 4C 5C", seed), "KS")
+    partner = holder(make_deal(rules, {1: FOUR}, "2C 3C 4C 5C", seed=seed), "KS")
     game = play("amerikaner", 4, None, {1: FOUR}, steps, seed, kitty="2C 3C 4C 5C")
     match = only_match(game)
     hand = game.hands[0]
@@ -169,14 +144,14 @@ def test_kani_is_played_and_rated_with_a_partner(seed: int) -> None:
 def test_thrown_in_and_redealt_hands_are_not_rated() -> None:
     rules = Rules.create("amerikaner", 4, {})
     game = Game(rules, 0)
-    game.start_hand(make_deal(rules))
+    game.start_hand(make_deal(rules, seed=0))
     for step in ("1 pass", "2 pass", "3 pass", "0 pass"):
         game.apply(parse_step(step))
     assert game.hands[0].outcome == THROWN_IN
     assert rating_matches(game) == [] and hand_match(game.hands[0]) is None
     norsk = Rules.create("norsk", 4, {})
     game = Game(norsk, 0)
-    game.start_hand(make_deal(norsk, {1: "AS 10S 9S 8S 7S 6S 5S 4S 3S 2S AH 10H 9H"}))
+    game.start_hand(make_deal(norsk, {1: "AS 10S 9S 8S 7S 6S 5S 4S 3S 2S AH 10H 9H"}, seed=0))
     game.apply(parse_step("1 redeal"))
     assert game.hands[0].outcome == REDEAL
     assert rating_matches(game) == []
@@ -185,7 +160,7 @@ def test_thrown_in_and_redealt_hands_are_not_rated() -> None:
 def test_an_unfinished_hand_is_not_rated() -> None:
     rules = Rules.create("amerikaner", 4, {})
     game = Game(rules, 0)
-    game.start_hand(make_deal(rules))
+    game.start_hand(make_deal(rules, seed=0))
     game.apply(parse_step("1 bid 6"))
     assert rating_matches(game) == []
 
@@ -206,7 +181,7 @@ def test_all_passed_and_played_is_everyone_for_themselves_by_tricks(seed: int) -
 def test_jokers_with_five_players_is_two_against_three() -> None:
     rules = Rules.create("amerikaner", 5, {"jokers": True})
     bidder = "AS KS QS JS 10S AH KH QH JH 10H 9H"
-    partner = holder(make_deal(rules, {1: bidder}), "9S")
+    partner = holder(make_deal(rules, {1: bidder}, seed=0), "9S")
     game = play("amerikaner", 5, {"jokers": True}, {1: bidder},
                 ["1 bid 6", "2 pass", "3 pass", "4 pass", "0 pass", "1 play AS call 9S"])
     match = only_match(game)
@@ -219,7 +194,7 @@ def test_jokers_with_five_players_is_two_against_three() -> None:
 def test_three_players_with_a_partner_is_two_against_one() -> None:
     bidder = "AS KS QS JS 10S 9S AH KH QH JH 10H 9H AD KD QD JD"
     rules = Rules.create("amerikaner", 3, {})
-    partner = holder(make_deal(rules, {1: bidder}, kitty="2C 3C 4C 5C"), "8S")
+    partner = holder(make_deal(rules, {1: bidder}, kitty="2C 3C 4C 5C", seed=0), "8S")
     game = play("amerikaner", 3, None, {1: bidder},
                 ["1 bid 8", "2 pass", "0 pass", "1 discard 2C 3C 4C 5C", "1 play AS call 8S"],
                 kitty="2C 3C 4C 5C")
