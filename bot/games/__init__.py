@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from bot.tables.kind import default_rating_pool
 from bot.tables.ratings import set_ai_ratings
 
 from .american.kind import AMERICAN
@@ -28,8 +29,7 @@ def register(kind: GameKindBase, cog: str) -> None:
     GAMES[kind.name] = kind
     COGS[kind.name] = cog
     # Its AI levels' fixed ratings, in the pool of its default rules (bot/tables/ratings).
-    rules = kind.make_rules(None, kind.default_players, {})
-    set_ai_ratings(kind.rating_pool(rules), kind.ai_mu)
+    set_ai_ratings(default_rating_pool(kind), kind.ai_mu)
 
 
 @contextmanager

@@ -266,3 +266,21 @@ class GameWords(Protocol):
     def error_text(self, error: GameError) -> str:
         """The sentence for one of the game's refusals, from its code and parameters."""
         ...
+
+
+class RatedGame(Protocol):
+    """What `default_rating_pool` reads of a game (a GameKind, or a game's base class)."""
+
+    default_players: int
+
+    def make_rules(self, preset: str | None, players: int,
+                   options: Mapping[str, object]) -> Any: ...
+
+    def rating_pool(self, rules: Any) -> str: ...
+
+
+def default_rating_pool(kind: RatedGame) -> str:
+    """The rating pool of a game's default rules: the one its boards and stats show and
+    its AI levels' fixed ratings are kept in (one pool per game today)."""
+    return kind.rating_pool(kind.make_rules(None, kind.default_players, {}))
+

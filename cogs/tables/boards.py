@@ -27,7 +27,7 @@ from bot.render import (
     table_closed_text,
 )
 from bot.tables import TableError
-from bot.tables.kind import GameKind
+from bot.tables.kind import default_rating_pool
 from bot.tables.names import safe_markdown
 from bot.tables.rating_book import month_of, trend_start
 from bot.tables.ratings import MIN_RATED_HANDS, MODEL
@@ -41,10 +41,8 @@ from cogs.tables.views import final_panel, final_view, rematch_line
 
 log = logging.getLogger(__name__)
 
-def board_pool(kind: GameKind) -> str:
-    """The rating pool a game's boards and stats show: the pool of its default rules
-    (GameKind.rating_pool; one pool per game today)."""
-    return kind.rating_pool(kind.make_rules(None, kind.default_players, {}))
+# The rating pool a game's boards and stats show.
+board_pool = default_rating_pool
 
 
 
