@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.budget import RequestBudget
 from bot.config import Clock
-from bot.edit_queue import EditQueue
+from bot.discord.budget import RequestBudget
+from bot.discord.edit_queue import EditQueue
 from bot.render import (
     Panel,
     button_label,

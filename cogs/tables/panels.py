@@ -179,7 +179,7 @@ class PanelsRoom(Room):
     async def _retire_panel(self, panel: OpenPanel) -> None:
         """Take the buttons off a player's older panel (its hand stays as it was shown),
         through its interaction's token: a webhook route, outside the global request
-        limit (bot/budget.py). It is cosmetic: whatever fails here is let go, and a click
+        limit (bot/discord/budget.py). It is cosmetic: whatever fails here is let go, and a click
         on the old panel would still be answered with the current one."""
         try:
             await panel.edit(self.bot, view=None)

@@ -13,7 +13,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.edit_queue import Retry, Turn
+from bot.discord.edit_queue import Retry, Turn
 from bot.i18n import set_locale
 from bot.store import Post
 from bot.tables import Table
@@ -51,7 +51,7 @@ class TableMessageRoom(Room):
     def request_refresh(self, table: Table) -> None:
         """Show the table's current state on its public message soon: edits wait their
         turn in the request budget and are coalesced (an edit shows the table as it is
-        when its turn comes), the tables waiting longest first (bot/edit_queue.py)."""
+        when its turn comes), the tables waiting longest first (bot/discord/edit_queue.py)."""
         self._shown_tables[table.id] = table
         self._edits.request(table.id)
 
