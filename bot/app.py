@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.discord.budget import RequestBudget, api_route, counted
+from bot.discord import RequestBudget, api_route, counted, no_mentions
 from bot.endpoints import apply_discord_endpoints
 from bot.games import COGS, GAMES
 from bot.render import seat_label
@@ -68,12 +68,12 @@ class AmerikanerBot(commands.AutoShardedBot):
         # This process's share of the token's requests a second (bot/discord/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
-        # Nobody is pinged unless a send names them (cogs/tables/common.py `pinging_user`): names
-        # and typed text in a message never ping, whatever they hold.
+        # Nobody is pinged unless a send names them (bot.discord.pinging_user): names and
+        # typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
                          shard_ids=shard_ids, http_trace=self._budget_trace(),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=no_mentions())
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import PANEL_TOKEN_SECONDS
 from bot.i18n import language_of, use_locale
 from bot.render import (
     button_label,
@@ -27,7 +28,6 @@ from bot.tables.service import (
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
-    PANEL_TOKEN_SECONDS,
     OpenPanel,
     ResultT,
     Room,
