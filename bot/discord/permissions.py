@@ -38,7 +38,8 @@ def missing_table_permissions(have: discord.Permissions, *, in_thread: bool,
     """What the bot lacks, of what it needs to show a table in a channel (`in_thread`: a
     thread) or in a thread it is to start there (`new_thread`: Create Public Threads
     besides), in the order a refusal names them; () if nothing."""
-    needs = THREAD_PERMISSIONS if in_thread or new_thread else TABLE_PERMISSIONS
+    needs: tuple[str, ...] = THREAD_PERMISSIONS if in_thread or new_thread \
+        else TABLE_PERMISSIONS
     if new_thread:
         needs = (*needs, NEW_THREAD_PERMISSION)
     if new_thread and have.view_channel and not have.send_messages:
