@@ -15,8 +15,8 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.budget import RequestBudget, api_route, counted
 from bot.config import ConfigError, Settings, load_settings
+from bot.discord import RequestBudget, api_route, counted, no_mentions
 from bot.endpoints import apply_discord_endpoints
 from bot.games import COGS, GAMES
 from bot.render import seat_label
@@ -65,15 +65,15 @@ class AmerikanerBot(commands.AutoShardedBot):
         intents = discord.Intents.none()
         intents.guilds = True
         shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
-        # This process's share of the token's requests a second (bot/budget.py): every
+        # This process's share of the token's requests a second (bot/discord/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
-        # Nobody is pinged unless a send names them (cogs/tables/common.py `pinging_user`): names
-        # and typed text in a message never ping, whatever they hold.
+        # Nobody is pinged unless a send names them (bot.discord.pinging_user): names and
+        # typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
                          shard_ids=shard_ids, http_trace=self._budget_trace(),
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=no_mentions())
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False
@@ -82,9 +82,9 @@ class AmerikanerBot(commands.AutoShardedBot):
         """The hook that puts every request of discord.py's HTTP session through the
         budget: aiohttp awaits `on_request_start` before it sends each request (each
         try of it too: a request discord.py sends again after a 5xx counts again), in
-        the sender's task, so its priority (bot.budget.PRIORITY, PREPAID) goes with it.
+        the sender's task, so its priority (bot.discord.budget.PRIORITY, PREPAID) goes with it.
         The REST client, webhooks and the gateway share this session; only API routes
-        that count against the global limit wait (bot.budget.counted: interaction
+        that count against the global limit wait (bot.discord.budget.counted: interaction
         answers and the interactions' webhook are exempt)."""
         trace = aiohttp.TraceConfig()
 

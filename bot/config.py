@@ -17,7 +17,7 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # Requests a second the bot token may spend on Discord's global limit (50 a second for
 # every process of the token together, interaction answers apart): the default leaves a
-# tenth for what the count misses (bot/budget.py). At 40 a second, 1,000 tables at a
+# tenth for what the count misses (bot/discord/budget.py). At 40 a second, 1,000 tables at a
 # move every ~27 s each (37 moves a second) left the table messages 21 s behind at p99
 # (bench/bot.py): the queue of edits was full; at 45 it has room.
 DEFAULT_REQUEST_BUDGET = 45.0
@@ -41,7 +41,7 @@ class Settings:
     trick_pause: float = 1.0  # and this much more after a completed trick
     edit_delay: float = 0.5  # coalescing window for edits of the public table message
     # A table message is edited at most once in this many seconds (Discord allows about
-    # 5 edits in 5 s in a channel; bot/edit_queue.py).
+    # 5 edits in 5 s in a channel; bot/discord/edit_queue.py).
     edit_interval: float = 1.0
     # Requests a second for the whole bot token (every shard process together); each
     # process spends its shards' share (`request_rate`).

@@ -1,5 +1,5 @@
-"""The request budget (bot/budget.py) and the table messages' edit queue
-(bot/edit_queue.py), alone: no Discord."""
+"""The request budget (bot/discord/budget.py) and the table messages' edit queue
+(bot/discord/edit_queue.py), alone: no Discord."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from bot import edit_queue
-from bot.budget import (
+from bot.config import Settings
+from bot.discord import edit_queue
+from bot.discord.budget import (
     PREPAID,
     Priority,
     RequestBudget,
@@ -17,8 +18,7 @@ from bot.budget import (
     counted,
     route_priority,
 )
-from bot.config import Settings
-from bot.edit_queue import EditQueue, Retry, Turn
+from bot.discord.edit_queue import EditQueue, Retry, Turn
 
 APP = 1234
 

@@ -21,8 +21,8 @@ import discord
 import emoji
 import pytest
 
-from bot.budget import RequestBudget
 from bot.config import Settings
+from bot.discord.budget import RequestBudget
 from bot.games import GAMES
 from bot.i18n import LANGUAGES, use_locale
 from bot.render import button_label

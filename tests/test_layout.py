@@ -54,6 +54,24 @@ def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
     assert any(row.startswith(contract) for row in broken), result.stdout
 
 
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    # `import discord` inside bot/discord/ is discord.py, the library, not the package.
+    ("bot/discord/budget.py", "import discord",
+     "The request budget and the edit queue import no discord"),
+    ("bot/discord/permissions.py", "import cogs.tables.guards",
+     "What Discord allows knows no cog, game, table or store"),
+    ("bot/discord/messages.py", "import bot.store",
+     "What Discord allows knows no cog, game, table or store"),
+    ("bot/discord/mentions.py", "import bot.games",
+     "What Discord allows knows no cog, game, table or store"),
+    ("bot/games/amerikaner/rules.py", "import bot.discord", "A game imports only"),
+])
+def test_a_broken_discord_rule_is_caught(tmp_path: Path, module: str, line: str,
+                                         contract: str) -> None:
+    """bot/discord/'s contracts (what Discord allows, in one place) would catch a break."""
+    test_a_broken_rule_is_caught(tmp_path, module, line, contract)
+
+
 def test_the_compiled_modules_type_check() -> None:
     """A regular install compiles setup.py's COMPILED_MODULES with mypyc, which first
     type-checks them and everything they import; an error there silently gives the slow

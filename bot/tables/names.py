@@ -28,7 +28,8 @@ So escaping here is simple and total: every ASCII character that Markdown or men
 syntax is made of is preceded by a backslash. Discord's Markdown shows `\\x` as `x` for
 any such character, so the name reads as typed. `@everyone` and `@here` also get a
 zero-width space after the `@` (what discord.py does): a ping needs `allowed_mentions`
-besides (bot/app.py pings nobody by default), but no text of ours even looks like one.
+besides (bot/app.py pings nobody by default: bot.discord.no_mentions), but no text of
+ours even looks like one.
 Bare URLs stay visible as what they are (only masked links hide where they lead).
 """
 

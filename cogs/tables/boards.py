@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import no_mentions
 from bot.i18n import language_of, use_locale
 from bot.render import (
     Panel,
@@ -161,7 +162,7 @@ class BoardsRoom(Room):
         else:
             await interaction.response.send_message(
                 embed=to_embed(panel), view=view, ephemeral=ephemeral,
-                allowed_mentions=discord.AllowedMentions.none())
+                allowed_mentions=no_mentions())
 
     async def stats(self, interaction: discord.Interaction[Any], game: str,
                     member: discord.Member | None) -> None:

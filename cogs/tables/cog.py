@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.edit_queue import EditQueue
+from bot.discord import EditQueue, no_mentions
 from bot.render import CONTENT_LIMIT, Panel, shorten
 from bot.tables import Table, TableError
 from bot.tables.service import LOBBY, PLAYING
@@ -43,7 +43,7 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         self.bot = bot
         self.tables = bot.tables
         # The public table messages: edited within the request budget, coalesced and
-        # fairest first (bot/edit_queue.py); the tables they show, by id.
+        # fairest first (bot/discord/edit_queue.py); the tables they show, by id.
         self._edits = EditQueue(bot.budget, self._edit_queued,
                                 delay=bot.settings.edit_delay,
                                 interval=bot.settings.edit_interval)
@@ -125,7 +125,7 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         False. It never mentions anyone."""
         # No mentions: a reply quotes names and what users typed, never to ping anyone.
         kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                                  "allowed_mentions": discord.AllowedMentions.none()}
+                                  "allowed_mentions": no_mentions()}
         if text is not None:
             kwargs["content"] = shorten(text, CONTENT_LIMIT)
         if panel is not None:

@@ -15,9 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.budget import RequestBudget
 from bot.config import Clock
-from bot.edit_queue import EditQueue
+from bot.discord import EditQueue, RequestBudget
 from bot.render import (
     Panel,
     button_label,
@@ -38,9 +37,6 @@ PAGE_SIZE = 10
 # or the connection lost on the way (aiohttp's ClientError). The answer has been given;
 # answering the click again with an error would be wrong.
 LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
-# An interaction's token edits its message for 15 minutes; a panel older than this is not
-# followed (the player opens it again, or is pinged), across a restart too.
-PANEL_TOKEN_SECONDS = 14 * 60
 
 # Discord's limits for components and autocomplete (those of text: bot/render/text.py).
 # Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
@@ -51,14 +47,6 @@ CHOICE_LIMIT = 100  # a choice's name, and its value
 CUSTOM_ID_LIMIT = 100
 COMPONENTS_LIMIT = 25  # buttons and selects in one message (5 rows of 5)
 
-# Discord's codes for an edit of a deleted message, and for one edit too many of a
-# message older than an hour
-# (https://docs.discord.com/developers/topics/opcodes-and-status-codes#json).
-UNKNOWN_MESSAGE = 10008
-OLD_MESSAGE_EDITS = 30046
-# A table message is posted afresh at its first change after this age (seconds): a
-# little before the hour after which Discord allows it few edits.
-TABLE_MESSAGE_MAX_AGE = 55 * 60
 # While the table edits queue (more waiting than the budget sends in a second), a
 # table's picture is drawn anew at most this often (seconds), and at the end of each
 # trick; the edits between show the text of the moment under the last picture. Drawing
@@ -166,16 +154,6 @@ def table_link(table: Table) -> discord.ui.Button[Any]:
     """A link button (style 5: no custom id, no interaction) to the table message."""
     return discord.ui.Button(style=discord.ButtonStyle.link, label=button_label("to_table"),
                              url=jump_url(table.guild_id, table.channel_id, table.message_id))
-
-
-def pinging_user(user: int | None) -> discord.AllowedMentions:
-    """The mentions a ping may make: `user`, named, and nobody else.
-    (`AllowedMentions(users=True)` would send parse ["everyone", "users", "roles"]:
-    discord.py's other flags default to true.)
-    https://discord.com/developers/docs/resources/message#allowed-mentions-object"""
-    users = [discord.Object(id=user)] if user is not None else []
-    return discord.AllowedMentions(everyone=False, users=users, roles=False,
-                                   replied_user=False)
 
 
 def mark_committed(interaction: discord.Interaction[Any], table: Table | None,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.discord import no_mentions
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale
 from bot.render import (
@@ -160,7 +161,7 @@ async def speak_the_users_language(interaction: discord.Interaction[Any]) -> boo
 async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """`text` for the user alone: the answer, or a follow-up if there is one already."""
     kwargs: dict[str, Any] = {"content": shorten(text, CONTENT_LIMIT), "ephemeral": True,
-                              "allowed_mentions": discord.AllowedMentions.none()}
+                              "allowed_mentions": no_mentions()}
     if not interaction.response.is_done():
         try:
             await interaction.response.send_message(**kwargs)

@@ -1,5 +1,6 @@
 """Who may click what, where: a component's table must be the channel's (a seated
-player's own hand excepted), and the bot's permissions where a table plays."""
+player's own hand excepted), and the bot's permissions where a table plays (what it needs
+is Discord's rule: bot/discord/permissions.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import is_thread, missing_table_permissions
 from bot.tables import Table, TableError
 
 log = logging.getLogger(__name__)
@@ -61,39 +63,16 @@ def check_place(interaction: discord.Interaction[Any], table: Table, own_seat: b
         raise TableError("elsewhere")
 
 
-# What the bot needs where a table plays, as discord.Permissions names them, in the order
-# a refusal names what is missing: see the channel, post its messages (in a thread: Send
-# Messages in Threads, not Send Messages), their embeds (Embed Links) and pictures
-# (Attach Files), and read the channel's messages it edits (Read Message History).
-# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
-TABLE_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
-                     "read_message_history")
-THREAD_PERMISSIONS = ("view_channel", "send_messages_in_threads", "embed_links",
-                      "attach_files", "read_message_history")
-_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
-            discord.ChannelType.news_thread)
-
-
 def check_bot_permissions(interaction: discord.Interaction[Any], *,
                           new_thread: bool = False) -> None:
     """Refuse, naming what is missing, a table the bot could not show where it would play:
-    the interaction's channel (or thread), or a thread it is to start there (Create
-    Public Threads besides). Interactions work without any of these, but every post and
-    edit of the table would be refused (403). `app_permissions` are the bot's in the
-    interaction's channel, overwrites included.
+    the interaction's channel (or thread), or a thread it is to start there. What it
+    needs is Discord's rule (bot.discord.missing_table_permissions); `app_permissions`
+    are the bot's in the interaction's channel, overwrites included.
     https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object"""
-    in_thread = new_thread or getattr(interaction.channel, "type", None) in _THREADS
-    needs = THREAD_PERMISSIONS if in_thread else TABLE_PERMISSIONS
-    if new_thread:
-        needs = (*needs, "create_public_threads")
-    have = interaction.app_permissions
-    if new_thread and have.view_channel and not have.send_messages:
-        # A channel where members may start threads but not post: Discord takes Embed
-        # Links and Attach Files from the channel's permissions without Send Messages
-        # (implicit permissions), not from its threads'. Unknown here: not asked for.
-        # https://discord.com/developers/docs/topics/permissions#implicit-permissions
-        needs = tuple(n for n in needs if n not in ("embed_links", "attach_files"))
-    missing = tuple(name for name in needs if not getattr(have, name))
+    in_thread = is_thread(getattr(interaction.channel, "type", None))
+    missing = missing_table_permissions(interaction.app_permissions, in_thread=in_thread,
+                                        new_thread=new_thread)
     if missing:
         raise TableError("bot_missing", permissions=missing)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import PANEL_TOKEN_SECONDS
 from bot.i18n import language_of, use_locale
 from bot.render import (
     button_label,
@@ -27,7 +28,6 @@ from bot.tables.service import (
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
-    PANEL_TOKEN_SECONDS,
     OpenPanel,
     ResultT,
     Room,
@@ -179,7 +179,7 @@ class PanelsRoom(Room):
     async def _retire_panel(self, panel: OpenPanel) -> None:
         """Take the buttons off a player's older panel (its hand stays as it was shown),
         through its interaction's token: a webhook route, outside the global request
-        limit (bot/budget.py). It is cosmetic: whatever fails here is let go, and a click
+        limit (bot/discord/budget.py). It is cosmetic: whatever fails here is let go, and a click
         on the old panel would still be answered with the current one."""
         try:
             await panel.edit(self.bot, view=None)

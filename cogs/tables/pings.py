@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.discord import no_mentions, pinging_user
 from bot.render import (
     reminder_text,
     turn_mention,
@@ -20,7 +21,7 @@ from bot.render.text import (
 )
 from bot.tables import Table
 from bot.tables.names import safe_markdown
-from cogs.tables.common import LET_GO, Room, pinging_user
+from cogs.tables.common import LET_GO, Room
 from cogs.tables.views import ping_view
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,7 @@ class PingsRoom(Room):
             # discord.py keeps the DM channel once opened: one request a member.
             channel = await self.bot.create_dm(discord.Object(id=user))
             await channel.send(text, view=view,
-                               allowed_mentions=discord.AllowedMentions.none())
+                               allowed_mentions=no_mentions())
         except discord.Forbidden as exc:
             await self._dm_refused(table.guild_id, user, exc)
             return False

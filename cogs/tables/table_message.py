@@ -13,7 +13,13 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.edit_queue import Retry, Turn
+from bot.discord import (
+    Retry,
+    Turn,
+    repost_reason,
+    too_old_for_edits,
+    worth_another_try,
+)
 from bot.i18n import set_locale
 from bot.store import Post
 from bot.tables import Table
@@ -24,10 +30,7 @@ from bot.tables.service import (
 )
 from cogs.tables.common import (
     LET_GO,
-    OLD_MESSAGE_EDITS,
     PICTURE_EVERY,
-    TABLE_MESSAGE_MAX_AGE,
-    UNKNOWN_MESSAGE,
     Components,
     Room,
     to_embed,
@@ -51,7 +54,7 @@ class TableMessageRoom(Room):
     def request_refresh(self, table: Table) -> None:
         """Show the table's current state on its public message soon: edits wait their
         turn in the request budget and are coalesced (an edit shows the table as it is
-        when its turn comes), the tables waiting longest first (bot/edit_queue.py)."""
+        when its turn comes), the tables waiting longest first (bot/discord/edit_queue.py)."""
         self._shown_tables[table.id] = table
         self._edits.request(table.id)
 
@@ -66,11 +69,9 @@ class TableMessageRoom(Room):
             await self._edit_table_message(table, turn)
 
     def _too_old(self, message_id: int) -> bool:
-        """Whether a message is too old for the edits a table needs: Discord allows few
-        edits of a message older than an hour (error 30046), so a table message is
-        posted afresh a little before (its age from its id, by Discord's clock)."""
-        posted = discord.utils.snowflake_time(message_id).timestamp()
-        return self.clock.time() - posted >= TABLE_MESSAGE_MAX_AGE
+        """Whether a message is too old for the edits a table needs, now
+        (bot.discord.too_old_for_edits: its age from its id, by Discord's clock)."""
+        return too_old_for_edits(message_id, self.clock.time())
 
     async def _edit_table_message(self, table: Table, turn: Turn) -> None:
         message_id = table.message_id
@@ -144,15 +145,15 @@ class TableMessageRoom(Room):
         """Discord did not take an edit of the table message: a deleted or too old
         message is replaced by a fresh one; a failure of Discord's or a 429 is tried
         again (Retry); a refusal to the bot in the channel waits for the next change."""
-        if exc.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
-            await self._replace_table_message(
-                table, message_id, "deleted" if exc.code == UNKNOWN_MESSAGE else "too_old")
+        reason = repost_reason(exc.code)
+        if reason is not None:
+            await self._replace_table_message(table, message_id, reason)
             return
-        if exc.status >= 500 or exc.status == 429:
+        if worth_another_try(exc.status):
             raise Retry(f"{exc.status} {exc.code}") from None
         # 403 (the bot may no longer see or write in the channel), 404 (the channel is
-        # gone): trying again would only add invalid requests, which Discord counts
-        # toward a ban. The next change tries again.
+        # gone): not worth another try (bot.discord.worth_another_try). The next change
+        # tries again.
         log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
                     exc.status, exc.code, exc.text)
 

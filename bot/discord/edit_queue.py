@@ -4,7 +4,7 @@ Every change of a table asks for an edit of its public message (`request`). The 
 keeps, per table, only that there is something new to show and since when: an edit
 renders the table as it is when its turn comes, so the states in between are never sent
 (coalesced), and the table whose players have waited longest goes first (fair). An edit
-is sent only once the budget grants it a slot (bot/budget.py, at the lowest priority),
+is sent only once the budget grants it a slot (bot/discord/budget.py, at the lowest priority),
 so edits take what the budget leaves after the posts players need, and never more.
 
 An edit renders its table (and draws its picture) first, then waits for its slot
@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.budget import PREPAID, Priority, RequestBudget, Reservation
+from bot.discord.budget import PREPAID, Priority, RequestBudget, Reservation
 
 log = logging.getLogger(__name__)
 

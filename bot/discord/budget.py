@@ -17,7 +17,7 @@ session; `spend`).
 The slots go by priority, then first come first served: what players need (posts of the
 outbox, turn mentions and reminders) before anything else, and edits of the public table
 message last (they are coalesced: a later one shows everything an earlier one would
-have, bot/edit_queue.py).
+have, bot/discord/edit_queue.py).
 
 No discord import: pure asyncio, unit-tested alone (tests/test_budget.py).
 """
