@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def _replay_any(data: object) -> dict[str, object]:
@@ -137,9 +138,49 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from bot.games import GAMES
 
+    kind = GAMES[args.game]
+    level = args.level or kind.fallback_level
+    if level not in ("random", *kind.ai_levels):
+        print(f"amerikaner play: {args.game} has no AI level {level!r} (it has: "
+              f"{', '.join(('random', *kind.ai_levels))})", file=sys.stderr)
+        return 2
     options = {name.strip(): True for name in args.options.split(",") if name.strip()}
-    return GAMES[args.game].terminal(args.players, options, args.seed, args.level,
-                                     args.target, preset=args.preset)
+    return kind.terminal(args.players, options, args.seed, level, args.target,
+                         preset=args.preset)
+
+
+def _add_play_options(pp: argparse.ArgumentParser) -> None:
+    """`play`'s options, their choices and help from the registered games."""
+    from bot.games import GAMES
+
+    def each(words: Callable[[str, Any], str]) -> str:
+        return "; ".join(filter(None, (words(name, kind) for name, kind in GAMES.items())))
+
+    def house_rules(kind: Any) -> str:
+        rules = kind.make_rules(None, kind.default_players, {})
+        return ",".join(key for key, *_ in kind.house_rules(rules))
+
+    levels = dict.fromkeys(("random", *(level for kind in GAMES.values()
+                                         for level in kind.ai_levels)))
+    first = next(iter(GAMES))
+    pp.add_argument("--game", choices=tuple(GAMES), default=first,
+                    help=f"the game (default {first})")
+    pp.add_argument("--preset", default=None, help="the game's preset (" + each(
+        lambda name, kind: f"{name}: {', '.join(p for p in kind.presets if p)}"
+        if any(kind.presets) else "") + ")")
+    pp.add_argument("--players", type=int, default=None, help="players at the table "
+                    "(default " + each(lambda name, kind: f"{name} {kind.default_players}")
+                    + ")")
+    pp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
+    pp.add_argument("--level", choices=tuple(levels), default=None,
+                    help="the AI players' level (default: the game's weakest; " + each(
+                        lambda name, kind: f"{name}: {', '.join(kind.ai_levels)}") + ")")
+    pp.add_argument("--options", default="", help="comma-separated house rules (" + each(
+        lambda name, kind: f"{name}: {house_rules(kind)}" if house_rules(kind) else "")
+        + ")")
+    pp.add_argument("--target", type=int, default=None,
+                    help="the game's target: the score to reach, or the deals to win "
+                    "(default: the game's)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -147,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="amerikaner",
         description="Amerikaner and Kani: the rules engine, the Discord bot and more.")
     sub = parser.add_subparsers(dest="command", required=True)
-    rp = sub.add_parser("replay", help="replay a game record (Amerikaner or American, by "
+    rp = sub.add_parser("replay", help="replay a game record (of any game, known by "
                         "its format) and print the result as JSON")
     rp.add_argument("file", help="the record (JSON), or - for standard input")
     rp.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
@@ -176,22 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: the bot's, DATABASE_URL or DATABASE_PATH)")
     rr.set_defaults(func=_cmd_db_rerate)
     pp = sub.add_parser("play", help="play a game in the terminal against the AI")
-    from bot.games import GAMES
-
-    pp.add_argument("--game", choices=tuple(GAMES), default=next(iter(GAMES)),
-                    help="amerikaner (the trick-taking game, the default) or american "
-                    "(the shedding game)")
-    pp.add_argument("--preset", default=None,
-                    help="amerikaner (the default), norsk or kani (game amerikaner)")
-    pp.add_argument("--players", type=int, default=None,
-                    help="players at the table (default 4; american: 2)")
-    pp.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
-    pp.add_argument("--level", choices=("random", "easy", "strong"), default="easy")
-    pp.add_argument("--options", default="", help="comma-separated house rules, e.g. "
-                    "no_kitty,two_wins (american: same_rank,four_burns,swap,blind_down,"
-                    "voluntary_pickup)")
-    pp.add_argument("--target", type=int, default=None,
-                    help="the winning score (american: deals to win)")
+    _add_play_options(pp)
     pp.add_argument("--lang", choices=("en", "nb"), default=None,
                     help="the game's language: en or nb (Norwegian bokmål); default: the "
                     "environment's locale (LANG)")

@@ -3,23 +3,27 @@
 GAMES maps a game's name to its GameKind (bot/games/base.py), COGS its name to its cog's
 module: the bot loads those cogs (bot/app.py), the command translator and the CLI's
 `replay` and `play --game` read both, and every test that iterates games does. A new
-game is a package with a GameKind, a cog, and one line below; a test may add one for a
-while with `registered(...)`.
+game is a package in this folder whose `kind` module names its GameKind (`KIND`) and its
+cog (`COG`): it is found here, and nothing else names it; a test may add one for a while
+with `registered(...)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+import pkgutil
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from bot.tables.kind import default_rating_pool
 from bot.tables.ratings import set_ai_ratings
 
-from .american.kind import AMERICAN
-from .amerikaner.kind import AMERIKANER
 from .base import GameKindBase
 
-# The first is the default game (of a table restored from before there were several).
+# The bot's own game comes first in every list: the default of `play --game`, and the
+# game whose format a record that claims none is refused against.
+DEFAULT_GAME = "amerikaner"
+
 GAMES: dict[str, GameKindBase] = {}
 COGS: dict[str, str] = {}
 
@@ -42,8 +46,21 @@ def registered(kind: GameKindBase, cog: str) -> Iterator[GameKindBase]:
         del GAMES[kind.name], COGS[kind.name]
 
 
-register(AMERIKANER, "cogs.amerikaner")
-register(AMERICAN, "cogs.american")
+def discover(folders: Iterable[str] = __path__) -> list[str]:
+    """Register every game package in `folders` (this package's folder: the games'),
+    the default game first, then by name: a package whose `kind` module has `KIND`, its
+    GameKind, and `COG`, its cog's module path. The names registered, in order."""
+    packages = sorted((info.name for info in pkgutil.iter_modules(folders) if info.ispkg),
+                      key=lambda name: (name != DEFAULT_GAME, name))
+    found = []
+    for package in packages:
+        module = importlib.import_module(f"{__name__}.{package}.kind")
+        register(module.KIND, module.COG)
+        found.append(module.KIND.name)
+    return found
+
+
+discover()
 
 
 def game_of_record(data: object) -> GameKindBase:

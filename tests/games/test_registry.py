@@ -5,19 +5,20 @@ while it is registered."""
 from __future__ import annotations
 
 import random
-import tomllib
+import sys
 from pathlib import Path
 
+import pytest
+
+import bot.games
 from bot.app import extensions
-from bot.cli import build_parser
-from bot.games import COGS, GAMES, registered
+from bot.cli import build_parser, main
+from bot.games import COGS, GAMES, discover, registered
 from bot.games.base import GameKindBase
 from bot.store import open_store
 from bot.tables import TableService
 from cogs.words import game_groups
 from tests.games.toy.kind import ToyKind
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _choices(option: str) -> tuple[str, ...]:
@@ -40,13 +41,31 @@ def test_registering_for_a_while_leaves_the_registry_as_it_was() -> None:
     assert list(GAMES) == ["amerikaner", "american"]
 
 
-def test_every_registered_game_has_its_independence_contract() -> None:
-    """pyproject.toml's "Games never import each other" lists every game of bot.games."""
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())
-    contract = next(c for c in config["tool"]["importlinter"]["contracts"]
-                    if c["type"] == "independence")
-    packages = {type(kind).__module__.rsplit(".", 1)[0] for kind in GAMES.values()}
-    assert packages == set(contract["modules"])
+def test_a_game_folder_dropped_among_the_games_is_registered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new game is a folder in bot/games whose kind module names KIND and COG: the
+    registry finds it, and the bot's cogs, the CLI and the commands follow, with no other
+    file changed (here the folder is the toy game's, beside bot/games' own)."""
+    folder = tmp_path / "highcard"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "kind.py").write_text("from tests.games.toy.kind import COG, KIND  # noqa\n")
+    monkeypatch.setattr(bot.games, "__path__", [*bot.games.__path__, str(tmp_path)])
+    try:
+        assert discover(bot.games.__path__) == ["amerikaner", "american", "toy"]
+        assert COGS["toy"] == "tests.games.toy.cog"
+        assert extensions() == ("cogs.tables", "cogs.amerikaner", "cogs.american",
+                                "tests.games.toy.cog")
+        assert _choices("--game") == ("amerikaner", "american", "toy")
+    finally:
+        del GAMES["toy"], COGS["toy"]
+        for name in [name for name in sys.modules if name.startswith("bot.games.highcard")]:
+            del sys.modules[name]
+
+
+def test_the_games_are_found_in_their_folder_the_bots_own_first() -> None:
+    assert discover() == list(GAMES) == ["amerikaner", "american"]
+    assert list(COGS.values()) == ["cogs.amerikaner", "cogs.american"]
 
 
 class _PlainToy(ToyKind):
@@ -68,3 +87,12 @@ async def test_a_seat_left_to_the_ai_gets_the_games_weakest_level() -> None:
         await service.set_away(table.id, 1, True)
         assert [seat.ai_level for seat in table.seats] == ["plain"] * 3
     await store.close()
+
+
+def test_play_offers_each_games_levels_and_refuses_one_the_game_lacks(
+        toy: GameKindBase, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI's levels are the registered games' (the toy has "easy" alone): a level
+    another game has is refused for the toy by name, not played by some other AI."""
+    assert _choices("--level") == ("random", "easy", "strong")
+    assert main(["play", "--game", "toy", "--level", "strong"]) == 2
+    assert "toy has no AI level 'strong' (it has: random, easy)" in capsys.readouterr().err

@@ -152,3 +152,7 @@ class AmericanKind(GameKindBase):
 
 
 AMERICAN = AmericanKind()
+
+# What the registry finds (bot/games/__init__.py): the game, and its cog's module.
+KIND = AMERICAN
+COG = "cogs.american"

@@ -156,3 +156,7 @@ class AmerikanerKind(GameKindBase):
 
 
 AMERIKANER = AmerikanerKind()
+
+# What the registry finds (bot/games/__init__.py): the game, and its cog's module.
+KIND = AMERIKANER
+COG = "cogs.amerikaner"

@@ -116,3 +116,8 @@ class ToyKind(GameKindBase):
 
 
 TOY = ToyKind()
+
+# What the registry would find if this folder were a package of bot/games (a new game's
+# shape; the tests register it with bot.games.registered instead).
+KIND = TOY
+COG = "tests.games.toy.cog"
