@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import language_of
 from bot.render import (
     button_label,
     seat_names,
@@ -50,6 +51,11 @@ class GamesListRoom(Room):
             raise TableError("guild_only")
         where = "dm" if where == "dm" else "channel"
         await self.set_member_setting(guild, interaction.user.id, "turn_pings", where)
+        # A DM is read by them alone: in their Discord's language, not the server's
+        # (the ping has no interaction to read it from).
+        await self.set_member_setting(guild, interaction.user.id, "language",
+                                      language_of(interaction.locale)
+                                      if where == "dm" else None)
         await self.set_member_setting(guild, interaction.user.id, "dm_failed_told", None)
         mark_committed(interaction, None)
         await self._reply(interaction, notify_text(where))

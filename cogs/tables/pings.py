@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from contextlib import AbstractContextManager
 from typing import Any
 
 import discord
 
 from bot.discord import no_mentions, pinging_user
+from bot.i18n import use_locale
 from bot.render import (
     reminder_text,
     turn_mention,
@@ -88,7 +90,7 @@ class PingsRoom(Room):
         the channel instead)."""
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
-        with await self.public(table.guild_id):
+        with await self._dm_language(table.guild_id, user):
             text = dm_turn_text(server, table.channel_id, table.kind.words.title(table.rules),
                                 deadline, reminder)
             view = ping_view(table)
@@ -104,6 +106,12 @@ class PingsRoom(Room):
             log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
             return False
         return True
+
+    async def _dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
+        """The words of a DM to `user`: their own language, as their Discord gave it when
+        they chose DMs (/notify); the server's for a choice made before it was kept."""
+        language = (await self.member_settings(guild_id, user)).get("language")
+        return use_locale(language) if language else await self.public(guild_id)
 
     async def _dm_refused(self, guild_id: int, user: int, exc: discord.Forbidden) -> None:
         """Discord refused the DM: 50007 "Cannot send messages to this user" (the member

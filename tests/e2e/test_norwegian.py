@@ -105,3 +105,31 @@ async def test_settings_language_sets_the_servers_public_words(fake: FakeDiscord
     assert said.callback.ephemeral
     new = await fake.slash("carol", None, "amerikaner new", {"players": 3})
     assert new.message is not None and "Join" in [b["label"] for b in new.message.buttons()]
+
+
+async def test_a_turn_ping_by_dm_speaks_the_members_own_language(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """A DM is read by its member alone: at a Norwegian server, bob (whose Discord is
+    English) who chose DMs is pinged in English, alice in Norwegian."""
+    for name in ("alice", "bob"):
+        await fake.slash(name, None, "notify", {"where": "dm"})
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "target": 1})
+    lobby = new.message
+    assert lobby is not None
+    join = nb(lambda: button_label("join"))
+    await fake.click_label("bob", lobby, join)
+    await fake.click_label("carol", lobby, join)
+    await fake.click_label("alice", lobby, nb(lambda: button_label("start")))
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=4)
+    while not (fake.dm_messages("alice") and fake.dm_messages("bob")):
+        assert await driver.step(), "the game ended before both were pinged"
+    english = "It is your turn at the Amerikaner table"
+    assert (fake.dm_messages("bob")[0].content or "").startswith(english)
+    alice = fake.dm_messages("alice")[0].content or ""
+    assert alice.startswith(nb(lambda: _dm_start())) and not alice.startswith(english)
+
+
+def _dm_start() -> str:
+    from bot.i18n import _
+
+    return _("It is your turn at the {game} table in {channel} on {server}.").split("{")[0]
