@@ -5,8 +5,10 @@ shows them as typed; in pictures and thread names, no escapes (nothing renders t
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import discord
+import emoji
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,6 +26,21 @@ def test_invisible_characters_go() -> None:
     assert safe_plain("tab\there\nnew  line\x00\x07") == "tab here new line"
     assert safe_plain("\u200b\u200b") == "?"  # nothing visible left
     assert safe_plain("Åse 🃏 李") == "Åse 🃏 李"  # letters and emoji stay
+
+
+def test_the_joiners_of_emoji_and_words_stay() -> None:
+    """A joiner that is part of what is seen stays: inside an emoji sequence (a family
+    of three, not three people; England's flag, not a black one), and Persian's
+    zero-width non-joiner between two letters; anywhere else it goes."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    assert safe_plain(f"ola {family}") == f"ola {family}"
+    assert safe_markdown(f"{england} fan") == f"{england} fan"
+    assert safe_plain("\u202e" + family + "\u202c") == family
+    assert safe_plain("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == \
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # Persian "I want"
+    assert safe_plain("a\u200c b \u200cc\u200c") == "a b c"  # not between two letters
+    assert safe_plain("\U0001f468\u200d") == "\U0001f468"  # a joiner joining nothing
 
 
 def test_markdown_and_mentions_are_escaped() -> None:
@@ -63,7 +80,13 @@ _LIVE = re.compile(r"(?<!\\)(?:\]\(|<[@#/:t]|```|\*|_|~|\|)|@everyone|@here")
 @given(st.text())
 def test_nothing_renders(text: str) -> None:
     shown = safe_markdown(text)
-    assert not any(ch in INVISIBLE for ch in shown)
+    # Invisible characters only where they are part of what is seen: inside an emoji
+    # sequence, or a non-joiner between two letters.
+    bare = emoji.replace_emoji(shown, "")
+    letter = [unicodedata.category(ch)[0] in "LM" for ch in bare]
+    assert not any(ch in INVISIBLE for i, ch in enumerate(bare)
+                   if not (ch == "\u200c" and 0 < i < len(bare) - 1
+                           and letter[i - 1] and letter[i + 1])), shown
     unescaped = re.sub(r"\\.", "", shown)  # what an escape leaves is text
     assert not _LIVE.search(unescaped), shown
 

@@ -38,6 +38,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import emoji
+
 __all__ = ["INVISIBLE", "safe_markdown", "safe_plain", "visible"]
 
 # Bidirectional controls (embeddings, overrides, isolates, marks) and zero-width
@@ -70,11 +72,44 @@ _EMPTY = "?"
 def visible(text: str) -> str:
     """`text` without invisible characters (bidirectional controls, zero-width and other
     format characters, controls), its whitespace as single spaces; "" if nothing is
-    left."""
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch.isspace() or (ch not in INVISIBLE
-                                       and not unicodedata.category(ch).startswith("C")))
-    return " ".join(kept.split())
+    left. Two invisible characters stay where they are part of what is seen: the
+    joiners and tags inside an emoji sequence (a family, a flag of England: the emoji
+    package's list of Unicode's emoji), and a zero-width non-joiner between two letters
+    (Persian writes words with it)."""
+    kept = []
+    emoji_at = ({found["match_start"]: found["match_end"]
+                 for found in emoji.emoji_list(text)}
+                if _EMOJI_INVISIBLE.search(text) else {})  # the common case: none
+    index = 0
+    while index < len(text):
+        if index in emoji_at:  # a whole emoji sequence, as typed
+            kept.append(text[index:emoji_at[index]])
+            index = emoji_at[index]
+            continue
+        ch = text[index]
+        if ch.isspace():
+            kept.append(" ")
+        elif _seen(text, index):
+            kept.append(ch)
+        index += 1
+    return " ".join("".join(kept).split())
+
+
+_NON_JOINER = "\u200c"
+# What of an emoji sequence is invisible: the zero-width joiner, the tags of a flag.
+_EMOJI_INVISIBLE = re.compile("[\u200d\U000e0020-\U000e007f]")
+
+
+def _seen(text: str, index: int) -> bool:
+    """Whether `text[index]` (outside an emoji) is seen, or part of what is."""
+    ch = text[index]
+    if ch == _NON_JOINER:
+        return _letter(text, index - 1) and _letter(text, index + 1)
+    return ch not in INVISIBLE and not unicodedata.category(ch).startswith("C")
+
+
+def _letter(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and unicodedata.category(text[index])[0] in "LM"
 
 
 def safe_plain(text: str) -> str:
