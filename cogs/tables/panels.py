@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 class PanelsRoom(Room):
     """A player's hand panel, shown, followed and confirmed."""
 
-    def _hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
+    def hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
                        hint: Any = None) -> discord.ui.View:
         """A player's controls: the game's for the legal actions, then the platform's
         Hint (if the table gives hints) and Claim (when the game allows one now), and
@@ -92,7 +92,7 @@ class PanelsRoom(Room):
             return
         await interaction.response.edit_message(
             content=hint_text(hint.sentence),
-            view=self._hand_controls(table, seat, view, shows_table(interaction),
+            view=self.hand_controls(table, seat, view, shows_table(interaction),
                                      hint=hint.action))
 
     async def claim(self, interaction: discord.Interaction[Any], table: Table,
@@ -127,7 +127,7 @@ class PanelsRoom(Room):
         view = table.seat_view(seat)
         assert view is not None
         embed = to_embed(hand_panel(table, seat, details))
-        components = self._hand_controls(table, seat, view, details)
+        components = self.hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
         note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
         said = {"content": note} if note is not None else {}
@@ -150,7 +150,7 @@ class PanelsRoom(Room):
             return
         await interaction.response.edit_message(
             content=moved_on_text(), embed=to_embed(hand_panel(table, seat)),
-            view=self._hand_controls(table, seat, view))
+            view=self.hand_controls(table, seat, view))
         self._remember_panel(table, interaction)
 
     # ------------------------------------------------------------- the panel follows
@@ -251,7 +251,7 @@ class PanelsRoom(Room):
         try:
             with use_locale(panel.language):  # the panel's owner reads it
                 embed = to_embed(hand_panel(table, seat))
-                controls = self._hand_controls(table, seat, view)
+                controls = self.hand_controls(table, seat, view)
             await panel.edit(self.bot, content=None, embed=embed, view=controls)
         except LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
@@ -303,7 +303,7 @@ class PanelsRoom(Room):
         view = table.seat_view(seat) if table.stage == PLAYING else None
         if view is not None:
             embed = to_embed(hand_panel(table, seat))
-            components = self._hand_controls(table, seat, view)
+            components = self.hand_controls(table, seat, view)
         else:
             embed = to_embed(game_done_panel())
             components = None
