@@ -9,7 +9,7 @@ with python-chess's habit of hooks that default to "no special rule". A game wri
 - `new_game`, `apply`, `to_act`, `public_view`, `seat_view`, `results`;
 - `load_record` and `dump` (its record, in its own format);
 - `choose_action` (its AI players, "random" among them for the tests and the terminal);
-- `words`: ONE object, a `GameWords` subclass in its text module, for everything a
+- `words`: ONE object, a `WordsBase` subclass in its words module, for everything a
   player reads (bot/tables/kind.py's GameWords).
 
 and inherits the rest: no claims, a hint through its strongest AI, running totals from
@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
-from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.tables.kind import Applied, GameKind, GameWords, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
-__all__ = ["NO_CLAIMS", "GameKindBase", "GameWords", "InputFn", "OutputFn"]
+__all__ = ["NO_CLAIMS", "GameKindBase", "InputFn", "OutputFn", "WordsBase"]
 
 NO_CLAIMS = "no_claims"  # the game has no claim of the rest (the default `claim` refusal)
 
@@ -37,10 +37,12 @@ InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
 
 
-class GameWords:
+class WordsBase(GameWords):
     """A game's words: every sentence of the game a player reads, from its values and
-    views (the platform calls `kind.words.<hook>`). The hooks without a default are the
-    ones every game must word; `names` are the seats' names, in seat order."""
+    views (the platform calls `kind.words.<hook>`, bot/tables/kind.py's GameWords, which
+    this implements explicitly so that mypy checks every hook against it). The hooks
+    without a default are the ones every game must word; `names` are the seats' names, in
+    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`)."""
 
     def title(self, rules: Any) -> str:
         raise NotImplementedError
@@ -102,8 +104,10 @@ class GameWords:
         raise NotImplementedError
 
 
-class GameKindBase:
-    """A game, as its author writes it: subclass, write the engine few, inherit the rest."""
+class GameKindBase(GameKind):
+    """A game, as its author writes it: subclass, write the engine few, inherit the rest.
+    It implements bot/tables/kind.py's GameKind explicitly, so that mypy checks every
+    member a game defines or inherits against the protocol."""
 
     name: ClassVar[str]
     FORMAT: ClassVar[str]  # the record format ("amerikaner-record/1")
@@ -112,7 +116,7 @@ class GameKindBase:
     ai_mu: ClassVar[Mapping[str, float]] = {}
     default_players: int
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
-    words: GameWords
+    words: WordsBase
     # The presets `make_rules` takes (None: the game's default), for the tests to try.
     presets: ClassVar[tuple[str | None, ...]] = (None,)
     # The key under which a record in the game's format keeps its deals.

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GameError
-from bot.games.base import GameWords
+from bot.games.base import WordsBase
 from bot.tables.kind import Panel, Scene
 
 from . import text
@@ -19,7 +19,7 @@ from .rules import Rules
 from .views import deal_review, game_view, game_view_after
 
 
-class AmericanWords(GameWords):
+class AmericanWords(WordsBase):
     def title(self, rules: Rules) -> str:
         return text.title()
 

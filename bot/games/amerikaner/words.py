@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GameError
-from bot.games.base import GameWords
+from bot.games.base import WordsBase
 from bot.tables.kind import Panel, Scene
 
 from . import text
@@ -18,7 +18,7 @@ from .rules import Rules
 from .views import deal_review, game_view, game_view_after, hand_view
 
 
-class AmerikanerWords(GameWords):
+class AmerikanerWords(WordsBase):
     def title(self, rules: Rules) -> str:
         return text.TITLE
 
