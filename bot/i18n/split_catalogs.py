@@ -102,10 +102,13 @@ def _dump(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def _same_but_dates(old: bytes, new: bytes) -> bool:
+# Header lines that say when and by which Babel a file was written, not what it holds.
+_STAMPS = (b'"POT-Creation-Date', b'"PO-Revision-Date', b'"Generated-By')
+
+
+def _same_but_stamps(old: bytes, new: bytes) -> bool:
     def strip(text: bytes) -> list[bytes]:
-        return [line for line in text.splitlines()
-                if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
+        return [line for line in text.splitlines() if not line.startswith(_STAMPS)]
     return strip(old) == strip(new)
 
 
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stale = []
     for path, data in plan(REPO, args.revs).items():
-        if path.is_file() and _same_but_dates(path.read_bytes(), data):
+        if path.is_file() and _same_but_stamps(path.read_bytes(), data):
             continue
         stale.append(path)
         if not args.check:
