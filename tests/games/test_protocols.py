@@ -17,7 +17,7 @@ from tests.games.toy.kind import ToyKind
 from tests.games.toy.words import ToyWords
 
 REPO = Path(__file__).resolve().parents[2]
-_POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+_STARRED = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 
 def _members(protocol: type) -> list[str]:
@@ -37,7 +37,7 @@ def _takes_the_protocols_arguments(actual: inspect.Signature, expected: inspect.
             return False
         if want.default is not want.empty and have.default is have.empty:
             return False
-    return all(extra.default is not extra.empty or extra.kind != _POSITIONAL_OR_KEYWORD
+    return all(extra.default is not extra.empty or extra.kind in _STARRED
                for extra in given[len(wanted):])
 
 
