@@ -9,8 +9,9 @@ with python-chess's habit of hooks that default to "no special rule". A game wri
 - `new_game`, `apply`, `to_act`, `public_view`, `seat_view`, `results`;
 - `load_record` and `dump` (its record, in its own format);
 - `choose_action` (its AI players, "random" among them for the tests and the terminal);
-- `words`: ONE object, a `GameWords` subclass in its text module, for everything a
-  player reads (bot/tables/kind.py's GameWords).
+- `words`: ONE object for everything a player reads (bot/tables/kind.py's GameWords):
+  `TextWords` below, naming the game's text module and its views (the hooks every game
+  words alike are forwarded by name), or a `WordsBase` subclass that words each hook.
 
 and inherits the rest: no claims, a hint through its strongest AI, running totals from
 the results, the version counted from the record, a deep copy, not rated, no house
@@ -23,13 +24,14 @@ from __future__ import annotations
 import copy as _copy
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
-from bot.tables.kind import Applied, Hint, Panel, Scene, SeatResult
+from bot.tables.kind import Applied, GameKind, GameWords, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
-__all__ = ["NO_CLAIMS", "GameKindBase", "GameWords", "InputFn", "OutputFn"]
+__all__ = ["NO_CLAIMS", "GameKindBase", "GameText", "InputFn", "OutputFn", "TextWords",
+           "WordViews", "WordsBase"]
 
 NO_CLAIMS = "no_claims"  # the game has no claim of the rest (the default `claim` refusal)
 
@@ -37,10 +39,12 @@ InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
 
 
-class GameWords:
+class WordsBase(GameWords):
     """A game's words: every sentence of the game a player reads, from its values and
-    views (the platform calls `kind.words.<hook>`). The hooks without a default are the
-    ones every game must word; `names` are the seats' names, in seat order."""
+    views (the platform calls `kind.words.<hook>`, bot/tables/kind.py's GameWords, which
+    this implements explicitly so that mypy checks every hook against it). The hooks
+    without a default are the ones every game must word; `names` are the seats' names, in
+    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`)."""
 
     def title(self, rules: Any) -> str:
         raise NotImplementedError
@@ -102,8 +106,130 @@ class GameWords:
         raise NotImplementedError
 
 
-class GameKindBase:
-    """A game, as its author writes it: subclass, write the engine few, inherit the rest."""
+class GameText(Protocol):
+    """What `TextWords` reads of a game's text module (a module satisfies a protocol: mypy
+    checks the game's module against this): its functions of values and views."""
+
+    def title(self) -> str: ...
+
+    def lobby_title(self, rules: Any) -> str: ...
+
+    def options_line(self, rules: Any) -> str: ...
+
+    def option_name(self, name: str) -> str: ...
+
+    def option_help(self, name: str) -> str: ...
+
+    def table_panel(self, view: Any, names: Sequence[str]) -> Panel: ...
+
+    def table_scene(self, view: Any, names: Sequence[str]) -> Scene: ...
+
+    def deal_summary(self, view: Any, names: Sequence[str]) -> Panel: ...
+
+    def deal_review(self, review: Any, names: Sequence[str]) -> Panel: ...
+
+    def describe_action(self, action: Any) -> str: ...
+
+    def hint_sentence(self, action: Any) -> str: ...
+
+    def hint_reason(self, code: str, params: Mapping[str, Any]) -> str: ...
+
+    def rules_text(self, rules: Any) -> str: ...
+
+    def settings_text(self, settings: dict[str, Any], saved: bool = False) -> str: ...
+
+    def help_text(self) -> str: ...
+
+    def help_pages(self) -> list[Panel]: ...
+
+    def stats_lines(self, stats: Mapping[str, int]) -> list[str]: ...
+
+    def error_sentence(self, error: GameError) -> str: ...
+
+
+class WordViews(NamedTuple):
+    """The game's roads from its state to what its text module reads (views only)."""
+
+    public: Callable[[Any], Any]  # the game -> its public view
+    after_deal: Callable[[Any, int], Any]  # the game, a finished deal -> the view then
+    deal_review: Callable[[Any, int], Any]  # the game, a finished deal -> it face up
+    action_from_json: Callable[[Mapping[str, Any]], Any]  # a stored action -> the game's
+
+
+class TextWords(WordsBase):
+    """A game's words from its text module (`GameText`) and its views (`WordViews`): the
+    hooks every game words alike are forwarded here by name, so that a game's words.py
+    keeps only what is its own (the view a seat reads, the reason of a hint, a hook its
+    text words differently). A game names its module and its views as class variables
+    (the module annotated `ClassVar[GameText]`: unannotated, mypy takes a module assigned
+    in a class body for an instance variable)."""
+
+    text_module: ClassVar[GameText]  # the game's text.py (mypy checks it against GameText)
+    views: ClassVar[WordViews]
+
+    def title(self, rules: Any) -> str:
+        return self.text_module.title()
+
+    def lobby_title(self, rules: Any) -> str:
+        return self.text_module.lobby_title(rules)
+
+    def options_line(self, rules: Any) -> str:
+        return self.text_module.options_line(rules)
+
+    def option_label(self, key: str) -> str:
+        return self.text_module.option_name(key)
+
+    def option_help(self, key: str) -> str:
+        return self.text_module.option_help(key)
+
+    def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
+        return self.text_module.table_panel(self.views.public(game), names)
+
+    def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
+        return self.text_module.table_scene(self.views.public(game), names)
+
+    def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        return self.text_module.deal_summary(self.views.after_deal(game, index), names)
+
+    def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
+        return self.text_module.deal_review(self.views.deal_review(game, index), names)
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        return self.text_module.describe_action(self.views.action_from_json(action))
+
+    def hint_text(self, game: Any, seat: int, action: Any) -> str:
+        code, params = self.hint_reason(game, seat, action)
+        text = self.text_module
+        return text.hint_sentence(action) + " " + text.hint_reason(code, params)
+
+    def hint_reason(self, game: Any, seat: int, action: Any) -> tuple[str, Mapping[str, Any]]:
+        """Why the strong AI chose `action` for `seat`: a reason code of the text
+        module's `hint_reason` and its parameters, from that seat's view only."""
+        raise NotImplementedError
+
+    def rules_text(self, rules: Any) -> str:
+        return self.text_module.rules_text(rules)
+
+    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
+        return self.text_module.settings_text(dict(settings), saved)
+
+    def help_text(self) -> str:
+        return self.text_module.help_text()
+
+    def help_pages(self) -> list[Panel]:
+        return self.text_module.help_pages()
+
+    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
+        return self.text_module.stats_lines(stats)
+
+    def error_text(self, error: GameError) -> str:
+        return self.text_module.error_sentence(error)
+
+
+class GameKindBase(GameKind):
+    """A game, as its author writes it: subclass, write the engine few, inherit the rest.
+    It implements bot/tables/kind.py's GameKind explicitly, so that mypy checks every
+    member a game defines or inherits against the protocol."""
 
     name: ClassVar[str]
     FORMAT: ClassVar[str]  # the record format ("amerikaner-record/1")
@@ -112,7 +238,7 @@ class GameKindBase:
     ai_mu: ClassVar[Mapping[str, float]] = {}
     default_players: int
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
-    words: GameWords
+    words: WordsBase
     # The presets `make_rules` takes (None: the game's default), for the tests to try.
     presets: ClassVar[tuple[str | None, ...]] = (None,)
     # The key under which a record in the game's format keeps its deals.

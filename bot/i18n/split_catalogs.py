@@ -1,15 +1,24 @@
-"""Extract the catalogs: the platform's (bot/i18n/locales) and each game's
-(bot/games/<game>/locales), each from its own code, and bring every translation along.
+"""Extract the catalogs: the platform's (bot/i18n/locales) and each game's (`locales/` in
+the game's folder), each from its own code, and bring every translation along.
 
-    python -m bot.i18n.split_catalogs [--check] [--from REV ...]
+    python -m bot.i18n.split_catalogs [--check] [--from REV ...] [--game NAME=FOLDER ...]
 
-One extraction (Babel, with babel.cfg) finds every message; a message belongs to the game
-whose code holds it (under bot/games/<game>/, or a command of the game's group: cogs/words.py
-names the owner in a comment), and to the platform when the platform's code holds it or
-two games share it. So each message lives in one catalog, and bot/i18n's merged lookup
-finds it whatever the order. Each catalog's `messages.pot` is rewritten, and each
-language's `messages.po` beside it keeps exactly the template's messages, translated from
-whichever catalog translated them before (a message that moved keeps its words).
+The games are the bot's, by their folders under bot/games/, and a game the bot registers
+that lives elsewhere, named with its folder (`--game`, `plan(more_games=...)`). Not the
+registry itself: bot.i18n imports no game (pyproject.toml's contracts), and a game's
+package registers its catalog with `add_catalog` whether or not the game is registered.
+A game's command words are extracted while it is registered (cogs/words.py reads the
+registry): a game the tests alone register is split with it registered, and only its
+own files written (tests/games/catalogs.py, for the toy game under tests/).
+
+One extraction (Babel, with babel.cfg, which maps bot/**; a game's folder outside bot/
+is read on its own) finds every message; a message belongs to the game whose folder
+holds it (or a command of the game's group: cogs/words.py names the owner in a comment),
+and to the platform when the platform's code holds it or two games share it. So each
+message lives in one catalog, and bot/i18n's merged lookup finds it whatever the order.
+Each catalog's `messages.pot` is rewritten, and each language's `messages.po` beside it
+keeps exactly the template's messages, translated from whichever catalog translated them
+before (a message that moved keeps its words).
 
 `--from REV` (repeatable) also takes translations from the catalogs of a git revision
 (any layout: the one catalog of before, or these), for messages no catalog here translates:
@@ -24,7 +33,7 @@ import argparse
 import io
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -43,23 +52,34 @@ Key = tuple[object, str | None]  # (msgid, or (singular, plural); context)
 
 
 def games(repo: Path = REPO) -> list[str]:
-    """The games by their folders (bot/games/<name>/__init__.py), sorted."""
+    """The bot's games by their folders (bot/games/<name>/__init__.py), sorted."""
     return sorted(p.parent.name for p in (repo / "bot" / "games").glob("*/__init__.py"))
 
 
-def catalog_dir(owner: str, repo: Path = REPO) -> Path:
+def game_folders(repo: Path = REPO, more_games: Mapping[str, str] | None = None
+                 ) -> dict[str, str]:
+    """Every game's folder relative to `repo`, by name: the bot's, and `more_games`."""
+    return {**{name: f"bot/games/{name}" for name in games(repo)}, **(more_games or {})}
+
+
+def catalog_dir(owner: str, repo: Path = REPO,
+                folders: Mapping[str, str] | None = None) -> Path:
+    """The catalog folder of the platform or of a game (in its folder: one of `folders`,
+    else bot/games/<name>)."""
     if owner == PLATFORM:
         return repo / "bot" / "i18n" / "locales"
-    return repo / "bot" / "games" / owner / "locales"
+    return repo / (folders or {}).get(owner, f"bot/games/{owner}") / "locales"
 
 
 def _key(message: object, context: str | None) -> Key:
     return (tuple(message) if isinstance(message, (list, tuple)) else message, context)
 
 
-def extracted(repo: Path = REPO) -> Iterator[tuple[str, Key]]:
-    """(file, key) of every message occurrence, as Babel finds them with babel.cfg; a
-    command's string comes with its owners in place of the file (`words of: <names>`)."""
+def extracted(repo: Path = REPO, folders: Mapping[str, str] | None = None
+              ) -> Iterator[tuple[str, Key]]:
+    """(file, key) of every message occurrence, as Babel finds them with babel.cfg, then
+    in each game folder of `folders` that babel.cfg's bot/** does not reach; a command's
+    string comes with its owners in place of the file (`words of: <names>`)."""
     if str(repo) not in sys.path:
         sys.path.insert(0, str(repo))  # babel.cfg names cogs.words' extraction method
     with (repo / "babel.cfg").open() as fh:
@@ -70,24 +90,31 @@ def extracted(repo: Path = REPO) -> Iterator[tuple[str, Key]]:
                   if c.startswith(OWNER_COMMENT)]
         where = " ".join(owners[0]) if owners else filename.replace("\\", "/")
         yield where, _key(message, context)
+    for folder in (folders or {}).values():
+        if folder.startswith("bot/"):
+            continue  # babel.cfg's extraction has read it
+        for filename, _line, message, _comments, context in extract_from_dir(
+                str(repo / folder), [("**.py", "python")], {"**.py": {}}):
+            yield f"{folder}/{filename}".replace("\\", "/"), _key(message, context)
 
 
-def _owner_of(where: str, known: set[str]) -> set[str]:
-    if not where.startswith("bot/"):  # the command words' owners, by name
-        return {name if name in known else PLATFORM for name in where.split()}
-    parts = where.split("/")
-    if len(parts) > 3 and parts[1] == "games" and parts[2] in known:
-        return {parts[2]}
-    return {PLATFORM}
+def _owner_of(where: str, folders: Mapping[str, str]) -> set[str]:
+    if "/" not in where:  # the command words' owners, by name
+        return {name if name in folders else PLATFORM for name in where.split()}
+    return {next((name for name, folder in folders.items()
+                  if where.startswith(folder + "/")), PLATFORM)}
 
 
-def split(found: Iterable[tuple[str, Key]], known: Iterable[str]) -> dict[str, list[Key]]:
+def split(found: Iterable[tuple[str, Key]], known: Iterable[str],
+          folders: Mapping[str, str] | None = None) -> dict[str, list[Key]]:
     """Each catalog's messages (in first-found order): a game's own, the platform's and
-    the shared."""
+    the shared. `known` are the games' names, `folders` their folders (by default
+    bot/games/<name>)."""
     names = set(known)
+    where_is = {name: (folders or {}).get(name, f"bot/games/{name}") for name in names}
     owners: dict[Key, set[str]] = {}
     for where, key in found:
-        owners.setdefault(key, set()).update(_owner_of(where, names))
+        owners.setdefault(key, set()).update(_owner_of(where, where_is))
     out: dict[str, list[Key]] = {PLATFORM: [], **{name: [] for name in sorted(names)}}
     for key, who in owners.items():
         out[who.pop() if len(who) == 1 else PLATFORM].append(key)
@@ -102,10 +129,13 @@ def _dump(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-def _same_but_dates(old: bytes, new: bytes) -> bool:
+# Header lines that say when and by which Babel a file was written, not what it holds.
+_STAMPS = (b'"POT-Creation-Date', b'"PO-Revision-Date', b'"Generated-By')
+
+
+def same_but_stamps(old: bytes, new: bytes) -> bool:
     def strip(text: bytes) -> list[bytes]:
-        return [line for line in text.splitlines()
-                if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
+        return [line for line in text.splitlines() if not line.startswith(_STAMPS)]
     return strip(old) == strip(new)
 
 
@@ -145,9 +175,10 @@ def _read(data: bytes, lang: str | None = None) -> Catalog:
     return read_po(io.BytesIO(data), locale=lang)
 
 
-def _catalogs_on_disk(lang: str, repo: Path) -> list[tuple[Path, Catalog]]:
-    found = [catalog_dir(PLATFORM, repo) / lang / _PO,
-             *sorted((repo / "bot" / "games").glob(f"*/locales/{lang}/{_PO.as_posix()}"))]
+def _catalogs_on_disk(lang: str, repo: Path, folders: Mapping[str, str]
+                      ) -> list[tuple[Path, Catalog]]:
+    found = [catalog_dir(owner, repo, folders) / lang / _PO
+             for owner in (PLATFORM, *sorted(folders))]
     return [(path, _read(path.read_bytes(), lang)) for path in found if path.is_file()]
 
 
@@ -161,19 +192,22 @@ def _catalogs_at(rev: str, lang: str, repo: Path) -> list[Catalog]:
             for path in listing if path.endswith(suffix)]
 
 
-def plan(repo: Path = REPO, revs: Iterable[str] = ()) -> dict[Path, bytes]:
-    """Every catalog file's new contents, by path."""
-    parts = split(extracted(repo), games(repo))
+def plan(repo: Path = REPO, revs: Iterable[str] = (),
+         more_games: Mapping[str, str] | None = None) -> dict[Path, bytes]:
+    """Every catalog file's new contents, by path: the platform's, the bot's games' and
+    those of `more_games` (a game's name -> its folder, relative to `repo`)."""
+    folders = game_folders(repo, more_games)
+    parts = split(extracted(repo, folders), folders, folders)
     files: dict[Path, bytes] = {}
     for owner, keys in parts.items():
-        files[catalog_dir(owner, repo) / "messages.pot"] = _dump(_template(keys))
+        files[catalog_dir(owner, repo, folders) / "messages.pot"] = _dump(_template(keys))
     for lang in TRANSLATED:
-        on_disk = _catalogs_on_disk(lang, repo)
+        on_disk = _catalogs_on_disk(lang, repo, folders)
         by_path = dict(on_disk)
         elsewhere = [c for rev in revs for c in _catalogs_at(rev, lang, repo)]
         platform_now = by_path.get(catalog_dir(PLATFORM, repo) / lang / _PO)
         for owner, keys in parts.items():
-            path = catalog_dir(owner, repo) / lang / _PO
+            path = catalog_dir(owner, repo, folders) / lang / _PO
             own = by_path.get(path)
             # Its own catalog first, then the others here, then the revisions'.
             sources = [*([own] if own else []), *(c for p, c in on_disk if p != path),
@@ -182,16 +216,27 @@ def plan(repo: Path = REPO, revs: Iterable[str] = ()) -> dict[Path, bytes]:
     return files
 
 
+def named_folder(text: str) -> tuple[str, str]:
+    """`--game`'s value: a game's name and its folder, relative to the repository."""
+    name, _, folder = text.partition("=")
+    if not name or not folder:
+        raise argparse.ArgumentTypeError(f"not NAME=FOLDER: {text!r}")
+    return name, folder.strip("/")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a catalog is out of date")
     parser.add_argument("--from", dest="revs", action="append", default=[],
                         metavar="REV", help="also take translations from git revision REV")
+    parser.add_argument("--game", dest="games", action="append", default=[],
+                        metavar="NAME=FOLDER", type=named_folder,
+                        help="also a game outside bot/games/ (its folder, from the repo)")
     args = parser.parse_args(argv)
     stale = []
-    for path, data in plan(REPO, args.revs).items():
-        if path.is_file() and _same_but_dates(path.read_bytes(), data):
+    for path, data in plan(REPO, args.revs, dict(args.games)).items():
+        if path.is_file() and same_but_stamps(path.read_bytes(), data):
             continue
         stale.append(path)
         if not args.check:

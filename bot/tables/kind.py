@@ -59,15 +59,35 @@ class GameKind(Protocol):
     Its words are one object, `words` (GameWords below); a game writes its kind by
     subclassing bot/games/base.py's GameKindBase, which gives defaults for most of this."""
 
-    name: str  # the registry key, stored with every game ("amerikaner")
-    # The "format" of the game's records: the store stamps it on the records it reads
-    # back for this game (Store.load_record), it knows no game's format itself.
-    record_format: str
-    # The AI players a seat can be given, weakest first: the last one covers a human
-    # whose turn timed out (bot.tables.service.cover_level).
-    ai_levels: tuple[str, ...]
-    default_players: int  # the seats of a new table when nobody says
-    words: GameWords  # everything of the game a player reads
+    # Its values are read-only properties here: the platform only reads them, and a game
+    # may declare them as class variables (a property of the base, `record_format`).
+
+    @property
+    def name(self) -> str:
+        """The registry key, stored with every game ("amerikaner")."""
+        ...
+
+    @property
+    def record_format(self) -> str:
+        """The "format" of the game's records: the store stamps it on the records it reads
+        back for this game (Store.load_record), it knows no game's format itself."""
+        ...
+
+    @property
+    def ai_levels(self) -> tuple[str, ...]:
+        """The AI players a seat can be given, weakest first: the last one covers a human
+        whose turn timed out (bot.tables.service.cover_level)."""
+        ...
+
+    @property
+    def default_players(self) -> int:
+        """The seats of a new table when nobody says."""
+        ...
+
+    @property
+    def words(self) -> GameWords:
+        """Everything of the game a player reads."""
+        ...
 
     @property
     def fallback_level(self) -> str:

@@ -9,9 +9,9 @@ import pytest
 
 from bot.games import GAMES, registered
 from bot.games.base import GameKindBase
+from tests.games.toy import COG as TOY_COG
 from tests.games.toy.kind import TOY
 
-TOY_COG = "tests.games.toy.cog"
 # Every registered game, and the toy one: the suite's parameters.
 KINDS = [*GAMES.values(), TOY]
 

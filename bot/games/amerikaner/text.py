@@ -50,6 +50,11 @@ TITLE = "Amerikaner"  # the game's name: the same in every language
 MEDALS = ("🥇", "🥈", "🥉")
 
 
+def title() -> str:
+    """The game's name as players read it (the same in every language)."""
+    return TITLE
+
+
 def _phase_name(phase: str) -> str:
     return {"exchange": _("Blind exchange"), "bid": _("Bidding"),
             "discard": _("Kitty discard"), "lead": _("Opening lead"), "play": _("Play"),

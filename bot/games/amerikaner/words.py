@@ -1,84 +1,40 @@
-"""Amerikaner's words, one object (`AMERIKANER.words`): the platform's text hooks, each
-the game's view turned into words by ./text.py."""
+"""Amerikaner's words, one object (`AMERIKANER.words`): ./text.py read through the game's
+views by bot/games/base.py's TextWords; here only what is Amerikaner's own: a seat reads
+its hand's view and the game's totals, and a hint's reason weighs who would take the
+trick."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.errors import GameError
-from bot.games.base import GameWords
-from bot.tables.kind import Panel, Scene
+from bot.games.base import GameText, TextWords, WordViews
+from bot.tables.kind import Panel
 
 from . import text
 from .actions import Action
 from .game import Game
 from .record import action_from_json
-from .rules import Rules
 from .views import deal_review, game_view, game_view_after, hand_view
 
 
-class AmerikanerWords(GameWords):
-    def title(self, rules: Rules) -> str:
-        return text.TITLE
-
-    def lobby_title(self, rules: Rules) -> str:
-        return text.lobby_title(rules)
-
-    def options_line(self, rules: Rules) -> str:
-        return text.options_line(rules)
-
-    def option_label(self, key: str) -> str:
-        return text.option_name(key)
-
-    def option_help(self, key: str) -> str:
-        return text.option_help(key)
-
-    def table_panel(self, game: Game, names: Sequence[str]) -> Panel:
-        return text.table_panel(game_view(game), names)
-
-    def table_scene(self, game: Game, names: Sequence[str]) -> Scene:
-        return text.table_scene(game_view(game), names)
+class AmerikanerWords(TextWords):
+    text_module: ClassVar[GameText] = text
+    views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
+                      action_from_json=action_from_json)
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
         assert game.current is not None
         return text.seat_panel(hand_view(game.current, seat), names, game.totals, compact)
 
-    def deal_summary(self, game: Game, index: int, names: Sequence[str]) -> Panel:
-        return text.deal_summary(game_view_after(game, index), names)
-
-    def deal_review(self, game: Game, index: int, names: Sequence[str]) -> Panel:
-        return text.deal_review(deal_review(game, index), names)
-
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names)
 
-    def describe_action(self, action: Mapping[str, Any]) -> str:
-        return text.describe_action(action_from_json(action))
-
-    def hint_text(self, game: Game, seat: int, action: Action) -> str:
+    def hint_reason(self, game: Game, seat: int, action: Action
+                    ) -> tuple[str, Mapping[str, Any]]:
         from .ai.reasons import reason, winning_after
 
         assert game.current is not None
-        view = hand_view(game.current, seat)
-        code, params = reason(view, action, winning_after(game.current, action))
-        return text.hint_sentence(action) + " " + text.hint_reason(code, params)
-
-    def rules_text(self, rules: Rules) -> str:
-        return text.rules_text(rules)
-
-    def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
-        return text.settings_text(dict(settings), saved)
-
-    def help_text(self) -> str:
-        return text.help_text()
-
-    def help_pages(self) -> list[Panel]:
-        return text.help_pages()
-
-    def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
-        return text.stats_lines(stats)
-
-    def error_text(self, error: GameError) -> str:
-        return text.error_sentence(error)
+        return reason(hand_view(game.current, seat), action,
+                      winning_after(game.current, action))

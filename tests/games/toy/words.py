@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.cards import card_label
 from bot.errors import GameError
-from bot.games.base import GameWords
+from bot.games.base import WordsBase
 from bot.i18n import _, ngettext
 from bot.tables.panel import Panel, quote
 from bot.tables.scene import Scene, SeatScene
@@ -34,7 +34,7 @@ def _table_lines(v: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
-class ToyWords(GameWords):
+class ToyWords(WordsBase):
     def title(self, rules: Rules) -> str:
         return _("High card")
 
@@ -116,12 +116,12 @@ class ToyWords(GameWords):
         return [_("Tricks taken: {count}").format(count=stats.get("tricks", 0))]
 
     def error_text(self, error: GameError) -> str:
-        p = error.params
+        p: Mapping[str, Any] = error.params  # plain values, as the game raised them
         reason = p.get("reason")
         if error.code == "not_your_turn":
             return _("It is not your turn.")
         if error.code == "card_not_in_hand":
-            return _("You do not hold {card}.").format(card=card_label(int(p["card"])))
+            return _("You do not hold {card}.").format(card=card_label(p["card"]))
         if error.code == "game_over":
             return _("The game is over.")
         if error.code == "deal_not_finished":
