@@ -16,7 +16,13 @@ from bot.app import AmerikanerBot
 from bot.render import button_label
 from bot.tables import Table
 from tests.e2e.american_driver import open_american
-from tests.e2e.driver import ButtonDriver, choose_ai, in_every_language, open_table
+from tests.e2e.driver import (
+    ButtonDriver,
+    choose_ai,
+    in_every_language,
+    open_table,
+    wait_game_over,
+)
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.models import iter_components
@@ -30,6 +36,15 @@ DM_FAILED = "I could not send you a direct message"
 def _hand_button(message: StoredMessage) -> dict[str, Any] | None:
     return next((b for b in message.buttons() if b.get("label") in HAND
                  and not b.get("disabled")), None)
+
+
+def _summarised(fake: FakeDiscord, hands: int) -> bool:
+    """`hands` hands are over and summarised, each in its table message, the last one
+    offering the hand now played, and the next hand's table message is posted."""
+    shown = [m for m in fake.messages() if m.embeds]
+    summaries = [m for m in shown if m.embeds[0].get("title", "").startswith("Hand ")]
+    return (len(summaries) == hands and len(shown) == hands + 1
+            and _hand_button(summaries[-1]) is not None)
 
 
 def _link(message: StoredMessage) -> str | None:
@@ -367,7 +382,18 @@ async def test_one_new_message_a_hand(fake: FakeDiscord, bot: AmerikanerBot) -> 
                      via="buttons")
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=3, refresh_share=1.0)
     table = driver.table
-    await driver.play_to_end()
+    scored = 0
+    while await driver.step():
+        assert table.game is not None
+        if len(table.game.hand_totals) > scored and not table.game.finished:
+            scored = len(table.game.hand_totals)
+            # The edits and posts go at the bot's pace, not the clicks': wait until the
+            # hand's summary and the next hand's table message are there, as the players
+            # at the table see them before playing on (played faster than the bot posts,
+            # the summary would be drawn after the game ended, without "My hand").
+            await fake.wait_until(lambda n=scored: _summarised(fake, n), 30,
+                                  f"hand {scored}'s summary and the next table message")
+    await wait_game_over(fake, table)
     assert table.game is not None
     hands = len(table.game.hands)
     assert hands >= 2
