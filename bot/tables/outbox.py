@@ -148,8 +148,10 @@ class Outbox:
                 await asyncio.sleep(self.retry_delay * 2 ** attempt)
                 continue
             if message_id is None:
-                log.warning("gave up posting %s of game %s: the channel refuses it",
-                            row.kind, row.game_id)
+                # The sender said why (the channel refuses it, or the post is no
+                # longer wanted: the game ended meanwhile).
+                log.info("not posting %s of game %s: it cannot or need not be posted",
+                         row.kind, row.game_id)
             # Sent: only the mark is retried, never the post.
             done, _ = await self._from_store(
                 functools.partial(self.store.mark_posted, row.id, message_id), row.game_id)

@@ -66,6 +66,8 @@ class PostsRoom(Room):
                 if table.stage not in (LOBBY, PLAYING):
                     # The game ended or was cancelled meanwhile: the old message keeps
                     # the summary it shows (the next summary is posted apart).
+                    log.info("table %s ended before its new table message was posted: "
+                             "none is", table.id)
                     return None
                 self._summarised.pop(table.id, None)
                 # Only a message too old to edit loses its buttons here: a deleted one
