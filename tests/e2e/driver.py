@@ -73,6 +73,12 @@ def in_language_of(fake: FakeDiscord, name: str, render: Callable[[], str]) -> s
         return render()
 
 
+def in_server_language(fake: FakeDiscord, render: Callable[[], str]) -> str:
+    """`render()` in the language of the server (what everyone reads: the lobby)."""
+    with use_locale(language_of(fake.guild.preferred_locale)):
+        return render()
+
+
 def _head(message: str) -> Callable[[], str]:
     """The words of `message` before its first placeholder, without Markdown."""
     return lambda: translate(message).split("{")[0].replace("*", "").strip()
@@ -892,26 +898,30 @@ class SlashDriver(BaseDriver):
 # ----------------------------------------------------------------------------- tables
 
 async def open_table(fake: FakeDiscord, players: list[str], options: dict[str, Any],
-                     channel: Any = None, via: str = "buttons") -> StoredMessage:
-    """The first player opens a table, the others join, the host starts."""
+                     channel: Any = None, via: str = "buttons",
+                     game: str = "amerikaner") -> StoredMessage:
+    """The first player opens a table, the others join, the host starts (by the lobby's
+    buttons, in the server's language, or by commands)."""
     host = players[0]
-    new = await fake.slash(host, channel, "amerikaner new",
+    new = await fake.slash(host, channel, f"{game} new",
                            {"players": len(players), **options})
     assert new.response_type == 4 and not new.callback.ephemeral, new.callback.data
     lobby = new.message
     assert lobby is not None
     for name in players[1:]:
         if via == "buttons":
-            it = await fake.click_label(name, fake.message(lobby), "Join")
+            it = await fake.click_label(name, fake.message(lobby), in_server_language(
+                fake, lambda: button_label("join")))
             assert it.response_type == 7, it.callback.data
         else:
-            it = await fake.slash(name, channel, "amerikaner join")
+            it = await fake.slash(name, channel, f"{game} join")
             assert it.callback.ephemeral and "You joined" in (it.content or "")
     if via == "buttons":
-        start = await fake.click_label(host, fake.message(lobby), "Start")
+        start = await fake.click_label(host, fake.message(lobby), in_server_language(
+            fake, lambda: button_label("start")))
         assert start.response_type == 7
     else:
-        start = await fake.slash(host, channel, "amerikaner start")
+        start = await fake.slash(host, channel, f"{game} start")
         assert not start.callback.ephemeral
     return lobby
 

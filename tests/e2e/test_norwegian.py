@@ -19,6 +19,7 @@ from tests.e2e.driver import (
     ButtonDriver,
     in_bokmal,
     norwegian_fake,
+    open_table,
     table_message,
     wait_game_over,
 )
@@ -113,13 +114,7 @@ async def test_a_turn_ping_by_dm_speaks_the_members_own_language(
     English) who chose DMs is pinged in English, alice in Norwegian."""
     for name in ("alice", "bob"):
         await fake.slash(name, None, "notify", {"where": "dm"})
-    new = await fake.slash("alice", None, "amerikaner new", {"players": 3, "target": 1})
-    lobby = new.message
-    assert lobby is not None
-    join = nb(lambda: button_label("join"))
-    await fake.click_label("bob", lobby, join)
-    await fake.click_label("carol", lobby, join)
-    await fake.click_label("alice", lobby, nb(lambda: button_label("start")))
+    await open_table(fake, ["alice", "bob", "carol"], {"target": 1})
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=4)
     while not (fake.dm_messages("alice") and fake.dm_messages("bob")):
         assert await driver.step(), "the game ended before both were pinged"

@@ -13,9 +13,8 @@ from bot.app import AmerikanerBot
 from bot.cards import card_name
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS
 from bot.games.amerikaner.text import option_name
-from bot.render import button_label
 from bot.typed_cards import norwegian_notation
-from tests.e2e.driver import in_bokmal, lobby_house_menu, norwegian_fake
+from tests.e2e.driver import in_bokmal, lobby_house_menu, norwegian_fake, open_table
 from tests.fake_discord import FakeDiscord
 
 
@@ -43,13 +42,7 @@ async def test_the_lobby_names_house_rules_in_norwegian(fake: FakeDiscord,
 
 async def test_a_card_typed_in_norwegian_is_played(fake: FakeDiscord,
                                                   bot: AmerikanerBot) -> None:
-    new = await fake.slash("alice", None, "american new", {"players": 3, "target": 1})
-    lobby = new.message
-    assert lobby is not None
-    join = _nb(lambda: button_label("join"))
-    await fake.click_label("bob", lobby, join)
-    await fake.click_label("carol", lobby, join)
-    await fake.click_label("alice", lobby, _nb(lambda: button_label("start")))
+    await open_table(fake, ["alice", "bob", "carol"], {"target": 1}, game="american")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None
     for _turn in range(60):
