@@ -22,9 +22,7 @@ from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
 from .models import (
-    DEFAULT_GAME,
     PANEL_TOKEN_LIFE,
-    RECORD_FORMAT,
     ChannelBusyError,
     DayRow,
     DuplicateActionError,
@@ -697,7 +695,7 @@ class StoreFront:
         seats: Sequence[SeatInfo],
         meta: dict[str, Any] | None = None,
         *,
-        game: str = DEFAULT_GAME,
+        game: str,
     ) -> int:
         """Create an active game of kind ``game`` and return its id. Raises
         ``ChannelBusyError`` if the channel already has an active game."""
@@ -808,8 +806,7 @@ class StoreFront:
         """How many actions hand ``hand_index`` has (the next ``seq``)."""
         return await self._read(_action_count, game_id, hand_index)
 
-    async def load_record(self, game_id: int, *,
-                          record_format: str = RECORD_FORMAT) -> dict[str, Any]:
+    async def load_record(self, game_id: int, *, record_format: str) -> dict[str, Any]:
         """The game's record: ``format`` (the caller's: the game's own record format),
         ``rules``, ``first_dealer`` and ``hands`` (each deal with its ordered actions)."""
         return await self._read(_load_record, game_id, record_format)
