@@ -69,7 +69,10 @@ _S = TypeVar("_S", bound="StoreFront")
 Op = tuple[str, str, Any, bool]
 """One statement of a program: (kind, sql, args, conflict). ``kind``: "all" (the rows),
 "one" (the first row or None), "val" (the first row's first value or None), "run" (the
-rows changed), "many" (``args`` is a list of argument tuples; None). ``conflict``: a
+rows changed), "many" (``args`` is a list of argument tuples; None), "new_id" (an
+INSERT of one row into a table with an ``id`` column: that row's id; PostgreSQL's
+driver asks for it with ``RETURNING id``, SQLite's reads the connection's last row id:
+``RETURNING`` costs SQLite about 4 us). ``conflict``: a
 constraint violation is thrown into the program as :class:`Conflict` instead of raised.
 A plain tuple, made by :func:`stmt`: a move's commit makes a handful."""
 
@@ -130,10 +133,10 @@ def _create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
                  now: float) -> Program[int]:
     try:
         game_id = yield stmt(
-            "val",
+            "new_id",
             "INSERT INTO games (guild_id, game, channel_id, host_id, status, rules, "
             "first_dealer, meta, created_at, updated_at) "
-            "VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8) RETURNING id",
+            "VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8)",
             (*row, now), conflict=True)
     except Conflict as exc:
         if exc.busy_channel:

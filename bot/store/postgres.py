@@ -391,6 +391,8 @@ async def _step(conn: Connection, op: Op) -> Any:
         return await conn.fetchrow(sql, *args)
     if kind == "val":
         return await conn.fetchval(sql, *args)
+    if kind == "new_id":
+        return await conn.fetchval(sql + " RETURNING id", *args)
     return _rowcount(await conn.execute(sql, *args))
 
 

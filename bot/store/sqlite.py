@@ -176,6 +176,8 @@ def _run_program(db: sqlite3.Connection, program: Callable[..., Program[_T]],
                 elif kind == "val":
                     row = db.execute(text, params).fetchone()
                     result = None if row is None else row[0]
+                elif kind == "new_id":
+                    result = db.execute(text, params).lastrowid
                 else:  # "all"
                     result = db.execute(text, params).fetchall()
             except sqlite3.IntegrityError as exc:
