@@ -132,14 +132,16 @@ def _code_words(path: Path) -> list[str]:
                 words.append(node.value)
         elif isinstance(node, ast.Name):
             words.append(node.id)
-        elif isinstance(node, ast.Attribute | ast.keyword | ast.arg):
-            words.append(str(node.attr if isinstance(node, ast.Attribute) else node.arg))
+        elif isinstance(node, ast.Attribute):
+            words.append(node.attr)
+        elif isinstance(node, ast.keyword | ast.arg) and node.arg:
+            words.append(node.arg)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             words.append(node.name)
-        elif isinstance(node, ast.ImportFrom):
-            words.append(node.module or "")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            words.append(node.module)
         elif isinstance(node, ast.alias):
-            words.extend(filter(None, (node.name, node.asname)))
+            words.extend(name for name in (node.name, node.asname) if name)
     return words
 
 
