@@ -370,7 +370,8 @@ async def measure(path: Path, target: str, samples: int, seed: int
             ],
         )
         # Write latency on the big file: one committed action per call.
-        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [],
+                                          game=GAME)
         await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
         results["append_action"] = await _time(
             "append_action() (commit)",
@@ -392,7 +393,8 @@ async def _hand_ends(store: Store, target: str, guild: int, members: list[int],
     """The commit of a hand's last card, `count` times, without and with its rating:
     the service's read of the four members' ratings (all time and this month), the
     model's update, and `record_action` carrying the rating rows."""
-    game_id = await store.create_game(guild, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+    game_id = await store.create_game(guild, 1, 1, {"preset": "kani", "players": 4}, 0, [],
+                                      game=GAME)
     await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
     action = {"seat": 0, "action": "pass"}
     plain = await _time("hand end, record_action() alone",

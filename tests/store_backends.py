@@ -9,7 +9,13 @@ from typing import Any, Literal
 
 import asyncpg
 
+from bot.games import GAMES
 from bot.store import open_database
+
+# The game the store's tests store their games under, and the format its records carry:
+# the store itself names no game, so its callers (these tests too) always say which.
+GAME = GAMES["amerikaner"].name
+GAME_FORMAT = GAMES[GAME].record_format
 
 Backend = Literal["sqlite", "postgresql"]
 BACKENDS: tuple[Backend, ...] = ("sqlite", "postgresql")

@@ -28,7 +28,7 @@ from bot.tables import TableError, TableService
 from bot.tables.outbox import Outbox
 from bot.tables.service import FINISHED, PLAYING
 from tests.outage import Outage, wait_for
-from tests.store_backends import Database
+from tests.store_backends import GAME, Database
 
 SENTENCE = "The database is not answering; your move was not played. Try again in a moment."
 
@@ -113,7 +113,7 @@ async def _human_move(service: TableService, table: Any, rng: random.Random) -> 
 
 
 async def _stored_equals_memory(service: TableService, table: Any) -> None:
-    record = await service.store.load_record(table.id)
+    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
     stored = table.kind.load(record)
     assert table.kind.version(stored) == table.version
     assert table.kind.public_view(stored) == table.public_view()
@@ -336,7 +336,7 @@ async def test_the_outbox_marks_a_sent_post_once_the_database_is_back(
     store = await database.open()
     try:
         game = await store.create_game(1, 7, 100, {"preset": "amerikaner"}, 0,
-                                       [SeatInfo(0, 100, "p")], {})
+                                       [SeatInfo(0, 100, "p")], {}, game=GAME)
         await store.add_hand(game, 0, {"deal": [["AS"]]})
         sent: list[PostRow] = []
         flaky = outage.wrap(store)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.store import Post, PostRow, SeatInfo, Store
 from bot.tables.outbox import Outbox, post_nonce
-from tests.store_backends import Database
+from tests.store_backends import GAME, Database
 
 RULES = {"preset": "amerikaner", "players": 3, "options": {}}
 SEATS = [SeatInfo(seat=i, user_id=100 + i, display_name=f"p{i}") for i in range(3)]
@@ -25,7 +25,7 @@ async def store(database: Database) -> AsyncIterator[Store]:
 
 
 async def _game(store: Store, channel: int, posts: list[Post], guild: int = 1) -> int:
-    game_id = await store.create_game(guild, channel, 100, RULES, 0, SEATS, {})
+    game_id = await store.create_game(guild, channel, 100, RULES, 0, SEATS, {}, game=GAME)
     await store.add_hand(game_id, 0, {"deal": [["AS"], ["KS"], ["QS"]]})
     await store.record_action(game_id, 0, 0, {"seat": 1, "action": "pass"}, posts=posts)
     return game_id

@@ -27,7 +27,7 @@ from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch
 from bot.tables.rerate import rerate
 from bot.tables.service import FINISHED, PLAYING
 from tests.fake_discord.clock import FakeClock
-from tests.store_backends import Database
+from tests.store_backends import GAME, Database
 
 RATING_TABLES = ("ratings", "rating_seasons", "rating_days", "rating_games",
                  "rating_counts")
@@ -45,7 +45,7 @@ def _row(user: int, ordinal: float, hands: int = MIN_RATED_HANDS, *, pool: str =
 
 
 async def _game(store: Any, guild: int = 5) -> int:
-    return await store.create_game(guild, guild * 100 + 1, 1, {"players": 4}, 0, [])
+    return await store.create_game(guild, guild * 100 + 1, 1, {"players": 4}, 0, [], game=GAME)
 
 
 async def test_rating_rows_board_and_member_on_both_backends(database: Database) -> None:

@@ -86,7 +86,7 @@ async def test_legacy_seats_restored_show_as_before() -> None:
         GAMES["amerikaner"].make_rules("amerikaner", 5, {}))
     seats = [SeatInfo(0, 1, "alice"), SeatInfo(1, None, "AI 1 (easy)", True, "easy"),
              SeatInfo(2, None, "AI for dave", True, "easy")]
-    await store.create_game(10, 20, 1, rules, 0, seats, {"stage": LOBBY})
+    await store.create_game(10, 20, 1, rules, 0, seats, {"stage": LOBBY}, game="amerikaner")
     service = await _service(store)
     (table,) = await service.restore()
     await service.add_ai(table.id, 1, "strong")

@@ -40,10 +40,9 @@ from bot.store import (
     open_store,
 )
 from bot.store.sqlite import split_sql
-from tests.store_backends import Database
+from tests.store_backends import GAME, GAME_FORMAT, Database
 
 REPO = Path(__file__).resolve().parent.parent
-GAME = "amerikaner"  # the game kind most tests store under
 
 # A real, complete record (conformance game_00003): 3 players, kitty, free trump.
 SMALL_RECORD: dict[str, Any] = json.loads(
@@ -118,6 +117,7 @@ async def write_record(
         rules=record["rules"],
         first_dealer=record["first_dealer"],
         seats=seats_for(record["rules"]["players"]),
+        game=GAME,
     )
     for hand_index, hand in enumerate(record["hands"]):
         deal = {k: v for k, v in hand.items() if k != "actions"}
@@ -192,7 +192,7 @@ async def test_migrate_from_empty_and_reopen(tmp_path: Path) -> None:
     # Re-opening is a no-op: same version, same data.
     async with await open_store(path) as again:
         assert await again.schema_version() == latest_version()
-        assert await again.load_record(game_id) == SMALL_RECORD
+        assert await again.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
     assert user_version(path) == latest_version()
 
 
@@ -203,7 +203,7 @@ async def test_backup_and_checkpoint(tmp_path: Path) -> None:
         await store.checkpoint()
         await store.backup(tmp_path / "backups" / "copy.db")
     async with await open_store(tmp_path / "backups" / "copy.db") as copy:
-        assert await copy.load_record(game_id) == SMALL_RECORD
+        assert await copy.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
         assert await copy.get_guild_settings(1, GAME) == {"preset": "kani"}
         assert [g.id for g in await copy.unfinished_games()] == [game_id]
 
@@ -220,7 +220,7 @@ async def test_checkpoint_folds_the_log_while_writes_go_on(tmp_path: Path) -> No
         game_id = await write_record(store, SMALL_RECORD, channel_id=99)
         log_frames, done = await fold
         assert log_frames > 0 and done > 0
-        assert await store.load_record(game_id) == SMALL_RECORD
+        assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
         log_frames, done = await store.checkpoint()
         assert done == log_frames > 0  # quiet now: everything folded
     async with await open_store(":memory:") as memory:
@@ -233,7 +233,7 @@ async def test_open_forms_and_options(tmp_path: Path) -> None:
     with pytest.raises(StoreError):  # closed at the end of the block
         await store.get_game(game_id)
     store = await open_store(tmp_path / "a.db")
-    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
     await store.close()
     with pytest.raises(ValueError):
         open_store(tmp_path / "a.db", synchronous="OFF")  # type: ignore[arg-type]
@@ -252,7 +252,7 @@ async def test_appended_migration_applies_on_reopen(
     )
     async with await database.open() as store:
         assert await store.schema_version() == v + 1
-        assert await store.load_record(game_id) == SMALL_RECORD
+        assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
     assert "note" in await database.columns("games")
     async with await database.open() as store:  # and again: nothing to do
         assert await store.schema_version() == v + 1
@@ -314,17 +314,18 @@ def test_split_sql_handles_comments_and_strings() -> None:
 
 async def test_small_record_round_trip(store: Store) -> None:
     game_id = await write_record(store, SMALL_RECORD)
-    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
 
 
 async def test_blind_removed_and_empty_hand_round_trip(store: Store) -> None:
     game_id = await write_record(store, BLIND_RECORD, batch=True)
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
 
 
 async def test_record_without_hands(store: Store) -> None:
-    game_id = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 3, [])
-    assert await store.load_record(game_id) == {
+    game_id = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 3, [],
+                                      game=GAME)
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == {
         "format": "amerikaner-record/1",
         "rules": {"preset": "kani", "players": 4},
         "first_dealer": 3,
@@ -336,7 +337,7 @@ async def test_record_without_hands(store: Store) -> None:
 async def test_conformance_record_round_trip(store: Store, path: Path) -> None:
     record = json.loads(path.read_text())
     game_id = await write_record(store, record, batch=True)
-    loaded = await store.load_record(game_id)
+    loaded = await store.load_record(game_id, record_format=GAME_FORMAT)
     assert loaded == record
     assert [list(h) for h in loaded["hands"]][:1] == [list(h) for h in record["hands"]][:1]
 
@@ -350,7 +351,7 @@ async def test_the_record_format_is_the_callers(store: Store) -> None:
 
 async def test_load_record_of_missing_game(store: Store) -> None:
     with pytest.raises(GameNotFoundError):
-        await store.load_record(999)
+        await store.load_record(999, record_format=GAME_FORMAT)
     assert await store.get_game(999) is None
 
 
@@ -366,7 +367,7 @@ async def test_duplicate_append_is_refused(store: Store) -> None:
         await store.append_actions(game_id, 0, 0, [{"seat": 0, "action": "pass"}])
     with pytest.raises(DuplicateActionError):
         await store.add_hand(game_id, 0, {"deal": []})
-    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
 
 
 async def test_gaps_are_refused(store: Store) -> None:
@@ -382,7 +383,7 @@ async def test_gaps_are_refused(store: Store) -> None:
         await store.append_action(12345, 0, 0, {"seat": 0, "action": "pass"})
     with pytest.raises(ValueError):
         await store.add_hand(game_id, 1, {"deal": [], "actions": []})
-    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
     assert await store.action_count(game_id, 0) == n
 
 
@@ -392,7 +393,7 @@ async def test_append_actions_is_all_or_nothing(store: Store) -> None:
         await store.append_actions(
             game_id, 1, 0, [{"seat": 2, "action": "pass"}, {"seat": 0, "bad": object()}]
         )
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
 
 
 async def test_finished_game_takes_no_more_actions(store: Store) -> None:
@@ -419,8 +420,8 @@ async def test_transaction_commits_action_and_next_deal_together(store: Store) -
         await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
         await store.add_hand(game_id, 2, next_deal)
         # Reads inside the block see the block's own writes.
-        assert len((await store.load_record(game_id))["hands"]) == 3
-    record = await store.load_record(game_id)
+        assert len((await store.load_record(game_id, record_format=GAME_FORMAT))["hands"]) == 3
+    record = await store.load_record(game_id, record_format=GAME_FORMAT)
     assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
     assert record["hands"][2] == {**next_deal, "actions": []}
 
@@ -432,13 +433,13 @@ async def test_transaction_rolls_back_on_error(store: Store) -> None:
             await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
             await store.add_hand(game_id, 2, {"deal": [["AD"], ["KD"], ["QD"]]})
             raise RuntimeError("crash before commit")
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
     # A refused write inside the block rolls back the whole block too.
     with pytest.raises(DuplicateActionError):
         async with store.transaction():
             await store.add_hand(game_id, 2, {"deal": [["AD"], ["KD"], ["QD"]]})
             await store.append_action(game_id, 0, 0, {"seat": 2, "action": "redeal"})
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
 
 
 async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
@@ -456,7 +457,7 @@ async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
 
     task = asyncio.create_task(writer())
     await inside.wait()
-    reader = asyncio.create_task(store.load_record(game_id))
+    reader = asyncio.create_task(store.load_record(game_id, record_format=GAME_FORMAT))
     await asyncio.sleep(0.01)
     if isinstance(store, SqliteStore):
         assert not reader.done()  # waits for the transaction instead of reading half
@@ -466,7 +467,7 @@ async def test_other_tasks_do_not_see_uncommitted_writes(store: Store) -> None:
     await task
     if isinstance(store, SqliteStore):
         assert (await reader)["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
-    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+    assert (await store.load_record(game_id, record_format=GAME_FORMAT))["hands"][1]["actions"] == [
         {"seat": 2, "action": "redeal"}]
 
 
@@ -485,9 +486,9 @@ async def test_cancelled_task_rolls_back_and_store_stays_usable(store: Store) ->
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
     await store.append_action(game_id, 1, 0, {"seat": 0, "action": "pass"})
-    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+    assert (await store.load_record(game_id, record_format=GAME_FORMAT))["hands"][1]["actions"] == [
         {"seat": 0, "action": "pass"}
     ]
 
@@ -509,7 +510,7 @@ async def test_concurrent_games(store: Store) -> None:
     ids = await asyncio.gather(*(play(c) for c in range(20)))
     assert len(set(ids)) == 20
     for game_id in ids:
-        assert await store.load_record(game_id) == SMALL_RECORD
+        assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
 
 
 # --------------------------------------------------------------- games and restart
@@ -535,7 +536,7 @@ async def test_unfinished_games_after_restart(database: Database) -> None:
         assert game.first_dealer == 1
         assert game.meta == {"lobby_message": 42, "timer": 30.5}
         assert game.seats == tuple(seats_for(3))
-        assert await store.load_record(active) == BLIND_RECORD
+        assert await store.load_record(active, record_format=GAME_FORMAT) == BLIND_RECORD
         assert (await store.active_game_in_channel(3)) == game
         assert await store.active_game_in_channel(1) is None
         assert [g.id for g in await store.active_games_of_user(100)] == [active]
@@ -546,19 +547,19 @@ async def test_unfinished_games_after_restart(database: Database) -> None:
 
 
 async def test_one_active_game_per_channel(store: Store) -> None:
-    first = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 0, [])
+    first = await store.create_game(1, 10, 100, {"preset": "kani", "players": 4}, 0, [], game=GAME)
     with pytest.raises(ChannelBusyError):
-        await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [])
-    await store.create_game(1, 11, 101, {"preset": "kani", "players": 4}, 0, [])
+        await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [], game=GAME)
+    await store.create_game(1, 11, 101, {"preset": "kani", "players": 4}, 0, [], game=GAME)
     await store.cancel_game(first)
-    second = await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [])
+    second = await store.create_game(1, 10, 101, {"preset": "kani", "players": 4}, 0, [], game=GAME)
     assert (await store.active_game_in_channel(10)).id == second  # type: ignore[union-attr]
 
 
 async def test_update_seats_and_meta(store: Store) -> None:
     game_id = await store.create_game(
         1, 10, 100, {"preset": "amerikaner", "players": 4}, 0, seats_for(4), meta={"a": 1}
-    )
+    , game=GAME)
     new_seats = [*seats_for(4)[:2], SeatInfo(2, None, "Bot 2", True, "easy"), seats_for(4)[3]]
     await store.update_seats(game_id, new_seats)
     await store.set_meta(game_id, {"b": [1, 2]})
@@ -672,7 +673,7 @@ async def test_game_kind_and_places_are_stored(database: Database) -> None:
         assert (await store.get_game(game_id)).game == "american"  # type: ignore[union-attr]
         await store.finish_game(game_id, [ResultRow(5, 0, 2, 0, False, {"turns": 9}),
                                           ResultRow(6, 2, 1, 3, True)])
-        default = await store.create_game(1, 2, 1, {"players": 4}, 0, [])
+        default = await store.create_game(1, 2, 1, {"players": 4}, 0, [], game=GAME)
         assert (await store.get_game(default)).game == GAME  # type: ignore[union-attr]
     rows = await database.rows("SELECT user_id, seat, game, place, points, won, stats "
                                "FROM results ORDER BY seat")
@@ -687,7 +688,7 @@ async def test_leaderboard_ties_go_to_lower_user_id(store: Store) -> None:
 
 
 async def test_bad_results_roll_back_finish(store: Store) -> None:
-    game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+    game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [], game=GAME)
     with pytest.raises(StoreError):  # two results for seat 0
         await store.finish_game(game_id, [ResultRow(1, 0, 1, 5, True),
                                           ResultRow(2, 0, 1, 5, True)])
@@ -829,7 +830,8 @@ _KILL_CHILD = textwrap.dedent(
 async def test_committed_action_survives_sigkill(database: Database, self_kill: bool) -> None:
     path = database.target
     async with await database.open() as store:
-        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [])
+        game_id = await store.create_game(1, 1, 1, {"preset": "kani", "players": 4}, 0, [],
+                                          game=GAME)
         await store.add_hand(game_id, 0, {"deal": [[], [], [], []]})
 
     env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -859,7 +861,8 @@ async def test_committed_action_survives_sigkill(database: Database, self_kill: 
     assert last >= (0 if self_kill else 30)
 
     async with await database.open() as store:
-        actions = (await store.load_record(game_id))["hands"][0]["actions"]
+        record = await store.load_record(game_id, record_format=GAME_FORMAT)
+        actions = record["hands"][0]["actions"]
     # Everything confirmed is there, in order, with nothing torn.
     assert len(actions) >= last + 1
     assert actions == [{"seat": s % 4, "action": "pass"} for s in range(len(actions))]
@@ -872,13 +875,13 @@ async def test_record_action_commits_action_and_next_deal(store: Store) -> None:
     game_id = await write_record(store, BLIND_RECORD)
     next_deal = {"deal": [["AD"], ["KD"], ["QD"]], "blind": ["2H", "3H"]}
     await store.record_action(game_id, 1, 0, {"seat": 2, "action": "redeal"}, next_deal=next_deal)
-    record = await store.load_record(game_id)
+    record = await store.load_record(game_id, record_format=GAME_FORMAT)
     assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
     assert record["hands"][2] == {**next_deal, "actions": []}
     # Without a deal or results it is a plain append.
     await store.record_action(game_id, 2, 0, {"seat": 0, "action": "pass"})
     assert await store.action_count(game_id, 2) == 1
-    assert len((await store.load_record(game_id))["hands"]) == 3
+    assert len((await store.load_record(game_id, record_format=GAME_FORMAT))["hands"]) == 3
 
 
 async def test_record_action_can_finish_the_game(store: Store) -> None:
@@ -888,7 +891,7 @@ async def test_record_action_can_finish_the_game(store: Store) -> None:
     game = await store.get_game(game_id)
     assert game is not None and game.status == "finished" and game.finished_at is not None
     assert (await store.member_stats(1, "amerikaner", 100)).wins == 1
-    assert (await store.load_record(game_id))["hands"][1]["actions"] == [
+    assert (await store.load_record(game_id, record_format=GAME_FORMAT))["hands"][1]["actions"] == [
         {"seat": 2, "action": "pass"}
     ]
     with pytest.raises(GameNotActiveError):
@@ -912,7 +915,7 @@ async def test_record_action_refuses_duplicates_and_gaps(store: Store) -> None:
         await store.record_action(game_id, 0, n, {"seat": 0}, next_deal={})  # a deal is an object
     with pytest.raises(ValueError):
         await store.record_action(game_id, 0, n, "pass")  # type: ignore[arg-type]
-    assert await store.load_record(game_id) == SMALL_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == SMALL_RECORD
 
 
 async def test_record_action_is_all_or_nothing(store: Store) -> None:
@@ -935,7 +938,7 @@ async def test_record_action_is_all_or_nothing(store: Store) -> None:
         )
     with pytest.raises(TypeError):  # not JSON-serialisable
         await store.record_action(game_id, 1, 0, {"seat": 2, "bad": object()})
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
     game = await store.get_game(game_id)
     assert game is not None and game.status == "active"
     assert await store.leaderboard_size(1, GAME) == 0
@@ -951,9 +954,9 @@ async def test_record_action_joins_an_open_transaction(store: Store) -> None:
             await store.record_action(
                 game_id, 1, 0, {"seat": 2, "action": "redeal"}, next_deal={"deal": [[], [], []]}
             )
-            assert len((await store.load_record(game_id))["hands"]) == 3
+            assert len((await store.load_record(game_id, record_format=GAME_FORMAT))["hands"]) == 3
             raise RuntimeError("crash before commit")
-    assert await store.load_record(game_id) == BLIND_RECORD
+    assert await store.load_record(game_id, record_format=GAME_FORMAT) == BLIND_RECORD
 
 
 async def test_record_action_is_one_trip_to_the_database_thread(
@@ -995,7 +998,7 @@ async def test_cancelled_record_action_is_whole_or_absent(store: Store) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    record = await store.load_record(game_id)
+    record = await store.load_record(game_id, record_format=GAME_FORMAT)
     assert record == BLIND_RECORD or (
         record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
         and record["hands"][2] == {**next_deal, "actions": []}
@@ -1019,7 +1022,7 @@ async def test_refused_write_inside_a_transaction_leaves_no_partial_rows(store: 
                 game_id, 0, 1, {"seat": 0, "action": "pass"}, next_deal={"deal": [[], [], []]}
             )
         await store.append_action(game_id, 1, 0, {"seat": 2, "action": "redeal"})
-    record = await store.load_record(game_id)
+    record = await store.load_record(game_id, record_format=GAME_FORMAT)
     assert record["hands"][0]["actions"] == BLIND_RECORD["hands"][0]["actions"]
     assert record["hands"][1]["actions"] == [{"seat": 2, "action": "redeal"}]
 
@@ -1049,7 +1052,7 @@ async def test_the_last_finished_game_of_a_channel(store: Store) -> None:
     games = []
     for _ in range(3):
         game_id = await store.create_game(1, 5, 100, SMALL_RECORD["rules"], 0,
-                                          seats_for(3), {})
+                                          seats_for(3), {}, game=GAME)
         games.append(game_id)
         if len(games) < 3:
             await store.finish_game(game_id, [])

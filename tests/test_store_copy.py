@@ -16,6 +16,7 @@ import pytest
 from bot.cli import main
 from bot.games.amerikaner import record as amerikaner
 from bot.store import Post, ResultRow, SeatInfo, Store, open_database, open_store
+from tests.store_backends import GAME, GAME_FORMAT
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance" / "valid"
@@ -74,10 +75,11 @@ async def _assert_same(sqlite_path: Path, a: Store, b: Store) -> None:
     replayed = 0
     for game_id in games:
         assert await b.get_game(game_id) == await a.get_game(game_id), game_id
-        record = await a.load_record(game_id)
-        assert await b.load_record(game_id) == record, game_id
+        record = await a.load_record(game_id, record_format=GAME_FORMAT)
+        assert await b.load_record(game_id, record_format=GAME_FORMAT) == record, game_id
         if record["hands"]:
-            assert _replay(await b.load_record(game_id)) == _replay(record)
+            copied = await b.load_record(game_id, record_format=GAME_FORMAT)
+            assert _replay(copied) == _replay(record)
             replayed += 1
     assert replayed > 5
     boards = _ids(sqlite_path, "SELECT DISTINCT guild_id, game FROM player_totals")
@@ -116,7 +118,7 @@ def test_db_copy_moves_everything(tmp_path: Path, pg_url: str,
             await _assert_same(path, a, b)
             # New games take new ids, after the copied ones.
             newest = max(r[0] for r in _ids(path, "SELECT id FROM games"))
-            assert await b.create_game(1, 1, 1, {}, 0, []) > newest
+            assert await b.create_game(1, 1, 1, {}, 0, [], game=GAME) > newest
 
     asyncio.run(check())
     # A second copy into the same database is refused: nothing is doubled.

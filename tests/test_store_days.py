@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.store import PANEL_TOKEN_LIFE, SeatInfo, latest_version
-from tests.store_backends import Database
+from tests.store_backends import GAME, Database
 
 SEATS = [SeatInfo(0, 100, "p"), SeatInfo(1, None, "", True, "easy")]
 
@@ -23,7 +23,7 @@ async def test_the_schema_has_the_tables_of_version_4(database: Database) -> Non
 
 async def test_turn_since_is_stored_with_a_move_and_read_back(database: Database) -> None:
     async with database.open() as store:
-        game = await store.create_game(1, 7, 100, {"preset": "amerikaner"}, 0, SEATS, {})
+        game = await store.create_game(1, 7, 100, {"preset": "amerikaner"}, 0, SEATS, {}, game=GAME)
         row = await store.get_game(game)
         assert row is not None and row.turn_since is None  # a lobby: no turn yet
         await store.add_hand(game, 0, {"deal": [["AS"]]})

@@ -20,8 +20,7 @@ from bot.store import (
     open_database,
 )
 from bot.store.postgres import PostgresStore
-
-GAME = "amerikaner"
+from tests.store_backends import GAME, GAME_FORMAT
 
 
 @pytest.fixture
@@ -39,7 +38,7 @@ async def test_one_active_game_per_channel_across_processes(
         two: tuple[PostgresStore, PostgresStore]) -> None:
     a, b = two
     outcomes = await asyncio.gather(
-        *(store.create_game(1, 77, 100 + i, {}, 0, [SeatInfo(0, 100 + i, "p")])
+        *(store.create_game(1, 77, 100 + i, {}, 0, [SeatInfo(0, 100 + i, "p")], game=GAME)
           for i, store in enumerate([a, b, a, b])),
         return_exceptions=True)
     created = [o for o in outcomes if isinstance(o, int)]
@@ -51,7 +50,7 @@ async def test_one_active_game_per_channel_across_processes(
 async def test_the_same_move_from_two_processes_is_stored_once(
         two: tuple[PostgresStore, PostgresStore]) -> None:
     a, b = two
-    game_id = await a.create_game(1, 5, 100, {}, 0, [])
+    game_id = await a.create_game(1, 5, 100, {}, 0, [], game=GAME)
     await a.add_hand(game_id, 0, {"deal": [[], [], []]})
     for seq in range(20):
         outcomes = await asyncio.gather(
@@ -60,7 +59,7 @@ async def test_the_same_move_from_two_processes_is_stored_once(
             return_exceptions=True)
         assert sorted(type(o).__name__ for o in outcomes) == ["DuplicateActionError",
                                                               "NoneType"]
-    actions = (await b.load_record(game_id))["hands"][0]["actions"]
+    actions = (await b.load_record(game_id, record_format=GAME_FORMAT))["hands"][0]["actions"]
     assert len(actions) == 20
     with pytest.raises(DuplicateActionError):
         await b.append_action(game_id, 0, 5, {"seat": 0})
@@ -69,7 +68,7 @@ async def test_the_same_move_from_two_processes_is_stored_once(
 async def test_a_game_is_finished_once_and_totals_add_up_across_processes(
         two: tuple[PostgresStore, PostgresStore]) -> None:
     a, b = two
-    games = [await a.create_game(1, 100 + i, 1, {}, 0, []) for i in range(30)]
+    games = [await a.create_game(1, 100 + i, 1, {}, 0, [], game=GAME) for i in range(30)]
 
     async def finish(store: PostgresStore, game_id: int) -> str:
         try:
@@ -90,7 +89,7 @@ async def test_a_game_is_finished_once_and_totals_add_up_across_processes(
 async def test_leaderboard_and_member_stats_are_index_range_scans(pg_url: str) -> None:
     async with open_database(pg_url) as store:
         for i in range(300):  # enough rows that the planner prefers the indexes
-            game_id = await store.create_game(i % 3, 1000 + i, 1, {}, 0, [])
+            game_id = await store.create_game(i % 3, 1000 + i, 1, {}, 0, [], game=GAME)
             await store.finish_game(game_id, [ResultRow(i, 0, 1, i % 17, i % 2 == 0)])
     conn = await asyncpg.connect(pg_url)
     try:

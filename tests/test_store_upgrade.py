@@ -26,13 +26,12 @@ from bot.games.amerikaner.record import load_game, replay_output
 from bot.store import ResultRow, Store, latest_version, migrations
 from bot.store.copy import copy_rows
 from bot.tables.service import PLAYING, TableService
-from tests.store_backends import Database
+from tests.store_backends import GAME, GAME_FORMAT, Database
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXTURE = FIXTURES / "store_v2.sqlite3"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "store_v2.expected.json").read_text())
 RAW: dict[str, Any] = EXPECTED["raw"]
-GAME = "amerikaner"
 OLD_STATS = ("contracts_made", "contracts_failed", "top_bids_made", "hands_played")
 
 
@@ -111,7 +110,7 @@ async def test_games_seats_meta_and_records_are_unchanged(store: Store) -> None:
                       for s in row.seats],
         }
         assert got == {k: v for k, v in want.items() if k in got}, game_id
-        record = await store.load_record(int(game_id))
+        record = await store.load_record(int(game_id), record_format=GAME_FORMAT)
         text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert hashlib.sha256(text.encode()).hexdigest() == want["record_sha256"], game_id
         assert sum(len(h["actions"]) for h in record["hands"]) == want["actions"]
@@ -182,7 +181,7 @@ async def test_active_game_replays_and_restores(store: Store) -> None:
     source = json.loads((FIXTURES / "conformance" / "valid" / "game_00004.json").read_text())
     hand = source["hands"][0]
     want = {**source, "hands": [{**hand, "actions": hand["actions"][:6]}]}
-    record = await store.load_record(active)
+    record = await store.load_record(active, record_format=GAME_FORMAT)
     assert record == want
     assert replay_output(load_game(record)) == replay_output(load_game(want))
     # The table service's restart path rebuilds it, the away player still away.

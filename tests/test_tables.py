@@ -125,7 +125,7 @@ async def test_acting_checks_seat_turn_version_and_rules() -> None:
     with pytest.raises(TableError) as info:
         await service.act(table.id, next_user, version, Action.pass_)
     assert info.value.code == "stale"
-    record = await service.store.load_record(table.id)
+    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
     assert record["hands"][0]["actions"] == [{"seat": seat, "action": "bid", "bid": 6}]
     await service.store.close()
 
@@ -142,7 +142,7 @@ async def test_simultaneous_clicks_apply_once() -> None:
     assert len(accepted) == 1
     assert all(isinstance(r, TableError) and r.code in ("stale", "not_your_turn")
                for r in results if isinstance(r, Exception))
-    record = await service.store.load_record(table.id)
+    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
     assert len(record["hands"][0]["actions"]) == 1
     await service.store.close()
 
@@ -179,7 +179,7 @@ async def test_hands_follow_each_other_and_the_game_ends_in_the_store() -> None:
             break
         await _play_random(service, table, rng, 1)
     assert table.stage == FINISHED and table.game.finished
-    record = await service.store.load_record(table.id)
+    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
     replayed = load_game(record)
     assert replayed.totals == table.game.totals
     board = await service.store.leaderboard(10, "amerikaner", "points", 10, 0)
@@ -262,7 +262,7 @@ async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
     [post] = await timeout_posts()
     assert post.params["seat"] == seat
     assert table.version >= 1
-    record = await service.store.load_record(table.id)
+    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
     assert record["hands"][0]["actions"][0] == post.params["action"]
     assert record["hands"][0]["actions"][0]["seat"] == seat
     # The clock keeps running for the next player: it survives a restart too.
@@ -319,7 +319,7 @@ async def test_a_stop_lets_the_change_under_way_commit_and_refuses_new_ones() ->
     await service.close()
     result = await acting  # finished, not cut off
     assert result.action.kind == "pass"
-    record = await store.load_record(table.id)
+    record = await store.load_record(table.id, record_format=table.kind.record_format)
     assert record["hands"][0]["actions"] == [{"seat": result.seat, "action": "pass"}]
     with pytest.raises(TableError) as refused:
         await service.act(table.id, _user_to_act(table), None, Action.pass_)

@@ -19,9 +19,7 @@ from typing import Any
 from .base import Store
 from .migrations import MIGRATIONS, latest_version
 from .models import (
-    DEFAULT_GAME,
     PANEL_TOKEN_LIFE,
-    RECORD_FORMAT,
     ChannelBusyError,
     DayRow,
     DuplicateActionError,
@@ -62,9 +60,7 @@ def open_database(target: str | Path, **options: Any) -> Any:
     return SqliteStore.open(target, **options)
 
 __all__ = [
-    "DEFAULT_GAME",
     "MIGRATIONS",
-    "RECORD_FORMAT",
     "ChannelBusyError",
     "DayRow",
     "DuplicateActionError",

@@ -7,7 +7,7 @@ the same guarantees: every write method is one transaction committed before it r
 caller is cancelled still ends whole (committed or rolled back), never half.
 
 The store keeps records, results and settings as data: it never imports a game. A game
-kind is a name (``"amerikaner"``); results carry a place, points, won and the game's
+kind is a name (its registry key); results carry a place, points, won and the game's
 own counters (``stats``), summed per (guild, game kind, member).
 """
 
@@ -21,7 +21,6 @@ from typing import Any, Protocol, Self
 
 from .models import (
     PANEL_TOKEN_LIFE,
-    RECORD_FORMAT,
     GameRow,
     GameStatus,
     LeaderOrder,
@@ -81,7 +80,7 @@ class Store(Protocol):
         seats: Sequence[SeatInfo],
         meta: dict[str, Any] | None = None,
         *,
-        game: str = ...,
+        game: str,
     ) -> int: ...
 
     async def update_seats(self, game_id: int, seats: Sequence[SeatInfo]) -> None: ...
@@ -138,10 +137,9 @@ class Store(Protocol):
 
     async def action_count(self, game_id: int, hand_index: int) -> int: ...
 
-    async def load_record(self, game_id: int, *,
-                          record_format: str = RECORD_FORMAT) -> dict[str, Any]:
-        """The game's record: ``format`` is the caller's (the game's record format,
-        GameKind.record_format; the default is the one records of old callers had)."""
+    async def load_record(self, game_id: int, *, record_format: str) -> dict[str, Any]:
+        """The game's record, stamped with the caller's ``record_format`` (the game's
+        own, GameKind.record_format: the store knows no game's format)."""
         ...
 
     # -------------------------------------------------------------- end of a game

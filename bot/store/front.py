@@ -5,9 +5,13 @@ needs (:data:`Op`, made by :func:`stmt`: SQL with ``$1``-style marks and its
 arguments) and receives each one's result. A backend only runs programs: SQLite
 drives one to its end on its database thread (so a whole method still costs one
 hand-off), PostgreSQL awaits each statement on its connection. What differs between
-the two is the :class:`Dialect`: ``FOR UPDATE``, SQLite's ``INDEXED BY`` hints, how a
-list of ids is passed, and the two upserts that sum JSON (a member's totals, a
-member's settings).
+the two is the :class:`Dialect`: SQLite's ``INDEXED BY`` hints, how a list of ids is
+passed, and the two upserts that sum JSON (a member's totals, a member's settings).
+A statement that locks the rows it reads for its transaction ends ``FOR UPDATE``, in
+PostgreSQL's words; SQLite's driver drops it as it translates the text.
+
+The texts of the writes are constants, not built per call: the SQLite driver looks up
+its translation of each (made once per text), and a text built anew is hashed anew.
 
 :class:`StoreFront` is the public interface of :class:`bot.store.base.Store`, written
 once on top of ``_read``/``_write`` (which each backend supplies with its connection
@@ -22,9 +26,7 @@ from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
 from .models import (
-    DEFAULT_GAME,
     PANEL_TOKEN_LIFE,
-    RECORD_FORMAT,
     ChannelBusyError,
     DayRow,
     DuplicateActionError,
@@ -67,7 +69,10 @@ _S = TypeVar("_S", bound="StoreFront")
 Op = tuple[str, str, Any, bool]
 """One statement of a program: (kind, sql, args, conflict). ``kind``: "all" (the rows),
 "one" (the first row or None), "val" (the first row's first value or None), "run" (the
-rows changed), "many" (``args`` is a list of argument tuples; None). ``conflict``: a
+rows changed), "many" (``args`` is a list of argument tuples; None), "new_id" (an
+INSERT of one row into a table with an ``id`` column: that row's id; PostgreSQL's
+driver asks for it with ``RETURNING id``, SQLite's reads the connection's last row id:
+``RETURNING`` costs SQLite about 4 us). ``conflict``: a
 constraint violation is thrown into the program as :class:`Conflict` instead of raised.
 A plain tuple, made by :func:`stmt`: a move's commit makes a handful."""
 
@@ -92,8 +97,6 @@ Program = Generator[Op, Any, _T]
 class Dialect:
     """What the front asks of a backend's SQL. This base is the common SQL; the
     backends override the differences."""
-
-    for_update = ""  # locks the selected rows for the transaction (where it means it)
 
     def indexed(self, index: str) -> str:
         """A hint that names the index a statement must use, where the dialect has one."""
@@ -130,10 +133,10 @@ def _create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
                  now: float) -> Program[int]:
     try:
         game_id = yield stmt(
-            "val",
+            "new_id",
             "INSERT INTO games (guild_id, game, channel_id, host_id, status, rules, "
             "first_dealer, meta, created_at, updated_at) "
-            "VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8) RETURNING id",
+            "VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8)",
             (*row, now), conflict=True)
     except Conflict as exc:
         if exc.busy_channel:
@@ -158,8 +161,8 @@ def _insert_seats(d: Dialect, game_id: int, seats: Sequence[SeatInfo]) -> Progra
 
 def _lock_game(d: Dialect, game_id: int) -> Program[tuple[str, int, str]]:
     """The game's (status, guild_id, kind), its row locked for this transaction."""
-    row = yield stmt("one", f"SELECT status, guild_id, game FROM games WHERE id = $1"
-                          f"{d.for_update}", (game_id,))
+    row = yield stmt("one", "SELECT status, guild_id, game FROM games WHERE id = $1 FOR UPDATE",
+                   (game_id,))
     if row is None:
         raise GameNotFoundError(f"no game {game_id}")
     return row[0], row[1], row[2]
@@ -244,7 +247,7 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
         "SELECT status, "
         "EXISTS (SELECT 1 FROM game_hands WHERE game_id = $1 AND hand_index = $2), "
         "(SELECT MAX(seq) FROM game_actions WHERE game_id = $1 AND hand_index = $2) "
-        f"FROM games WHERE id = $1{d.for_update}",
+        "FROM games WHERE id = $1 FOR UPDATE",
         (game_id, hand_index))
     if row is None:
         raise GameNotFoundError(f"no game {game_id}")
@@ -260,21 +263,26 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
     if first_seq != expected:
         raise OutOfOrderError(
             f"game {game_id} hand {hand_index}: next action is {expected}, not {first_seq}")
-    if texts:
-        try:
-            yield stmt("many", "INSERT INTO game_actions (game_id, hand_index, seq, action, "
-                             "created_at) VALUES ($1, $2, $3, $4, $5)",
-                     [(game_id, hand_index, first_seq + i, text, now)
-                      for i, text in enumerate(texts)], conflict=True)
-        except Conflict as exc:  # pragma: no cover - checked above
-            raise DuplicateActionError(str(exc)) from exc
+    try:
+        if len(texts) == 1:  # a move's one action: its row alone, no list to build
+            yield stmt("run", _INSERT_ACTION, (game_id, hand_index, first_seq, texts[0], now),
+                       True)
+        elif texts:
+            yield stmt("many", _INSERT_ACTION, [(game_id, hand_index, first_seq + i, text, now)
+                                                for i, text in enumerate(texts)], True)
+    except Conflict as exc:  # pragma: no cover - checked above
+        raise DuplicateActionError(str(exc)) from exc
     yield stmt("run", _TOUCH, (now, game_id))
+
+
+_INSERT_ACTION = ("INSERT INTO game_actions (game_id, hand_index, seq, action, created_at) "
+                  "VALUES ($1, $2, $3, $4, $5)")
 
 
 def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
               now: float) -> Program[None]:
     row = yield stmt("one", "SELECT status, (SELECT COUNT(*) FROM game_hands "
-                          f"WHERE game_id = $1) FROM games WHERE id = $1{d.for_update}",
+                          "WHERE game_id = $1) FROM games WHERE id = $1 FOR UPDATE",
                    (game_id,))
     if row is None:
         raise GameNotFoundError(f"no game {game_id}")
@@ -467,8 +475,8 @@ _RATING_SETS = ("mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.or
 def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
     # The guild's count, locked for the rest of the transaction: a second writer waits,
     # then finds the count moved and is refused.
-    counted = yield stmt("val", "SELECT matches FROM rating_counts WHERE guild_id = $1"
-                              f"{d.for_update}", (update.guild_id,))
+    counted = yield stmt("val", "SELECT matches FROM rating_counts WHERE guild_id = $1 "
+                              "FOR UPDATE", (update.guild_id,))
     if (counted or 0) != update.counted_before:
         raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
     changed = yield stmt(
@@ -480,8 +488,8 @@ def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
     if changed == 0:
         raise StoreError(f"the ratings of guild {update.guild_id} changed meanwhile")
     for game in update.games:
-        row = yield stmt("one", "SELECT rated, log FROM rating_games WHERE game_id = $1"
-                              f"{d.for_update}", (game.game_id,))
+        row = yield stmt("one", "SELECT rated, log FROM rating_games WHERE game_id = $1 "
+                              "FOR UPDATE", (game.game_id,))
         if (row[0] if row else 0) != game.rated_before:
             raise StoreError(f"the ratings of game {game.game_id} changed meanwhile")
         log = json.loads(row[1]) if row else []
@@ -697,7 +705,7 @@ class StoreFront:
         seats: Sequence[SeatInfo],
         meta: dict[str, Any] | None = None,
         *,
-        game: str = DEFAULT_GAME,
+        game: str,
     ) -> int:
         """Create an active game of kind ``game`` and return its id. Raises
         ``ChannelBusyError`` if the channel already has an active game."""
@@ -808,8 +816,7 @@ class StoreFront:
         """How many actions hand ``hand_index`` has (the next ``seq``)."""
         return await self._read(_action_count, game_id, hand_index)
 
-    async def load_record(self, game_id: int, *,
-                          record_format: str = RECORD_FORMAT) -> dict[str, Any]:
+    async def load_record(self, game_id: int, *, record_format: str) -> dict[str, Any]:
         """The game's record: ``format`` (the caller's: the game's own record format),
         ``rules``, ``first_dealer`` and ``hands`` (each deal with its ordered actions)."""
         return await self._read(_load_record, game_id, record_format)

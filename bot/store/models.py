@@ -10,13 +10,6 @@ LeaderOrder = Literal["wins", "points"]
 # Who sat at a seat when a match was rated: a member's id, or an AI seat's level.
 Seated = int | str
 
-RECORD_FORMAT = "amerikaner-record/1"
-"""The "format" `load_record` stamps when its caller names none: the games stored
-before the store knew kinds were all Amerikaner's. The table service names the game's
-own (GameKind.record_format); the store itself knows no game's format."""
-DEFAULT_GAME = "amerikaner"
-"""The game kind of games stored before the store knew kinds (schema version 2)."""
-
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -35,7 +28,7 @@ class GameRow:
 
     id: int
     guild_id: int
-    game: str  # the game kind ("amerikaner", ...): what the record is a record of
+    game: str  # the game kind (its registry name): what the record is a record of
     channel_id: int
     host_id: int
     status: GameStatus

@@ -330,11 +330,9 @@ ON CONFLICT (guild_id, game, user_id) DO UPDATE SET
 
 
 class PostgresDialect(Dialect):
-    """PostgreSQL's side of the front's SQL: row locks (several processes write one
-    database), id lists as arrays, and the two JSON upserts done in SQL, under the
-    row's lock."""
-
-    for_update = " FOR UPDATE"
+    """PostgreSQL's side of the front's SQL (whose row locks, ``FOR UPDATE``, are
+    already PostgreSQL's words): id lists as arrays, and the two JSON upserts done in
+    SQL, under the row's lock."""
 
     def in_ids(self, mark: str) -> str:
         return f"user_id = ANY({mark}::bigint[])"
@@ -393,6 +391,8 @@ async def _step(conn: Connection, op: Op) -> Any:
         return await conn.fetchrow(sql, *args)
     if kind == "val":
         return await conn.fetchval(sql, *args)
+    if kind == "new_id":
+        return await conn.fetchval(sql + " RETURNING id", *args)
     return _rowcount(await conn.execute(sql, *args))
 
 

@@ -16,6 +16,9 @@ from . import migrations as _migrations
 from .models import StoreError
 
 Synchronous = Literal["NORMAL", "FULL", "EXTRA"]
+Executor = sqlite3.Connection | sqlite3.Cursor
+"""What runs statements: the connection (a new cursor per statement), or a cursor kept
+for many (the store's writes)."""
 _T = TypeVar("_T")
 
 
@@ -113,7 +116,7 @@ def migrate_sync(db: sqlite3.Connection) -> None:
             raise
 
 
-def begin(db: sqlite3.Connection) -> None:
+def begin(db: Executor) -> None:
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
@@ -129,12 +132,12 @@ def commit(db: sqlite3.Connection) -> None:
     db.execute("COMMIT")
 
 
-def rollback(db: sqlite3.Connection) -> None:
+def rollback(db: Executor) -> None:
     with suppress(sqlite3.OperationalError):  # no transaction left to roll back
         db.execute("ROLLBACK")
 
 
-def in_transaction(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
+def in_transaction(db: Executor, fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(db, *args)`` as one transaction: committed if it returns, rolled back if
     it raises."""
     begin(db)
@@ -147,7 +150,7 @@ def in_transaction(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) ->
     return result
 
 
-def in_savepoint(db: sqlite3.Connection, fn: Callable[..., _T], *args: Any) -> _T:
+def in_savepoint(db: Executor, fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(db, *args)`` inside the open transaction, all or nothing."""
     db.execute("SAVEPOINT store_write")
     try:

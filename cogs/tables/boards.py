@@ -99,11 +99,12 @@ class BoardsRoom(Room):
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             raise TableError("no_game")
-        stored = await self.bot.store.load_record(game_id)
+        kind = self.tables.kind(row.game)
+        stored = await self.bot.store.load_record(game_id, record_format=kind.record_format)
         if row.status == "active":
             # The deal being played would show every hidden card: leave it out.
             stored["hands"] = stored["hands"][:-1]
-        record = self.tables.kind(row.game).record(stored)
+        record = kind.record(stored)
         data = json.dumps(record, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"{row.game}-{game_id}.json")
         await self._reply(interaction, note, file=file)

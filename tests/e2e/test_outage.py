@@ -113,7 +113,7 @@ async def test_the_database_goes_away_mid_game_and_comes_back(
             await driver.play_to_end()
             out = await check_finished_game(fake, table)
             assert max(out["totals"]) >= 12
-            record = await bot.store.load_record(table.id)
+            record = await bot.store.load_record(table.id, record_format=table.kind.record_format)
             assert table.kind.version(table.kind.load(record)) == table.version
     finally:
         if outage.is_down:

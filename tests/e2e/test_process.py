@@ -19,6 +19,7 @@ from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, open_table
 from tests.e2e.harness import wait_answering
 from tests.fake_discord import FakeDiscord
+from tests.store_backends import GAME_FORMAT
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -82,7 +83,7 @@ class StoreView:
     async def action_count(self, table_id: int) -> int:
         store = await open_store(str(self.db))
         try:
-            record = await store.load_record(table_id)
+            record = await store.load_record(table_id, record_format=GAME_FORMAT)
         finally:
             await store.close()
         return sum(len(h["actions"]) for h in record["hands"])

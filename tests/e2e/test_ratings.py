@@ -29,6 +29,7 @@ from tests.e2e.driver import (
 )
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord
+from tests.store_backends import GAME
 
 NAMES = ("alice", "bob", "carol")
 
@@ -46,7 +47,7 @@ async def _ratings(fake: FakeDiscord, bot: AmerikanerBot) -> dict[str, int]:
     now = fake.clock.time()
     ids = {name: fake.user(name).id for name in NAMES}
     game = await bot.store.create_game(fake.guild.id, 999, ids["alice"], {"players": 4}, 0,
-                                       [])
+                                       [], game=GAME)
     rows = [_row(ids["alice"], 21.1, 40, now), _row(ids["bob"], 1.0, 25, now),
             _row(ids["carol"], 30.0, 3, now)]
     rows += [_row(9000 + n, 10.0 - n, MIN_RATED_HANDS, now) for n in range(10)]

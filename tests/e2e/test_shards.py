@@ -22,6 +22,7 @@ from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.models import FakeChannel, FakeGuild
+from tests.store_backends import GAME_FORMAT
 
 SHARDS = 2
 
@@ -41,7 +42,7 @@ class SharedView:
         self.tables = tables
 
     async def actions(self, table_id: int) -> list[dict[str, Any]]:
-        record = await self.store.load_record(table_id)
+        record = await self.store.load_record(table_id, record_format=GAME_FORMAT)
         return [action for hand in record["hands"] for action in hand["actions"]]
 
 
