@@ -519,3 +519,40 @@ async def test_the_turn_timer_starts_when_an_ai_hands_the_turn_to_a_human() -> N
     assert posts[0].kind == "timeout" and posts[0].params["seat"] == 0
     await service.close(grace=1)
     await service.store.close()
+
+
+async def test_the_table_message_remembered_during_the_start_keeps_the_stage(
+        tmp_path: Path) -> None:
+    """The lobby's message id is stored while the host starts (the id comes back from
+    Discord late): both changes of the meta stay, so a restart restores a game, not a
+    lobby. (Found in CI: a shard process restored a started game as a lobby.)"""
+    path = tmp_path / "db.sqlite3"
+    service = await _service(path)
+    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
+    for user in (2, 3):
+        await service.join(table.id, user, f"P{user}")
+    writing, release = asyncio.Event(), asyncio.Event()
+    set_meta = service.store.set_meta
+
+    async def slow_set_meta(game_id: int, meta: dict) -> None:
+        if "message_id" in meta and not writing.is_set():  # the message id's write
+            writing.set()
+            await release.wait()
+        await set_meta(game_id, meta)
+
+    service.store.set_meta = slow_set_meta  # type: ignore[method-assign]
+    remember = asyncio.create_task(service.set_message(table, 777))
+    await writing.wait()
+    start = asyncio.create_task(service.start(table.id, 1))
+    for _ in range(20):  # let the start run as far as it can
+        await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(remember, start)
+    assert table.stage == PLAYING and table.meta["message_id"] == 777
+    await service.close()
+    await service.store.close()
+
+    again = await _service(path, seed=2)
+    [restored] = await again.restore()
+    assert restored.stage == PLAYING and restored.meta.get("message_id") == 777
+    await again.store.close()

@@ -879,12 +879,16 @@ class TableService:
         return table
 
     async def set_message(self, table: Table, message_id: int) -> None:
-        """Remember the public table message, so that it is edited after a restart."""
-        if table.meta.get("message_id") == message_id:
-            return
-        meta = {**table.meta, "message_id": message_id}
-        await self._write(table, self.store.set_meta(table.id, meta))
-        table.meta = meta
+        """Remember the public table message, so that it is edited after a restart.
+        Under the table's lock, as every change of its meta: the meta is written whole,
+        and one built from a copy read before another change (the start's stage, say)
+        and written after it would undo that change in the store."""
+        async with table.lock:
+            if table.meta.get("message_id") == message_id:
+                return
+            meta = {**table.meta, "message_id": message_id}
+            await self._write(table, self.store.set_meta(table.id, meta))
+            table.meta = meta
 
     def _require_lobby(self, table: Table) -> None:
         if table.stage != LOBBY:
