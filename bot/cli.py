@@ -175,9 +175,9 @@ def _add_play_options(pp: argparse.ArgumentParser) -> None:
     pp.add_argument("--level", choices=tuple(levels), default=None,
                     help="the AI players' level (default: the game's weakest; " + each(
                         lambda name, kind: f"{name}: {', '.join(kind.ai_levels)}") + ")")
+    rules = {name: house_rules(kind) for name, kind in GAMES.items()}
     pp.add_argument("--options", default="", help="comma-separated house rules (" + each(
-        lambda name, kind: f"{name}: {house_rules(kind)}" if house_rules(kind) else "")
-        + ")")
+        lambda name, kind: f"{name}: {rules[name]}" if rules[name] else "") + ")")
     pp.add_argument("--target", type=int, default=None,
                     help="the game's target: the score to reach, or the deals to win "
                     "(default: the game's)")

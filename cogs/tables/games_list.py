@@ -52,7 +52,9 @@ class GamesListRoom(Room):
         where = "dm" if where == "dm" else "channel"
         await self.set_member_setting(guild, interaction.user.id, "turn_pings", where)
         # A DM is read by them alone: in their Discord's language, not the server's
-        # (the ping has no interaction to read it from).
+        # (the ping has no interaction to read it from). An interaction's `locale` is
+        # "the selected language of the invoking user":
+        # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
         await self.set_member_setting(guild, interaction.user.id, "language",
                                       language_of(interaction.locale)
                                       if where == "dm" else None)
