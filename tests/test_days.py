@@ -27,6 +27,8 @@ from bot.tables.service import (
     DEFAULT_REMINDERS,
     LOBBY,
     MAX_TURN_TIMER,
+    PAUSE_CHANNEL,
+    PAUSE_GUILD,
     PLAYING,
     POST_TIMEOUT,
     Table,
@@ -449,4 +451,48 @@ async def test_a_reminder_waits_for_the_database_and_is_sent_once() -> None:
         "turn": 0, "points": ["50%"]}
     await _advance(clock, 60)
     assert len(events.reminders()) == 1
+    await _stop(service)
+
+
+# ------------------------------------------------------------------ pauses
+
+
+async def test_a_paused_table_runs_no_clock_and_plays_on_with_a_fresh_turn(
+        tmp_path: Path) -> None:
+    """A table held for a reason (its channel gone, the bot removed, every human away)
+    times out nobody and moves no AI, across a restart; lifted, the turn starts afresh."""
+    clock = FakeClock()
+    ai = Levels()
+    path = tmp_path / "pause.sqlite3"
+    service = await _service(clock, path, ai=ai)
+    table = await _humans(service, turn_timer=DAY)
+    await _until(lambda: clock.sleepers == 1, "the turn's clock sleeps")
+    assert await service.pause(table.id, PAUSE_CHANNEL)
+    assert not await service.pause(table.id, PAUSE_CHANNEL)  # held for that already
+    assert await service.pause(table.id, PAUSE_GUILD)
+    assert table.paused == {PAUSE_CHANNEL, PAUSE_GUILD} and table.turn_deadline is None
+    version = table.version
+    await _stop(service)
+    service = await _service(clock, path, ai=ai)  # a restart keeps the pause
+    [table] = await service.restore()
+    assert table.paused == {PAUSE_CHANNEL, PAUSE_GUILD}
+    clock.advance(3 * DAY)
+    await asyncio.sleep(0.05)
+    assert table.version == version and ai.asked == [] and clock.sleepers == 0
+    assert await service.resume(table.id, PAUSE_CHANNEL)
+    assert table.paused == {PAUSE_GUILD} and clock.sleepers == 0  # still held
+    assert not await service.resume(table.id, PAUSE_CHANNEL)
+    resumed_at = clock.time()
+    assert await service.resume(table.id, PAUSE_GUILD)
+    assert table.paused == frozenset() and table.turn_since is not None
+    assert table.turn_since >= resumed_at  # the whole day again, from now
+    assert table.turn_deadline == table.turn_since + DAY
+    await _until(lambda: clock.sleepers == 1, "the turn's clock sleeps again")
+    stored = await service.store.get_game(table.id)
+    assert stored is not None and "paused" not in stored.meta
+    assert stored.turn_since == table.turn_since
+    await _advance(clock, DAY - 60)
+    assert table.version == version and ai.asked == []
+    clock.advance(60)
+    await _until(lambda: table.version == version + 1, "the AI plays the timed-out turn")
     await _stop(service)

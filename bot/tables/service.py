@@ -88,6 +88,15 @@ POST_FINAL = "final_standings"  # {}: the game's final standings
 POST_TIMEOUT = "timeout"
 POST_CLAIM = "claim"  # {"seat": s, "action": record action}: s claimed the rest of the deal
 
+# Why a table waits (its meta "paused", a list of these): while any reason stands no
+# turn timer runs, no AI moves and so nothing is rated. Each reason is set and lifted on
+# its own (`TableService.pause`, `TableService.resume`); the table plays on when the
+# last one is lifted, the turn to play given its whole time again.
+PAUSE_CHANNEL = "channel"  # the table's channel is gone, or the bot may not post there
+PAUSE_GUILD = "guild"  # the bot was removed from the server, or the server is away
+PAUSE_ABSENT = "absent"  # every human seated at the table is away or timed out
+PAUSE_REASONS = (PAUSE_CHANNEL, PAUSE_GUILD, PAUSE_ABSENT)
+
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
 # sets its defaults for new tables (the cog passes them to `create`).
 TABLE_SWITCHES: dict[str, bool | None] = {
@@ -271,7 +280,7 @@ class Table:
         limit = self.turn_timer
         seat = self.to_act
         if not limit or seat is None or self.seats[seat].played_by_ai \
-                or self.turn_since is None:
+                or self.turn_since is None or self.paused:
             return None
         return self.turn_since + limit
 
@@ -344,6 +353,11 @@ class Table:
     def message_id(self) -> int | None:
         value = self.meta.get("message_id")
         return int(value) if value is not None else None
+
+    @property
+    def paused(self) -> frozenset[str]:
+        """Why the table waits (PAUSE_REASONS; empty: it plays)."""
+        return frozenset(self.meta.get("paused") or ())
 
     def switch(self, name: str) -> bool:
         """A table switch (TABLE_SWITCHES): its own value, else the default."""
@@ -890,6 +904,61 @@ class TableService:
             await self._write(table, self.store.set_meta(table.id, meta))
             table.meta = meta
 
+    async def pause(self, table_id: int, reason: str) -> bool:
+        """Hold the table for `reason` (PAUSE_REASONS): stored first, then no timer
+        runs and no AI moves until every reason is lifted. False if it was held for
+        that reason already (or is no longer live)."""
+        table = self._tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            return False
+        async with table.lock:
+            if reason not in PAUSE_REASONS:
+                raise ValueError(f"unknown pause reason {reason!r}")
+            if reason in table.paused:
+                return False
+            meta = {**table.meta, "paused": sorted(table.paused | {reason})}
+            await self._write(table, self.store.set_meta(table.id, meta))
+            table.meta = meta
+        self._stop_clocks(table)
+        return True
+
+    async def resume(self, table_id: int, reason: str) -> bool:
+        """Lift `reason`; once no reason stands the table plays on, the turn to play
+        starting afresh (a member is never timed out for the time the table waited).
+        False if the table was not held for `reason`."""
+        table = self._tables.get(table_id)
+        if table is None or reason not in table.paused:
+            return False
+        async with table.lock:
+            if reason not in table.paused:
+                return False
+            left = sorted(table.paused - {reason})
+            meta = {k: v for k, v in table.meta.items() if k != "paused"}
+            if left:
+                meta["paused"] = left
+            now = self.clock.time()
+            await self._write(table, self._resume_writes(table, meta, now, not left))
+            table.meta = meta
+            if not left:
+                table.turn_since = now
+                table.last_activity = time.monotonic()
+        self._schedule_ai(table)
+        return True
+
+    async def _resume_writes(self, table: Table, meta: dict[str, Any], now: float,
+                             playing: bool) -> None:
+        async with self.store.transaction():
+            await self.store.set_meta(table.id, meta)
+            if playing and table.stage == PLAYING:
+                await self.store.set_turn_since(table.id, now)
+
+    def _stop_clocks(self, table: Table) -> None:
+        """Cancel the table's turn timer and AI task (a paused table's)."""
+        for tasks in (self._timers, self._ai_tasks):
+            task = tasks.pop(table.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
     def _require_lobby(self, table: Table) -> None:
         if table.stage != LOBBY:
             raise TableError("already_started")
@@ -1190,7 +1259,7 @@ class TableService:
         """If the seat to act is an AI (or away), play its turn after a short pause; if it
         is a human and the table has a turn timer, start the clock."""
         self._arm_timer(table)
-        if self.closed or table.stage != PLAYING:
+        if self.closed or table.stage != PLAYING or table.paused:
             return
         seat = table.to_act
         if seat is None or not table.seats[seat].played_by_ai:
@@ -1203,7 +1272,7 @@ class TableService:
     async def _ai_loop(self, table: Table) -> None:
         failures = 0  # tries in a row the store refused: the next waits backoff(failures)
         try:
-            while not self.closed and table.stage == PLAYING:
+            while not self.closed and table.stage == PLAYING and not table.paused:
                 seat = table.to_act
                 if seat is None or not table.seats[seat].played_by_ai:
                     self._arm_timer(table)  # a human's turn: their clock starts now
@@ -1234,7 +1303,7 @@ class TableService:
         """Under the table's lock: the AI's action for `seat`, applied, if it is still
         that seat's turn to be played by the AI (else None)."""
         await self._sync(table)
-        if table.stage != PLAYING or table.to_act != seat \
+        if table.stage != PLAYING or table.to_act != seat or table.paused \
                 or not table.seats[seat].played_by_ai:
             return None
         level = table.seats[seat].ai_level or table.kind.ai_levels[0]
@@ -1261,7 +1330,7 @@ class TableService:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         seat = table.to_act
-        if self.closed or table.stage != PLAYING or seat is None \
+        if self.closed or table.stage != PLAYING or seat is None or table.paused \
                 or table.turn_deadline is None:
             return
         self._timers[table.id] = asyncio.create_task(
@@ -1270,7 +1339,7 @@ class TableService:
     def _turn_moved(self, table: Table, seat: int, version: int) -> bool:
         """Whether the turn the timer was armed for is over (or the service stops)."""
         return (self.closed or table.stage != PLAYING or table.version != version
-                or table.to_act != seat or table.seats[seat].played_by_ai)
+                or table.paused or table.to_act != seat or table.seats[seat].played_by_ai)
 
     async def _timer(self, table: Table, seat: int, version: int) -> None:
         try:
