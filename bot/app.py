@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.discord import RequestBudget, api_route, counted, no_mentions
+from bot.discord.access import ChannelAccess
 from bot.endpoints import apply_discord_endpoints
 from bot.games import COGS, GAMES
 from bot.render import seat_label
@@ -68,6 +69,9 @@ class AmerikanerBot(commands.AutoShardedBot):
         # This process's share of the token's requests a second (bot/discord/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
+        # Where the bot may write, and its invalid requests (bot/discord/access.py): a
+        # channel that refused the bot or is gone is sent nothing until that changes.
+        self.access = ChannelAccess(clock=settings.clock.time)
         # Nobody is pinged unless a send names them (bot.discord.pinging_user): names and
         # typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -91,10 +95,24 @@ class AmerikanerBot(commands.AutoShardedBot):
         async def before_request(session: aiohttp.ClientSession, context: Any,
                                  params: aiohttp.TraceRequestStartParams) -> None:
             route = api_route(params.url.path)
-            if route is not None and counted(route, self.application_id):
+            if route is None:
+                return
+            # Before the budget: a request not sent spends no slot of it.
+            blocked = self.access.refusal(route)
+            if blocked is not None:
+                raise blocked  # passes out of discord.py to the sender (not an OSError)
+            if counted(route, self.application_id):
                 await self.budget.spend(params.method, route)
 
+        async def after_request(session: aiohttp.ClientSession, context: Any,
+                                params: aiohttp.TraceRequestEndParams) -> None:
+            route = api_route(params.url.path)
+            if route is not None:
+                self.access.answered(route, params.response.status,
+                                     params.response.headers.get("X-RateLimit-Scope"))
+
         trace.on_request_start.append(before_request)
+        trace.on_request_end.append(after_request)
         return trace
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

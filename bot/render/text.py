@@ -523,6 +523,7 @@ PLATFORM_CODES = (*_VARIANTS, *_WITH_PARAMS, *_fixed())
 BUTTON_LABELS: dict[str, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
+    "end_table": N_("End the table"),  # /games, a table whose channel is gone
     "start": N_("Start"),
     "hint": N_("Hint"),
     "review": N_("Review the hand"),
@@ -817,6 +818,13 @@ def dm_failed_text() -> str:
              "messages from this server may be closed), so your turn pings come in the "
              "table's channel again. Open them and choose direct messages again with "
              "/notify where:dm.")
+
+
+def gone_standings_text(server: str) -> str:
+    """By DM to each member of a table whose channel is gone (deleted): its standings,
+    which have nowhere else to go."""
+    return _("The channel of your table on {server} is gone, so here are its standings "
+             "as they stand at the end.").format(server=server)
 
 
 def notify_text(where: str) -> str:

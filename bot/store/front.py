@@ -226,12 +226,14 @@ def _games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]
             for game_id, fields in games.items()]
 
 
-def _cancel_game(d: Dialect, game_id: int, now: float) -> Program[bool]:
+def _cancel_game(d: Dialect, game_id: int, now: float,
+                 posts: Sequence[tuple[str, str]] = ()) -> Program[bool]:
     status, _, _ = yield from _lock_game(d, game_id)
     if status != "active":
         return False
     yield stmt("run", "UPDATE games SET status = 'cancelled', finished_at = $1, "
                     "updated_at = $1 WHERE id = $2", (now, game_id))
+    yield from _add_posts(d, game_id, posts, now)  # what the end obliges the bot to post
     return True
 
 
@@ -845,10 +847,12 @@ class StoreFront:
         game was already finished or cancelled, so a game is never counted twice."""
         await self._write(_finish_game, game_id, checked_results(results), self._now())
 
-    async def cancel_game(self, game_id: int) -> bool:
-        """Cancel an active game (its record is kept, no results). Returns False if
-        it was already finished or cancelled."""
-        return await self._write(_cancel_game, game_id, self._now())
+    async def cancel_game(self, game_id: int, posts: Sequence[Post] = ()) -> bool:
+        """Cancel an active game (its record is kept, no results), with the `posts` it
+        obliges the bot to make, in one transaction. Returns False if it was already
+        finished or cancelled."""
+        rows = [(p.kind, dumps(p.params)) for p in posts]
+        return await self._write(_cancel_game, game_id, self._now(), rows)
 
     # ---------------------------------------------------------- leaderboard, stats
 

@@ -9,8 +9,11 @@ nonce, which Discord answers with the message it already has instead of a second
 (`enforce_nonce`), so nothing is posted twice.
 
 This module knows nothing of Discord: the `send` function it is given renders a post and
-sends it, returning the message id, or None if it can never be posted (the channel is
-gone, or the bot may not write there); any exception means "try again later".
+sends it, returning the message id, or None if it need not or can never be posted (the
+game ended meanwhile, the channel is gone for good); `Held` means the post cannot go
+out now (the bot may not write in the channel): it stays pending, with every later post
+of its game, until the game is kicked again (its channel's rights are back) or the next
+start; any other exception means "try again later".
 
 When the database does not answer (reading the pending posts, or marking one posted),
 the worker waits and tries again, doubling its wait up to `retry_cap`, until it answers:
@@ -35,6 +38,12 @@ Send = Callable[[PostRow], Awaitable[int | None]]
 _T = TypeVar("_T")
 
 RETRIES = 5  # tries of one post in a row before it waits for the next kick or restart
+
+
+class Held(Exception):  # noqa: N818 (a state of the post, not an error)
+    """Raised by `send`: the post cannot go out now (its channel refuses the bot, the
+    table waits). It stays pending, and so do the game's later posts (their order
+    holds), until the game is kicked again or the next start."""
 
 
 def post_nonce(row: PostRow) -> str:
@@ -140,6 +149,9 @@ class Outbox:
                 message_id = await self.send(row)
             except asyncio.CancelledError:
                 raise
+            except Held as held:
+                log.info("post %s of game %s held: %s", row.kind, row.game_id, held)
+                return False
             except Exception:
                 log.warning("could not post %s of game %s (try %d)", row.kind, row.game_id,
                             attempt + 1, exc_info=True)

@@ -892,6 +892,26 @@ class TableService:
             self._unregister(table)
         return table
 
+    async def end_unreachable(self, table_id: int, user_id: int) -> Table:
+        """End a table whose channel is gone or refuses the bot (it waits for
+        PAUSE_CHANNEL), by any member seated there: nobody could end it in its channel.
+        Cancelled (nothing rated), with the standings as they stood posted to the
+        members (POST_FINAL, `ended`), in one write."""
+        table = self.require(table_id)
+        async with table.lock:
+            await self._sync(table)
+            if table.seat_of(user_id) is None:
+                raise TableError("not_seated")
+            if PAUSE_CHANNEL not in table.paused:
+                raise TableError("not_host", action="cancel")
+            posts = [Post(POST_FINAL, {"ended": True})] if table.stage == PLAYING else []
+            await self._write(table, self.store.cancel_game(table.id, posts))
+            table.stage = CANCELLED
+            self._unregister(table)
+        if self.outbox is not None and posts:
+            self.outbox.kick(table.id)
+        return table
+
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember the public table message, so that it is edited after a restart.
         Under the table's lock, as every change of its meta: the meta is written whole,

@@ -287,6 +287,29 @@ class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
                                    1, edit=False, ephemeral=True)
 
 
+# ----------------------------------------------------------------- a channel gone
+
+class GoneEndButton(TableAction, template=on_table("gone:end")):
+    """/games' End for a table whose channel is gone or refuses the bot: any member
+    seated there ends it (cogs/tables/lifecycle.py)."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.end_unreachable(interaction, table)
+
+
+class GoneLeaveButton(TableAction, template=on_table("gone:leave")):
+    """/games' Leave for a table whose channel is gone or refuses the bot."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.leave_unreachable(interaction, table)
+
+
 # ----------------------------------------------------------------- what no class takes
 
 class OldButton(TableAction, template=_none_of("amk")):
@@ -309,4 +332,5 @@ class OldSelect(OldButton, template=_none_of("amks")):
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, HostMenu, HouseRulesMenu,
     RulesButton, HandButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
-    ReviewButton, RematchButton, StandingsLeaderboard, OldButton, OldSelect)
+    ReviewButton, RematchButton, StandingsLeaderboard, GoneEndButton, GoneLeaveButton,
+    OldButton, OldSelect)

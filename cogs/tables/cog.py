@@ -24,6 +24,7 @@ from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton
 from cogs.tables.errors import answer_error, game_of, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
 from cogs.tables.guards import check_place
+from cogs.tables.lifecycle import LifecycleRoom
 from cogs.tables.lobby import LobbyRoom
 from cogs.tables.panels import PanelsRoom
 from cogs.tables.pings import PingsRoom
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, GamesListRoom,
-             BoardsRoom, SettingsRoom, commands.Cog):
+             BoardsRoom, SettingsRoom, LifecycleRoom, commands.Cog):
     """The part of every table that no game owns: each room's methods, one cog."""
 
     def __init__(self, bot: TableBot) -> None:
@@ -66,6 +67,9 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         # channels): the next table message leaves its buttons be.
         self._summarised: dict[int, int] = {}
         self._message_locks: dict[int, asyncio.Lock] = {}
+        # channel -> the games whose posts wait there for the bot's rights
+        # (cogs/tables/posts.py): kicked when the rights are back (lifecycle.py).
+        self._held_posts: dict[int, set[int]] = {}
         self._background: set[asyncio.Future[None]] = set()  # stores of panels
         # (guild, user) -> the member's own settings there (the store's), as read once.
         self._members: dict[tuple[int, int], dict[str, Any]] = {}

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.config import Clock
 from bot.discord import EditQueue, RequestBudget
+from bot.discord.access import Blocked, ChannelAccess
 from bot.render import (
     Panel,
     button_label,
@@ -34,9 +35,10 @@ ResultT = TypeVar("ResultT")
 PAGE_SIZE = 10
 # What a request made after the answer may meet and let go: Discord refusing it, the
 # bot's HTTP session closed under it because the bot is stopping (aiohttp's RuntimeError),
-# or the connection lost on the way (aiohttp's ClientError). The answer has been given;
+# or the connection lost on the way (aiohttp's ClientError), or not sent at all: its
+# channel refuses the bot or is gone (bot.discord.access.Blocked). The answer has been given;
 # answering the click again with an error would be wrong.
-LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError)
+LET_GO = (discord.HTTPException, RuntimeError, aiohttp.ClientError, Blocked)
 
 # Discord's limits for components and autocomplete (those of text: bot/render/text.py).
 # Over one, Discord refuses the whole reply, and the user sees "This interaction failed".
@@ -189,6 +191,7 @@ class TableBot(Protocol):
     tables: TableService
     outbox: Outbox
     budget: RequestBudget
+    access: ChannelAccess
     settings: Any
     tree: app_commands.CommandTree[Any]
 
@@ -223,5 +226,6 @@ class Room:
     _languages: dict[int, str]
     _summarised: dict[int, int]
     _message_locks: dict[int, asyncio.Lock]
+    _held_posts: dict[int, set[int]]
     _background: set[asyncio.Future[None]]
     _members: dict[tuple[int, int], dict[str, Any]]

@@ -20,6 +20,7 @@ from bot.render.text import (
 )
 from bot.tables import Table, TableError
 from bot.tables.service import (
+    PAUSE_CHANNEL,
     PLAYING,
 )
 from cogs.tables.common import Components, Room, jump_url, mark_committed, table_link, to_embed
@@ -91,6 +92,14 @@ class GamesListRoom(Room):
             link.label = f"{number}. {button_label('to_table')}"
             link.row = row
             view.add_item(link)
+            if PAUSE_CHANNEL in table.paused:
+                # Its channel is gone or refuses the bot: nobody can end or leave the
+                # table there (cogs/tables/lifecycle.py).
+                for op, label in (("gone:end", "end_table"), ("gone:leave", "leave")):
+                    button = TableButton(table.id, op, style=discord.ButtonStyle.secondary,
+                                         label=f"{number}. {button_label(label)}")
+                    button.item.row = row
+                    view.add_item(button)
         if pages > 1:
             view.add_item(GamesButton(current - 1, button_label("previous"),
                                       disabled=current <= 1))

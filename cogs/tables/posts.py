@@ -7,15 +7,18 @@ import logging
 
 import discord
 
+from bot.discord.access import GONE, REFUSED, UNKNOWN_CHANNEL, Blocked
 from bot.render import (
     claim_text,
+    gone_standings_text,
     seat_label,
     seat_names,
     timeout_text,
 )
 from bot.store import PostRow
 from bot.tables import Table
-from bot.tables.outbox import post_nonce
+from bot.tables.names import safe_markdown
+from bot.tables.outbox import Held, post_nonce
 from bot.tables.service import (
     LOBBY,
     PLAYING,
@@ -25,8 +28,15 @@ from bot.tables.service import (
     POST_TABLE_MESSAGE,
     POST_TIMEOUT,
 )
-from cogs.tables.common import Room, to_embed
-from cogs.tables.views import final_panel, final_view, summary_view, totals_chart, with_picture
+from cogs.tables.common import LET_GO, Room, to_embed
+from cogs.tables.views import (
+    final_panel,
+    final_view,
+    summary_view,
+    table_panel,
+    totals_chart,
+    with_picture,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,56 +56,111 @@ class PostsRoom(Room):
             return await self._send_post_of(table, row)
 
     async def _send_post_of(self, table: Table, row: PostRow) -> int | None:
+        if self.bot.access.blocked(row.channel_id) == GONE:
+            return await self._post_elsewhere(table, row)
+        try:
+            return await self._send_to_channel(table, row)
+        except Blocked as exc:
+            # Not sent: the channel refused the bot before, or is gone (bot/discord/
+            # access.py). A throttled request is tried again later (the outbox's retry).
+            if exc.reason == GONE:
+                return await self._post_elsewhere(table, row)
+            if exc.reason != REFUSED:
+                raise
+            await self._post_refused(table, row, f"channel {exc.channel_id} refuses the bot")
+        except (discord.Forbidden, discord.NotFound) as exc:
+            gone = isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL
+            if gone:
+                await self._channel_lost(table, gone=True)
+                return await self._post_elsewhere(table, row)
+            await self._post_refused(table, row, f"{exc.status} {exc.code}")
+        raise AssertionError("unreachable")
+
+    async def _channel_lost(self, table: Table, *, gone: bool) -> None:
+        if table.stage in (LOBBY, PLAYING):
+            await self.lost_channel(table, gone=gone)  # type: ignore[attr-defined]
+        elif gone:
+            self.bot.access.gone(table.channel_id)
+        else:
+            self.bot.access.refuse(table.channel_id)
+
+    async def _post_refused(self, table: Table, row: PostRow, why: str) -> None:
+        """Discord refused the post (403: the bot's rights in the channel are gone):
+        it is not dropped. It stays pending, with the game's later posts behind it,
+        and goes out when the rights are back (cogs/tables/lifecycle.py kicks the
+        outbox) or after a restart; the table waits meanwhile."""
+        log.warning("table %s: its %s post is held: %s", table.id, row.kind, why)
+        await self._channel_lost(table, gone=False)
+        self._held_posts.setdefault(row.channel_id, set()).add(table.id)
+        raise Held(why)
+
+    async def _post_elsewhere(self, table: Table, row: PostRow) -> int | None:
+        """A post for a channel that is gone for good: the final standings go to each
+        seated member by DM (where their DMs are open); the rest is in the record
+        (export), with nowhere to show it. None: done, no message in the channel."""
+        if row.kind != POST_FINAL:
+            log.info("table %s: its channel %s is gone: its %s post is not posted",
+                     table.id, row.channel_id, row.kind)
+            return None
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        for user in sorted({s.user_id for s in table.seats if s.user_id is not None}):
+            with await self._dm_language(table.guild_id, user):  # type: ignore[attr-defined]
+                text = gone_standings_text(server)
+                panel = table_panel(table) if row.params.get("ended") else final_panel(table)
+                embed = to_embed(panel)
+            try:
+                dm = await self.bot.create_dm(discord.Object(id=user))
+                # A nonce of its own for each member (Discord checks them per sender).
+                await dm.send(text, embed=embed, nonce=f"{row.id}.{user % 10**12}"[:25])
+            except LET_GO as exc:
+                log.info("table %s: its final standings could not reach %s by DM (%r)",
+                         table.id, user, exc)
+        return None
+
+    async def _send_to_channel(self, table: Table, row: PostRow) -> int | None:
         channel = self.bot.get_partial_messageable(row.channel_id)
         nonce = post_nonce(row)
-        try:
-            if row.kind == POST_HAND_SUMMARY:
-                return await self._post_summary(table, int(row.params["hand_index"]), nonce)
-            elif row.kind == POST_FINAL:
-                chart = await totals_chart(table)
-                message = await channel.send(
-                    embed=with_picture(to_embed(final_panel(table)), chart),
-                    view=final_view(table), nonce=nonce,
-                    **({"file": chart} if chart is not None else {}))
-                # The last table message shows the last hand's summary (an edit, or,
-                # where it could not be edited, it was retired when the summary was
-                # posted): it is left as it is, after a restart too.
-                self._summarised.pop(table.id, None)
-                self._edits.forget(table.id)
-            elif row.kind == POST_TABLE_MESSAGE:
-                if table.stage not in (LOBBY, PLAYING):
-                    # The game ended or was cancelled meanwhile: the old message keeps
-                    # the summary it shows (the next summary is posted apart).
-                    log.info("table %s ended before its new table message was posted: "
-                             "none is", table.id)
-                    return None
-                self._summarised.pop(table.id, None)
-                # Only a message too old to edit loses its buttons here: a deleted one
-                # cannot, and the last hand's table message shows its summary (with
-                # Review and My hand), or was retired when the summary was posted.
-                message = await self._post_table_message(
-                    table, nonce, retire=row.params.get("why") == "too_old")
-            elif row.kind == POST_CLAIM:
-                message = await channel.send(
-                    claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
-            elif row.kind == POST_TIMEOUT:
-                seat = int(row.params["seat"])
-                played = table.kind.words.describe_action(row.params["action"])
-                message = await channel.send(
-                    timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
-            else:
-                log.error("unknown post %r of table %s", row.kind, table.id)
+        if row.kind == POST_HAND_SUMMARY:
+            return await self._post_summary(table, int(row.params["hand_index"]), nonce)
+        elif row.kind == POST_FINAL:
+            chart = await totals_chart(table)
+            panel = table_panel(table) if row.params.get("ended") else final_panel(table)
+            message = await channel.send(
+                embed=with_picture(to_embed(panel), chart),
+                view=final_view(table), nonce=nonce,
+                **({"file": chart} if chart is not None else {}))
+            # The last table message shows the last hand's summary (an edit, or,
+            # where it could not be edited, it was retired when the summary was
+            # posted): it is left as it is, after a restart too.
+            self._summarised.pop(table.id, None)
+            self._edits.forget(table.id)
+        elif row.kind == POST_TABLE_MESSAGE:
+            if table.stage not in (LOBBY, PLAYING):
+                # The game ended or was cancelled meanwhile: the old message keeps
+                # the summary it shows (the next summary is posted apart).
+                log.info("table %s ended before its new table message was posted: "
+                         "none is", table.id)
                 return None
-        except (discord.Forbidden, discord.NotFound) as exc:
-            log.warning("table %s: Discord refused its %s post: %s %s (%s)", table.id,
-                        row.kind, exc.status, exc.code, exc.text)
-            if row.kind == POST_TABLE_MESSAGE:
-                # Not posted: the table's next change tries its old message again (and
-                # replaces it again if it must), rather than wait for this post.
-                self._replacing.pop(table.id, None)
+            # Only a message too old to edit loses its buttons here: a deleted one
+            # cannot, and the last hand's table message shows its summary (with
+            # Review and My hand), or was retired when the summary was posted. The
+            # old message is known to show a summary until the new one is posted
+            # (_post_table_message): a post that fails leaves the summary be.
+            message = await self._post_table_message(
+                table, nonce, retire=row.params.get("why") == "too_old")
+        elif row.kind == POST_CLAIM:
+            message = await channel.send(
+                claim_text(seat_label(table.seats, int(row.params["seat"]))), nonce=nonce)
+        elif row.kind == POST_TIMEOUT:
+            seat = int(row.params["seat"])
+            played = table.kind.words.describe_action(row.params["action"])
+            message = await channel.send(
+                timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
+        else:
+            log.error("unknown post %r of table %s", row.kind, table.id)
             return None
         return message.id
-
 
     async def _post_summary(self, table: Table, index: int, nonce: str) -> int | None:
         """A hand's summary. Quiet channels: it takes the place of the hand's table

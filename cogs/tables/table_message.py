@@ -20,6 +20,7 @@ from bot.discord import (
     too_old_for_edits,
     worth_another_try,
 )
+from bot.discord.access import GONE, REFUSED, THREAD_ARCHIVED, UNKNOWN_CHANNEL, Blocked
 from bot.i18n import set_locale
 from bot.store import Post
 from bot.tables import Table
@@ -120,6 +121,13 @@ class TableMessageRoom(Room):
                                    **pictures)
         except discord.HTTPException as exc:
             await self._edit_refused(table, message_id, exc)
+        except Blocked as exc:
+            # Not sent: the channel refused the bot before (or is gone). The table
+            # waits; its message is shown afresh when the rights are back.
+            if exc.reason in (REFUSED, GONE):
+                await self.lost_channel(table, gone=exc.reason == GONE)  # type: ignore[attr-defined]
+                return
+            raise Retry(f"held: {exc.reason}") from None
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
             raise Retry(f"connection: {exc!r}") from None
 
@@ -151,11 +159,20 @@ class TableMessageRoom(Room):
             return
         if worth_another_try(exc.status):
             raise Retry(f"{exc.status} {exc.code}") from None
+        if exc.code == THREAD_ARCHIVED:
+            # The table's thread was archived (no new message for its auto-archive
+            # duration): the bot unarchives it and edits again; refused, the table
+            # waits (cogs/tables/lifecycle.py).
+            if await self.unarchive(table):  # type: ignore[attr-defined]
+                raise Retry("the thread was archived") from None
+            return
         # 403 (the bot may no longer see or write in the channel), 404 (the channel is
-        # gone): not worth another try (bot.discord.worth_another_try). The next change
-        # tries again.
+        # gone): not worth another try (bot.discord.worth_another_try): the bot writes
+        # there no more and the table waits until the rights are back.
         log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
                     exc.status, exc.code, exc.text)
+        if exc.status == 403 or exc.code == UNKNOWN_CHANNEL:
+            await self.lost_channel(table, gone=exc.status == 404)  # type: ignore[attr-defined]
 
     async def _replace_table_message(self, table: Table, old: int, why: str) -> None:
         """Post a fresh table message at the bottom of the channel, through the outbox
@@ -195,6 +212,10 @@ class TableMessageRoom(Room):
             self._pictured.pop(table.id, None)  # a fresh message has no picture to keep
         await self.tables.set_message(table, message.id)
         self._replacing.pop(table.id, None)
+        # Only now is the old message no longer the live one: until the new one is
+        # posted, the old one may show the last hand's summary, which no edit of the
+        # table may overwrite (issue 37: a failed post had dropped this mark first).
+        self._summarised.pop(table.id, None)
         if to_embed(table_panel(table)).to_dict() != shown:
             self.request_refresh(table)  # the table moved while the post was made
         if retire and old is not None and old != message.id:

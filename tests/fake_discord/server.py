@@ -11,6 +11,7 @@ import re
 import secrets
 import time
 import zlib
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 
 from .clock import FakeClock
 from .commands import validate_command, validate_commands
+from .lifecycle import Lifecycle
 from .mentions import NO_PINGS, PARSE_ALL, PARSE_USERS, Pings, compute_pings
 from .models import (
     APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
@@ -259,7 +261,7 @@ class _Conn:
         await self.send_raw(json.dumps(payload))
 
 
-class FakeDiscord:
+class FakeDiscord(Lifecycle):
     """Fake Discord REST API v10 + gateway on 127.0.0.1 (random port).
 
     Example::
@@ -367,6 +369,11 @@ class FakeDiscord:
         #: 4xx answers other than unknown routes/401 (bad payloads, double callbacks...)
         self.client_errors: list[tuple[RecordedRequest, dict[str, Any]]] = []
         self.rate_limited: list[RecordedRequest] = []
+        #: when each invalid request (401, 403, 429) was answered, in the last 10 minutes;
+        #: every one, and the most in any 10 minutes (lifecycle.py, INVALID_LIMIT)
+        self.invalid_times: deque[float] = deque()
+        self.invalid_total = 0
+        self.invalid_peak = 0
         #: posts held to test crashes between a commit and its post (PostGate)
         self.post_gate: PostGate | None = None
         #: (author id, nonce) -> (when, message id): Discord answers a post whose nonce
@@ -850,7 +857,9 @@ class FakeDiscord:
         return data
 
     def _guilds_of(self, session: _Session) -> list[FakeGuild]:
-        return [g for g in self.guilds.values() if session.receives(g.id)]
+        # (a server that removed the bot is not the bot's: lifecycle.remove_bot)
+        return [g for g in self.guilds.values()
+                if session.receives(g.id) and self.bot_user.id in g.members]
 
     async def _request_members(self, conn: _Conn, d: dict[str, Any]) -> None:
         if conn.session is None:
@@ -930,6 +939,7 @@ class FakeDiscord:
                 _log.warning("fake discord answered %s %s: %s", request.method, sub, err)
             response = json_response(err, exc.status)
         record.status = response.status
+        self._count_invalid(response.status, dict(response.headers))
         await self._notify()
         return response
 
@@ -1177,6 +1187,8 @@ class FakeDiscord:
             return 0
         parent = self.channels.get(ch.parent_id) if isinstance(ch, FakeThread) else ch
         member = guild.members.get(uid)
+        if member is None and uid == self.bot_user.id:
+            return 0  # removed from the server (lifecycle.remove_bot): no access at all
         perms = apply_overwrites(
             guild.member_permissions(uid), parent.overwrites if parent else {},
             guild_id=guild.id, user_id=uid, roles=member.roles if member else [])

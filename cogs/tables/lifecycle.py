@@ -1,0 +1,271 @@
+"""A table's channel and server coming and going (issue 37): a channel deleted, the bot's
+rights there taken away and given back, a thread archived, locked or deleted, the bot
+removed from a server and added back, a server away in an outage.
+
+While its channel is gone or refuses the bot, a table waits (PAUSE_CHANNEL): no turn
+timer, no AI move, nothing rated; its posts stay pending in the outbox. While its server
+has removed the bot or is away, every table there waits (PAUSE_GUILD). Each resumes
+when the bot hears that access is back: an event of Discord's (a channel's or a role's
+permissions changed, the server back), or the next interaction in the channel, whose
+`app_permissions` show the bot's rights there
+(https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
+A table whose channel is gone for good is ended or left from /games
+(cogs/tables/actions.py's GoneEndButton, GoneLeaveButton); its final standings reach the
+seated members by DM (cogs/tables/posts.py).
+
+The events, as discord.py gives them (https://discord.com/developers/docs/topics/gateway-events):
+CHANNEL_DELETE (on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
+GUILD_ROLE_UPDATE (on_guild_role_update), THREAD_UPDATE (on_raw_thread_update),
+THREAD_DELETE (on_raw_thread_delete), GUILD_DELETE without `unavailable` (the bot
+removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CREATE
+(on_guild_join, on_guild_available).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord import is_thread, missing_table_permissions
+from bot.discord.access import GONE
+from bot.render import cancelled_text, left_text
+from bot.tables import Table, TableError
+from bot.tables.names import safe_markdown
+from bot.tables.service import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING
+from cogs.tables.common import LET_GO, Room, mark_committed
+
+log = logging.getLogger(__name__)
+
+
+class LifecycleRoom(Room):
+    """Tables paused and resumed as their channel and server come and go."""
+
+    # ------------------------------------------------------------- the tables
+
+    def _live_tables(self, guild_id: int | None = None) -> list[Table]:
+        return [t for t in self.tables.tables() if t.stage in (LOBBY, PLAYING)
+                and (guild_id is None or t.guild_id == guild_id)]
+
+    def _tables_under(self, channel_id: int) -> list[Table]:
+        """The live tables in a channel or in its threads."""
+        found = []
+        for table in self._live_tables():
+            if table.channel_id == channel_id:
+                found.append(table)
+                continue
+            guild = self.bot.get_guild(table.guild_id)
+            thread = guild.get_thread(table.channel_id) if guild is not None else None
+            if thread is not None and thread.parent_id == channel_id:
+                found.append(table)
+        return found
+
+    async def lost_channel(self, table: Table, *, gone: bool) -> None:
+        """The table's channel refuses the bot (403), or is gone (deleted): the bot
+        sends it nothing more until that changes (bot/discord/access.py), and the table
+        waits."""
+        access = self.bot.access
+        news = access.gone(table.channel_id) if gone else access.refuse(table.channel_id)
+        if await self.tables.pause(table.id, PAUSE_CHANNEL) or news:
+            log.warning("table %s: its channel %s %s: the table waits", table.id,
+                        table.channel_id, "is gone" if gone else "refuses the bot")
+
+    async def channel_back(self, channel_id: int) -> None:
+        """Something says the bot may write in the channel again: its table plays on,
+        and what waited to be posted goes out, in order."""
+        self.bot.access.allow(channel_id)
+        for game_id in self._held_posts.pop(channel_id, set()):
+            self.bot.outbox.kick(game_id)  # (a finished game's final standings, too)
+        table = self.tables.in_channel(channel_id)
+        if table is None or self.bot.access.blocked(channel_id) == GONE:
+            return
+        if PAUSE_CHANNEL in table.paused:
+            await self.tables.resume(table.id, PAUSE_CHANNEL)
+            log.info("table %s: its channel %s takes the bot again: it plays on",
+                     table.id, channel_id)
+        self.bot.outbox.kick(table.id)
+        self.request_refresh(table)  # type: ignore[attr-defined]
+
+    def _rights_in(self, table: Table) -> bool | None:
+        """Whether the bot has what a table needs in its channel, as the cache says
+        (None: the cache does not know the channel)."""
+        return self._rights_there(table.guild_id, table.channel_id)
+
+    def _rights_there(self, guild_id: int, channel_id: int) -> bool | None:
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return None
+        channel = guild.get_channel_or_thread(channel_id)
+        if channel is None:
+            return None
+        have = channel.permissions_for(guild.me)
+        return not missing_table_permissions(have, in_thread=is_thread(channel.type))
+
+    async def _check_rights(self, tables: list[Table], guild_id: int | None = None) -> None:
+        """After a change of permissions: each table plays or waits as its channel's
+        rights say now; the posts of ended games held in a channel of `guild_id` go
+        out if the rights there are back."""
+        if guild_id is not None:
+            for channel_id in list(self._held_posts):
+                if self._rights_there(guild_id, channel_id):
+                    await self.channel_back(channel_id)
+        for table in tables:
+            rights = self._rights_in(table)
+            if rights is True:
+                await self.channel_back(table.channel_id)
+            elif rights is False:
+                await self.lost_channel(table, gone=False)
+
+    async def access_seen(self, interaction: discord.Interaction[Any]) -> None:
+        """An interaction in a table's channel: its `app_permissions` are the bot's
+        there now, so a table waiting for its rights plays on when they are back."""
+        channel_id = interaction.channel_id
+        table = self.tables.in_channel(channel_id) if channel_id is not None else None
+        if table is None or channel_id is None or PAUSE_CHANNEL not in table.paused \
+                or self.bot.access.blocked(channel_id) == GONE:
+            return
+        in_thread = is_thread(getattr(interaction.channel, "type", None))
+        if not missing_table_permissions(interaction.app_permissions, in_thread=in_thread):
+            await self.channel_back(channel_id)
+
+    async def restore_access(self) -> None:
+        """At the start: tables that waited for their channel or server before the
+        restart play on if the cache says access is back."""
+        for table in self._live_tables():
+            if PAUSE_GUILD in table.paused and self.bot.get_guild(table.guild_id):
+                await self._guild_back(table.guild_id)
+            if PAUSE_CHANNEL in table.paused and self._rights_in(table):
+                await self.channel_back(table.channel_id)
+
+    # ------------------------------------------------------------- from /games
+
+    async def end_unreachable(self, interaction: discord.Interaction[Any], table: Table
+                              ) -> None:
+        """/games' End: a member seated at a table whose channel is gone (or refuses the
+        bot) ends it; the standings reach the members by DM (cogs/tables/posts.py)."""
+        await self.tables.end_unreachable(table.id, interaction.user.id)
+        mark_committed(interaction, table, "cancel")
+        self.forget_table(table)  # type: ignore[attr-defined]
+        text = cancelled_text(safe_markdown(interaction.user.display_name))
+        await self.reply(interaction, text)  # type: ignore[attr-defined]
+
+    async def leave_unreachable(self, interaction: discord.Interaction[Any], table: Table
+                                ) -> None:
+        """/games' Leave: the member's seat goes to the AI (it plays once the table
+        plays on), as /leave in the channel would."""
+        if PAUSE_CHANNEL not in table.paused:
+            raise TableError("not_host", action="cancel")
+        await self.tables.leave(table.id, interaction.user.id)
+        mark_committed(interaction, table)
+        await self.reply(interaction,  # type: ignore[attr-defined]
+                         left_text(table.kind.name, table.stage == LOBBY))
+
+    # ------------------------------------------------------------- channels
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        for table in self._tables_under(channel.id):
+            await self.lost_channel(table, gone=True)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        table = self.tables.in_channel(payload.thread_id)
+        if table is not None:
+            await self.lost_channel(table, gone=True)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        await self._check_rights(self._tables_under(after.id), after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self._check_rights(self._live_tables(after.guild.id), after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        table = self.tables.in_channel(payload.thread_id)
+        if table is None:
+            return
+        meta = payload.data.get("thread_metadata") or {}
+        if meta.get("archived"):
+            await self.unarchive(table, locked=bool(meta.get("locked")))
+        else:
+            await self.channel_back(table.channel_id)
+
+    async def unarchive(self, table: Table, *, locked: bool = False) -> bool:
+        """The table's thread was archived (after its auto-archive duration without a
+        new message, or by a moderator): the bot unarchives it, which Discord allows
+        with Send Messages (in threads) unless it is locked, then with Manage Threads
+        (https://discord.com/developers/docs/resources/channel#modify-channel-json-params-thread:
+        "When setting archived to false, when locked is also false, only the
+        SEND_MESSAGES permission is required"). Refused, the table waits. True if the
+        thread is open again."""
+        try:
+            await self.bot.http.edit_channel(  # type: ignore[attr-defined]
+                table.channel_id, archived=False)
+        except discord.NotFound:
+            await self.lost_channel(table, gone=True)
+            return False
+        except discord.Forbidden:
+            log.info("table %s: its thread %s is archived%s and the bot may not open it",
+                     table.id, table.channel_id, " and locked" if locked else "")
+            await self.lost_channel(table, gone=False)
+            return False
+        except LET_GO as exc:
+            log.info("table %s: its thread %s could not be unarchived now (%r)",
+                     table.id, table.channel_id, exc)
+            return False
+        log.info("table %s: its thread %s was archived: unarchived", table.id,
+                 table.channel_id)
+        if PAUSE_CHANNEL in table.paused:
+            await self.channel_back(table.channel_id)
+        return True
+
+    # ------------------------------------------------------------- servers
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._guild_away(guild.id, "removed the bot")
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        await self._guild_away(guild.id, "is unavailable (an outage)")
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._guild_back(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._guild_back(guild.id)
+
+    async def _guild_away(self, guild_id: int, why: str) -> None:
+        tables = self._live_tables(guild_id)
+        for table in tables:
+            await self.tables.pause(table.id, PAUSE_GUILD)
+        if tables:
+            log.warning("server %s %s: its %d table(s) wait", guild_id, why, len(tables))
+
+    async def _guild_back(self, guild_id: int) -> None:
+        """The server is the bot's again: its tables play on where they were (those
+        whose channel refuses the bot or is gone wait on for that)."""
+        for table in self._live_tables(guild_id):
+            self.bot.access.allow(table.channel_id)
+            if PAUSE_GUILD in table.paused:
+                await self.tables.resume(table.id, PAUSE_GUILD)
+                log.info("table %s: its server %s is back: it plays on", table.id, guild_id)
+            await self._check_rights([table])
+            self.bot.outbox.kick(table.id)
+
+    # ------------------------------------------------------------- news of access
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await self.access_seen(interaction)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.restore_access()

@@ -1,0 +1,181 @@
+"""A table's channel and server coming and going (issue 37), as Discord does it
+(tests/fake_discord/lifecycle.py, each rule cited there): the bot's rights in the
+channel taken away mid-game and given back, the channel deleted, the bot removed from
+the server and added back, the table's thread archived.
+
+What must hold: no post is dropped (every hand's summary and the final standings out
+once, in order, once the rights are back); while the channel or the server is away the
+table waits (no AI move, no timer, nothing rated); a table whose channel is gone is
+ended from /games and its standings reach the members by DM; the invalid requests
+(401, 403, 429: Discord restricts an IP at 10,000 in 10 minutes,
+https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans)
+stay a handful.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.app import AmerikanerBot
+from bot.tables.service import CANCELLED, PAUSE_CHANNEL, PAUSE_GUILD, Table
+from tests.e2e.driver import check_finished_game, choose_ai, wait_game_over
+from tests.fake_discord import SEND_MESSAGES, FakeDiscord
+from tests.fake_discord.permissions import Overwrite
+
+
+async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *,
+                   humans: tuple[str, ...] = ("alice",), target: int = 12,
+                   thread: bool = False) -> Table:
+    """A table of `humans` and AIs, every human away: the AI plays it at full speed."""
+    host = humans[0]
+    new = await fake.slash(host, channel, "amerikaner new",
+                           {"players": 4, "target": target, "thread": thread})
+    if thread:
+        await fake.wait_until(lambda: new.followups, what="the link to the thread")
+        (made,) = fake.threads(channel or fake.channel)
+        channel = made
+        lobby = next(m for m in fake.messages(made) if m.buttons())
+    else:
+        assert new.message is not None
+        lobby = fake.message(new.message)
+    for name in humans[1:]:
+        await fake.click_label(name, fake.message(lobby.id), "Join")
+    await choose_ai(fake, host, fake.message(lobby.id), "fill")
+    await fake.click_label(host, fake.message(lobby.id), "Start")
+    channel_id = getattr(channel, "id", None) or fake.channel.id
+    table = bot.tables.in_channel(channel_id)
+    assert table is not None and table.stage == "playing"
+    for name in humans:
+        await fake.slash(name, channel, "amerikaner away")
+    return table
+
+
+async def time_passes(fake: FakeDiscord, bot: AmerikanerBot, seconds: float) -> None:
+    """The fake's clock moves on (a waiting table has no clock running: no turn timer
+    sleeps and no AI turn is scheduled, as tests/test_days.py checks of the service)."""
+    fake.clock.advance(seconds)
+    await asyncio.sleep(0.1)  # (any sleeper woken by the move has looked at the clock)
+    assert not bot.tables._timers and not bot.tables._ai_tasks
+
+
+@pytest.mark.parametrize("heard", ["event", "interaction"])
+async def test_rights_revoked_mid_game_and_restored(fake: FakeDiscord, bot: AmerikanerBot,
+                                                    heard: str) -> None:
+    """The bot's role may no longer post in the channel mid-game, then may again: the
+    table waits meanwhile, and every hand's summary and the final standings go out once,
+    in order, after (old code: each refused post was dropped for good, 403 after 403).
+    `event`: the bot hears of both changes (CHANNEL_UPDATE); `interaction`: it hears of
+    neither (a member's roles: no event without the members intent), meets the 403 once,
+    and learns its rights are back from the next interaction in the channel
+    (`app_permissions`)."""
+    table = await ai_table(fake, bot)
+    await fake.wait_until(lambda: table.game is not None and len(table.game.hands) >= 2,
+                          60, "the second hand")
+    bot_id = fake.bot_user.id
+    if heard == "event":
+        await fake.set_bot_permissions(fake.channel, deny=SEND_MESSAGES)
+    else:  # changed without a word to the bot
+        fake.channel.overwrites[bot_id] = Overwrite(bot_id, 1, 0, SEND_MESSAGES)
+    await fake.wait_until(lambda: PAUSE_CHANNEL in table.paused, 30, "the table to wait")
+    version = table.version
+    await time_passes(fake, bot, 2 * 86400)  # two days: no timer, no AI move
+    assert table.version == version and table.stage == "playing"
+    assert fake.invalid_total <= 2, fake.invalid_total
+    if heard == "event":
+        await fake.set_bot_permissions(fake.channel)
+    else:
+        del fake.channel.overwrites[bot_id]
+        it = await fake.slash("alice", None, "amerikaner score")
+        assert it.callback.ephemeral
+    await wait_game_over(fake, table, 90)
+    assert not table.paused
+    await check_finished_game(fake, table)  # every summary once, in order; the final
+    assert fake.invalid_total <= 2, fake.invalid_total
+
+
+async def test_a_deleted_channel_pauses_then_ends_from_games(fake: FakeDiscord,
+                                                             bot: AmerikanerBot) -> None:
+    """The table's channel is deleted mid-game: the table waits (its AI does not play
+    on), its members end it from /games (old code: "There is no table in this channel"
+    everywhere, and the table played on for nobody), the standings reach both seated
+    members by DM, nothing is rated, and the bot never writes to the deleted channel."""
+    room = await fake.add_channel("cards")
+    table = await ai_table(fake, bot, room, humans=("alice", "bob"), target=52)
+    await fake.wait_until(lambda: table.version >= 10, 60, "ten moves")
+    await fake.delete_channel(room)
+    sent = len(fake.requests)
+    await fake.wait_until(lambda: PAUSE_CHANNEL in table.paused, 30, "the table to wait")
+    version = table.version
+    await time_passes(fake, bot, 86400)
+    assert table.version == version
+    it = await fake.slash("alice", None, "games")
+    assert it.message is not None
+    listed = fake.message(it.message.id)
+    end = await fake.click_label("alice", listed, "1. End the table")
+    assert end.callback.ephemeral, end.callback.data
+    assert table.stage == CANCELLED
+    for name in ("alice", "bob"):
+        await fake.wait_until(lambda n=name: any(m.embeds for m in fake.dm_messages(n)),
+                              15, f"{name}'s standings")
+        (dm,) = [m for m in fake.dm_messages(name) if m.embeds]
+        assert "is gone" in (dm.content or "")
+        for seat in table.seats:
+            assert (seat.name or "") in dm.embeds[0]["description"] or seat.user_id is None
+    board = await fake.slash("alice", None, "amerikaner leaderboard")
+    assert "alice" not in (board.message.embeds[0].get("description", "")
+                           if board.message and board.message.embeds else "")
+    # At most one request meets the deleted channel (one already on its way).
+    assert len([r for r in fake.requests[sent:]
+                if r.path.startswith(f"/channels/{room.id}")]) <= 1
+    assert fake.invalid_total == 0
+
+
+async def test_the_bot_removed_and_added_back(fake: FakeDiscord, bot: AmerikanerBot
+                                              ) -> None:
+    """The bot is kicked from the server mid-game (GUILD_DELETE without `unavailable`):
+    its tables there wait, two days pass, nothing moves, nobody is rated, and no request
+    goes to the server (old code: the turn timers and the AI played on and every post was
+    refused). Added back (GUILD_CREATE), the table plays on where it was, to its end,
+    every summary posted."""
+    table = await ai_table(fake, bot)
+    await fake.wait_until(lambda: table.game is not None and len(table.game.hands) >= 2,
+                          60, "the second hand")
+    await fake.remove_bot()
+    await fake.wait_until(lambda: PAUSE_GUILD in table.paused, 30, "the table to wait")
+    await bot.outbox.idle()
+    sent = len(fake.requests)
+    await fake.wait_until(lambda: PAUSE_GUILD in table.paused, 30, "the table to wait")
+    version = table.version
+    await time_passes(fake, bot, 2 * 86400)
+    assert table.version == version  # nothing played, so nothing rated
+    assert not [r for r in fake.requests[sent:] if r.path.startswith("/channels/")]
+    await fake.add_bot()
+    await wait_game_over(fake, table, 90)
+    assert not table.paused
+    await check_finished_game(fake, table)
+    assert fake.invalid_total <= 2, fake.invalid_total
+
+
+async def test_an_archived_thread_is_unarchived(fake: FakeDiscord, bot: AmerikanerBot
+                                                ) -> None:
+    """The table's thread is archived mid-game (a day without a new message: Discord's
+    auto-archive; edits are no activity): the bot unarchives it (Discord allows it with
+    Send Messages unless the thread is locked) and the game plays on to its end (old
+    code: every edit was refused with 50083 and the table stayed stale). A locked
+    thread it may not open: that table waits."""
+    table = await ai_table(fake, bot, thread=True)
+    (thread,) = fake.threads(fake.channel)
+    await fake.wait_until(lambda: table.game is not None and len(table.game.hands) >= 2,
+                          60, "the second hand")
+    await fake.archive_thread(thread)
+    await wait_game_over(fake, table, 90)
+    await check_finished_game(fake, table, thread)
+    assert not [e for r, e in fake.client_errors if e.get("code") == 50083][2:]
+
+    other = await ai_table(fake, bot, thread=True, humans=("bob",))
+    locked = next(t for t in fake.threads(fake.channel) if t.id == other.channel_id)
+    await fake.archive_thread(locked, locked=True)
+    await fake.wait_until(lambda: PAUSE_CHANNEL in other.paused, 30, "the table to wait")
