@@ -122,9 +122,11 @@ class LifecycleRoom(Room):
         """An interaction in a table's channel: its `app_permissions` are the bot's
         there now, so a table waiting for its rights plays on when they are back."""
         channel_id = interaction.channel_id
-        table = self.tables.in_channel(channel_id) if channel_id is not None else None
-        if table is None or channel_id is None or PAUSE_CHANNEL not in table.paused \
-                or self.bot.access.blocked(channel_id) == GONE:
+        if channel_id is None or self.bot.access.blocked(channel_id) == GONE:
+            return
+        table = self.tables.in_channel(channel_id)
+        waiting = table is not None and PAUSE_CHANNEL in table.paused
+        if not waiting and channel_id not in self._held_posts:  # (an ended game's)
             return
         in_thread = is_thread(getattr(interaction.channel, "type", None))
         if not missing_table_permissions(interaction.app_permissions, in_thread=in_thread):
