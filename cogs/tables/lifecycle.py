@@ -261,6 +261,7 @@ class LifecycleRoom(Room):
                 log.info("table %s: its server %s is back: it plays on", table.id, guild_id)
             await self._check_rights([table])
             self.bot.outbox.kick(table.id)
+            self.request_refresh(table)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------- news of access
 

@@ -21,6 +21,7 @@ from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, post_nonce
 from bot.tables.service import (
     LOBBY,
+    PAUSE_GUILD,
     PLAYING,
     POST_CLAIM,
     POST_FINAL,
@@ -58,6 +59,10 @@ class PostsRoom(Room):
     async def _send_post_of(self, table: Table, row: PostRow) -> int | None:
         if self.bot.access.blocked(row.channel_id) == GONE:
             return await self._post_elsewhere(table, row)
+        if PAUSE_GUILD in table.paused:
+            # The server removed the bot (or is away): nothing is sent there until it
+            # is back (cogs/tables/lifecycle.py kicks the outbox then).
+            raise Held("its server is away")
         try:
             return await self._send_to_channel(table, row)
         except Blocked as exc:

@@ -26,6 +26,7 @@ from bot.store import Post
 from bot.tables import Table
 from bot.tables.service import (
     LOBBY,
+    PAUSE_GUILD,
     PLAYING,
     POST_TABLE_MESSAGE,
 )
@@ -66,6 +67,8 @@ class TableMessageRoom(Room):
         if table is None or table.stage not in (LOBBY, PLAYING):
             self._shown_tables.pop(table_id, None)
             return  # over: its last message is the final post's business
+        if PAUSE_GUILD in table.paused:
+            return  # its server removed the bot: shown afresh when it is back
         with await self.public(table.guild_id):
             await self._edit_table_message(table, turn)
 
