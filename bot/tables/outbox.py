@@ -73,6 +73,9 @@ class Outbox:
         self.retry_cap = retry_cap
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        # Posts that failed every try of their last round, and the games' next rounds.
+        self._failing: set[int] = set()
+        self._later: dict[int, asyncio.TimerHandle] = {}
         self.closed = False
 
     def kick(self, game_id: int) -> None:
@@ -110,6 +113,8 @@ class Outbox:
         """Stop taking kicks; give the posts under way `timeout` seconds, then stop
         them (what is left is posted after the next start)."""
         self.closed = True
+        for later in self._later.values():
+            later.cancel()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.idle(), timeout)
         for worker in self._workers.values():
@@ -129,6 +134,8 @@ class Outbox:
                     return
                 for row in rows or ():
                     if not await self._post(row):
+                        if row.id in self._failing:
+                            self._try_later(game_id)
                         return
                 if game_id not in self._again:
                     return
@@ -140,9 +147,23 @@ class Outbox:
             if self._workers.get(game_id) is asyncio.current_task():
                 del self._workers[game_id]
 
+    def _try_later(self, game_id: int) -> None:
+        """A post failed every try in a row (Discord's failures, the connection): the
+        game's posts are tried again after a longer wait, kicked or not (a game that
+        ended has no further change to kick them)."""
+        self._failing.clear()
+        if self.closed:
+            return
+        later = self._later.pop(game_id, None)
+        if later is not None:
+            later.cancel()
+        self._later[game_id] = asyncio.get_running_loop().call_later(
+            self.retry_delay * 2 ** RETRIES, self.kick, game_id)
+
     async def _post(self, row: PostRow) -> bool:
         """Send one post and mark it done; False if it is still pending after every
         try (the rest of the game's posts wait behind it, to keep their order)."""
+        self._failing.discard(row.id)
         for attempt in range(RETRIES):
             try:
                 assert self.send is not None
@@ -168,6 +189,7 @@ class Outbox:
             done, _ = await self._from_store(
                 functools.partial(self.store.mark_posted, row.id, message_id), row.game_id)
             return done
+        self._failing.add(row.id)
         return False
 
     async def _from_store(self, call: Callable[[], Awaitable[_T]], game_id: int

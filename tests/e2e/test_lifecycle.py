@@ -206,3 +206,38 @@ async def test_an_archived_thread_is_unarchived(fake: FakeDiscord, bot: Amerikan
     await bot.outbox.idle()
     assert refused_there(fake, locked.id) <= 2
     refused_there(fake, thread.id)
+
+
+@pytest.mark.parametrize("fault", ["503", "dropped"])
+async def test_failed_posts_lose_no_summary(fake: FakeDiscord, bot: AmerikanerBot,
+                                            fault: str) -> None:
+    """The posts of a channel fail for a while (503s, or the connection dropped under
+    them) as a hand ends: more tries than the outbox makes in a row, so the next hand's
+    table message waits for the next kick while the game plays on. No hand's summary is
+    lost: none is edited over by a later hand's table or summary, and every one is shown
+    once, in order (old code: the mark that the old table message showed a summary was
+    dropped at the first failed try of the fresh one, and the next edit of the table
+    wrote the live table over the summary)."""
+    from aiohttp import web
+
+    from tests.fake_discord.server import json_response
+
+    bot.outbox.retry_delay = 0.01
+    table = await ai_table(fake, bot, target=30)
+    faults: list[int] = []
+    serve = fake._serve
+
+    async def faulty(request: web.Request, sub: str, *args: Any) -> web.StreamResponse:
+        if request.method == "POST" and sub == f"/channels/{table.channel_id}/messages" \
+                and len(faults) < 12 and table.game is not None and len(table.game.hands) >= 2:
+            faults.append(1)
+            if fault == "dropped":
+                assert request.transport is not None
+                request.transport.close()
+            return json_response({"message": "Service Unavailable", "code": 0}, 503)
+        return await serve(request, sub, *args)
+
+    fake._serve = faulty  # type: ignore[method-assign]
+    await fake.wait_until(lambda: len(faults) >= 12, 60, "the failed posts")
+    await wait_game_over(fake, table, 120)
+    await check_finished_game(fake, table)  # every summary once, in order; the final
