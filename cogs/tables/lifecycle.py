@@ -126,11 +126,12 @@ class LifecycleRoom(Room):
             return
         table = self.tables.in_channel(channel_id)
         waiting = table is not None and PAUSE_CHANNEL in table.paused
-        if not waiting and channel_id not in self._held_posts:  # (an ended game's)
-            return
+        refused = self.bot.access.blocked(channel_id) is not None
+        if not waiting and not refused and channel_id not in self._held_posts:
+            return  # (held posts: an ended game's)
         in_thread = is_thread(getattr(interaction.channel, "type", None))
         if not missing_table_permissions(interaction.app_permissions, in_thread=in_thread):
-            await self.channel_back(channel_id)
+            await self.channel_back(channel_id)  # (a new table there may post again)
 
     async def restore_access(self) -> None:
         """At the start: tables that waited for their channel or server before the
