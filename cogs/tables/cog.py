@@ -167,6 +167,19 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
 
     # ------------------------------------------------------------- components
 
+    async def relayed(self, interaction: discord.Interaction[Any], guild_id: int) -> bool:
+        """Whether a click in a DM was handed to the process that runs its table's server
+        (Discord sends every DM click to shard 0's process; bot/store/relay.py): that
+        process answers it, under the table's lock, as a click it had received. Refused
+        (shard_unreachable), nothing done, if that process did not take it."""
+        relay = getattr(self.bot, "relay_interaction", None)
+        taken = await relay(interaction, guild_id) if relay is not None else None
+        if taken is None:
+            return False  # this process's own click
+        if not taken:
+            raise TableError("shard_unreachable")
+        return True
+
     async def on_click(self, interaction: discord.Interaction[Any], action: TableAction,
                        values: list[str]) -> None:
         """A table's button or menu (its action class, cogs/tables/actions.py): the id
@@ -176,6 +189,8 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         owner = await self.tables.load(action.table_id)
         if owner is not None:
             check_place(interaction, owner, action.seat_op)
+            if await self.relayed(interaction, owner.guild_id):
+                return
         if not action.live:
             await action.run(self, interaction, owner, values)
             return
