@@ -17,7 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.discord import RequestBudget, api_route, counted, no_mentions
+from bot.discord import RequestBudget, api_route, counted, give_back_server_errors, no_mentions
 from bot.endpoints import apply_discord_endpoints
 from bot.games import COGS, GAMES
 from bot.render import seat_label
@@ -102,7 +102,13 @@ class AmerikanerBot(commands.AutoShardedBot):
             if route is not None and counted(route, self.application_id):
                 await self.budget.spend(params.method, route)
 
+        async def after_request(session: aiohttp.ClientSession, context: Any,
+                                params: aiohttp.TraceRequestEndParams) -> None:
+            # A table edit's 5xx goes back to its queue at once (bot/discord/retries.py).
+            give_back_server_errors(params.response)
+
         trace.on_request_start.append(before_request)
+        trace.on_request_end.append(after_request)
         return trace
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
