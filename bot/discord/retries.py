@@ -17,7 +17,10 @@ import contextvars
 from collections.abc import Iterator
 from typing import Any
 
+import aiohttp
 import discord
+
+from bot.discord.messages import worth_another_try
 
 # The statuses discord.py tries again by itself (discord/http.py, 2.x).
 RETRIED_INSIDE_DISCORD_PY = frozenset({500, 502, 504, 524})
@@ -43,3 +46,19 @@ def give_back_server_errors(response: Any) -> None:
     DiscordServerError, before discord.py sees it."""
     if _OWN_RETRIES.get() and response.status in RETRIED_INSIDE_DISCORD_PY:
         raise discord.DiscordServerError(response, f"{response.status} {response.reason}")
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a failed request is one a bot meets from time to time and that heals by
+    itself: a failure of Discord's (5xx) or a rate limit (429), a connection dropped or
+    refused, a timeout. Logged in one line; anything else is unexpected (a traceback)."""
+    if isinstance(exc, discord.HTTPException):
+        return worth_another_try(exc.status)
+    return isinstance(exc, aiohttp.ClientError | ConnectionError | TimeoutError)
+
+
+def one_line(exc: BaseException) -> str:
+    """A failure in one line for the log: Discord's status and code, or the error."""
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.code} {exc.text}".strip()
+    return repr(exc)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.discord import no_mentions
+from bot.discord import is_transient, no_mentions, one_line
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale
 from bot.render import (
@@ -80,7 +80,9 @@ async def _answer_committed(interaction: discord.Interaction[Any], error: BaseEx
     """A request after a stored change failed (Discord refused the answer, its edit or a
     follow-up): the change stands, and the user is told so, unless they already have
     the answer that shows it. The table message is brought up to date."""
-    log.warning("a request after a stored change (%s) failed", what, exc_info=error)
+    # A failure of Discord's or of the connection is expected now and then: one line.
+    log.warning("a request after a stored change (%s) failed: %s", what, one_line(error),
+                exc_info=None if is_transient(error) else error)
     with contextlib.suppress(Exception):
         await _show_committed(interaction, table_id)
     if interaction.response.is_done() and interaction.response.type not in _DEFERRED:
@@ -144,7 +146,9 @@ def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("Discord sent a command that differs from ours: %s", error)
         return error_text(TableError("outdated_command"))
-    if isinstance(error, discord.HTTPException):
+    if is_transient(error):  # a 503, a dropped connection: expected now and then
+        log.warning("a request failed: %s", one_line(error))
+    elif isinstance(error, discord.HTTPException):
         log.warning("Discord refused a request", exc_info=error)
     else:
         log.error("handler failed", exc_info=error)

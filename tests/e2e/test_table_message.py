@@ -182,6 +182,39 @@ async def test_a_failed_table_edit_heals(fake: FakeDiscord, bot: AmerikanerBot,
     assert noted and not [r for r in noted if r.exc_info], noted
 
 
+async def test_a_post_that_meets_a_503_then_a_dropped_connection_goes_out(
+        fake: FakeDiscord, bot: AmerikanerBot, caplog: pytest.LogCaptureFixture) -> None:
+    """The table message is deleted; its fresh post (the outbox's, with a nonce) meets a
+    503, then a dropped connection: the outbox tries again and it goes out once. Each
+    failure is expected now and then and is logged in one line, without a traceback
+    (old code: a whole traceback for each)."""
+    table, driver = await started_table(fake, bot)
+    old = table.message_id
+    assert old is not None
+    faults = [unavailable, dropped]
+    served: list[int] = []
+    serve = fake._serve
+
+    async def faulty(request: web.Request, sub: str, path: str, body: Any, *args: Any
+                     ) -> web.StreamResponse:
+        if (request.method == "POST" and served != [1, 1]
+                and sub == f"/channels/{table.channel_id}/messages"
+                and isinstance(body, dict) and body.get("nonce")):
+            served.append(1)
+            return await faults[len(served) - 1](request)
+        return await serve(request, sub, path, body, *args)
+
+    fake._serve = faulty  # type: ignore[method-assign]
+    fake.message(old).deleted = True  # https://docs.discord.com/developers/resources/message#delete-message
+    await driver.step()
+    await fake.wait_until(lambda: len(served) == 2, 10, "both faults")
+    await settle(fake, table, timeout=15)
+    assert table.message_id != old and table_message(fake).id == table.message_id
+    noted = [r for r in caplog.records if "could not post" in r.getMessage()]
+    assert len(noted) == 2 and not [r for r in noted if r.exc_info], noted
+    fake.client_errors.clear()  # the edit that found it gone (10008), as in the test above
+
+
 async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,
                                                              error_logs: Any) -> None:
     """Eight tables of one human and three AIs, the humans away so the AI plays on at
