@@ -22,6 +22,12 @@ within Discord's 3 seconds for the first answer. If the owner has not taken it w
 the row back and answers it itself (the caller's business): a row taken once is never
 answered twice, and a click is never both refused and played.
 
+Why not let shard 0's process play the move on the store itself, under the table's
+lock: the owner keeps the table in memory with its turn timer, its AI turns, its
+followed panels and its table message's edits, which such a move would leave behind
+(the owner would have to reload the table and catch up). Handed over, the click goes
+through the one path every click takes, in the one process that runs the table.
+
 The payload is a dict of JSON values; this module knows nothing of Discord or tables.
 """
 
