@@ -38,6 +38,10 @@ async def test_a_dm_click_reaches_the_process_of_its_table_once(pg_url: str) -> 
         payload = {"id": "11", "type": 3, "token": "t", "data": {"custom_id": "amk:5:hand"},
                    "message": {"content": "x" * 9000}}  # more than NOTIFY's 8,000 bytes
         assert await zero.forward(guild_of_shard(1), 11, payload) is True
+        # Taken (the sender is told at the owner's commit): delivered just after.
+        async with asyncio.timeout(10):
+            while not got[1]:
+                await asyncio.sleep(0.01)
         assert got == {0: [], 1: [payload]}
         assert await _rows(pg_url) == 0
     finally:

@@ -10,10 +10,10 @@ shard_id 0"). A turn ping by DM carries the buttons of a table that lives in the
 process of its server's shard; the process of shard 0 hands such a click to it.
 
 How: the sender stores the interaction's gateway payload in ``relayed_interactions``
-and, in the same transaction, NOTIFYs the owner's channel (``amerikaner_shard_<n>``)
+and, in the same transaction, NOTIFYs the owner's channel (``amk_relay_shard_<n>``)
 with its id (a payload can be larger than NOTIFY's 8,000 bytes; the row has no
 limit). The owner takes the row (``DELETE ... RETURNING``: one taker, whoever is
-first), says so on ``amerikaner_relay_taken`` and answers the interaction itself,
+first), says so on ``amk_relay_taken`` and answers the interaction itself,
 by its token, exactly as a click it had received: an interaction is answerable from
 any process that holds its id and token (the callback and webhook routes need no
 gateway session, https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction),
@@ -51,12 +51,12 @@ WAIT = 1.5
 # Rows older than this (seconds) are an interaction nobody can answer any more (a sender
 # killed between its insert and its take-back): swept when a process starts.
 STALE = 60.0
-TAKEN = "amerikaner_relay_taken"
+TAKEN = "amk_relay_taken"
 
 
 def shard_channel(shard: int) -> str:
     """The NOTIFY channel of the process that runs `shard`."""
-    return f"amerikaner_shard_{shard}"
+    return f"amk_relay_shard_{shard}"
 
 
 _SEND = """
