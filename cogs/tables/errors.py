@@ -71,8 +71,9 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         if text != internal_error():  # the answer itself was refused: try the plain one
             with contextlib.suppress(Exception):
                 await _send_ephemeral(interaction, internal_error())
-        log.error("could not answer interaction %s with %r", interaction.id,
-                  shorten(text, 80), exc_info=exc)
+        log.error("could not answer interaction %s with %r: %s", interaction.id,
+                  shorten(text, 80), one_line(exc),
+                  exc_info=None if is_transient(exc) else exc)
 
 
 async def _answer_committed(interaction: discord.Interaction[Any], error: BaseException,
@@ -90,8 +91,8 @@ async def _answer_committed(interaction: discord.Interaction[Any], error: BaseEx
     try:
         await _send_ephemeral(interaction, committed_text(what))
     except Exception as exc:
-        log.error("could not tell interaction %s that its change stands", interaction.id,
-                  exc_info=exc)
+        log.error("could not tell interaction %s that its change stands: %s",
+                  interaction.id, one_line(exc), exc_info=None if is_transient(exc) else exc)
 
 
 # A deferred answer ("thinking", or a silent one) says nothing yet.
