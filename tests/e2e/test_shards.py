@@ -220,17 +220,22 @@ async def test_dm_clicks_are_served_by_the_process_of_their_table(tmp_path: Path
                 # (act reloads the store's game and checks the action, and that the panel
                 # was edited to show the hand after it).
                 await driver.act("bob", turn[0], panel)
-            # Shard 1's process is down: bob's DM click is answered by shard 0's process,
-            # and nothing is changed.
             theirs = drivers[1]
             table_id = theirs.table.id
             version = theirs.table.version
+            # From his DMs he may open his hand and move, nothing else: the process that
+            # runs the table checks a relayed click as any other.
+            ping = _dm_ping(fake, "bob", table_id)
+            assert ping is not None
+            it = await fake.forge_component("bob", ping, f"amk:{table_id}:leave")
+            assert it.callback.ephemeral and "another channel" in (it.content or ""), \
+                it.callback.data
+            # Shard 1's process is down: bob's DM click is answered by shard 0's process,
+            # and nothing is changed.
             procs[1].send_signal(signal.SIGKILL)
             await procs[1].wait()
             await fake.wait_until(lambda: not fake.connected_for(guilds[1].id), 5.0,
                                   "the killed process's socket to close")
-            ping = _dm_ping(fake, "bob", table_id)
-            assert ping is not None
             it = await fake.click("bob", ping, f"amk:{table_id}:hand")
             assert it.callback.ephemeral and "not answering" in (it.content or ""), \
                 it.callback.data
