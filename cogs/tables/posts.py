@@ -7,6 +7,7 @@ import logging
 
 import discord
 
+from bot.discord import is_transient, one_line
 from bot.discord.access import GONE, REFUSED, UNKNOWN_CHANNEL, Blocked
 from bot.render import (
     claim_text,
@@ -18,7 +19,7 @@ from bot.render import (
 from bot.store import PostRow
 from bot.tables import Table
 from bot.tables.names import safe_markdown
-from bot.tables.outbox import Held, post_nonce
+from bot.tables.outbox import Held, Transient, post_nonce
 from bot.tables.service import (
     LOBBY,
     PAUSE_GUILD,
@@ -53,8 +54,13 @@ class PostsRoom(Room):
         table = await self.tables.load(row.game_id)
         if table is None:
             return None
-        with await self.public(table.guild_id):
-            return await self._send_post_of(table, row)
+        try:
+            with await self.public(table.guild_id):
+                return await self._send_post_of(table, row)
+        except Exception as exc:
+            if is_transient(exc):  # a 503, a dropped connection: the outbox tries again
+                raise Transient(one_line(exc)) from exc
+            raise
 
     async def _send_post_of(self, table: Table, row: PostRow) -> int | None:
         if self.bot.access.blocked(row.channel_id) == GONE:
