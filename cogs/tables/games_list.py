@@ -22,7 +22,7 @@ from bot.tables import Table, TableError
 from bot.tables.service import (
     PLAYING,
 )
-from cogs.tables.common import Components, Room, jump_url, mark_committed, table_link, to_embed
+from cogs.tables.common import Components, Room, mark_committed, table_link, to_embed
 from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
 from cogs.tables.views import deadline_of
 
@@ -31,8 +31,7 @@ log = logging.getLogger(__name__)
 
 def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
     """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
-    link = jump_url(table.guild_id, table.channel_id, table.message_id)
-    where = f"<#{table.channel_id}> · {link}"
+    where = f"<#{table.channel_id}>"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
         return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
@@ -78,7 +77,8 @@ class GamesListRoom(Room):
         current = min(max(1, page), pages)
         first = (current - 1) * GAMES_PAGE
         shown = mine[first:first + GAMES_PAGE]
-        panel = games_panel([games_row(table, user) for table in shown], current, pages)
+        panel = games_panel([games_row(table, user) for table in shown], current, pages,
+                            first=first + 1)
         view = Components()
         for row, table in enumerate(shown):
             number = first + row + 1

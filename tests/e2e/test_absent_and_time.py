@@ -1,0 +1,147 @@
+"""Issue 35, parts 5-7, through the fake Discord on its clock: absent members told and
+coming back from anywhere (`/games`'s Back button), a table of absent members paused
+until one is back, turn timers and reminders as people say them, the games list's true
+numbering without raw links, the Idiot burn on the public table, cancelling with a
+confirmation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.harness import bot_running
+from tests.fake_discord import FakeDiscord, StoredMessage
+
+HOUR = 3600.0
+DAY = 24 * HOUR
+
+
+def _fields(message: StoredMessage) -> list[dict[str, Any]]:
+    return list(message.embeds[0].get("fields", [])) if message.embeds else []
+
+
+async def test_games_list_numbers_every_page_truly_without_raw_links(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any) -> None:
+    """alice hosts six lobbies in six channels: /games shows four a page, page 2 numbers
+    its rows 5 and 6 as its buttons do, and no row holds a raw link (each has its link
+    button)."""
+    async with bot_running(fake, tmp_path / "db.sqlite3"):
+        channels = list(fake.guild.text_channels)
+        while len(channels) < 6:
+            channels.append(await fake.add_channel(f"table-{len(channels)}"))
+        for channel in channels[:6]:
+            new = await fake.slash("alice", channel, "amerikaner new", {"players": 3})
+            assert not new.callback.ephemeral, new.callback.data
+        it = await fake.slash("alice", None, "games")
+        first = it.message
+        assert first is not None
+        assert [f["name"].split(".")[0] for f in _fields(first)] == ["1", "2", "3", "4"]
+        nxt = next(b for b in first.buttons() if b.get("custom_id") == "amkg:2")
+        page = await fake.click("alice", first, nxt["custom_id"])
+        assert page.response_type == 7, page.callback.data
+        second = fake.message(first)
+        fields = _fields(second)
+        assert [f["name"].split(".")[0] for f in fields] == ["5", "6"], fields
+        links = [b for b in second.buttons() if b.get("style") == 5]
+        assert [b["label"].split(".")[0] for b in links] == ["5", "6"], links
+        for field in fields:
+            assert "https://" not in field["value"], field
+
+
+def _walk(command: dict[str, Any], path: tuple[str, ...] = ()
+          ) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """Every command, subcommand and option of a synced command, with its path."""
+    found = [(path, command)]
+    for option in command.get("options") or []:
+        found += _walk(option, (*path, command["name"]))
+    return found
+
+
+def _norwegian(item: dict[str, Any], key: str = "name") -> str:
+    """What a member whose Discord is in Norwegian (locale `no`) reads."""
+    return (item.get(f"{key}_localizations") or {}).get("no") or item[key]
+
+
+async def test_every_command_word_reads_as_norwegian_words_once(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any) -> None:
+    """As Discord holds the bot's commands: in Norwegian no command, option or choice
+    name is snake_case (the house rules were `no_kitty`, `ved_tidsavbrudd`), and no
+    command name means two things (`/spill` was both "my games" and "play a card")."""
+    async with bot_running(fake, tmp_path / "db.sqlite3"):
+        synced = list(fake.commands().values()) + list(fake.commands(fake.guild).values())
+        assert synced
+        meaning: dict[str, set[str]] = {}
+        for top in synced:
+            for path, item in _walk(top):
+                name = _norwegian(item)
+                assert "_" not in name, (path, item["name"], name)
+                for choice in item.get("choices") or []:
+                    assert "_" not in _norwegian(choice), (path, choice)
+                if item is top or item.get("type") in (1, 2):  # a command's own name
+                    meaning.setdefault(name, set()).add(item["name"])
+            siblings = [_norwegian(o) for o in top.get("options") or []]
+            assert len(siblings) == len(set(siblings)), siblings
+        tops = [_norwegian(c) for c in synced]
+        assert len(tops) == len(set(tops)), tops
+        assert "games" in {c["name"] for c in synced}
+        for name, english in meaning.items():
+            assert len(english) == 1, (name, english)
+
+
+async def test_turn_timers_in_hours_and_days_and_norwegian_reminders(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any) -> None:
+    """`turn_timer` offers 1 hour ... 7 days as it is typed, in the member's language,
+    and takes a typed length ("36h"); the lobby says "1 day a turn" (in a Norwegian
+    server "1 døgn per trekk", its reminders in Norwegian units); reminders typed in
+    Norwegian ("1t", "2 timer") are taken and fall on the fake's clock."""
+    fake.user("bob").locale = "no"
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        english = await fake.autocomplete("alice", None, "amerikaner new", "turn_timer")
+        names = [c["name"] for c in english.choices]
+        assert names[:6] == ["1 hour", "12 hours", "1 day", "2 days", "3 days", "7 days"], names
+        norsk = await fake.autocomplete("bob", None, "amerikaner new", "turn_timer")
+        names = [c["name"] for c in norsk.choices]
+        assert names[:6] == ["1 time", "12 timer", "1 døgn", "2 døgn", "3 døgn", "7 døgn"], \
+            names
+        typed = await fake.autocomplete("alice", None, "american new", "turn_timer",
+                                        {"turn_timer": "36h"})
+        assert typed.choices[0] == {"name": "36 hours", "value": "36h"}, typed.choices
+        bad = await fake.slash("alice", None, "amerikaner new", {"turn_timer": "soon"})
+        assert bad.callback.ephemeral and "soon is not a turn timer" in (bad.content or "")
+        assert bot.tables.in_channel(fake.channel.id) is None
+
+        new = await fake.slash("alice", None, "amerikaner new",
+                               {"players": 3, "turn_timer": "1d", "reminders": "50%, 1t"})
+        assert new.message is not None, new.callback.data
+        lobby = fake.message(new.message).embeds[0]["description"]
+        assert "1 day a turn" in lobby and "reminders: 50%, 1h" in lobby, lobby
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None and table.turn_timer == DAY
+        assert table.reminders == ("50%", "1h")
+        said = await fake.slash("alice", None, "amerikaner cancel")
+        assert said.callback is not None
+
+        # A Norwegian server: the lobby in Norwegian words and units.
+        said = await fake.slash("alice", None, "american settings", {"language": "nb"})
+        assert said.callback.ephemeral, said.callback.data
+        second = fake.guild.text_channels[1]
+        new = await fake.slash("alice", second, "american new",
+                               {"players": 2, "turn_timer": "3t", "reminders": "2 timer"})
+        assert new.message is not None, new.callback.data
+        lobby = fake.message(new.message).embeds[0]["description"]
+        assert "3 timer per trekk" in lobby and "2t" in lobby, lobby
+        table = bot.tables.in_channel(second.id)
+        assert table is not None and table.reminders == ("2h",)
+        await fake.click("bob", new.message, f"amk:{table.id}:join")
+        await fake.click("alice", new.message, f"amk:{table.id}:start")
+        await fake.wait_until(lambda: table.to_act is not None and fake.clock.sleepers >= 1,
+                              what="the turn's clock")
+        seat = table.to_act
+        assert seat is not None and table.turn_timer == 3 * HOUR
+
+        def reminders() -> list[StoredMessage]:
+            return [m for m, _ in fake.pings() if m.content.startswith("⏳")]
+
+        fake.clock.advance(HOUR + 60)  # two hours left: "2 timer" falls
+        await fake.wait_until(lambda: len(reminders()) == 1, 15, "the 2-hour reminder")
+        assert table.reminded() == {"2h"} and table.to_act == seat
