@@ -540,6 +540,7 @@ BUTTON_LABELS: dict[str, str] = {
     "open_hand": N_("Open my hand"),
     "refresh": N_("Refresh"),
     "back": N_("Back"),
+    "seat_back": N_("I'm back"),
     "previous": N_("◀ Previous"),
     "next": N_("Next ▶"),
 }
@@ -803,6 +804,25 @@ def timeout_text(name: str, played: str) -> str:
     AI took for them, in a few words (the game's describe_action)."""
     return _("⏰ {name}'s time ran out: the AI played {action} for them.").format(
         name=name, action=played)
+
+
+def timeout_seat_text(mention: str, played: str) -> str:
+    """In the channel: `mention`'s time ran out and the AI keeps their seat until they
+    are back (the table's `on_timeout` "seat"), with the way back from anywhere."""
+    return _("⏰ {mention}, your time ran out: the AI played {action} for you and keeps "
+             "your seat until you are back (/games, then I'm back).").format(
+        mention=mention, action=played)
+
+
+def absent_paused_text() -> str:
+    """The table message of a table whose humans are all away: it waits for one."""
+    return _("⏸ Paused: every player is away. The game goes on when one is back "
+             "(/games, then I'm back), or the host cancels it.")
+
+
+def away_row_text() -> str:
+    """The games list: the member's seat, which the AI is covering."""
+    return _("The AI is playing your seat")
 
 
 def reminder_text(mention: str, deadline: float | None = None) -> str:

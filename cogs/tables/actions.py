@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.render import cancelled_panel, left_button_text, old_button_text
+from bot.render import back_text, cancelled_panel, left_button_text, old_button_text
 from bot.tables import Table
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
@@ -203,6 +203,21 @@ class HandButton(TableAction, template=on_table("hand(?::list)?")):
                             refresh=_ephemeral(interaction) and len(self.parts) == 1)
 
 
+class BackButton(TableAction, template=on_table("back:list")):
+    """The games list's "I'm back" (issue 35): the member takes back the seat the AI
+    covers, from wherever they opened the list; a table paused because every human was
+    away plays on."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.tables.set_away(table.id, interaction.user.id, False)
+        mark_committed(interaction, table)
+        await cog.reply(interaction, back_text())
+        cog.request_refresh(table)
+
+
 class TableToggle(TableAction, template=on_table("table(?::off)?")):
     """The hand panel's Table button: the whole table in the panel (`table:off`: back)."""
 
@@ -308,5 +323,5 @@ class OldSelect(OldButton, template=_none_of("amks")):
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, HostMenu, HouseRulesMenu,
-    RulesButton, HandButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
+    RulesButton, HandButton, BackButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
     ReviewButton, RematchButton, StandingsLeaderboard, OldButton, OldSelect)

@@ -14,12 +14,15 @@ from bot.render import (
     seat_names,
 )
 from bot.render.text import (
+    absent_paused_text,
+    away_row_text,
     games_panel,
     lobby_turn_text,
     notify_text,
 )
 from bot.tables import Table, TableError
 from bot.tables.service import (
+    PAUSE_ABSENT,
     PLAYING,
 )
 from cogs.tables.common import Components, Room, mark_committed, table_link, to_embed
@@ -32,6 +35,11 @@ log = logging.getLogger(__name__)
 def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
     """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
     where = f"<#{table.channel_id}>"
+    own = table.seat_of(user)
+    if own is not None and table.stage == PLAYING and table.seats[own].away:
+        where += f" · {away_row_text()}"  # its Back button is on the row (show_games)
+    if PAUSE_ABSENT in table.paused:
+        where += f"\n{absent_paused_text()}"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
         return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
@@ -87,6 +95,14 @@ class GamesListRoom(Room):
                                    emoji="🃏", label=f"{number}. {button_label('open_hand')}")
                 hand.item.row = row
                 view.add_item(hand)
+            own = table.seat_of(user)
+            if table.stage == PLAYING and own is not None and table.seats[own].away:
+                # Back from anywhere (issue 35): the seat the AI covers is taken back
+                # here, not only by /back in the table's channel.
+                back = TableButton(table.id, "back:list", style=discord.ButtonStyle.success,
+                                   emoji="↩️", label=f"{number}. {button_label('seat_back')}")
+                back.item.row = row
+                view.add_item(back)
             link = table_link(table)
             link.label = f"{number}. {button_label('to_table')}"
             link.row = row

@@ -7,12 +7,14 @@ import logging
 
 import discord
 
+from bot.discord.mentions import pinging_user
 from bot.render import (
     claim_text,
     seat_label,
     seat_names,
     timeout_text,
 )
+from bot.render.text import timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
 from bot.tables.outbox import post_nonce
@@ -81,8 +83,16 @@ class PostsRoom(Room):
             elif row.kind == POST_TIMEOUT:
                 seat = int(row.params["seat"])
                 played = table.kind.words.describe_action(row.params["action"])
-                message = await channel.send(
-                    timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
+                user = table.seats[seat].user_id
+                if row.params.get("away") and user is not None:
+                    # The AI keeps the seat: the member is told (a mention notifies
+                    # them), with the way back from anywhere (issue 35).
+                    message = await channel.send(
+                        timeout_seat_text(f"<@{user}>", played), nonce=nonce,
+                        allowed_mentions=pinging_user(user))
+                else:
+                    message = await channel.send(
+                        timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             else:
                 log.error("unknown post %r of table %s", row.kind, table.id)
                 return None

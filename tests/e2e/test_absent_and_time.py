@@ -6,9 +6,17 @@ confirmation."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.render import back_text, button_label
+from bot.render.text import absent_paused_text, away_row_text, timeout_seat_text
+from bot.tables.service import PAUSE_ABSENT
+from tests.e2e.driver import ButtonDriver, choose_ai
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
@@ -145,3 +153,90 @@ async def test_turn_timers_in_hours_and_days_and_norwegian_reminders(
         fake.clock.advance(HOUR + 60)  # two hours left: "2 timer" falls
         await fake.wait_until(lambda: len(reminders()) == 1, 15, "the 2-hour reminder")
         assert table.reminded() == {"2h"} and table.to_act == seat
+
+
+def _in(language: str, render: Any) -> str:
+    from bot.i18n import use_locale
+
+    with use_locale(language):
+        return str(render())
+
+
+@pytest.mark.parametrize("language", ["en", "nb"])
+async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_anywhere(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any, language: str) -> None:
+    """alice and bob with an AI, a 1-day timer whose end gives the seat to the AI. bob
+    goes away; alice's time runs out: she is told in the channel (a mention that
+    notifies her, with the way back), and with no human left present the table pauses:
+    two days later no AI has moved and the table message says why. From another channel
+    alice's /games lists her seat with "I'm back"; she clicks it and the game plays on;
+    bob's `/amerikaner back` from another channel works too. In English and in
+    Norwegian (the server's and the members' language)."""
+    locale = "no" if language == "nb" else "en-US"
+    fake.guild.preferred_locale = locale
+    for name in ("alice", "bob"):
+        fake.user(name).locale = locale
+    elsewhere = fake.guild.text_channels[1]
+    alice = fake.user("alice").id
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        bot.tables.rng = random.Random(7)
+        new = await fake.slash("alice", None, "amerikaner new",
+                               {"players": 3, "preset": "amerikaner", "turn_timer": "1d",
+                                "on_timeout": "seat"})
+        assert new.message is not None, new.callback.data
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None
+        await fake.click("bob", new.message, f"amk:{table.id}:join")
+        await choose_ai(fake, "alice", fake.message(new.message), "fill")
+        await fake.click("alice", new.message, f"amk:{table.id}:start")
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=3)
+        away = await fake.slash("bob", None, "amerikaner away")
+        assert away.callback.ephemeral, away.callback.data
+        assert table.seats[table.seat_of(fake.user("bob").id) or 0].away
+        assert not table.paused  # alice is still here
+
+        turn = await driver.next_turn()
+        assert turn is not None and turn[1] == "alice"
+        seat = turn[0]
+        deadline = table.turn_deadline
+        assert deadline is not None
+        told = _in(language, lambda: timeout_seat_text(f"<@{alice}>", "")).split(":")[0]
+        fake.clock.advance(deadline - fake.clock.time() + 1)
+        await fake.wait_until(lambda: table.paused == {PAUSE_ABSENT}, 10, "the pause")
+        await fake.wait_until(lambda: any(told in (m.content or "") and alice in p.users
+                                          for m, p in fake.pings()), 10, "alice told")
+        assert table.seats[seat].away
+        paused_line = _in(language, absent_paused_text)
+        await fake.wait_until(lambda: table.message_id is not None and paused_line in (
+            fake.message(table.message_id).embeds[0].get("description") or ""),
+            10, "the table message to say it waits")
+
+        # Two days on: no AI moved for the absent humans.
+        version = table.version
+        for _ in range(4):
+            fake.clock.advance(12 * HOUR)
+            await asyncio.sleep(0.05)
+        assert table.version == version and table.paused == {PAUSE_ABSENT}
+        assert table.stage == "playing"
+
+        # alice, in another channel: /games shows the seat the AI covers, with its button.
+        listed = await fake.slash("alice", elsewhere, "games")
+        assert listed.message is not None
+        row = _fields(listed.message)[0]["value"]
+        assert _in(language, away_row_text) in row and paused_line in row, row
+        back = next(b for b in listed.message.buttons()
+                    if b.get("custom_id") == f"amk:{table.id}:back:list")
+        assert back["label"] == "1. " + _in(language, lambda: button_label("seat_back"))
+        it = await fake.click("alice", listed.message, back["custom_id"])
+        assert it.callback.ephemeral and it.content == _in(language, back_text), it.content
+        assert not table.seats[seat].away and not table.paused
+        # bob, too, from another channel (it said "There is no table in this channel").
+        it = await fake.slash("bob", elsewhere, "amerikaner back")
+        assert it.content == _in(language, back_text), it.content
+        assert not any(s.away for s in table.seats if not s.is_ai)
+        # The game plays on: a human's turn, on a fresh clock.
+        await driver.next_turn()
+        assert table.version > version or table.to_act is not None
+        assert table.turn_deadline is not None and table.turn_deadline > fake.clock.time()
+        await driver.play_to_end()
+        assert table.stage != "playing"
