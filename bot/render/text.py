@@ -761,6 +761,12 @@ def game_over_text() -> str:
     return _("This game is over.")
 
 
+def game_over_players_text(mentions: Sequence[str]) -> str:
+    """The final standings' line naming every member who was seated (a mention notifies
+    each, those away or covered by the AI too: the end reaches them all)."""
+    return _("🏁 The game is over: {players}").format(players=" ".join(mentions))
+
+
 def table_closed_text() -> str:
     return _("This table is closed.")
 

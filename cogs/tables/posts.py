@@ -7,14 +7,14 @@ import logging
 
 import discord
 
-from bot.discord.mentions import pinging_user
+from bot.discord.mentions import pinging_user, pinging_users
 from bot.render import (
     claim_text,
     seat_label,
     seat_names,
     timeout_text,
 )
-from bot.render.text import timeout_seat_text
+from bot.render.text import game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
 from bot.tables.outbox import post_nonce
@@ -55,7 +55,13 @@ class PostsRoom(Room):
                 return await self._post_summary(table, int(row.params["hand_index"]), nonce)
             elif row.kind == POST_FINAL:
                 chart = await totals_chart(table)
+                # Every member who was seated is named, and so told of the end with its
+                # result, wherever they are (issue 35: away members were not).
+                humans = list(dict.fromkeys(s.user_id for s in table.seats
+                                            if s.user_id is not None))
                 message = await channel.send(
+                    game_over_players_text([f"<@{u}>" for u in humans]) if humans else None,
+                    allowed_mentions=pinging_users(humans),
                     embed=with_picture(to_embed(final_panel(table)), chart),
                     view=final_view(table), nonce=nonce,
                     **({"file": chart} if chart is not None else {}))

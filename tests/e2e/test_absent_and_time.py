@@ -14,7 +14,12 @@ from typing import Any
 import pytest
 
 from bot.render import back_text, button_label
-from bot.render.text import absent_paused_text, away_row_text, timeout_seat_text
+from bot.render.text import (
+    absent_paused_text,
+    away_row_text,
+    game_over_players_text,
+    timeout_seat_text,
+)
 from bot.tables.service import PAUSE_ABSENT
 from tests.e2e.driver import ButtonDriver, choose_ai
 from tests.e2e.harness import bot_running
@@ -238,5 +243,15 @@ async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_a
         await driver.next_turn()
         assert table.version > version or table.to_act is not None
         assert table.turn_deadline is not None and table.turn_deadline > fake.clock.time()
+        # bob goes away again (alice plays on: no pause); the end reaches them both.
+        await fake.slash("bob", None, "amerikaner away")
+        assert not table.paused
         await driver.play_to_end()
         assert table.stage != "playing"
+        bob = fake.user("bob").id
+        over = _in(language, lambda: game_over_players_text([]))
+        final = await fake.wait_until(lambda: next(
+            (m for m in fake.messages() if (m.content or "").startswith(over.strip())),
+            None), 10, "the final standings")
+        assert f"<@{alice}>" in final.content and f"<@{bob}>" in final.content
+        assert final.embeds and final.pings.users == {alice, bob}
