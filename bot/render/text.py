@@ -597,6 +597,21 @@ def lobby_cancel_option() -> tuple[str, str]:
     return _("Cancel the table"), _("The lobby closes and nobody plays.")
 
 
+def cancel_confirm_text() -> str:
+    """For the host alone, before a table is cancelled from its lobby's menu."""
+    return _("Cancel this table? The lobby closes and nobody plays.")
+
+
+def cancel_confirm_labels() -> tuple[str, str]:
+    """The confirmation's buttons: cancel the table, or keep it."""
+    return _("Yes, cancel the table"), _("Keep the table")
+
+
+def cancel_kept_text() -> str:
+    """The host kept the table (the confirmation's other button)."""
+    return _("The table stays open.")
+
+
 # ----------------------------------------------------------------- the table's replies
 
 def joined_text(seat: int) -> str:

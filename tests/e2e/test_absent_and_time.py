@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 
-from bot.render import back_text, button_label
+from bot.render import back_text, button_label, cancelled_panel
 from bot.render.text import (
     absent_paused_text,
     away_row_text,
+    cancel_confirm_labels,
+    cancel_confirm_text,
     game_over_players_text,
     timeout_seat_text,
 )
 from bot.tables.service import PAUSE_ABSENT
-from tests.e2e.driver import ButtonDriver, choose_ai
+from tests.e2e.driver import ButtonDriver, choose_ai, lobby_host_menu
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
@@ -255,3 +257,36 @@ async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_a
             None), 10, "the final standings")
         assert f"<@{alice}>" in final.content and f"<@{bob}>" in final.content
         assert final.embeds and final.pings.users == {alice, bob}
+
+
+@pytest.mark.parametrize("language", ["en", "nb"])
+async def test_cancelling_from_the_lobby_menu_asks_first(
+        fake: FakeDiscord, tmp_path: Path, error_logs: Any, language: str) -> None:
+    """The host menu's "Cancel the table" sits beside the AI choices: it asks, for the
+    host alone, and nothing changes until they say yes; "Keep the table" keeps it."""
+    locale = "no" if language == "nb" else "en-US"
+    fake.guild.preferred_locale = locale
+    fake.user("alice").locale = locale
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        new = await fake.slash("alice", None, "amerikaner new", {"players": 3})
+        lobby = new.message
+        assert lobby is not None
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None
+        menu = lobby_host_menu(fake, lobby)
+        asked = await fake.select("alice", lobby, menu["custom_id"], ["cancel"])
+        assert asked.callback.ephemeral and asked.message is not None
+        assert asked.content == _in(language, cancel_confirm_text)
+        assert bot.tables.in_channel(fake.channel.id) is table  # nothing changed yet
+        yes, keep = _in(language, lambda: "\n".join(cancel_confirm_labels())).split("\n")
+        assert [b["label"] for b in asked.message.buttons()] == [yes, keep]
+        kept = await fake.click_label("alice", asked.message, keep)
+        assert kept.response_type == 7 and bot.tables.in_channel(fake.channel.id) is table
+        asked = await fake.select("alice", lobby, menu["custom_id"], ["cancel"])
+        assert asked.message is not None
+        done = await fake.click_label("alice", asked.message, yes)
+        assert done.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
+        cancelled = _in(language, lambda: cancelled_panel("x").title)
+        await fake.wait_until(lambda: cancelled in fake.message(lobby).text(), 10,
+                              "the lobby to say it was cancelled")
+        assert not fake.message(lobby).components
