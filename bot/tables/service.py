@@ -1533,6 +1533,12 @@ class TableService:
                 continue
             self._register(table)
             restored.append(table)
+            if all_absent(table) != (PAUSE_ABSENT in table.paused):
+                # A crash between a seat's change and its pause (two writes): mended.
+                try:
+                    await self._absent_pause(table)
+                except TableError:
+                    log.warning("table %s: its absent pause could not be mended", table.id)
             self._schedule_ai(table)
         self.restored.set()
         return restored
