@@ -1357,7 +1357,8 @@ class TableService:
     def _turn_moved(self, table: Table, seat: int, version: int) -> bool:
         """Whether the turn the timer was armed for is over (or the service stops)."""
         return (self.closed or table.stage != PLAYING or table.version != version
-                or bool(table.paused) or table.to_act != seat or table.seats[seat].played_by_ai)
+                or bool(table.paused) or table.to_act != seat
+                or table.seats[seat].played_by_ai)
 
     async def _timer(self, table: Table, seat: int, version: int) -> None:
         try:
