@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import logging
@@ -16,11 +17,12 @@ import discord
 from discord.ext import commands
 
 from bot.config import ConfigError, Settings, load_settings
-from bot.discord import RequestBudget, api_route, counted, no_mentions
+from bot.discord import RequestBudget, api_route, counted, give_back_server_errors, no_mentions
 from bot.endpoints import apply_discord_endpoints
 from bot.games import COGS, GAMES
 from bot.render import seat_label
 from bot.store import SqliteStore, Store, open_database
+from bot.store.relay import InteractionRelay
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from cogs.words import CommandTranslator
@@ -77,6 +79,12 @@ class AmerikanerBot(commands.AutoShardedBot):
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False
+        # Several processes on PostgreSQL: DM clicks for tables of other processes are
+        # handed to them (bot/store/relay.py); the gateway payloads of this process's
+        # DM clicks, by interaction id, for as long as a click takes to be routed.
+        self.relay: InteractionRelay | None = None
+        self._dm_payloads: collections.OrderedDict[int, dict[str, Any]] = \
+            collections.OrderedDict()
 
     def _budget_trace(self) -> aiohttp.TraceConfig:
         """The hook that puts every request of discord.py's HTTP session through the
@@ -94,7 +102,13 @@ class AmerikanerBot(commands.AutoShardedBot):
             if route is not None and counted(route, self.application_id):
                 await self.budget.spend(params.method, route)
 
+        async def after_request(session: aiohttp.ClientSession, context: Any,
+                                params: aiohttp.TraceRequestEndParams) -> None:
+            # A table edit's 5xx goes back to its queue at once (bot/discord/retries.py).
+            give_back_server_errors(params.response)
+
         trace.on_request_start.append(before_request)
+        trace.on_request_end.append(after_request)
         return trace
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -130,8 +144,60 @@ class AmerikanerBot(commands.AutoShardedBot):
             await restore_panels()
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
+        await self._open_relay()
         if self._runs_shard_zero():
             await self._sync_commands()
+
+    # ------------------------------------------------------------- DMs across processes
+
+    async def _open_relay(self) -> None:
+        """With several processes on PostgreSQL (SHARD_IDS a part of SHARD_COUNT), hand
+        DM clicks between them: Discord sends every DM interaction to shard 0 alone,
+        whatever server its table is in (bot/store/relay.py cites it)."""
+        count, ids = self.settings.shard_count, self.settings.shard_ids
+        url = self.settings.database_url
+        if url is None or count is None or ids is None or len(ids) >= count:
+            return
+        self.relay = await InteractionRelay.open(url, count, ids, self._take_relayed)
+        if self._runs_shard_zero():
+            self._keep_dm_payloads()
+
+    def _keep_dm_payloads(self) -> None:
+        """Keep the gateway payload of each component click in a DM, which another
+        process may have to answer: discord.py's Interaction keeps only parts of it."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def keep_then_parse(data: dict[str, Any]) -> None:
+            if data.get("guild_id") is None and data.get("type") == 3:
+                self._dm_payloads[int(data["id"])] = data
+                while len(self._dm_payloads) > 256:  # the clicks no table took
+                    self._dm_payloads.popitem(last=False)
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = keep_then_parse
+
+    async def relay_interaction(self, interaction: discord.Interaction[Any], guild_id: int
+                                ) -> bool | None:
+        """Hand a DM click for a table of `guild_id` to the process that runs it: True
+        once that process has taken it (it answers), False if it did not (nothing was
+        done: the caller answers), None if the click is this process's own (one
+        process, this process's shard, or no payload kept)."""
+        relay = self.relay
+        if relay is None or interaction.guild_id is not None \
+                or self.settings.owns_guild(guild_id):
+            return None
+        payload = self._dm_payloads.pop(interaction.id, None)
+        if payload is None:
+            return None
+        return await relay.forward(guild_id, interaction.id, payload)
+
+    def _take_relayed(self, payload: dict[str, Any]) -> None:
+        """A DM click of one of this process's tables, taken from shard 0's process: it
+        is answered as if this process had received it (its token answers it from any
+        process), through the same handlers, locks and commits."""
+        log.debug("answering interaction %s relayed from shard 0", payload.get("id"))
+        self._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
 
     def _runs_shard_zero(self) -> bool:
         """The commands are the same for every process: the one that runs shard 0 (the
@@ -193,6 +259,8 @@ class AmerikanerBot(commands.AutoShardedBot):
         outbox = getattr(self, "outbox", None)
         if outbox is not None:
             await outbox.close(timeout=STOP_GRACE / 4)
+        if self.relay is not None:
+            await self.relay.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -878,6 +878,41 @@ async def test_no_interaction_reaches_a_shard_nobody_runs(error_logs: ErrorLogCa
         await fake.stop()
 
 
+async def _dm_with_a_button(bot: discord.Client, fake: FakeDiscord) -> int:
+    """The bot sends alice a DM with one button ("dm:x"): the message's id."""
+    channel = await bot.create_dm(discord.Object(id=fake.user("alice").id))
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="x", custom_id="dm:x"))
+    return (await channel.send("ping", view=view)).id
+
+
+async def test_dm_interactions_reach_shard_zero_alone(error_logs: ErrorLogCapture) -> None:
+    """https://discord.com/developers/docs/events/gateway#sharding: "Gateway events that
+    do not contain a guild_id will only be sent to the first shard (shard_id: 0). This
+    includes Direct Message (DM) ... events". A click in a DM reaches the process of
+    shard 0, whichever process sent the message; with no shard 0 connected, Discord
+    has nobody to send it to (the fake refuses the click)."""
+    fake, first, second = two_shard_fake()
+    await fake.start()
+    try:
+        async with running_bot(fake, ShardBot([0], 2)) as zero, \
+                running_bot(fake, ShardBot([1], 2, sync=False)) as one:
+            seen: dict[int, list[int]] = {0: [], 1: []}
+            for n, bot in ((0, zero), (1, one)):
+                async def note(interaction: discord.Interaction, n: int = n) -> None:
+                    seen[n].append(interaction.id)
+                bot.add_listener(note, "on_interaction")
+            message = await _dm_with_a_button(one, fake)
+            it = await fake.click("alice", message, "dm:x", wait=False)
+            await fake.wait_until(lambda: bool(seen[0]), 5, "shard 0 to get the click")
+            assert seen == {0: [it.id], 1: []}
+        async with running_bot(fake, ShardBot([1], 2, sync=False)):
+            with pytest.raises(AssertionError, match="no bot is connected"):
+                await fake.click("alice", message, "dm:x", wait=False)
+    finally:
+        await fake.stop()
+
+
 async def test_an_impossible_shard_is_refused(error_logs: ErrorLogCapture) -> None:
     fake = FakeDiscord()
     await fake.start()

@@ -34,11 +34,13 @@ from bot.discord.permissions import (
     is_thread,
     missing_table_permissions,
 )
+from bot.discord.retries import give_back_server_errors, is_transient, one_line, own_retries
 
 __all__ = [
     "INTERACTION_TOKEN_SECONDS", "OLD_MESSAGE_EDITS", "PANEL_TOKEN_SECONDS", "PREPAID",
     "TABLE_MESSAGE_MAX_AGE", "TABLE_PERMISSIONS", "THREAD_PERMISSIONS", "UNKNOWN_MESSAGE",
     "EditQueue", "Priority", "RequestBudget", "Retry", "Turn", "api_route", "counted",
-    "is_thread", "message_age", "missing_table_permissions", "no_mentions",
-    "pinging_user", "repost_reason", "too_old_for_edits", "worth_another_try",
+    "give_back_server_errors", "is_thread", "is_transient", "message_age",
+    "missing_table_permissions", "no_mentions", "one_line", "own_retries", "pinging_user",
+    "repost_reason", "too_old_for_edits", "worth_another_try",
 ]

@@ -404,6 +404,10 @@ def _fixed() -> dict[str, str]:
         "bad_option": _("One of the options could not be read: please choose it again."),
         "elsewhere": _("That button belongs to a table in another channel: nothing was "
                        "changed."),
+        # A click in a DM, for a table another shard process runs, that it did not take
+        # (bot/store/relay.py): nothing was read or changed.
+        "shard_unreachable": _("The part of the bot that runs this table is not answering: "
+                               "nothing was changed. Try again in a moment."),
     }
 
 

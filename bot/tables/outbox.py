@@ -37,6 +37,12 @@ _T = TypeVar("_T")
 RETRIES = 5  # tries of one post in a row before it waits for the next kick or restart
 
 
+class Transient(Exception):  # noqa: N818 (a kind of failure, not an error of ours)
+    """Raised by a sender for a failure expected from time to time and worth another
+    try (a failure of Discord's, a rate limit, a dropped connection): logged in one
+    line. Any other exception is unexpected, and logged with its traceback."""
+
+
 def post_nonce(row: PostRow) -> str:
     """The nonce a post is sent with, the same every time it is sent: its row id and
     the moment it was committed (so a database started afresh does not reuse one
@@ -140,9 +146,10 @@ class Outbox:
                 message_id = await self.send(row)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("could not post %s of game %s (try %d)", row.kind, row.game_id,
-                            attempt + 1, exc_info=True)
+            except Exception as exc:
+                log.warning("could not post %s of game %s (try %d): %s", row.kind,
+                            row.game_id, attempt + 1, exc,
+                            exc_info=not isinstance(exc, Transient))
                 if self.closed:
                     return False
                 await asyncio.sleep(self.retry_delay * 2 ** attempt)

@@ -167,12 +167,33 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
 
     # ------------------------------------------------------------- components
 
+    async def relayed(self, interaction: discord.Interaction[Any], table_id: int) -> bool:
+        """Whether a click in a DM was handed to the process that runs its table's server
+        (Discord sends every DM click to shard 0's process; bot/store/relay.py): that
+        process checks and answers it, under the table's lock, as a click it had
+        received. Refused (shard_unreachable), nothing done, if that process did not
+        take it. The table's row tells its server: no game is rebuilt here."""
+        relay = getattr(self.bot, "relay_interaction", None)
+        if relay is None or interaction.guild_id is not None \
+                or self.tables.get(table_id) is not None:
+            return False
+        row = await self.bot.store.get_game(table_id)
+        taken = await relay(interaction, row.guild_id) if row is not None else None
+        if taken is None:
+            return False  # this process's own click
+        if not taken:
+            raise TableError("shard_unreachable")
+        return True
+
     async def on_click(self, interaction: discord.Interaction[Any], action: TableAction,
                        values: list[str]) -> None:
         """A table's button or menu (its action class, cogs/tables/actions.py): the id
         must name a table of this channel before anything is read or changed; an action
-        on a live table meets a closed one with that table's end. Errors are answered by
-        the caller (run_component)."""
+        on a live table meets a closed one with that table's end. A click in a DM for a
+        table of another process's server goes to that process, which checks it there.
+        Errors are answered by the caller (run_component)."""
+        if await self.relayed(interaction, action.table_id):
+            return
         owner = await self.tables.load(action.table_id)
         if owner is not None:
             check_place(interaction, owner, action.seat_op)

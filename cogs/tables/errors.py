@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.discord import no_mentions
+from bot.discord import is_transient, no_mentions, one_line
 from bot.errors import GameError
 from bot.i18n import language_of, set_locale
 from bot.render import (
@@ -71,8 +71,9 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         if text != internal_error():  # the answer itself was refused: try the plain one
             with contextlib.suppress(Exception):
                 await _send_ephemeral(interaction, internal_error())
-        log.error("could not answer interaction %s with %r", interaction.id,
-                  shorten(text, 80), exc_info=exc)
+        log.error("could not answer interaction %s with %r: %s", interaction.id,
+                  shorten(text, 80), one_line(exc),
+                  exc_info=None if is_transient(exc) else exc)
 
 
 async def _answer_committed(interaction: discord.Interaction[Any], error: BaseException,
@@ -80,7 +81,9 @@ async def _answer_committed(interaction: discord.Interaction[Any], error: BaseEx
     """A request after a stored change failed (Discord refused the answer, its edit or a
     follow-up): the change stands, and the user is told so, unless they already have
     the answer that shows it. The table message is brought up to date."""
-    log.warning("a request after a stored change (%s) failed", what, exc_info=error)
+    # A failure of Discord's or of the connection is expected now and then: one line.
+    log.warning("a request after a stored change (%s) failed: %s", what, one_line(error),
+                exc_info=None if is_transient(error) else error)
     with contextlib.suppress(Exception):
         await _show_committed(interaction, table_id)
     if interaction.response.is_done() and interaction.response.type not in _DEFERRED:
@@ -88,8 +91,8 @@ async def _answer_committed(interaction: discord.Interaction[Any], error: BaseEx
     try:
         await _send_ephemeral(interaction, committed_text(what))
     except Exception as exc:
-        log.error("could not tell interaction %s that its change stands", interaction.id,
-                  exc_info=exc)
+        log.error("could not tell interaction %s that its change stands: %s",
+                  interaction.id, one_line(exc), exc_info=None if is_transient(exc) else exc)
 
 
 # A deferred answer ("thinking", or a silent one) says nothing yet.
@@ -144,7 +147,9 @@ def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("Discord sent a command that differs from ours: %s", error)
         return error_text(TableError("outdated_command"))
-    if isinstance(error, discord.HTTPException):
+    if is_transient(error):  # a 503, a dropped connection: expected now and then
+        log.warning("a request failed: %s", one_line(error))
+    elif isinstance(error, discord.HTTPException):
         log.warning("Discord refused a request", exc_info=error)
     else:
         log.error("handler failed", exc_info=error)

@@ -7,6 +7,7 @@ import logging
 
 import discord
 
+from bot.discord import is_transient, one_line
 from bot.discord.mentions import pinging_user, pinging_users
 from bot.render import (
     claim_text,
@@ -17,7 +18,7 @@ from bot.render import (
 from bot.render.text import game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
-from bot.tables.outbox import post_nonce
+from bot.tables.outbox import Transient, post_nonce
 from bot.tables.service import (
     LOBBY,
     PLAYING,
@@ -44,8 +45,13 @@ class PostsRoom(Room):
         table = await self.tables.load(row.game_id)
         if table is None:
             return None
-        with await self.public(table.guild_id):
-            return await self._send_post_of(table, row)
+        try:
+            with await self.public(table.guild_id):
+                return await self._send_post_of(table, row)
+        except Exception as exc:
+            if is_transient(exc):  # a 503, a dropped connection: the outbox tries again
+                raise Transient(one_line(exc)) from exc
+            raise
 
     async def _send_post_of(self, table: Table, row: PostRow) -> int | None:
         channel = self.bot.get_partial_messageable(row.channel_id)

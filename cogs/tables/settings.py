@@ -27,6 +27,7 @@ from bot.tables.service import (
     DEFAULT_REMINDERS,
     check_reminders,
     check_timeout_action,
+    check_turn_timer,
 )
 from cogs.tables.common import Room, choices, mark_committed
 from cogs.tables.guards import is_manager
@@ -158,6 +159,11 @@ class SettingsRoom(Room):
         kind = self.tables.kind(game)
         current = await self.bot.store.get_guild_settings(guild, game)
         changed = {name: on for name, on in switches.items() if on is not None}
+        if turn_timer is not None:
+            # The limits `new` applies, checked now: Discord's client keeps to the
+            # option's range, but an interaction may carry any integer, and a default
+            # out of range would refuse every `new` that does not give its own timer.
+            check_turn_timer(turn_timer * 60)
         asked: dict[str, object] = {
             "preset": preset, "players": players, "target": target, "turn_timer": turn_timer,
             # Checked now, not at the next `new` (blank: the default reminders).

@@ -16,6 +16,7 @@ import discord
 from bot.discord import (
     Retry,
     Turn,
+    own_retries,
     repost_reason,
     too_old_for_edits,
     worth_another_try,
@@ -116,8 +117,9 @@ class TableMessageRoom(Room):
                         or table.message_id != message_id \
                         or table.stage not in (LOBBY, PLAYING):
                     return  # it became a hand's summary, was replaced, or the game ended
-                await message.edit(embed=with_picture(embed, picture), view=view,
-                                   **pictures)
+                with own_retries():  # a 5xx: tried again by the edit queue, not discord.py
+                    await message.edit(embed=with_picture(embed, picture), view=view,
+                                       **pictures)
         except discord.HTTPException as exc:
             await self._edit_refused(table, message_id, exc)
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord

@@ -487,3 +487,38 @@ async def test_options_discord_py_refuses(fake: FakeDiscord, bot: AmerikanerBot)
     assert "That member is not on this server." in said(it)
     it = await fake.slash("alice", None, "amerikaner replace", {"seat": 2, "member": "zed"})
     assert "That member is not on this server." in said(it)
+
+
+def _with_option(data: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
+    """A command's interaction data with option `name` set to `value`, wherever it is
+    among the subcommands' options."""
+    for option in data.get("options", []):
+        if option.get("name") == name and "value" in option:
+            option["value"] = value
+        else:
+            _with_option(option, name, value)
+    return data
+
+
+async def test_settings_refuse_a_turn_timer_out_of_range(fake: FakeDiscord,
+                                                        bot: AmerikanerBot) -> None:
+    """Discord's client keeps `settings turn_timer` within its option's range (0 to
+    10080 minutes), but what reaches the bot is any integer an interaction carries (a
+    modified client, a command synced before its range; discord.py's Range does not
+    check it). The bot refuses it with `new`'s sentence and stores nothing, so every
+    `new` without a timer of its own still opens (today's code saved 2^40 minutes, and
+    `new` was refused from then on)."""
+    guild = fake.guild.id
+    before = await bot.store.get_guild_settings(guild, "amerikaner")
+    for minutes, sentence in ((2 ** 40, "A turn timer can be at most 10080 minutes"),
+                              (10081, "A turn timer can be at most 10080 minutes"),
+                              (-5, "The turn timer cannot be negative.")):
+        data = _with_option(fake._build_command_data("amerikaner settings",
+                                                     {"turn_timer": 60}, fake.channel),
+                            "turn_timer", minutes)
+        it = await fake._send_interaction(2, "alice", fake.channel, data, wait=True,
+                                          timeout=5.0)
+        assert sentence in said(it), minutes
+    assert await bot.store.get_guild_settings(guild, "amerikaner") == before
+    new = await fake.slash("alice", None, "amerikaner new", {"players": 4})
+    assert new.response_type == 4 and not new.callback.ephemeral, new.callback.data

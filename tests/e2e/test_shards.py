@@ -21,7 +21,7 @@ from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
 from tests.fake_discord import FakeDiscord
-from tests.fake_discord.models import FakeChannel, FakeGuild
+from tests.fake_discord.models import FakeChannel, FakeGuild, StoredMessage
 from tests.store_backends import GAME_FORMAT
 
 SHARDS = 2
@@ -155,6 +155,97 @@ async def test_two_shard_processes_one_killed_and_restarted(tmp_path: Path, pg_u
         unanswered = [i for i in fake.interactions.values() if not i.responded]
         assert not unanswered, unanswered
         assert not fake.client_errors, fake.client_errors[:3]
+    finally:
+        await store.close()
+        await fake.stop()
+
+
+def _dm_ping(fake: FakeDiscord, name: str, table_id: int) -> StoredMessage | None:
+    """The last turn ping by DM to `name` for the table (its My hand button)."""
+    hand = f"amk:{table_id}:hand"
+    pings = [m for m in fake.dm_messages(name) if m.component(hand) is not None]
+    return pings[-1] if pings else None
+
+
+async def test_dm_clicks_are_served_by_the_process_of_their_table(tmp_path: Path,
+                                                                  pg_url: str) -> None:
+    """Discord sends every DM interaction to shard 0 alone (the fake too:
+    https://discord.com/developers/docs/events/gateway#sharding, cited at
+    tests/fake_discord/server.py's _Session.receives), whatever server the clicked
+    button's table plays in. Bob takes his turn pings by DM in two servers, one on each
+    shard of two processes: in his DMs, My hand opens his hand and a move from that
+    panel is played, for both tables; the process that runs the table answers, and the
+    store holds the move when it is confirmed. With that process down, the click is
+    answered, and nothing is changed."""
+    fake = make_fake(shard_count=SHARDS)
+    guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables",), shard=n)
+              for n in range(SHARDS)]
+    await fake.start()
+    store = await open_database(pg_url)
+    view = SharedView(store)
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            procs = [await stack.enter_async_context(
+                shard_process(fake, pg_url, n, guild, tmp_path, 0))
+                for n, guild in enumerate(guilds)]
+            channels = [guild.text_channels[0] for guild in guilds]
+            for channel in channels:
+                it = await fake.slash("bob", channel, "notify", {"where": "dm"})
+                assert it.callback.ephemeral and "direct message" in (it.content or "")
+                await open_table(fake, ["alice", "bob", "carol"],
+                                 {"preset": "amerikaner", "target": 52}, channel=channel)
+            await view.reload()
+            drivers = [ButtonDriver(fake, lambda: view, channel, seed=n)
+                       for n, channel in enumerate(channels)]
+            for driver in drivers:
+                table_id = driver.table.id
+                # The others play from the channel until it is bob's turn.
+                while True:
+                    turn = await driver.next_turn()
+                    assert turn is not None, "the game ended early"
+                    if turn[1] == "bob":
+                        break
+                    await driver.step()
+                await fake.wait_until(lambda t=table_id: _dm_ping(fake, "bob", t) is not None,
+                                      10.0, "bob's turn ping by DM")
+                ping = _dm_ping(fake, "bob", table_id)
+                assert ping is not None and ping.guild_id is None
+                it = await fake.click("bob", ping, f"amk:{table_id}:hand")
+                # His hand, with his moves (today's code: "This table is closed." for the
+                # table of shard 1, whose process never got the click).
+                assert it.response_type == 4 and it.callback.ephemeral, it.callback.data
+                panel = fake.message(it.message)
+                assert "Your turn" in panel.text(), panel.text()
+                # A move from that panel: played once, in the store when confirmed
+                # (act reloads the store's game and checks the action, and that the panel
+                # was edited to show the hand after it).
+                await driver.act("bob", turn[0], panel)
+            theirs = drivers[1]
+            table_id = theirs.table.id
+            version = theirs.table.version
+            # From his DMs he may open his hand and move, nothing else: the process that
+            # runs the table checks a relayed click as any other.
+            ping = _dm_ping(fake, "bob", table_id)
+            assert ping is not None
+            it = await fake.forge_component("bob", ping, f"amk:{table_id}:leave")
+            assert it.callback.ephemeral and "another channel" in (it.content or ""), \
+                it.callback.data
+            # Shard 1's process is down: bob's DM click is answered by shard 0's process,
+            # and nothing is changed.
+            procs[1].send_signal(signal.SIGKILL)
+            await procs[1].wait()
+            await fake.wait_until(lambda: not fake.connected_for(guilds[1].id), 5.0,
+                                  "the killed process's socket to close")
+            it = await fake.click("bob", ping, f"amk:{table_id}:hand")
+            assert it.callback.ephemeral and "not answering" in (it.content or ""), \
+                it.callback.data
+            await view.reload()
+            assert theirs.table.version == version
+        unanswered = [i for i in fake.interactions.values() if not i.responded]
+        assert not unanswered, unanswered
+        assert not fake.client_errors, fake.client_errors[:3]
+        log0 = (tmp_path / "shard-0-0.log").read_text()
+        assert "Traceback" not in log0, log0[-3000:]
     finally:
         await store.close()
         await fake.stop()

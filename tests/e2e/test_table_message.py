@@ -150,20 +150,69 @@ async def dropped(request: web.Request) -> web.StreamResponse:
     return json_response({"message": "never sent"}, 503)
 
 
-@pytest.mark.parametrize("fault", [unavailable, dropped], ids=["503", "dropped"])
+async def internal_error(request: web.Request) -> web.StreamResponse:
+    """A failure of Discord's own: discord.py tries a 500 (502, 504, 524) again by
+    itself, sleeping 1, 3, 5, 7 s (discord/http.py), where a 503 comes back at once."""
+    return json_response({"message": "500: Internal Server Error", "code": 0}, 500)
+
+
+@pytest.mark.parametrize("fault", [unavailable, internal_error, dropped],
+                         ids=["503", "500", "dropped"])
 async def test_a_failed_table_edit_heals(fake: FakeDiscord, bot: AmerikanerBot,
                                          fault: Fault, caplog: pytest.LogCaptureFixture
                                          ) -> None:
     """The edit after a move fails (twice): it is tried again, within the budget, until
     the message shows the move, with no further change to push it (old code: a 503 or a
     dropped connection left the message stale until the next move, and the dropped
-    connection's exception was never retrieved)."""
+    connection's exception was never retrieved). Each failure comes back to the edit
+    queue, which tries again with its own backoff and the table's state of the moment:
+    discord.py tries none of them again itself (old code: a 500 was tried inside
+    discord.py after sleeping 1 s, then 3 s, the queue never knowing). Each is logged in
+    one line, without a traceback: a failure of Discord's is expected."""
     table, driver = await started_table(fake, bot)
+    edits = bot.get_cog("Tables")._edits  # type: ignore[union-attr]
+    failed = edits.failed
     served = break_table_edits(fake, table, 2, fault)
     await driver.step()
     await fake.wait_until(lambda: len(served) == 2, 10, "both faults")
     await settle(fake, table, timeout=15)
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+    assert edits.failed - failed == 2
+    noted = [r for r in caplog.records if "was not edited" in r.getMessage()]
+    assert noted and not [r for r in noted if r.exc_info], noted
+
+
+async def test_a_post_that_meets_a_503_then_a_dropped_connection_goes_out(
+        fake: FakeDiscord, bot: AmerikanerBot, caplog: pytest.LogCaptureFixture) -> None:
+    """The table message is deleted; its fresh post (the outbox's, with a nonce) meets a
+    503, then a dropped connection: the outbox tries again and it goes out once. Each
+    failure is expected now and then and is logged in one line, without a traceback
+    (old code: a whole traceback for each)."""
+    table, driver = await started_table(fake, bot)
+    old = table.message_id
+    assert old is not None
+    faults = [unavailable, dropped]
+    served: list[int] = []
+    serve = fake._serve
+
+    async def faulty(request: web.Request, sub: str, path: str, body: Any, *args: Any
+                     ) -> web.StreamResponse:
+        if (request.method == "POST" and served != [1, 1]
+                and sub == f"/channels/{table.channel_id}/messages"
+                and isinstance(body, dict) and body.get("nonce")):
+            served.append(1)
+            return await faults[len(served) - 1](request)
+        return await serve(request, sub, path, body, *args)
+
+    fake._serve = faulty  # type: ignore[method-assign]
+    fake.message(old).deleted = True  # https://docs.discord.com/developers/resources/message#delete-message
+    await driver.step()
+    await fake.wait_until(lambda: len(served) == 2, 10, "both faults")
+    await settle(fake, table, timeout=15)
+    assert table.message_id != old and table_message(fake).id == table.message_id
+    noted = [r for r in caplog.records if "could not post" in r.getMessage()]
+    assert len(noted) == 2 and not [r for r in noted if r.exc_info], noted
+    fake.client_errors.clear()  # the edit that found it gone (10008), as in the test above
 
 
 async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,

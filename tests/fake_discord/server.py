@@ -220,7 +220,13 @@ class _Session:
 
     def receives(self, guild_id: int | None) -> bool:
         """Whether Discord sends this session the events of `guild_id` (None: a DM,
-        which goes to shard 0): each guild's go to the shard `(id >> 22) % count`."""
+        which goes to shard 0): each guild's go to the shard `(id >> 22) % count`.
+        https://discord.com/developers/docs/events/gateway#sharding: "shard_id =
+        (guild_id >> 22) % num_shards"; "Gateway events that do not contain a guild_id
+        will only be sent to the first shard (shard_id: 0). This includes Direct Message
+        (DM) ... events" (also https://github.com/discord/discord-api-docs/issues/17).
+        So an interaction in a DM reaches shard 0's session alone, whatever server its
+        buttons' table is in, and none while shard 0 is not connected."""
         if self.shard is None:
             return True
         shard_id, count = self.shard
