@@ -16,7 +16,7 @@ UNITS: dict[str, str] = {
 }
 SECONDS = {"m": MINUTE, "h": HOUR, "d": DAY}
 # One length: a number and, after optional blanks, its unit (or none: minutes).
-_PART = re.compile(r"(\d{1,6})\s*([^\W\d_]*)")
+_PART = re.compile(r"(\d{1,15})\s*([^\W\d_]*)")
 
 
 def canonical_point(point: str) -> str:
