@@ -59,6 +59,7 @@ from cogs.tables.api import (
     TableSelect,
     choices,
     select_options,
+    timer_choices,
     to_embed,
 )
 
@@ -224,7 +225,6 @@ class American(GameCog):
     @group.command(name="new", description="Open an American table in this channel")
     @app_commands.describe(players="Number of players (2 to 5)",
                            target="Deals to win the match (default 1)",
-                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
                            **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
     @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
     async def new(self, interaction: discord.Interaction[Any],
@@ -233,7 +233,7 @@ class American(GameCog):
                   same_rank: bool | None = None, four_burns: bool | None = None,
                   swap: bool | None = None, blind_down: bool | None = None,
                   voluntary_pickup: bool | None = None,
-                  turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                  turn_timer: str | None = None,
                   reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
@@ -347,7 +347,6 @@ class American(GameCog):
     @app_commands.describe(players="Number of players (2 to 5)",
                            target="Deals to win the match",
                            options="House rules, e.g. same_rank swap ('none': none)",
-                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
                            language=LANGUAGE_DESCRIPTION, **TIMER_DESCRIPTIONS,
                            **SWITCH_DESCRIPTIONS)
     @app_commands.choices(language=LANGUAGE_CHOICES, on_timeout=ON_TIMEOUT_CHOICES)
@@ -355,7 +354,7 @@ class American(GameCog):
                        players: app_commands.Range[int, 2, 5] | None = None,
                        target: app_commands.Range[int, 1, 100] | None = None,
                        options: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                       turn_timer: str | None = None,
                        reminders: str | None = None, on_timeout: str | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
@@ -366,6 +365,12 @@ class American(GameCog):
             on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
                       "thread": thread}, language=language)
+
+    @new.autocomplete("turn_timer")
+    @settings.autocomplete("turn_timer")
+    async def turn_timer_complete(self, interaction: discord.Interaction[Any], current: str
+                                  ) -> list[app_commands.Choice[str]]:
+        return timer_choices(current)
 
 
 # ----------------------------------------------------------------- what users type

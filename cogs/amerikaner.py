@@ -54,6 +54,7 @@ from cogs.tables.api import (
     TableSelect,
     choices,
     select_options,
+    timer_choices,
     to_embed,
 )
 
@@ -240,7 +241,6 @@ class Amerikaner(GameCog):
     @group.command(name="new", description="Open a table in this channel")
     @app_commands.describe(preset="Which game", players="Number of players",
                            target="Winning score (52; Kani 50)",
-                           turn_timer="Minutes per turn before the AI plays it (0: no timer)",
                            **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
     @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
     @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
@@ -253,7 +253,7 @@ class Amerikaner(GameCog):
                   free_trump: bool | None = None, two_wins: bool | None = None,
                   bidder_double: bool | None = None, partner_half: bool | None = None,
                   all_pass_play: bool | None = None, fixed_ten: bool | None = None,
-                  turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                  turn_timer: str | None = None,
                   reminders: str | None = None, on_timeout: str | None = None,
                   mentions: bool | None = None, pictures: bool | None = None,
                   hints: bool | None = None, thread: bool | None = None) -> None:
@@ -391,7 +391,7 @@ class Amerikaner(GameCog):
                        players: app_commands.Range[int, 3, 6] | None = None,
                        target: app_commands.Range[int, 1, 1000] | None = None,
                        options: str | None = None,
-                       turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+                       turn_timer: str | None = None,
                        reminders: str | None = None, on_timeout: str | None = None,
                        mentions: bool | None = None, pictures: bool | None = None,
                        hints: bool | None = None, thread: bool | None = None,
@@ -402,6 +402,12 @@ class Amerikaner(GameCog):
             on_timeout=on_timeout,
             switches={"mentions": mentions, "pictures": pictures, "hints": hints,
                       "thread": thread}, language=language)
+
+    @new.autocomplete("turn_timer")
+    @settings.autocomplete("turn_timer")
+    async def turn_timer_complete(self, interaction: discord.Interaction[Any], current: str
+                                  ) -> list[app_commands.Choice[str]]:
+        return timer_choices(current)
 
 
 # ----------------------------------------------------------------- what users type

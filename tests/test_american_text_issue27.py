@@ -67,3 +67,41 @@ def test_cards_seen_going_into_a_hand_are_summarised() -> None:
     assert "A" in summary and "K" in summary  # the highest by name
     assert text.known_summary(many[:3]) == " ".join(
         text.card_label(card) for card in many[:3])
+
+
+def test_a_burn_stays_on_the_public_table_until_another_player_moves() -> None:
+    """Issue 35: a burn gives its player the next turn, and their next play hid it at
+    once (the public table showed 3 of 15 burns). The line stays on the public table
+    through the burner's next play, until another player moves."""
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game, _ = KIND.new_game(KIND.make_rules(None, 3, {}), 0, rng)
+        while not KIND.finished(game):
+            seat = KIND.to_act(game)
+            if seat is None:
+                break
+            legal = KIND.seat_view(game, seat).deal.legal
+            if legal is None:
+                break
+            actions = legal_action_list(seat, legal)
+            before = KIND.public_view(game).deal
+            KIND.apply(game, rng.choice(actions), rng)
+            after = KIND.public_view(game)
+            deal = after.deal
+            if deal is None or deal.outcome != "in_progress" or before is None:
+                break
+            burned_now = len(deal.burned) > len(before.burned) and not deal.pile
+            if before.burn is not None and before.burn[0] == seat and before.last is not None \
+                    and before.last.seat == seat and not burned_now:
+                # The burner played on after their burn: the line is still there.
+                line = text.burn_line(deal, NAMES)
+                assert line is not None and NAMES[seat] in line
+                assert line in text.table_panel(after, NAMES).description
+                checked += 1
+            if before.last is not None and seat != before.last.seat \
+                    and not burned_now and deal.burn is None:
+                assert text.burn_line(deal, NAMES) is None  # another player moved
+        if checked >= 3:
+            break
+    assert checked >= 3, "no burn followed by a play of the same player: other seeds"

@@ -27,3 +27,9 @@ def pinging_user(user: int | None) -> discord.AllowedMentions:
     users = [discord.Object(id=user)] if user is not None else []
     return discord.AllowedMentions(everyone=False, users=users, roles=False,
                                    replied_user=False)
+
+
+def pinging_users(users: list[int]) -> discord.AllowedMentions:
+    """The mentions a message naming several members may make: those, nobody else."""
+    return discord.AllowedMentions(everyone=False, users=[discord.Object(id=u) for u in users],
+                                   roles=False, replied_user=False)

@@ -449,6 +449,9 @@ def _bad_input(p: dict[str, Any]) -> str:
     if reason == "long_timer":
         return _("A turn timer can be at most {minutes} minutes (7 days).").format(
             minutes=p["minutes"])
+    if reason == "timer":
+        return _("{typed} is not a turn timer: give a length such as 1h, 12h, 1d or 3d "
+                 "(at most 7 days; 0: no timer).").format(typed=p["typed"])
     if reason == "reminder":
         return _("{point} is not a reminder point: give a share of the turn's time, such "
                  "as 50%, or the time left, such as 30m, 1h or 1d (at most {most} "
@@ -542,6 +545,7 @@ BUTTON_LABELS: dict[str, str] = {
     "open_hand": N_("Open my hand"),
     "refresh": N_("Refresh"),
     "back": N_("Back"),
+    "seat_back": N_("I'm back"),
     "previous": N_("◀ Previous"),
     "next": N_("Next ▶"),
 }
@@ -596,6 +600,21 @@ def lobby_ai_remove() -> tuple[str, str]:
 def lobby_cancel_option() -> tuple[str, str]:
     """The host menu's option cancelling the table (the host, or Manage Server)."""
     return _("Cancel the table"), _("The lobby closes and nobody plays.")
+
+
+def cancel_confirm_text() -> str:
+    """For the host alone, before a table is cancelled from its lobby's menu."""
+    return _("Cancel this table? The lobby closes and nobody plays.")
+
+
+def cancel_confirm_labels() -> tuple[str, str]:
+    """The confirmation's buttons: cancel the table, or keep it."""
+    return _("Yes, cancel the table"), _("Keep the table")
+
+
+def cancel_kept_text() -> str:
+    """The host kept the table (the confirmation's other button)."""
+    return _("The table stays open.")
 
 
 # ----------------------------------------------------------------- the table's replies
@@ -661,12 +680,50 @@ def switches_text(switches: dict[str, Any]) -> str:
         thread=state("thread", _("off")))
 
 
+def duration_text(minutes: int) -> str:
+    """A length of time as people say it: whole days in days ("1 day", "1 døgn"),
+    whole hours in hours ("12 hours"), else minutes."""
+    if minutes and minutes % 1440 == 0:
+        days = minutes // 1440
+        return ngettext("{count} day", "{count} days", days).format(count=days)
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+
+
+def per_turn_text(minutes: int) -> str:
+    """A turn timer's length: "1 day a turn" ("1 døgn per trekk")."""
+    if minutes and minutes % 1440 == 0:
+        days = minutes // 1440
+        return ngettext("{count} day a turn", "{count} days a turn", days).format(count=days)
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("{count} hour a turn", "{count} hours a turn", hours).format(
+            count=hours)
+    return ngettext("{count} minute a turn", "{count} minutes a turn", minutes).format(
+        count=minutes)
+
+
+def reminder_point_text(point: str) -> str:
+    """A reminder point in the reader's units: "1h" reads "1t" in Norwegian (a table
+    keeps "1h", bot/tables/durations.py)."""
+    unit = {"m": pgettext("time unit", "m"), "h": pgettext("time unit", "h"),
+            "d": pgettext("time unit", "d")}.get(point[-1:])
+    return point if unit is None else f"{point[:-1]}{unit}"
+
+
+def no_timer_text() -> str:
+    """The turn timer's choice of none."""
+    return _("No timer")
+
+
 def timer_text(minutes: int, reminders: Sequence[str], action: str | None) -> str:
     """A turn timer as a table or a server's defaults have it: its length, its reminder
-    points (as typed: "50%", "1h") and what its end does ("play" or "seat")."""
-    length = ngettext("{count} minute a turn", "{count} minutes a turn", minutes).format(
-        count=minutes)
-    points = _(", ").join(reminders) if reminders else _("none")
+    points (in the reader's units: "50%", "1h"/"1t") and what its end does ("play" or
+    "seat")."""
+    length = per_turn_text(minutes)
+    points = _(", ").join(map(reminder_point_text, reminders)) if reminders else _("none")
     end = (_("the AI takes the seat until the player is back") if action == "seat"
            else _("the AI plays that turn"))
     return _("Turn timer: {length}; reminders: {points}; when it runs out, {end}.").format(
@@ -724,6 +781,12 @@ def game_over_text() -> str:
     return _("This game is over.")
 
 
+def game_over_players_text(mentions: Sequence[str]) -> str:
+    """The final standings' line naming every member who was seated (a mention notifies
+    each, those away or covered by the AI too: the end reaches them all)."""
+    return _("🏁 The game is over: {players}").format(players=" ".join(mentions))
+
+
 def table_closed_text() -> str:
     return _("This table is closed.")
 
@@ -767,6 +830,25 @@ def timeout_text(name: str, played: str) -> str:
     AI took for them, in a few words (the game's describe_action)."""
     return _("⏰ {name}'s time ran out: the AI played {action} for them.").format(
         name=name, action=played)
+
+
+def timeout_seat_text(mention: str, played: str) -> str:
+    """In the channel: `mention`'s time ran out and the AI keeps their seat until they
+    are back (the table's `on_timeout` "seat"), with the way back from anywhere."""
+    return _("⏰ {mention}, your time ran out: the AI played {action} for you and keeps "
+             "your seat until you are back (/games, then I'm back).").format(
+        mention=mention, action=played)
+
+
+def absent_paused_text() -> str:
+    """The table message of a table whose humans are all away: it waits for one."""
+    return _("⏸ Paused: every player is away. The game goes on when one is back "
+             "(/games, then I'm back), or the host cancels it.")
+
+
+def away_row_text() -> str:
+    """The games list: the member's seat, which the AI is covering."""
+    return _("The AI is playing your seat")
 
 
 def reminder_text(mention: str, deadline: float | None = None) -> str:
@@ -841,15 +923,16 @@ def notify_text(where: str) -> str:
 
 
 def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: int,
-                pages: int) -> Panel:
-    """The member's open tables in this server (`/games`): rows of (game, where: a
-    channel mention and a link to the table message, whose turn, the deadline or None,
-    whether it is the member's turn), theirs first."""
+                pages: int, first: int = 1) -> Panel:
+    """The member's open tables in this server (`/games`): rows of (game, where: the
+    channel's mention (the "To the table" button beside it is the link: a raw link is
+    three lines on a phone), whose turn, the deadline or None, whether it is the member's
+    turn), theirs first; numbered from `first` (the page's first row), as its buttons."""
     if not rows:
         return Panel(title=_("Your games"), colour=BLUE,
                      description=_("You hold no seat at an open table in this server."))
     fields = []
-    for index, (game, where, turn, deadline, mine) in enumerate(rows, start=1):
+    for index, (game, where, turn, deadline, mine) in enumerate(rows, start=first):
         lines = [where, _("**Your turn**") if mine else _("Turn: {name}").format(name=turn)]
         if deadline is not None:
             lines.append(time_left_text(deadline))

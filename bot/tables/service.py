@@ -126,6 +126,12 @@ _UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
 REMINDER_GAP = 0.1
 
 
+def all_absent(table: Table) -> bool:
+    """Whether a game in play has humans seated and every one of them is away."""
+    humans = [seat for seat in table.seats if not seat.is_ai]
+    return table.stage == PLAYING and bool(humans) and all(seat.away for seat in humans)
+
+
 class _Keep:
     """The type of KEEP: a setting left as it is."""
 
@@ -731,6 +737,7 @@ class TableService:
             seats[seat].away = True
             seats[seat].ai_level = seats[seat].ai_level or table.kind.fallback_level
             await self._save_seats(table, seats)
+        await self._absent_pause(table)
         self._schedule_ai(table)
         return table
 
@@ -752,6 +759,7 @@ class TableService:
             if away and not seats[seat].ai_level:
                 seats[seat].ai_level = table.kind.fallback_level
             await self._save_seats(table, seats)
+        await self._absent_pause(table)
         # Away: the AI plays the seat's turns; back: a turn of theirs has its clock again.
         self._schedule_ai(table)
         return table
@@ -780,6 +788,7 @@ class TableService:
                 # The AI's for good: stored under the name of the human it replaces.
                 seats[seat] = Seat(None, current.name, ai_level=table.kind.fallback_level)
             await self._save_seats(table, seats)
+        await self._absent_pause(table)
         self._schedule_ai(table)
         return table
 
@@ -971,6 +980,15 @@ class TableService:
             await self.store.set_meta(table.id, meta)
             if playing and table.stage == PLAYING:
                 await self.store.set_turn_since(table.id, now)
+
+    async def _absent_pause(self, table: Table) -> None:
+        """PAUSE_ABSENT follows the seats: held while every human seated is away (gone
+        away, left, or timed out with TIMEOUT_SEAT), so that the AIs never finish a
+        game alone; lifted as soon as one is back (or a member takes a seat)."""
+        if all_absent(table):
+            await self.pause(table.id, PAUSE_ABSENT)
+        elif PAUSE_ABSENT in table.paused:
+            await self.resume(table.id, PAUSE_ABSENT)
 
     def _stop_clocks(self, table: Table) -> None:
         """Cancel the table's turn timer and AI task (a paused table's)."""
@@ -1401,7 +1419,15 @@ class TableService:
                 if result is not None:
                     break
                 await asyncio.sleep(self._retry_wait(failures))
+            # Timed out for good (TIMEOUT_SEAT) and no human left present: the table
+            # waits for one, not an AI-only finish; its post tells them so.
+            await self._absent_pause(table)
             await self._notify_result(table, result)
+            if table.timeout_action == TIMEOUT_SEAT and table.seats[seat].away:
+                # For the listeners: the member was told in the channel (the timeout
+                # post); a listener may tell them where else they read (a DM).
+                await self._notify(table, "timed_out", seat=seat,
+                                   user_id=table.seats[seat].user_id)
             self._schedule_ai(table)
         except asyncio.CancelledError:
             raise
@@ -1528,6 +1554,12 @@ class TableService:
                 continue
             self._register(table)
             restored.append(table)
+            if all_absent(table) != (PAUSE_ABSENT in table.paused):
+                # A crash between a seat's change and its pause (two writes): mended.
+                try:
+                    await self._absent_pause(table)
+                except TableError:
+                    log.warning("table %s: its absent pause could not be mended", table.id)
             self._schedule_ai(table)
         self.restored.set()
         return restored

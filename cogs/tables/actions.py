@@ -10,23 +10,34 @@ the others does, built from the templates declared before it (`on_table`)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.render import cancelled_panel, left_button_text, old_button_text
+from bot.render import (
+    back_text,
+    cancelled_panel,
+    cancelled_text,
+    left_button_text,
+    old_button_text,
+)
+from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
 from bot.tables import Table
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
 from cogs.tables.boards import board_pool
-from cogs.tables.common import mark_committed, to_embed
+from cogs.tables.common import Components, mark_committed, to_embed
+from cogs.tables.components import TableButton
 from cogs.tables.errors import run_component
 from cogs.tables.guards import check_bot_permissions, is_manager, seat_op
 from cogs.tables.views import host_choice, lobby_view, table_view
 
 if TYPE_CHECKING:  # the cog imports this module
     from cogs.tables.cog import Tables
+
+log = logging.getLogger(__name__)
 
 # The ops of each prefix declared so far (their patterns): the fallback of the prefix
 # matches every other op.
@@ -101,16 +112,6 @@ async def _ai_seats(cog: Tables, interaction: discord.Interaction[Any], table: T
     await _lobby_change(cog, interaction, table)
 
 
-async def _cancel(cog: Tables, interaction: discord.Interaction[Any], table: Table) -> None:
-    user = interaction.user
-    await cog.tables.cancel(table.id, user.id, is_manager(interaction))
-    mark_committed(interaction, table, "cancel")
-    cog.forget_table(table)
-    with await cog.public(table.guild_id):
-        embed = to_embed(cancelled_panel(safe_markdown(user.display_name)))
-    await interaction.response.edit_message(embed=embed, view=None)
-
-
 class JoinButton(TableAction, template=on_table("join")):
     async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
@@ -149,12 +150,54 @@ class StartButton(TableAction, template=on_table("start")):
         await cog.follow_turn(table, None)  # the first player is pinged, host too
 
 
+async def _ask_cancel(cog: Tables, interaction: discord.Interaction[Any], table: Table
+                      ) -> None:
+    """Cancelling from the lobby asks first (issue 35: it sat beside the AI choices and
+    acted at once): for the one who asked alone, nothing changed yet. Only one allowed
+    to cancel is asked (the service refuses the others when they confirm, too)."""
+    if interaction.user.id != table.host_id and not is_manager(interaction):
+        await cog.tables.cancel(table.id, interaction.user.id, False)  # refused
+    yes, keep = cancel_confirm_labels()
+    view = Components()
+    view.add_item(TableButton(table.id, "cancel:yes", label=yes,
+                              style=discord.ButtonStyle.danger))
+    view.add_item(TableButton(table.id, "cancel:no", label=keep))
+    await cog.reply(interaction, cancel_confirm_text(), view=view)
+
+
 class CancelButton(TableAction, template=on_table("cancel")):
-    """The Cancel button of a lobby posted before the host menu."""
+    """The Cancel button of a lobby posted before the host menu: asks first."""
 
     async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await _cancel(cog, interaction, table)
+        await _ask_cancel(cog, interaction, table)
+
+
+class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
+    """The confirmation's buttons: cancel the table (its lobby message then says so),
+    or keep it."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        if self.parts[1] == "no":
+            await interaction.response.edit_message(content=cancel_kept_text(), view=None)
+            return
+        user = interaction.user
+        lobby = table.message_id
+        await cog.tables.cancel(table.id, user.id, is_manager(interaction))
+        mark_committed(interaction, table, "cancel")
+        cog.forget_table(table)
+        with await cog.public(table.guild_id):
+            embed = to_embed(cancelled_panel(safe_markdown(user.display_name)))
+            said = cancelled_text(safe_markdown(user.display_name))
+        await interaction.response.edit_message(content=said, view=None)
+        if lobby is not None:
+            try:
+                await cog.bot.get_partial_messageable(table.channel_id).get_partial_message(
+                    lobby).edit(embed=embed, view=None)
+            except discord.HTTPException as exc:  # cancelled all the same
+                log.info("table %s: its lobby message could not show the cancel (%s %s)",
+                         table.id, exc.status, exc.code)
 
 
 class HostMenu(TableAction, template=on_table("host", "amks")):
@@ -164,7 +207,7 @@ class HostMenu(TableAction, template=on_table("host", "amks")):
                   values: list[str]) -> None:
         parts = host_choice(values)
         if parts == ["cancel"]:
-            await _cancel(cog, interaction, table)
+            await _ask_cancel(cog, interaction, table)
         else:
             await _ai_seats(cog, interaction, table, parts[1])
 
@@ -201,6 +244,21 @@ class HandButton(TableAction, template=on_table("hand(?::list)?")):
                   values: list[str]) -> None:
         await cog.show_hand(interaction, table,
                             refresh=_ephemeral(interaction) and len(self.parts) == 1)
+
+
+class BackButton(TableAction, template=on_table("back:list")):
+    """The games list's "I'm back" (issue 35): the member takes back the seat the AI
+    covers, from wherever they opened the list; a table paused because every human was
+    away plays on."""
+
+    seat_op = True
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.tables.set_away(table.id, interaction.user.id, False)
+        mark_committed(interaction, table)
+        await cog.reply(interaction, back_text())
+        cog.request_refresh(table)
 
 
 class TableToggle(TableAction, template=on_table("table(?::off)?")):
@@ -330,7 +388,7 @@ class OldSelect(OldButton, template=_none_of("amks")):
 
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
-    JoinButton, LeaveButton, AiButton, StartButton, CancelButton, HostMenu, HouseRulesMenu,
-    RulesButton, HandButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
-    ReviewButton, RematchButton, StandingsLeaderboard, GoneEndButton, GoneLeaveButton,
-    OldButton, OldSelect)
+    JoinButton, LeaveButton, AiButton, StartButton, CancelButton, CancelConfirm, HostMenu,
+    HouseRulesMenu, RulesButton, HandButton, BackButton, TableToggle, HintButton, ClaimButton,
+    MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard, GoneEndButton,
+    GoneLeaveButton, OldButton, OldSelect)

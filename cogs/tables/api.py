@@ -48,13 +48,15 @@ from cogs.tables.settings import (
     ON_TIMEOUT_CHOICES,
     SWITCH_DESCRIPTIONS,
     TIMER_DESCRIPTIONS,
+    timer_choices,
+    timer_minutes,
 )
 
 __all__ = [
     "HINT_EMOJI", "HINT_STYLE", "LANGUAGE_CHOICES", "LANGUAGE_DESCRIPTION",
     "ON_TIMEOUT_CHOICES", "SWITCH_DESCRIPTIONS", "TIMER_DESCRIPTIONS", "Components",
     "GameCog", "GameUI", "TableBot", "TableButton", "TableSelect", "choices",
-    "select_options", "to_embed",
+    "select_options", "timer_choices", "to_embed",
 ]
 
 _T = TypeVar("_T")
@@ -141,25 +143,27 @@ class GameCog(commands.Cog):
 
     async def new_table(self, interaction: discord.Interaction[Any], *,
                         preset: str | None, players: int | None, target: int | None,
-                        turn_timer: int | None, options: Mapping[str, bool | None],
+                        turn_timer: str | None, options: Mapping[str, bool | None],
                         switches: Mapping[str, bool | None], reminders: str | None = None,
                         on_timeout: str | None = None) -> None:
         """The game's `new`: a lobby with what the host asked for, else the server's
         defaults for the game, else the game's own."""
         await self.host.new_table(interaction, self.game, preset=preset, players=players,
-                                  target=target, turn_timer=turn_timer, options=options,
+                                  target=target, turn_timer=timer_minutes(turn_timer),
+                                  options=options,
                                   switches=switches, reminders=reminders,
                                   on_timeout=on_timeout)
 
     async def save_settings(self, interaction: discord.Interaction[Any], *,
                             preset: str | None, players: int | None, target: int | None,
-                            options: str | None, turn_timer: int | None,
+                            options: str | None, turn_timer: str | None,
                             switches: Mapping[str, bool | None],
                             language: str | None = None, reminders: str | None = None,
                             on_timeout: str | None = None) -> None:
         """The game's `settings`: the server's defaults for its new tables, shown, or
         changed (Manage Server)."""
         await self.host.save_settings(interaction, self.game, preset=preset, players=players,
-                                      target=target, options=options, turn_timer=turn_timer,
+                                      target=target, options=options,
+                                      turn_timer=timer_minutes(turn_timer),
                                       switches=switches, language=language,
                                       reminders=reminders, on_timeout=on_timeout)

@@ -14,16 +14,19 @@ from bot.render import (
     seat_names,
 )
 from bot.render.text import (
+    absent_paused_text,
+    away_row_text,
     games_panel,
     lobby_turn_text,
     notify_text,
 )
 from bot.tables import Table, TableError
 from bot.tables.service import (
+    PAUSE_ABSENT,
     PAUSE_CHANNEL,
     PLAYING,
 )
-from cogs.tables.common import Components, Room, jump_url, mark_committed, table_link, to_embed
+from cogs.tables.common import Components, Room, mark_committed, table_link, to_embed
 from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
 from cogs.tables.views import deadline_of
 
@@ -32,8 +35,12 @@ log = logging.getLogger(__name__)
 
 def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
     """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
-    link = jump_url(table.guild_id, table.channel_id, table.message_id)
-    where = f"<#{table.channel_id}> · {link}"
+    where = f"<#{table.channel_id}>"
+    own = table.seat_of(user)
+    if own is not None and table.stage == PLAYING and table.seats[own].away:
+        where += f" · {away_row_text()}"  # its Back button is on the row (show_games)
+    if PAUSE_ABSENT in table.paused:
+        where += f"\n{absent_paused_text()}"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
         return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
@@ -79,7 +86,8 @@ class GamesListRoom(Room):
         current = min(max(1, page), pages)
         first = (current - 1) * GAMES_PAGE
         shown = mine[first:first + GAMES_PAGE]
-        panel = games_panel([games_row(table, user) for table in shown], current, pages)
+        panel = games_panel([games_row(table, user) for table in shown], current, pages,
+                            first=first + 1)
         view = Components()
         for row, table in enumerate(shown):
             number = first + row + 1
@@ -88,6 +96,14 @@ class GamesListRoom(Room):
                                    emoji="🃏", label=f"{number}. {button_label('open_hand')}")
                 hand.item.row = row
                 view.add_item(hand)
+            own = table.seat_of(user)
+            if table.stage == PLAYING and own is not None and table.seats[own].away:
+                # Back from anywhere (issue 35): the seat the AI covers is taken back
+                # here, not only by /back in the table's channel.
+                back = TableButton(table.id, "back:list", style=discord.ButtonStyle.success,
+                                   emoji="↩️", label=f"{number}. {button_label('seat_back')}")
+                back.item.row = row
+                view.add_item(back)
             link = table_link(table)
             link.label = f"{number}. {button_label('to_table')}"
             link.row = row

@@ -26,6 +26,7 @@ from bot.tables import Table
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.service import (
     LOBBY,
+    PLAYING,
     check_reminders,
     check_timeout_action,
 )
@@ -184,11 +185,23 @@ class LobbyRoom(Room):
         self.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = self.tables.in_channel(interaction.channel_id or 0) \
+            or self._covered_seat(interaction, game) or self._table_here(interaction)
         await self.tables.set_away(table.id, interaction.user.id, False)
         mark_committed(interaction, table)
         await self._reply(interaction, back_text())
         self.request_refresh(table)
+
+    def _covered_seat(self, interaction: discord.Interaction[Any], game: str
+                      ) -> Table | None:
+        """`/back` away from any table (issue 35): the one table of `game` in this server
+        where the AI covers the member's seat (none, or several: None, and the command
+        answers as in a channel without a table; /games lists each with its button)."""
+        user = interaction.user.id
+        covered = [t for t in self.tables.tables_of(interaction.guild_id or 0, user)
+                   if t.kind.name == game and t.stage == PLAYING
+                   and (seat := t.seat_of(user)) is not None and t.seats[seat].away]
+        return covered[0] if len(covered) == 1 else None
 
     async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
                       member: discord.Member | None) -> None:

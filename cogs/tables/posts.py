@@ -9,6 +9,7 @@ import discord
 
 from bot.discord import is_transient, one_line
 from bot.discord.access import GONE, REFUSED, UNKNOWN_CHANNEL, Blocked
+from bot.discord.mentions import pinging_user, pinging_users
 from bot.render import (
     claim_text,
     gone_standings_text,
@@ -16,6 +17,7 @@ from bot.render import (
     seat_names,
     timeout_text,
 )
+from bot.render.text import game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
 from bot.tables.names import safe_markdown
@@ -137,7 +139,13 @@ class PostsRoom(Room):
         elif row.kind == POST_FINAL:
             chart = await totals_chart(table)
             panel = table_panel(table) if row.params.get("ended") else final_panel(table)
+            # Every member who was seated is named, and so told of the end with its
+            # result, wherever they are (issue 35: away members were not).
+            humans = list(dict.fromkeys(s.user_id for s in table.seats
+                                        if s.user_id is not None))
             message = await channel.send(
+                game_over_players_text([f"<@{u}>" for u in humans]) if humans else None,
+                allowed_mentions=pinging_users(humans),
                 embed=with_picture(to_embed(panel), chart),
                 view=final_view(table), nonce=nonce,
                 **({"file": chart} if chart is not None else {}))
@@ -166,8 +174,16 @@ class PostsRoom(Room):
         elif row.kind == POST_TIMEOUT:
             seat = int(row.params["seat"])
             played = table.kind.words.describe_action(row.params["action"])
-            message = await channel.send(
-                timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
+            user = table.seats[seat].user_id
+            if row.params.get("away") and user is not None:
+                # The AI keeps the seat: the member is told (a mention notifies
+                # them), with the way back from anywhere (issue 35).
+                message = await channel.send(
+                    timeout_seat_text(f"<@{user}>", played), nonce=nonce,
+                    allowed_mentions=pinging_user(user))
+            else:
+                message = await channel.send(
+                    timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
         else:
             log.error("unknown post %r of table %s", row.kind, table.id)
             return None

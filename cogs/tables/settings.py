@@ -17,16 +17,19 @@ from bot.render import (
     switches_text,
 )
 from bot.render.text import (
+    duration_text,
+    no_timer_text,
     timer_text,
 )
 from bot.tables import TableError
+from bot.tables.durations import DAY, HOUR, parse_duration, split_points
 from bot.tables.service import (
     DEFAULT_REMINDERS,
     check_reminders,
     check_timeout_action,
     check_turn_timer,
 )
-from cogs.tables.common import Room, mark_committed
+from cogs.tables.common import Room, choices, mark_committed
 from cogs.tables.guards import is_manager
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Serv
 # A turn timer's reminders and what its end does (TableService.create), offered by every
 # game's `new` and `settings` beside `turn_timer`. A description has at most 100 characters.
 TIMER_DESCRIPTIONS = {
+    "turn_timer": "Time per turn before the AI plays it: 1h, 12h, 1d, 2d, 3d, 7d, or your own",
     "reminders": "Reminders, e.g. 50%, 1h (share of the time, or time left; default 50%, 1h)",
     "on_timeout": "When a turn's time runs out (default: the AI plays that turn)",
 }
@@ -56,9 +60,43 @@ def _settings_timer(settings: Mapping[str, Any]) -> str:
 
 
 def reminder_points(text: str | None) -> list[str] | None:
-    """The reminder points a member typed ("50%, 1h" or "50% 1h"); None when blank."""
-    points = (text or "").replace(",", " ").split()
-    return points or None
+    """The reminder points a member typed ("50%, 1h", "50% 1t", "1 time"), in the units
+    a table keeps; None when blank."""
+    return split_points(text)
+
+
+# The turn timers `turn_timer` offers as it is typed (issue 35: a day, not "1440
+# minutes"), in seconds; any other length may be typed ("36h", "5 døgn", "90m").
+TIMER_PRESETS = (HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY)
+_PRESET_VALUES = {HOUR: "1h", 12 * HOUR: "12h", DAY: "1d", 2 * DAY: "2d", 3 * DAY: "3d",
+                  7 * DAY: "7d"}
+
+
+def timer_minutes(typed: str | None) -> int | None:
+    """The turn timer a member chose or typed, in whole minutes (None: not given; 0: no
+    timer). Refused: TableError("bad_input", reason="timer"); the service refuses more
+    than 7 days."""
+    if typed is None or not typed.strip():
+        return None
+    seconds = parse_duration(typed)
+    if seconds is None:
+        raise TableError("bad_input", reason="timer", typed=typed.strip()[:40])
+    return round(seconds / 60)
+
+
+def timer_choices(current: str) -> list[app_commands.Choice[str]]:
+    """`turn_timer`'s autocomplete, in the member's language: what they typed, read as a
+    length ("36h": "36 hours"), then the usual lengths and no timer."""
+    items: list[tuple[str, str]] = []
+    typed = current.strip()
+    seconds = parse_duration(typed) if typed else None
+    if seconds is not None and seconds not in TIMER_PRESETS:
+        minutes = round(seconds / 60)
+        items.append((duration_text(minutes) if minutes else no_timer_text(), typed[:100]))
+    items += [(duration_text(round(preset / 60)), _PRESET_VALUES[preset])
+              for preset in TIMER_PRESETS]
+    items.append((no_timer_text(), "0"))
+    return choices(items)
 
 
 ON_TIMEOUT_CHOICES = [

@@ -260,6 +260,8 @@ class TableMessageRoom(Room):
                 await self._ping(table, user, reminder=True,
                                  deadline=detail.get("deadline", deadline_of(table)))
             return
+        if event == "timed_out":  # told by its timeout post (a DM is another listener's)
+            return
         self._after_change(table, event in ("deal_finished", "game_finished"))
         await self.follow_turn(table, None)
 

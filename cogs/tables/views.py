@@ -21,6 +21,7 @@ from bot.render import (
 )
 from bot.render.painter import Painter
 from bot.render.text import (
+    absent_paused_text,
     lobby_ai_add,
     lobby_ai_fill,
     lobby_ai_remove,
@@ -32,6 +33,7 @@ from bot.render.text import (
 from bot.tables import Table
 from bot.tables.service import (
     LOBBY,
+    PAUSE_ABSENT,
     PLAYING,
 )
 from cogs.tables.common import OPTION_LABEL_LIMIT, SELECT_OPTIONS_LIMIT, Components, table_link
@@ -158,7 +160,12 @@ def table_panel(table: Table) -> Panel:
                                          table.timeout_action)
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
                            kind.words.lobby_title(table.rules), options)
-    return _with_deadline(table, kind.words.table_panel(table.game, names))
+    panel = _with_deadline(table, kind.words.table_panel(table.game, names))
+    if PAUSE_ABSENT in table.paused:  # it waits for a human: say so, and how it goes on
+        text = absent_paused_text()
+        panel = dataclasses.replace(panel, description=f"{panel.description}\n{text}"
+                                    if panel.description else text)
+    return panel
 
 
 def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:

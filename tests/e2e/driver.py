@@ -1030,8 +1030,13 @@ async def choose_ai(fake: FakeDiscord, user: str, lobby: Any, choice: str) -> An
     """`user` picks in the lobby's host menu: an AI level to add a player of ("easy",
     "strong"), "fill" (every free seat), "remove" (the last AI seat) or "cancel"."""
     value = choice if choice in ("fill", "remove", "cancel") else f"add:{choice}"
-    return await fake.select(user, lobby, str(lobby_host_menu(fake, lobby)["custom_id"]),
-                             [value])
+    it = await fake.select(user, lobby, str(lobby_host_menu(fake, lobby)["custom_id"]),
+                           [value])
+    confirm = next((b for b in it.message.buttons() if str(b.get("custom_id", ""))
+                    .endswith(":cancel:yes")), None) if it.message is not None else None
+    if choice == "cancel" and confirm is not None:  # cancelling asks first: yes
+        return await fake.click(user, it.message, confirm["custom_id"])
+    return it
 
 
 def phone_rows(fake: FakeDiscord, message: Any) -> int:

@@ -331,13 +331,14 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     assert fake.message(panel).content.startswith("💡 Hint: The strong AI would ")
     away = await fake.slash("alice", None, "american away")
     assert away.callback.ephemeral
-    await fake.wait_until(lambda: table.game is None or table.game.finished
-                          or len(table.game.deals) > 1 or table.version > 6, 20.0,
-                          "the AI to play alice's seat")
-    if not table.game.finished:
-        back = await fake.slash("alice", None, "american back")
-        assert back.callback.ephemeral
-        await driver.play_to_end()
+    # The only human gone away: the table waits for her, no AI-only game (issue 35).
+    assert table.paused == {"absent"} and table.seats[0].away
+    version = table.version
+    await asyncio.sleep(0.3)
+    assert table.version == version
+    back = await fake.slash("alice", None, "american back")
+    assert back.callback.ephemeral and not table.paused
+    await driver.play_to_end()
     await fake.wait_until(lambda: table.stage == "finished", 20.0, "the end of the game")
     american = await bot.store.leaderboard(fake.guild.id, "american", "wins", 10, 0)
     amerikaner = await bot.store.leaderboard(fake.guild.id, "amerikaner", "wins", 10, 0)

@@ -510,11 +510,14 @@ async def test_settings_refuse_a_turn_timer_out_of_range(fake: FakeDiscord,
     `new` was refused from then on)."""
     guild = fake.guild.id
     before = await bot.store.get_guild_settings(guild, "amerikaner")
-    for minutes, sentence in ((2 ** 40, "A turn timer can be at most 10080 minutes"),
-                              (10081, "A turn timer can be at most 10080 minutes"),
-                              (-5, "The turn timer cannot be negative.")):
+    # `turn_timer` is typed as a length (issue 35: "1d", "12h"; a bare number is
+    # minutes), so the client's range is no longer the guard: the bot's is.
+    for minutes, sentence in ((str(2 ** 40), "A turn timer can be at most 10080 minutes"),
+                              ("10081", "A turn timer can be at most 10080 minutes"),
+                              ("8d", "A turn timer can be at most 10080 minutes"),
+                              ("-5", "-5 is not a turn timer")):
         data = _with_option(fake._build_command_data("amerikaner settings",
-                                                     {"turn_timer": 60}, fake.channel),
+                                                     {"turn_timer": "1h"}, fake.channel),
                             "turn_timer", minutes)
         it = await fake._send_interaction(2, "alice", fake.channel, data, wait=True,
                                           timeout=5.0)

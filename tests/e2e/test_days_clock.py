@@ -17,7 +17,7 @@ async def test_a_day_long_timer_on_the_fake_clock(fake_discord, error_logs,
     fake = fake_discord
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         new = await fake.slash("alice", None, "amerikaner new",
-                               {"players": 3, "turn_timer": 1440})
+                               {"players": 3, "turn_timer": "1d"})
         for user in ("bob", "carol"):
             await fake.click_label(user, fake.message(new.message), "Join")
         await fake.click_label("alice", fake.message(new.message), "Start")

@@ -18,7 +18,7 @@ async def test_new_with_reminders_and_on_timeout_seat(fake_discord, error_logs,
     fake = fake_discord
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         new = await fake.slash("alice", None, "amerikaner new",
-                               {"players": 3, "turn_timer": 180, "reminders": "1h",
+                               {"players": 3, "turn_timer": "3h", "reminders": "1h",
                                 "on_timeout": "seat"})
         for user in ("bob", "carol"):
             await fake.click_label(user, fake.message(new.message), "Join")
@@ -59,7 +59,7 @@ async def test_a_bad_reminders_value_is_refused(fake_discord, error_logs,
     fake = fake_discord
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         it = await fake.slash("alice", None, "amerikaner new",
-                              {"turn_timer": 60, "reminders": "50%, soon"})
+                              {"turn_timer": "1h", "reminders": "50%, soon"})
         assert it.callback.ephemeral, it.callback.data
         assert "soon is not a reminder point" in (it.content or ""), it.content
         assert bot.tables.in_channel(fake.channel.id) is None

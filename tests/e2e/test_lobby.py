@@ -135,7 +135,9 @@ async def test_the_host_menu_cancels_the_table(fake: FakeDiscord,
     assert refused.callback.ephemeral and bot.tables.in_channel(fake.channel.id)
     it = await choose_ai(fake, "alice", lobby, "cancel")
     assert it.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
-    assert "Table cancelled" in fake.message(lobby).text()
+    # The confirmation is answered first, then the lobby message is edited.
+    await fake.wait_until(lambda: "Table cancelled" in fake.message(lobby).text(), 10,
+                          "the lobby to say it was cancelled")
     assert not fake.message(lobby).components
 
 
@@ -151,6 +153,8 @@ async def test_a_lobby_posted_with_the_old_buttons_still_works(
         assert it.response_type == 7, (op, it.content)
     assert [seat.ai_level for seat in table.seats[1:]] == ["easy", "easy", "easy"]
     it = await fake.forge_component("alice", lobby, f"amk:{table.id}:cancel")
+    assert it.callback.ephemeral and it.message is not None  # it asks first (issue 35)
+    it = await fake.click("alice", it.message, f"amk:{table.id}:cancel:yes")
     assert it.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
 
 

@@ -103,20 +103,25 @@ def _table_messages(fake: FakeDiscord, table: Table) -> list[int]:
 
 def _check_games(fake: FakeDiscord, message: StoredMessage, tables: list[Table],
                  user: int) -> None:
-    """The games list shows `tables` in this order, each with its channel, its link to the
-    table message, whose turn (the member's own in bold), the time left and the hand's
-    button. The link is to the table message as it was when the list was drawn: the
-    current one, or the one before it when a fresh one was posted since (a table message
-    is posted afresh when it is too old to edit, by the outbox, at its own moment)."""
+    """The games list shows `tables` in this order, each with its channel, its link
+    button to the table message (no raw link in the text: issue 35), whose turn (the
+    member's own in bold), the time left and the hand's button. The link is to the table
+    message as it was when the list was drawn: the current one, or the one before it when
+    a fresh one was posted since (a table message is posted afresh when it is too old to
+    edit, by the outbox, at its own moment)."""
     fields = _fields(message)
     assert len(fields) == len(tables), fields
+    links = [b for b in message.buttons() if b.get("style") == 5]
+    assert len(links) == len(tables), links
     for index, (field, table) in enumerate(zip(fields, tables, strict=True), start=1):
         value = field["value"]
         assert field["name"] == f"{index}. {table.kind.words.title(table.rules)}"
-        assert f"<#{table.channel_id}>" in value
-        linked = re.search(rf"/{table.guild_id}/{table.channel_id}/(\d+)", value)
-        assert linked is not None, value
-        assert int(linked.group(1)) in _table_messages(fake, table)[-2:], value
+        assert f"<#{table.channel_id}>" in value and "https://" not in value, value
+        link = links[index - 1]
+        assert link["label"] == f"{index}. Go to the table", link
+        linked = re.search(rf"/{table.guild_id}/{table.channel_id}/(\d+)$", link["url"])
+        assert linked is not None, link
+        assert int(linked.group(1)) in _table_messages(fake, table)[-2:], link
         seat = table.to_act
         mine = seat is not None and table.seats[seat].user_id == user
         assert ("**Your turn**" in value) == mine, value
@@ -164,7 +169,7 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
             assert it.callback.ephemeral and "direct message" in (it.content or "")
         fake.close_dms("alice")
         new = await fake.slash("alice", None, "amerikaner new",
-                               {"players": 4, "preset": "amerikaner", "turn_timer": 2880})
+                               {"players": 4, "preset": "amerikaner", "turn_timer": "2d"})
         lobby = new.message
         assert lobby is not None
         await fake.click_label("bob", fake.message(lobby), "Join")
@@ -340,9 +345,9 @@ async def test_both_games_in_one_list_with_pings_you_can_act_on(
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         bot.tables.rng = random.Random(4)
         second = fake.guild.text_channels[1]
-        await open_american(fake, ["alice", "bob"], {"turn_timer": 90}, channel=second)
+        await open_american(fake, ["alice", "bob"], {"turn_timer": "90"}, channel=second)
         await open_table(fake, ["bob", "alice", "carol"], {"preset": "amerikaner",
-                                                           "turn_timer": 600})
+                                                           "turn_timer": "600"})
         american = bot.tables.in_channel(second.id)
         amerikaner = bot.tables.in_channel(fake.channel.id)
         assert american is not None and amerikaner is not None

@@ -498,18 +498,27 @@ def known_summary(cards: Sequence[int]) -> str:
 
 
 def burn_line(deal: DealView, names: Sequence[str]) -> str | None:
-    """The burn the last action made, in words (the pile gone, the player on again), or
-    None: a 10 or four of one rank that emptied the pile into the burned cards."""
+    """The burn the last player made, in words (the pile gone, the player on again), or
+    None: a 10 or four of one rank that emptied the pile into the burned cards, by the
+    last action or by an earlier one of the same player since another player moved (an
+    event line that stays until the next player's move)."""
     last = deal.last
-    if last is None or deal.pile or not deal.burned:
+    if last is None or not deal.burned:
         return None
-    if last.kind == PLAY and last.cards and set(deal.burned[-len(last.cards):]) == set(
+    if deal.pile:
+        card = None
+    elif last.kind == PLAY and last.cards and set(deal.burned[-len(last.cards):]) == set(
             last.cards):
         card = last.cards[-1]
     elif last.kind == FLIP and deal.turned is not None and deal.burned[-1] == deal.turned:
         card = deal.turned
     else:
-        return None
+        card = None
+    if card is None:
+        # The burner played on since: the line stays until another player moves.
+        if deal.burn is None or deal.burn[0] != last.seat:
+            return None
+        card = deal.burn[1]
     name = names[last.seat]
     if RANKS[rank_of(card)] == "10":
         return _("🔥 **{name}** burned the pile with a 10!").format(name=name)

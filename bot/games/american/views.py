@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.errors import GameError
 
-from .actions import FLIP, Action
+from .actions import FLIP, PLAY, Action
 from .game import Game
 from .rules import Rules
 from .state import DONE, FLIP_PHASE, PLAY_PHASE, SWAP_PHASE, DealState, sorted_cards
@@ -77,6 +77,11 @@ class DealView:
     turned: int | None  # the card the last action turned over, when it was a flip
     hand: tuple[int, ...] | None  # the seat's own hand, low to high
     legal: LegalActions | None  # set when this seat is to act
+    # The last burn by a play of the player who acted last, made since another player
+    # last acted: (seat, the card that burned), or None. A burn gives the same player the
+    # next turn, so their next play used to hide it at once (issue 35: the public table
+    # showed 3 of 15 burns); it is told until another player moves.
+    burn: tuple[int, int] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -116,6 +121,23 @@ def turned_card(state: DealState) -> int | None:
     return card
 
 
+def streak_burn(state: DealState) -> tuple[int, int] | None:
+    """The burn of `DealView.burn`: among the last actions, all by the player who acted
+    last, the latest play whose cards are in the burned cards (a burned card never comes
+    back, so that play burned the pile)."""
+    actions = state.actions
+    if not actions:
+        return None
+    seat = actions[-1].seat
+    burned = set(state.burned)
+    for action in reversed(actions):
+        if action.seat != seat:
+            return None
+        if action.kind == PLAY and action.cards and set(action.cards) <= burned:
+            return seat, action.cards[-1]
+    return None
+
+
 def deal_view(state: DealState, seat: int | None = PUBLIC) -> DealView:
     done = state.phase == DONE
     seats = tuple(
@@ -143,6 +165,7 @@ def deal_view(state: DealState, seat: int | None = PUBLIC) -> DealView:
         turned=turned_card(state),
         hand=tuple(sorted_cards(state.hands[seat])) if seat is not None else None,
         legal=legal_actions(state) if own and not done and seat == state.to_act else None,
+        burn=streak_burn(state),
     )
 
 
