@@ -1,0 +1,31 @@
+-- As sqlite/0006_daily.sql.
+CREATE TABLE daily_plays (
+    guild_id     BIGINT NOT NULL,
+    game         TEXT   NOT NULL,
+    day          TEXT   NOT NULL,
+    user_id      BIGINT NOT NULL,
+    display_name TEXT   NOT NULL,
+    actions      TEXT   NOT NULL DEFAULT '[]',
+    started_at   DOUBLE PRECISION NOT NULL,
+    updated_at   DOUBLE PRECISION NOT NULL,
+    finished_at  DOUBLE PRECISION,
+    score        TEXT,
+    game_id      BIGINT,
+    PRIMARY KEY (guild_id, game, day, user_id)
+);
+CREATE INDEX daily_board ON daily_plays (guild_id, game, day) WHERE finished_at IS NOT NULL;
+
+CREATE TABLE daily_days (
+    guild_id   BIGINT NOT NULL,
+    game       TEXT   NOT NULL,
+    day        TEXT   NOT NULL,
+    channel_id BIGINT NOT NULL,
+    message_id BIGINT,
+    shown      TEXT   NOT NULL DEFAULT '',
+    PRIMARY KEY (guild_id, game, day)
+);
+
+CREATE TABLE bot_values (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
