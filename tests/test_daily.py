@@ -131,10 +131,10 @@ async def test_three_members_play_the_same_deal(game: str, database: Database) -
         # One try a day, with a sentence's code; a stale click changes nothing.
         with pytest.raises(GameError) as refused:
             await service.open(1, game, 101, "Ada")
-        assert refused.value.code == DAILY_DONE
+        assert refused.value.params["reason"] == DAILY_DONE
         with pytest.raises(GameError) as stale:
             await service.act(1, game, 101, 0, "2027-01-15", None)
-        assert stale.value.code == DAILY_DONE
+        assert stale.value.params["reason"] == DAILY_DONE
 
         # The day's board: Ada and Bo tie.
         board = await service.board(1, game)
@@ -165,13 +165,13 @@ async def test_a_stale_click_and_a_daily_turned_off(tmp_path: Any) -> None:
         action = kind.choose_action(state.game, state.deal.seat, "random", random.Random(1))
         with pytest.raises(GameError) as stale:
             await service.act(1, game, 101, state.version + 1, state.deal.day, action)
-        assert stale.value.code == DAILY_STALE
+        assert stale.value.params["reason"] == DAILY_STALE
         again = await service.open(1, game, 101, "Ada")  # taken up, not begun anew
         assert again.play.actions == state.play.actions
         await store.set_guild_settings(1, game, {"daily": {"enabled": False}})
         with pytest.raises(GameError) as off:
             await service.open(1, game, 102, "Bo")
-        assert off.value.code == DAILY_OFF
+        assert off.value.params["reason"] == DAILY_OFF
 
 
 def test_ladders_average_matchpoints_with_a_minimum_of_days() -> None:
@@ -201,7 +201,7 @@ async def test_the_weekly_ladder_over_days(tmp_path: Any) -> None:
             for user, style in ((101, 1), (102, 2)):
                 await play_out(service, await service.open(1, game, user, str(user)), style)
             clock.now += DAY
-        clock.now -= DAY
+        # Today (the fourth day) nobody has played: the ladder counts the days over.
         week = await service.ladder(1, game, "week")
         assert {r.user_id for r in week} == {101, 102}
         assert all(r.days == 3 for r in week)

@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.errors import GameError
 from bot.store import DailyPlay, SeatInfo, Store, StoreError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 
 # The guild setting (in each game's settings) that holds the daily's own settings:
@@ -45,12 +46,12 @@ SECRET_NAME = "daily_secret"  # the bot value that keeps the generated secret
 MIN_DAYS = 3  # the days a member must have played to be on a weekly or monthly ladder
 PERIODS = {"day": 1, "week": 7, "month": 30}  # a ladder's days, ending today
 
-# The daily's refusals (GameError codes; cogs/tables/errors.py words them).
-DAILY_DONE = "daily_done"  # the member played today's deal already
-DAILY_OFF = "daily_off"  # the server turned its daily off
-DAILY_NOT_STARTED = "daily_not_started"  # an action before /<game> daily
-DAILY_STALE = "daily_stale"  # a control drawn at another state of the play (or day)
-DAILY_SETTING = "daily_setting"  # a daily setting the bot cannot take
+# The daily's refusals: TableError("daily", reason=...) (bot/render/text.py words them).
+DAILY = "daily"
+DAILY_DONE = "done"  # the member played today's deal already
+DAILY_OFF = "off"  # the server turned its daily off
+DAILY_NOT_STARTED = "not_started"  # an action before /<game> daily
+DAILY_STALE = "stale"  # a control drawn at another state of the play (or another day)
 
 
 def day_of(now: float, time_zone: str | None = None) -> str:
@@ -278,19 +279,19 @@ class DailyService:
         play is refused (DAILY_DONE: one try per day)."""
         settings = await self.settings(guild_id, game)
         if not settings.enabled:
-            raise GameError(DAILY_OFF)
+            raise TableError(DAILY, reason=DAILY_OFF)
         deal = await self.deal(guild_id, game)
         async with self._lock(guild_id, game, user_id):
             play = await self.store.daily_play(guild_id, game, deal.day, user_id)
             if play is None:
                 if resume_only:
-                    raise GameError(DAILY_NOT_STARTED)
+                    raise TableError(DAILY, reason=DAILY_NOT_STARTED)
                 game_state = self.replay(deal, [])
                 actions, _, _ = await self._ai_until_member(deal, game_state, [])
                 play = await self.store.daily_begin(guild_id, game, deal.day, user_id, name,
                                                     actions)
             if play.finished_at is not None:
-                raise GameError(DAILY_DONE, day=deal.day)
+                raise TableError(DAILY, reason=DAILY_DONE)
             return DailyState(deal, play, self.replay(deal, play.actions), self.kind(game))
 
     async def state(self, guild_id: int, game: str, user_id: int,
@@ -312,14 +313,14 @@ class DailyService:
         async with self._lock(guild_id, game, user_id):
             play = await self.store.daily_play(guild_id, game, day, user_id)
             if play is None:
-                raise GameError(DAILY_NOT_STARTED)
+                raise TableError(DAILY, reason=DAILY_NOT_STARTED)
             if play.finished_at is not None:
-                raise GameError(DAILY_DONE, day=day)
+                raise TableError(DAILY, reason=DAILY_DONE)
             if version != len(play.actions):
-                raise GameError(DAILY_STALE)
+                raise TableError(DAILY, reason=DAILY_STALE)
             game_state = self.replay(deal, play.actions)
             if kind.to_act(game_state) != deal.seat:
-                raise GameError(DAILY_STALE)
+                raise TableError(DAILY, reason=DAILY_STALE)
             actions = list(play.actions)
             applied = kind.apply(game_state, action, seeded(deal.seed, "apply",
                                                             len(actions)))
@@ -379,11 +380,13 @@ class DailyService:
     async def ladder(self, guild_id: int, game: str, period: str,
                      min_days: int = MIN_DAYS) -> list[BoardRow]:
         """The weekly ("week": the last 7 days) or monthly ("month": 30) ladder of
-        average matchpoints, members with at least `min_days` days played."""
-        today = await self.today(guild_id, game)
-        results = await self.store.daily_results(guild_id, game,
-                                                 days_back(today, PERIODS[period]), today)
-        return ladder(results, min_days if period != "day" else 1)
+        average matchpoints, members with at least `min_days` days played. Only days
+        that are over count: today's results are nobody's to see before they finish
+        (the day's board is shown to those who did)."""
+        yesterday = days_back(await self.today(guild_id, game), 2)
+        results = await self.store.daily_results(
+            guild_id, game, days_back(yesterday, PERIODS[period]), yesterday)
+        return ladder(results, min_days)
 
     async def member_line(self, guild_id: int, game: str, user_id: int
                           ) -> tuple[int, float | None]:
@@ -449,7 +452,7 @@ def _with(play: DailyPlay, **changes: Any) -> DailyPlay:
     return dataclasses.replace(play, **changes)
 
 
-__all__ = ["DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF", "DAILY_SETTING", "DAILY_STALE",
+__all__ = ["DAILY", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF", "DAILY_STALE",
            "MIN_DAYS", "BoardRow", "DailyDeal", "DailyService", "DailySettings",
            "DailyState", "StoreError", "day_board", "day_of", "day_seed", "ladder",
            "matchpoints", "seeded"]
