@@ -178,8 +178,9 @@ class BoardsRoom(Room):
         # before them, or from the first rating if the member began within them.
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
+        daily = await self.daily_stats_line(guild, game, who.id)
         with await self.public(guild):
-            lines = self.tables.kind(game).words.stats_lines(s.stats)
+            lines = [*self.tables.kind(game).words.stats_lines(s.stats), daily]
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),
