@@ -207,5 +207,8 @@ async def test_the_weekly_ladder_over_days(tmp_path: Any) -> None:
         assert all(r.days == 3 for r in week)
         assert sum(r.matchpoints for r in week) == pytest.approx(1.0)
         assert await service.ladder(1, game, "week", min_days=4) == []
+        # The stored matchpoints are those of the days' results, scored day by day.
+        results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
+        assert week == ladder(results, min_days=3)
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None

@@ -92,7 +92,7 @@ async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
                   "rating_counts"):
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     # Version 6 (the deal of the day): no plays, days or bot values yet.
-    for table in ("daily_plays", "daily_days", "bot_values"):
+    for table in ("daily_plays", "daily_days", "bot_values", "daily_points", "daily_scored"):
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     if copy.backend == "sqlite":
         assert await copy.rows("PRAGMA foreign_key_check") == []

@@ -19,9 +19,10 @@ def percent(matchpoints: float) -> str:
     return f"{round(matchpoints * 100)}%"
 
 
-def public_panel(title: str, command: str, day: str, started: int, finished: int,
+def public_panel(title: str, command: str, day: str, finished: int,
                  leaders: Sequence[tuple[int, str, float]]) -> Panel:
-    """The one public message of a server's day: how many played, and the standings
+    """The one public message of a server's day: how many played (not how many are
+    playing: a play begun changes nothing here, so it costs no edit), and the standings
     (rank, name, matchpoints) behind a spoiler, so that only who chooses to see them
     does (Discord's spoiler markdown, ||text||:
     https://support.discord.com/hc/en-us/articles/360022320632-Spoiler-Tags)."""
@@ -29,9 +30,6 @@ def public_panel(title: str, command: str, day: str, started: int, finished: int
                "players, in their own panel: /{command} daily.").format(command=command),
              ngettext("{count} member has played", "{count} members have played",
                       finished).format(count=finished)]
-    if started > finished:
-        lines.append(ngettext("{count} is playing", "{count} are playing",
-                              started - finished).format(count=started - finished))
     if leaders:
         board = "\n".join(f"{rank}. {safe_markdown(name)} {percent(mp)}"
                           for rank, name, mp in leaders[:BOARD_ROWS])

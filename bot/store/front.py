@@ -742,6 +742,10 @@ def _daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, 
     yield stmt("run", f"UPDATE daily_plays SET finished_at = $5, score = $6, game_id = $7 "
                     f"WHERE {_KEY} AND user_id = $4",
              (guild_id, game, day, user_id, now, score, game_id))
+    # A day already scored for the ladders (a play begun before the day turned, finished
+    # after): its matchpoints are computed again when next read.
+    yield stmt("run", f"DELETE FROM daily_scored WHERE {_KEY}", (guild_id, game, day))
+    yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", (guild_id, game, day))
     return int(game_id)
 
 
@@ -755,6 +759,37 @@ def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str,
                            "AND finished_at IS NOT NULL ORDER BY day, user_id",
                     (guild_id, game, first_day, last_day))
     return [(r[0], r[1], r[2], tuple(json.loads(r[3]))) for r in rows]
+
+
+def _daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
+                  last_day: str) -> Program[set[str]]:
+    rows = yield stmt("all", "SELECT day FROM daily_scored WHERE guild_id = $1 AND game = $2 "
+                           "AND day >= $3 AND day <= $4", (guild_id, game, first_day, last_day))
+    return {r[0] for r in rows}
+
+
+def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
+                     points: list[tuple[int, str, float]]) -> Program[None]:
+    done = yield stmt("val", f"SELECT 1 FROM daily_scored WHERE {_KEY} FOR UPDATE",
+                    (guild_id, game, day))
+    if done is not None:
+        return  # another process scored it meanwhile
+    yield stmt("run", "INSERT INTO daily_scored (guild_id, game, day) VALUES ($1, $2, $3)",
+             (guild_id, game, day))
+    if points:
+        yield stmt("many", "INSERT INTO daily_points (guild_id, game, day, user_id, "
+                         "display_name, matchpoints) VALUES ($1, $2, $3, $4, $5, $6)",
+                 [(guild_id, game, day, u, name, mp) for u, name, mp in points])
+
+
+def _daily_ladder(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str,
+                  min_days: int) -> Program[list[tuple[int, str, float, int]]]:
+    rows = yield stmt("all", "SELECT user_id, MAX(display_name), SUM(matchpoints), COUNT(*) "
+                           "FROM daily_points WHERE guild_id = $1 AND game = $2 "
+                           "AND day >= $3 AND day <= $4 GROUP BY user_id "
+                           "HAVING COUNT(*) >= $5",
+                    (guild_id, game, first_day, last_day, min_days))
+    return [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
 
 
 def _daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
@@ -1155,6 +1190,24 @@ class StoreFront:
         """The finished plays from `first_day` to `last_day` ('YYYY-MM-DD', included):
         (day, member, name, score), by day then member."""
         return await self._read(_daily_results, guild_id, game, first_day, last_day)
+
+    async def daily_scored(self, guild_id: int, game: str, first_day: str,
+                           last_day: str) -> set[str]:
+        """The days of the range whose matchpoints are stored (`daily_score_day`)."""
+        return await self._read(_daily_scored, guild_id, game, first_day, last_day)
+
+    async def daily_score_day(self, guild_id: int, game: str, day: str,
+                              points: Sequence[tuple[int, str, float]]) -> None:
+        """Store a day that is over's matchpoints, (member, name, matchpoints) each, once
+        (a day scored already is left as it is)."""
+        await self._write(_daily_score_day, guild_id, game, day, list(points))
+
+    async def daily_ladder(self, guild_id: int, game: str, first_day: str, last_day: str,
+                           min_days: int) -> list[tuple[int, str, float, int]]:
+        """(member, name, summed matchpoints, days) over the stored days of the range,
+        members with at least `min_days` days."""
+        return await self._read(_daily_ladder, guild_id, game, first_day, last_day,
+                                min_days)
 
     async def daily_started(self, guild_id: int, game: str, day: str) -> int:
         """How many members began the day's deal."""

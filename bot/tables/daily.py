@@ -382,11 +382,22 @@ class DailyService:
         """The weekly ("week": the last 7 days) or monthly ("month": 30) ladder of
         average matchpoints, members with at least `min_days` days played. Only days
         that are over count: today's results are nobody's to see before they finish
-        (the day's board is shown to those who did)."""
+        (the day's board is shown to those who did). A day's matchpoints are final once
+        it is over: each day is scored once, the ladder is one aggregate of the store."""
         yesterday = days_back(await self.today(guild_id, game), 2)
-        results = await self.store.daily_results(
-            guild_id, game, days_back(yesterday, PERIODS[period]), yesterday)
-        return ladder(results, min_days)
+        first = days_back(yesterday, PERIODS[period])
+        scored = await self.store.daily_scored(guild_id, game, first, yesterday)
+        day = dt.date.fromisoformat(first)
+        while (name := day.isoformat()) <= yesterday:
+            if name not in scored:
+                results = await self.store.daily_results(guild_id, game, name, name)
+                await self.store.daily_score_day(
+                    guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
+                        matchpoints([r[3] for r in results]), results, strict=True)])
+            day += dt.timedelta(days=1)
+        rows = await self.store.daily_ladder(guild_id, game, first, yesterday, min_days)
+        return _ranked([(total / days, user_id, name, None, days)
+                        for user_id, name, total, days in rows])
 
     async def member_line(self, guild_id: int, game: str, user_id: int
                           ) -> tuple[int, float | None]:

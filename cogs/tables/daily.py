@@ -226,14 +226,12 @@ class DailyRoom(Room):
             place = await self.bot.store.daily_day(guild_id, game, day)
             if place is None or not place.channel_id:
                 return
-            started, finished = await service.played(guild_id, game, day)
             board = await service.board(guild_id, game, day)
             kind = self.tables.kind(game)
             with await self.public(guild_id):
                 deal = await service.deal(guild_id, game, day)
-                panel = public_panel(kind.words.title(deal.rules), game, day, started,
-                                     finished, [(r.rank, r.name, r.matchpoints)
-                                                for r in board])
+                panel = public_panel(kind.words.title(deal.rules), game, day, len(board),
+                                     [(r.rank, r.name, r.matchpoints) for r in board])
             embed = to_embed(panel)
             digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
             if place.shown == digest and place.message_id is not None:

@@ -39,3 +39,24 @@ CREATE TABLE bot_values (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- The matchpoints of the days that are over, computed once a day is first read by a
+-- ladder (a day's matchpoints depend on all of its results, and none comes after the
+-- day), so a weekly or monthly ladder is one aggregate over an index range. A play
+-- finished late (begun before the day turned) drops its day's rows, to be computed again.
+CREATE TABLE daily_points (
+    guild_id     INTEGER NOT NULL,
+    game         TEXT   NOT NULL,
+    day          TEXT   NOT NULL,
+    user_id      INTEGER NOT NULL,
+    display_name TEXT   NOT NULL,
+    matchpoints  REAL   NOT NULL,
+    PRIMARY KEY (guild_id, game, day, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE daily_scored (
+    guild_id INTEGER NOT NULL,
+    game     TEXT   NOT NULL,
+    day      TEXT   NOT NULL,
+    PRIMARY KEY (guild_id, game, day)
+) WITHOUT ROWID;
