@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
@@ -53,6 +53,15 @@ log = logging.getLogger(__name__)
 # (a snowflake of 17 digits or more), so every id is above DAILY_IDS, far above any
 # stored table's (the store numbers tables from 1).
 DAILY_IDS = 10 ** 24
+
+# Discord drops an interaction not answered within 3 seconds ("you must send an initial
+# response within 3 seconds of receiving the event":
+# https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction;
+# the fake refuses a late answer with 10062, Unknown interaction). A daily's step runs
+# the AI players' answers before it is stored; one that takes longer than this defers
+# the answer (Discord's "thinking", or a deferred update of the panel) and edits it after.
+ANSWER_WITHIN = 2.0
+_T = TypeVar("_T")
 
 
 def is_daily_table(table_id: int) -> bool:
@@ -102,6 +111,27 @@ class DailyRoom(Room):
     def _daily_controls(self, table: Table, seat: int) -> discord.ui.View:
         return self.ui(table).hand_components(table, table.seat_view(seat))
 
+    async def _in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
+                       command: bool = False) -> _T:
+        """`work`'s result; if it is not ready within ANSWER_WITHIN seconds, the answer
+        is deferred first (a command's: thinking, for the user alone; a click's: the
+        panel's update), so Discord keeps the interaction."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done and not interaction.response.is_done():
+            if command:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        return await task
+
+    async def _show_panel(self, interaction: discord.Interaction[Any], **fields: Any) -> None:
+        """The clicked panel edited to `fields`: in the answer, or after a deferred one."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+
     # ----------------------------------------------------------------- playing
 
     async def daily(self, interaction: discord.Interaction[Any], game: str,
@@ -116,7 +146,9 @@ class DailyRoom(Room):
             raise TableError("guild_only")
         service = self.daily_service
         user = interaction.user
-        state = await service.open(guild, game, user.id, user.display_name)
+        state = await self._in_time(interaction, service.open(guild, game, user.id,
+                                                                user.display_name),
+                                    command=True)
         # The day's public message is owed from the first play on: its place is stored
         # before the answer, posted after it.
         channel = state.deal.channel_id or interaction.channel_id or 0
@@ -125,10 +157,14 @@ class DailyRoom(Room):
         mark_committed(interaction, None, "opened")
         table = self._daily_table(state)
         seat = state.deal.seat
-        await interaction.response.send_message(
-            content=opened_text(state.kind.words.title(state.deal.rules), state.deal.day),
-            embed=to_embed(hand_panel(table, seat)), view=self._daily_controls(table, seat),
-            ephemeral=True)
+        fields = {"content": opened_text(state.kind.words.title(state.deal.rules),
+                                         state.deal.day),
+                  "embed": to_embed(hand_panel(table, seat)),
+                  "view": self._daily_controls(table, seat)}
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.send_message(ephemeral=True, **fields)
         await self._daily_public(guild, game, state.deal.day)
 
     async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
@@ -158,16 +194,23 @@ class DailyRoom(Room):
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
-        state = await self.daily_service.act(guild, game, interaction.user.id, version, day,
-                                             make(seat), channel_id=table.channel_id)
-        mark_committed(interaction, None, "move")
-        if state.finished:
-            await self._daily_finished(interaction, state)
+
+        async def step() -> tuple[DailyState, Any]:
+            state = await self.daily_service.act(guild, game, interaction.user.id, version,
+                                                 day, make(seat),
+                                                 channel_id=table.channel_id)
+            mark_committed(interaction, None, "move")
+            return state, await self._result_panel(state) if state.finished else None
+
+        state, result = await self._in_time(interaction, step())
+        if result is not None:
+            await self._show_panel(interaction, embed=to_embed(result), view=None,
+                                   content=None)
             await self._daily_public(guild, game, day)
             return
         table = self._daily_table(state)
-        await interaction.response.edit_message(embed=to_embed(hand_panel(table, seat)),
-                                                view=self._daily_controls(table, seat))
+        await self._show_panel(interaction, embed=to_embed(hand_panel(table, seat)),
+                               view=self._daily_controls(table, seat))
 
     async def daily_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A daily panel drawn for another moment: it shows the play as it is now."""
@@ -180,39 +223,42 @@ class DailyRoom(Room):
             return
         fresh = self._daily_table(state)
         seat = state.deal.seat
-        await interaction.response.edit_message(embed=to_embed(hand_panel(fresh, seat)),
-                                                view=self._daily_controls(fresh, seat))
+        await self._show_panel(interaction, embed=to_embed(hand_panel(fresh, seat)),
+                               view=self._daily_controls(fresh, seat))
 
     async def _daily_finished(self, interaction: discord.Interaction[Any],
                               state: DailyState) -> None:
+        """The member's finished daily, in the clicked panel (or a new one for them)."""
+        panel = await self._in_time(interaction, self._result_panel(state))
+        fields: dict[str, Any] = {"embed": to_embed(panel), "view": None, "content": None}
+        message = interaction.message
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        elif message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(**fields)
+        else:
+            await interaction.response.send_message(embed=fields["embed"], ephemeral=True)
+
+    async def _result_panel(self, state: DailyState) -> Any:
         """The member's result: score, matchpoints and place against the results so
-        far, the deal face up, their line beside the best one, the strong AI's choices."""
+        far, the deal face up, their line beside the best one, and where the strong AI
+        would have played otherwise (from the member's view at each of their moves)."""
         service = self.daily_service
+        ai_choices = [hint.sentence for _, hint in await service.ai_choices(state)]
         deal = state.deal
-        kind = state.kind
+        words = state.kind.words
         board = await service.board(deal.guild_id, deal.game, deal.day)
         mine = next((row for row in board if row.user_id == state.play.user_id), None)
         best_name, best_actions = await service.best_actions(state)
-        choices = await service.ai_choices(state)
-        table = self._daily_table(state)
-        names = seat_names(table.seats)
-        words = kind.words
+        names = seat_names(self._daily_table(state).seats)
         seat = deal.seat
-        review = words.deal_review(state.game, 0, names)
-        panel = result_panel(
+        return result_panel(
             words.title(deal.rules), deal.day, words.deal_score_text(state.play.score or ()),
             mine.matchpoints if mine else 0.5, mine.rank if mine else 1, len(board),
-            review,
+            words.deal_review(state.game, 0, names),
             [words.describe_action(a) for a in state.play.actions if a.get("seat") == seat],
             [words.describe_action(a) for a in best_actions if a.get("seat") == seat],
-            best_name, [hint.sentence for _, hint in choices])
-        embed = to_embed(panel)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(embed=embed, view=None, content=None)
-        elif interaction.message is not None and interaction.message.flags.ephemeral:
-            await interaction.response.edit_message(embed=embed, view=None, content=None)
-        else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            best_name, ai_choices)
 
     # ------------------------------------------------------------ the public message
 

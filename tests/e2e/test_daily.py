@@ -15,6 +15,7 @@ from bot.render.daily import percent
 from bot.render.text import error_text
 from bot.tables import Table, TableError
 from bot.tables.daily import DAILY, DAILY_DONE, matchpoints
+from tests.e2e.american_driver import AmericanButtonDriver
 from tests.e2e.driver import ButtonDriver, cards_in_text
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -23,16 +24,19 @@ GAME = "amerikaner"
 KIND = GAMES[GAME]
 
 
-class DailyDriver(ButtonDriver):
+class DailyPlaying:
     """Plays a member's deal of the day through its panel's buttons, choosing as the
-    table drivers do (`policy`, seeded): two drivers of one seed play alike. After each
-    move it checks the panel shows no card the member's seat may not know."""
+    table drivers do (their policy, seeded): two drivers of one seed play alike. After
+    each move it checks the panel shows no card the member's seat may not know. Mixed
+    into a game's button driver, whose `act` clicks the game's controls."""
 
-    def __init__(self, fake: FakeDiscord, get_bot: Any, channel: Any, seed: int,
-                 name: str) -> None:
-        super().__init__(fake, get_bot, channel, seed)
+    game = GAME
+    fake: FakeDiscord
+    get_bot: Any
+
+    def setup(self, name: str, channel: Any) -> None:
         self.name = name
-        self.guild_id = fake._channel(channel).guild_id
+        self.guild_id = self.fake._channel(channel).guild_id
         self._table: Table | None = None
         self.finished = False
 
@@ -43,7 +47,8 @@ class DailyDriver(ButtonDriver):
 
     async def sync(self) -> None:
         cog = self.get_bot().get_cog("Tables")
-        state = await cog.daily_service.state(self.guild_id, GAME, self.fake.user(self.name).id)
+        state = await cog.daily_service.state(self.guild_id, self.game,
+                                              self.fake.user(self.name).id)
         assert state is not None
         self.finished = state.finished
         self._table = cog._daily_table(state)
@@ -57,20 +62,42 @@ class DailyDriver(ButtonDriver):
             panel = self.fake.message(panel)
             self.check_no_leak(panel, seat)
             try:
-                await self.act(self.name, seat, panel)
+                await self.act(self.name, seat, panel)  # type: ignore[attr-defined]
             except AssertionError:
                 # The last move shows the result, not the hand: that is checked below.
                 if not self.finished:
                     raise
             done += 1
+        if self.finished:
+            # The result may follow a deferred answer (a slow step): wait for it to show.
+            shown = panel.id
+            await self.fake.wait_until(
+                lambda: any("Deal of the day" in (e.get("title") or "")
+                            for e in self.fake.message(shown).embeds), 30, "the result")
         panel = self.fake.message(panel)
         if not self.finished:
             self.check_no_leak(panel, self.table.seat_of(self.fake.user(self.name).id) or 0)
         return panel
 
     def check_no_leak(self, panel: StoredMessage, seat: int) -> None:
-        hidden = KIND.secret_cards(self.table.game, seat)
+        hidden = GAMES[self.game].secret_cards(self.table.game, seat)
         assert not cards_in_text(panel.text()) & hidden, panel.text()
+
+
+class DailyDriver(DailyPlaying, ButtonDriver):  # type: ignore[misc]
+    def __init__(self, fake: FakeDiscord, get_bot: Any, channel: Any, seed: int,
+                 name: str) -> None:
+        ButtonDriver.__init__(self, fake, get_bot, channel, seed)
+        self.setup(name, channel)
+
+
+class AmericanDailyDriver(DailyPlaying, AmericanButtonDriver):  # type: ignore[misc]
+    game = "american"
+
+    def __init__(self, fake: FakeDiscord, get_bot: Any, channel: Any, seed: int,
+                 name: str) -> None:
+        AmericanButtonDriver.__init__(self, fake, get_bot, channel, seed)
+        self.setup(name, channel)
 
 
 def _public_daily(fake: FakeDiscord, channel: Any) -> list[StoredMessage]:
@@ -78,8 +105,9 @@ def _public_daily(fake: FakeDiscord, channel: Any) -> list[StoredMessage]:
             and any("Deal of the day" in (e.get("title") or "") for e in m.embeds)]
 
 
-async def _open(fake: FakeDiscord, name: str, channel: Any = None) -> StoredMessage:
-    it = await fake.slash(name, channel, f"{GAME} daily")
+async def _open(fake: FakeDiscord, name: str, channel: Any = None, game: str = GAME
+                ) -> StoredMessage:
+    it = await fake.slash(name, channel, f"{game} daily")
     assert it.callback.ephemeral and it.message is not None, it.callback.data
     assert it.message.visible_to == fake.user(name).id
     return it.message
@@ -101,6 +129,10 @@ async def test_three_members_play_the_same_deal_of_the_day(
         # Bob plays as Alice did, halfway, then the bot restarts.
         bob_panel = await drivers["bob"].play(await _open(fake, "bob"), moves=3)
         assert not drivers["bob"].finished
+        # The day's message shows Alice's result before the bot stops.
+        await fake.wait_until(lambda: any("1 member has played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
         # Carol, before she has played, sees no board of today's.
         refused = await fake.slash("carol", None, f"{GAME} daily", {"board": "day"})
         assert "once you have played" in (refused.content or "")
@@ -152,6 +184,9 @@ async def test_three_members_play_the_same_deal_of_the_day(
         for name in ("alice", "bob", "carol"):
             assert f"{name} · {percent(expected[name])}" in text, text
 
+        for channel, count in ((fake.channel, "3 members"), (other_channel, "1 member")):
+            await fake.wait_until(lambda c=channel, n=count: any(
+                f"{n} ha" in m.text() for m in _public_daily(fake, c)), 30, "the message")
         # One public message for the day in each server, edited as members finished,
         # its standings behind a spoiler, no card in it.
         [public] = _public_daily(fake, fake.channel)
@@ -164,3 +199,24 @@ async def test_three_members_play_the_same_deal_of_the_day(
         assert all(m.visible_to is not None or m.id in (public.id, other_public.id)
                    for m in fake.messages(fake.channel) + fake.messages(other_channel)
                    if m.author.get("bot"))
+
+
+async def test_american_members_meet_the_same_answers(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        states = {}
+        for name in ("alice", "bob"):
+            driver = AmericanDailyDriver(fake, lambda: bot, fake.channel, 5, name)
+            result = await driver.play(await _open(fake, name, game="american"))
+            assert driver.finished
+            assert "Deal of the day" in result.embeds[0]["title"]
+            states[name] = await bot.get_cog("Tables").daily_service.state(
+                driver.guild_id, "american", fake.user(name).id)
+        assert states["alice"].play.actions == states["bob"].play.actions
+        assert states["alice"].play.score == states["bob"].play.score
+        await fake.wait_until(lambda: any("2 members have played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
+        again = await fake.slash("bob", None, "american daily")
+        assert "one try a day" in (again.content or "")
+        assert len(_public_daily(fake, fake.channel)) == 1
