@@ -62,6 +62,22 @@ def test_matchpoints_share_of_results_beaten_ties_half() -> None:
     assert matchpoints([(4,), (4,)]) == [0.5, 0.5]
 
 
+def test_the_dailys_words_in_both_languages() -> None:
+    from bot.i18n import use_locale
+    from bot.render.daily import public_panel
+
+    panels = {}
+    for language in ("en", "nb"):
+        with use_locale(language):
+            panels[language] = public_panel("Amerikaner", "amerikaner", "2027-01-15", 2,
+                                            [(1, "ada", 0.75), (2, "bo", 0.25)])
+    assert panels["en"].title == "Deal of the day: Amerikaner, 2027-01-15"
+    assert panels["nb"].title == "Dagens giv: Amerikaner, 2027-01-15"
+    assert "2 members have played" in panels["en"].description
+    assert "2 medlemmer har spilt" in panels["nb"].description
+    assert "||1. ada 75%\n2. bo 25%||" in panels["en"].description  # behind a spoiler
+
+
 def test_the_day_is_the_servers() -> None:
     late = 1_800_000_000.0 + 15 * 3600  # 23:00 UTC
     assert day_of(late) == "2027-01-15"
@@ -190,12 +206,10 @@ def test_ladders_average_matchpoints_with_a_minimum_of_days() -> None:
                                                                (3, 1, 1)]
 
 
-async def test_the_weekly_ladder_over_days(tmp_path: Any) -> None:
-    from bot.store import open_database
-
+async def test_the_weekly_ladder_over_days(database: Database) -> None:
     clock = Clock()
     game = "amerikaner"
-    async with open_database(str(tmp_path / "d.db"), clock=clock) as store:
+    async with database.open(clock=clock) as store:
         service = DailyService(store, GAMES, clock, secret="x")
         for _ in range(3):
             for user, style in ((101, 1), (102, 2)):
@@ -210,5 +224,20 @@ async def test_the_weekly_ladder_over_days(tmp_path: Any) -> None:
         # The stored matchpoints are those of the days' results, scored day by day.
         results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
         assert week == ladder(results, min_days=3)
+        # A play finished late (begun before the day turned) drops its day's stored
+        # matchpoints, computed again at the next read.
+        assert await store.daily_scored(1, game, "2027-01-15", "2027-01-17") == {
+            "2027-01-15", "2027-01-16", "2027-01-17"}
+        clock.now -= DAY  # the evening before: a member begins the day's deal
+        state = await service.open(1, game, 103, "late")
+        clock.now += DAY  # and finishes it after midnight
+        state = await play_out(service, state, style=3)
+        assert state.finished
+        assert "2027-01-17" not in await store.daily_scored(1, game, "2027-01-15",
+                                                            "2027-01-17")
+        week = await service.ladder(1, game, "week", min_days=1)
+        results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
+        assert week == ladder(results, min_days=1)
+        assert {r.user_id for r in week} == {101, 102, 103}
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None
