@@ -46,10 +46,11 @@ def opened_text(title: str, day: str) -> str:
 
 def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int,
                  results: int, review: Panel, mine: Sequence[str], best: Sequence[str],
-                 best_name: str, ai_choices: Sequence[str]) -> Panel:
+                 best_name: str, ai_choices: Sequence[str],
+                 board: Sequence[tuple[int, str, float, str]] = ()) -> Panel:
     """A member's finished daily: their result and matchpoints against the results so
     far, the deal face up (the game's review), their line beside the best result's, and
-    where the strongest AI would have played otherwise."""
+    where the strongest AI would have played otherwise, and the day's board so far."""
     head = _("You made {score}: {percent} of the matchpoints, place {rank} of "
              "{count}.").format(score=score, percent=percent(matchpoints), rank=rank,
                                 count=results)
@@ -60,6 +61,10 @@ def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int
     if ai_choices:
         fields.append((_("The strong AI would have played otherwise"),
                        shorten("\n".join(ai_choices), 1024), False))
+    if board:
+        fields.append((_("The day's board so far"), shorten("\n".join(
+            f"{rank}. {safe_markdown(name)} · {percent(mp)} · {extra}"
+            for rank, name, mp, extra in board[:BOARD_ROWS]), 1024), False))
     return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
                  description=f"{head}\n\n{review.description}" if review.description
                  else head, fields=tuple(fields), colour=GREEN)

@@ -258,7 +258,9 @@ class DailyRoom(Room):
             words.deal_review(state.game, 0, names),
             [words.describe_action(a) for a in state.play.actions if a.get("seat") == seat],
             [words.describe_action(a) for a in best_actions if a.get("seat") == seat],
-            best_name, ai_choices)
+            best_name, ai_choices,
+            [(r.rank, r.name, r.matchpoints, words.deal_score_text(r.score or ()))
+             for r in board])
 
     # ------------------------------------------------------------ the public message
 

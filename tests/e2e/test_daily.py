@@ -141,7 +141,10 @@ async def test_three_members_play_the_same_deal_of_the_day(
         current["bot"] = bot
         # Bob goes on from the buttons on his panel, made before the restart.
         await drivers["bob"].play(bob_panel)
-        await drivers["carol"].play(await _open(fake, "carol"))
+        carol = await drivers["carol"].play(await _open(fake, "carol"))
+        # Her result: the deal face up, the lines, the day's board so far (all three).
+        assert "The day's board so far" in carol.text()
+        assert all(name in carol.text() for name in ("alice", "bob", "carol"))
         frank = DailyDriver(fake, lambda: current["bot"], other_channel, 7, "frank")
         await frank.play(await _open(fake, "frank", other_channel))
 
