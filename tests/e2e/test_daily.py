@@ -223,3 +223,32 @@ async def test_american_members_meet_the_same_answers(
         again = await fake.slash("bob", None, "american daily")
         assert "one try a day" in (again.content or "")
         assert len(_public_daily(fake, fake.channel)) == 1
+
+
+async def test_the_days_message_is_posted_afresh_only_when_too_old_to_edit(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    # Discord allows few edits of a message older than an hour (30046,
+    # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json; the fake
+    # allows 3 an hour): the day's message is posted afresh instead, once, after 55
+    # minutes (bot/discord/messages.py). The day must not turn meanwhile: past 22:00
+    # UTC the clock first moves on to the next day.
+    now = fake.clock.time()
+    to_midnight = 86_400 - now % 86_400
+    if to_midnight < 2 * 3600:
+        fake.clock.advance(to_midnight + 60)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        await alice.play(await _open(fake, "alice"))
+        await fake.wait_until(lambda: any("1 member has played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
+        [first] = _public_daily(fake, fake.channel)
+        fake.clock.advance(3600 + 60)
+        bob = DailyDriver(fake, lambda: bot, fake.channel, 4, "bob")
+        await bob.play(await _open(fake, "bob"))
+        await fake.wait_until(lambda: any("2 members have played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
+        old, new = _public_daily(fake, fake.channel)
+        assert old.id == first.id and not old.old_edits  # never edited once too old
+        assert "1 member has played" in old.text() and new.edit_count == 0
