@@ -157,14 +157,15 @@ class DailyRoom(Room):
         mark_committed(interaction, None, "opened")
         table = self._daily_table(state)
         seat = state.deal.seat
-        fields = {"content": opened_text(state.kind.words.title(state.deal.rules),
-                                         state.deal.day),
-                  "embed": to_embed(hand_panel(table, seat)),
-                  "view": self._daily_controls(table, seat)}
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
+        content = opened_text(state.kind.words.title(state.deal.rules), state.deal.day)
+        embed = to_embed(hand_panel(table, seat))
+        controls = self._daily_controls(table, seat)
+        if interaction.response.is_done():  # deferred: the AI took its time
+            await interaction.edit_original_response(content=content, embed=embed,
+                                                     view=controls)
         else:
-            await interaction.response.send_message(ephemeral=True, **fields)
+            await interaction.response.send_message(content=content, embed=embed,
+                                                     view=controls, ephemeral=True)
         await self._daily_public(guild, game, state.deal.day)
 
     async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
