@@ -203,7 +203,15 @@ class DailyRoom(Room):
             mark_committed(interaction, None, "move")
             return state, await self._result_panel(state) if state.finished else None
 
-        state, result = await self._in_time(interaction, step())
+        try:
+            state, result = await self._in_time(interaction, step())
+        except TableError as exc:
+            if exc.params.get("reason") != DAILY_STALE:
+                raise
+            # A click drawn for an earlier moment (a double click): the panel shows the
+            # play as it is now, as a table's stale click does.
+            await self.daily_stale(interaction, table)
+            return
         if result is not None:
             await self._show_panel(interaction, embed=to_embed(result), view=None,
                                    content=None)
