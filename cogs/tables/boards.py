@@ -99,6 +99,7 @@ class BoardsRoom(Room):
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             raise TableError("no_game")
+        await self.check_daily_record(interaction, row.meta, row.game)
         kind = self.tables.kind(row.game)
         stored = await self.bot.store.load_record(game_id, record_format=kind.record_format)
         if row.status == "active":

@@ -180,6 +180,8 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         owner = await self.tables.load(action.table_id)
         if owner is not None:
             check_place(interaction, owner, action.seat_op)
+            if "daily" in owner.meta:  # a daily's record is no table: no review, no rematch
+                raise TableError("elsewhere")
         if not action.live:
             await action.run(self, interaction, owner, values)
             return

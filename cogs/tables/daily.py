@@ -344,6 +344,21 @@ class DailyRoom(Room):
         panel = board_panel(kind.words.title(deal.rules), period, rows, MIN_DAYS)
         await self._reply(interaction, panel=panel, ephemeral=period == "day")
 
+    async def check_daily_record(self, interaction: discord.Interaction[Any],
+                                 meta: dict[str, Any], game: str) -> None:
+        """A stored game that is a member's daily shows its deal face up: refused to a
+        member who has not played that day's deal while the day runs (export, review);
+        once the day is over, it is a record like any other."""
+        daily = meta.get("daily")
+        if not isinstance(daily, dict):
+            return
+        guild, day = int(daily.get("guild", 0)), str(daily.get("day", ""))
+        if day < await self.daily_service.today(guild, game):
+            return
+        mine = await self.bot.store.daily_play(guild, game, day, interaction.user.id)
+        if mine is None or mine.finished_at is None:
+            raise TableError(DAILY, reason="board_first")
+
     async def daily_stats_line(self, guild_id: int, game: str, user_id: int) -> str:
         days, average = await self.daily_service.member_line(guild_id, game, user_id)
         return stats_line(days, average)

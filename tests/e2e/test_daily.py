@@ -136,6 +136,15 @@ async def test_three_members_play_the_same_deal_of_the_day(
         # Carol, before she has played, sees no board of today's.
         refused = await fake.slash("carol", None, f"{GAME} daily", {"board": "day"})
         assert "once you have played" in (refused.content or "")
+        # Nor Alice's record (the deal face up) by its number.
+        today = await bot.get_cog("Tables").daily_service.today(fake.guild.id, GAME)
+        alice_play = await bot.store.daily_play(fake.guild.id, GAME, today,
+                                                fake.user("alice").id)
+        assert alice_play is not None and alice_play.game_id is not None
+        exported = await fake.slash("carol", None, f"{GAME} export",
+                                    {"game": alice_play.game_id})
+        assert "once you have played" in (exported.content or "")
+        assert not (exported.message and exported.message.attachments)
 
     async with bot_running(fake, db, daily_secret="e2e-secret") as bot:
         current["bot"] = bot
