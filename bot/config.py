@@ -52,6 +52,10 @@ class Settings:
     # of them. Neither: one process runs every shard Discord recommends.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The secret the deal of the day is derived from (bot/tables/daily.py): nobody
+    # without it computes tomorrow's deal. Unset: one is generated once and kept in the
+    # store, so every process on the database agrees on it.
+    daily_secret: str | None = None
 
     @property
     def request_rate(self) -> float:
@@ -118,6 +122,7 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         request_budget=_request_budget(os.environ.get("REQUEST_BUDGET", "")),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        daily_secret=os.environ.get("DAILY_SECRET", "").strip() or None,
     )
 
 

@@ -80,6 +80,14 @@ class WordsBase(GameWords):
     def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    def deal_score_text(self, score: Sequence[int]) -> str:
+        """The default `deal_score` (GameKindBase's): the points the seat made."""
+        from bot.i18n import ngettext
+
+        points = score[0] if score else 0
+        return ngettext("{points} point", "{points} points", abs(points)).format(
+            points=points)
+
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
@@ -360,6 +368,20 @@ class GameKindBase(GameKind):
         if not self.finished(game):
             return []
         return [tuple(r.points for r in sorted(self.results(game)))]
+
+    def fixed_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:
+        """An AI that decides without a clock is already fixed: a game whose AI samples
+        for a time budget overrides this with a fixed number of samples."""
+        return self.choose_action(game, seat, level, rng)
+
+    def deal_score(self, game: Any, index: int, seat: int) -> tuple[int, ...]:
+        """The points `seat` made in deal `index` (its running total's step): a game
+        that ranks a deal otherwise (a finishing place) overrides it."""
+        totals = self.running_totals(game)
+        if not 0 <= index < len(totals):
+            raise GameError("deal_not_finished", index=index)
+        before = totals[index - 1][seat] if index > 0 else 0
+        return (totals[index][seat] - before,)
 
     # ------------------------------------------------------------ outside the bot
 

@@ -435,6 +435,17 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
                 "moment."),
         "change": _("The database is not answering; nothing was changed. Try again in a "
                     "moment.")},
+    "daily": lambda: {
+        None: _("The deal of the day cannot be played now."),
+        "done": _("You have played today's deal of the day: one try a day. Your result "
+                  "and the day's board are in /{game} daily board; a new deal comes "
+                  "tomorrow."),
+        "off": _("This server has turned the deal of the day off."),
+        "not_started": _("Open your deal of the day with /{game} daily first."),
+        "stale": _("That has moved on: open your deal of the day again with /{game} "
+                   "daily."),
+        "board_first": _("Today's board shows once you have played today's deal (/{game} "
+                         "daily).")},
     "no_game": lambda: {
         None: _("There is no such game on this server."),
         "nothing_here": _("No game to export here: name a game number."),

@@ -21,6 +21,8 @@ from .migrations import MIGRATIONS, latest_version
 from .models import (
     PANEL_TOKEN_LIFE,
     ChannelBusyError,
+    DailyDay,
+    DailyPlay,
     DayRow,
     DuplicateActionError,
     GameNotActiveError,
@@ -62,6 +64,8 @@ def open_database(target: str | Path, **options: Any) -> Any:
 __all__ = [
     "MIGRATIONS",
     "ChannelBusyError",
+    "DailyDay",
+    "DailyPlay",
     "DayRow",
     "DuplicateActionError",
     "GameRating",

@@ -21,6 +21,8 @@ from typing import Any, Protocol, Self
 
 from .models import (
     PANEL_TOKEN_LIFE,
+    DailyDay,
+    DailyPlay,
     GameRow,
     GameStatus,
     LeaderOrder,
@@ -249,4 +251,53 @@ class Store(Protocol):
 
     async def prune_panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> int:
         """Delete the panels whose token has run out at `now`; returns how many."""
+        ...
+
+    # ---------------------------------------------------------- the deal of the day
+    # bot/tables/daily.py; migration 6. No results rows: not in totals nor ratings.
+
+    async def daily_play(self, guild_id: int, game: str, day: str,
+                         user_id: int) -> DailyPlay | None: ...
+
+    async def daily_begin(self, guild_id: int, game: str, day: str, user_id: int,
+                          name: str, actions: Sequence[dict[str, Any]]) -> DailyPlay:
+        """Begin a member's play of the day, or return the one they have (one try)."""
+        ...
+
+    async def daily_save(self, guild_id: int, game: str, day: str, user_id: int,
+                         before: int, actions: Sequence[dict[str, Any]]) -> None: ...
+
+    async def daily_finish(self, guild_id: int, game: str, day: str, user_id: int,
+                           before: int, actions: Sequence[dict[str, Any]], *,
+                           channel_id: int, rules: dict[str, Any], first_dealer: int,
+                           seats: Sequence[SeatInfo],
+                           hands: Sequence[dict[str, Any]], meta: dict[str, Any],
+                           score: Sequence[int]) -> int:
+        """The play's result and its finished game record, in one commit."""
+        ...
+
+    async def daily_results(self, guild_id: int, game: str, first_day: str,
+                            last_day: str) -> list[tuple[str, int, str, tuple[int, ...]]]:
+        ...
+
+    async def daily_scored(self, guild_id: int, game: str, first_day: str,
+                           last_day: str) -> set[str]: ...
+
+    async def daily_score_day(self, guild_id: int, game: str, day: str,
+                              points: Sequence[tuple[int, str, float]]) -> None:
+        """Store the matchpoints of a day that is over, once."""
+        ...
+
+    async def daily_ladder(self, guild_id: int, game: str, first_day: str, last_day: str,
+                           min_days: int) -> list[tuple[int, str, float, int]]: ...
+
+    async def daily_started(self, guild_id: int, game: str, day: str) -> int: ...
+
+    async def daily_day(self, guild_id: int, game: str, day: str) -> DailyDay | None: ...
+
+    async def set_daily_day(self, guild_id: int, game: str, day: str, channel_id: int,
+                            message_id: int | None, shown: str) -> None: ...
+
+    async def bot_value(self, name: str, fresh: str) -> str:
+        """The bot's own value `name`, set to `fresh` if it had none."""
         ...

@@ -28,6 +28,8 @@ from typing import Any, Generic, Self, TypeVar
 from .models import (
     PANEL_TOKEN_LIFE,
     ChannelBusyError,
+    DailyDay,
+    DailyPlay,
     DayRow,
     DuplicateActionError,
     GameNotActiveError,
@@ -661,6 +663,169 @@ def _prune_panels(d: Dialect, before: float) -> Program[int]:
     return int(deleted)
 
 
+# ------------------------------------------------------------- the deal of the day
+# (bot/tables/daily.py; migration 6.) A member's play is a row of `daily_plays` while it
+# runs (its actions so far, written whole at each step: one deal is at most a few hundred
+# actions) and, once finished, also a normal finished game record (`games`, its seats,
+# hands and actions) whose meta names its day, written in the same transaction as the
+# play's result, so that a result never exists without its record nor a record twice. It
+# writes no `results` row: the daily is scored against the day's other results, not in
+# the members' game totals or ratings.
+
+_PLAY_COLUMNS = ("guild_id, game, day, user_id, display_name, actions, started_at, "
+                 "finished_at, score, game_id")
+_KEY = "guild_id = $1 AND game = $2 AND day = $3"
+
+
+def _play(r: Sequence[Any]) -> DailyPlay:
+    return DailyPlay(guild_id=r[0], game=r[1], day=r[2], user_id=r[3], display_name=r[4],
+                     actions=tuple(json.loads(r[5])), started_at=r[6], finished_at=r[7],
+                     score=tuple(json.loads(r[8])) if r[8] is not None else None,
+                     game_id=r[9])
+
+
+def _daily_play(d: Dialect, guild_id: int, game: str, day: str,
+               user_id: int) -> Program[DailyPlay | None]:
+    row = yield stmt("one", f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE {_KEY} "
+                          "AND user_id = $4", (guild_id, game, day, user_id))
+    return _play(row) if row is not None else None
+
+
+def _daily_begin(d: Dialect, guild_id: int, game: str, day: str, user_id: int, name: str,
+                actions: str, now: float) -> Program[DailyPlay]:
+    """The member's play of the day: begun now with `actions` (the AI players' before
+    the member's first turn), or the one they already have (one try per day)."""
+    yield stmt("run", "INSERT INTO daily_plays (guild_id, game, day, user_id, display_name, "
+                    "actions, started_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) "
+                    "ON CONFLICT (guild_id, game, day, user_id) DO NOTHING",
+             (guild_id, game, day, user_id, name, actions, now))
+    play = yield from _daily_play(d, guild_id, game, day, user_id)
+    assert play is not None
+    return play
+
+
+def _daily_save(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
+               actions: str, now: float) -> Program[None]:
+    """The play's actions, now: refused (StoreError) unless the play is unfinished and
+    still has the `before` actions it was read with (two clicks at once: one wins)."""
+    row = yield stmt("one", f"SELECT actions, finished_at FROM daily_plays WHERE {_KEY} "
+                          "AND user_id = $4 FOR UPDATE", (guild_id, game, day, user_id))
+    if row is None or row[1] is not None or len(json.loads(row[0])) != before:
+        raise StoreError("the daily play moved on meanwhile")
+    yield stmt("run", f"UPDATE daily_plays SET actions = $5, updated_at = $6 WHERE {_KEY} "
+                    "AND user_id = $4", (guild_id, game, day, user_id, actions, now))
+
+
+def _daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
+                 channel_id: int, rules: str, first_dealer: int, seats: list[SeatInfo],
+                 hands: list[tuple[str, list[str]]], meta: str, actions: str, score: str,
+                 now: float) -> Program[int]:
+    """The play finished: its game record written (finished) and the result stored, in
+    one transaction; returns the record's game id."""
+    yield from _daily_save(d, guild_id, game, day, user_id, before, actions, now)
+    try:
+        game_id = yield stmt(
+            "new_id",
+            "INSERT INTO games (guild_id, game, channel_id, host_id, status, rules, "
+            "first_dealer, meta, created_at, updated_at, finished_at) "
+            "VALUES ($1, $2, $3, $4, 'finished', $5, $6, $7, $8, $8, $8)",
+            (guild_id, game, channel_id, user_id, rules, first_dealer, meta, now),
+            conflict=True)
+    except Conflict as exc:
+        raise StoreError(f"invalid daily record: {exc}") from exc
+    yield from _insert_seats(d, game_id, seats)
+    for index, (deal, texts) in enumerate(hands):
+        yield stmt("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
+                        "VALUES ($1, $2, $3, $4)", (game_id, index, deal, now))
+        if texts:
+            yield stmt("many", "INSERT INTO game_actions (game_id, hand_index, seq, action, "
+                             "created_at) VALUES ($1, $2, $3, $4, $5)",
+                     [(game_id, index, seq, text, now) for seq, text in enumerate(texts)])
+    yield stmt("run", f"UPDATE daily_plays SET finished_at = $5, score = $6, game_id = $7 "
+                    f"WHERE {_KEY} AND user_id = $4",
+             (guild_id, game, day, user_id, now, score, game_id))
+    # A day already scored for the ladders (a play begun before the day turned, finished
+    # after): its matchpoints are computed again when next read.
+    yield stmt("run", f"DELETE FROM daily_scored WHERE {_KEY}", (guild_id, game, day))
+    yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", (guild_id, game, day))
+    return int(game_id)
+
+
+def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str,
+                  last_day: str) -> Program[list[tuple[str, int, str, tuple[int, ...]]]]:
+    """The finished plays of the days from `first_day` to `last_day` (both included):
+    (day, member, name, score), by day then member: a range scan of `daily_board`."""
+    rows = yield stmt("all", "SELECT day, user_id, display_name, score "
+                           f"FROM daily_plays{d.indexed('daily_board')} "
+                           "WHERE guild_id = $1 AND game = $2 AND day >= $3 AND day <= $4 "
+                           "AND finished_at IS NOT NULL ORDER BY day, user_id",
+                    (guild_id, game, first_day, last_day))
+    return [(r[0], r[1], r[2], tuple(json.loads(r[3]))) for r in rows]
+
+
+def _daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
+                  last_day: str) -> Program[set[str]]:
+    rows = yield stmt("all", "SELECT day FROM daily_scored WHERE guild_id = $1 AND game = $2 "
+                           "AND day >= $3 AND day <= $4", (guild_id, game, first_day, last_day))
+    return {r[0] for r in rows}
+
+
+def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
+                     points: list[tuple[int, str, float]]) -> Program[None]:
+    done = yield stmt("val", f"SELECT 1 FROM daily_scored WHERE {_KEY} FOR UPDATE",
+                    (guild_id, game, day))
+    if done is not None:
+        return  # another process scored it meanwhile
+    yield stmt("run", "INSERT INTO daily_scored (guild_id, game, day) VALUES ($1, $2, $3)",
+             (guild_id, game, day))
+    if points:
+        yield stmt("many", "INSERT INTO daily_points (guild_id, game, day, user_id, "
+                         "display_name, matchpoints) VALUES ($1, $2, $3, $4, $5, $6)",
+                 [(guild_id, game, day, u, name, mp) for u, name, mp in points])
+
+
+def _daily_ladder(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str,
+                  min_days: int) -> Program[list[tuple[int, str, float, int]]]:
+    rows = yield stmt("all", "SELECT user_id, MAX(display_name), SUM(matchpoints), COUNT(*) "
+                           "FROM daily_points WHERE guild_id = $1 AND game = $2 "
+                           "AND day >= $3 AND day <= $4 GROUP BY user_id "
+                           "HAVING COUNT(*) >= $5",
+                    (guild_id, game, first_day, last_day, min_days))
+    return [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
+
+
+def _daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
+    """How many members began the day's deal (finished or not)."""
+    count = yield stmt("val", f"SELECT COUNT(*) FROM daily_plays WHERE {_KEY}",
+                     (guild_id, game, day))
+    return int(count)
+
+
+def _daily_day(d: Dialect, guild_id: int, game: str, day: str) -> Program[DailyDay | None]:
+    row = yield stmt("one", f"SELECT channel_id, message_id, shown FROM daily_days "
+                          f"WHERE {_KEY}", (guild_id, game, day))
+    return DailyDay(row[0], row[1], row[2]) if row is not None else None
+
+
+def _set_daily_day(d: Dialect, guild_id: int, game: str, day: str, channel_id: int,
+                  message_id: int | None, shown: str) -> Program[None]:
+    yield stmt("run", "INSERT INTO daily_days (guild_id, game, day, channel_id, message_id, "
+                    "shown) VALUES ($1, $2, $3, $4, $5, $6) "
+                    "ON CONFLICT (guild_id, game, day) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                    "shown = excluded.shown",
+             (guild_id, game, day, channel_id, message_id, shown))
+
+
+def _bot_value(d: Dialect, name: str, fresh: str) -> Program[str]:
+    """The bot's value `name`, set to `fresh` if it has none yet (the first writer's
+    stays: several processes on one database agree on it)."""
+    yield stmt("run", "INSERT INTO bot_values (name, value) VALUES ($1, $2) "
+                    "ON CONFLICT (name) DO NOTHING", (name, fresh))
+    value = yield stmt("val", "SELECT value FROM bot_values WHERE name = $1", (name,))
+    return str(value)
+
+
 # ------------------------------------------------------------------ the front
 
 
@@ -985,6 +1150,85 @@ class StoreFront:
     async def prune_panels(self, now: float, max_age: float = PANEL_TOKEN_LIFE) -> int:
         """Forget the panels whose token has run out at ``now``; returns how many."""
         return await self._write(_prune_panels, now - max_age)
+
+
+    # ------------------------------------------------------- the deal of the day
+
+    async def daily_play(self, guild_id: int, game: str, day: str,
+                         user_id: int) -> DailyPlay | None:
+        """A member's play of a day's deal, or None if they have not begun it."""
+        return await self._read(_daily_play, guild_id, game, day, user_id)
+
+    async def daily_begin(self, guild_id: int, game: str, day: str, user_id: int,
+                          name: str, actions: Sequence[dict[str, Any]]) -> DailyPlay:
+        """Begin a member's play of the day with `actions` (the AI players' before the
+        member's first turn), or return the one they have: one try per member per day."""
+        return await self._write(_daily_begin, guild_id, game, day, user_id, name,
+                                 dumps(list(actions)), self._now())
+
+    async def daily_save(self, guild_id: int, game: str, day: str, user_id: int,
+                         before: int, actions: Sequence[dict[str, Any]]) -> None:
+        """Store the play's actions now; StoreError unless it is unfinished and still
+        had `before` actions (a second click at once is refused, not applied twice)."""
+        await self._write(_daily_save, guild_id, game, day, user_id, before,
+                          dumps(list(actions)), self._now())
+
+    async def daily_finish(self, guild_id: int, game: str, day: str, user_id: int,
+                           before: int, actions: Sequence[dict[str, Any]], *,
+                           channel_id: int, rules: dict[str, Any], first_dealer: int,
+                           seats: Sequence[SeatInfo],
+                           hands: Sequence[dict[str, Any]], meta: dict[str, Any],
+                           score: Sequence[int]) -> int:
+        """The play's last actions, its result and its game record (`hands`: each deal
+        as the record keeps it, with its actions; the game finished), in one commit;
+        returns the record's game id. The same checks as `daily_save`."""
+        hand_rows = [(deal_json({k: v for k, v in hand.items() if k != "actions"}),
+                      actions_json(hand.get("actions", ()))) for hand in hands]
+        return await self._write(_daily_finish, guild_id, game, day, user_id, before,
+                                 channel_id, dumps(rules), first_dealer, list(seats),
+                                 hand_rows, dumps(meta), dumps(list(actions)),
+                                 dumps(list(score)), self._now())
+
+    async def daily_results(self, guild_id: int, game: str, first_day: str,
+                            last_day: str) -> list[tuple[str, int, str, tuple[int, ...]]]:
+        """The finished plays from `first_day` to `last_day` ('YYYY-MM-DD', included):
+        (day, member, name, score), by day then member."""
+        return await self._read(_daily_results, guild_id, game, first_day, last_day)
+
+    async def daily_scored(self, guild_id: int, game: str, first_day: str,
+                           last_day: str) -> set[str]:
+        """The days of the range whose matchpoints are stored (`daily_score_day`)."""
+        return await self._read(_daily_scored, guild_id, game, first_day, last_day)
+
+    async def daily_score_day(self, guild_id: int, game: str, day: str,
+                              points: Sequence[tuple[int, str, float]]) -> None:
+        """Store a day that is over's matchpoints, (member, name, matchpoints) each, once
+        (a day scored already is left as it is)."""
+        await self._write(_daily_score_day, guild_id, game, day, list(points))
+
+    async def daily_ladder(self, guild_id: int, game: str, first_day: str, last_day: str,
+                           min_days: int) -> list[tuple[int, str, float, int]]:
+        """(member, name, summed matchpoints, days) over the stored days of the range,
+        members with at least `min_days` days."""
+        return await self._read(_daily_ladder, guild_id, game, first_day, last_day,
+                                min_days)
+
+    async def daily_started(self, guild_id: int, game: str, day: str) -> int:
+        """How many members began the day's deal."""
+        return await self._read(_daily_started, guild_id, game, day)
+
+    async def daily_day(self, guild_id: int, game: str, day: str) -> DailyDay | None:
+        """Where the day's public message is, and what it last showed."""
+        return await self._read(_daily_day, guild_id, game, day)
+
+    async def set_daily_day(self, guild_id: int, game: str, day: str, channel_id: int,
+                            message_id: int | None, shown: str) -> None:
+        await self._write(_set_daily_day, guild_id, game, day, channel_id, message_id,
+                          shown)
+
+    async def bot_value(self, name: str, fresh: str) -> str:
+        """The bot's own value `name` (e.g. the daily's secret), `fresh` if it had none."""
+        return await self._write(_bot_value, name, fresh)
 
 
 MEMBER_SETTINGS_SQL = _MEMBER_SETTINGS

@@ -235,3 +235,31 @@ class DuplicateActionError(StoreError):
 
 class OutOfOrderError(StoreError):
     """A hand or action index is not the next one (it would leave a gap)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPlay:
+    """A member's deal of the day (bot/tables/daily.py): the actions of its one deal so
+    far, as the record stores them; once finished, its score (GameKind.deal_score) and
+    the game record it was written as."""
+
+    guild_id: int
+    game: str
+    day: str  # 'YYYY-MM-DD'
+    user_id: int
+    display_name: str
+    actions: tuple[dict[str, Any], ...] = field(hash=False)
+    started_at: float
+    finished_at: float | None = None
+    score: tuple[int, ...] | None = None
+    game_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDay:
+    """A server's day of a game's daily: where its public message is, and what it last
+    showed (a digest, so that an edit is made only when something changed)."""
+
+    channel_id: int
+    message_id: int | None
+    shown: str

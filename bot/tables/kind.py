@@ -171,6 +171,12 @@ class GameKind(Protocol):
         Run in a worker thread: it may take tens of milliseconds."""
         ...
 
+    def fixed_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:
+        """As `choose_action`, but decided by a fixed amount of work instead of a time
+        budget: the same state and random source give the same action on any machine at
+        any load (the deal of the day: the same play meets the same answers)."""
+        ...
+
     def claim(self, game: Any, seat: int) -> list[Any]:
         """`seat` claims every remaining trick of the deal: the actions that play the deal out
         (every seat's, in order), to be applied one by one; refused with GameError (stable
@@ -205,6 +211,13 @@ class GameKind(Protocol):
     def running_totals(self, game: Any) -> list[tuple[int, ...]]:
         """Each seat's total after each finished deal, in order (the running-totals
         chart); empty before the first deal ends."""
+        ...
+
+    def deal_score(self, game: Any, index: int, seat: int) -> tuple[int, ...]:
+        """`seat`'s result in the finished deal `index`, to compare members who played
+        the same cards from the same seat (the deal of the day, scored as duplicate,
+        bot/tables/daily.py): the larger tuple is the better result, equal ones tie.
+        Pure. Refused with GameError for a deal that is not finished."""
         ...
 
 
@@ -258,6 +271,10 @@ class GameWords(Protocol):
 
     def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
         """The standings of a finished game."""
+        ...
+
+    def deal_score_text(self, score: Sequence[int]) -> str:
+        """A result of `GameKind.deal_score`, in a few words ("12 points")."""
         ...
 
     def describe_action(self, action: Mapping[str, Any]) -> str:

@@ -42,6 +42,7 @@ from cogs.tables.common import (
     to_embed,
 )
 from cogs.tables.components import TableButton, TableSelect
+from cogs.tables.daily import is_daily_table
 from cogs.tables.settings import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -118,6 +119,9 @@ class GameCog(commands.Cog):
                            version: int, make: Callable[[int], Any]) -> None:
         """The action `make(seat)` of a click drawn at state `version`: confirmed in the
         clicked panel, or, drawn for an earlier state, the panel shows the state now."""
+        if is_daily_table(table.id):  # a member's deal of the day (cogs/tables/daily.py)
+            await self.host.daily_move(interaction, table, version, make)
+            return
         result = await self.host.unless_stale(
             interaction, table, self.tables.act(table.id, interaction.user.id, version, make))
         if result is not None:
@@ -137,6 +141,9 @@ class GameCog(commands.Cog):
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand now."""
+        if is_daily_table(table.id):
+            await self.host.daily_stale(interaction, table)
+            return
         await self.host.answer_stale(interaction, table)
 
     # ------------------------------------------------------------- new and settings

@@ -99,6 +99,7 @@ class BoardsRoom(Room):
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             raise TableError("no_game")
+        await self.check_daily_record(interaction, row.meta, row.game)
         kind = self.tables.kind(row.game)
         stored = await self.bot.store.load_record(game_id, record_format=kind.record_format)
         if row.status == "active":
@@ -178,8 +179,9 @@ class BoardsRoom(Room):
         # before them, or from the first rating if the member began within them.
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
+        daily = await self.daily_stats_line(guild, game, who.id)
         with await self.public(guild):
-            lines = self.tables.kind(game).words.stats_lines(s.stats)
+            lines = [*self.tables.kind(game).words.stats_lines(s.stats), daily]
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),

@@ -21,6 +21,7 @@ from cogs.tables.boards import BoardsRoom
 from cogs.tables.commands import member_commands
 from cogs.tables.common import GameUI, OpenPanel, TableBot, to_embed
 from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton
+from cogs.tables.daily import DailyRoom, is_daily_table
 from cogs.tables.errors import answer_error, game_of, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
 from cogs.tables.guards import check_place
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 
 class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, GamesListRoom,
-             BoardsRoom, SettingsRoom, LifecycleRoom, commands.Cog):
+             BoardsRoom, SettingsRoom, LifecycleRoom, DailyRoom, commands.Cog):
     """The part of every table that no game owns: each room's methods, one cog."""
 
     def __init__(self, bot: TableBot) -> None:
@@ -194,13 +195,19 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         """A table's button or menu (its action class, cogs/tables/actions.py): the id
         must name a table of this channel before anything is read or changed; an action
         on a live table meets a closed one with that table's end. A click in a DM for a
-        table of another process's server goes to that process, which checks it there.
+        table of another process's server goes to that process, which checks it there
+        (a deal of the day is served by any process: it lives in the store).
         Errors are answered by the caller (run_component)."""
+        if is_daily_table(action.table_id):  # a member's deal of the day (daily.py)
+            await self.daily_click(interaction, action, values)
+            return
         if await self.relayed(interaction, action.table_id):
             return
         owner = await self.tables.load(action.table_id)
         if owner is not None:
             check_place(interaction, owner, action.seat_op)
+            if "daily" in owner.meta:  # a daily's record is no table: no review, no rematch
+                raise TableError("elsewhere")
         if not action.live:
             await action.run(self, interaction, owner, values)
             return

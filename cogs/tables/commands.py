@@ -70,10 +70,19 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
                                  app_commands.Choice(name="wins", value="wins"),
                                  app_commands.Choice(name="points", value="points")],
                           period=[app_commands.Choice(name="all time", value="all"),
-                                  app_commands.Choice(name="this month", value="month")])
+                                  app_commands.Choice(name="this month", value="month")],
+                          kind=[app_commands.Choice(name="games", value="games"),
+                                app_commands.Choice(name="daily", value="daily")])
+    @app_commands.describe(kind="The games' boards (the default) or the deal of the day's "
+                                "ladder (weekly; this month's with period)")
     async def leaderboard(interaction: discord.Interaction[Any], order: str = "rating",
                           period: str = "all",
-                          page: app_commands.Range[int, 1, 10000] = 1) -> None:
+                          page: app_commands.Range[int, 1, 10000] = 1,
+                          kind: str = "games") -> None:
+        if kind == "daily":
+            await host(interaction).daily_board(interaction, group_game,
+                                                "month" if period == "month" else "week")
+            return
         await host(interaction).show_leaderboard(interaction, group_game, order, page,
                                                  edit=False, period=period)
 
@@ -83,6 +92,27 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
 
     async def help(interaction: discord.Interaction[Any]) -> None:
         await host(interaction).help(interaction, game)
+
+    @app_commands.describe(board="A board instead: today's (once you have played), this "
+                                 "week's or this month's ladder")
+    @app_commands.choices(board=DAILY_BOARDS)
+    async def daily(interaction: discord.Interaction[Any], board: str | None = None) -> None:
+        await host(interaction).daily(interaction, game, board)
+
+    @app_commands.describe(enabled="Offer the deal of the day on this server",
+                           channel="Where the day's message goes (default: where the first "
+                                   "member plays it)",
+                           preset="The daily's preset (\"default\": the game's)",
+                           house="The daily's house rules, keys separated by commas",
+                           time_zone="When the day turns, e.g. Europe/Oslo (default UTC)")
+    async def daily_settings(interaction: discord.Interaction[Any], enabled: bool | None = None,
+                             channel: discord.TextChannel | None = None,
+                             preset: str | None = None, house: str | None = None,
+                             time_zone: str | None = None) -> None:
+        await host(interaction).daily_settings(
+            interaction, game, enabled=enabled,
+            channel=channel.id if channel is not None else None, preset=preset, house=house,
+            time_zone=time_zone)
 
     group_game = game  # `export` and `leaderboard` have an option called `game`/`order`
     described = [
@@ -100,6 +130,10 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
         (leaderboard, "leaderboard", "This server's top players"),
         (stats, "stats", "A member's results on this server"),
         (help, "help", "How to play with this bot"),
+        (daily, "daily", "The deal of the day: the same cards for everyone here, played "
+         "privately, one try"),
+        (daily_settings, "daily_settings", "The server's deal of the day (Manage Server to "
+         "change it)"),
     ]
     for callback, name, description in described:
         group.add_command(app_commands.Command(name=name, description=description,
@@ -107,6 +141,10 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
 
 
 
+
+DAILY_BOARDS = [app_commands.Choice(name="today", value="day"),
+                app_commands.Choice(name="this week", value="week"),
+                app_commands.Choice(name="this month", value="month")]
 
 NOTIFY_CHOICES = [app_commands.Choice(name="By direct message", value="dm"),
                   app_commands.Choice(name="In the table's channel", value="channel")]

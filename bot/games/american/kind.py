@@ -3,10 +3,12 @@ words are ./words.py, the rest is the base's defaults."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.errors import GameError
 from bot.games.base import GameKindBase, InputFn, OutputFn
 from bot.tables.kind import Applied, SeatResult
 from bot.tables.ratings import RatedMatch
@@ -104,6 +106,18 @@ class AmericanKind(GameKindBase):
         assert view is not None and view.deal is not None
         return choose_action(view.deal, level, rng)
 
+    def fixed_action(self, game: Game, seat: int, level: str, rng: random.Random
+                     ) -> Action:
+        """The strong AI samples a fixed number of worlds (DAILY_WORLDS), no time
+        budget; the other levels use no clock."""
+        if level != "strong":
+            return self.choose_action(game, seat, level, rng)
+        from .ai.strong import DAILY_WORLDS, strong_action
+
+        view = self.seat_view(game, seat)
+        assert view is not None and view.deal is not None
+        return strong_action(view.deal, rng, budget=math.inf, max_worlds=DAILY_WORLDS)
+
     def rating_matches(self, game: Game) -> list[RatedMatch]:
         return rating.rating_matches(game)
 
@@ -113,6 +127,17 @@ class AmericanKind(GameKindBase):
     def running_totals(self, game: Game) -> list[tuple[int, ...]]:
         # A deal is won or not: the running total is the deals won so far.
         return [tuple(wins) for wins in game.deal_wins]
+
+    def deal_score(self, game: Game, index: int, seat: int) -> tuple[int, ...]:
+        """A deal of American is ranked by the seat's finishing place, then by the cards
+        it was left with (fewer is better): larger is better, so both negated."""
+        from .views import DEAL_NOT_FINISHED
+
+        if not 0 <= index < len(game.deals) or not game.deals[index].finished:
+            raise GameError(DEAL_NOT_FINISHED, index=index)
+        state = game.deals[index]
+        place = state.places.index(seat) + 1 if seat in state.places else len(state.places)
+        return (-place, -state.holdings(seat).bit_count())
 
     # ------------------------------------------------------------ outside the bot
 

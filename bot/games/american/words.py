@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.base import GameText, TextWords, WordViews
+from bot.i18n import ngettext
 from bot.tables.kind import Panel
 
 from . import text
@@ -38,3 +39,9 @@ class AmericanWords(TextWords):
         view = game_view(game, seat)
         assert view.deal is not None
         return reason(view.deal, action)
+
+    def deal_score_text(self, score: Sequence[int]) -> str:
+        """AmericanKind.deal_score's (minus the place, minus the cards left)."""
+        place, left = -score[0], -score[1]
+        return ngettext("place {place}, {cards} card left", "place {place}, {cards} cards left",
+                        left).format(place=place, cards=left)

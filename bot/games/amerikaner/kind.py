@@ -3,6 +3,7 @@ and the claim its rules have; its words are ./words.py, the rest is the base's d
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -107,6 +108,18 @@ class AmerikanerKind(GameKindBase):
         view = self.seat_view(game, seat)
         assert view is not None
         return choose_action(view, level, rng)
+
+    def fixed_action(self, game: Game, seat: int, level: str, rng: random.Random
+                     ) -> Action:
+        """The strong AI samples a fixed number of worlds (DAILY_SAMPLES), no time
+        budget; the other levels use no clock."""
+        if level != "strong":
+            return self.choose_action(game, seat, level, rng)
+        from .ai.strong import DAILY_SAMPLES, strong_action
+
+        view = self.seat_view(game, seat)
+        assert view is not None
+        return strong_action(view, rng, budget=math.inf, max_samples=DAILY_SAMPLES)
 
     def claim(self, game: Game, seat: int) -> list[Action]:
         return claims.claim(game, seat)

@@ -46,6 +46,7 @@ from .switch import switch_point
 STRONG_BUDGET: float = 0.010  # seconds of sampling a decision aims at
 MIN_WORLDS: int = 8  # worlds sampled whatever the time
 MAX_WORLDS: int = 400  # never more worlds than this
+DAILY_WORLDS: int = 24  # the deal of the day's strong AI: this many, no clock (kind.py)
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
 PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "SWAP_CANDIDATES",

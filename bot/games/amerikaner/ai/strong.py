@@ -74,6 +74,9 @@ STRONG_BUDGET: float = 0.040
 MAX_SAMPLES: int = 200
 MIN_SAMPLES: int = 60 if COMPILED else 4
 STRONG_CAP: float = 0.150
+# The deal of the day's strong AI (AmerikanerKind.fixed_action): this many worlds, no
+# clock, so its answers are the same on any machine (bench/daily.py: its cost).
+DAILY_SAMPLES: int = 24
 # Every trick the side takes counts this much on top of the score: a trick is a point
 # in the race to 52 that the other side does not get, also when the contract is safe.
 # Measured (bench/ai.py --mode cardplay, 400 deals, 60 worlds): 0.25 +0.57, 1.0 +0.68,

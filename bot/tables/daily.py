@@ -1,0 +1,469 @@
+"""The deal of the day (issue 38): one deal per game, server and day, the same for every
+member, played privately at any pace, one try each, scored as duplicate.
+
+Everything of a day's deal comes from one seed, an HMAC of the bot's secret with the
+server, the game and the day: the rules (the server's daily preset and house rules),
+the dealer, the member's seat, the cards (the random source `new_game` deals with) and
+each AI decision's random source (keyed by the state's version). The AI players decide
+from the state and that source alone, so the same play meets the same answers; without
+the secret nobody can compute a day's deal ahead (RFC 2104: an HMAC is a pseudo-random
+function of its key).
+
+A member's play is stored as its actions (the store's `daily_plays`) and replayed
+through the game's record (GameKind.load) when needed, so a pause, a restart or
+another process takes it up where it was; each step (the member's action and the AI
+answers up to the member's next turn) is one commit, made before the caller answers.
+A finished play is also written as a normal finished game record, tagged with its day.
+
+Knows no game (GameKind only) and no Discord: the cog (cogs/tables/daily.py) draws it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import dataclasses
+import datetime as dt
+import hashlib
+import hmac
+import random
+import secrets as _secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.errors import GameError
+from bot.store import DailyPlay, SeatInfo, Store, StoreError
+from bot.tables.errors import TableError
+from bot.tables.kind import GameKind
+
+# The guild setting (in each game's settings) that holds the daily's own settings:
+# {"enabled": bool, "channel": id, "preset": str | None, "house": [key, ...],
+#  "players": int, "level": str, "time_zone": "Europe/Oslo"}.
+SETTINGS_KEY = "daily"
+SECRET_NAME = "daily_secret"  # the bot value that keeps the generated secret
+MIN_DAYS = 3  # the days a member must have played to be on a weekly or monthly ladder
+PERIODS = {"day": 1, "week": 7, "month": 30}  # a ladder's days, ending today
+
+# The daily's refusals: TableError("daily", reason=...) (bot/render/text.py words them).
+DAILY = "daily"
+DAILY_DONE = "done"  # the member played today's deal already
+DAILY_OFF = "off"  # the server turned its daily off
+DAILY_NOT_STARTED = "not_started"  # an action before /<game> daily
+DAILY_STALE = "stale"  # a control drawn at another state of the play (or another day)
+
+
+def day_of(now: float, time_zone: str | None = None) -> str:
+    """The day ('YYYY-MM-DD') at epoch second `now` in `time_zone` (UTC by default)."""
+    zone: dt.tzinfo = dt.UTC
+    if time_zone:
+        try:
+            zone = ZoneInfo(time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = dt.UTC
+    return dt.datetime.fromtimestamp(now, zone).date().isoformat()
+
+
+def days_back(day: str, count: int) -> str:
+    """The first day of the `count` days that end with `day` (included)."""
+    return (dt.date.fromisoformat(day) - dt.timedelta(days=count - 1)).isoformat()
+
+
+def day_seed(secret: bytes, guild_id: int, game: str, day: str) -> bytes:
+    """The seed of a server's deal of a game on a day."""
+    return hmac.new(secret, f"daily:{guild_id}:{game}:{day}".encode(), hashlib.sha256).digest()
+
+
+def seeded(seed: bytes, *parts: object) -> random.Random:
+    """A random source derived from the day's seed for one purpose (`parts`)."""
+    key = ":".join(str(p) for p in parts).encode()
+    return random.Random(int.from_bytes(hmac.new(seed, key, hashlib.sha256).digest(), "big"))
+
+
+def matchpoints(scores: Sequence[Sequence[int]]) -> list[float]:
+    """Each result's matchpoints against the others of the same deal: the share of the
+    other results it beat, a tie counting half (duplicate scoring); a result alone on its
+    deal has beaten nobody and lost to nobody: half."""
+    keys = [tuple(s) for s in scores]
+    others = len(keys) - 1
+    if others <= 0:
+        return [0.5] * len(keys)
+    ordered = sorted(keys)
+    points = []
+    for key in keys:
+        below = bisect.bisect_left(ordered, key)
+        equal = bisect.bisect_right(ordered, key) - below - 1  # the others with the same
+        points.append((below + equal / 2) / others)
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class DailySettings:
+    """A server's daily of one game, as its settings give it."""
+
+    enabled: bool
+    channel_id: int | None
+    preset: str | None
+    house: tuple[str, ...]
+    players: int
+    level: str
+    time_zone: str | None
+
+    @classmethod
+    def of(cls, kind: GameKind, settings: Mapping[str, Any]) -> DailySettings:
+        daily = settings.get(SETTINGS_KEY) or {}
+        level = daily.get("level")
+        players = daily.get("players") or settings.get("players") or kind.default_players
+        return cls(enabled=bool(daily.get("enabled", True)),
+                   channel_id=daily.get("channel"),
+                   preset=daily.get("preset"),
+                   house=tuple(daily.get("house") or ()),
+                   players=int(players),
+                   level=level if level in kind.ai_levels else kind.ai_levels[-1],
+                   time_zone=daily.get("time_zone"))
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """A server's deal of the day: all a member's play needs besides its actions."""
+
+    guild_id: int
+    game: str
+    day: str
+    seed: bytes
+    rules: Any
+    first_dealer: int
+    seat: int  # the member's seat
+    level: str  # the AI players'
+    deal: dict[str, Any]  # deal 0, as the record stores it
+    channel_id: int | None  # the server's daily channel, if it chose one
+    players_count: int
+
+
+@dataclass(slots=True)
+class DailyState:
+    """A member's play, as the cog draws it: the game replayed to its last action."""
+
+    deal: DailyDeal
+    play: DailyPlay
+    game: Any
+    kind: GameKind
+
+    @property
+    def finished(self) -> bool:
+        return self.play.finished_at is not None
+
+    @property
+    def version(self) -> int:
+        return len(self.play.actions)
+
+    def seats(self) -> list[SeatInfo]:
+        return [SeatInfo(seat=s, user_id=self.play.user_id if s == self.deal.seat else None,
+                         display_name=self.play.display_name if s == self.deal.seat else "",
+                         is_ai=s != self.deal.seat,
+                         ai_level=None if s == self.deal.seat else self.deal.level)
+                for s in range(self.deal.players_count)]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A result on the day's board (or a ladder's average): best first."""
+
+    rank: int
+    user_id: int
+    name: str
+    matchpoints: float  # 0..1 (a ladder: the average over the member's days)
+    score: tuple[int, ...] | None  # the day's score (None on a ladder)
+    days: int = 1
+
+
+def _ranked(rows: list[tuple[float, int, str, tuple[int, ...] | None, int]]
+            ) -> list[BoardRow]:
+    rows.sort(key=lambda r: (-r[0], r[1]))
+    board: list[BoardRow] = []
+    for index, (points, user_id, name, score, days) in enumerate(rows):
+        rank = board[-1].rank if board and abs(board[-1].matchpoints - points) < 1e-9 \
+            else index + 1
+        board.append(BoardRow(rank, user_id, name, points, score, days))
+    return board
+
+
+def day_board(results: Sequence[tuple[str, int, str, tuple[int, ...]]]) -> list[BoardRow]:
+    """One day's results (store.daily_results of that day) as its board."""
+    points = matchpoints([r[3] for r in results])
+    return _ranked([(mp, r[1], r[2], r[3], 1) for mp, r in zip(points, results, strict=True)])
+
+
+def ladder(results: Sequence[tuple[str, int, str, tuple[int, ...]]],
+           min_days: int = MIN_DAYS) -> list[BoardRow]:
+    """Average matchpoints per member over the days of `results` (each day scored
+    against that day's results), members with at least `min_days` days."""
+    by_day: dict[str, list[tuple[str, int, str, tuple[int, ...]]]] = {}
+    for row in results:
+        by_day.setdefault(row[0], []).append(row)
+    totals: dict[int, list[Any]] = {}
+    for rows in by_day.values():
+        for mp, row in zip(matchpoints([r[3] for r in rows]), rows, strict=True):
+            entry = totals.setdefault(row[1], [0.0, 0, row[2]])
+            entry[0] += mp
+            entry[1] += 1
+            entry[2] = row[2]  # the latest name
+    return _ranked([(total / days, user_id, name, None, days)
+                    for user_id, (total, days, name) in totals.items() if days >= min_days])
+
+
+class DailyService:
+    """The deal of the day over the store. `clock`: epoch seconds (the bot's clock);
+    `secret`: the bot's secret (a setting); without one, one is generated once and kept
+    in the store, so every process on the database and every restart agree on it."""
+
+    def __init__(self, store: Store, games: Mapping[str, GameKind], clock: Callable[[], float],
+                 secret: str | None = None) -> None:
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self._secret = secret.encode() if secret else None
+        self._locks: dict[tuple[int, str, int], asyncio.Lock] = {}
+
+    def kind(self, game: str) -> GameKind:
+        return self.games[game]
+
+    async def secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = (await self.store.bot_value(SECRET_NAME,
+                                                       _secrets.token_hex(32))).encode()
+        return self._secret
+
+    async def settings(self, guild_id: int, game: str) -> DailySettings:
+        kind = self.kind(game)
+        return DailySettings.of(kind, await self.store.get_guild_settings(guild_id, game))
+
+    async def today(self, guild_id: int, game: str) -> str:
+        return day_of(self.clock(), (await self.settings(guild_id, game)).time_zone)
+
+    async def deal(self, guild_id: int, game: str, day: str | None = None) -> DailyDeal:
+        """The server's deal of `game` on `day` (today by default)."""
+        kind = self.kind(game)
+        settings = await self.settings(guild_id, game)
+        day = day or day_of(self.clock(), settings.time_zone)
+        seed = day_seed(await self.secret(), guild_id, game, day)
+        rules = kind.make_rules(settings.preset, settings.players, {})
+        if settings.house:
+            rules = kind.with_house_rules(rules, settings.house)
+        players = kind.players(rules)
+        first_dealer = seeded(seed, "dealer").randrange(players)
+        seat = seeded(seed, "seat").randrange(players)
+        _, deal = kind.new_game(rules, first_dealer, seeded(seed, "deal"))
+        return DailyDeal(guild_id, game, day, seed, rules, first_dealer, seat,
+                         settings.level, deal, settings.channel_id, players)
+
+    def _record(self, deal: DailyDeal, actions: Sequence[Mapping[str, Any]]
+                ) -> dict[str, Any]:
+        kind = self.kind(deal.game)
+        return {"format": kind.record_format, "rules": kind.rules_to_json(deal.rules),
+                "first_dealer": deal.first_dealer,
+                "hands": [dict(deal.deal, actions=[dict(a) for a in actions])]}
+
+    def replay(self, deal: DailyDeal, actions: Sequence[Mapping[str, Any]]) -> Any:
+        """The game after `actions` of the day's deal (deal 0 only)."""
+        return self.kind(deal.game).load(self._record(deal, actions))
+
+    def _lock(self, guild_id: int, game: str, user_id: int) -> asyncio.Lock:
+        return self._locks.setdefault((guild_id, game, user_id), asyncio.Lock())
+
+    async def open(self, guild_id: int, game: str, user_id: int, name: str,
+                   *, resume_only: bool = False) -> DailyState:
+        """The member's play of today's deal: begun (the AI players' actions before the
+        member's first turn committed with it), or taken up where it was. A finished
+        play is refused (DAILY_DONE: one try per day)."""
+        settings = await self.settings(guild_id, game)
+        if not settings.enabled:
+            raise TableError(DAILY, reason=DAILY_OFF)
+        deal = await self.deal(guild_id, game)
+        async with self._lock(guild_id, game, user_id):
+            play = await self.store.daily_play(guild_id, game, deal.day, user_id)
+            if play is None:
+                if resume_only:
+                    raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+                game_state = self.replay(deal, [])
+                actions, _, _ = await self._ai_until_member(deal, game_state, [])
+                play = await self.store.daily_begin(guild_id, game, deal.day, user_id, name,
+                                                    actions)
+            if play.finished_at is not None:
+                raise TableError(DAILY, reason=DAILY_DONE)
+            return DailyState(deal, play, self.replay(deal, play.actions), self.kind(game))
+
+    async def state(self, guild_id: int, game: str, user_id: int,
+                    day: str | None = None) -> DailyState | None:
+        """The member's play of `day` (today), finished or not; None if never begun."""
+        deal = await self.deal(guild_id, game, day)
+        play = await self.store.daily_play(guild_id, game, deal.day, user_id)
+        if play is None:
+            return None
+        return DailyState(deal, play, self.replay(deal, play.actions), self.kind(game))
+
+    async def act(self, guild_id: int, game: str, user_id: int, version: int, day: str,
+                  action: Any, channel_id: int = 0) -> DailyState:
+        """The member's `action` at the play's `version` (drawn on `day`), then the AI
+        players' answers up to the member's next turn or the deal's end: one commit; a
+        finished deal writes its game record and result in the same commit."""
+        kind = self.kind(game)
+        deal = await self.deal(guild_id, game, day)
+        async with self._lock(guild_id, game, user_id):
+            play = await self.store.daily_play(guild_id, game, day, user_id)
+            if play is None:
+                raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+            if play.finished_at is not None:
+                raise TableError(DAILY, reason=DAILY_DONE)
+            if version != len(play.actions):
+                raise TableError(DAILY, reason=DAILY_STALE)
+            game_state = self.replay(deal, play.actions)
+            if kind.to_act(game_state) != deal.seat:
+                raise TableError(DAILY, reason=DAILY_STALE)
+            actions = list(play.actions)
+            applied = kind.apply(game_state, action, seeded(deal.seed, "apply",
+                                                            len(actions)))
+            actions.append(applied.action)
+            done = applied.deal_finished or kind.finished(game_state)
+            next_deal = applied.next_deal
+            if not done:
+                actions, done, next_deal = await self._ai_until_member(deal, game_state,
+                                                                       actions)
+            before = len(play.actions)
+            if not done:
+                await self.store.daily_save(guild_id, game, day, user_id, before, actions)
+                play = _with(play, actions=tuple(actions))
+                return DailyState(deal, play, game_state, kind)
+            score = kind.deal_score(game_state, 0, deal.seat)
+            state = DailyState(deal, _with(play, actions=tuple(actions)), game_state, kind)
+            hands = [dict(deal.deal, actions=actions)]
+            if next_deal is not None:
+                hands.append(dict(next_deal, actions=[]))
+            game_id = await self.store.daily_finish(
+                guild_id, game, day, user_id, before, actions,
+                channel_id=channel_id or deal.channel_id or 0,
+                rules=kind.rules_to_json(deal.rules), first_dealer=deal.first_dealer,
+                seats=state.seats(), hands=hands,
+                meta={"daily": {"day": day, "guild": guild_id, "seat": deal.seat}},
+                score=score)
+            state.play = _with(state.play, finished_at=self.clock(), score=score,
+                               game_id=game_id)
+            return state
+
+    async def _ai_until_member(self, deal: DailyDeal, game: Any,
+                               actions: list[dict[str, Any]]
+                               ) -> tuple[list[dict[str, Any]], bool, dict[str, Any] | None]:
+        """The AI players' actions from `game` (changed in place) until the member is to
+        act or deal 0 ends (then True, with the next deal if the game dealt one): each
+        from the state and a source keyed by its version."""
+        kind = self.kind(deal.game)
+        actions = list(actions)
+        while (seat := kind.to_act(game)) is not None and seat != deal.seat:
+            version = len(actions)
+            choice = await asyncio.to_thread(kind.fixed_action, game, seat, deal.level,
+                                             seeded(deal.seed, "ai", version))
+            applied = kind.apply(game, choice, seeded(deal.seed, "apply", version))
+            actions.append(applied.action)
+            if applied.deal_finished:
+                return actions, True, applied.next_deal
+        return actions, kind.to_act(game) is None, None
+
+    # -------------------------------------------------------------- boards
+
+    async def board(self, guild_id: int, game: str, day: str | None = None
+                    ) -> list[BoardRow]:
+        """The day's board (today's by default): every finished play, by matchpoints."""
+        day = day or await self.today(guild_id, game)
+        return day_board(await self.store.daily_results(guild_id, game, day, day))
+
+    async def ladder(self, guild_id: int, game: str, period: str,
+                     min_days: int = MIN_DAYS) -> list[BoardRow]:
+        """The weekly ("week": the last 7 days) or monthly ("month": 30) ladder of
+        average matchpoints, members with at least `min_days` days played. Only days
+        that are over count: today's results are nobody's to see before they finish
+        (the day's board is shown to those who did). A day's matchpoints are final once
+        it is over: each day is scored once, the ladder is one aggregate of the store."""
+        yesterday = days_back(await self.today(guild_id, game), 2)
+        first = days_back(yesterday, PERIODS[period])
+        scored = await self.store.daily_scored(guild_id, game, first, yesterday)
+        day = dt.date.fromisoformat(first)
+        while (name := day.isoformat()) <= yesterday:
+            if name not in scored:
+                results = await self.store.daily_results(guild_id, game, name, name)
+                await self.store.daily_score_day(
+                    guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
+                        matchpoints([r[3] for r in results]), results, strict=True)])
+            day += dt.timedelta(days=1)
+        rows = await self.store.daily_ladder(guild_id, game, first, yesterday, min_days)
+        return _ranked([(total / days, user_id, name, None, days)
+                        for user_id, name, total, days in rows])
+
+    async def member_line(self, guild_id: int, game: str, user_id: int
+                          ) -> tuple[int, float | None]:
+        """A member's daily in `stats`: days played in the last 30 and their average
+        matchpoints (None if none)."""
+        for row in await self.ladder(guild_id, game, "month", min_days=1):
+            if row.user_id == user_id:
+                return row.days, row.matchpoints
+        return 0, None
+
+    async def played(self, guild_id: int, game: str, day: str) -> tuple[int, int]:
+        """(members who began the day's deal, members who finished it)."""
+        started = await self.store.daily_started(guild_id, game, day)
+        finished = len(await self.store.daily_results(guild_id, game, day, day))
+        return started, finished
+
+    # ------------------------------------------------------------- after playing
+
+    async def ai_choices(self, state: DailyState) -> list[tuple[int, Any]]:
+        """After a finished play: each of the member's actions the strongest AI would
+        have made otherwise, as (its version, the AI's Hint: the move and its reason,
+        from the member's view then)."""
+        mine = [i for i, a in enumerate(state.play.actions) if _seat_of(a) == state.deal.seat]
+        return await asyncio.to_thread(self._ai_choices, state, mine)
+
+    def _ai_choices(self, state: DailyState, mine: Sequence[int]) -> list[tuple[int, Any]]:
+        kind = state.kind
+        deal = state.deal
+        choices: list[tuple[int, Any]] = []
+        for version in mine:
+            game = self.replay(deal, state.play.actions[:version])
+            if kind.to_act(game) != deal.seat:
+                continue
+            hint = kind.hint(game, deal.seat, seeded(deal.seed, "hint", version))
+            tried = kind.copy(game)
+            try:
+                made = kind.apply(tried, hint.action, random.Random(0)).action
+            except GameError:
+                continue
+            if made != state.play.actions[version]:
+                choices.append((version, hint))
+        return choices
+
+    async def best_actions(self, state: DailyState) -> tuple[str, list[Mapping[str, Any]]]:
+        """The day's best result's name and actions (the member's own if theirs)."""
+        deal = state.deal
+        board = await self.board(deal.guild_id, deal.game, deal.day)
+        if not board or board[0].user_id == state.play.user_id:
+            return state.play.display_name, list(state.play.actions)
+        best = await self.store.daily_play(deal.guild_id, deal.game, deal.day,
+                                           board[0].user_id)
+        if best is None:
+            return state.play.display_name, list(state.play.actions)
+        return best.display_name, list(best.actions)
+
+
+def _seat_of(action: Mapping[str, Any]) -> int | None:
+    seat = action.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def _with(play: DailyPlay, **changes: Any) -> DailyPlay:
+    return dataclasses.replace(play, **changes)
+
+
+__all__ = ["DAILY", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF", "DAILY_STALE",
+           "MIN_DAYS", "BoardRow", "DailyDeal", "DailyService", "DailySettings",
+           "DailyState", "StoreError", "day_board", "day_of", "day_seed", "ladder",
+           "matchpoints", "seeded"]

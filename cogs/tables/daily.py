@@ -1,0 +1,410 @@
+"""The deal of the day's room (bot/tables/daily.py): `/<game> daily`, its private panels,
+its one public message per server and day, its boards and settings.
+
+A member's daily is drawn as a table of their own that exists only in their panels: a
+`Table` built for the moment from their play (the member in their seat, the AI in the
+others) with an id no stored table has (`daily_table_id`: the game, the day and the
+server in its digits), so the game's own hand controls (GameUI) draw it and answer its
+clicks as at any table; the platform routes those ids here (Tables.on_click,
+GameCog.act_on_click). Nothing of a play reaches the channel: the table message, the
+deal's summary and the pings are never made for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import discord
+
+from bot.discord.messages import repost_reason, too_old_for_edits
+from bot.render import seat_names
+from bot.render.daily import (
+    board_panel,
+    days_text,
+    opened_text,
+    public_panel,
+    result_panel,
+    settings_text,
+    stats_line,
+)
+from bot.tables import Table, TableError
+from bot.tables.daily import (
+    DAILY,
+    DAILY_NOT_STARTED,
+    DAILY_STALE,
+    MIN_DAYS,
+    SETTINGS_KEY,
+    DailyService,
+    DailyState,
+)
+from bot.tables.service import PLAYING, Seat
+from cogs.tables.common import LET_GO, Room, mark_committed, to_embed
+from cogs.tables.guards import is_manager
+from cogs.tables.views import hand_panel
+
+log = logging.getLogger(__name__)
+
+# A daily's table id: "9", the game's index, the day's 8 digits, then the server's id
+# (a snowflake of 17 digits or more), so every id is above DAILY_IDS, far above any
+# stored table's (the store numbers tables from 1).
+DAILY_IDS = 10 ** 24
+
+# Discord drops an interaction not answered within 3 seconds ("you must send an initial
+# response within 3 seconds of receiving the event":
+# https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction;
+# the fake refuses a late answer with 10062, Unknown interaction). A daily's step runs
+# the AI players' answers before it is stored; one that takes longer than this defers
+# the answer (Discord's "thinking", or a deferred update of the panel) and edits it after.
+ANSWER_WITHIN = 2.0
+_T = TypeVar("_T")
+
+
+def is_daily_table(table_id: int) -> bool:
+    return table_id >= DAILY_IDS
+
+
+class DailyRoom(Room):
+    """`/<game> daily` and what follows from it."""
+
+    _daily: DailyService | None = None
+    _daily_posting: dict[tuple[int, str, str], asyncio.Lock]
+
+    @property
+    def daily_service(self) -> DailyService:
+        if self._daily is None:
+            secret = getattr(self.bot.settings, "daily_secret", None)
+            self._daily = DailyService(self.bot.store, self.tables.games,
+                                       self.tables.clock.time, secret=secret)
+            self._daily_posting = {}
+        return self._daily
+
+    # ----------------------------------------------------------------- the ids
+
+    def daily_table_id(self, game: str, day: str, guild_id: int) -> int:
+        index = sorted(self.tables.games).index(game)
+        return int(f"9{index}{day.replace('-', '')}{guild_id}")
+
+    def _daily_of_id(self, table_id: int) -> tuple[str, str, int]:
+        """(game, day, server) of a daily's table id; refused (stale) if it names none."""
+        digits = str(table_id)
+        games = sorted(self.tables.games)
+        index = int(digits[1])
+        if not digits.startswith("9") or index >= len(games) or len(digits) < 27:
+            raise TableError(DAILY, reason=DAILY_STALE)
+        day = f"{digits[2:6]}-{digits[6:8]}-{digits[8:10]}"
+        return games[index], day, int(digits[10:])
+
+    def _daily_table(self, state: DailyState) -> Table:
+        """The member's play as a table of their own, for their panel alone."""
+        deal = state.deal
+        seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
+                 else Seat(None, "", ai_level=deal.level) for s in range(deal.players_count)]
+        return Table(self.daily_table_id(deal.game, deal.day, deal.guild_id), deal.guild_id,
+                     deal.channel_id or 0, state.play.user_id, state.kind, deal.rules,
+                     deal.first_dealer, seats, stage=PLAYING, game=state.game)
+
+    def _daily_controls(self, table: Table, seat: int) -> discord.ui.View:
+        return self.ui(table).hand_components(table, table.seat_view(seat))
+
+    async def _in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
+                       command: bool = False) -> _T:
+        """`work`'s result; if it is not ready within ANSWER_WITHIN seconds, the answer
+        is deferred first (a command's: thinking, for the user alone; a click's: the
+        panel's update), so Discord keeps the interaction."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done and not interaction.response.is_done():
+            if command:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        return await task
+
+    async def _show_panel(self, interaction: discord.Interaction[Any], **fields: Any) -> None:
+        """The clicked panel edited to `fields`: in the answer, or after a deferred one."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+
+    # ----------------------------------------------------------------- playing
+
+    async def daily(self, interaction: discord.Interaction[Any], game: str,
+                    board: str | None = None) -> None:
+        """`/<game> daily`: the member's deal of the day in their panel (begun, or
+        taken up where it was), or, with `board`, a board of the daily."""
+        if board is not None:
+            await self.daily_board(interaction, game, board)
+            return
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        service = self.daily_service
+        user = interaction.user
+        state = await self._in_time(interaction, service.open(guild, game, user.id,
+                                                                user.display_name),
+                                    command=True)
+        # The day's public message is owed from the first play on: its place is stored
+        # before the answer, posted after it.
+        channel = state.deal.channel_id or interaction.channel_id or 0
+        if await self.bot.store.daily_day(guild, game, state.deal.day) is None:
+            await self.bot.store.set_daily_day(guild, game, state.deal.day, channel, None, "")
+        mark_committed(interaction, None, "opened")
+        table = self._daily_table(state)
+        seat = state.deal.seat
+        content = opened_text(state.kind.words.title(state.deal.rules), state.deal.day)
+        embed = to_embed(hand_panel(table, seat))
+        controls = self._daily_controls(table, seat)
+        if interaction.response.is_done():  # deferred: the AI took its time
+            await interaction.edit_original_response(content=content, embed=embed,
+                                                     view=controls)
+        else:
+            await interaction.response.send_message(content=content, embed=embed,
+                                                     view=controls, ephemeral=True)
+        await self._daily_public(guild, game, state.deal.day)
+
+    async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
+                          values: list[str]) -> None:
+        """A click on a daily panel's control (its id names a daily): the game's own
+        moves go to the game's controls, Refresh shows the panel anew."""
+        game, day, guild = self._daily_of_id(action.table_id)
+        state = await self.daily_service.state(guild, game, interaction.user.id, day)
+        if state is None:
+            raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+        if state.finished:
+            await self._daily_finished(interaction, state)
+            return
+        table = self._daily_table(state)
+        parts = action.parts
+        if parts and parts[0].isdigit():
+            await self.ui(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
+            return
+        await self.daily_stale(interaction, table)
+
+    async def daily_move(self, interaction: discord.Interaction[Any], table: Table,
+                         version: int, make: Callable[[int], Any]) -> None:
+        """The member's move in their daily (GameCog.act_on_click routes it here):
+        stored with the AI players' answers, then the panel shows the play now, or the
+        result once the deal is over."""
+        game, day, guild = self._daily_of_id(table.id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+
+        async def step() -> tuple[DailyState, Any]:
+            state = await self.daily_service.act(guild, game, interaction.user.id, version,
+                                                 day, make(seat),
+                                                 channel_id=table.channel_id)
+            mark_committed(interaction, None, "move")
+            return state, await self._result_panel(state) if state.finished else None
+
+        try:
+            state, result = await self._in_time(interaction, step())
+        except TableError as exc:
+            if exc.params.get("reason") != DAILY_STALE:
+                raise
+            # A click drawn for an earlier moment (a double click): the panel shows the
+            # play as it is now, as a table's stale click does.
+            await self.daily_stale(interaction, table)
+            return
+        if result is not None:
+            await self._show_panel(interaction, embed=to_embed(result), view=None,
+                                   content=None)
+            await self._daily_public(guild, game, day)
+            return
+        table = self._daily_table(state)
+        await self._show_panel(interaction, embed=to_embed(hand_panel(table, seat)),
+                               view=self._daily_controls(table, seat))
+
+    async def daily_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """A daily panel drawn for another moment: it shows the play as it is now."""
+        game, day, guild = self._daily_of_id(table.id)
+        state = await self.daily_service.state(guild, game, interaction.user.id, day)
+        if state is None:
+            raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+        if state.finished:
+            await self._daily_finished(interaction, state)
+            return
+        fresh = self._daily_table(state)
+        seat = state.deal.seat
+        await self._show_panel(interaction, embed=to_embed(hand_panel(fresh, seat)),
+                               view=self._daily_controls(fresh, seat))
+
+    async def _daily_finished(self, interaction: discord.Interaction[Any],
+                              state: DailyState) -> None:
+        """The member's finished daily, in the clicked panel (or a new one for them)."""
+        panel = await self._in_time(interaction, self._result_panel(state))
+        fields: dict[str, Any] = {"embed": to_embed(panel), "view": None, "content": None}
+        message = interaction.message
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        elif message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(**fields)
+        else:
+            await interaction.response.send_message(embed=fields["embed"], ephemeral=True)
+
+    async def _result_panel(self, state: DailyState) -> Any:
+        """The member's result: score, matchpoints and place against the results so
+        far, the deal face up, their line beside the best one, and where the strong AI
+        would have played otherwise (from the member's view at each of their moves)."""
+        service = self.daily_service
+        ai_choices = [hint.sentence for _, hint in await service.ai_choices(state)]
+        deal = state.deal
+        words = state.kind.words
+        board = await service.board(deal.guild_id, deal.game, deal.day)
+        mine = next((row for row in board if row.user_id == state.play.user_id), None)
+        best_name, best_actions = await service.best_actions(state)
+        names = seat_names(self._daily_table(state).seats)
+        seat = deal.seat
+        return result_panel(
+            words.title(deal.rules), deal.day, words.deal_score_text(state.play.score or ()),
+            mine.matchpoints if mine else 0.5, mine.rank if mine else 1, len(board),
+            words.deal_review(state.game, 0, names),
+            [words.describe_action(a) for a in state.play.actions if a.get("seat") == seat],
+            [words.describe_action(a) for a in best_actions if a.get("seat") == seat],
+            best_name, ai_choices,
+            [(r.rank, r.name, r.matchpoints, words.deal_score_text(r.score or ()))
+             for r in board])
+
+    # ------------------------------------------------------------ the public message
+
+    async def _daily_public(self, guild_id: int, game: str, day: str) -> None:
+        """The day's one public message in the server, brought up to date: posted once,
+        then edited when what it shows changed; posted afresh only when Discord would
+        refuse the edit (deleted, or older than an hour: bot/discord/messages.py)."""
+        service = self.daily_service
+        lock = self._daily_posting.setdefault((guild_id, game, day), asyncio.Lock())
+        async with lock:
+            place = await self.bot.store.daily_day(guild_id, game, day)
+            if place is None or not place.channel_id:
+                return
+            board = await service.board(guild_id, game, day)
+            kind = self.tables.kind(game)
+            with await self.public(guild_id):
+                deal = await service.deal(guild_id, game, day)
+                panel = public_panel(kind.words.title(deal.rules), game, day, len(board),
+                                     [(r.rank, r.name, r.matchpoints) for r in board])
+            embed = to_embed(panel)
+            digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
+            if place.shown == digest and place.message_id is not None:
+                return  # nothing new to show: no request
+            channel = self.bot.get_partial_messageable(place.channel_id)
+            message_id = place.message_id
+            try:
+                if message_id is not None and not too_old_for_edits(message_id,
+                                                                    self.clock.time()):
+                    try:
+                        await channel.get_partial_message(message_id).edit(embed=embed)
+                    except discord.HTTPException as exc:
+                        if repost_reason(exc.code) is None:
+                            raise
+                        message_id = None
+                    else:
+                        await self.bot.store.set_daily_day(guild_id, game, day,
+                                                           place.channel_id, message_id,
+                                                           digest)
+                        return
+                sent = await channel.send(embed=embed)
+                await self.bot.store.set_daily_day(guild_id, game, day, place.channel_id,
+                                                   sent.id, digest)
+            except LET_GO as exc:
+                log.info("the deal of the day's message in %s: not shown (%s)",
+                         place.channel_id, exc)
+
+    # ----------------------------------------------------------------- boards
+
+    async def daily_board(self, interaction: discord.Interaction[Any], game: str,
+                          period: str) -> None:
+        """A board of the daily: "day", today's (for a member who has played today's
+        deal: nobody sees another's result before finishing their own), "week" or
+        "month", the ladders of the days that are over."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        service = self.daily_service
+        kind = self.tables.kind(game)
+        period = period if period in ("day", "week", "month") else "day"
+        if period == "day":
+            today = await service.today(guild, game)
+            mine = await self.bot.store.daily_play(guild, game, today, interaction.user.id)
+            if mine is None or mine.finished_at is None:
+                raise TableError(DAILY, reason="board_first")
+            rows = [(r.rank, r.name, r.matchpoints,
+                     kind.words.deal_score_text(r.score or ()))
+                    for r in await service.board(guild, game, today)]
+        else:
+            rows = [(r.rank, r.name, r.matchpoints, days_text(r.days))
+                    for r in await service.ladder(guild, game, period)]
+        deal = await service.deal(guild, game)
+        panel = board_panel(kind.words.title(deal.rules), period, rows, MIN_DAYS)
+        await self._reply(interaction, panel=panel, ephemeral=period == "day")
+
+    async def check_daily_record(self, interaction: discord.Interaction[Any],
+                                 meta: dict[str, Any], game: str) -> None:
+        """A stored game that is a member's daily shows its deal face up: refused to a
+        member who has not played that day's deal while the day runs (export, review);
+        once the day is over, it is a record like any other."""
+        daily = meta.get("daily")
+        if not isinstance(daily, dict):
+            return
+        guild, day = int(daily.get("guild", 0)), str(daily.get("day", ""))
+        if day < await self.daily_service.today(guild, game):
+            return
+        mine = await self.bot.store.daily_play(guild, game, day, interaction.user.id)
+        if mine is None or mine.finished_at is None:
+            raise TableError(DAILY, reason="board_first")
+
+    async def daily_stats_line(self, guild_id: int, game: str, user_id: int) -> str:
+        days, average = await self.daily_service.member_line(guild_id, game, user_id)
+        return stats_line(days, average)
+
+    # ----------------------------------------------------------------- settings
+
+    async def daily_settings(self, interaction: discord.Interaction[Any], game: str, *,
+                             enabled: bool | None, channel: int | None,
+                             preset: str | None, house: str | None,
+                             time_zone: str | None) -> None:
+        """`/<game> daily_settings`: the server's daily, shown, or changed (Manage
+        Server, as the server's other settings)."""
+        guild = interaction.guild_id
+        if guild is None:
+            raise TableError("guild_only")
+        kind = self.tables.kind(game)
+        settings = await self.bot.store.get_guild_settings(guild, game)
+        daily = dict(settings.get(SETTINGS_KEY) or {})
+        changing = any(v is not None for v in (enabled, channel, preset, house, time_zone))
+        if changing:
+            if not is_manager(interaction):
+                raise TableError("not_allowed")
+            if enabled is not None:
+                daily["enabled"] = enabled
+            if channel is not None:
+                daily["channel"] = channel
+            if preset is not None:
+                daily["preset"] = None if preset in ("", "default") else preset
+            if house is not None:
+                daily["house"] = [key.strip() for key in house.split(",") if key.strip()]
+            if time_zone is not None:
+                try:
+                    ZoneInfo(time_zone)
+                except (ZoneInfoNotFoundError, ValueError) as exc:
+                    raise TableError("bad_option") from exc
+                daily["time_zone"] = time_zone
+            # The rules must be playable before they are kept (a refusal says why).
+            players = int(daily.get("players") or settings.get("players")
+                          or kind.default_players)
+            rules = kind.make_rules(daily.get("preset"), players, {})
+            if daily.get("house"):
+                kind.with_house_rules(rules, daily["house"])
+            await self.bot.store.set_guild_settings(guild, game,
+                                                    {**settings, SETTINGS_KEY: daily})
+            mark_committed(interaction, None)
+        text = settings_text(bool(daily.get("enabled", True)), daily.get("channel"),
+                             daily.get("preset"), daily.get("house") or (),
+                             daily.get("time_zone"))
+        await self._reply(interaction, text)
