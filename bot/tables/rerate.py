@@ -40,9 +40,11 @@ class _Entry:
     key: tuple[Any, ...]  # the order the running updates happened in
     game_id: int
     pool: str
-    match: RatedMatch
+    match: RatedMatch | None  # None: a forfeit (a deal abandoned unfinished)
     seats: tuple[Seated, ...]
     at: float
+    covered: tuple[int, ...] = ()
+    forfeit: bool = False
 
 
 async def rerate(store: Store, games: Mapping[str, GameKind], *,
@@ -67,7 +69,8 @@ async def rerate(store: Store, games: Mapping[str, GameKind], *,
             book = RatingBook(guild_id, 0, model=model, min_hands=min_hands)
             rated: dict[int, tuple[str, list[LoggedMatch]]] = {}
             for entry in sorted(entries, key=lambda e: e.key):
-                logged = book.rate(entry.pool, entry.match, entry.seats, entry.at)
+                logged = book.rate(entry.pool, entry.match, entry.seats, entry.at,
+                                   entry.covered, entry.forfeit)
                 rated.setdefault(entry.game_id, (entry.pool, []))[1].append(logged)
             if rated:
                 await store.write_ratings(book.update(
@@ -87,7 +90,7 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
     if kind is None:
         return None
     record = await store.load_record(row.id, record_format=kind.record_format)
-    if not record.get("hands"):
+    if not record.get("hands") and not logged:
         return []  # a lobby: nothing played
     try:
         matches = kind.rating_matches(kind.load(record))
@@ -97,12 +100,13 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
     seats = seated((s.user_id, s.ai_level) for s in sorted(row.seats, key=lambda s: s.seat))
     ended = row.finished_at if row.finished_at is not None else row.updated_at
     entries = []
-    for index, match in enumerate(matches):
-        if index < len(logged):
-            entry = logged[index]
-            entries.append(_Entry((1, entry.number), row.id, pool, match, entry.seats,
-                                  entry.at))
-        else:
-            entries.append(_Entry((0, ended, row.id, index), row.id, pool, match, seats,
-                                  ended))
+    for index, entry in enumerate(logged):
+        # As logged: the seats when the deal began, its covered seats, a forfeit (the
+        # deal a cancel abandoned: the last of its game's log, no match of the record).
+        match = None if entry.forfeit else matches[index]
+        entries.append(_Entry((1, entry.number), row.id, pool, match, entry.seats,
+                              entry.at, entry.covered, entry.forfeit))
+    for index in range(len(logged), len(matches)):
+        entries.append(_Entry((0, ended, row.id, index), row.id, pool, matches[index],
+                              seats, ended))
     return entries
