@@ -19,13 +19,14 @@ from bot.store import (
     RatingRow,
     RatingUpdate,
     StoreError,
+    migrations,
     open_database,
     open_store,
 )
 from bot.tables import TableService
 from bot.tables.rating_book import RatingBook, month_of, seated
 from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch
-from bot.tables.rerate import rerate
+from bot.tables.rerate import rerate, rerate_if_due
 from bot.tables.service import FINISHED, PLAYING
 from tests.fake_discord.clock import FakeClock
 from tests.store_backends import GAME, Database
@@ -460,3 +461,32 @@ async def test_rerate_rebuilds_exactly_through_absences(database: Database) -> N
     async with database.open() as store:
         await rerate(store, GAMES)
     assert await _dump(database) == running
+
+
+async def test_the_migration_rerates_a_rated_database_once(database: Database) -> None:
+    """A database rated under the old rules (version 5) upgrades with a rerate due; the
+    bot's start rebuilds its ratings (as `db rerate` would) and then never again."""
+    clock = FakeClock(offset=0.0)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:5])
+        async with database.open() as store:
+            assert await store.schema_version() == 5
+            service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0,
+                                   trick_pause=0, clock=clock)
+            try:
+                await _play(service, 1, 11, "amerikaner", 4, [1, 2], "easy",
+                            random.Random(2), {"target": 8})
+            finally:
+                await service.close()
+    # The old rules' numbers, as the running bot of that time left them: made up here.
+    await database.execute("UPDATE ratings SET mu = mu + 5")
+    async with database.open() as store:
+        assert await store.rerate_due()
+        report = await rerate_if_due(store, GAMES)
+        assert report is not None and report.matches > 0
+        assert not await store.rerate_due()
+        assert await rerate_if_due(store, GAMES) is None
+    rebuilt = await _dump(database)
+    async with database.open() as store:
+        await rerate(store, GAMES)
+    assert await _dump(database) == rebuilt

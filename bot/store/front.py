@@ -581,8 +581,13 @@ def _rating_logs(d: Dialect) -> Program[dict[int, tuple[str, list[LoggedMatch]]]
 
 def _clear_ratings(d: Dialect) -> Program[None]:
     for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
-                  "rating_counts"):
+                  "rating_counts", "rerate_due"):
         yield stmt("run", f"DELETE FROM {table}")
+
+
+def _rerate_due(d: Dialect) -> Program[bool]:
+    rows = yield stmt("all", "SELECT reason FROM rerate_due")
+    return bool(rows)
 
 
 def _guilds(d: Dialect) -> Program[list[int]]:
@@ -911,8 +916,13 @@ class StoreFront:
         return await self._read(_rating_logs)
 
     async def clear_ratings(self) -> None:
-        """Delete every rating, season, day, log and count (``rerate`` rebuilds them)."""
+        """Delete every rating, season, day, log and count (``rerate`` rebuilds them),
+        and the migrations' note that a rerate is due."""
         await self._write(_clear_ratings)
+
+    async def rerate_due(self) -> bool:
+        """Whether a migration changed how ratings are made, so a rerate is due."""
+        return await self._read(_rerate_due)
 
     async def games_of_guild(self, guild_id: int) -> list[GameRow]:
         """Every game of a guild, whatever its status, oldest first."""

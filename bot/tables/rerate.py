@@ -82,6 +82,15 @@ async def rerate(store: Store, games: Mapping[str, GameKind], *,
                         tuple(skipped))
 
 
+async def rerate_if_due(store: Store, games: Mapping[str, GameKind]
+                        ) -> RerateReport | None:
+    """Rerate once if a migration says the rules of the ratings changed (the bot runs
+    it at its start, before any table plays on); None if none is due."""
+    if not await store.rerate_due():
+        return None
+    return await rerate(store, games)
+
+
 async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
                    logged: list[LoggedMatch]) -> list[_Entry] | None:
     """The game's finished matches, each with its place in the order of updates, or
