@@ -186,8 +186,9 @@ class Store(Protocol):
 
     async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
                            limit: int = 10, offset: int = 0) -> list[RatingRow]:
-        """A page of a rating board (all time, or a month's season): ranked members by
-        ordinal, then user id. An index range scan."""
+        """A page of a rating board (all time, or a month's season): the settled
+        (ranked) members, then the provisional ones, each by ordinal, then user id. An
+        index range scan."""
         ...
 
     async def rating_board_size(self, guild_id: int, pool: str,

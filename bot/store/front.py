@@ -528,14 +528,15 @@ def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit
     if month is None:
         rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM ratings"
                                f"{d.indexed('ratings_board')} "
-                               "WHERE guild_id = $1 AND pool = $2 AND ranked = 1 "
-                               "ORDER BY ordinal DESC, user_id LIMIT $3 OFFSET $4",
+                               "WHERE guild_id = $1 AND pool = $2 "
+                               "ORDER BY ranked DESC, ordinal DESC, user_id "
+                               "LIMIT $3 OFFSET $4",
                         (guild_id, pool, limit, offset))
     else:
         rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM rating_seasons"
                                f"{d.indexed('rating_seasons_board')} "
                                "WHERE guild_id = $1 AND pool = $2 AND month = $3 "
-                               "AND ranked = 1 ORDER BY ordinal DESC, user_id "
+                               "ORDER BY ranked DESC, ordinal DESC, user_id "
                                "LIMIT $4 OFFSET $5",
                         (guild_id, pool, month, limit, offset))
     return [_rating_row(r, month) for r in rows]
@@ -545,10 +546,10 @@ def _rating_board_size(d: Dialect, guild_id: int, pool: str,
                        month: str | None) -> Program[int]:
     if month is None:
         count = yield stmt("val", "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
-                                "AND pool = $2 AND ranked = 1", (guild_id, pool))
+                                "AND pool = $2", (guild_id, pool))
     else:
         count = yield stmt("val", "SELECT COUNT(*) FROM rating_seasons WHERE guild_id = $1 "
-                                "AND pool = $2 AND month = $3 AND ranked = 1",
+                                "AND pool = $2 AND month = $3",
                          (guild_id, pool, month))
     return int(count)
 
@@ -894,7 +895,8 @@ class StoreFront:
     async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
                            limit: int = 10, offset: int = 0) -> list[RatingRow]:
         """A page of the guild's rating board of ``pool`` (all time, or ``month``'s
-        season): ranked members by ordinal, ties to the lower user id."""
+        season): every rated member, the settled (``ranked``) first, then the
+        provisional, each by ordinal, ties to the lower user id."""
         check_page("wins", limit, offset)
         return await self._read(_rating_board, guild_id, pool, check_month(month), limit,
                                 offset)

@@ -38,7 +38,7 @@ from bot.store.models import (
     RatingUpdate,
     Seated,
 )
-from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch, Rating, RatingModel
+from bot.tables.ratings import MODEL, RatedMatch, Rating, RatingModel, min_rated
 
 _Lookup = Callable[[int], RatingRow | None]  # a member's stored row, or None
 
@@ -72,7 +72,7 @@ class RatingBook:
     ratings: dict[tuple[str, int], RatingRow] = field(default_factory=dict)
     seasons: dict[tuple[str, str, int], RatingRow] = field(default_factory=dict)
     model: RatingModel = MODEL
-    min_hands: int = MIN_RATED_HANDS
+    min_hands: int | None = None  # None: the pool's own (ratings.min_rated)
     _counted_before: int = field(init=False)
     _changed: set[tuple[str, int]] = field(default_factory=set, init=False)
     _changed_seasons: set[tuple[str, str, int]] = field(default_factory=set, init=False)
@@ -168,7 +168,9 @@ class RatingBook:
             # much as the mean.
             new = Rating(new.mu, max(new.sigma, before.sigma))
         return RatingRow(pool=pool, user_id=user, mu=new.mu, sigma=new.sigma,
-                         ordinal=new.ordinal, hands=hands, ranked=hands >= self.min_hands,
+                         ordinal=new.ordinal, hands=hands,
+                         ranked=hands >= (min_rated(pool) if self.min_hands is None
+                                          else self.min_hands),
                          updated_at=at, month=month)
 
     def update(self, games: Iterable[GameRating]) -> RatingUpdate:

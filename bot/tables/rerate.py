@@ -23,7 +23,7 @@ from typing import Any
 from bot.store import GameRating, GameRow, LoggedMatch, Seated, Store
 from bot.tables.kind import GameKind
 from bot.tables.rating_book import RatingBook, seated
-from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch, RatingModel
+from bot.tables.ratings import MODEL, RatedMatch, RatingModel
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class _Entry:
 
 
 async def rerate(store: Store, games: Mapping[str, GameKind], *,
-                 model: RatingModel = MODEL, min_hands: int = MIN_RATED_HANDS
+                 model: RatingModel = MODEL, min_hands: int | None = None
                  ) -> RerateReport:
     """Rebuild every rating of the store from its records, as one transaction."""
     totals = {"games": 0, "matches": 0, "members": 0}

@@ -11,3 +11,11 @@ CREATE TABLE rerate_due (
 );
 INSERT INTO rerate_due (reason)
     SELECT 'own-play-only' WHERE EXISTS (SELECT 1 FROM rating_games);
+
+-- The rating boards show every rated member: the settled ones (`ranked`: enough rated
+-- deals) first, then the provisional ones, each by ordinal: one range scan of these.
+DROP INDEX ratings_board;
+CREATE INDEX ratings_board ON ratings (guild_id, pool, ranked DESC, ordinal DESC, user_id);
+DROP INDEX rating_seasons_board;
+CREATE INDEX rating_seasons_board
+    ON rating_seasons (guild_id, pool, month, ranked DESC, ordinal DESC, user_id);
