@@ -425,7 +425,9 @@ async def _play_through_absences(service: TableService, clock: FakeClock,
         if moves == 40:  # another's seat goes to a newcomer
             other = next(s for s in table.seats if s.user_id not in (None, 1))
             await service.set_away(table.id, other.user_id, True)
-            await service.replace(table.id, 1, table.seat_of(other.user_id), (7, "P7"))
+            seat = table.seat_of(other.user_id)
+            await service.replace(table.id, 1, seat, (7, "P7"))  # an offer: 7 accepts
+            await service.answer_offer(table.id, 7, seat, True)
             continue
         if moves == 60:  # the host hands her own seat to the AI for good
             if not table.seats[table.seat_of(1)].away:
@@ -437,10 +439,22 @@ async def _play_through_absences(service: TableService, clock: FakeClock,
     assert moves > 60 and "left" in done, moves  # every absence above happened
     while table.stage == PLAYING:
         await asyncio.sleep(0.001)
-    # A game cancelled mid-deal, after one deal is rated.
-    cancelled = await _play(service, 1, 16, "american", 3, [1, 5], "easy", rng,
-                            {"target": 2}, finish=False)
-    await service.set_away(cancelled.id, 5, True)
+    # A game cancelled mid-deal, after one deal is rated, at a member's turn (nothing
+    # moves then), one member away.
+    cancelled = await service.create(1, 16, 1, "H", None, 3, {"target": 10},
+                                     game="american", switches={"pictures": False})
+    await service.join(cancelled.id, 5, "P5")
+    await service.fill_ai(cancelled.id, 1, "easy")
+    await service.start(cancelled.id, 1)
+    while (seat := await _turn_of_member(service, cancelled)) is not None:
+        if cancelled.kind.rating_matches(cancelled.game):
+            break
+        action = cancelled.kind.choose_action(cancelled.game, seat, "easy", rng)
+        await service.act(cancelled.id, cancelled.seats[seat].user_id, cancelled.version,
+                          lambda s, a=action: a)
+    assert cancelled.stage == PLAYING
+    await service.set_away(cancelled.id, 5 if cancelled.seats[seat].user_id == 1 else 1,
+                           True)
     await service.cancel(cancelled.id, 1)
 
 

@@ -405,6 +405,7 @@ def _fixed() -> dict[str, str]:
         "not_allowed": _("Only members with Manage Server can change the server's defaults."),
         "rematch_started": _("The rematch has already started."),
         "hints_off": _("This table plays without hints."),
+        "not_offered": _("That seat is not offered to you (any more)."),
         # Refusals by discord.py, before a command runs.
         "outdated_command": _("Discord showed you an older version of this command: please "
                               "try again in a minute."),
@@ -553,6 +554,8 @@ BUTTON_LABELS: dict[str, str] = {
     "back": N_("Back"),
     "previous": N_("◀ Previous"),
     "next": N_("Next ▶"),
+    "accept_seat": N_("Take the seat"),
+    "decline_seat": N_("No, thanks"),
 }
 
 
@@ -641,10 +644,20 @@ def back_text() -> str:
 
 
 def replaced_text(seat: int, name: str | None) -> str:
-    """Seat number `seat` handed to the member `name`, or to the AI for good (None)."""
+    """Seat number `seat` handed to the AI for good (`name` None), or offered to the
+    member `name` (it is theirs once they accept)."""
     if name is None:
         return _("Seat {number} now belongs to the AI.").format(number=seat)
-    return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+    return _("The host offers seat {number} to {name}: {name}, take it or leave it with "
+             "the buttons below. Until then the AI plays it.").format(number=seat,
+                                                                     name=name)
+
+
+def offer_answered_text(seat: int, name: str, accepted: bool) -> str:
+    """The offer of seat number `seat` to `name`, answered."""
+    if accepted:
+        return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+    return _("{name} declined seat {number}.").format(number=seat, name=name)
 
 
 def cancelled_text(name: str) -> str:

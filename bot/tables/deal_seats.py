@@ -29,13 +29,17 @@ class DealSeats:
 
     seats: tuple[Seated, ...]
     covered: frozenset[int] = frozenset()
+    # The seats whose member was away when the deal began: a deal they had no part in,
+    # whatever they do later in it (coming back to a hand they have seen included).
+    absent: frozenset[int] = frozenset()
 
     def cover(self, seat: int) -> DealSeats:
         """The same deal with `seat` covered."""
-        return DealSeats(self.seats, self.covered | {seat})
+        return DealSeats(self.seats, self.covered | {seat}, self.absent)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seats": list(self.seats), "covered": sorted(self.covered)}
+        return {"seats": list(self.seats), "covered": sorted(self.covered),
+                "absent": sorted(self.absent)}
 
 
 def current(meta: Mapping[str, Any], sitting: Sequence[Seated]) -> DealSeats:
@@ -44,8 +48,16 @@ def current(meta: Mapping[str, Any], sitting: Sequence[Seated]) -> DealSeats:
     stored = meta.get(META_KEY)
     if isinstance(stored, Mapping) and len(stored.get("seats", ())) == len(sitting):
         return DealSeats(tuple(stored["seats"]),
-                         frozenset(int(seat) for seat in stored.get("covered", ())))
+                         frozenset(int(seat) for seat in stored.get("covered", ())),
+                         frozenset(int(seat) for seat in stored.get("absent", ())))
     return DealSeats(tuple(sitting))
+
+
+def begun(sitting: Sequence[Seated], away: Sequence[bool]) -> DealSeats:
+    """A deal that begins now: `sitting` at its seats, the `away` members absent."""
+    return DealSeats(tuple(sitting), absent=frozenset(
+        seat for seat, (who, gone) in enumerate(zip(sitting, away, strict=True))
+        if gone and not isinstance(who, str)))
 
 
 def to_meta(meta: Mapping[str, Any], deal: DealSeats, sitting: Sequence[Seated]
@@ -53,7 +65,7 @@ def to_meta(meta: Mapping[str, Any], deal: DealSeats, sitting: Sequence[Seated]
     """`meta` keeping `deal`: stored only while it says more than `current` would
     (someone covered, or a seat changed hands), so most deals write nothing."""
     out = {key: value for key, value in meta.items() if key != META_KEY}
-    if deal.covered or deal.seats != tuple(sitting):
+    if deal.covered or deal.absent or deal.seats != tuple(sitting):
         out[META_KEY] = deal.to_json()
     return out
 

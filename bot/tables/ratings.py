@@ -138,6 +138,12 @@ class RatingModel:
         member's mu."""
         return self.ai_ratings.get(pool or "", {}).get(level, Rating(self.mu, AI_SIGMA))
 
+    def cover(self, pool: str | None = None) -> str:
+        """The level of the AI that covers an absent member in a pool: its strongest
+        (the highest fixed rating; "" where the pool has no figures)."""
+        levels = self.ai_ratings.get(pool or "", {})
+        return max(levels, key=lambda level: levels[level].mu, default="")
+
     def rate(self, match: RatedMatch, seats: Sequence[Rating],
              fixed: Sequence[bool]) -> list[Rating]:
         """The new rating of every seat, in seat order, after `match`: seats outside the

@@ -45,6 +45,7 @@ class _Entry:
     at: float
     covered: tuple[int, ...] = ()
     forfeit: bool = False
+    absent: tuple[int, ...] = ()
 
 
 async def rerate(store: Store, games: Mapping[str, GameKind], *,
@@ -70,7 +71,7 @@ async def rerate(store: Store, games: Mapping[str, GameKind], *,
             rated: dict[int, tuple[str, list[LoggedMatch]]] = {}
             for entry in sorted(entries, key=lambda e: e.key):
                 logged = book.rate(entry.pool, entry.match, entry.seats, entry.at,
-                                   entry.covered, entry.forfeit)
+                                   entry.covered, entry.forfeit, entry.absent)
                 rated.setdefault(entry.game_id, (entry.pool, []))[1].append(logged)
             if rated:
                 await store.write_ratings(book.update(
@@ -114,7 +115,7 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
         # deal a cancel abandoned: the last of its game's log, no match of the record).
         match = None if entry.forfeit else matches[index]
         entries.append(_Entry((1, entry.number), row.id, pool, match, entry.seats,
-                              entry.at, entry.covered, entry.forfeit))
+                              entry.at, entry.covered, entry.forfeit, entry.absent))
     for index in range(len(logged), len(matches)):
         entries.append(_Entry((0, ended, row.id, index), row.id, pool, matches[index],
                               seats, ended))

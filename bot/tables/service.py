@@ -98,6 +98,10 @@ PAUSE_GUILD = "guild"  # the bot was removed from the server, or the server is a
 PAUSE_ABSENT = "absent"  # every human seated at the table is away or timed out
 PAUSE_REASONS = (PAUSE_CHANNEL, PAUSE_GUILD, PAUSE_ABSENT)
 
+# The seats the host offered to members (`replace` with a member), in the table's meta:
+# {seat: [user id, name]}, until the member accepts or declines (`answer_offer`).
+OFFERS = "offers"
+
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
 # sets its defaults for new tables (the cog passes them to `create`).
 TABLE_SWITCHES: dict[str, bool | None] = {
@@ -765,7 +769,10 @@ class TableService:
 
     async def replace(self, table_id: int, user_id: int, seat: int,
                       new_user: tuple[int, str] | None) -> Table:
-        """The host hands an away player's seat to someone else, or for good to the AI."""
+        """The host hands an away player's seat for good to the AI, or offers it to a
+        member (`new_user`: id, name): nobody is seated without their own click, so
+        the offer is stored (meta "offers") and the seat changes hands only when they
+        accept it (`answer_offer`)."""
         table = self.require(table_id)
         async with table.lock:
             await self._sync(table)
@@ -782,11 +789,44 @@ class TableService:
             if new_user is not None:
                 if table.seat_of(new_user[0]) is not None:
                     raise TableError("already_seated", reason="someone_else")
-                seats[seat] = Seat(new_user[0], new_user[1])
+                offers = {**table.meta.get(OFFERS, {}), str(seat): list(new_user)}
+                meta = {**table.meta, OFFERS: offers}
+                await self._write(table, self.store.set_meta(table.id, meta))
+                table.meta = meta
+                return table
             else:
                 # The AI's for good: stored under the name of the human it replaces.
                 seats[seat] = Seat(None, current.name, ai_level=cover_level(table.kind))
             await self._save_seats(table, seats)
+        self._schedule_ai(table)
+        return table
+
+    async def answer_offer(self, table_id: int, user_id: int, seat: int, accept: bool
+                           ) -> Table:
+        """`user_id` accepts (takes the seat, from the next deal rated to them: the deal
+        being played stays its member's) or declines the seat the host offered them."""
+        table = self.require(table_id)
+        async with table.lock:
+            await self._sync(table)
+            offers = dict(table.meta.get(OFFERS, {}))
+            offered = offers.get(str(seat))
+            if table.stage != PLAYING or offered is None or offered[0] != user_id:
+                raise TableError("not_offered")
+            del offers[str(seat)]
+            meta = {key: value for key, value in table.meta.items() if key != OFFERS}
+            if offers:
+                meta[OFFERS] = offers
+            if not accept:
+                await self._write(table, self.store.set_meta(table.id, meta))
+                table.meta = meta
+                return table
+            if not table.seats[seat].away:  # back meanwhile: the seat is theirs again
+                raise TableError("not_away", name=self.seat_name(table.seats, seat))
+            if table.seat_of(user_id) is not None:
+                raise TableError("already_seated")
+            seats = _copied(table.seats)
+            seats[seat] = Seat(user_id, str(offered[1]))
+            await self._save_seats(table, seats, meta)
         self._schedule_ai(table)
         return table
 
@@ -991,14 +1031,16 @@ class TableService:
         if user_id != table.host_id:
             raise TableError("not_host", action=action)
 
-    async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        """Store `seats` as the table's, then (only then) make them the table's. At a
-        running game a seat that changes hands is covered in the deal being played
-        (which stays rated to whoever sat there when it began), in the same commit."""
-        meta = table.meta
+    async def _save_seats(self, table: Table, seats: list[Seat],
+                          meta: dict[str, Any] | None = None) -> None:
+        """Store `seats` as the table's, then (only then) make them the table's (and
+        `meta`, if given, in the same commit). At a running game a seat that changes
+        hands is covered in the deal being played (which stays rated to whoever sat
+        there when it began), in the same commit."""
+        meta = table.meta if meta is None else meta
         if table.stage == PLAYING:
             deal = deal_seats.changed_hands(self._deal(table, table.seats), _keys(seats))
-            meta = deal_seats.to_meta(table.meta, deal, _keys(seats))
+            meta = deal_seats.to_meta(meta, deal, _keys(seats))
         if meta == table.meta:
             await self._write(table, self.store.update_seats(table.id, _seat_infos(seats)))
         else:
@@ -1197,7 +1239,8 @@ class TableService:
             # game's, and only the copy saw the attempt.
             applied = kind.apply(game, action, self.rng)
             if applied.deal_finished:
-                rated_deal, deal = deal, deal_seats.DealSeats(_keys(after))
+                rated_deal = deal
+                deal = deal_seats.begun(_keys(after), [seat.away for seat in after])
             finished = kind.finished(game)
             posts = [Post(notice, {"seat": mover, "action": applied.action,
                                    **(notice_params or {})})] \
@@ -1281,11 +1324,11 @@ class TableService:
         try:
             book = book_of(table.guild_id, pool, month, state.counted, state.ratings,
                            state.seasons)
-            logged = tuple(book.rate(pool, match, deal.seats, now, deal.covered)
-                           for match in new)
+            logged = tuple(book.rate(pool, match, deal.seats, now, deal.covered,
+                                     absent=deal.absent) for match in new)
             if forfeit:
                 logged += (book.rate(pool, None, deal.seats, now, deal.covered,
-                                     forfeit=True),)
+                                     forfeit=True, absent=deal.absent),)
         except Exception:
             log.exception("could not rate the matches of table %s", table.id)
             return None

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.render import cancelled_panel, left_button_text, old_button_text
+from bot.render import (
+    cancelled_panel,
+    left_button_text,
+    offer_answered_text,
+    old_button_text,
+)
 from bot.tables import Table
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
@@ -176,6 +181,23 @@ class HouseRulesMenu(TableAction, template=on_table("house", "amks")):
         await _lobby_change(cog, interaction, table)
 
 
+class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
+    """The member the host offered a seat takes it or leaves it (no one else may: the
+    service refuses them): the offer's message says which, its buttons gone."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        seat, accept = int(self.parts[1]), self.parts[2] == "yes"
+        await cog.tables.answer_offer(table.id, interaction.user.id, seat, accept)
+        mark_committed(interaction, table)
+        with await cog.public(table.guild_id):
+            text = offer_answered_text(seat + 1,
+                                       safe_markdown(interaction.user.display_name), accept)
+        await interaction.response.edit_message(content=text, view=None)
+        if accept:
+            cog.request_refresh(table)
+
+
 # ----------------------------------------------------------------- the player's hand
 
 class RulesButton(TableAction, template=on_table("rules")):
@@ -308,5 +330,6 @@ class OldSelect(OldButton, template=_none_of("amks")):
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, HostMenu, HouseRulesMenu,
+    OfferButton,
     RulesButton, HandButton, TableToggle, HintButton, ClaimButton, MoveButton, MoveMenu,
     ReviewButton, RematchButton, StandingsLeaderboard, OldButton, OldSelect)
