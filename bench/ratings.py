@@ -58,7 +58,7 @@ from bot.games import GAMES
 from bot.tables.ratings import MODEL, Rating, RatingModel
 
 CHECKPOINTS = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000)
-TABLE = (50, 100, 200, 500, 1000, 2000)
+TABLE = (10, 20, 30, 50, 100, 200, 500, 1000, 2000)
 
 
 def model_variants() -> dict[str, RatingModel]:

@@ -167,3 +167,44 @@ async def test_a_cancel_mid_deal_is_a_loss_for_its_members(
     assert [entry.forfeit for entry in log] == [True]
     row = await _rating(bot, fake, table, "alice")
     assert row is not None and row.mu < MODEL.initial().mu and row.hands == 0
+
+
+async def test_replace_member_is_an_offer_that_pings_and_rates_nobody_until_taken(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """The host offers bob's away seat to carol, who never joined: she is named, not
+    mentioned, not seated and not rated while the AI plays the seat on; only her own
+    click seats her (dave's is refused), and the deal under way stays bob's."""
+    table = await _open(fake, bot, "amerikaner", ["alice", "bob"], {}, ["easy"])
+    carol = fake.user("carol").id
+    await fake.slash("bob", None, "amerikaner away")
+    offer = await fake.slash("alice", None, "amerikaner replace",
+                             {"seat": 2, "member": "carol"})
+    assert not offer.callback.ephemeral, offer.callback.data
+    assert "offers seat 2 to carol" in (offer.content or ""), offer.content
+    assert table.seat_of(carol) is None and table.seats[1].away
+    # The AI plays bob's seat on, alice's turns by the AI too, until deals are rated.
+    await fake.slash("alice", None, "amerikaner away")
+    await fake.wait_until(lambda: table.stage != "playing"
+                          or len(table.kind.rating_matches(table.game)) >= 2, timeout=60,
+                          what="two rated deals with the seat still offered")
+    assert table.seat_of(carol) is None
+    assert all(carol not in pings.users for _, pings in fake.pings())
+    assert await _rating(bot, fake, table, "carol") is None
+    assert table.stage == "playing"  # a game to 52 points: far from over
+    await fake.slash("alice", None, "amerikaner back")
+    refused = await fake.click_label("dave", fake.message(offer.message), "Take the seat")
+    assert refused.callback.ephemeral and "not offered to you" in (refused.content or "")
+    assert table.seat_of(fake.user("dave").id) is None
+    taken = await fake.click_label("carol", fake.message(offer.message), "Take the seat")
+    assert taken.response_type == 7, taken.callback.data
+    assert table.seat_of(carol) == 1 and not table.seats[1].away
+    assert fake.message(offer.message).content == "Seat 2 now belongs to carol."
+    # Whatever deal was under way when she took the seat is bob's (covered), not hers.
+    deals = len(table.kind.rating_matches(table.game))
+    await fake.wait_until(lambda: table.stage != "playing"
+                          or len(table.kind.rating_matches(table.game)) > deals
+                          or table.seats[table.to_act].user_id in (carol,
+                                                                   fake.user("alice").id),
+                          timeout=60, what="the game to reach a member")
+    log = (await bot.store.rating_logs())[table.id][1]
+    assert all(entry.seats[1] == fake.user("bob").id for entry in log)
