@@ -268,8 +268,9 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
     snapshots: dict[int, Snapshot] = {}
     pending = list(checkpoints)
     ai = Rating(args.ai_mu, 1.0)
-    # The cover plays the HI level: rated for the others at that level's fixed rating.
-    cover = MODEL.ai(levels[1], kind.rating_pool(rules))
+    # The cover plays the HI level: rated for the others at that level's fixed rating,
+    # on this bench's scale (--cover-mu, as --ai-mu for the LO level).
+    cover = Rating(args.cover_mu, 1.0)
     # The weaker a member, the more often they play alone with AI seats of the weak level
     # (--ai-tables): the worst case for ranking by wins and points.
     shelter = [1.05 - m.p for m in members]
@@ -385,6 +386,9 @@ def main() -> None:
     parser.add_argument("--ai-mu", type=float, default=13.2,
                         help="the AI seats' fixed mu (--pure measures it: the weak level's; "
                         "random in Amerikaner 13.2)")
+    parser.add_argument("--cover-mu", type=float, default=38.4,
+                        help="the cover's (the HI level's) fixed mu for --absent (--pure "
+                        "measures it: easy against random in Amerikaner 38.4)")
     parser.add_argument("--absent", type=float, default=0.0,
                         help="the chance a member sits out a game, the cover playing it "
                         "(rated as the bot rates a covered deal)")
