@@ -22,6 +22,14 @@ per game or per preset).
     python bench/ratings.py --game american --players 3
     python bench/ratings.py --levels easy,strong --samples 4 --hands 500 --runs 2
     python bench/ratings.py --presets amerikaner,norsk,kani --hands 500
+    python bench/ratings.py --hands 200 --absent 0.2       # members sometimes absent
+
+With `--absent A` each member sits out a game with probability A (away before it
+begins): the bot's cover (the HI level, as the bot's cover is its strongest) plays all
+of it for them; as in the bot (bot/tables/rating_book.py), those deals are not theirs
+(their rating unchanged, the deals not counted) and the others are rated as having
+played the cover at its level's fixed rating. (A member who leaves mid-deal, whose deal
+is clamped, is not simulated.)
 
 It runs the repository's sources (pure Python). The strong AI is expensive (about two
 seconds a hand in pure Python at its bot budget): `--samples K` fixes its worlds per
@@ -50,7 +58,7 @@ from bot.games import GAMES
 from bot.tables.ratings import MODEL, Rating, RatingModel
 
 CHECKPOINTS = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000)
-TABLE = (50, 100, 200, 500, 1000, 2000)
+TABLE = (10, 20, 30, 50, 100, 200, 500, 1000, 2000)
 
 
 def model_variants() -> dict[str, RatingModel]:
@@ -160,18 +168,20 @@ def deals_of(game: Any) -> Sequence[Any]:
 
 
 def draw_levels(seated: Sequence[Member | None], levels: tuple[str, str],
-                rng: random.Random) -> list[str]:
-    """Each member's level for a hand; an AI seat (None) plays the weak level."""
-    return [levels[0] if m is None else levels[rng.random() < m.p] for m in seated]
+                rng: random.Random, absent: frozenset[int] = frozenset()) -> list[str]:
+    """Each member's level for a hand; an AI seat (None) plays the weak level, an absent
+    member's cover the strong one."""
+    return [levels[1] if seat in absent else levels[0] if m is None
+            else levels[rng.random() < m.p] for seat, m in enumerate(seated)]
 
 
 def play_game(kind: Any, rules: Any, seated: list[Member | None], levels: tuple[str, str],
-              rng: random.Random, cap: int) -> Any:
+              rng: random.Random, cap: int, absent: frozenset[int] = frozenset()) -> Any:
     """One game to its end, or to `cap` finished hands (random players in Amerikaner go
     below zero for ever); each member draws its level anew for every hand."""
     n = len(seated)
     game, _ = kind.new_game(rules, rng.randrange(n), rng)
-    playing = draw_levels(seated, levels, rng)
+    playing = draw_levels(seated, levels, rng, absent)
     count = len(deals_of(game))
     while not kind.finished(game):
         seat = kind.to_act(game)
@@ -181,25 +191,39 @@ def play_game(kind: Any, rules: Any, seated: list[Member | None], levels: tuple[
             count = len(deals_of(game))
             if count > cap:
                 break
-            playing = draw_levels(seated, levels, rng)
+            playing = draw_levels(seated, levels, rng, absent)
     return game
 
 
 def record_game(kind: Any, game: Any, seated: list[Member | None],
-                models: dict[str, RatingModel], ai: Rating) -> None:
-    """Rate the game's hands with every model variant (AI seats fixed at `ai`); count
-    the members' wins and points."""
+                models: dict[str, RatingModel], ai: Rating,
+                absent: frozenset[int] = frozenset(), cover: Rating | None = None
+                ) -> None:
+    """Rate the game's hands with every model variant (AI seats fixed at `ai`; the
+    `absent` members' as the bot rates them: unchanged, the others rated as against the
+    cover, fixed at `cover`); count the members' wins and points (an absent member's
+    too: the board's wins count games, however played)."""
     fixed = [m is None for m in seated]
     for match in kind.rating_matches(game):
         for name, model in models.items():
             before = [ai if m is None else m.ratings[name] for m in seated]
             after = model.rate(match, before, fixed)
-            for member, rating in zip(seated, after, strict=True):
-                if member is not None:
-                    member.ratings[name] = rating
+            if absent:
+                assert cover is not None
+                against = model.rate(match, [cover if seat in absent else rating
+                                             for seat, rating in enumerate(before)],
+                                     [f or seat in absent for seat, f in enumerate(fixed)])
+            for seat, (member, rating) in enumerate(zip(seated, after, strict=True)):
+                if member is None:
+                    continue
+                if seat in absent:
+                    rating = before[seat]
+                elif absent:
+                    rating = against[seat]
+                member.ratings[name] = rating
         for seat in match.seats:
             member = seated[seat]
-            if member is not None:
+            if member is not None and seat not in absent:
                 member.hands += 1
     played = len([d for d in deals_of(game) if d.finished])
     if kind.finished(game):
@@ -244,6 +268,9 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
     snapshots: dict[int, Snapshot] = {}
     pending = list(checkpoints)
     ai = Rating(args.ai_mu, 1.0)
+    # The cover plays the HI level: rated for the others at that level's fixed rating,
+    # on this bench's scale (--cover-mu, as --ai-mu for the LO level).
+    cover = Rating(args.cover_mu, 1.0)
     # The weaker a member, the more often they play alone with AI seats of the weak level
     # (--ai-tables): the worst case for ranking by wins and points.
     shelter = [1.05 - m.p for m in members]
@@ -254,8 +281,11 @@ def run_population(args: argparse.Namespace, preset: str | None, seed: int,
             rng.shuffle(seated)
         else:
             seated = list(rng.sample(members, args.players))
-        game = play_game(kind, rules, seated, (levels[0], levels[1]), rng, args.cap)
-        record_game(kind, game, seated, models, ai)
+        absent = frozenset(seat for seat, m in enumerate(seated)
+                           if m is not None and rng.random() < args.absent)
+        game = play_game(kind, rules, seated, (levels[0], levels[1]), rng, args.cap,
+                         absent)
+        record_game(kind, game, seated, models, ai, absent, cover)
         mean_hands = statistics.fmean(m.hands for m in members)
         while pending and mean_hands >= pending[0]:
             stats = statistics_of(members, list(models))
@@ -356,6 +386,12 @@ def main() -> None:
     parser.add_argument("--ai-mu", type=float, default=13.2,
                         help="the AI seats' fixed mu (--pure measures it: the weak level's; "
                         "random in Amerikaner 13.2)")
+    parser.add_argument("--cover-mu", type=float, default=38.4,
+                        help="the cover's (the HI level's) fixed mu for --absent (--pure "
+                        "measures it: easy against random in Amerikaner 38.4)")
+    parser.add_argument("--absent", type=float, default=0.0,
+                        help="the chance a member sits out a game, the cover playing it "
+                        "(rated as the bot rates a covered deal)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     set_strong(args.samples)
@@ -365,7 +401,9 @@ def main() -> None:
           f"{args.levels}, {args.runs} runs, up to {args.hands} hands/member, presets "
           f"{', '.join(str(p or 'default') for p in presets)}"
           + (f", {args.ai_tables:.0%} of games at AI tables (AI mu {args.ai_mu})"
-             if args.ai_tables else ""))
+             if args.ai_tables else "")
+          + (f", members absent from {args.absent:.0%} of their games"
+             if args.absent else ""))
     start = time.perf_counter()
     by_preset = {}
     for preset in presets:

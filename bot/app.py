@@ -26,6 +26,7 @@ from bot.store import SqliteStore, Store, open_database
 from bot.store.relay import InteractionRelay
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
+from bot.tables.rerate import rerate_if_due
 from cogs.words import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,12 @@ class AmerikanerBot(commands.AutoShardedBot):
             await self.load_extension(name)
         if isinstance(self.store, SqliteStore):
             self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
+        # The rules of the ratings changed with a migration: rebuilt once, before any
+        # table plays on (the rerate clears the migration's note in its transaction).
+        report = await rerate_if_due(self.store, GAMES)
+        if report is not None:
+            log.info("ratings rebuilt under the new rules: %d match(es) of %d game(s)",
+                     report.matches, report.games)
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())

@@ -264,7 +264,7 @@ def _shared_texts() -> Iterator[tuple[str, list[str]]]:
                                                   month_asked=True))
     for month in (None, "2026-11"):
         yield "rating board", _texts(rating_board_panel(
-            [("alice", 21.1, 40), ("bob", -1.5, 1)], 1, 2, month, 20))
+            [("alice", 21.1, 40, True, 3), ("bob", -1.5, 1, False, 1)], 1, 2, month, 20))
         yield "empty rating board", _texts(rating_board_panel([], 1, 1, month, 20))
     for trend in (3.2, -1.0, 0.0, None):
         yield "rated stats", _texts(stats_panel("alice", 3, 1, 20, [], rating_lines(

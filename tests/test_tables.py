@@ -291,8 +291,17 @@ async def test_host_replaces_an_away_seat() -> None:
     with pytest.raises(TableError) as info:
         await service.replace(table.id, 3, 1, (7, "Seven"))
     assert info.value.code == "not_host"
+    # A member is offered the seat: not seated until they take it, and only they can.
     await service.replace(table.id, 1, 1, (7, "Seven"))
+    assert table.seats[1].user_id == 2 and table.seats[1].away
+    with pytest.raises(TableError) as info:
+        await service.answer_offer(table.id, 8, 1, True)
+    assert info.value.code == "not_offered"
+    await service.answer_offer(table.id, 7, 1, True)
     assert table.seats[1].user_id == 7 and not table.seats[1].away
+    with pytest.raises(TableError) as info:  # taken: the offer is gone
+        await service.answer_offer(table.id, 7, 1, True)
+    assert info.value.code == "not_offered"
     await service.set_away(table.id, 3, True)
     await service.replace(table.id, 1, 2, None)
     assert table.seats[2].is_ai

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from bot.tables.kind import default_rating_pool
-from bot.tables.ratings import set_ai_ratings
+from bot.tables.ratings import set_ai_ratings, set_min_rated
 
 from .base import GameKindBase
 
@@ -34,6 +34,8 @@ def register(kind: GameKindBase, cog: str) -> None:
     COGS[kind.name] = cog
     # Its AI levels' fixed ratings, in the pool of its default rules (bot/tables/ratings).
     set_ai_ratings(default_rating_pool(kind), kind.ai_mu)
+    if kind.min_rated is not None:
+        set_min_rated(default_rating_pool(kind), kind.min_rated)
 
 
 @contextmanager

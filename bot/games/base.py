@@ -244,6 +244,9 @@ class GameKindBase(GameKind):
     ai_levels: tuple[str, ...]  # weakest first; the first covers a seat left to the AI
     # The levels' measured ratings (bench/ratings.py --pure); none: rated as a new member.
     ai_mu: ClassVar[Mapping[str, float]] = {}
+    # Rated deals a member needs to be settled on the rating board (None: the
+    # platform's, bot/tables/ratings.MIN_RATED_HANDS).
+    min_rated: ClassVar[int | None] = None
     default_players: int
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
     words: WordsBase

@@ -230,40 +230,51 @@ def decimal(value: float) -> str:
     return f"{value:.1f}".replace(".", pgettext("decimal sign", "."))
 
 
-def rated_hands(count: int) -> str:
-    return ngettext("{count} rated hand", "{count} rated hands", count).format(count=count)
+def rated_deals(count: int) -> str:
+    return ngettext("{count} rated deal", "{count} rated deals", count).format(count=count)
 
 
-def rating_board_panel(rows: Sequence[tuple[str, float, int]], page: int, pages: int,
-                       month: str | None, min_hands: int) -> Panel:
-    """A page of the rating board: rows (name, board value (the ordinal), rated hands),
-    all time or `month`'s season ('YYYY-MM'); `min_hands`: what it takes to be on it."""
+def _wins(count: int) -> str:
+    return ngettext("{count} win", "{count} wins", count).format(count=count)
+
+
+def rating_board_panel(rows: Sequence[tuple[str, float, int, bool, int]], page: int,
+                       pages: int, month: str | None, min_deals: int) -> Panel:
+    """A page of the rating board: rows (name, rating (the ordinal), rated deals,
+    settled, games won), the settled members first, then the provisional ones (fewer
+    than `min_deals` rated deals), all time or `month`'s season ('YYYY-MM')."""
     title = (_("Leaderboard — by rating") if month is None
              else _("Leaderboard — by rating, {month}").format(month=month))
-    rule = ngettext("Members show here once they have {count} rated hand.",
-                    "Members show here once they have {count} rated hands.",
-                    min_hands).format(count=min_hands)
     if not rows:
-        return Panel(title=title, description=rule, colour=BLUE)
+        return Panel(title=title, description=_("Nobody has a rated deal yet."),
+                     colour=BLUE)
     start = (page - 1) * 10
-    lines = [_("{place}. **{name}** — {rating} ({hands})").format(
-        place=start + i + 1, name=name, rating=decimal(ordinal), hands=rated_hands(hands))
-        for i, (name, ordinal, hands) in enumerate(rows)]
+    lines = []
+    for i, (name, rating, deals, settled, wins) in enumerate(rows):
+        line = _("{place}. **{name}** — {rating} · {wins} · {deals}").format(
+            place=start + i + 1, name=name, rating=decimal(rating), wins=_wins(wins),
+            deals=rated_deals(deals))
+        lines.append(line if settled else _("{line} · provisional").format(line=line))
+    if not all(row[3] for row in rows):
+        lines.append(ngettext(
+            "_Provisional: fewer than {count} rated deal; the rating is still settling._",
+            "_Provisional: fewer than {count} rated deals; the rating is still settling._",
+            min_deals).format(count=min_deals))
     return Panel(title=title, description="\n".join(lines),
                  footer=page_footer(page, pages), colour=BLUE)
 
 
 def rating_lines(rating: tuple[float, float, float, int] | None,
                  season: tuple[float, float, float, int] | None, trend: float | None,
-                 min_hands: int) -> list[str]:
-    """A member's rating for `stats`: all time and this month, each (mu, sigma,
-    ordinal, rated hands) or None, and how the board value moved in the last 30 days."""
+                 min_deals: int) -> list[str]:
+    """A member's rating for `stats`, the value the board shows, by the same name: all
+    time and this month, each (mu, sigma, rating (the ordinal), rated deals) or None,
+    and how the rating moved in the last 30 days."""
     if rating is None:
-        return [_("Rating: no rated hands yet.")]
-    mu, sigma, ordinal, hands = rating
-    lines = [_("Rating: {rating} ± {uncertainty} · board value {value} ({hands})").format(
-        rating=decimal(mu), uncertainty=decimal(sigma), value=decimal(ordinal),
-        hands=rated_hands(hands))]
+        return [_("Rating: no rated deals yet.")]
+    mu, sigma, ordinal, deals = rating
+    lines = [_("Rating: {rating} ({deals})").format(rating=decimal(ordinal),
+                                                   deals=rated_deals(deals))]
     if trend is not None:
         if round(trend, 1) > 0:
             lines.append(_("Last 30 days: ▲ {change}").format(change=decimal(trend)))
@@ -272,13 +283,16 @@ def rating_lines(rating: tuple[float, float, float, int] | None,
         else:
             lines.append(_("Last 30 days: no change"))
     if season is not None:
-        lines.append(_("This month: {rating} ± {uncertainty} ({hands})").format(
-            rating=decimal(season[0]), uncertainty=decimal(season[1]),
-            hands=rated_hands(season[3])))
-    if hands < min_hands:
-        lines.append(ngettext("On the rating board after {count} more rated hand.",
-                              "On the rating board after {count} more rated hands.",
-                              min_hands - hands).format(count=min_hands - hands))
+        lines.append(_("This month: {rating} ({deals})").format(
+            rating=decimal(season[2]), deals=rated_deals(season[3])))
+    if deals < min_deals:
+        lines.append(ngettext("Provisional: settled after {count} more rated deal.",
+                              "Provisional: settled after {count} more rated deals.",
+                              min_deals - deals).format(count=min_deals - deals))
+    lines.append(_("The rating is the skill the bot is sure of ({skill} less three "
+                   "times its uncertainty {uncertainty}): it rises with the deals you "
+                   "play well yourself, never with the AI's play for you.").format(
+        skill=decimal(mu), uncertainty=decimal(sigma)))
     return lines
 
 
@@ -391,6 +405,7 @@ def _fixed() -> dict[str, str]:
         "not_allowed": _("Only members with Manage Server can change the server's defaults."),
         "rematch_started": _("The rematch has already started."),
         "hints_off": _("This table plays without hints."),
+        "not_offered": _("That seat is not offered to you (any more)."),
         # Refusals by discord.py, before a command runs.
         "outdated_command": _("Discord showed you an older version of this command: please "
                               "try again in a minute."),
@@ -559,6 +574,8 @@ BUTTON_LABELS: dict[str, str] = {
     "seat_back": N_("I'm back"),
     "previous": N_("◀ Previous"),
     "next": N_("Next ▶"),
+    "accept_seat": N_("Take the seat"),
+    "decline_seat": N_("No, thanks"),
 }
 
 
@@ -643,14 +660,14 @@ def left_text(command: str, in_lobby: bool) -> str:
     """To a player who left, with /`command` (the game's command group)."""
     if in_lobby:
         return _("You left the table.")
-    return _("You left: the AI plays your seat. /{command} back to return.").format(
-        command=command)
+    return _("You left the game for good: the AI plays your seat from now on (the deal "
+             "being played still counts for your rating). /{command} away instead "
+             "keeps your seat until you are back.").format(command=command)
 
 
 def left_button_text(command: str) -> str:
     """To a player who left a game with the Leave button."""
-    return _("You left: the AI plays your seat. Come back with /{command} back.").format(
-        command=command)
+    return left_text(command, False)
 
 
 def away_text(command: str) -> str:
@@ -662,10 +679,20 @@ def back_text() -> str:
 
 
 def replaced_text(seat: int, name: str | None) -> str:
-    """Seat number `seat` handed to the member `name`, or to the AI for good (None)."""
+    """Seat number `seat` handed to the AI for good (`name` None), or offered to the
+    member `name` (it is theirs once they accept)."""
     if name is None:
         return _("Seat {number} now belongs to the AI.").format(number=seat)
-    return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+    return _("The host offers seat {number} to {name}: {name}, take it or leave it with "
+             "the buttons below. Until then the AI plays it.").format(number=seat,
+                                                                     name=name)
+
+
+def offer_answered_text(seat: int, name: str, accepted: bool) -> str:
+    """The offer of seat number `seat` to `name`, answered."""
+    if accepted:
+        return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+    return _("{name} declined seat {number}.").format(number=seat, name=name)
 
 
 def cancelled_text(name: str) -> str:

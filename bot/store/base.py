@@ -188,8 +188,9 @@ class Store(Protocol):
 
     async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
                            limit: int = 10, offset: int = 0) -> list[RatingRow]:
-        """A page of a rating board (all time, or a month's season): ranked members by
-        ordinal, then user id. An index range scan."""
+        """A page of a rating board (all time, or a month's season): the settled
+        (ranked) members, then the provisional ones, each by ordinal, then user id. An
+        index range scan."""
         ...
 
     async def rating_board_size(self, guild_id: int, pool: str,
@@ -201,6 +202,10 @@ class Store(Protocol):
     async def rating_logs(self) -> dict[int, tuple[str, list[LoggedMatch]]]: ...
 
     async def clear_ratings(self) -> None: ...
+
+    async def rerate_due(self) -> bool:
+        """Whether a migration changed how ratings are made (``rerate`` is due once)."""
+        ...
 
     async def games_of_guild(self, guild_id: int) -> list[GameRow]: ...
 

@@ -532,14 +532,15 @@ def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit
     if month is None:
         rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM ratings"
                                f"{d.indexed('ratings_board')} "
-                               "WHERE guild_id = $1 AND pool = $2 AND ranked = 1 "
-                               "ORDER BY ordinal DESC, user_id LIMIT $3 OFFSET $4",
+                               "WHERE guild_id = $1 AND pool = $2 "
+                               "ORDER BY ranked DESC, ordinal DESC, user_id "
+                               "LIMIT $3 OFFSET $4",
                         (guild_id, pool, limit, offset))
     else:
         rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM rating_seasons"
                                f"{d.indexed('rating_seasons_board')} "
                                "WHERE guild_id = $1 AND pool = $2 AND month = $3 "
-                               "AND ranked = 1 ORDER BY ordinal DESC, user_id "
+                               "ORDER BY ranked DESC, ordinal DESC, user_id "
                                "LIMIT $4 OFFSET $5",
                         (guild_id, pool, month, limit, offset))
     return [_rating_row(r, month) for r in rows]
@@ -549,10 +550,10 @@ def _rating_board_size(d: Dialect, guild_id: int, pool: str,
                        month: str | None) -> Program[int]:
     if month is None:
         count = yield stmt("val", "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
-                                "AND pool = $2 AND ranked = 1", (guild_id, pool))
+                                "AND pool = $2", (guild_id, pool))
     else:
         count = yield stmt("val", "SELECT COUNT(*) FROM rating_seasons WHERE guild_id = $1 "
-                                "AND pool = $2 AND month = $3 AND ranked = 1",
+                                "AND pool = $2 AND month = $3",
                          (guild_id, pool, month))
     return int(count)
 
@@ -585,8 +586,13 @@ def _rating_logs(d: Dialect) -> Program[dict[int, tuple[str, list[LoggedMatch]]]
 
 def _clear_ratings(d: Dialect) -> Program[None]:
     for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
-                  "rating_counts"):
+                  "rating_counts", "rerate_due"):
         yield stmt("run", f"DELETE FROM {table}")
+
+
+def _rerate_due(d: Dialect) -> Program[bool]:
+    rows = yield stmt("all", "SELECT reason FROM rerate_due")
+    return bool(rows)
 
 
 def _guilds(d: Dialect) -> Program[list[int]]:
@@ -1058,7 +1064,8 @@ class StoreFront:
     async def rating_board(self, guild_id: int, pool: str, month: str | None = None,
                            limit: int = 10, offset: int = 0) -> list[RatingRow]:
         """A page of the guild's rating board of ``pool`` (all time, or ``month``'s
-        season): ranked members by ordinal, ties to the lower user id."""
+        season): every rated member, the settled (``ranked``) first, then the
+        provisional, each by ordinal, ties to the lower user id."""
         check_page("wins", limit, offset)
         return await self._read(_rating_board, guild_id, pool, check_month(month), limit,
                                 offset)
@@ -1080,8 +1087,13 @@ class StoreFront:
         return await self._read(_rating_logs)
 
     async def clear_ratings(self) -> None:
-        """Delete every rating, season, day, log and count (``rerate`` rebuilds them)."""
+        """Delete every rating, season, day, log and count (``rerate`` rebuilds them),
+        and the migrations' note that a rerate is due."""
         await self._write(_clear_ratings)
+
+    async def rerate_due(self) -> bool:
+        """Whether a migration changed how ratings are made, so a rerate is due."""
+        return await self._read(_rerate_due)
 
     async def games_of_guild(self, guild_id: int) -> list[GameRow]:
         """Every game of a guild, whatever its status, oldest first."""

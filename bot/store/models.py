@@ -154,11 +154,18 @@ class DayRow:
 @dataclass(frozen=True, slots=True)
 class LoggedMatch:
     """One rated match as a game's rating log keeps it: its number in the guild (the
-    order the updates happened in), the bot's time and who sat at each seat."""
+    order the updates happened in), the bot's time and who sat at each seat when the
+    deal began; ``covered``: the seats the AI played for at any point of the deal (their
+    member's rating may fall but not rise); ``forfeit``: the deal was abandoned unfinished
+    (a cancel), a loss for every member at it; ``absent``: the seats whose member was
+    away when the deal began, a deal they had no part in (bot/tables/rating_book.py)."""
 
     number: int
     at: float
     seats: tuple[Seated, ...]
+    covered: tuple[int, ...] = ()
+    forfeit: bool = False
+    absent: tuple[int, ...] = ()  # members away when the deal began: not theirs
 
 
 @dataclass(frozen=True, slots=True)

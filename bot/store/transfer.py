@@ -19,7 +19,8 @@ from .models import StoreError
 # Parents before children (foreign keys); every table the migrations make.
 TABLES = ("games", "game_seats", "game_hands", "game_actions", "results", "player_totals",
           "guild_settings", "guild_prefs", "outbox", "member_settings", "panels",
-          "ratings", "rating_seasons", "rating_days", "rating_games", "rating_counts")
+          "ratings", "rating_seasons", "rating_days", "rating_games", "rating_counts",
+          "rerate_due")
 _IDENTITY = (("games", "id"), ("outbox", "id"))
 BATCH = 10_000
 

@@ -84,12 +84,27 @@ def check_month(month: str | None) -> str | None:
 
 def log_json(log: list[Any], logged: Sequence[Any]) -> str:
     """A game's rating log with the matches of an update appended: JSON
-    [[number, time, [seat, ...]], ...] (a seat: a member's id or an AI's level)."""
-    return dumps([*log, *([m.number, m.at, list(m.seats)] for m in logged)])
+    [[number, time, [seat, ...]], ...] (a seat: a member's id or an AI's level), with
+    more items when the match had covered seats, was a forfeit or had absent members:
+    [number, time, seats, [covered seat, ...], forfeit, [absent seat, ...]]."""
+    return dumps([*log, *(_log_entry(m) for m in logged)])
+
+
+def _log_entry(m: Any) -> list[Any]:
+    if m.absent:
+        return [m.number, m.at, list(m.seats), list(m.covered), bool(m.forfeit),
+                list(m.absent)]
+    if m.covered or m.forfeit:
+        return [m.number, m.at, list(m.seats), list(m.covered), bool(m.forfeit)]
+    return [m.number, m.at, list(m.seats)]
 
 
 def logged_matches(text: str) -> list[Any]:
     """A stored rating log as LoggedMatch values."""
     from .models import LoggedMatch
 
-    return [LoggedMatch(int(n), float(at), tuple(seats)) for n, at, seats in json.loads(text)]
+    return [LoggedMatch(int(entry[0]), float(entry[1]), tuple(entry[2]),
+                        tuple(int(seat) for seat in entry[3]) if len(entry) > 3 else (),
+                        bool(entry[4]) if len(entry) > 4 else False,
+                        tuple(int(seat) for seat in entry[5]) if len(entry) > 5 else ())
+            for entry in json.loads(text)]

@@ -36,7 +36,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-__all__ = ["MIN_RATED_HANDS", "MODEL", "Rating", "RatedMatch", "RatingModel"]
+__all__ = ["MIN_RATED_HANDS", "MODEL", "Rating", "RatedMatch", "RatingModel", "min_rated",
+           "set_min_rated"]
 
 # openskill's defaults (Weng and Lin's) for a new member: mu 25 with sigma 25/3, so their
 # ordinal starts at 0.
@@ -137,6 +138,12 @@ class RatingModel:
         member's mu."""
         return self.ai_ratings.get(pool or "", {}).get(level, Rating(self.mu, AI_SIGMA))
 
+    def cover(self, pool: str | None = None) -> str:
+        """The level of the AI that covers an absent member in a pool: its strongest
+        (the highest fixed rating; "" where the pool has no figures)."""
+        levels = self.ai_ratings.get(pool or "", {})
+        return max(levels, key=lambda level: levels[level].mu, default="")
+
     def rate(self, match: RatedMatch, seats: Sequence[Rating],
              fixed: Sequence[bool]) -> list[Rating]:
         """The new rating of every seat, in seat order, after `match`: seats outside the
@@ -191,3 +198,17 @@ MODEL = RatingModel()
 # hands, against about 3 once settled, and the rating order reaches a rank correlation
 # of 0.8 with the true order after 50-75 hands a member, 0.9 after 150).
 MIN_RATED_HANDS = 20
+
+# A pool's own number, where its game sets one (GameKindBase.min_rated: American's deals
+# are shorter and more of them are played; README, "Ratings"); the registry hands it in.
+MIN_RATED: dict[str, int] = {}
+
+
+def set_min_rated(pool: str, deals: int) -> None:
+    """Members of `pool` are settled on its board after `deals` rated deals."""
+    MIN_RATED[pool] = deals
+
+
+def min_rated(pool: str) -> int:
+    """The rated deals a member of `pool` needs to be settled (not provisional)."""
+    return MIN_RATED.get(pool, MIN_RATED_HANDS)

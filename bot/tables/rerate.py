@@ -23,7 +23,7 @@ from typing import Any
 from bot.store import GameRating, GameRow, LoggedMatch, Seated, Store
 from bot.tables.kind import GameKind
 from bot.tables.rating_book import RatingBook, seated
-from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch, RatingModel
+from bot.tables.ratings import MODEL, RatedMatch, RatingModel
 
 
 @dataclass(frozen=True)
@@ -40,13 +40,16 @@ class _Entry:
     key: tuple[Any, ...]  # the order the running updates happened in
     game_id: int
     pool: str
-    match: RatedMatch
+    match: RatedMatch | None  # None: a forfeit (a deal abandoned unfinished)
     seats: tuple[Seated, ...]
     at: float
+    covered: tuple[int, ...] = ()
+    forfeit: bool = False
+    absent: tuple[int, ...] = ()
 
 
 async def rerate(store: Store, games: Mapping[str, GameKind], *,
-                 model: RatingModel = MODEL, min_hands: int = MIN_RATED_HANDS
+                 model: RatingModel = MODEL, min_hands: int | None = None
                  ) -> RerateReport:
     """Rebuild every rating of the store from its records, as one transaction."""
     totals = {"games": 0, "matches": 0, "members": 0}
@@ -67,7 +70,8 @@ async def rerate(store: Store, games: Mapping[str, GameKind], *,
             book = RatingBook(guild_id, 0, model=model, min_hands=min_hands)
             rated: dict[int, tuple[str, list[LoggedMatch]]] = {}
             for entry in sorted(entries, key=lambda e: e.key):
-                logged = book.rate(entry.pool, entry.match, entry.seats, entry.at)
+                logged = book.rate(entry.pool, entry.match, entry.seats, entry.at,
+                                   entry.covered, entry.forfeit, entry.absent)
                 rated.setdefault(entry.game_id, (entry.pool, []))[1].append(logged)
             if rated:
                 await store.write_ratings(book.update(
@@ -79,6 +83,15 @@ async def rerate(store: Store, games: Mapping[str, GameKind], *,
                         tuple(skipped))
 
 
+async def rerate_if_due(store: Store, games: Mapping[str, GameKind]
+                        ) -> RerateReport | None:
+    """Rerate once if a migration says the rules of the ratings changed (the bot runs
+    it at its start, before any table plays on); None if none is due."""
+    if not await store.rerate_due():
+        return None
+    return await rerate(store, games)
+
+
 async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
                    logged: list[LoggedMatch]) -> list[_Entry] | None:
     """The game's finished matches, each with its place in the order of updates, or
@@ -87,7 +100,7 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
     if kind is None:
         return None
     record = await store.load_record(row.id, record_format=kind.record_format)
-    if not record.get("hands"):
+    if not record.get("hands") and not logged:
         return []  # a lobby: nothing played
     try:
         matches = kind.rating_matches(kind.load(record))
@@ -97,12 +110,13 @@ async def _entries(store: Store, games: Mapping[str, GameKind], row: GameRow,
     seats = seated((s.user_id, s.ai_level) for s in sorted(row.seats, key=lambda s: s.seat))
     ended = row.finished_at if row.finished_at is not None else row.updated_at
     entries = []
-    for index, match in enumerate(matches):
-        if index < len(logged):
-            entry = logged[index]
-            entries.append(_Entry((1, entry.number), row.id, pool, match, entry.seats,
-                                  entry.at))
-        else:
-            entries.append(_Entry((0, ended, row.id, index), row.id, pool, match, seats,
-                                  ended))
+    for index, entry in enumerate(logged):
+        # As logged: the seats when the deal began, its covered seats, a forfeit (the
+        # deal a cancel abandoned: the last of its game's log, no match of the record).
+        match = None if entry.forfeit else matches[index]
+        entries.append(_Entry((1, entry.number), row.id, pool, match, entry.seats,
+                              entry.at, entry.covered, entry.forfeit, entry.absent))
+    for index in range(len(logged), len(matches)):
+        entries.append(_Entry((0, ended, row.id, index), row.id, pool, matches[index],
+                              seats, ended))
     return entries

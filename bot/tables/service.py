@@ -63,7 +63,8 @@ from bot.store.health import (
     is_database_error,
     is_outage,
 )
-from bot.store.models import GameRating, RatingUpdate
+from bot.store.models import GameRating, RatingUpdate, Seated
+from bot.tables import deal_seats
 from bot.tables.errors import TableError
 from bot.tables.kind import GameKind, Hint
 from bot.tables.outbox import Outbox
@@ -96,6 +97,10 @@ PAUSE_CHANNEL = "channel"  # the table's channel is gone, or the bot may not pos
 PAUSE_GUILD = "guild"  # the bot was removed from the server, or the server is away
 PAUSE_ABSENT = "absent"  # every human seated at the table is away or timed out
 PAUSE_REASONS = (PAUSE_CHANNEL, PAUSE_GUILD, PAUSE_ABSENT)
+
+# The seats the host offered to members (`replace` with a member), in the table's meta:
+# {seat: [user id, name]}, until the member accepts or declines (`answer_offer`).
+OFFERS = "offers"
 
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
 # sets its defaults for new tables (the cog passes them to `create`).
@@ -226,8 +231,12 @@ def reminder_schedule(since: float, limit: float, points: Sequence[str]
 
 
 def cover_level(kind: GameKind) -> str:
-    """The AI level that plays for a human whose time ran out: the game's strongest
-    (GameKind.ai_levels runs from the weakest to the strongest)."""
+    """The AI level that plays for an absent member (their time ran out, they are away,
+    or they left a running game): the game's strongest (GameKind.ai_levels runs from the
+    weakest to the strongest), chosen for the table's sake, so that partners and
+    opponents play on against a seat played as well as the bot can. It is the same
+    whatever made the member absent and changes nothing of their rating: a deal the AI
+    played any of for them can lower it but never raise it (README, "Ratings")."""
     return kind.ai_levels[-1]
 
 
@@ -720,7 +729,8 @@ class TableService:
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
-        """Leave a lobby; at a running table, hand the seat to the AI (as `away`)."""
+        """Leave a lobby; at a running table, hand the seat to the AI for good (the deal
+        being played stays rated to the member, as one the AI covered)."""
         table = self.require(table_id)
         async with table.lock:
             await self._sync(table)
@@ -734,8 +744,8 @@ class TableService:
                 del seats[seat]
                 await self._save_seats(table, seats)
                 return table
-            seats[seat].away = True
-            seats[seat].ai_level = seats[seat].ai_level or table.kind.fallback_level
+            # The AI's for good: stored under the name of the member it replaces.
+            seats[seat] = Seat(None, seats[seat].name, ai_level=cover_level(table.kind))
             await self._save_seats(table, seats)
         await self._absent_pause(table)
         self._schedule_ai(table)
@@ -756,8 +766,9 @@ class TableService:
                 raise TableError("not_away")
             seats = _copied(table.seats)
             seats[seat].away = away
-            if away and not seats[seat].ai_level:
-                seats[seat].ai_level = table.kind.fallback_level
+            # Back: the seat is the member's own again, nothing kept of the cover; away:
+            # the cover the table gets, whatever covered the seat before.
+            seats[seat].ai_level = cover_level(table.kind) if away else None
             await self._save_seats(table, seats)
         await self._absent_pause(table)
         # Away: the AI plays the seat's turns; back: a turn of theirs has its clock again.
@@ -766,7 +777,10 @@ class TableService:
 
     async def replace(self, table_id: int, user_id: int, seat: int,
                       new_user: tuple[int, str] | None) -> Table:
-        """The host hands an away player's seat to someone else, or for good to the AI."""
+        """The host hands an away player's seat for good to the AI, or offers it to a
+        member (`new_user`: id, name): nobody is seated without their own click, so
+        the offer is stored (meta "offers") and the seat changes hands only when they
+        accept it (`answer_offer`)."""
         table = self.require(table_id)
         async with table.lock:
             await self._sync(table)
@@ -783,12 +797,45 @@ class TableService:
             if new_user is not None:
                 if table.seat_of(new_user[0]) is not None:
                     raise TableError("already_seated", reason="someone_else")
-                seats[seat] = Seat(new_user[0], new_user[1])
+                offers = {**table.meta.get(OFFERS, {}), str(seat): list(new_user)}
+                meta = {**table.meta, OFFERS: offers}
+                await self._write(table, self.store.set_meta(table.id, meta))
+                table.meta = meta
+                return table
             else:
                 # The AI's for good: stored under the name of the human it replaces.
-                seats[seat] = Seat(None, current.name, ai_level=table.kind.fallback_level)
+                seats[seat] = Seat(None, current.name, ai_level=cover_level(table.kind))
             await self._save_seats(table, seats)
         await self._absent_pause(table)
+        self._schedule_ai(table)
+        return table
+
+    async def answer_offer(self, table_id: int, user_id: int, seat: int, accept: bool
+                           ) -> Table:
+        """`user_id` accepts (takes the seat, from the next deal rated to them: the deal
+        being played stays its member's) or declines the seat the host offered them."""
+        table = self.require(table_id)
+        async with table.lock:
+            await self._sync(table)
+            offers = dict(table.meta.get(OFFERS, {}))
+            offered = offers.get(str(seat))
+            if table.stage != PLAYING or offered is None or offered[0] != user_id:
+                raise TableError("not_offered")
+            del offers[str(seat)]
+            meta = {key: value for key, value in table.meta.items() if key != OFFERS}
+            if offers:
+                meta[OFFERS] = offers
+            if not accept:
+                await self._write(table, self.store.set_meta(table.id, meta))
+                table.meta = meta
+                return table
+            if not table.seats[seat].away:  # back meanwhile: the seat is theirs again
+                raise TableError("not_away", name=self.seat_name(table.seats, seat))
+            if table.seat_of(user_id) is not None:
+                raise TableError("already_seated")
+            seats = _copied(table.seats)
+            seats[seat] = Seat(user_id, str(offered[1]))
+            await self._save_seats(table, seats, meta)
         self._schedule_ai(table)
         return table
 
@@ -896,7 +943,7 @@ class TableService:
             await self._sync(table)
             if user_id != table.host_id and not manager:
                 raise TableError("not_host", action="cancel")
-            await self._write(table, self.store.cancel_game(table.id))
+            await self._write(table, self._cancel_writes(table))
             table.stage = CANCELLED
             self._unregister(table)
         return table
@@ -920,6 +967,22 @@ class TableService:
         if self.outbox is not None and posts:
             self.outbox.kick(table.id)
         return table
+
+    async def _cancel_writes(self, table: Table) -> None:
+        """Cancel the game, and rate the deal it abandons (a loss for every member who
+        sat at it: README, "Ratings"), in one commit."""
+        if table.stage != PLAYING or table.game is None \
+                or table.kind.finished(table.game):
+            await self.store.cancel_game(table.id)
+            return
+        async with self._rating_locks.setdefault(table.guild_id, asyncio.Lock()):
+            deal = self._deal(table, table.seats)
+            ratings = await self._rating_update(table, table.game, deal, self.clock.time(),
+                                                forfeit=True)
+            async with self.store.transaction():
+                if ratings is not None:
+                    await self.store.write_ratings(ratings)
+                await self.store.cancel_game(table.id)
 
     async def set_message(self, table: Table, message_id: int) -> None:
         """Remember the public table message, so that it is edited after a restart.
@@ -1006,10 +1069,32 @@ class TableService:
         if user_id != table.host_id:
             raise TableError("not_host", action=action)
 
-    async def _save_seats(self, table: Table, seats: list[Seat]) -> None:
-        """Store `seats` as the table's, then (only then) make them the table's."""
-        await self._write(table, self.store.update_seats(table.id, _seat_infos(seats)))
+    async def _save_seats(self, table: Table, seats: list[Seat],
+                          meta: dict[str, Any] | None = None) -> None:
+        """Store `seats` as the table's, then (only then) make them the table's (and
+        `meta`, if given, in the same commit). At a running game a seat that changes
+        hands is covered in the deal being played (which stays rated to whoever sat
+        there when it began), in the same commit."""
+        meta = table.meta if meta is None else meta
+        if table.stage == PLAYING:
+            deal = deal_seats.changed_hands(self._deal(table, table.seats), _keys(seats))
+            meta = deal_seats.to_meta(meta, deal, _keys(seats))
+        if meta == table.meta:
+            await self._write(table, self.store.update_seats(table.id, _seat_infos(seats)))
+        else:
+            await self._write(table, self._seats_and_meta(table.id, seats, meta))
+            table.meta = meta
         table.seats = seats
+
+    async def _seats_and_meta(self, table_id: int, seats: list[Seat],
+                              meta: dict[str, Any]) -> None:
+        async with self.store.transaction():
+            await self.store.update_seats(table_id, _seat_infos(seats))
+            await self.store.set_meta(table_id, meta)
+
+    def _deal(self, table: Table, seats: Sequence[Seat]) -> deal_seats.DealSeats:
+        """Who the deal being played is rated to, and which of its seats are covered."""
+        return deal_seats.current(table.meta, _keys(seats))
 
     # ------------------------------------------------------------------ the store
 
@@ -1178,12 +1263,22 @@ class TableService:
         assert table.game is not None
         game = kind.copy(table.game)  # the game deals the next deal on this copy too
         steps: list[_Step] = []
+        after = seats or table.seats
+        deal = self._deal(table, table.seats)
+        rated_deal = None  # who the deal the actions finish is rated to
         for action in actions:
             mover = kind.to_act(game)
+            assert mover is not None
+            # The AI chose for a member: a timeout's move, or an away member's turn.
+            by_ai = (notice == POST_TIMEOUT and not steps) or table.seats[mover].away
+            if deal_seats.covered_by(deal, mover, _keys(after)[mover], by_ai):
+                deal = deal.cover(mover)
             # A refusal (GameError) passes on as the game raised it: its words are the
             # game's, and only the copy saw the attempt.
             applied = kind.apply(game, action, self.rng)
-            assert mover is not None
+            if applied.deal_finished:
+                rated_deal = deal
+                deal = deal_seats.begun(_keys(after), [seat.away for seat in after])
             finished = kind.finished(game)
             posts = [Post(notice, {"seat": mover, "action": applied.action,
                                    **(notice_params or {})})] \
@@ -1192,35 +1287,41 @@ class TableService:
             steps.append(_Step(mover, action, applied, finished, posts))
         version = table.version
         now = self.clock.time()
+        meta = deal_seats.to_meta(table.meta, deal, _keys(after))
+        new_meta = meta if meta != table.meta else None
         try:
-            if any(step.applied.deal_finished for step in steps):
+            if rated_deal is not None:
                 async with self._rating_locks.setdefault(table.guild_id, asyncio.Lock()):
-                    ratings = await self._rating_update(table, game, seats or table.seats,
-                                                        now)
-                    await self._commit(table, game, steps, now, seats, ratings)
+                    ratings = await self._rating_update(table, game, rated_deal, now)
+                    await self._commit(table, game, steps, now, seats, ratings, new_meta)
             else:
-                await self._commit(table, game, steps, now, seats)
+                await self._commit(table, game, steps, now, seats, meta=new_meta)
         except Exception as exc:
             await self._recover(table, exc, landed=version + len(steps))
         else:
             table.game = game
             if seats is not None:
                 table.seats = seats
+            if new_meta is not None:
+                table.meta = new_meta
             self.health.answered()
         return self._installed(table, steps, now)
 
     async def _commit(self, table: Table, game: Any, steps: Sequence[_Step], now: float,
                       seats: list[Seat] | None = None,
-                      ratings: RatingUpdate | None = None) -> None:
+                      ratings: RatingUpdate | None = None,
+                      meta: dict[str, Any] | None = None) -> None:
         """Every step as one atomic commit, each with what it obliges the bot to post
-        (the outbox), and `seats` if given, and the `ratings` of the matches the steps
-        finished (with the last); one step in one trip to the database."""
-        if len(steps) == 1 and seats is None:
+        (the outbox), and `seats` and `meta` if given, and the `ratings` of the matches
+        the steps finished (with the last); one step in one trip to the database."""
+        if len(steps) == 1 and seats is None and meta is None:
             await self._record(table, game, steps[0], now, ratings)
             return
         async with self.store.transaction():
             if seats is not None:
                 await self.store.update_seats(table.id, _seat_infos(seats))
+            if meta is not None:
+                await self.store.set_meta(table.id, meta)
             for step in steps:
                 await self._record(table, game, step, now,
                                    ratings if step is steps[-1] else None)
@@ -1234,11 +1335,13 @@ class TableService:
             results=_results(table, game) if step.finished else None, posts=step.posts,
             turn_since=now, ratings=ratings)
 
-    async def _rating_update(self, table: Table, game: Any, seats: Sequence[Seat],
-                             now: float) -> RatingUpdate | None:
+    async def _rating_update(self, table: Table, game: Any, deal: deal_seats.DealSeats,
+                             now: float, forfeit: bool = False) -> RatingUpdate | None:
         """The ratings of the game's matches not rated yet (those the move finished, or
-        any a failed rating left behind), rated at `now` by who sits at the seats, to
-        commit with the move; None if there are none. The store's read fails the move
+        any a failed rating left behind), rated at `now` to who sat at the seats when
+        the `deal` began (its covered seats clamped), to commit with the move; with
+        `forfeit`, then the unfinished deal as a loss for its members (a cancel). None
+        if there is nothing to rate. The store's read fails the move
         as its commit would; a failure of the rating itself (a bug) is logged and the
         move goes on unrated: the matches are rated with the next move that ends one,
         and `rerate` rebuilds from the records whatever happens here."""
@@ -1250,17 +1353,20 @@ class TableService:
             log.exception("could not map the matches of table %s for ratings", table.id)
             return None
         month = month_of(now)
-        members = [seat.user_id for seat in seats if seat.user_id is not None]
+        members = [user for user in deal.seats if not isinstance(user, str)]
         state = await self.store.rating_state(table.id, table.guild_id, pool, month,
                                               members)
         new = matches[state.rated:]
-        if not new:
+        if not new and not forfeit:
             return None
         try:
             book = book_of(table.guild_id, pool, month, state.counted, state.ratings,
                            state.seasons)
-            keys = seated((seat.user_id, seat.ai_level) for seat in seats)
-            logged = tuple(book.rate(pool, match, keys, now) for match in new)
+            logged = tuple(book.rate(pool, match, deal.seats, now, deal.covered,
+                                     absent=deal.absent) for match in new)
+            if forfeit:
+                logged += (book.rate(pool, None, deal.seats, now, deal.covered,
+                                     forfeit=True, absent=deal.absent),)
         except Exception:
             log.exception("could not rate the matches of table %s", table.id)
             return None
@@ -1638,6 +1744,11 @@ def _results(table: Table, game: Any) -> list[ResultRow]:
     return [ResultRow(seat.user_id, r.seat, r.place, r.points, r.won, r.stats)
             for r, seat in zip(table.kind.results(game), table.seats, strict=True)
             if seat.user_id is not None]
+
+
+def _keys(seats: Sequence[Seat]) -> tuple[Seated, ...]:
+    """Who sits at each seat, as the rating log keeps them."""
+    return seated((seat.user_id, seat.ai_level) for seat in seats)
 
 
 def _copied(seats: Sequence[Seat]) -> list[Seat]:

@@ -21,6 +21,7 @@ from bot.render import (
     cancelled_panel,
     cancelled_text,
     left_button_text,
+    offer_answered_text,
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
@@ -219,6 +220,23 @@ class HouseRulesMenu(TableAction, template=on_table("house", "amks")):
         await _lobby_change(cog, interaction, table)
 
 
+class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
+    """The member the host offered a seat takes it or leaves it (no one else may: the
+    service refuses them): the offer's message says which, its buttons gone."""
+
+    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        seat, accept = int(self.parts[1]), self.parts[2] == "yes"
+        await cog.tables.answer_offer(table.id, interaction.user.id, seat, accept)
+        mark_committed(interaction, table)
+        with await cog.public(table.guild_id):
+            text = offer_answered_text(seat + 1,
+                                       safe_markdown(interaction.user.display_name), accept)
+        await interaction.response.edit_message(content=text, view=None)
+        if accept:
+            cog.request_refresh(table)
+
+
 # ----------------------------------------------------------------- the player's hand
 
 class RulesButton(TableAction, template=on_table("rules")):
@@ -389,6 +407,6 @@ class OldSelect(OldButton, template=_none_of("amks")):
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, CancelConfirm, HostMenu,
-    HouseRulesMenu, RulesButton, HandButton, BackButton, TableToggle, HintButton, ClaimButton,
-    MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard, GoneEndButton,
-    GoneLeaveButton, OldButton, OldSelect)
+    HouseRulesMenu, OfferButton, RulesButton, HandButton, BackButton, TableToggle, HintButton,
+    ClaimButton, MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard,
+    GoneEndButton, GoneLeaveButton, OldButton, OldSelect)

@@ -31,7 +31,7 @@ from bot.tables import TableError
 from bot.tables.kind import default_rating_pool
 from bot.tables.names import safe_markdown
 from bot.tables.rating_book import month_of, trend_start
-from bot.tables.ratings import MIN_RATED_HANDS, MODEL
+from bot.tables.ratings import MODEL, min_rated
 from bot.tables.service import (
     FINISHED,
     PLAYING,
@@ -142,14 +142,17 @@ class BoardsRoom(Room):
                                         and message.flags.ephemeral)
         if order == "rating":
             rated = await store.rating_board(guild, pool, month, PAGE_SIZE, offset)
-            rows: list[Any] = [(f"<@{r.user_id}>", r.ordinal, r.hands) for r in rated]
+            # Their games won beside the rating (the members of one page).
+            wins = [(await store.member_stats(guild, game, r.user_id)).wins for r in rated]
+            rows: list[Any] = [(f"<@{r.user_id}>", r.ordinal, r.hands, r.ranked, won)
+                               for r, won in zip(rated, wins, strict=True)]
         else:
             totals = await store.leaderboard(guild, game, order,  # type: ignore[arg-type]
                                              PAGE_SIZE, offset)
             rows = [(f"<@{r.user_id}>", r.games, r.wins, r.points) for r in totals]
         with use_locale(await self.server_language(guild) if public
                         else language_of(interaction.locale)):
-            panel = (rating_board_panel(rows, current, pages, month, MIN_RATED_HANDS)
+            panel = (rating_board_panel(rows, current, pages, month, min_rated(pool))
                      if order == "rating" else
                      leaderboard_panel(rows, current, pages, order,
                                        month_asked=period == "month"))
@@ -175,8 +178,8 @@ class BoardsRoom(Room):
         rated = await self.bot.store.member_rating(guild, board_pool(self.tables.kind(game)),
                                                    who.id, month_of(now), trend_start(now))
         rating = rated.rating
-        # The board value's change over 30 days: from the end of the last day rated
-        # before them, or from the first rating if the member began within them.
+        # The rating's change over 30 days (the value the board shows): from the end
+        # of the last day rated before them, or from a new member's start.
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
         daily = await self.daily_stats_line(guild, game, who.id)
@@ -187,7 +190,7 @@ class BoardsRoom(Room):
                                              rating.hands),
                 None if rated.season is None else (rated.season.mu, rated.season.sigma,
                                                    rated.season.ordinal, rated.season.hands),
-                trend, MIN_RATED_HANDS)
+                trend, min_rated(board_pool(self.tables.kind(game))))
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
                                 lines, rating_text)
         await self._reply(interaction, panel=panel, ephemeral=False)

@@ -33,7 +33,7 @@ from bot.tables.service import (
 from cogs.tables.common import Room, mark_committed, to_embed
 from cogs.tables.guards import check_bot_permissions, is_manager
 from cogs.tables.settings import reminder_points, table_switches
-from cogs.tables.views import lobby_view, table_panel
+from cogs.tables.views import lobby_view, offer_view, table_panel
 
 log = logging.getLogger(__name__)
 
@@ -209,11 +209,15 @@ class LobbyRoom(Room):
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
         mark_committed(interaction, table)
+        # A member is offered the seat: named, never mentioned (the reply pings nobody),
+        # and seated only by their own click on the offer's button (OfferButton).
         who = safe_markdown(member.display_name) if member is not None else None
         with await self.public(table.guild_id):
             text = replaced_text(seat, who)
-        await self._reply(interaction, text, ephemeral=False)
-        self.request_refresh(table)
+            view = offer_view(table.id, seat - 1) if member is not None else None
+        await self._reply(interaction, text, view=view, ephemeral=False)
+        if member is None:
+            self.request_refresh(table)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self._table_here(interaction)

@@ -129,6 +129,18 @@ def ping_view(table: Table) -> Components:
     return view
 
 
+def offer_view(table_id: int, seat: int) -> Components:
+    """Under the host's offer of `seat` to a member: their answer (only theirs counts:
+    the service checks who clicks)."""
+    view = Components()
+    view.add_item(TableButton(table_id, f"offer:{seat}:yes",
+                              label=button_label("accept_seat"),
+                              style=discord.ButtonStyle.success))
+    view.add_item(TableButton(table_id, f"offer:{seat}:no",
+                              label=button_label("decline_seat")))
+    return view
+
+
 def final_view(table: Table) -> Components:
     """Under a finished game's standings: play again with the same seats, and the
     server's leaderboard."""

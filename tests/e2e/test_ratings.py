@@ -16,7 +16,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.i18n import pgettext
 from bot.render import button_label
-from bot.render.text import decimal
+from bot.render.text import decimal, rated_deals
 from bot.store import DayRow, GameRating, LoggedMatch, RatingRow, RatingUpdate
 from bot.tables.rating_book import day_of, month_of
 from bot.tables.ratings import MIN_RATED_HANDS
@@ -74,14 +74,17 @@ async def test_the_boards_and_stats_by_rating(fake: FakeDiscord, bot: Amerikaner
     embed = _embed(board)
     assert embed["title"] == "Leaderboard — by rating"
     lines = embed["description"].splitlines()
-    assert lines[0] == f"1. **<@{ids['alice']}>** — 21.1 (40 rated hands)"
+    assert lines[0] == f"1. **<@{ids['alice']}>** — 21.1 · 0 wins · 40 rated deals"
     assert len(lines) == 10 and f"<@{ids['carol']}>" not in embed["description"]
     # The second page, by its button: bob's 1.0 ties with member 9009's, whose id is
-    # lower; twelve ranked members in all.
+    # lower; twelve settled members, then carol, provisional however high her 30.0.
     page_two = await fake.click_label("alice", board.message, button_label("next"))
     assert _embed(page_two)["description"].splitlines() == [
-        f"11. **<@9009>** — 1.0 ({MIN_RATED_HANDS} rated hands)",
-        f"12. **<@{ids['bob']}>** — 1.0 (25 rated hands)"]
+        f"11. **<@9009>** — 1.0 · 0 wins · {MIN_RATED_HANDS} rated deals",
+        f"12. **<@{ids['bob']}>** — 1.0 · 0 wins · 25 rated deals",
+        f"13. **<@{ids['carol']}>** — 30.0 · 0 wins · 3 rated deals · provisional",
+        f"_Provisional: fewer than {MIN_RATED_HANDS} rated deals; the rating is still "
+        "settling._"]
     month = await fake.slash("alice", None, "amerikaner leaderboard", {"period": "month"})
     embed = _embed(month)
     assert embed["title"] == f"Leaderboard — by rating, {month_of(fake.clock.time())}"
@@ -90,17 +93,19 @@ async def test_the_boards_and_stats_by_rating(fake: FakeDiscord, bot: Amerikaner
     wins = await fake.slash("alice", None, "amerikaner leaderboard", {"order": "wins"})
     assert _embed(wins)["title"] == "Leaderboard"  # nobody has finished a game
     american = await fake.slash("alice", None, "american leaderboard")
-    assert _embed(american)["description"] == (
-        f"Members show here once they have {MIN_RATED_HANDS} rated hands.")
+    assert _embed(american)["description"] == "Nobody has a rated deal yet."
     stats = _embed(await fake.slash("alice", None, "amerikaner stats"))
-    assert "Rating: 27.4 ± 2.1 · board value 21.1 (40 rated hands)" in stats["description"]
+    # One value, by one name: the board's 21.1 is the rating `stats` leads with, and
+    # its trend is that value's (11.0 forty days ago).
+    assert "Rating: 21.1 (40 rated deals)" in stats["description"]
     assert "Last 30 days: ▲ 10.1" in stats["description"]
-    assert f"This month: 8.3 ± 2.1 ({MIN_RATED_HANDS} rated hands)" in stats["description"]
+    assert f"This month: 2.0 ({MIN_RATED_HANDS} rated deals)" in stats["description"]
+    assert "27.4 less three times its uncertainty 2.1" in stats["description"]
     carol = _embed(await fake.slash("carol", None, "amerikaner stats"))
-    assert f"On the rating board after {MIN_RATED_HANDS - 3} more rated hands." \
+    assert f"Provisional: settled after {MIN_RATED_HANDS - 3} more rated deals." \
         in carol["description"]
     nobody = _embed(await fake.slash("dave", None, "amerikaner stats"))
-    assert "Rating: no rated hands yet." in nobody["description"]
+    assert "Rating: no rated deals yet." in nobody["description"]
 
 
 @pytest.fixture
@@ -117,13 +122,12 @@ async def test_the_rating_board_and_stats_in_norwegian(norwegian: FakeDiscord,
         embed = _embed(await fake.slash("alice", None, "amerikaner leaderboard"))
         assert embed["title"] == in_bokmal(lambda: "Toppliste — etter rating")
         assert embed["description"].splitlines()[0] == \
-            f"1. **<@{ids['alice']}>** — 21,1 (40 ratede hender)"
+            f"1. **<@{ids['alice']}>** — 21,1 · 0 seirer · 40 ratede giv"
         month = _embed(await fake.slash("alice", None, "amerikaner leaderboard",
                                         {"period": "month"}))
         assert month["title"].startswith("Toppliste — etter rating, ")
         stats = _embed(await fake.slash("alice", None, "amerikaner stats"))
-        assert "Rating: 27,4 ± 2,1 · listeverdi 21,1 (40 ratede hender)" \
-            in stats["description"]
+        assert "Rating: 21,1 (40 ratede giv)" in stats["description"]
         assert "Siste 30 dager: ▲ 10,1" in stats["description"]
         assert in_bokmal(lambda: pgettext("decimal sign", ".")) == ","
         assert in_bokmal(lambda: decimal(-2.25)) in ("-2,2", "-2,3")
@@ -151,5 +155,6 @@ async def test_a_game_is_rated_as_it_is_played(fake: FakeDiscord, bot: Amerikane
         assert state.ratings[user].hands == matches
     stats = _embed(await fake.slash("alice", None, "amerikaner stats"))
     rating = state.ratings[ids[0]]
-    assert f"Rating: {decimal(rating.mu)} ± {decimal(rating.sigma)}" in stats["description"]
+    assert f"Rating: {decimal(rating.ordinal)} ({rated_deals(rating.hands)})" \
+        in stats["description"]
     assert table_message(fake) is not None

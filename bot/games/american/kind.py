@@ -30,6 +30,7 @@ class AmericanKind(GameKindBase):
     FORMAT = FORMAT
     ai_levels: tuple[str, ...] = ("easy", "strong")
     ai_mu = rating.AI_MU
+    min_rated = rating.MIN_RATED_DEALS
     default_players: int = DEFAULT_PLAYERS
     rules_class = Rules
     words = AmericanWords()
