@@ -58,6 +58,7 @@ from .models import (
 from .permissions import (
     ATTACH_FILES,
     EMBED_LINKS,
+    MANAGE_MESSAGES,
     MENTION_EVERYONE,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
@@ -336,6 +337,8 @@ class FakeDiscord:
         self.old_message_edits = 3
         # Users whose direct messages from the bot are closed (close_dms).
         self.closed_dms: set[int] = set()
+        #: messages the bot deleted (DELETE of a channel message that Discord took)
+        self.deletes = 0
         self.record_gateway = record_gateway
         self.rate_limiter: RateLimiter | None = None
         if rule(rate_limits) or rate_limit_rules:
@@ -1941,10 +1944,23 @@ class FakeDiscord:
         return json_response(msg.to_payload())
 
     async def _delete_message(self, ctx: _Ctx) -> web.Response:
-        self._need_access(self._need_channel(ctx.int_group(1)))
+        # https://discord.com/developers/docs/resources/message#delete-message: "If
+        # operating on a guild channel and trying to delete a message that was not sent
+        # by the current user, this endpoint requires the MANAGE_MESSAGES permission."
+        # Its own messages the bot may always delete (with View Channel); another's in a
+        # DM never (50003 "Cannot execute action on a DM channel",
+        # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
+        # A deleted or unknown message: 404 10008 "Unknown Message" (_need_message).
+        channel = self._need_channel(ctx.int_group(1))
+        self._need_access(channel)
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
         if msg.visible_to is not None:
             raise HTTPError(404, 10008, "Unknown Message")
+        if int(msg.author["id"]) != self.bot_user.id:
+            if channel.guild_id is None:
+                raise HTTPError(403, 50003, "Cannot execute action on a DM channel")
+            self._need_access(channel, MANAGE_MESSAGES)
+        self.deletes += 1
         self._mark_deleted(msg)
         await self._announce_delete(msg)
         return web.Response(status=204)
