@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -28,6 +29,12 @@ from cogs.tables.views import ping_view
 
 log = logging.getLogger(__name__)
 
+
+def live_ping_key(table_id: int) -> str:
+    """The member setting that holds a member's live turn message at a table."""
+    return f"live_ping_{table_id}"
+
+
 class PingsRoom(Room):
     """Turn pings and reminders, in the channel or by DM."""
 
@@ -39,9 +46,11 @@ class PingsRoom(Room):
         they chose so in this server (/notify), else in the table's channel, naming
         them alone. A ping that cannot be sent (the channel is gone, or the bot is
         stopping and its connection closed) is let go."""
-        if await self._wants_dm(table.guild_id, user) \
-                and await self._ping_by_dm(table, user, reminder, deadline):
-            return
+        if await self._wants_dm(table.guild_id, user):
+            sent = await self._ping_by_dm(table, user, reminder, deadline)
+            if sent is not None:
+                await self._live_ping_sent(table, user, sent, table.version)
+                return
         title = table.kind.words.title(table.rules)
         with await self.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
@@ -49,8 +58,95 @@ class PingsRoom(Room):
                 line = reminder_text(turn_mention(user, title), deadline)
             view = ping_view(table)
         with contextlib.suppress(*LET_GO):
-            await self.bot.get_partial_messageable(table.channel_id).send(
+            message = await self.bot.get_partial_messageable(table.channel_id).send(
                 line, view=view, allowed_mentions=pinging_user(user))
+            await self._live_ping_sent(table, user, message, table.version)
+
+    # ------------------------------------------------------------- one live ping
+    # Each member has at most one live turn message per table, in the channel or by DM
+    # (a turn ping, a reminder, what the AI did for them, the game's end): the next one
+    # takes the place of the last, which is deleted, and a turn ping or reminder is
+    # deleted once its turn has passed, so that no stale countdown, button or link
+    # stays behind. A bot may delete its own messages without Manage Messages
+    # (https://discord.com/developers/docs/resources/message#delete-message: Manage
+    # Messages is needed only "to delete a message that was not sent by the current
+    # user"). The message's id is a member setting (LIVE_PING), so a restart still
+    # deletes it: [channel id, message id, the table's version it announced a turn at,
+    # or None for a message that stays until the next one].
+
+    async def _live_ping_sent(self, table: Table, user: int, message: discord.Message,
+                              version: int | None) -> None:
+        """`message` is now `user`'s live message at `table`: the one before is deleted."""
+        key = live_ping_key(table.id)
+        try:
+            before = (await self.member_settings(table.guild_id, user)).get(key)
+            await self.set_member_setting(table.guild_id, user, key,
+                                          [message.channel.id, message.id, version])
+        except Exception as exc:  # the store: the old one stays, nothing worse
+            log.warning("could not keep the live ping of %s at table %s: %r", user,
+                        table.id, exc)
+            return
+        if before and before[1] != message.id:
+            await self._delete_own(int(before[0]), int(before[1]))
+
+    async def spend_pings(self, table: Table, every: bool = False) -> None:
+        """Delete the turn pings and reminders of `table` whose turn has passed (the
+        table moved on since: its version is another), or, `every`, each member's live
+        message at the table (the game is over or was cancelled)."""
+        for seat in table.seats:
+            user = seat.user_id
+            if user is None:
+                continue
+            key = live_ping_key(table.id)
+            try:
+                live = (await self.member_settings(table.guild_id, user)).get(key)
+                if not live or not every and (live[2] is None or live[2] == table.version):
+                    continue
+                await self.set_member_setting(table.guild_id, user, key, None)
+            except Exception as exc:
+                log.warning("could not read the live ping of %s at table %s: %r", user,
+                            table.id, exc)
+                continue
+            await self._delete_own(int(live[0]), int(live[1]))
+
+    async def _delete_own(self, channel_id: int, message_id: int) -> bool:
+        """Delete a message the bot sent (a spent ping, a stale copy of a table message):
+        True if it is gone (already deleted too: 10008 Unknown Message). A refusal (the
+        bot no longer sees the channel, the connection) is let go: it was cosmetic."""
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(
+            message_id)
+        try:
+            await message.delete()
+        except discord.NotFound:
+            return True
+        except LET_GO as exc:
+            log.info("could not delete message %s: %r", message_id, exc)
+            return False
+        return True
+
+    async def tell_by_dm(self, table: Table, user: int,
+                         render: Callable[[str], tuple[str, discord.Embed | None]]
+                         ) -> None:
+        """For a member who takes their turn pings by DM: `render(server)`'s text and
+        embed (in their language) in place of their live DM of `table`: what the AI did
+        for them, how the game ended. Nothing for a member who reads in the channel."""
+        if not await self._wants_dm(table.guild_id, user):
+            return
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        with await self._dm_language(table.guild_id, user):
+            content, embed = render(server)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user))
+            message = await channel.send(content, allowed_mentions=no_mentions(),
+                                         **({"embed": embed} if embed is not None else {}))
+        except discord.Forbidden as exc:
+            await self._dm_refused(table.guild_id, user, exc)
+            return
+        except LET_GO as exc:
+            log.info("a DM to %s failed (%r)", user, exc)
+            return
+        await self._live_ping_sent(table, user, message, None)
 
     # ------------------------------------------------------------- turn pings by DM
 
@@ -84,9 +180,9 @@ class PingsRoom(Room):
         return settings.get("turn_pings") == "dm"
 
     async def _ping_by_dm(self, table: Table, user: int, reminder: bool,
-                          deadline: float | None) -> bool:
+                          deadline: float | None) -> discord.Message | None:
         """The turn ping by direct message: the server, channel and game named, with the
-        hand's button and the link. False if it was not delivered (the caller pings in
+        hand's button and the link. None if it was not delivered (the caller pings in
         the channel instead)."""
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
@@ -97,15 +193,13 @@ class PingsRoom(Room):
         try:
             # discord.py keeps the DM channel once opened: one request a member.
             channel = await self.bot.create_dm(discord.Object(id=user))
-            await channel.send(text, view=view,
-                               allowed_mentions=no_mentions())
+            return await channel.send(text, view=view, allowed_mentions=no_mentions())
         except discord.Forbidden as exc:
             await self._dm_refused(table.guild_id, user, exc)
-            return False
+            return None
         except LET_GO as exc:
             log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
-            return False
-        return True
+            return None
 
     async def _dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
         """The words of a DM to `user`: their own language, as their Discord gave it when

@@ -527,14 +527,19 @@ class FakeDiscord:
         mid = message_id.id if isinstance(message_id, StoredMessage) else message_id
         return self._messages[mid]
 
-    def all_messages(self, channel: ChannelRef = None) -> list[StoredMessage]:
-        """Every live message in the channel, ephemeral ones included, oldest first."""
+    def all_messages(self, channel: ChannelRef = None, *, deleted: bool = False
+                     ) -> list[StoredMessage]:
+        """Every live message in the channel, ephemeral ones included, oldest first
+        (`deleted`: the deleted ones too, as they were last)."""
         cid = self._channel(channel).id
-        return [m for m in self._messages.values() if m.channel_id == cid and not m.deleted]
+        return [m for m in self._messages.values() if m.channel_id == cid
+                and (deleted or not m.deleted)]
 
-    def messages(self, channel: ChannelRef = None) -> list[StoredMessage]:
-        """Public (non-ephemeral) live messages in the channel, oldest first."""
-        return [m for m in self.all_messages(channel) if m.visible_to is None]
+    def messages(self, channel: ChannelRef = None, *, deleted: bool = False
+                 ) -> list[StoredMessage]:
+        """Public (non-ephemeral) live messages in the channel, oldest first (`deleted`:
+        the deleted ones too)."""
+        return [m for m in self.all_messages(channel, deleted=deleted) if m.visible_to is None]
 
     def visible_messages(self, user: UserRef, channel: ChannelRef = None) -> list[StoredMessage]:
         """What ``user`` sees in the channel: public messages plus their ephemeral ones."""
@@ -571,12 +576,13 @@ class FakeDiscord:
         else:
             self.closed_dms.discard(uid)
 
-    def dm_messages(self, user: UserRef) -> list[StoredMessage]:
+    def dm_messages(self, user: UserRef, *, deleted: bool = False) -> list[StoredMessage]:
+        """The bot's direct messages to ``user`` (`deleted`: the deleted ones too)."""
         uid = self.user(user).id
         return [
             m
             for m in self._messages.values()
-            if not m.deleted
+            if (deleted or not m.deleted)
             and (ch := self.channels.get(m.channel_id)) is not None
             and ch.type == 1
             and ch.recipient is not None
