@@ -225,3 +225,4 @@ class Room:
     _message_locks: dict[int, asyncio.Lock]
     _background: set[asyncio.Future[None]]
     _members: dict[tuple[int, int], dict[str, Any]]
+    _deleting: set[int]  # the bot's messages being deleted now (pings.py)

@@ -232,7 +232,9 @@ class PanelsRoom(Room):
         out) they are mentioned in the channel once, if the table mentions. At the end
         of the game every open panel shows the result. The player who just acted has
         had theirs in the answer."""
-        await self.spend_pings(table)  # the pings of turns passed are deleted
+        # The pings of turns passed are deleted, after (and apart from) this turn's
+        # ping or panel: a delete may wait on its route's rate limit.
+        self._in_background(self.spend_pings(table))
         if table.stage == FINISHED:
             await self._close_panels(table)
             await self._tell_game_over(table)
@@ -241,9 +243,11 @@ class PanelsRoom(Room):
         if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:
             return
         user = table.seats[seat].user_id
-        if user is None or user == acted_by or self._followed.get(table.id) == table.version:
+        if user is None or self._followed.get(table.id) == table.version:
             return
-        self._followed[table.id] = table.version  # this turn is followed once
+        version = self._followed[table.id] = table.version  # this turn is followed once
+        if user == acted_by:
+            return  # their answer shows them the turn (a change told late changes nothing)
         edited = await self._edit_panel(table, seat, user)
         if edited and self._active(table, user):
             return  # they played here minutes ago, and their panel shows the turn
@@ -252,7 +256,7 @@ class PanelsRoom(Room):
         # Discord notifies of new messages, never of edits
         # (https://discord.com/developers/docs/resources/message#edit-message fires a
         # Message Update, no notification): a member who may have gone is pinged.
-        await self._ping(table, user, deadline=deadline_of(table))
+        await self._ping(table, user, deadline=deadline_of(table), version=version)
 
     def _active(self, table: Table, user: int) -> bool:
         """Whether `user` acted at `table` (a click on their panel: a move, a hint, the

@@ -24,6 +24,7 @@ from bot.render.text import (
 )
 from bot.tables import Table
 from bot.tables.names import safe_markdown
+from bot.tables.service import PLAYING
 from cogs.tables.common import LET_GO, Room
 from cogs.tables.views import ping_view
 
@@ -39,17 +40,19 @@ class PingsRoom(Room):
     """Turn pings and reminders, in the channel or by DM."""
 
     async def _ping(self, table: Table, user: int, *, reminder: bool = False,
-                    deadline: float | None = None) -> None:
+                    deadline: float | None = None, version: int | None = None) -> None:
         """Tell `user` it is their turn (or, `reminder`, that its time runs out at
         `deadline`): a new message, since Discord notifies of new messages and never of
         edits, with their hand's button and a link to the table. By direct message if
         they chose so in this server (/notify), else in the table's channel, naming
         them alone. A ping that cannot be sent (the channel is gone, or the bot is
         stopping and its connection closed) is let go."""
+        if version is None:  # the turn it announces (the table may move meanwhile)
+            version = table.version
         if await self._wants_dm(table.guild_id, user):
             sent = await self._ping_by_dm(table, user, reminder, deadline)
             if sent is not None:
-                await self._live_ping_sent(table, user, sent, table.version)
+                await self._live_ping_sent(table, user, sent, version)
                 return
         title = table.kind.words.title(table.rules)
         with await self.public(table.guild_id):
@@ -60,7 +63,7 @@ class PingsRoom(Room):
         with contextlib.suppress(*LET_GO):
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 line, view=view, allowed_mentions=pinging_user(user))
-            await self._live_ping_sent(table, user, message, table.version)
+            await self._live_ping_sent(table, user, message, version)
 
     # ------------------------------------------------------------- one live ping
     # Each member has at most one live turn message per table, in the channel or by DM
@@ -70,44 +73,73 @@ class PingsRoom(Room):
     # stays behind. A bot may delete its own messages without Manage Messages
     # (https://discord.com/developers/docs/resources/message#delete-message: Manage
     # Messages is needed only "to delete a message that was not sent by the current
-    # user"). The message's id is a member setting (LIVE_PING), so a restart still
-    # deletes it: [channel id, message id, the table's version it announced a turn at,
-    # or None for a message that stays until the next one].
+    # user"). The messages are a member setting (live_ping_key), so a restart still
+    # deletes them: entries [channel id, message id, the table's version whose turn it
+    # announced, or None for a message that stays until the next one], the last one
+    # live, the ones before it still to delete. An entry goes only once its message is
+    # deleted: a delete cut short (a stop, a crash) is made by the next change.
 
     async def _live_ping_sent(self, table: Table, user: int, message: discord.Message,
                               version: int | None) -> None:
-        """`message` is now `user`'s live message at `table`: the one before is deleted."""
+        """`message` is now `user`'s live message at `table`: the ones before are
+        deleted."""
         key = live_ping_key(table.id)
         try:
-            before = (await self.member_settings(table.guild_id, user)).get(key)
-            await self.set_member_setting(table.guild_id, user, key,
-                                          [message.channel.id, message.id, version])
-        except Exception as exc:  # the store: the old one stays, nothing worse
+            settings = await self.member_settings(table.guild_id, user)
+            # Read and changed at once (no wait between): concurrent changes of the
+            # entries never lose one.
+            older = [list(entry) for entry in settings.get(key) or []]
+            settings[key] = [*older, [message.channel.id, message.id, version]]
+            await self.bot.store.set_member_setting(table.guild_id, user, key,
+                                                    settings[key])
+        except Exception as exc:  # the store: the old ones stay, nothing worse
             log.warning("could not keep the live ping of %s at table %s: %r", user,
                         table.id, exc)
             return
-        if before and before[1] != message.id:
-            await self._delete_own(int(before[0]), int(before[1]))
+        if version is not None and table.stage != PLAYING:
+            older.append(settings[key][-1])  # the game ended while it was on its way
+        await self._delete_entries(table, user, older)
 
-    async def spend_pings(self, table: Table, every: bool = False) -> None:
-        """Delete the turn pings and reminders of `table` whose turn has passed (the
-        table moved on since: its version is another), or, `every`, each member's live
-        message at the table (the game is over or was cancelled)."""
+    async def spend_pings(self, table: Table) -> None:
+        """Delete the turn pings and reminders of `table` whose turn has passed: the
+        table moved on since (its version is another), or the game is over. (A DM of
+        what happened, with no turn, stays until the next one.)"""
         for seat in table.seats:
             user = seat.user_id
             if user is None:
                 continue
-            key = live_ping_key(table.id)
             try:
-                live = (await self.member_settings(table.guild_id, user)).get(key)
-                if not live or not every and (live[2] is None or live[2] == table.version):
-                    continue
-                await self.set_member_setting(table.guild_id, user, key, None)
+                settings = await self.member_settings(table.guild_id, user)
             except Exception as exc:
-                log.warning("could not read the live ping of %s at table %s: %r", user,
-                            table.id, exc)
+                log.warning("could not read the live pings of %s: %r", user, exc)
                 continue
-            await self._delete_own(int(live[0]), int(live[1]))
+            spent = [entry for entry in settings.get(live_ping_key(table.id)) or []
+                     if entry[2] is not None
+                     and (entry[2] != table.version or table.stage != PLAYING)]
+            await self._delete_entries(table, user, spent)
+
+    async def _delete_entries(self, table: Table, user: int, entries: list[list[Any]]
+                              ) -> None:
+        """Delete the messages of `entries` (once, however many changes ask at once),
+        then drop them from the member's setting."""
+        entries = [entry for entry in entries if int(entry[1]) not in self._deleting]
+        if not entries:
+            return
+        ids = {int(entry[1]) for entry in entries}
+        self._deleting.update(ids)
+        try:
+            gone = {int(entry[1]) for entry in entries
+                    if await self._delete_own(int(entry[0]), int(entry[1]))}
+            key = live_ping_key(table.id)
+            settings = await self.member_settings(table.guild_id, user)
+            left = [entry for entry in settings.get(key) or [] if int(entry[1]) not in gone]
+            settings[key] = left  # [] is none (a new one may be added while it is stored)
+            await self.bot.store.set_member_setting(table.guild_id, user, key, left or None)
+        except Exception as exc:  # the store: deleted again at the next change (10008)
+            log.warning("could not forget the deleted pings of %s at table %s: %r", user,
+                        table.id, exc)
+        finally:
+            self._deleting.difference_update(ids)
 
     async def _delete_own(self, channel_id: int, message_id: int) -> bool:
         """Delete a message the bot sent (a spent ping, a stale copy of a table message):
@@ -155,8 +187,9 @@ class PingsRoom(Room):
         cog is the only one that changes them."""
         key = (guild_id, user_id)
         if key not in self._members:
-            self._members[key] = dict(await self.bot.store.get_member_settings(guild_id,
-                                                                               user_id))
+            stored = dict(await self.bot.store.get_member_settings(guild_id, user_id))
+            # Another task may have read (and changed) them meanwhile: the first stays.
+            return self._members.setdefault(key, stored)
         return self._members[key]
 
     async def set_member_setting(self, guild_id: int, user_id: int, key: str,

@@ -242,7 +242,7 @@ class TableMessageRoom(Room):
             user = table.seats[seat].user_id if seat is not None else None
             if user is not None and seat == table.to_act \
                     and not table.seats[seat].played_by_ai:
-                await self._ping(table, user, reminder=True,
+                await self._ping(table, user, reminder=True, version=table.version,
                                  deadline=detail.get("deadline", deadline_of(table)))
             return
         self._after_change(table, event in ("deal_finished", "game_finished"))
