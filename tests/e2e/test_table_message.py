@@ -53,8 +53,8 @@ async def test_an_hour_old_table_message_is_posted_afresh(fake: FakeDiscord,
     """https://docs.discord.com/developers/topics/opcodes-and-status-codes (30046): a
     message older than an hour takes only a few more edits. The next change after the
     hour posts a fresh table message with the current state; the old one is
-    deleted (issue 35: no stale copy stays); every change after that shows (old code: the old message is edited until
-    Discord refuses, then stays stale)."""
+    deleted (issue 35: no stale copy stays); every change after that shows (old code:
+    the old message is edited until Discord refuses, then stays stale)."""
     table, driver = await started_table(fake, bot)
     old = table.message_id
     assert old is not None
