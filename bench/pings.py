@@ -16,6 +16,8 @@ budget (REQUEST_BUDGET, default 45/s). The pings ride on the budget like every o
 request; interaction answers and panel edits are exempt and not counted.
 
     python bench/pings.py                  # 40 tables, 6 rounds
+    python bench/pings.py --gap 90         # moves 1.5 hours apart: re-posts and deletes
+    python bench/pings.py --gap 0.5        # the live pace: panels open, no pings
     python bench/pings.py --tables 100 --rounds 8
 """
 
@@ -36,7 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from bot.config import DEFAULT_REQUEST_BUDGET  # noqa: E402
 from bot.render import button_label  # noqa: E402
-from tests.e2e.driver import ButtonDriver, in_every_language  # noqa: E402
+from tests.e2e.driver import ButtonDriver, choose_ai, in_every_language  # noqa: E402
 from tests.e2e.harness import bot_running  # noqa: E402
 from tests.fake_discord import FakeDiscord, StoredMessage  # noqa: E402
 
@@ -61,9 +63,11 @@ class Seat:
         self.panel: StoredMessage | None = None
 
     def pings(self) -> list[StoredMessage]:
-        shown = [m for m in self.fake.messages(self.channel)
+        # Deleted ones too: a spent ping is deleted once its turn has passed (issue 35).
+        shown = [m for m in self.fake.messages(self.channel, deleted=True)
                  if self.mention in (m.content or "") and _hand_id(m)]
-        shown += [m for m in self.fake.dm_messages(self.name) if _hand_id(m)]
+        shown += [m for m in self.fake.dm_messages(self.name, deleted=True)
+                  if m.visible_to is None and _hand_id(m)]
         return sorted(shown, key=lambda m: m.id)
 
 
@@ -114,6 +118,8 @@ def classify(fake: FakeDiscord, since: float) -> dict[str, int]:
             kind = "channel post (pings, reminders, summaries, tables)"
         elif match and request.method == "PATCH":
             kind = "table message edit"
+        elif match and request.method == "DELETE":
+            kind = "delete (stale table copies, spent pings)"
         else:
             kind = f"{request.method} other"
         kinds[kind] = kinds.get(kind, 0) + 1
@@ -139,14 +145,14 @@ async def run(args: argparse.Namespace) -> None:
                 lobby = new.message
                 assert lobby is not None, new.callback.data
                 await fake.click_label(b, fake.message(lobby), "Join", timeout=30.0)
-                await fake.click_label(a, fake.message(lobby), "Fill with AI", timeout=30.0)
+                await choose_ai(fake, a, fake.message(lobby), "fill")
                 await fake.click_label(a, fake.message(lobby), "Start", timeout=30.0)
                 drivers.append(ButtonDriver(fake, lambda: bot, channel, seed=index))
                 seats.update({a: Seat(fake, a, channel), b: Seat(fake, b, channel)})
             since = time.monotonic()
             moves = 0
             for round_ in range(args.rounds):
-                fake.clock.advance(20 * 60)  # the panels' tokens run out
+                fake.clock.advance(args.gap * 60)  # 20: the panels' tokens run out
                 if round_ == args.rounds // 2:
                     fake.clock.advance(25 * HOUR)  # half time: every waiting human
                     await asyncio.sleep(1.0)
@@ -176,6 +182,12 @@ async def run(args: argparse.Namespace) -> None:
                   + total_pings - dm_pings) / max(all_moves, 1)
     print(f"pings, reminders and DMs per move: {ping_share:.3f} -> {ping_share * rate:.1f} "
           f"requests/s at {PAGE:,} tables")
+    per_round = counted / max(moves, 1)  # a human's move and the AIs' after it
+    hourly = per_round * PAGE / HOUR
+    print(f"counted requests per human move (with the AI moves it sets off): "
+          f"{per_round:.2f}; every {args.gap:g} min. At {PAGE:,} tables each with a human "
+          f"move an hour: {hourly:.2f} requests/s ({hourly / DEFAULT_REQUEST_BUDGET:.1%} of "
+          f"the budget)")
     per_human = ping_share * max(all_moves, 1) / max(moves, 1)
     print(f"pings, reminders and DMs per human move: {per_human:.3f}; if every move at "
           f"{PAGE:,} tables were a human's, pinged (no panel open), every {MOVE_EVERY:.0f} s: "
@@ -188,6 +200,9 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--gap", type=float, default=20.0,
+                        help="minutes between rounds (over 55: every table message is "
+                             "posted afresh and its old copy deleted; 0.5: the live pace)")
     asyncio.run(run(parser.parse_args()))
     return 0
 

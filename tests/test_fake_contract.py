@@ -31,6 +31,7 @@ from tests.fake_discord.permissions import (
     ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
     EMBED_LINKS,
+    MANAGE_MESSAGES,
     MENTION_EVERYONE,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -370,6 +371,35 @@ async def test_thread_rights_follow_the_parent(world: Any) -> None:
     assert (status, error_code(data)) == (403, 50013)
     with pytest.raises(ValueError):
         fake.set_bot_permissions(fake.thread(thread_id), deny=SEND_MESSAGES)
+
+
+async def test_deletes_as_discord_allows_them(world: Any) -> None:
+    """https://discord.com/developers/docs/resources/message#delete-message: "If operating
+    on a guild channel and trying to delete a message that was not sent by the current
+    user, this endpoint requires the MANAGE_MESSAGES permission." The bot's own messages
+    it deletes without it; another's, only with it (in a DM, never: 50003); a deleted or
+    unknown message answers 404 10008. (Five deletes: the route's bucket in a channel.)"""
+    fake, api, _ = world
+    own = await api.posted(fake.channel.id, {"content": "the table"})
+    theirs = await fake.send_user_message("alice", fake.channel, "hello")
+    await fake.set_bot_permissions(fake.channel, deny=MANAGE_MESSAGES)
+
+    def path(msg: StoredMessage) -> str:
+        return f"/channels/{msg.channel_id}/messages/{msg.id}"
+
+    status, data = await api.call("DELETE", path(theirs))
+    assert (status, error_code(data)) == (403, 50013)
+    assert not fake.message(theirs.id).deleted
+    assert (await api.call("DELETE", path(own)))[0] == 204
+    assert fake.message(own.id).deleted and fake.deletes == 1
+    status, data = await api.call("DELETE", path(own))
+    assert (status, error_code(data)) == (404, 10008)
+    await fake.set_bot_permissions(fake.channel, allow=MANAGE_MESSAGES)
+    assert (await api.call("DELETE", path(theirs)))[0] == 204
+    await fake.set_bot_permissions(fake.channel, deny=VIEW_CHANNEL)
+    other = await api.call("DELETE", path(own))
+    assert (other[0], error_code(other[1])) == (403, 50001)
+    assert fake.deletes == 2
 
 
 # ---------------------------------------------------------------- message age (contract 6)

@@ -935,6 +935,25 @@ def dm_turn_text(server: str, channel_id: int, title: str, deadline: float | Non
     return _("{line} Your time runs out {when}.").format(line=where, when=timestamp(deadline))
 
 
+def dm_timeout_text(server: str, channel_id: int, title: str, played: str,
+                    away: bool) -> str:
+    """By direct message, in place of the turn's DM: the member's time ran out and the
+    AI played `played` for them; `away`, the AI keeps their seat until they come back."""
+    line = _("⏰ Your time ran out at the {game} table in {channel} on {server}: the AI "
+             "played {action} for you.").format(game=title, channel=f"<#{channel_id}>",
+                                                server=server, action=played)
+    if not away:
+        return line
+    return _("{line} The AI plays your seat until you come back.").format(line=line)
+
+
+def dm_game_over_text(server: str, channel_id: int, title: str) -> str:
+    """By direct message, in place of the last DM of a table: its game is over (the
+    final standings follow, in the embed)."""
+    return _("The {game} game in {channel} on {server} is over.").format(
+        game=title, channel=f"<#{channel_id}>", server=server)
+
+
 def dm_failed_text() -> str:
     """Told once, privately, to a member who asked for turn pings by direct message
     when Discord would not deliver one (their direct messages are closed)."""

@@ -74,6 +74,7 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         self._background: set[asyncio.Future[None]] = set()  # stores of panels
         # (guild, user) -> the member's own settings there (the store's), as read once.
         self._members: dict[tuple[int, int], dict[str, Any]] = {}
+        self._deleting: set[int] = set()
 
     def register(self, game: str, ui: GameUI) -> None:
         """A game's cog gives its hand controls (at its own cog_load)."""

@@ -229,3 +229,4 @@ class Room:
     _held_posts: dict[int, set[int]]
     _background: set[asyncio.Future[None]]
     _members: dict[tuple[int, int], dict[str, Any]]
+    _deleting: set[int]  # the bot's messages being deleted now (pings.py)

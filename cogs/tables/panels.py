@@ -20,6 +20,7 @@ from bot.render import (
     moved_on_text,
     spectator_text,
 )
+from bot.render.text import dm_game_over_text
 from bot.tables import ActResult, Table, TableError
 from bot.tables.service import (
     FINISHED,
@@ -39,6 +40,12 @@ from cogs.tables.guards import shows_table
 from cogs.tables.views import deadline_of, final_panel, final_view, hand_panel
 
 log = logging.getLogger(__name__)
+
+# A member who acted at a table this recently (seconds) sees its next turn in their open
+# panel, followed without a click, and is not pinged. Minutes: a member who answered
+# ten minutes later may long have put their phone away (issue 35: alice got nothing
+# until the 12-hour reminder).
+ACTIVE_SECONDS = 5 * 60
 
 class PanelsRoom(Room):
     """A player's hand panel, shown, followed and confirmed."""
@@ -225,21 +232,51 @@ class PanelsRoom(Room):
         out) they are mentioned in the channel once, if the table mentions. At the end
         of the game every open panel shows the result. The player who just acted has
         had theirs in the answer."""
+        # The pings of turns passed are deleted, after (and apart from) this turn's
+        # ping or panel: a delete may wait on its route's rate limit.
+        self._in_background(self.spend_pings(table))
         if table.stage == FINISHED:
             await self._close_panels(table)
+            await self._tell_game_over(table)
             return
         seat = table.to_act
         if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:
             return
         user = table.seats[seat].user_id
-        if user is None or user == acted_by or self._followed.get(table.id) == table.version:
+        if user is None or self._followed.get(table.id) == table.version:
             return
-        self._followed[table.id] = table.version  # this turn is followed once
-        if await self._edit_panel(table, seat, user):
-            return
+        version = self._followed[table.id] = table.version  # this turn is followed once
+        if user == acted_by:
+            return  # their answer shows them the turn (a change told late changes nothing)
+        edited = await self._edit_panel(table, seat, user)
+        if edited and self._active(table, user):
+            return  # they played here minutes ago, and their panel shows the turn
         if not table.switch("mentions"):
             return
-        await self._ping(table, user, deadline=deadline_of(table))
+        # Discord notifies of new messages, never of edits
+        # (https://discord.com/developers/docs/resources/message#edit-message fires a
+        # Message Update, no notification): a member who may have gone is pinged.
+        await self._ping(table, user, deadline=deadline_of(table), version=version)
+
+    def _active(self, table: Table, user: int) -> bool:
+        """Whether `user` acted at `table` (a click on their panel: a move, a hint, the
+        table) in the last ACTIVE_SECONDS, by Discord's clock: their open panel then
+        shows them the turn, and they are not pinged. Longer ago they may have gone,
+        and an edit alone would not reach them."""
+        panel = self._panel_of(table, user)
+        return panel is not None and self.clock.time() - panel.since <= ACTIVE_SECONDS
+
+    async def _tell_game_over(self, table: Table) -> None:
+        """The game is over: each member who reads by DM gets the final standings there,
+        in place of their last DM of the table."""
+        title = table.kind.words.title(table.rules)
+        def render(server: str) -> tuple[str, discord.Embed | None]:
+            return (dm_game_over_text(server, table.channel_id, title),
+                    to_embed(final_panel(table)))
+
+        for seat in table.seats:
+            if seat.user_id is not None:
+                await self.tell_by_dm(table, seat.user_id, render)
 
 
     async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -23,25 +24,36 @@ from bot.render.text import (
 )
 from bot.tables import Table
 from bot.tables.names import safe_markdown
+from bot.tables.service import PLAYING
 from cogs.tables.common import LET_GO, Room
 from cogs.tables.views import ping_view
 
 log = logging.getLogger(__name__)
 
+
+def live_ping_key(table_id: int) -> str:
+    """The member setting that holds a member's live turn message at a table."""
+    return f"live_ping_{table_id}"
+
+
 class PingsRoom(Room):
     """Turn pings and reminders, in the channel or by DM."""
 
     async def _ping(self, table: Table, user: int, *, reminder: bool = False,
-                    deadline: float | None = None) -> None:
+                    deadline: float | None = None, version: int | None = None) -> None:
         """Tell `user` it is their turn (or, `reminder`, that its time runs out at
         `deadline`): a new message, since Discord notifies of new messages and never of
         edits, with their hand's button and a link to the table. By direct message if
         they chose so in this server (/notify), else in the table's channel, naming
         them alone. A ping that cannot be sent (the channel is gone, or the bot is
         stopping and its connection closed) is let go."""
-        if await self._wants_dm(table.guild_id, user) \
-                and await self._ping_by_dm(table, user, reminder, deadline):
-            return
+        if version is None:  # the turn it announces (the table may move meanwhile)
+            version = table.version
+        if await self._wants_dm(table.guild_id, user):
+            sent = await self._ping_by_dm(table, user, reminder, deadline)
+            if sent is not None:
+                await self._live_ping_sent(table, user, sent, version)
+                return
         title = table.kind.words.title(table.rules)
         with await self.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
@@ -49,8 +61,124 @@ class PingsRoom(Room):
                 line = reminder_text(turn_mention(user, title), deadline)
             view = ping_view(table)
         with contextlib.suppress(*LET_GO):
-            await self.bot.get_partial_messageable(table.channel_id).send(
+            message = await self.bot.get_partial_messageable(table.channel_id).send(
                 line, view=view, allowed_mentions=pinging_user(user))
+            await self._live_ping_sent(table, user, message, version)
+
+    # ------------------------------------------------------------- one live ping
+    # Each member has at most one live turn message per table, in the channel or by DM
+    # (a turn ping, a reminder, what the AI did for them, the game's end): the next one
+    # takes the place of the last, which is deleted, and a turn ping or reminder is
+    # deleted once its turn has passed, so that no stale countdown, button or link
+    # stays behind. A bot may delete its own messages without Manage Messages
+    # (https://discord.com/developers/docs/resources/message#delete-message: Manage
+    # Messages is needed only "to delete a message that was not sent by the current
+    # user"). The messages are a member setting (live_ping_key), so a restart still
+    # deletes them: entries [channel id, message id, the table's version whose turn it
+    # announced, or None for a message that stays until the next one], the last one
+    # live, the ones before it still to delete. An entry goes only once its message is
+    # deleted: a delete cut short (a stop, a crash) is made by the next change.
+
+    async def _live_ping_sent(self, table: Table, user: int, message: discord.Message,
+                              version: int | None) -> None:
+        """`message` is now `user`'s live message at `table`: the ones before are
+        deleted."""
+        key = live_ping_key(table.id)
+        try:
+            settings = await self.member_settings(table.guild_id, user)
+            # Read and changed at once (no wait between): concurrent changes of the
+            # entries never lose one.
+            older = [list(entry) for entry in settings.get(key) or []]
+            settings[key] = [*older, [message.channel.id, message.id, version]]
+            await self.bot.store.set_member_setting(table.guild_id, user, key,
+                                                    settings[key])
+        except Exception as exc:  # the store: the old ones stay, nothing worse
+            log.warning("could not keep the live ping of %s at table %s: %r", user,
+                        table.id, exc)
+            return
+        if version is not None and table.stage != PLAYING:
+            older.append(settings[key][-1])  # the game ended while it was on its way
+        await self._delete_entries(table, user, older)
+
+    async def spend_pings(self, table: Table) -> None:
+        """Delete the turn pings and reminders of `table` whose turn has passed: the
+        table moved on since (its version is another), or the game is over. (A DM of
+        what happened, with no turn, stays until the next one.)"""
+        for seat in table.seats:
+            user = seat.user_id
+            if user is None:
+                continue
+            try:
+                settings = await self.member_settings(table.guild_id, user)
+            except Exception as exc:
+                log.warning("could not read the live pings of %s: %r", user, exc)
+                continue
+            spent = [entry for entry in settings.get(live_ping_key(table.id)) or []
+                     if entry[2] is not None
+                     and (entry[2] != table.version or table.stage != PLAYING)]
+            await self._delete_entries(table, user, spent)
+
+    async def _delete_entries(self, table: Table, user: int, entries: list[list[Any]]
+                              ) -> None:
+        """Delete the messages of `entries` (once, however many changes ask at once),
+        then drop them from the member's setting."""
+        entries = [entry for entry in entries if int(entry[1]) not in self._deleting]
+        if not entries:
+            return
+        ids = {int(entry[1]) for entry in entries}
+        self._deleting.update(ids)
+        try:
+            gone = {int(entry[1]) for entry in entries
+                    if await self._delete_own(int(entry[0]), int(entry[1]))}
+            key = live_ping_key(table.id)
+            settings = await self.member_settings(table.guild_id, user)
+            left = [entry for entry in settings.get(key) or [] if int(entry[1]) not in gone]
+            settings[key] = left  # [] is none (a new one may be added while it is stored)
+            await self.bot.store.set_member_setting(table.guild_id, user, key, left or None)
+        except Exception as exc:  # the store: deleted again at the next change (10008)
+            log.warning("could not forget the deleted pings of %s at table %s: %r", user,
+                        table.id, exc)
+        finally:
+            self._deleting.difference_update(ids)
+
+    async def _delete_own(self, channel_id: int, message_id: int) -> bool:
+        """Delete a message the bot sent (a spent ping, a stale copy of a table message):
+        True if it is gone (already deleted too: 10008 Unknown Message). A refusal (the
+        bot no longer sees the channel, the connection) is let go: it was cosmetic."""
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(
+            message_id)
+        try:
+            await message.delete()
+        except discord.NotFound:
+            return True
+        except LET_GO as exc:
+            log.info("could not delete message %s: %r", message_id, exc)
+            return False
+        return True
+
+    async def tell_by_dm(self, table: Table, user: int,
+                         render: Callable[[str], tuple[str, discord.Embed | None]]
+                         ) -> None:
+        """For a member who takes their turn pings by DM: `render(server)`'s text and
+        embed (in their language) in place of their live DM of `table`: what the AI did
+        for them, how the game ended. Nothing for a member who reads in the channel."""
+        if not await self._wants_dm(table.guild_id, user):
+            return
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        with await self._dm_language(table.guild_id, user):
+            content, embed = render(server)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=user))
+            message = await channel.send(content, allowed_mentions=no_mentions(),
+                                         **({"embed": embed} if embed is not None else {}))
+        except discord.Forbidden as exc:
+            await self._dm_refused(table.guild_id, user, exc)
+            return
+        except LET_GO as exc:
+            log.info("a DM to %s failed (%r)", user, exc)
+            return
+        await self._live_ping_sent(table, user, message, None)
 
     # ------------------------------------------------------------- turn pings by DM
 
@@ -59,8 +187,9 @@ class PingsRoom(Room):
         cog is the only one that changes them."""
         key = (guild_id, user_id)
         if key not in self._members:
-            self._members[key] = dict(await self.bot.store.get_member_settings(guild_id,
-                                                                               user_id))
+            stored = dict(await self.bot.store.get_member_settings(guild_id, user_id))
+            # Another task may have read (and changed) them meanwhile: the first stays.
+            return self._members.setdefault(key, stored)
         return self._members[key]
 
     async def set_member_setting(self, guild_id: int, user_id: int, key: str,
@@ -84,9 +213,9 @@ class PingsRoom(Room):
         return settings.get("turn_pings") == "dm"
 
     async def _ping_by_dm(self, table: Table, user: int, reminder: bool,
-                          deadline: float | None) -> bool:
+                          deadline: float | None) -> discord.Message | None:
         """The turn ping by direct message: the server, channel and game named, with the
-        hand's button and the link. False if it was not delivered (the caller pings in
+        hand's button and the link. None if it was not delivered (the caller pings in
         the channel instead)."""
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
@@ -97,15 +226,13 @@ class PingsRoom(Room):
         try:
             # discord.py keeps the DM channel once opened: one request a member.
             channel = await self.bot.create_dm(discord.Object(id=user))
-            await channel.send(text, view=view,
-                               allowed_mentions=no_mentions())
+            return await channel.send(text, view=view, allowed_mentions=no_mentions())
         except discord.Forbidden as exc:
             await self._dm_refused(table.guild_id, user, exc)
-            return False
+            return None
         except LET_GO as exc:
             log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
-            return False
-        return True
+            return None
 
     async def _dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
         """The words of a DM to `user`: their own language, as their Discord gave it when

@@ -4,6 +4,7 @@ fresh table message, a claim, a timeout."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 
@@ -17,7 +18,7 @@ from bot.render import (
     seat_names,
     timeout_text,
 )
-from bot.render.text import game_over_players_text, timeout_seat_text
+from bot.render.text import dm_timeout_text, game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
 from bot.tables.names import safe_markdown
@@ -184,6 +185,7 @@ class PostsRoom(Room):
             else:
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
+            await self._tell_timeout(table, seat, row.params)
         else:
             log.error("unknown post %r of table %s", row.kind, table.id)
             return None
@@ -222,7 +224,21 @@ class PostsRoom(Room):
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
         if not shows_summary:  # an earlier hand's summary keeps its buttons
-            await self._retire_table_message(table, old)
+            # The hand's table message, too old to show the summary: a stale copy.
+            await self._drop_table_copy(table, old)
         return message.id
 
+    async def _tell_timeout(self, table: Table, seat: int, params: dict[str, Any]) -> None:
+        """A member who reads by DM is told there that the AI played their turn (and,
+        `away`, took their seat), in place of the turn's DM."""
+        user = table.seats[seat].user_id
+        if user is None:
+            return
+        title = table.kind.words.title(table.rules)
 
+        def render(server: str) -> tuple[str, discord.Embed | None]:
+            played = table.kind.words.describe_action(params["action"])
+            return dm_timeout_text(server, table.channel_id, title, played,
+                                   bool(params.get("away"))), None
+
+        await self.tell_by_dm(table, user, render)

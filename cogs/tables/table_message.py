@@ -202,7 +202,7 @@ class TableMessageRoom(Room):
     async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
                                   ) -> discord.Message:
         """A new table message at the bottom of the channel (for the next hand, or in
-        place of one too old to edit or deleted); the old one loses its buttons."""
+        place of one too old to edit or deleted); the old one, `retire`, is deleted."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
         embed, view, drawing = self._table_message_parts(table)
@@ -224,8 +224,19 @@ class TableMessageRoom(Room):
         if to_embed(table_panel(table)).to_dict() != shown:
             self.request_refresh(table)  # the table moved while the post was made
         if retire and old is not None and old != message.id:
-            await self._retire_table_message(table, old)
+            await self._drop_table_copy(table, old)
         return message
+
+    async def _drop_table_copy(self, table: Table, message_id: int | None) -> None:
+        """An older copy of the table message (too old to edit: a fresh one is posted
+        below) is deleted, so the channel holds one live table and nothing stale with
+        buttons or a countdown: the bot's own message, which it may delete without
+        Manage Messages (cogs/tables/pings.py, _delete_own). Where Discord refuses it,
+        it loses its buttons, as before."""
+        if message_id is None:
+            return
+        if not await self._delete_own(table.channel_id, message_id):
+            await self._retire_table_message(table, message_id)
 
     async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
         """Take the buttons off a table message that no longer is the live one (at the
@@ -257,7 +268,7 @@ class TableMessageRoom(Room):
             user = table.seats[seat].user_id if seat is not None else None
             if user is not None and seat == table.to_act \
                     and not table.seats[seat].played_by_ai:
-                await self._ping(table, user, reminder=True,
+                await self._ping(table, user, reminder=True, version=table.version,
                                  deadline=detail.get("deadline", deadline_of(table)))
             return
         if event == "timed_out":  # told by its timeout post (a DM is another listener's)

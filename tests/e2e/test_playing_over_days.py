@@ -59,13 +59,15 @@ class Days:
         self.channel = fake._channel(channel)
 
     def channel_pings(self, name: str) -> list[StoredMessage]:
-        """The channel's messages that name `name` and carry their hand's button."""
+        """The channel's messages that name `name` and carry their hand's button (the
+        ones deleted since their turn passed too: every ping ever sent)."""
         mention = f"<@{self.fake.user(name).id}>"
-        return [m for m in self.fake.messages(self.channel)
+        return [m for m in self.fake.messages(self.channel, deleted=True)
                 if mention in (m.content or "") and _hand_button(m) is not None]
 
     def dm_pings(self, name: str) -> list[StoredMessage]:
-        return [m for m in self.fake.dm_messages(name) if _hand_button(m) is not None]
+        return [m for m in self.fake.dm_messages(name, deleted=True)
+                if _hand_button(m) is not None]
 
     def pings(self, name: str) -> list[StoredMessage]:
         return sorted(self.channel_pings(name) + self.dm_pings(name), key=lambda m: m.id)

@@ -52,9 +52,9 @@ async def test_an_hour_old_table_message_is_posted_afresh(fake: FakeDiscord,
                                                           bot: AmerikanerBot) -> None:
     """https://docs.discord.com/developers/topics/opcodes-and-status-codes (30046): a
     message older than an hour takes only a few more edits. The next change after the
-    hour posts a fresh table message with the current state; the old one loses its
-    buttons; every change after that shows (old code: the old message is edited until
-    Discord refuses, then stays stale)."""
+    hour posts a fresh table message with the current state; the old one is
+    deleted (issue 35: no stale copy stays); every change after that shows (old code:
+    the old message is edited until Discord refuses, then stays stale)."""
     table, driver = await started_table(fake, bot)
     old = table.message_id
     assert old is not None
@@ -66,10 +66,12 @@ async def test_an_hour_old_table_message_is_posted_afresh(fake: FakeDiscord,
     fresh = fake.message(table.message_id)
     assert table_message(fake).id == fresh.id  # the live one, below the old one
     assert fresh.id > old
-    # The old one loses its buttons after the fresh one is shown (its own edit, at the
-    # bot's pace): waited for, not raced.
-    await fake.wait_until(lambda: not fake.message(old).components, 10,
-                          "the old table message to lose its buttons")
+    # The old one is deleted after the fresh one is shown (its own request, at the
+    # bot's pace): waited for, not raced. The bot's own message: no Manage Messages
+    # needed (https://discord.com/developers/docs/resources/message#delete-message).
+    await fake.wait_until(lambda: fake.message(old).deleted, 10,
+                          "the old table message to be deleted")
+    assert [m.id for m in fake.messages() if m.embeds] == [fresh.id]
     assert not refused(fake, 30046)
 
 
@@ -94,8 +96,8 @@ async def test_a_lobby_that_waited_an_hour_is_posted_afresh(fake: FakeDiscord,
     await settle(fake, table)
     assert [seat.name for seat in table.seats] == ["alice", "bob", "carol", "dave"]
     assert table_message(fake).id == table.message_id != old
-    await fake.wait_until(lambda: not fake.message(old).components, 10,
-                          "the old lobby to lose its buttons")
+    await fake.wait_until(lambda: fake.message(old).deleted, 10,
+                          "the old lobby to be deleted")
     assert not refused(fake, 30046)
 
 

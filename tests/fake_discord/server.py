@@ -60,6 +60,7 @@ from .models import (
 from .permissions import (
     ATTACH_FILES,
     EMBED_LINKS,
+    MANAGE_MESSAGES,
     MENTION_EVERYONE,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
@@ -344,6 +345,8 @@ class FakeDiscord(Lifecycle):
         self.old_message_edits = 3
         # Users whose direct messages from the bot are closed (close_dms).
         self.closed_dms: set[int] = set()
+        #: messages the bot deleted (DELETE of a channel message that Discord took)
+        self.deletes = 0
         self.record_gateway = record_gateway
         self.rate_limiter: RateLimiter | None = None
         if rule(rate_limits) or rate_limit_rules:
@@ -537,14 +540,19 @@ class FakeDiscord(Lifecycle):
         mid = message_id.id if isinstance(message_id, StoredMessage) else message_id
         return self._messages[mid]
 
-    def all_messages(self, channel: ChannelRef = None) -> list[StoredMessage]:
-        """Every live message in the channel, ephemeral ones included, oldest first."""
+    def all_messages(self, channel: ChannelRef = None, *, deleted: bool = False
+                     ) -> list[StoredMessage]:
+        """Every live message in the channel, ephemeral ones included, oldest first
+        (`deleted`: the deleted ones too, as they were last)."""
         cid = self._channel(channel).id
-        return [m for m in self._messages.values() if m.channel_id == cid and not m.deleted]
+        return [m for m in self._messages.values() if m.channel_id == cid
+                and (deleted or not m.deleted)]
 
-    def messages(self, channel: ChannelRef = None) -> list[StoredMessage]:
-        """Public (non-ephemeral) live messages in the channel, oldest first."""
-        return [m for m in self.all_messages(channel) if m.visible_to is None]
+    def messages(self, channel: ChannelRef = None, *, deleted: bool = False
+                 ) -> list[StoredMessage]:
+        """Public (non-ephemeral) live messages in the channel, oldest first (`deleted`:
+        the deleted ones too)."""
+        return [m for m in self.all_messages(channel, deleted=deleted) if m.visible_to is None]
 
     def visible_messages(self, user: UserRef, channel: ChannelRef = None) -> list[StoredMessage]:
         """What ``user`` sees in the channel: public messages plus their ephemeral ones."""
@@ -581,12 +589,13 @@ class FakeDiscord(Lifecycle):
         else:
             self.closed_dms.discard(uid)
 
-    def dm_messages(self, user: UserRef) -> list[StoredMessage]:
+    def dm_messages(self, user: UserRef, *, deleted: bool = False) -> list[StoredMessage]:
+        """The bot's direct messages to ``user`` (`deleted`: the deleted ones too)."""
         uid = self.user(user).id
         return [
             m
             for m in self._messages.values()
-            if not m.deleted
+            if (deleted or not m.deleted)
             and (ch := self.channels.get(m.channel_id)) is not None
             and ch.type == 1
             and ch.recipient is not None
@@ -1959,10 +1968,23 @@ class FakeDiscord(Lifecycle):
         return json_response(msg.to_payload())
 
     async def _delete_message(self, ctx: _Ctx) -> web.Response:
-        self._need_access(self._need_channel(ctx.int_group(1)))
+        # https://discord.com/developers/docs/resources/message#delete-message: "If
+        # operating on a guild channel and trying to delete a message that was not sent
+        # by the current user, this endpoint requires the MANAGE_MESSAGES permission."
+        # Its own messages the bot may always delete (with View Channel); another's in a
+        # DM never (50003 "Cannot execute action on a DM channel",
+        # https://discord.com/developers/docs/topics/opcodes-and-status-codes#json).
+        # A deleted or unknown message: 404 10008 "Unknown Message" (_need_message).
+        channel = self._need_channel(ctx.int_group(1))
+        self._need_access(channel)
         msg = self._need_message(ctx.int_group(1), ctx.int_group(2))
         if msg.visible_to is not None:
             raise HTTPError(404, 10008, "Unknown Message")
+        if int(msg.author["id"]) != self.bot_user.id:
+            if channel.guild_id is None:
+                raise HTTPError(403, 50003, "Cannot execute action on a DM channel")
+            self._need_access(channel, MANAGE_MESSAGES)
+        self.deletes += 1
         self._mark_deleted(msg)
         await self._announce_delete(msg)
         return web.Response(status=204)
