@@ -1001,3 +1001,34 @@ def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: 
 def lobby_turn_text() -> str:
     """The games list: a table still in its lobby (no turn yet)."""
     return _("in the lobby")
+
+
+# A recap's line is kept this short (characters): it sits above the hand on a phone.
+SINCE_LINE_LIMIT = 300
+
+
+def since_lines(played: Sequence[tuple[str, str]], more: bool, deal_ended: int | None,
+                deal_result: str | None, to_act: str | None, yours: bool) -> list[str]:
+    """What happened at a table since a member's last move, above their hand panel: at
+    most three short lines. `played`: (who, what) of the latest actions, each worded by
+    the game from the public record (describe_action); `more`: earlier ones left out;
+    `deal_ended`/`deal_result`: the number (from 0) of the last deal that ended since,
+    and the member's result in it in the game's words; `to_act`: whose turn (`yours`:
+    the member's own)."""
+    moves = "; ".join(_("{name}: {action}").format(name=name, action=action)
+                      for name, action in played)
+    if more:
+        moves = "… " + moves
+    lines = [shorten(_("Since your last move: {moves}").format(moves=moves),
+                     SINCE_LINE_LIMIT)]
+    if deal_ended is not None:
+        line = (_("Hand {number} is over: {result}").format(number=deal_ended + 1,
+                                                            result=deal_result)
+                if deal_result else _("Hand {number} is over.").format(number=deal_ended + 1))
+        lines.append(shorten(line, SINCE_LINE_LIMIT))
+    if yours:
+        lines.append(_("Now it is your turn."))
+    elif to_act is not None:
+        lines.append(shorten(_("Now it is {name}'s turn.").format(name=to_act),
+                             SINCE_LINE_LIMIT))
+    return lines[:3]

@@ -63,6 +63,9 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         # table -> the state version whose turn was last followed (a panel edited or the
         # player mentioned): each turn once.
         self._followed: dict[int, int] = {}
+        # (table, user) -> the state version of the hand panel the user last opened:
+        # its "While you were away" lines are not told again (panels.py, _recap).
+        self._seen: dict[tuple[int, int], int] = {}
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
         # table -> its last table message, which now shows a hand's summary (quiet
         # channels): the next table message leaves its buttons be.

@@ -223,6 +223,7 @@ class Room:
     _uis: dict[str, GameUI]
     _panels: dict[tuple[int, int], OpenPanel]
     _followed: dict[int, int]
+    _seen: dict[tuple[int, int], int]
     _languages: dict[int, str]
     _summarised: dict[int, int]
     _message_locks: dict[int, asyncio.Lock]

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord import PANEL_TOKEN_SECONDS
+from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import (
     button_label,
@@ -18,6 +19,8 @@ from bot.render import (
     game_over_text,
     hint_text,
     moved_on_text,
+    seat_names,
+    since_lines,
     spectator_text,
 )
 from bot.render.text import dm_game_over_text
@@ -26,6 +29,7 @@ from bot.tables.service import (
     FINISHED,
     PLAYING,
 )
+from bot.tables.since import since_last_move
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
@@ -137,7 +141,11 @@ class PanelsRoom(Room):
         components = self.hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
         note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
-        said = {"content": note} if note is not None else {}
+        # What happened since their last move comes first (issue 35: "While you were
+        # away"); read before _remember_panel marks this state seen.
+        lines = [*await self._recap(table, seat, interaction.user.id),
+                 *([note] if note is not None else [])]
+        said = {"content": "\n".join(lines)} if lines else {}
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components, **said)
             self._remember_panel(table, interaction)
@@ -145,6 +153,38 @@ class PanelsRoom(Room):
             sent = await interaction.response.send_message(embed=embed, view=components,
                                                            ephemeral=True, **said)
             self._remember_panel(table, interaction, sent.message_id)
+
+    async def _recap(self, table: Table, seat: int, user: int) -> list[str]:
+        """At most three lines of what happened at `table` since `user`'s last move
+        there, or since the panel they last opened (bot/tables/since.py says what
+        counts as away); none if nobody else acted since. Worded from the public record
+        only (the game's describe_action words an action as everyone saw it: an
+        exchange by its count, never its cards). A recap that cannot be read (the
+        store, a record the game refuses) is left out: the hand matters more."""
+        seen = self._seen.get((table.id, user), 0)
+        if table.game is None or table.version <= seen:
+            return []
+        try:
+            record = await self.bot.store.load_record(
+                table.id, record_format=table.kind.record_format)
+            since = since_last_move(record.get("hands", ()), seat, seen)
+            if since is None:
+                return []
+            words, names = table.kind.words, seat_names(table.seats)
+            played = [(names[int(action["seat"])], words.describe_action(action))
+                      for action in since.actions]
+            result = None
+            if since.deal_ended is not None:
+                with contextlib.suppress(GameError):
+                    result = words.deal_score_text(
+                        table.kind.deal_score(table.game, since.deal_ended, seat))
+            to_act = table.to_act
+            return since_lines(played, since.more, since.deal_ended, result,
+                               names[to_act] if to_act is not None else None,
+                               to_act == seat)
+        except Exception as exc:
+            log.warning("no recap for %s at table %s: %r", user, table.id, exc)
+            return []
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is
@@ -176,6 +216,7 @@ class PanelsRoom(Room):
                           discord.utils.snowflake_time(interaction.id).timestamp(),
                           message_id)
         key = (table.id, interaction.user.id)
+        self._seen[key] = table.version  # what this panel shows is told: no recap of it
         older = self._panel_of(table, interaction.user.id)
         self._panels[key] = panel
         self._in_background(self._store_panel(key, panel))

@@ -1,0 +1,51 @@
+"""What happened at a table since a member's last move ("While you were away", issue
+35 part 4), read from the game's record: pure, and it knows no game (the record's
+actions carry their seat; a game words them itself, GameWords.describe_action).
+
+Absence, as chosen here, is stateless where it can be: the actions after the member's
+own last action at the table (the record holds who played what), or after the last
+panel they opened, whichever is later (the caller remembers that one, in memory: after
+a restart a member may read the recap once more). Nothing is shown unless someone else
+acted since, so a member who just moved, or who already saw the panel, reads nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# The recap names at most this many of the latest actions (one short line on a phone);
+# more are told as "…" before them.
+RECAP_ACTIONS = 6
+
+
+@dataclass(frozen=True)
+class Since:
+    """The actions since the member's last move (the latest RECAP_ACTIONS of them, as
+    the record stores them), whether earlier ones were left out, and the index of the
+    last deal that ended meanwhile (None: none did)."""
+
+    actions: tuple[Mapping[str, Any], ...]
+    more: bool
+    deal_ended: int | None
+
+
+def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
+                    seen: int = 0) -> Since | None:
+    """What the record's `hands` (each with its ordered "actions") hold after `seat`'s
+    last action and after the first `seen` actions of the game (the version of the
+    panel the member last saw); None when no other seat acted since."""
+    flat = [(index, action) for index, hand in enumerate(hands)
+            for action in hand.get("actions", ())]
+    start = seen
+    for position, (_, action) in enumerate(flat):
+        if action.get("seat") == seat:
+            start = max(start, position + 1)
+    after = flat[start:]
+    if not any(action.get("seat") != seat for _, action in after):
+        return None
+    first_deal = after[0][0]
+    # A deal ended meanwhile when a later one began (the last deal may be running).
+    ended = [index for index in range(first_deal, len(hands) - 1)]
+    return Since(tuple(action for _, action in after[-RECAP_ACTIONS:]),
+                 len(after) > RECAP_ACTIONS, ended[-1] if ended else None)
