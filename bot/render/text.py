@@ -1011,21 +1011,24 @@ def since_lines(played: Sequence[tuple[str, str]], more: bool, deal_ended: int |
                 deal_result: str | None, to_act: str | None, yours: bool) -> list[str]:
     """What happened at a table since a member's last move, above their hand panel: at
     most three short lines. `played`: (who, what) of the latest actions, each worded by
-    the game from the public record (describe_action); `more`: earlier ones left out;
-    `deal_ended`/`deal_result`: the number (from 0) of the last deal that ended since,
-    and the member's result in it in the game's words; `to_act`: whose turn (`yours`:
-    the member's own)."""
+    the game from the public record (describe_action), of the running deal only if one
+    ended (perhaps none); `more`: earlier ones left out; `deal_ended`/`deal_result`: the
+    number (from 0) of the last deal that ended since, and the member's result in it in
+    the game's words; `to_act`: whose turn (`yours`: the member's own)."""
     moves = "; ".join(_("{name}: {action}").format(name=name, action=action)
                       for name, action in played)
     if more:
         moves = "… " + moves
-    lines = [shorten(_("Since your last move: {moves}").format(moves=moves),
-                     SINCE_LINE_LIMIT)]
-    if deal_ended is not None:
+    lines: list[str] = []
+    if deal_ended is not None:  # first: the plays named are the next deal's
         line = (_("Hand {number} is over: {result}").format(number=deal_ended + 1,
                                                             result=deal_result)
                 if deal_result else _("Hand {number} is over.").format(number=deal_ended + 1))
         lines.append(shorten(line, SINCE_LINE_LIMIT))
+    if played:
+        head = (_("Since then: {moves}") if deal_ended is not None
+                else _("Since your last move: {moves}"))
+        lines.append(shorten(head.format(moves=moves), SINCE_LINE_LIMIT))
     if yours:
         lines.append(_("Now it is your turn."))
     elif to_act is not None:

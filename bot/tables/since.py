@@ -22,8 +22,9 @@ RECAP_ACTIONS = 6
 @dataclass(frozen=True)
 class Since:
     """The actions since the member's last move (the latest RECAP_ACTIONS of them, as
-    the record stores them), whether earlier ones were left out, and the index of the
-    last deal that ended meanwhile (None: none did)."""
+    the record stores them; of the running deal only, if one ended meanwhile), whether
+    earlier ones were left out, and the index of the last deal that ended meanwhile
+    (None: none did)."""
 
     actions: tuple[Mapping[str, Any], ...]
     more: bool
@@ -44,8 +45,11 @@ def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
     after = flat[start:]
     if not any(action.get("seat") != seat for _, action in after):
         return None
-    first_deal = after[0][0]
     # A deal ended meanwhile when a later one began (the last deal may be running).
-    ended = [index for index in range(first_deal, len(hands) - 1)]
+    ended = len(hands) - 2 if after[0][0] < len(hands) - 1 else None
+    if ended is not None:
+        # Its result is told; the plays named are the running deal's only (perhaps
+        # none yet): a card played in an earlier deal may be in someone's hand now.
+        after = [(index, action) for index, action in after if index == len(hands) - 1]
     return Since(tuple(action for _, action in after[-RECAP_ACTIONS:]),
-                 len(after) > RECAP_ACTIONS, ended[-1] if ended else None)
+                 len(after) > RECAP_ACTIONS, ended)
