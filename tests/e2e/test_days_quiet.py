@@ -165,7 +165,7 @@ async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: P
         fake.close_dms("alice")
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 3, "preset": "amerikaner", "target": 20,
-                                "turn_timer": 1440})
+                                "turn_timer": "1440"})
         lobby = new.message
         assert lobby is not None
         await fake.click_label("bob", fake.message(lobby), "Join")

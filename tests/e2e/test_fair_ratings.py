@@ -14,7 +14,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.tables.rating_book import month_of
 from bot.tables.ratings import MODEL
-from bot.tables.service import Table, cover_level
+from bot.tables.service import PAUSE_ABSENT, Table, cover_level
 from tests.e2e.driver import LeakChecker, choose_ai
 from tests.fake_discord import FakeDiscord
 
@@ -58,19 +58,28 @@ async def _rating(bot: AmerikanerBot, fake: FakeDiscord, table: Table, name: str
     return state.ratings.get(user)
 
 
-async def _play_out(fake: FakeDiscord, table: Table, what: str) -> None:
-    """Let the turn clock run (a minute at a time) until the game is over."""
+async def _play_out(fake: FakeDiscord, bot: AmerikanerBot, table: Table, what: str
+                    ) -> None:
+    """Let the turn clock run (a minute at a time) until the game is over. A table whose
+    humans are all away pauses (issue 35: no AI-only finish), which alone stops a farm;
+    these tests lift that pause by hand so that the cover plays whole games: the worst
+    case the rating rules must hold against."""
     for _ in range(200):
         if table.stage != "playing":
             return
-        await fake.wait_until(lambda: table.stage != "playing" or fake.clock.sleepers >= 1,
+        if PAUSE_ABSENT in table.paused:
+            await bot.tables.resume(table.id, PAUSE_ABSENT)
+        await fake.wait_until(lambda: table.stage != "playing" or bool(table.paused)
+                              or fake.clock.sleepers >= 1,
                               timeout=30, what="the turn's clock or the AI")
         fake.clock.advance(MINUTE)
         await fake.wait_until(lambda: table.stage != "playing" or table.to_act is None
+                              or bool(table.paused)
                               or table.seats[table.to_act].user_id is None
                               or table.seats[table.to_act].away
                               or fake.clock.sleepers >= 1, timeout=30, what=what)
-    await fake.wait_until(lambda: table.stage != "playing", timeout=60, what=what)
+    await fake.wait_until(lambda: table.stage != "playing", timeout=60,
+                          what=f"{what} ({table.paused}, {table.version}, {table.meta}, {table.to_act}, {fake.clock.sleepers}, {bot.tables._timers}, {table.turn_deadline}, {fake.clock.time()})")
 
 
 def _no_higher(row: Any) -> None:
@@ -86,8 +95,8 @@ async def test_the_afk_farm_earns_nothing(fake: FakeDiscord, bot: AmerikanerBot)
     than where it started, with no deal counted as hers (today's code rated the strong
     AI's wins as hers and put her at the top of the board)."""
     table = await _open(fake, bot, "american", ["alice"],
-                        {"turn_timer": 1, "on_timeout": "seat", "target": 2}, ["easy"])
-    await _play_out(fake, table, "the AI to play alice's game")
+                        {"turn_timer": "1", "on_timeout": "seat", "target": 2}, ["easy"])
+    await _play_out(fake, bot, table, "the AI to play alice's game")
     assert table.stage == "finished"
     assert table.seats[0].away and table.seats[0].ai_level == cover_level(table.kind)
     _no_higher(await _rating(bot, fake, table, "alice"))
@@ -104,10 +113,10 @@ async def test_an_honest_away_and_a_timed_out_member_end_alike(
     """bob says `/away` at once; alice lets her time run out: the same cover plays for
     both, neither rating rises, neither counts a deal as played."""
     table = await _open(fake, bot, "american", ["alice", "bob"],
-                        {"turn_timer": 1, "on_timeout": "seat"}, ["easy"])
+                        {"turn_timer": "1", "on_timeout": "seat"}, ["easy"])
     away = await fake.slash("bob", None, "american away")
     assert away.callback.ephemeral
-    await _play_out(fake, table, "the AI to play alice's and bob's game")
+    await _play_out(fake, bot, table, "the AI to play alice's and bob's game")
     assert [seat.ai_level for seat in table.seats[:2]] == [cover_level(table.kind)] * 2
     _no_higher(await _rating(bot, fake, table, "alice"))
     _no_higher(await _rating(bot, fake, table, "bob"))
@@ -118,7 +127,7 @@ async def test_back_then_away_covers_with_the_tables_level(
     """alice's time runs out (the AI takes her seat), she comes back, then goes away:
     she is covered by the level any `/away` gets (bob's), not the timeout's kept."""
     table = await _open(fake, bot, "amerikaner", ["alice", "bob"],
-                        {"turn_timer": 1, "on_timeout": "seat"}, ["easy"])
+                        {"turn_timer": "1", "on_timeout": "seat"}, ["easy"])
     await fake.wait_until(lambda: table.to_act is not None
                           and table.seats[table.to_act].user_id is not None
                           and fake.clock.sleepers >= 1, timeout=30, what="a member's turn")

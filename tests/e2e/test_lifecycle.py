@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.tables.service import CANCELLED, PAUSE_CHANNEL, PAUSE_GUILD, Table
+from bot.tables.service import CANCELLED, PAUSE_ABSENT, PAUSE_CHANNEL, PAUSE_GUILD, Table
 from tests.e2e.driver import check_finished_game, choose_ai, wait_game_over
 from tests.fake_discord import SEND_MESSAGES, FakeDiscord
 from tests.fake_discord.permissions import Overwrite
@@ -50,6 +50,10 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
     assert table is not None and table.stage == "playing"
     for name in humans:
         await fake.slash(name, channel, "amerikaner away")
+    # Every human away pauses a table (issue 35: no AI-only finish); these tests want
+    # the AI playing at full speed, so the absent pause is lifted by hand.
+    await fake.wait_until(lambda: PAUSE_ABSENT in table.paused, 10, "the absent pause")
+    await bot.tables.resume(table.id, PAUSE_ABSENT)
     return table
 
 
