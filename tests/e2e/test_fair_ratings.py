@@ -7,6 +7,7 @@ the table's, not the last one's (README, "Ratings")."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -58,28 +59,48 @@ async def _rating(bot: AmerikanerBot, fake: FakeDiscord, table: Table, name: str
     return state.ratings.get(user)
 
 
+async def _polled(condition: Any, what: str, timeout: float = 120.0) -> None:
+    """Wait (real time, bounded) until `condition()` holds: for work the bot's loop does
+    that the fake hears of no request for (a sleeper looking at the moved clock)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, f"never: {what}"
+        await asyncio.sleep(0.005)
+
+
 async def _play_out(fake: FakeDiscord, bot: AmerikanerBot, table: Table, what: str
                     ) -> None:
     """Let the turn clock run (a minute at a time) until the game is over. A table whose
     humans are all away pauses (issue 35: no AI-only finish), which alone stops a farm;
     these tests lift that pause by hand so that the cover plays whole games: the worst
     case the rating rules must hold against."""
-    for _ in range(200):
-        if table.stage != "playing":
+    def over() -> bool:
+        return table.stage != "playing"
+
+    for _ in range(20000):  # moves of whole games (the farm's was 2,497)
+        if over():
             return
         if PAUSE_ABSENT in table.paused:
             await bot.tables.resume(table.id, PAUSE_ABSENT)
-        await fake.wait_until(lambda: table.stage != "playing" or bool(table.paused)
-                              or fake.clock.sleepers >= 1,
-                              timeout=30, what="the turn's clock or the AI")
+            continue
+        seat = table.to_act
+        if seat is None or table.seats[seat].played_by_ai:
+            # The AI plays: wait for its move (or the game's end, or a pause).
+            version = table.version
+            await _polled(lambda v=version: over() or bool(table.paused)
+                          or table.version != v, what)
+            continue
+        # A member's turn: once its clock sleeps, a minute passes; then wait until the
+        # sleeper has looked at the moved clock (FakeClock.naps), so no minute is moved
+        # past a timer that has not seen the one before.
+        await _polled(lambda: over() or fake.clock.sleepers >= 1, "the turn's clock")
+        naps = fake.clock.naps
         fake.clock.advance(MINUTE)
-        await fake.wait_until(lambda: table.stage != "playing" or table.to_act is None
-                              or bool(table.paused)
-                              or table.seats[table.to_act].user_id is None
-                              or table.seats[table.to_act].away
-                              or fake.clock.sleepers >= 1, timeout=30, what=what)
-    await fake.wait_until(lambda: table.stage != "playing", timeout=60,
-                          what=f"{what} ({table.paused}, {table.version}, {table.meta}, {table.to_act}, {fake.clock.sleepers}, {bot.tables._timers}, {table.turn_deadline}, {fake.clock.time()})")
+        await _polled(lambda n=naps, s=seat: over() or fake.clock.naps > n
+                      or table.to_act != s or bool(table.paused)
+                      or table.seats[s].played_by_ai, what)
+    assert over(), what
 
 
 def _no_higher(row: Any) -> None:
@@ -193,6 +214,9 @@ async def test_replace_member_is_an_offer_that_pings_and_rates_nobody_until_take
     assert table.seat_of(carol) is None and table.seats[1].away
     # The AI plays bob's seat on, alice's turns by the AI too, until deals are rated.
     await fake.slash("alice", None, "amerikaner away")
+    # Every human away pauses the table (issue 35); lifted by hand to let deals be rated.
+    await fake.wait_until(lambda: PAUSE_ABSENT in table.paused, 10, "the absent pause")
+    await bot.tables.resume(table.id, PAUSE_ABSENT)
     await fake.wait_until(lambda: table.stage != "playing"
                           or len(table.kind.rating_matches(table.game)) >= 2, timeout=60,
                           what="two rated deals with the seat still offered")
