@@ -91,7 +91,7 @@ async def test_sigkill_between_the_last_card_and_its_posts(
         fake.post_gate = gate = PostGate(mode)
         it = await fake.click_label(name, hand_message, card_label(card))
         assert it.response_type == 7  # the card is committed and confirmed
-        await fake.wait_until(lambda: gate.held >= 1, 10.0, "the bot's first post")
+        await fake.wait_until(lambda: gate.held >= 1, 30.0, "the bot's first post")
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
     gate.release()
@@ -105,12 +105,12 @@ async def test_sigkill_between_the_last_card_and_its_posts(
 
     async with bot_process(fake, db, tmp_path):
         if end == "game":
-            await fake.wait_until(lambda: _titled(fake, "Game over"), 10.0, "the standings")
+            await fake.wait_until(lambda: _titled(fake, "Game over"), 30.0, "the standings")
         else:
             await fake.wait_until(lambda: (posted := _titled(fake, summary))
                                   and table_message(fake).id > posted[0].id,
-                                  10.0, "the next hand's table message")
-        for _ in range(200):  # until the outbox is empty
+                                  30.0, "the next hand's table message")
+        for _ in range(600):  # until the outbox is empty (bounded: 30 s)
             if not await _pending_posts(db):
                 break
             await asyncio.sleep(0.05)

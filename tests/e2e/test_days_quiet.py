@@ -165,13 +165,13 @@ async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: P
         fake.close_dms("alice")
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 3, "preset": "amerikaner", "target": 20,
-                                "turn_timer": "1440"})
+                                "turn_timer": "1 day"})
         lobby = new.message
         assert lobby is not None
         await fake.click_label("bob", fake.message(lobby), "Join")
         await choose_ai(fake, "alice", fake.message(lobby), "fill")
         await fake.click_label("alice", fake.message(lobby), "Start")
-        await open_american(fake, ["bob", "alice"], {"turn_timer": 7 * 1440}, channel=second)
+        await open_american(fake, ["bob", "alice"], {"turn_timer": "7 days"}, channel=second)
         amerikaner = ButtonDriver(fake, lambda: bot, fake.channel, seed=5)
         american = AmericanButtonDriver(fake, lambda: bot, second, seed=6)
         drivers = [amerikaner, american]
