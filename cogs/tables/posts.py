@@ -224,8 +224,10 @@ class PostsRoom(Room):
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
         if not shows_summary:  # an earlier hand's summary keeps its buttons
-            # The hand's table message, too old to show the summary: a stale copy.
-            await self._drop_table_copy(table, old)
+            # The hand's table message could not show the summary: it loses its
+            # buttons. Not deleted: after a restart the bot cannot tell whether it shows
+            # an earlier summary (the crash tests lost one so).
+            await self._retire_table_message(table, old)
         return message.id
 
     async def _tell_timeout(self, table: Table, seat: int, params: dict[str, Any]) -> None:
