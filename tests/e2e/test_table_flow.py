@@ -61,8 +61,11 @@ async def test_a_spectator_is_told_they_are_watching(
 
 
 def _mentions_of(fake: FakeDiscord, user: str) -> list[StoredMessage]:
+    """Every turn mention of `user`, the spent ones the bot deleted included (issue 35:
+    a ping is deleted once its turn has passed)."""
     uid = fake.user(user).id
-    return [m for m in fake.messages() if f"<@{uid}>" in m.content and "your turn" in m.content]
+    return [m for m in fake.messages(deleted=True)
+            if f"<@{uid}>" in m.content and "your turn" in m.content]
 
 
 async def test_the_player_to_act_without_a_panel_is_mentioned_once(
