@@ -168,16 +168,25 @@ class DailyRoom(Room):
                                                      view=controls, ephemeral=True)
         await self._daily_public(guild, game, state.deal.day)
 
-    async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
-                          values: list[str]) -> None:
-        """A click on a daily panel's control (its id names a daily): the game's own
-        moves go to the game's controls, Refresh shows the panel anew."""
-        game, day, guild = self._daily_of_id(action.table_id)
+    async def _daily_in_play(self, interaction: discord.Interaction[Any], table_id: int
+                             ) -> Any:
+        """The member's play of the daily that `table_id` names, or None once it is
+        finished (the finished panel is then the answer); refused if never begun."""
+        game, day, guild = self._daily_of_id(table_id)
         state = await self.daily_service.state(guild, game, interaction.user.id, day)
         if state is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
         if state.finished:
             await self._daily_finished(interaction, state)
+            return None
+        return state
+
+    async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
+                          values: list[str]) -> None:
+        """A click on a daily panel's control (its id names a daily): the game's own
+        moves go to the game's controls, Refresh shows the panel anew."""
+        state = await self._daily_in_play(interaction, action.table_id)
+        if state is None:
             return
         table = self._daily_table(state)
         parts = action.parts
@@ -223,12 +232,8 @@ class DailyRoom(Room):
 
     async def daily_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A daily panel drawn for another moment: it shows the play as it is now."""
-        game, day, guild = self._daily_of_id(table.id)
-        state = await self.daily_service.state(guild, game, interaction.user.id, day)
+        state = await self._daily_in_play(interaction, table.id)
         if state is None:
-            raise TableError(DAILY, reason=DAILY_NOT_STARTED)
-        if state.finished:
-            await self._daily_finished(interaction, state)
             return
         fresh = self._daily_table(state)
         seat = state.deal.seat
