@@ -16,6 +16,7 @@ installed first. PostgreSQL refuses to run as root: then the server runs as the
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import itertools
 import os
@@ -26,6 +27,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,11 +65,29 @@ def install_debian_postgres() -> None:
 def ensure_bin_dir() -> Path:
     found = find_bin_dir()
     if found is None:
-        install_debian_postgres()
-        found = find_bin_dir()
+        # The suite runs in several worker processes (pytest-xdist), each with a server of
+        # its own: one installs the package while the others wait (apt refuses a second
+        # dpkg at once), then they find it installed.
+        with _install_lock():
+            found = find_bin_dir()
+            if found is None:
+                install_debian_postgres()
+                found = find_bin_dir()
     if found is None:
         raise NoPostgres("PostgreSQL was installed but initdb is still not found")
     return found
+
+
+@contextlib.contextmanager
+def _install_lock() -> Iterator[None]:
+    """An exclusive lock shared by every test process of this machine."""
+    path = Path(tempfile.gettempdir()) / "amerikaner-tests-postgres-install.lock"
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def free_port() -> int:
