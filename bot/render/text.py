@@ -756,6 +756,11 @@ def no_timer_text() -> str:
     return _("No timer")
 
 
+def no_turn_timer_text() -> str:
+    """A server's defaults without a turn timer (its `settings`)."""
+    return _("Turn timer: none.")
+
+
 def timer_text(minutes: int, reminders: Sequence[str], action: str | None) -> str:
     """A turn timer as a table or a server's defaults have it: its length, its reminder
     points (in the reader's units: "50%", "1h"/"1t") and what its end does ("play" or

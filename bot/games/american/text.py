@@ -797,14 +797,13 @@ def settings_text(settings: Mapping[str, Any], saved: bool = False) -> str:
     """A server's defaults for new American tables; `saved`: just changed."""
     players = settings.get("players") or DEFAULT_PLAYERS
     target = settings.get("target") or 1
-    timer = settings.get("turn_timer") or 0
-    text = _("Server defaults: {players}, {target} to win, {options}, {timer}.").format(
+    # The turn timer is the platform's to word (cogs/tables/settings.py: "1 day a turn",
+    # its reminders and its end), in one place for every game.
+    text = _("Server defaults: {players}, {target} to win, {options}.").format(
         players=ngettext("{count} player", "{count} players", players).format(count=players),
         target=ngettext("{count} deal", "{count} deals", target).format(count=target),
         options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
-        or _("no house rules"),
-        timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
-            count=timer) if timer else _("no turn timer"))
+        or _("no house rules"))
     return _("Saved. {settings}").format(settings=text) if saved else text
 
 

@@ -888,24 +888,22 @@ def lead_call_panel(card: int) -> Panel:
 # ----------------------------------------------------------------- server settings
 
 def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
-    """A server's default table (preset, players, target, house rules, turn timer);
-    `saved`: just changed."""
+    """A server's default table (preset, players, target, house rules; the turn timer
+    is worded by the platform beside it); `saved`: just changed."""
     if not settings:
         text = _("Server defaults: amerikaner, 4 players, to 52, no house rules.")
     else:
         preset = settings.get("preset", "amerikaner")
         players = settings.get("players", 4)
-        timer = settings.get("turn_timer") or 0
-        text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
-                 "{timer}.").format(
+        # The turn timer is the platform's to word (cogs/tables/settings.py: "1 day a
+        # turn", its reminders and its end), in one place for every game.
+        text = _("Server defaults: {preset}, {players}, to {target}, {options}.").format(
             preset=preset_name(preset),
             players=ngettext("{count} player", "{count} players", players).format(
                 count=players),
             target=settings.get("target") or default_target(preset),
             options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
-            or _("no house rules"),
-            timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
-                count=timer) if timer else _("no turn timer"))
+            or _("no house rules"))
     return _("Saved. {settings}").format(settings=text) if saved else text
 
 
