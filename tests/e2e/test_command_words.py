@@ -43,8 +43,16 @@ async def test_every_name_a_member_reads_is_words_in_both_languages(
         synced = list(fake.commands().values()) + list(fake.commands(fake.guild).values())
         assert synced
         seen: set[str] = set()
+        # A command's name, in each language, to what it is called in the other: one
+        # name means one thing (`/spill` was both "my games" and "play a card"), and a
+        # thing is called one name wherever it is (`play` is `spill` in both games).
+        meaning: dict[tuple[str, str], set[str]] = {}
         for top in synced:
             for path, item in _walk(top):
+                if item is top or item.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
+                    names = _names(item)
+                    meaning.setdefault(("nb", names["nb"]), set()).add(names["en"])
+                    meaning.setdefault(("en", names["en"]), set()).add(names["nb"])
                 for language, name in _names(item).items():
                     assert "_" not in name, (language, path, item["name"], name)
                     assert slash_name_error(name) is None, (language, path, name)
@@ -52,6 +60,8 @@ async def test_every_name_a_member_reads_is_words_in_both_languages(
                 for choice in item.get("choices") or []:
                     for language, name in _names(choice).items():
                         assert "_" not in name, (language, path, choice)
+        for (language, name), other in meaning.items():
+            assert len(other) == 1, (language, name, other)
         assert {"turn-timer", "no-kitty", "on-timeout", "same-rank", "daily-settings",
                 "trekktid", "uten-talong"} <= seen
 
