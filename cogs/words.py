@@ -98,7 +98,7 @@ def command_strings(groups: list[app_commands.Group | app_commands.Command[Any, 
 def _option_strings(command: app_commands.Command[Any, Any, None]
                     ) -> Iterator[tuple[str, str]]:
     for parameter in command.parameters:
-        yield "option name", parameter.name
+        yield "option name", parameter.display_name  # as Discord shows it (option_words)
         if parameter.description and parameter.description != "…":
             yield "option description", parameter.description
         for choice in parameter.choices:

@@ -111,3 +111,97 @@ def test_the_recap_never_shows_a_card_hidden_from_the_member(kind: Any) -> None:
             if applied.next_deal is not None:  # dealt with the move, as the store has it
                 hands.append({"actions": []})
         assert recaps > 10
+
+
+def test_where_the_stretch_begins() -> None:
+    """The recap knows where the member's absence began, deal and action, so a game can
+    tell what happened from there on (GameWords.recap_facts)."""
+    hands = [{"actions": [_act(1), _act(0), _act(1), _act(2)]}, {"actions": [_act(1)]}]
+    since = since_last_move(hands, 0)
+    assert since is not None and since.first == (0, 2)
+    assert since.start_in(0) == 2 and since.start_in(1) == 0
+    later = since_last_move([*hands, {"actions": [_act(2)]}], 1)
+    assert later is not None and later.first == (2, 0)
+    assert later.start_in(1) is None and later.start_in(2) == 0
+
+
+def _played(kind: Any, seed: int, until: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """A game of `kind` played by its AI until `until(game, applied)` says stop, with
+    its record's deals (each with its actions)."""
+    rng = random.Random(seed)
+    rules = kind.make_rules(None, kind.default_players, {})
+    game, _ = kind.new_game(rules, 0, rng)
+    hands: list[dict[str, Any]] = [{"actions": []}]
+    while kind.to_act(game) is not None:
+        seat = kind.to_act(game)
+        applied = kind.apply(game, kind.choose_action(game, seat, kind.ai_levels[0], rng), rng)
+        hands[applied.deal_index]["actions"].append(applied.action)
+        if applied.next_deal is not None:
+            hands.append({"actions": []})
+        if until(game, applied):
+            break
+    return game, hands
+
+
+NAMES = ["alice", "bob", "carol", "dave", "erin"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_amerikaner_names_who_took_the_tricks_and_the_hands_result(seed: int) -> None:
+    """The tricks completed since an action, counted per winner as the hand's history
+    has them, and a finished hand's result ("bob with carol made 8"), in both
+    languages."""
+    game, hands = _played(AMERIKANER, seed, lambda g, a: a.deal_finished)
+    hand = game.hands[0]
+    facts = AMERIKANER.words.recap_facts(game, 0, 0, NAMES)
+    counts = {NAMES[s]: hand.history.count(t) for t in hand.history for s in [t[2]]}
+    won = {NAMES[seat]: sum(1 for *_, w in hand.history if w == seat)
+           for seat in range(hand.n) if any(w == seat for *_, w in hand.history)}
+    assert counts  # the hand was played out
+    for name, count in won.items():
+        assert f"{name} took {count} trick" in "; ".join(facts), facts
+    assert len(facts) == len(won) + 1 and facts[-1]  # and the result, last
+    if hand.bidder >= 0 and hand.outcome in ("made", "failed"):
+        assert NAMES[hand.bidder] in facts[-1] and hand.outcome in facts[-1], facts
+    # From the last trick's last card on: that trick alone.
+    last = max(i for i, a in enumerate(hand.actions) if a.kind == "play")
+    only = AMERIKANER.words.recap_facts(game, 0, last, NAMES)
+    assert only[0] == f"{NAMES[hand.history[-1][2]]} took 1 trick", only
+    with use_locale("nb"):
+        norsk = AMERIKANER.words.recap_facts(game, 0, 0, NAMES)
+    assert any("stikk" in fact for fact in norsk), norsk
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_american_names_pickups_burns_and_who_went_out(seed: int) -> None:
+    """Pickups, burns and who went out, from a deal's record replayed (they are
+    consequences, not actions), from a given action on; a finished deal names its
+    winner (the first out), not twice."""
+    from bot.games.american.actions import PICKUP
+
+    game, _hands = _played(AMERICAN, seed, lambda g, a: a.deal_finished)
+    deal = game.deals[0]
+    facts = AMERICAN.words.recap_facts(game, 0, 0, NAMES)
+    told = "; ".join(facts)
+    winner = NAMES[deal.places[0]]
+    assert facts[-1] == f"{winner} won the deal" and "went out first" not in told, facts
+    pickups = sum(1 for a in deal.actions if a.kind == PICKUP)
+    said = sum(int(f.split(" times")[0].rsplit(" ", 1)[-1]) if f.endswith("times") else 1
+               for f in facts if "picked up the pile" in f)
+    assert said >= pickups  # a turned-over card that could not go on takes it too
+    if deal.burned:
+        assert "burned the pile" in told, facts
+    # Nothing after the deal's last action: only its result.
+    assert AMERICAN.words.recap_facts(game, 0, len(deal.actions), NAMES) == facts[-1:]
+    with use_locale("nb"):
+        norsk = AMERICAN.words.recap_facts(game, 0, 0, NAMES)
+    assert norsk[-1] != facts[-1]  # worded in bokmål
+
+
+def test_the_games_facts_come_first_within_three_lines() -> None:
+    lines = since_lines([("bob", "7♠")], False, 0, "12 points", "carol", False,
+                        ["bob with carol made 8"], ["alice took 1 trick"])
+    assert lines == ["Hand 1 is over: bob with carol made 8. You: 12 points",
+                     "Since then: alice took 1 trick; bob: 7♠", "Now it is carol's turn."]
+    only_facts = since_lines([], False, None, None, None, True, (), ["bob took 2 tricks"])
+    assert only_facts == ["Since your last move: bob took 2 tricks", "Now it is your turn."]

@@ -91,6 +91,11 @@ class WordsBase(GameWords):
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
+    def recap_facts(self, game: Any, deal: int, start: int, names: Sequence[str]
+                    ) -> list[str]:
+        """None by default: the recap names the plays alone (GameWords.recap_facts)."""
+        return []
+
     def hint_text(self, game: Any, seat: int, action: Any) -> str:
         """The hint's sentence: the move and why (the default `hint` words it so)."""
         raise NotImplementedError

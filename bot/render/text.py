@@ -756,6 +756,11 @@ def no_timer_text() -> str:
     return _("No timer")
 
 
+def no_turn_timer_text() -> str:
+    """A server's defaults without a turn timer (its `settings`)."""
+    return _("Turn timer: none.")
+
+
 def timer_text(minutes: int, reminders: Sequence[str], action: str | None) -> str:
     """A turn timer as a table or a server's defaults have it: its length, its reminder
     points (in the reader's units: "50%", "1h"/"1t") and what its end does ("play" or
@@ -1008,24 +1013,37 @@ SINCE_LINE_LIMIT = 300
 
 
 def since_lines(played: Sequence[tuple[str, str]], more: bool, deal_ended: int | None,
-                deal_result: str | None, to_act: str | None, yours: bool) -> list[str]:
+                deal_result: str | None, to_act: str | None, yours: bool,
+                ended_facts: Sequence[str] = (), facts: Sequence[str] = ()) -> list[str]:
     """What happened at a table since a member's last move, above their hand panel: at
     most three short lines. `played`: (who, what) of the latest actions, each worded by
     the game from the public record (describe_action), of the running deal only if one
     ended (perhaps none); `more`: earlier ones left out; `deal_ended`/`deal_result`: the
     number (from 0) of the last deal that ended since, and the member's result in it in
-    the game's words; `to_act`: whose turn (`yours`: the member's own)."""
+    the game's words; `to_act`: whose turn (`yours`: the member's own); `ended_facts`
+    and `facts`: what the game tells of the stretch (GameWords.recap_facts: who took the
+    tricks, picked up the pile, went out; the ended deal's result), of the ended deal
+    and of the running one, told before the plays (a line cut short loses its end)."""
     moves = "; ".join(_("{name}: {action}").format(name=name, action=action)
                       for name, action in played)
     if more:
         moves = "… " + moves
+    moves = "; ".join([*facts, *([moves] if played else [])])
     lines: list[str] = []
     if deal_ended is not None:  # first: the plays named are the next deal's
-        line = (_("Hand {number} is over: {result}").format(number=deal_ended + 1,
-                                                            result=deal_result)
-                if deal_result else _("Hand {number} is over.").format(number=deal_ended + 1))
+        if ended_facts:
+            told = "; ".join(ended_facts)
+            line = (_("Hand {number} is over: {facts}. You: {result}").format(
+                number=deal_ended + 1, facts=told, result=deal_result) if deal_result
+                else _("Hand {number} is over: {result}").format(number=deal_ended + 1,
+                                                                 result=told))
+        else:
+            line = (_("Hand {number} is over: {result}").format(number=deal_ended + 1,
+                                                                result=deal_result)
+                    if deal_result
+                    else _("Hand {number} is over.").format(number=deal_ended + 1))
         lines.append(shorten(line, SINCE_LINE_LIMIT))
-    if played:
+    if moves:
         head = (_("Since then: {moves}") if deal_ended is not None
                 else _("Since your last move: {moves}"))
         lines.append(shorten(head.format(moves=moves), SINCE_LINE_LIMIT))

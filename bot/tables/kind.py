@@ -281,6 +281,16 @@ class GameWords(Protocol):
         """An action as the record stores it, in a few words ("a bid of 8")."""
         ...
 
+    def recap_facts(self, game: Any, deal: int, start: int, names: Sequence[str]
+                    ) -> list[str]:
+        """What everyone saw happen in deal `deal` (0-based) from its action `start`
+        (0-based, within the deal) on, beyond the plays themselves: a few short phrases
+        in the order they happened (who took the tricks, who picked up or burned the
+        pile, who went out) and, when the deal has ended, its result ("bob with carol
+        made 8"). For "While you were away" (bot/tables/since.py): the platform names
+        the plays, the game the facts only it can tell. Public facts only; pure."""
+        ...
+
     def rules_text(self, rules: Any) -> str: ...
 
     def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:

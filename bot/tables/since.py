@@ -1,6 +1,8 @@
 """What happened at a table since a member's last move ("While you were away", issue
 35 part 4), read from the game's record: pure, and it knows no game (the record's
-actions carry their seat; a game words them itself, GameWords.describe_action).
+actions carry their seat; a game words them itself, GameWords.describe_action, and
+tells what only it can see in them, GameWords.recap_facts: who took the tricks, who
+picked up the pile, a deal's result).
 
 Absence, as chosen here, is stateless where it can be: the actions after the member's
 own last action at the table (the record holds who played what), or after the last
@@ -29,6 +31,17 @@ class Since:
     actions: tuple[Mapping[str, Any], ...]
     more: bool
     deal_ended: int | None
+    # Where the stretch since the member's last move begins: a deal's index and the
+    # index of its first action told (the game's recap_facts reads from there on).
+    first: tuple[int, int] = (0, 0)
+
+    def start_in(self, deal: int) -> int | None:
+        """The first action of deal `deal` within the stretch (0: the whole deal; None:
+        the deal was over before the stretch began)."""
+        first_deal, first_seq = self.first
+        if deal < first_deal:
+            return None
+        return first_seq if deal == first_deal else 0
 
 
 def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
@@ -36,20 +49,22 @@ def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
     """What the record's `hands` (each with its ordered "actions") hold after `seat`'s
     last action and after the first `seen` actions of the game (the version of the
     panel the member last saw); None when no other seat acted since."""
-    flat = [(index, action) for index, hand in enumerate(hands)
-            for action in hand.get("actions", ())]
+    flat = [(index, seq, action) for index, hand in enumerate(hands)
+            for seq, action in enumerate(hand.get("actions", ()))]
     start = seen
-    for position, (_, action) in enumerate(flat):
+    for position, (_, _, action) in enumerate(flat):
         if action.get("seat") == seat:
             start = max(start, position + 1)
-    after = flat[start:]
-    if not any(action.get("seat") != seat for _, action in after):
+    stretch = flat[start:]
+    if not any(action.get("seat") != seat for _, _, action in stretch):
         return None
+    first = stretch[0][:2]
     # A deal ended meanwhile when a later one began (the last deal may be running).
-    ended = len(hands) - 2 if after[0][0] < len(hands) - 1 else None
+    ended = len(hands) - 2 if first[0] < len(hands) - 1 else None
+    after = [(index, action) for index, _, action in stretch]
     if ended is not None:
         # Its result is told; the plays named are the running deal's only (perhaps
         # none yet): a card played in an earlier deal may be in someone's hand now.
         after = [(index, action) for index, action in after if index == len(hands) - 1]
     return Since(tuple(action for _, action in after[-RECAP_ACTIONS:]),
-                 len(after) > RECAP_ACTIONS, ended)
+                 len(after) > RECAP_ACTIONS, ended, first)

@@ -38,6 +38,7 @@ from cogs.tables.common import (
     GameUI,
     TableBot,
     choices,
+    option_words,
     select_options,
     to_embed,
 )
@@ -76,6 +77,9 @@ class GameCog(commands.Cog):
         self.bot = bot
         self.tables = bot.tables
         add_shared_commands(self.group, self.game)
+        for command in self.group.walk_commands():  # every option named as words
+            if isinstance(command, app_commands.Command):
+                option_words(command)
 
     async def cog_load(self) -> None:
         self.host.register(self.game, self)  # type: ignore[arg-type]

@@ -132,7 +132,7 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
         (help, "help", "How to play with this bot"),
         (daily, "daily", "The deal of the day: the same cards for everyone here, played "
          "privately, one try"),
-        (daily_settings, "daily_settings", "The server's deal of the day (Manage Server to "
+        (daily_settings, "daily-settings", "The server's deal of the day (Manage Server to "
          "change it)"),
     ]
     for callback, name, description in described:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import itertools
 import logging
 from collections.abc import Iterable
@@ -31,6 +32,7 @@ from bot.tables.outbox import Outbox
 log = logging.getLogger(__name__)
 
 ResultT = TypeVar("ResultT")
+NamedT = TypeVar("NamedT")
 
 PAGE_SIZE = 10
 # What a request made after the answer may meet and let go: Discord refusing it, the
@@ -94,6 +96,27 @@ def choices(items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
     fitting = ((name, value) for name, value in items if len(value) <= CHOICE_LIMIT)
     return [app_commands.Choice(name=shorten(name, CHOICE_LIMIT), value=value)
             for name, value in itertools.islice(fitting, CHOICES_LIMIT)]
+
+
+def option_words(inner: NamedT) -> NamedT:
+    """Every option of a slash command named as words a member reads (issue 35: no
+    snake_case anywhere a player sees it): a parameter's name with a hyphen for each
+    underscore, `turn_timer` shown as `turn-timer`. Discord's naming rule allows the
+    hyphen in a command's or option's name (lowercase letters, digits, `-`, `_`;
+    https://discord.com/developers/docs/interactions/application-commands
+    #application-command-object-application-command-naming; the fake checks it at sync,
+    tests/fake_discord/commands.py). The code, the autocompletes and stored settings keep
+    the parameter's name, the key; Norwegian names are the catalog's ("option name").
+    Put it above `@group.command(...)`, or on a callback before its Command is made."""
+    if isinstance(inner, app_commands.Command):
+        names = [parameter.name for parameter in inner.parameters]
+    else:
+        names = list(inspect.signature(inner).parameters)  # type: ignore[arg-type]
+    # A locale_str, as discord.py makes of a name it is given at the start: a name
+    # renamed later as a plain str would get no Norwegian translation.
+    renames = {name: app_commands.locale_str(name.replace("_", "-"))
+               for name in names if "_" in name}
+    return app_commands.rename(**renames)(inner) if renames else inner
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

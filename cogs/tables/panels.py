@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
@@ -29,7 +29,7 @@ from bot.tables.service import (
     FINISHED,
     PLAYING,
 )
-from bot.tables.since import since_last_move
+from bot.tables.since import Since, since_last_move
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
@@ -174,17 +174,30 @@ class PanelsRoom(Room):
             played = [(names[int(action["seat"])], words.describe_action(action))
                       for action in since.actions]
             result = None
+            ended_facts: list[str] = []
             if since.deal_ended is not None:
                 with contextlib.suppress(GameError):
                     result = words.deal_score_text(
                         table.kind.deal_score(table.game, since.deal_ended, seat))
+                ended_facts = self._facts(table, since, since.deal_ended, names)
+            # The running deal's facts (who took the tricks since, ...), the game's own.
+            facts = self._facts(table, since, len(record.get("hands", ())) - 1, names)
             to_act = table.to_act
             return since_lines(played, since.more, since.deal_ended, result,
                                names[to_act] if to_act is not None else None,
-                               to_act == seat)
+                               to_act == seat, ended_facts, facts)
         except Exception as exc:
             log.warning("no recap for %s at table %s: %r", user, table.id, exc)
             return []
+
+    @staticmethod
+    def _facts(table: Table, since: Since, deal: int, names: Sequence[str]) -> list[str]:
+        """The game's facts of `deal` within the stretch `since` tells (none if the deal
+        lies before it): GameWords.recap_facts."""
+        start = since.start_in(deal)
+        if start is None or deal < 0:
+            return []
+        return table.kind.words.recap_facts(table.game, deal, start, names)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is

@@ -10,7 +10,7 @@ import discord
 
 from bot.discord import is_transient, one_line
 from bot.discord.access import GONE, REFUSED, UNKNOWN_CHANNEL, Blocked
-from bot.discord.mentions import pinging_user, pinging_users
+from bot.discord.mentions import no_mentions, pinging_user, pinging_users
 from bot.render import (
     claim_text,
     gone_standings_text,
@@ -177,11 +177,14 @@ class PostsRoom(Room):
             played = table.kind.words.describe_action(row.params["action"])
             user = table.seats[seat].user_id
             if row.params.get("away") and user is not None:
-                # The AI keeps the seat: the member is told (a mention notifies
-                # them), with the way back from anywhere (issue 35).
+                # The AI keeps the seat: the member is told once, where they read
+                # (issue 35): a mention here, or, for a member who reads by DM, the DM
+                # of _tell_timeout below, and this post names them without a ping.
+                by_dm = await self._wants_dm(table.guild_id, user)
                 message = await channel.send(
-                    timeout_seat_text(f"<@{user}>", played), nonce=nonce,
-                    allowed_mentions=pinging_user(user))
+                    timeout_seat_text(seat_label(table.seats, seat) if by_dm
+                                      else f"<@{user}>", played), nonce=nonce,
+                    allowed_mentions=no_mentions() if by_dm else pinging_user(user))
             else:
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)

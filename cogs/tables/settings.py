@@ -19,6 +19,7 @@ from bot.render import (
 from bot.render.text import (
     duration_text,
     no_timer_text,
+    no_turn_timer_text,
     timer_text,
 )
 from bot.tables import TableError
@@ -51,10 +52,11 @@ TIMER_DESCRIPTIONS = {
 
 
 def _settings_timer(settings: Mapping[str, Any]) -> str:
-    """A server's default reminders and timeout action, as a line (nothing without a
-    default turn timer: they matter only with one)."""
+    """A server's default turn timer as people say it ("1 day a turn", issue 35), its
+    reminders and timeout action, as a line; the games' own settings text leaves the
+    timer to this one place."""
     if not settings.get("turn_timer"):
-        return ""
+        return no_turn_timer_text() + "\n"
     return timer_text(int(settings["turn_timer"]), settings.get("reminders", DEFAULT_REMINDERS),
                       settings.get("timeout_action")) + "\n"
 

@@ -518,7 +518,7 @@ async def test_settings_refuse_a_turn_timer_out_of_range(fake: FakeDiscord,
                               ("-5", "-5 is not a turn timer")):
         data = _with_option(fake._build_command_data("amerikaner settings",
                                                      {"turn_timer": "1h"}, fake.channel),
-                            "turn_timer", minutes)
+                            "turn-timer", minutes)  # as the payload names it
         it = await fake._send_interaction(2, "alice", fake.channel, data, wait=True,
                                           timeout=5.0)
         assert sentence in said(it), minutes

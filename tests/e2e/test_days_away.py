@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import AmerikanerBot
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.render import button_label
 from tests.e2e.driver import (
     NAMES,
@@ -70,6 +70,8 @@ async def _away_and_back(fake: FakeDiscord, driver: ButtonDriver, name: str) -> 
         if turn[1] == name:
             await driver.step()
             moved, others = True, 0
+            game = driver.table.game
+            at_move = (len(game.hands), game.hands[-1].tricks_done)
             # Just moved: the panel they open says nothing of what they did.
             just = await _open(fake, driver, name, retires=True)
             assert _since(fake, name) not in (just.content or ""), just.content
@@ -87,6 +89,14 @@ async def _away_and_back(fake: FakeDiscord, driver: ButtonDriver, name: str) -> 
     # It names who played since (the others at the table, by their names).
     table = driver.table
     assert any(seat.name in told[0] for seat in table.seats if seat.name != name), lines
+    # And who took the tricks completed since (the game's own facts, first).
+    hand = table.game.hands[-1]
+    if len(table.game.hands) == at_move[0] and hand.tricks_done > at_move[1]:
+        # (Another hand by now: its result is told, not its tricks.)
+        winner = table.seats[hand.history[-1][2]].name
+        took = in_language_of(fake, name, lambda: ngettext(
+            "{name} took {count} trick", "{name} took {count} tricks", 1)).split(" {count}")[0]
+        assert took.format(name=winner) in " ".join(lines), lines
     # Seen once: opening the hand again tells nothing new.
     again = await _open(fake, driver, name, retires=True)
     assert _since(fake, name) not in (again.content or ""), again.content
@@ -101,4 +111,58 @@ async def test_a_member_back_after_hours_reads_what_happened(
     await _away_and_back(fake, driver, "alice")
     await _away_and_back(fake, driver, "carol")
     assert "Siden" in _since(fake, "carol")  # read in bokmål indeed
+    leaks.assert_clean()
+
+
+async def test_american_recap_names_pickups_and_burns(
+        fake: FakeDiscord, bot: AmerikanerBot, leaks: Any) -> None:
+    """American (issue 35 part 4 for the other game): alice moves, then is away while
+    bob and carol play; when it is her turn again and one of them picked up
+    the pile (or burned it) meanwhile, My hand starts with at most three lines that say
+    who did (the game's own facts: a pickup is an action, a burn a consequence, as the
+    table saw them), then whose turn it is. carol reads the same in Norwegian."""
+    from bot.games.american.actions import PICKUP
+    from tests.e2e.american_driver import AmericanButtonDriver, open_american
+
+    await open_american(fake, ["alice", "bob", "carol"], {"turn_timer": "1d"})
+    driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=35,
+                                  refresh_share=1.0)
+    told = {"alice": 0, "carol": 0}
+    mark: dict[str, tuple[int, int, int]] = {}  # name: (deal, actions, burned) at their move
+    for _step in range(400):
+        turn = await driver.next_turn()
+        if turn is None or all(told.values()):
+            break
+        name = turn[1]
+        game = driver.table.game
+        deal = game.deals[-1]
+        if name in mark and told.get(name) == 0:
+            index, start, burned = mark[name]
+            others = [a for a in deal.actions[start:] if a.seat != turn[0]]
+            pickups = [a for a in others if a.kind == PICKUP]
+            if index == len(game.deals) - 1 and len(others) >= 2 \
+                    and (pickups or len(deal.burned) > burned):
+                # carol reads this panel in Norwegian (the driver reads English).
+                english_locale = fake.user(name).locale
+                if name == "carol":
+                    fake.user(name).locale = "no"
+                panel = await _open(fake, driver, name, retires=False)
+                lines = (panel.content or "").splitlines()
+                assert 2 <= len(lines) <= 3 and lines[-1] == _your_turn(fake, name), lines
+                text = " ".join(lines)
+                english = name != "carol"
+                for action in pickups[:1]:  # the first pickup is named (a line may be cut)
+                    who = driver.table.seats[action.seat].name
+                    assert (f"{who} picked up the pile" if english
+                            else f"{who} trakk inn bunken") in text, lines
+                if not pickups:
+                    assert ("burned the pile" if english else "slo ut bunken") in text, lines
+                told[name] += 1
+                fake.user(name).locale = english_locale
+        if name in told:
+            mark[name] = (len(game.deals) - 1, len(deal.actions) + 1, len(deal.burned))
+        # No clock jumps here (the Amerikaner test above has its hours): a jump while
+        # the bot still edits a followed panel in the background would outlive its token.
+        await driver.step()
+    assert all(told.values()), told
     leaks.assert_clean()

@@ -253,7 +253,7 @@ def test_every_option_of_new_is_described(fake: FakeDiscord, bot: AmerikanerBot)
     for option in new["options"]:
         assert len(option["description"]) >= 10, option
     described = {o["name"]: o["description"] for o in new["options"]}
-    assert described["kitty_trick"].startswith("the bidder's discards count as one extra")
+    assert described["kitty-trick"].startswith("the bidder's discards count as one extra")
     assert "strong AI" in described["hints"]
 
 

@@ -2368,8 +2368,18 @@ class FakeDiscord(Lifecycle):
     ) -> dict[str, Any]:
         guild = self.guilds.get(channel.guild_id or 0)
         root, defs, path = self._resolve_path(command, guild)
-        options = dict(options or {})
         by_name = {o["name"]: o for o in defs}
+
+        def registered(name: str) -> str:
+            # A test may name an option by the bot's parameter (`turn_timer`); what is
+            # sent is the name the bot registered (`turn-timer`), as a member's client
+            # sends it. Not leniency: an option the bot did not register stays unknown.
+            spoken = name.replace("_", "-")
+            return spoken if name not in by_name and spoken in by_name else name
+
+        options = {registered(name): value for name, value in (options or {}).items()}
+        if focused is not None:
+            focused = registered(focused)
         unknown = set(options) - set(by_name)
         if focused is not None:
             if focused not in by_name:

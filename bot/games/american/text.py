@@ -709,6 +709,36 @@ def deal_summary(view: GameView, names: Sequence[str]) -> Panel:
     return Panel(title=title, description="\n".join(lines), colour=colour)
 
 
+# What "While you were away" tells of a stretch of a deal (AmericanWords.recap_facts).
+BURNED, PICKED_UP, WENT_OUT = "burned", "picked_up", "went_out"
+
+
+def recap_facts(events: Sequence[tuple[str, str, int, bool]], outcome: str | None,
+                winner: str | None) -> list[str]:
+    """"While you were away": each (what, who, how often, whether they went out first)
+    in the order it first happened, then, `outcome` given (the deal is over), its
+    result: who won it (went out first), or a drawn deal."""
+    facts = []
+    for what, name, count, first in events:
+        if what == BURNED:
+            facts.append(ngettext("{name} burned the pile", "{name} burned the pile {count} "
+                                  "times", count).format(name=name, count=count))
+        elif what == PICKED_UP:
+            facts.append(ngettext("{name} picked up the pile", "{name} picked up the pile "
+                                  "{count} times", count).format(name=name, count=count))
+        elif first and outcome is not None:
+            continue  # told as the deal's winner below
+        elif first:
+            facts.append(_("{name} went out first").format(name=name))
+        else:
+            facts.append(_("{name} went out").format(name=name))
+    if outcome == DRAWN:
+        facts.append(_("the deal was drawn"))
+    elif outcome is not None and winner is not None:
+        facts.append(_("{name} won the deal").format(name=winner))
+    return facts
+
+
 def final_standings(view: GameView, names: Sequence[str], places: Sequence[int]) -> Panel:
     """The finished match: seats by place (`places`: each seat's, 1 for the winner), the
     winner in the title."""
@@ -797,14 +827,13 @@ def settings_text(settings: Mapping[str, Any], saved: bool = False) -> str:
     """A server's defaults for new American tables; `saved`: just changed."""
     players = settings.get("players") or DEFAULT_PLAYERS
     target = settings.get("target") or 1
-    timer = settings.get("turn_timer") or 0
-    text = _("Server defaults: {players}, {target} to win, {options}, {timer}.").format(
+    # The turn timer is the platform's to word (cogs/tables/settings.py: "1 day a turn",
+    # its reminders and its end), in one place for every game.
+    text = _("Server defaults: {players}, {target} to win, {options}.").format(
         players=ngettext("{count} player", "{count} players", players).format(count=players),
         target=ngettext("{count} deal", "{count} deals", target).format(count=target),
         options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
-        or _("no house rules"),
-        timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
-            count=timer) if timer else _("no turn timer"))
+        or _("no house rules"))
     return _("Saved. {settings}").format(settings=text) if saved else text
 
 

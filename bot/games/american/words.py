@@ -17,6 +17,8 @@ from .actions import Action
 from .game import Game
 from .record import action_from_json
 from .results import final_places
+from .state import DealState
+from .text import BURNED, PICKED_UP, WENT_OUT
 from .views import deal_review, game_view, game_view_after
 
 
@@ -31,6 +33,33 @@ class AmericanWords(TextWords):
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names, final_places(game))
+
+    def recap_facts(self, game: Game, deal: int, start: int, names: Sequence[str]
+                    ) -> list[str]:
+        """Who picked up the pile, burned it, went out, from the deal's action `start`
+        on, and the deal's result once it is over. Draws, burns and take-ups are
+        consequences, never actions (./actions.py): the deal is replayed from its
+        record to see them, as everyone at the table saw them happen."""
+        state = game.deals[deal]
+        replay = DealState(state.rules, state.dealer, state.deal, validate=False)
+        events: dict[tuple[str, int], int] = {}  # (what, seat) -> how often, in order
+        for index, action in enumerate(state.actions):
+            pile, burned, places = len(replay.pile), len(replay.burned), len(replay.places)
+            replay.apply(action)
+            if index < start:
+                continue
+            seat = action.seat
+            if len(replay.burned) > burned:
+                events[(BURNED, seat)] = events.get((BURNED, seat), 0) + 1
+            elif pile and not replay.pile:  # the pile went into their hand
+                events[(PICKED_UP, seat)] = events.get((PICKED_UP, seat), 0) + 1
+            if seat in replay.places[places:]:
+                events[(WENT_OUT, seat)] = 1
+        return text.recap_facts(
+            [(what, names[seat], count, seat == (replay.places or [-1])[0])
+             for (what, seat), count in events.items()],
+            state.outcome if state.finished else None,
+            names[replay.places[0]] if state.finished and replay.places else None)
 
     def hint_reason(self, game: Game, seat: int, action: Action
                     ) -> tuple[str, Mapping[str, Any]]:

@@ -527,6 +527,36 @@ def _summary_title(hand: HandView, number: int, names: Sequence[str]) -> tuple[s
     return title.format(**values), GREEN if made else RED
 
 
+def recap_facts(taken: Sequence[tuple[int, int]], hand: HandView | None,
+                names: Sequence[str]) -> list[str]:
+    """"While you were away": who took how many tricks since (`taken`: seat and count,
+    in the order they first took one) and, `hand` over, its result in a few words."""
+    facts = [ngettext("{name} took {count} trick", "{name} took {count} tricks",
+                      count).format(name=names[seat], count=count) for seat, count in taken]
+    if hand is not None:
+        facts.append(hand_result(hand, names))
+    return facts
+
+
+def hand_result(hand: HandView, names: Sequence[str]) -> str:
+    """A finished hand's result in a few words ("bob with carol made 8")."""
+    outcome = hand.outcome
+    if outcome == THROWN_IN:
+        return _("everyone passed: thrown in")
+    if outcome == REDEAL:
+        return _("redeal claimed")
+    if outcome == ALL_PASS_PLAYED or hand.bidder is None:
+        return _("all passed, played at -1 a trick")
+    made = outcome == MADE
+    values = {"bidder": names[hand.bidder], "bid": bid_label(hand.contract)}
+    if hand.partner is not None:
+        return (_("{bidder} with {partner} made {bid}") if made
+                else _("{bidder} with {partner} failed {bid}")).format(
+            partner=names[hand.partner], **values)
+    return (_("{bidder} alone made {bid}") if made
+            else _("{bidder} alone failed {bid}")).format(**values)
+
+
 def final_standings(view: GameView, names: Sequence[str]) -> Panel:
     """The finished game: seats by final total, the winner(s) in the title."""
     order = sorted(range(len(names)), key=lambda s: -view.totals[s])
@@ -888,24 +918,22 @@ def lead_call_panel(card: int) -> Panel:
 # ----------------------------------------------------------------- server settings
 
 def settings_text(settings: dict[str, Any], saved: bool = False) -> str:
-    """A server's default table (preset, players, target, house rules, turn timer);
-    `saved`: just changed."""
+    """A server's default table (preset, players, target, house rules; the turn timer
+    is worded by the platform beside it); `saved`: just changed."""
     if not settings:
         text = _("Server defaults: amerikaner, 4 players, to 52, no house rules.")
     else:
         preset = settings.get("preset", "amerikaner")
         players = settings.get("players", 4)
-        timer = settings.get("turn_timer") or 0
-        text = _("Server defaults: {preset}, {players}, to {target}, {options}, "
-                 "{timer}.").format(
+        # The turn timer is the platform's to word (cogs/tables/settings.py: "1 day a
+        # turn", its reminders and its end), in one place for every game.
+        text = _("Server defaults: {preset}, {players}, to {target}, {options}.").format(
             preset=preset_name(preset),
             players=ngettext("{count} player", "{count} players", players).format(
                 count=players),
             target=settings.get("target") or default_target(preset),
             options=", ".join(option_name(name) for name in sorted(settings.get("options", {})))
-            or _("no house rules"),
-            timer=ngettext("{count} minute a turn", "{count} minutes a turn", timer).format(
-                count=timer) if timer else _("no turn timer"))
+            or _("no house rules"))
     return _("Saved. {settings}").format(settings=text) if saved else text
 
 

@@ -31,6 +31,24 @@ class AmerikanerWords(TextWords):
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names)
 
+    def recap_facts(self, game: Game, deal: int, start: int, names: Sequence[str]
+                    ) -> list[str]:
+        """Who took the tricks completed from the hand's action `start` on (a trick is
+        completed by every n-th card played; its winner is in the hand's history, as
+        everyone saw it), and the hand's result once it is over."""
+        hand = game.hands[deal]
+        taken: dict[int, int] = {}
+        plays = 0
+        for index, action in enumerate(hand.actions):
+            if action.kind != "play":
+                continue
+            plays += 1
+            if plays % hand.n == 0 and index >= start:
+                winner = hand.history[plays // hand.n - 1][2]
+                taken[winner] = taken.get(winner, 0) + 1
+        return text.recap_facts(list(taken.items()),
+                                hand_view(hand) if hand.finished else None, names)
+
     def hint_reason(self, game: Game, seat: int, action: Action
                     ) -> tuple[str, Mapping[str, Any]]:
         from .ai.reasons import reason, winning_after
