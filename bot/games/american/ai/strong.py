@@ -38,7 +38,7 @@ from bot.games.american.state import (
 )
 from bot.games.american.views import DealView
 
-from .easy import easy_action, play_out, swap_choice, swap_value
+from .easy import easy_action, easy_step, play_out, swap_choice, swap_value
 from .switch import switch_point
 
 # Tuning values: plain globals, read at each use, so a benchmark may set them (compiled
@@ -49,8 +49,12 @@ MAX_WORLDS: int = 400  # never more worlds than this
 DAILY_WORLDS: int = 24  # the deal of the day's strong AI: this many, no clock (kind.py)
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
 PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
+# Play-outs stop at the next player out and score 1 if it is the seat: the deal is won by
+# the first out (RULES-AMERICAN.md section 6), and once someone is out, the best place
+# left. False: play to the end and score the seat's place (the player before issue 40).
+NEXT_OUT: bool = True
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT")
+                 "PLAYOUT_LIMIT", "NEXT_OUT")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -152,6 +156,19 @@ def place_score(state: DealState, seat: int) -> float:
     return (n - 1 - state.places.index(seat)) / (n - 1)
 
 
+def _next_out_score(state: DealState, seat: int, placed: int, limit: int) -> float:
+    """Play `state` on with the easy policy until a player more than `placed` is out:
+    1 if that player is `seat`, else 0; a half if the deal ends drawn or `limit` actions
+    pass first."""
+    steps = 0
+    while state.phase != DONE and steps < limit and len(state.places) == placed:
+        easy_step(state)
+        steps += 1
+    if len(state.places) == placed:
+        return 0.5
+    return 1.0 if state.places[placed] == seat else 0.0
+
+
 def play_candidates(view: DealView) -> list[Action]:
     """Each playable rank with every copy and with one copy; the pick-up if allowed.
     The easy player's choice first (it wins ties)."""
@@ -220,13 +237,20 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
     totals = [0.0] * len(candidates)
     start = time.perf_counter()
     worlds = 0
+    next_out = NEXT_OUT
     while worlds < max_worlds:
         world = sampler.world(rng)
+        placed = len(world.places)
         for index, action in enumerate(candidates):
             state = world.copy()
             state.apply(action)
-            play_out(state, limit)
-            totals[index] += place_score(state, seat)
+            if not next_out:
+                play_out(state, limit)
+                totals[index] += place_score(state, seat)
+            elif len(state.places) > placed:  # the action itself put the seat out
+                totals[index] += 1.0 if state.places[placed] == seat else 0.0
+            else:
+                totals[index] += _next_out_score(state, seat, placed, limit)
         worlds += 1
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
         if worlds >= MIN_WORLDS and time.perf_counter() - start > budget:
