@@ -39,6 +39,7 @@ from bot.games.american.state import (
 from bot.games.american.views import DealView
 
 from .easy import easy_action, easy_step, play_out, swap_choice, swap_value
+from .inference import Reading
 from .switch import switch_point
 
 # Tuning values: plain globals, read at each use, so a benchmark may set them (compiled
@@ -53,8 +54,11 @@ PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw
 # the first out (RULES-AMERICAN.md section 6), and once someone is out, the best place
 # left. False: play to the end and score the seat's place (the player before issue 40).
 NEXT_OUT: bool = True
+# Worlds agree with what the table showed of the others' hands (inference.py); False:
+# every unseen card anywhere (the player before issue 40).
+READ_TABLE: bool = True
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT", "NEXT_OUT")
+                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -95,12 +99,37 @@ class Sampler:
                 self.out |= 1 << other.seat
         self.swaps_done = (view.to_act or 0) - view.dealer - 1
         self.swaps_done %= n
+        # Per seat, the ranks each of its hidden hand cards cannot be (inference.py):
+        # only the entries that rule something out, most first.
+        self.excluded: list[list[int]] = []
+        self.constrained = False
+        reading = Reading(view) if READ_TABLE else None
+        for other in view.seats:
+            entries = [] if reading is None else \
+                [mask for mask in reading.excluded[other.seat] if mask]
+            self.excluded.append(entries)
+            if entries:
+                self.constrained = True
 
     def world(self, rng: random.Random) -> DealState:
         """A deal state with the unseen cards dealt at random into their places."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
+        chosen: list[list[int]] = [[] for _ in view.seats]
+        if self.constrained:
+            # First the hidden hand cards the table's reading rules ranks out for: each
+            # the first card of the shuffled rest it allows (none allows: the first).
+            for other in view.seats:
+                for ruled_out in self.excluded[other.seat]:
+                    pick = 0
+                    for i in range(len(cards)):
+                        if not ruled_out >> (cards[i] % 13) & 1:
+                            pick = i
+                            break
+                    chosen[other.seat].append(cards[pick])
+                    cards[pick] = cards[-1]
+                    cards.pop()
         state = DealState(view.rules, view.dealer, _NO_DEAL, False, _blank=True)
         n = view.rules.players
         options = view.rules.options
@@ -120,9 +149,12 @@ class Sampler:
                 hand = self.hand_mask
             else:
                 hand = seat_known
-                for card in cards[pos:pos + self.hidden_hand[other.seat]]:
+                for card in chosen[other.seat]:
                     hand |= 1 << card
-                pos += self.hidden_hand[other.seat]
+                free = self.hidden_hand[other.seat] - len(chosen[other.seat])
+                for card in cards[pos:pos + free]:
+                    hand |= 1 << card
+                pos += free
             hands.append(hand)
             known.append(seat_known)
             up.append(list(other.up))
