@@ -58,6 +58,7 @@ COMPILED_MODULES = [
     "bot/games/amerikaner/ai/strong.py",
     "bot/games/american/state.py",
     "bot/games/american/ai/easy.py",
+    "bot/games/american/ai/inference.py",
     "bot/games/american/ai/strong.py",
 ]
 # Names the shared library mypyc builds beside the modules (amerikaner_core__mypyc; it

@@ -71,10 +71,11 @@ class Result:
     games: int = 0
     drawn: int = 0
     times: list[float] = field(default_factory=list)  # strong's decision times
+    cpu: list[float] = field(default_factory=list)  # the same decisions' CPU time
 
 
 def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: int,
-              times: list[float]) -> DealState:
+              times: list[float], cpu: list[float]) -> DealState:
     """One deal played to its end by the given level in each seat."""
     state = DealState(rules, dealer, deal, False)
     rng = random.Random(seed)
@@ -82,36 +83,41 @@ def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: in
         seat = state.to_act
         view = deal_view(state, seat)
         start = time.perf_counter()
+        start_cpu = time.thread_time()
         action = choose_action(view, levels[seat], rng)
         if levels[seat] == "strong":
             times.append(time.perf_counter() - start)
+            cpu.append(time.thread_time() - start_cpu)
         state.apply(action)
     return state
 
 
-def run_deal(job: DealJob) -> tuple[float, int, int, list[float]]:
+def run_deal(job: DealJob) -> tuple[float, int, int, list[float], list[float]]:
     """A's share of wins over the deal's games (A in each seat in turn), the games, the
-    drawn games, strong's decision times."""
+    drawn games, strong's decision times (wall clock, then CPU)."""
     if job.budget:
-        strong.STRONG_BUDGET = job.budget
+        strong.STRONG_BUDGET = strong.MULTI_BUDGET = job.budget
     if job.worlds:
-        strong.STRONG_BUDGET = 1e9  # a fixed number of worlds, whatever the machine's load
-        strong.MIN_WORLDS = strong.MAX_WORLDS = job.worlds
+        # a fixed number of worlds, whatever the machine's load
+        strong.STRONG_BUDGET = strong.MULTI_BUDGET = 1e9
+        strong.MIN_WORLDS = strong.MULTI_MIN_WORLDS = strong.MAX_WORLDS = job.worlds
     rules = Rules.create(job.players, {name: True for name in job.options})
     rng = random.Random(job.seed)
     deal = deal_cards(rules, rng)
     dealer = job.seed % job.players
     won = drawn = 0
     times: list[float] = []
+    cpu: list[float] = []
     for a_seat in range(job.players):
         levels = [job.b] * job.players
         levels[a_seat] = job.a
-        state = play_deal(rules, deal, dealer, levels, job.seed * 7 + a_seat, times)
+        state = play_deal(rules, deal, dealer, levels, job.seed * 7 + a_seat, times,
+                           cpu)
         if state.outcome == DRAWN:
             drawn += 1
         elif state.winner == a_seat:
             won += 1
-    return won / job.players, job.players, drawn, times
+    return won / job.players, job.players, drawn, times, cpu
 
 
 def run_pairing(first: DealJob, deals: int, workers: int) -> Result:
@@ -123,11 +129,12 @@ def run_pairing(first: DealJob, deals: int, workers: int) -> Result:
     else:
         outputs = [run_deal(job) for job in jobs]
     result = Result()
-    for share, games, drawn, times in outputs:
+    for share, games, drawn, times, cpu in outputs:
         result.wins.append(share)
         result.games += games
         result.drawn += drawn
         result.times.extend(times)
+        result.cpu.extend(cpu)
     return result
 
 
@@ -149,6 +156,12 @@ def report(result: Result, a: str, b: str) -> None:
         print(f"    strong decision time: median {1000 * statistics.median(times):.2f} ms, "
               f"p99 {1000 * p99:.2f} ms, max {1000 * times[-1]:.2f} ms "
               f"({len(times)} decisions)")
+        cpu = sorted(result.cpu)
+        p99 = cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))]
+        # CPU time does not grow with the machine's load, which wall time does a lot on
+        # a shared machine.
+        print(f"    its CPU time: median {1000 * statistics.median(cpu):.2f} ms, "
+              f"p99 {1000 * p99:.2f} ms, max {1000 * cpu[-1]:.2f} ms")
 
 
 def option_sets(text: str | None) -> list[tuple[str, ...]]:

@@ -219,3 +219,107 @@ def test_strong_beats_easy_over_a_few_duplicate_deals(options: dict[str, bool]) 
                 state.apply(action)
             wins += state.outcome == FINISHED and state.winner == strong_seat
     assert wins >= 4
+
+
+# ----------------------------------------------------------------- strong's reading
+# (issue 40: the others' hidden hand cards read from what the table showed)
+
+from bot.games.american.actions import PICKUP  # noqa: E402
+from bot.games.american.ai.inference import Reading  # noqa: E402
+from bot.games.american.state import rank_playable  # noqa: E402
+
+
+def _fits(cards: list[int], excluded: list[int]) -> bool:
+    """Whether each entry can be given a different one of `cards` whose rank it allows
+    (a bipartite matching, by augmenting paths)."""
+    owner: dict[int, int] = {}
+
+    def place(entry: int, tried: set[int]) -> bool:
+        for card in cards:
+            if excluded[entry] >> (card % 13) & 1 or card in tried:
+                continue
+            tried.add(card)
+            if card not in owner or place(owner[card], tried):
+                owner[card] = entry
+                return True
+        return False
+
+    return all(place(entry, set()) for entry in range(len(excluded)))
+
+
+@pytest.mark.parametrize("options", [(), ("same_rank", "four_burns", "swap"),
+                                     ("voluntary_pickup", "blind_down")])
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_reading_never_rules_out_a_card_an_easy_player_holds(
+        options: tuple[str, ...], players: int) -> None:
+    """Against easy players (the policy the reading models) every entry the reading keeps
+    for a seat can be matched to a different hidden card that seat really holds, and
+    there is one entry per hidden card."""
+    rules = Rules.create(players, {name: True for name in options})
+    ruled_out = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = DealState(rules, seed % players, deal_cards(rules, rng), False)
+        while state.phase != DONE:
+            seat = state.to_act
+            view = deal_view(state, seat)
+            reading = Reading(view)
+            for other in range(players):
+                hidden = [card for card in range(52) if state.hands[other] >> card & 1
+                          and not state.known[other] >> card & 1]
+                excluded = reading.excluded[other]
+                if other == seat:
+                    assert not any(excluded)  # its own hand is no guess
+                    continue
+                assert len(excluded) == len(hidden)
+                assert _fits(hidden, excluded)
+                ruled_out += sum(1 for mask in excluded if mask)
+            state.apply(choose_action(view, "easy", rng))
+    assert ruled_out > 0  # the reading did read something
+
+
+def test_a_forced_pickup_rules_out_every_rank_that_could_go_on_that_top() -> None:
+    """Without voluntary pick-ups the rules say the picker held nothing playable: a player
+    who plays nothing like the easy policy (random play) is still read by the rules."""
+    rules = Rules.create(4, {})
+    checked = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = DealState(rules, 0, deal_cards(rules, rng), False)
+        while state.phase != DONE:
+            seat = state.to_act
+            view = deal_view(state, seat)
+            action = choose_action(view, "random", rng)
+            top = state.pile[-1] % 13 if state.pile else -1
+            hidden = state.hands[seat] & ~state.known[seat]
+            state.apply(action)
+            if action.kind != PICKUP or not hidden or state.phase == DONE:
+                continue
+            playable = sum(1 << rank for rank in range(13)
+                           if rank_playable(rank, top, False))
+            excluded = Reading(deal_view(state, state.to_act)).excluded[seat]
+            assert len(excluded) == hidden.bit_count()
+            assert all(mask & playable == playable for mask in excluded)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_strong_is_legal_and_deterministic_for_a_seed_with_more_players(
+        players: int) -> None:
+    """A fixed number of worlds (as the deal of the day plays): the same view and seed
+    give the same action, which is legal, through a whole deal."""
+    rules = Rules.create(players, {"swap": True})
+    rng = random.Random(players)
+    state = DealState(rules, 0, deal_cards(rules, rng), False)
+    while state.phase != DONE:
+        view = deal_view(state, state.to_act)
+        if state.to_act == 0:
+            action = strong_action(view, random.Random(len(view.history)), budget=1e9,
+                                   max_worlds=3)
+            assert action == strong_action(view, random.Random(len(view.history)),
+                                           budget=1e9, max_worlds=3)
+        else:
+            action = choose_action(view, "easy", rng)
+        state.apply(action)
+    assert state.outcome == FINISHED

@@ -82,6 +82,11 @@ class DealView:
     # next turn, so their next play used to hide it at once (issue 35: the public table
     # showed 3 of 15 burns); it is told until another player moves.
     burn: tuple[int, int] | None = None
+    # Every action so far, in order (all are public), and each seat's face-up row as
+    # dealt (in sight of all): with them a player can replay what everyone saw, e.g.
+    # who picked up on which top card (the strong AI's reading of the others).
+    history: tuple[Action, ...] = ()
+    dealt_up: tuple[tuple[int, ...], ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -166,6 +171,8 @@ def deal_view(state: DealState, seat: int | None = PUBLIC) -> DealView:
         hand=tuple(sorted_cards(state.hands[seat])) if seat is not None else None,
         legal=legal_actions(state) if own and not done and seat == state.to_act else None,
         burn=streak_burn(state),
+        history=tuple(state.actions),
+        dealt_up=state.deal.up,
     )
 
 

@@ -38,7 +38,8 @@ from bot.games.american.state import (
 )
 from bot.games.american.views import DealView
 
-from .easy import easy_action, play_out, swap_choice, swap_value
+from .easy import easy_action, easy_step, play_out, swap_choice, swap_value
+from .inference import Reading
 from .switch import switch_point
 
 # Tuning values: plain globals, read at each use, so a benchmark may set them (compiled
@@ -46,11 +47,24 @@ from .switch import switch_point
 STRONG_BUDGET: float = 0.010  # seconds of sampling a decision aims at
 MIN_WORLDS: int = 8  # worlds sampled whatever the time
 MAX_WORLDS: int = 400  # never more worlds than this
+# With 3-5 players, at least this many worlds and this budget: the strength there grows
+# with worlds well past the two-player floor (4 players against three easy, 600 games:
+# 37% at 30 worlds, 44% at 100), and a world costs about as much (bench/ai_american.py).
+MULTI_MIN_WORLDS: int = 100
+MULTI_BUDGET: float = 0.010
 DAILY_WORLDS: int = 24  # the deal of the day's strong AI: this many, no clock (kind.py)
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
 PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
-TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT")
+# Play-outs stop at the next player out and score 1 if it is the seat: the deal is won by
+# the first out (RULES-AMERICAN.md section 6), and once someone is out, the best place
+# left. False: play to the end and score the seat's place (the player before issue 40).
+NEXT_OUT: bool = True
+# Worlds agree with what the table showed of the others' hands (inference.py); False:
+# every unseen card anywhere (the player before issue 40).
+READ_TABLE: bool = True
+TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "MULTI_MIN_WORLDS",
+                 "MULTI_BUDGET", "SWAP_CANDIDATES",
+                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -91,12 +105,37 @@ class Sampler:
                 self.out |= 1 << other.seat
         self.swaps_done = (view.to_act or 0) - view.dealer - 1
         self.swaps_done %= n
+        # Per seat, the ranks each of its hidden hand cards cannot be (inference.py):
+        # only the entries that rule something out, most first.
+        self.excluded: list[list[int]] = []
+        self.constrained = False
+        reading = Reading(view) if READ_TABLE else None
+        for other in view.seats:
+            entries = [] if reading is None else \
+                [mask for mask in reading.excluded[other.seat] if mask]
+            self.excluded.append(entries)
+            if entries:
+                self.constrained = True
 
     def world(self, rng: random.Random) -> DealState:
         """A deal state with the unseen cards dealt at random into their places."""
         view = self.view
         cards = self.unseen[:]
         rng.shuffle(cards)
+        chosen: list[list[int]] = [[] for _ in view.seats]
+        if self.constrained:
+            # First the hidden hand cards the table's reading rules ranks out for: each
+            # the first card of the shuffled rest it allows (none allows: the first).
+            for other in view.seats:
+                for ruled_out in self.excluded[other.seat]:
+                    pick = 0
+                    for i in range(len(cards)):
+                        if not ruled_out >> (cards[i] % 13) & 1:
+                            pick = i
+                            break
+                    chosen[other.seat].append(cards[pick])
+                    cards[pick] = cards[-1]
+                    cards.pop()
         state = DealState(view.rules, view.dealer, _NO_DEAL, False, _blank=True)
         n = view.rules.players
         options = view.rules.options
@@ -116,9 +155,12 @@ class Sampler:
                 hand = self.hand_mask
             else:
                 hand = seat_known
-                for card in cards[pos:pos + self.hidden_hand[other.seat]]:
+                for card in chosen[other.seat]:
                     hand |= 1 << card
-                pos += self.hidden_hand[other.seat]
+                free = self.hidden_hand[other.seat] - len(chosen[other.seat])
+                for card in cards[pos:pos + free]:
+                    hand |= 1 << card
+                pos += free
             hands.append(hand)
             known.append(seat_known)
             up.append(list(other.up))
@@ -150,6 +192,19 @@ def place_score(state: DealState, seat: int) -> float:
         return 0.5
     n = state.n
     return (n - 1 - state.places.index(seat)) / (n - 1)
+
+
+def _next_out_score(state: DealState, seat: int, placed: int, limit: int) -> float:
+    """Play `state` on with the easy policy until a player more than `placed` is out:
+    1 if that player is `seat`, else 0; a half if the deal ends drawn or `limit` actions
+    pass first."""
+    steps = 0
+    while state.phase != DONE and steps < limit and len(state.places) == placed:
+        easy_step(state)
+        steps += 1
+    if len(state.places) == placed:
+        return 0.5
+    return 1.0 if state.places[placed] == seat else 0.0
 
 
 def play_candidates(view: DealView) -> list[Action]:
@@ -196,8 +251,9 @@ def swap_candidates(view: DealView) -> list[Action]:
 def strong_action(view: DealView, rng: random.Random, budget: float | None = None,
                   max_worlds: int | None = None) -> Action:
     """The strong player's action for the seat of `view`, whose turn it must be:
-    sampling for `budget` seconds (default STRONG_BUDGET) and at least MIN_WORLDS worlds,
-    at most `max_worlds` (default MAX_WORLDS)."""
+    sampling for `budget` seconds (default STRONG_BUDGET; MULTI_BUDGET with 3-5
+    players) and at least MIN_WORLDS worlds (MULTI_MIN_WORLDS with 3-5 players), at most
+    `max_worlds` (default MAX_WORLDS), which also caps the least."""
     legal = view.legal
     seat = view.seat
     if legal is None or seat is None:
@@ -207,29 +263,40 @@ def strong_action(view: DealView, rng: random.Random, budget: float | None = Non
     candidates = play_candidates(view) if legal.phase == PLAY_PHASE else swap_candidates(view)
     if len(candidates) == 1:
         return candidates[0]
-    return _search(view, candidates, rng,
-                   STRONG_BUDGET if budget is None else budget,
-                   MAX_WORLDS if max_worlds is None else max_worlds)
+    multi = view.rules.players > 2
+    if budget is None:
+        budget = MULTI_BUDGET if multi else STRONG_BUDGET
+    min_worlds = MULTI_MIN_WORLDS if multi else MIN_WORLDS
+    if max_worlds is None:
+        max_worlds = MAX_WORLDS
+    return _search(view, candidates, rng, budget, min(min_worlds, max_worlds), max_worlds)
 
 
 def _search(view: DealView, candidates: list[Action], rng: random.Random, budget: float,
-            max_worlds: int) -> Action:
+            min_worlds: int, max_worlds: int) -> Action:
     sampler = Sampler(view)
     seat = sampler.seat
     limit = min(PLAYOUT_LIMIT, MAX_ACTIONS - view.actions - 1)
     totals = [0.0] * len(candidates)
     start = time.perf_counter()
     worlds = 0
+    next_out = NEXT_OUT
     while worlds < max_worlds:
         world = sampler.world(rng)
+        placed = len(world.places)
         for index, action in enumerate(candidates):
             state = world.copy()
             state.apply(action)
-            play_out(state, limit)
-            totals[index] += place_score(state, seat)
+            if not next_out:
+                play_out(state, limit)
+                totals[index] += place_score(state, seat)
+            elif len(state.places) > placed:  # the action itself put the seat out
+                totals[index] += 1.0 if state.places[placed] == seat else 0.0
+            else:
+                totals[index] += _next_out_score(state, seat, placed, limit)
         worlds += 1
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
-        if worlds >= MIN_WORLDS and time.perf_counter() - start > budget:
+        if worlds >= min_worlds and time.perf_counter() - start > budget:
             break
     best = 0
     for index in range(1, len(candidates)):
