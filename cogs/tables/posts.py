@@ -21,6 +21,7 @@ from bot.render import (
 from bot.render.text import dm_timeout_text, game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, Transient, post_nonce
 from bot.tables.service import (
@@ -153,7 +154,6 @@ class PostsRoom(Room):
             # The last table message shows the last hand's summary (an edit, or,
             # where it could not be edited, it was retired when the summary was
             # posted): it is left as it is, after a restart too.
-            self._summarised.pop(table.id, None)
             self._edits.forget(table.id)
         elif row.kind == POST_TABLE_MESSAGE:
             if table.stage not in (LOBBY, PLAYING):
@@ -201,7 +201,13 @@ class PostsRoom(Room):
             panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = to_embed(panel), summary_view(table, index)
         old = table.message_id
-        shows_summary = old is not None and self._summarised.get(table.id) == old
+        # The mark is stored (Table.summary_shown): a process started after a crash
+        # knows it too (issue 37: a fresh process, not knowing, edited the table over
+        # the summary before the next table message was posted).
+        mark = table.summary_shown
+        if old is not None and mark == (old, index):
+            return old  # shown before a restart: the post was not yet marked done
+        shows_summary = old is not None and mark is not None and mark[0] == old
         if old is not None and self._replacing.get(table.id) != old \
                 and not shows_summary and not self._too_old(old):
             async with self._message_lock(table.id):  # after an edit under way
@@ -219,7 +225,9 @@ class PostsRoom(Room):
                     log.info("table %s: the summary could not replace message %s (%s %s):"
                              " posted", table.id, old, exc.status, exc.code)
                 else:
-                    self._summarised[table.id] = old
+                    # Stored before the post is marked done, under the message's lock
+                    # (no edit of the table slips in between).
+                    await self._mark_summary(table, old, index)
                     return old
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
@@ -229,6 +237,13 @@ class PostsRoom(Room):
             # an earlier summary (the crash tests lost one so).
             await self._retire_table_message(table, old)
         return message.id
+
+    async def _mark_summary(self, table: Table, message_id: int, index: int) -> None:
+        try:
+            await self.tables.set_summary_shown(table, message_id, index)
+        except TableError as exc:  # the database: the summary is edited in again
+            self._replacing.pop(table.id, None)
+            raise Transient(f"the summary's mark was not stored: {exc.code}") from exc
 
     async def _tell_timeout(self, table: Table, seat: int, params: dict[str, Any]) -> None:
         """A member who reads by DM is told there that the AI played their turn (and,
