@@ -370,13 +370,14 @@ class Table:
         return int(value) if value is not None else None
 
     @property
-    def summary_shown(self) -> tuple[int, int] | None:
-        """(message id, hand index): the table message that now shows a finished hand's
-        summary in place of the table (meta "summary_shown", stored when the summary
-        was edited into it), until the next table message is set. No edit of the table
-        may overwrite it, in this process or one started after a crash (issue 37)."""
+    def summary_shown(self) -> tuple[int, int, bool] | None:
+        """(message id, hand index, in it): the table message whose hand ended and
+        whose summary is shown, in it (an edit) or, not in it, apart (that message is
+        then deleted). Meta "summary_shown", stored once the summary is shown, dropped
+        when the next table message is set. No edit of the table may touch that message
+        meanwhile, in this process or one started after a crash (issue 37)."""
         value = self.meta.get("summary_shown")
-        return (int(value[0]), int(value[1])) if value else None
+        return (int(value[0]), int(value[1]), bool(value[2])) if value else None
 
     @property
     def paused(self) -> frozenset[str]:
@@ -1007,15 +1008,16 @@ class TableService:
             await self._write(table, self.store.set_meta(table.id, meta))
             table.meta = meta
 
-    async def set_summary_shown(self, table: Table, message_id: int, hand_index: int
-                                ) -> None:
-        """Remember (stored) that the table message `message_id` now shows the summary
-        of hand `hand_index` (Table.summary_shown), so that no later process edits the
-        table over it. Under the table's lock, as every change of its meta."""
+    async def set_summary_shown(self, table: Table, message_id: int, hand_index: int,
+                                in_it: bool) -> None:
+        """Remember (stored) that the summary of hand `hand_index` is shown, `in_it` the
+        table message `message_id` or apart (Table.summary_shown), so that no later
+        process edits the table over it. Under the table's lock, as every change of its
+        meta."""
         async with table.lock:
-            if table.summary_shown == (message_id, hand_index):
+            if table.summary_shown == (message_id, hand_index, in_it):
                 return
-            meta = {**table.meta, "summary_shown": [message_id, hand_index]}
+            meta = {**table.meta, "summary_shown": [message_id, hand_index, in_it]}
             await self._write(table, self.store.set_meta(table.id, meta))
             table.meta = meta
 

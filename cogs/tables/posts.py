@@ -152,8 +152,8 @@ class PostsRoom(Room):
                 view=final_view(table), nonce=nonce,
                 **({"file": chart} if chart is not None else {}))
             # The last table message shows the last hand's summary (an edit, or,
-            # where it could not be edited, it was retired when the summary was
-            # posted): it is left as it is, after a restart too.
+            # where it could not be edited, it was deleted when the summary was
+            # posted apart): it is left as it is, after a restart too.
             self._edits.forget(table.id)
         elif row.kind == POST_TABLE_MESSAGE:
             if table.stage not in (LOBBY, PLAYING):
@@ -196,7 +196,8 @@ class PostsRoom(Room):
         message (an edit, with Review and My hand), and the next hand's table message is
         the one new message of the hand, so the table stays on a phone's screen.
         Posted as a message of its own where the table message cannot be edited (none,
-        too old, deleted, refused); that one then loses its buttons."""
+        too old, deleted, refused); that one is then deleted (issue 35: over days the
+        channel keeps no stale copy of the table)."""
         with await self.public(table.guild_id):
             panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = to_embed(panel), summary_view(table, index)
@@ -205,11 +206,15 @@ class PostsRoom(Room):
         # knows it too (issue 37: a fresh process, not knowing, edited the table over
         # the summary before the next table message was posted).
         mark = table.summary_shown
-        if old is not None and mark == (old, index):
+        if old is not None and mark == (old, index, True):
             return old  # shown before a restart: the post was not yet marked done
-        shows_summary = old is not None and mark is not None and mark[0] == old
+        # The message shows an earlier hand's summary (the table message in between
+        # was never posted): it stays as it is.
+        earlier = old is not None and mark is not None and mark[0] == old \
+            and mark[1] != index and mark[2]
+        apart = old is not None and mark == (old, index, False)  # posted, then a crash
         if old is not None and self._replacing.get(table.id) != old \
-                and not shows_summary and not self._too_old(old):
+                and not earlier and not apart and not self._too_old(old):
             async with self._message_lock(table.id):  # after an edit under way
                 # The edit queue leaves this message be from now on (see
                 # _edit_table_message): the next table message replaces it.
@@ -227,21 +232,26 @@ class PostsRoom(Room):
                 else:
                     # Stored before the post is marked done, under the message's lock
                     # (no edit of the table slips in between).
-                    await self._mark_summary(table, old, index)
+                    await self._mark_summary(table, old, index, in_it=True)
                     return old
+        # Sent with the post's nonce: sent again after a crash, it is not posted twice.
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
-        if not shows_summary:  # an earlier hand's summary keeps its buttons
-            # The hand's table message could not show the summary: it loses its
-            # buttons. Not deleted: after a restart the bot cannot tell whether it shows
-            # an earlier summary (the crash tests lost one so).
-            await self._retire_table_message(table, old)
+        if old is not None and not earlier:
+            # The hand's table message could not show the summary: it is deleted (the
+            # bot's own message, cogs/tables/pings.py _delete_own), or, refused, loses
+            # its buttons. Marked first, so that no edit of the table (a restart's
+            # refresh) lands on it before the next table message is posted.
+            self._replacing[table.id] = old
+            await self._mark_summary(table, old, index, in_it=False)
+            await self._drop_table_copy(table, old)
         return message.id
 
-    async def _mark_summary(self, table: Table, message_id: int, index: int) -> None:
+    async def _mark_summary(self, table: Table, message_id: int, index: int, *,
+                            in_it: bool) -> None:
         try:
-            await self.tables.set_summary_shown(table, message_id, index)
-        except TableError as exc:  # the database: the summary is edited in again
+            await self.tables.set_summary_shown(table, message_id, index, in_it)
+        except TableError as exc:  # the database: the summary is shown again
             self._replacing.pop(table.id, None)
             raise Transient(f"the summary's mark was not stored: {exc.code}") from exc
 

@@ -74,11 +74,12 @@ class TableMessageRoom(Room):
             await self._edit_table_message(table, turn)
 
     @staticmethod
-    def _shows_summary(table: Table) -> bool:
-        """Whether the table message shows a finished hand's summary now (a stored mark,
-        Table.summary_shown): the next table message is on its way."""
+    def _shows_summary(table: Table, in_it: bool = False) -> bool:
+        """Whether the table message's hand ended and its summary is shown (in it, or
+        `in_it` False, apart): a stored mark, Table.summary_shown. The next table
+        message is on its way; no edit of the table may touch this one."""
         mark = table.summary_shown
-        return mark is not None and mark[0] == table.message_id
+        return mark is not None and mark[0] == table.message_id and (mark[2] or not in_it)
 
     def _too_old(self, message_id: int) -> bool:
         """Whether a message is too old for the edits a table needs, now
@@ -215,7 +216,7 @@ class TableMessageRoom(Room):
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
         # A message that shows a hand's summary stays, with its buttons (Review).
-        retire = retire and not self._shows_summary(table)
+        retire = retire and not self._shows_summary(table, in_it=True)
         embed, view, drawing = self._table_message_parts(table)
         shown = embed.to_dict()
         picture = await drawing
