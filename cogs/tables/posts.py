@@ -186,6 +186,8 @@ class PostsRoom(Room):
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             await self._tell_timeout(table, seat, row.params)
+            if user is not None:  # deleted when spent, as their pings (issue 35)
+                await self.keep_notice(table, user, message)  # type: ignore[attr-defined]
         else:
             log.error("unknown post %r of table %s", row.kind, table.id)
             return None
