@@ -106,7 +106,8 @@ class PingsRoom(Room):
             # Read and changed at once (no wait between): concurrent changes of the
             # entries never lose one.
             older = [list(entry) for entry in settings.get(key) or []]
-            settings[key] = [*older, [message.channel.id, message.id, version]]
+            entry = [message.channel.id, message.id, version]
+            settings[key] = [*older, entry]
             await self.bot.store.set_member_setting(table.guild_id, user, key,
                                                     settings[key])
         except Exception as exc:  # the store: the old ones stay, nothing worse
@@ -114,7 +115,9 @@ class PingsRoom(Room):
                         table.id, exc)
             return
         if self._spent(table, version):
-            older.append(settings[key][-1])  # spent while it was stored
+            # Spent while it was stored. (Its own entry: the setting may have been
+            # changed meanwhile by a delete, which once raised IndexError here.)
+            older.append(entry)
         await self._delete_entries(table, user, older)
 
     async def keep_notice(self, table: Table, user: int, message: discord.Message) -> None:
