@@ -370,6 +370,16 @@ class Table:
         return int(value) if value is not None else None
 
     @property
+    def summary_shown(self) -> tuple[int, int, bool] | None:
+        """(message id, hand index, in it): the table message whose hand ended and
+        whose summary is shown, in it (an edit) or, not in it, apart (that message is
+        then deleted). Meta "summary_shown", stored once the summary is shown, dropped
+        when the next table message is set. No edit of the table may touch that message
+        meanwhile, in this process or one started after a crash (issue 37)."""
+        value = self.meta.get("summary_shown")
+        return (int(value[0]), int(value[1]), bool(value[2])) if value else None
+
+    @property
     def paused(self) -> frozenset[str]:
         """Why the table waits (PAUSE_REASONS; empty: it plays)."""
         return frozenset(self.meta.get("paused") or ())
@@ -992,7 +1002,22 @@ class TableService:
         async with table.lock:
             if table.meta.get("message_id") == message_id:
                 return
-            meta = {**table.meta, "message_id": message_id}
+            # The message that showed a hand's summary is no longer the live one.
+            meta = {k: v for k, v in table.meta.items() if k != "summary_shown"}
+            meta["message_id"] = message_id
+            await self._write(table, self.store.set_meta(table.id, meta))
+            table.meta = meta
+
+    async def set_summary_shown(self, table: Table, message_id: int, hand_index: int,
+                                in_it: bool) -> None:
+        """Remember (stored) that the summary of hand `hand_index` is shown, `in_it` the
+        table message `message_id` or apart (Table.summary_shown), so that no later
+        process edits the table over it. Under the table's lock, as every change of its
+        meta."""
+        async with table.lock:
+            if table.summary_shown == (message_id, hand_index, in_it):
+                return
+            meta = {**table.meta, "summary_shown": [message_id, hand_index, in_it]}
             await self._write(table, self.store.set_meta(table.id, meta))
             table.meta = meta
 

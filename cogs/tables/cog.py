@@ -67,9 +67,6 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         # its "While you were away" lines are not told again (panels.py, _recap).
         self._seen: dict[tuple[int, int], int] = {}
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
-        # table -> its last table message, which now shows a hand's summary (quiet
-        # channels): the next table message leaves its buttons be.
-        self._summarised: dict[int, int] = {}
         self._message_locks: dict[int, asyncio.Lock] = {}
         # channel -> the games whose posts wait there for the bot's rights
         # (cogs/tables/posts.py): kicked when the rights are back (lifecycle.py).

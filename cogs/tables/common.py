@@ -248,7 +248,6 @@ class Room:
     _followed: dict[int, int]
     _seen: dict[tuple[int, int], int]
     _languages: dict[int, str]
-    _summarised: dict[int, int]
     _message_locks: dict[int, asyncio.Lock]
     _held_posts: dict[int, set[int]]
     _background: set[asyncio.Future[None]]

@@ -49,6 +49,8 @@ class PingsRoom(Room):
         stopping and its connection closed) is let go."""
         if version is None:  # the turn it announces (the table may move meanwhile)
             version = table.version
+        if self._spent(table, version):
+            return  # its turn passed while it waited (the store, the language)
         if await self._wants_dm(table.guild_id, user):
             sent = await self._ping_by_dm(table, user, reminder, deadline)
             if sent is not None:
@@ -79,31 +81,72 @@ class PingsRoom(Room):
     # live, the ones before it still to delete. An entry goes only once its message is
     # deleted: a delete cut short (a stop, a crash) is made by the next change.
 
+    @staticmethod
+    def _spent(table: Table, version: int | None) -> bool:
+        """Whether a turn message for the turn of `version` is spent: the table moved
+        on since, or the game is over."""
+        return version is not None and (table.version != version
+                                        or table.stage != PLAYING)
+
     async def _live_ping_sent(self, table: Table, user: int, message: discord.Message,
                               version: int | None) -> None:
         """`message` is now `user`'s live message at `table`: the ones before are
         deleted."""
+        if self._spent(table, version):
+            # Its turn passed, or the game ended, while it was on its way (a send that
+            # waited on the channel's rate limit: 5 posts in 5 s): deleted at once, and
+            # not left to the store, which may not answer (the bot stopping): issue 35
+            # found such a ping outliving the game's end.
+            await self._delete_entries(table, user, [[message.channel.id, message.id,
+                                                      version]])
+            return
         key = live_ping_key(table.id)
         try:
             settings = await self.member_settings(table.guild_id, user)
             # Read and changed at once (no wait between): concurrent changes of the
             # entries never lose one.
             older = [list(entry) for entry in settings.get(key) or []]
-            settings[key] = [*older, [message.channel.id, message.id, version]]
+            entry = [message.channel.id, message.id, version]
+            settings[key] = [*older, entry]
             await self.bot.store.set_member_setting(table.guild_id, user, key,
                                                     settings[key])
         except Exception as exc:  # the store: the old ones stay, nothing worse
             log.warning("could not keep the live ping of %s at table %s: %r", user,
                         table.id, exc)
             return
-        if version is not None and table.stage != PLAYING:
-            older.append(settings[key][-1])  # the game ended while it was on its way
+        if self._spent(table, version):
+            # Spent while it was stored. (Its own entry: the setting may have been
+            # changed meanwhile by a delete, which once raised IndexError here.)
+            older.append(entry)
         await self._delete_entries(table, user, older)
+
+    async def keep_notice(self, table: Table, user: int, message: discord.Message) -> None:
+        """A notice in the channel about `user` (their time ran out): kept with their
+        live messages at `table` without replacing them (their DM of it stays live), so
+        it is deleted with them by their next turn message, or at the game's end
+        (spend_pings): over days the channel keeps no notice of a turn long passed
+        (issue 35)."""
+        key = live_ping_key(table.id)
+        try:
+            settings = await self.member_settings(table.guild_id, user)
+            entries = [list(entry) for entry in settings.get(key) or []]
+            if any(int(entry[1]) == message.id for entry in entries):
+                return  # the same post sent again after a restart (its nonce)
+            settings[key] = [*entries, [message.channel.id, message.id, None]]
+            await self.bot.store.set_member_setting(table.guild_id, user, key,
+                                                    settings[key])
+        except Exception as exc:  # the store: the notice stays, nothing worse
+            log.warning("could not keep the notice of %s at table %s: %r", user,
+                        table.id, exc)
+            return
+        if table.stage != PLAYING:  # the game ended while it was on its way
+            await self.spend_pings(table)
 
     async def spend_pings(self, table: Table) -> None:
         """Delete the turn pings and reminders of `table` whose turn has passed: the
-        table moved on since (its version is another), or the game is over. (A DM of
-        what happened, with no turn, stays until the next one.)"""
+        table moved on since (its version is another), or the game is over; at the
+        game's end its notices in the channel too. (A DM of what happened, with no
+        turn, stays until the next one.)"""
         for seat in table.seats:
             user = seat.user_id
             if user is None:
@@ -113,9 +156,10 @@ class PingsRoom(Room):
             except Exception as exc:
                 log.warning("could not read the live pings of %s: %r", user, exc)
                 continue
+            over = table.stage != PLAYING
             spent = [entry for entry in settings.get(live_ping_key(table.id)) or []
-                     if entry[2] is not None
-                     and (entry[2] != table.version or table.stage != PLAYING)]
+                     if (entry[2] is not None and (entry[2] != table.version or over))
+                     or (over and int(entry[0]) == table.channel_id)]
             await self._delete_entries(table, user, spent)
 
     async def _delete_entries(self, table: Table, user: int, entries: list[list[Any]]

@@ -21,6 +21,7 @@ from bot.render import (
 from bot.render.text import dm_timeout_text, game_over_players_text, timeout_seat_text
 from bot.store import PostRow
 from bot.tables import Table
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, Transient, post_nonce
 from bot.tables.service import (
@@ -151,9 +152,8 @@ class PostsRoom(Room):
                 view=final_view(table), nonce=nonce,
                 **({"file": chart} if chart is not None else {}))
             # The last table message shows the last hand's summary (an edit, or,
-            # where it could not be edited, it was retired when the summary was
-            # posted): it is left as it is, after a restart too.
-            self._summarised.pop(table.id, None)
+            # where it could not be edited, it was deleted when the summary was
+            # posted apart): it is left as it is, after a restart too.
             self._edits.forget(table.id)
         elif row.kind == POST_TABLE_MESSAGE:
             if table.stage not in (LOBBY, PLAYING):
@@ -189,6 +189,8 @@ class PostsRoom(Room):
                 message = await channel.send(
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             await self._tell_timeout(table, seat, row.params)
+            if user is not None:  # deleted when spent, as their pings (issue 35)
+                await self.keep_notice(table, user, message)  # type: ignore[attr-defined]
         else:
             log.error("unknown post %r of table %s", row.kind, table.id)
             return None
@@ -199,14 +201,25 @@ class PostsRoom(Room):
         message (an edit, with Review and My hand), and the next hand's table message is
         the one new message of the hand, so the table stays on a phone's screen.
         Posted as a message of its own where the table message cannot be edited (none,
-        too old, deleted, refused); that one then loses its buttons."""
+        too old, deleted, refused); that one is then deleted (issue 35: over days the
+        channel keeps no stale copy of the table)."""
         with await self.public(table.guild_id):
             panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = to_embed(panel), summary_view(table, index)
         old = table.message_id
-        shows_summary = old is not None and self._summarised.get(table.id) == old
+        # The mark is stored (Table.summary_shown): a process started after a crash
+        # knows it too (issue 37: a fresh process, not knowing, edited the table over
+        # the summary before the next table message was posted).
+        mark = table.summary_shown
+        if old is not None and mark == (old, index, True):
+            return old  # shown before a restart: the post was not yet marked done
+        # The message shows an earlier hand's summary (the table message in between
+        # was never posted): it stays as it is.
+        earlier = old is not None and mark is not None and mark[0] == old \
+            and mark[1] != index and mark[2]
+        apart = old is not None and mark == (old, index, False)  # posted, then a crash
         if old is not None and self._replacing.get(table.id) != old \
-                and not shows_summary and not self._too_old(old):
+                and not earlier and not apart and not self._too_old(old):
             async with self._message_lock(table.id):  # after an edit under way
                 # The edit queue leaves this message be from now on (see
                 # _edit_table_message): the next table message replaces it.
@@ -222,16 +235,30 @@ class PostsRoom(Room):
                     log.info("table %s: the summary could not replace message %s (%s %s):"
                              " posted", table.id, old, exc.status, exc.code)
                 else:
-                    self._summarised[table.id] = old
+                    # Stored before the post is marked done, under the message's lock
+                    # (no edit of the table slips in between).
+                    await self._mark_summary(table, old, index, in_it=True)
                     return old
+        # Sent with the post's nonce: sent again after a crash, it is not posted twice.
         message = await self.bot.get_partial_messageable(table.channel_id).send(
             embed=embed, view=view, nonce=nonce)
-        if not shows_summary:  # an earlier hand's summary keeps its buttons
-            # The hand's table message could not show the summary: it loses its
-            # buttons. Not deleted: after a restart the bot cannot tell whether it shows
-            # an earlier summary (the crash tests lost one so).
-            await self._retire_table_message(table, old)
+        if old is not None and not earlier:
+            # The hand's table message could not show the summary: it is deleted (the
+            # bot's own message, cogs/tables/pings.py _delete_own), or, refused, loses
+            # its buttons. Marked first, so that no edit of the table (a restart's
+            # refresh) lands on it before the next table message is posted.
+            self._replacing[table.id] = old
+            await self._mark_summary(table, old, index, in_it=False)
+            await self._drop_table_copy(table, old)
         return message.id
+
+    async def _mark_summary(self, table: Table, message_id: int, index: int, *,
+                            in_it: bool) -> None:
+        try:
+            await self.tables.set_summary_shown(table, message_id, index, in_it)
+        except TableError as exc:  # the database: the summary is shown again
+            self._replacing.pop(table.id, None)
+            raise Transient(f"the summary's mark was not stored: {exc.code}") from exc
 
     async def _tell_timeout(self, table: Table, seat: int, params: dict[str, Any]) -> None:
         """A member who reads by DM is told there that the AI played their turn (and,

@@ -73,6 +73,14 @@ class TableMessageRoom(Room):
         with await self.public(table.guild_id):
             await self._edit_table_message(table, turn)
 
+    @staticmethod
+    def _shows_summary(table: Table, in_it: bool = False) -> bool:
+        """Whether the table message's hand ended and its summary is shown (in it, or
+        `in_it` False, apart): a stored mark, Table.summary_shown. The next table
+        message is on its way; no edit of the table may touch this one."""
+        mark = table.summary_shown
+        return mark is not None and mark[0] == table.message_id and (mark[2] or not in_it)
+
     def _too_old(self, message_id: int) -> bool:
         """Whether a message is too old for the edits a table needs, now
         (bot.discord.too_old_for_edits: its age from its id, by Discord's clock)."""
@@ -82,9 +90,11 @@ class TableMessageRoom(Room):
         message_id = table.message_id
         if message_id is None:
             return
-        if self._replacing.get(table.id) == message_id:
+        if self._replacing.get(table.id) == message_id or self._shows_summary(table):
             # A fresh message is on its way through the outbox: it shows the table as
             # it is when it is sent (and is edited after, if the table moved meanwhile).
+            # The old one shows a hand's summary (stored: after a restart too), which
+            # no edit of the table may overwrite.
             self.bot.outbox.kick(table.id)
             return
         if self._too_old(message_id):
@@ -117,7 +127,7 @@ class TableMessageRoom(Room):
         try:
             async with self._message_lock(table.id):
                 if self._replacing.get(table.id) == message_id \
-                        or self._summarised.get(table.id) == message_id \
+                        or self._shows_summary(table) \
                         or table.message_id != message_id \
                         or table.stage not in (LOBBY, PLAYING):
                     return  # it became a hand's summary, was replaced, or the game ended
@@ -205,6 +215,8 @@ class TableMessageRoom(Room):
         place of one too old to edit or deleted); the old one, `retire`, is deleted."""
         channel = self.bot.get_partial_messageable(table.channel_id)
         old = table.message_id
+        # A message that shows a hand's summary stays, with its buttons (Review).
+        retire = retire and not self._shows_summary(table, in_it=True)
         embed, view, drawing = self._table_message_parts(table)
         shown = embed.to_dict()
         picture = await drawing
@@ -216,11 +228,11 @@ class TableMessageRoom(Room):
         else:
             self._pictured.pop(table.id, None)  # a fresh message has no picture to keep
         await self.tables.set_message(table, message.id)
+        # Only now is the old message no longer the live one (set_message drops its
+        # summary mark): until the new one is posted, the old one may show the last
+        # hand's summary, which no edit of the table may overwrite (issue 37: a failed
+        # post had dropped this mark first).
         self._replacing.pop(table.id, None)
-        # Only now is the old message no longer the live one: until the new one is
-        # posted, the old one may show the last hand's summary, which no edit of the
-        # table may overwrite (issue 37: a failed post had dropped this mark first).
-        self._summarised.pop(table.id, None)
         if to_embed(table_panel(table)).to_dict() != shown:
             self.request_refresh(table)  # the table moved while the post was made
         if retire and old is not None and old != message.id:
