@@ -241,3 +241,35 @@ async def test_the_weekly_ladder_over_days(database: Database) -> None:
         assert {r.user_id for r in week} == {101, 102, 103}
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None
+
+
+async def test_the_ladders_are_the_calendar_week_and_month(database: Database) -> None:
+    """A weekly ladder is its calendar week's (Monday to Sunday), a monthly one its
+    calendar month's, of the last day that is over; each is read from the per-member
+    rows the days' scoring keeps (migration 9), equal to the days' results averaged."""
+    game = "amerikaner"
+    clock = Clock(T0 + 14 * DAY)  # Friday 2027-01-29
+    async with database.open(clock=clock) as store:
+        service = DailyService(store, GAMES, clock, secret="x")
+        for day in range(4):  # Friday to Monday 2027-02-01
+            for user, style in ((101, 1), (102, 2)):
+                if day == 1 and user == 102:
+                    continue  # Bo skips Saturday
+                await play_out(service, await service.open(1, game, user, str(user)), style)
+            clock.now += DAY
+            if day == 2:  # Monday: the week and the month that end on Sunday
+                week = await service.ladder(1, game, "week", min_days=1)
+                month = await service.ladder(1, game, "month", min_days=1)
+                results = await store.daily_results(1, game, "2027-01-29", "2027-01-31")
+                assert week == month == ladder(results, min_days=1)
+                assert {(r.user_id, r.days) for r in week} == {(101, 3), (102, 2)}
+                assert [r.user_id for r in await service.ladder(1, game, "week")] == [101]
+        # Tuesday: a new week and a new month, of Monday alone.
+        week = await service.ladder(1, game, "week", min_days=1)
+        month = await service.ladder(1, game, "month", min_days=1)
+        results = await store.daily_results(1, game, "2027-02-01", "2027-02-01")
+        assert week == month == ladder(results, min_days=1)
+        assert all(r.days == 1 for r in week) and len(week) == 2
+        assert await service.member_line(1, game, 101) == (1, week[0].matchpoints
+                                                           if week[0].user_id == 101
+                                                           else week[1].matchpoints)

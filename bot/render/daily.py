@@ -94,11 +94,11 @@ def days_text(days: int) -> str:
 
 
 def stats_line(days: int, matchpoints: float | None) -> str:
-    """A member's daily in their stats: the last 30 days that are over."""
+    """A member's daily in their stats: this month's days that are over."""
     if matchpoints is None:
-        return _("Deal of the day: not played in the last 30 days.")
-    return ngettext("Deal of the day: {percent} average over {count} day (last 30 days).",
-                    "Deal of the day: {percent} average over {count} days (last 30 days).",
+        return _("Deal of the day: not played this month.")
+    return ngettext("Deal of the day: {percent} average over {count} day this month.",
+                    "Deal of the day: {percent} average over {count} days this month.",
                     days).format(percent=percent(matchpoints), count=days)
 
 
