@@ -44,6 +44,24 @@ def opened_text(title: str, day: str) -> str:
              "pace, one try.").format(game=title, day=day)
 
 
+def dm_opened_text(server: str, title: str, day: str) -> str:
+    """Over a member's daily panel in their direct messages (`server`: its name, made
+    safe as markdown by the caller)."""
+    return _("Your deal of the day on {server} ({game}, {day}): play at your own pace, "
+             "one try.").format(server=server, game=title, day=day)
+
+
+def dm_sent_text() -> str:
+    """The answer to `/<game> daily dm:True` once the panel is in the member's DMs."""
+    return _("Your deal of the day is in your direct messages.")
+
+
+def dm_refused_text() -> str:
+    """Over the panel when Discord refused the DM (error 50007): it is shown here."""
+    return _("Discord would not let me send you a direct message (they may be closed for "
+             "this server), so here it is:")
+
+
 def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int,
                  results: int, review: Panel, mine: Sequence[str], best: Sequence[str],
                  best_name: str, ai_choices: Sequence[str],

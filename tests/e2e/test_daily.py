@@ -261,3 +261,29 @@ async def test_the_days_message_is_posted_afresh_only_when_too_old_to_edit(
         old, new = _public_daily(fake, fake.channel)
         assert old.id == first.id and not old.old_edits  # never edited once too old
         assert "1 member has played" in old.text() and new.edit_count == 0
+
+
+async def test_a_member_plays_the_deal_of_the_day_from_a_dm(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """`/amerikaner daily dm:True` sends the member's panel to their direct messages;
+    its buttons are clicked there (interactions without a server, which Discord sends
+    to shard 0: any process answers a daily's, it lives in the store), the panel is
+    edited in place to the result, and the day's public message counts the play."""
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        it = await fake.slash("alice", None, f"{GAME} daily", {"dm": True})
+        assert it.callback.ephemeral
+        assert (it.message.content if it.message else it.callback.data.get("content")) \
+            == "Your deal of the day is in your direct messages."
+        [panel] = fake.dm_messages("alice")
+        assert "Your deal of the day on" in panel.text() and panel.components
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        result = await alice.play(panel)
+        assert alice.finished and result.id == panel.id
+        assert "Deal of the day" in result.embeds[0]["title"]
+        assert len(fake.dm_messages("alice")) == 1  # edited, never another DM
+        await fake.wait_until(lambda: any("1 member has played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
+        # The same member in the channel: one try.
+        again = await fake.slash("alice", None, f"{GAME} daily")
+        assert "one try a day" in (again.content or "")
