@@ -19,21 +19,20 @@ def percent(matchpoints: float) -> str:
     return f"{round(matchpoints * 100)}%"
 
 
-def public_panel(title: str, command: str, day: str, finished: int,
-                 leaders: Sequence[tuple[int, str, float]]) -> Panel:
-    """The one public message of a server's day: how many played (not how many are
-    playing: a play begun changes nothing here, so it costs no edit), and the standings
-    (rank, name, matchpoints) behind a spoiler, so that only who chooses to see them
-    does (Discord's spoiler markdown, ||text||:
-    https://support.discord.com/hc/en-us/articles/360022320632-Spoiler-Tags)."""
+def public_panel(title: str, command: str, day: str, finished: int) -> Panel:
+    """The one public message of a server's day: how many have played (not how many are
+    playing: a play begun changes nothing here, so it costs no edit) and where the
+    standings are. Not the standings themselves: every member of the server reads this
+    message, and one who has not finished must not see another's result (a spoiler
+    only hides it until clicked, https://support.discord.com/hc/en-us/articles/
+    360022320632-Spoiler-Tags); the day's board is theirs once they have played."""
     lines = [_("Everyone on this server plays the same cards today, against the same AI "
                "players, in their own panel: /{command} daily.").format(command=command),
              ngettext("{count} member has played", "{count} members have played",
                       finished).format(count=finished)]
-    if leaders:
-        board = "\n".join(f"{rank}. {safe_markdown(name)} {percent(mp)}"
-                          for rank, name, mp in leaders[:BOARD_ROWS])
-        lines.append(_("Standings (finish yours first):") + f"\n||{board}||")
+    if finished:
+        lines.append(_("The standings: /{command} daily board:today, once you have "
+                       "played yours.").format(command=command))
     return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
                  description="\n".join(lines), colour=GOLD)
 

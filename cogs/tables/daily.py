@@ -316,8 +316,7 @@ class DailyRoom(Room):
             kind = self.tables.kind(game)
             with await self.public(guild_id):
                 deal = await service.deal(guild_id, game, day)
-                panel = public_panel(kind.words.title(deal.rules), game, day, len(board),
-                                     [(r.rank, r.name, r.matchpoints) for r in board])
+                panel = public_panel(kind.words.title(deal.rules), game, day, len(board))
             embed = to_embed(panel)
             digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
             if place.shown == digest and place.message_id is not None:

@@ -44,7 +44,7 @@ from bot.i18n import _ as translate
 from bot.render import button_label, seat_label, seat_names
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table
-from tests.e2e import american_leaks
+from tests.e2e import american_leaks, daily_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.layout import layout as phone_layout
 from tests.fake_discord.models import iter_components
@@ -217,8 +217,12 @@ class LeakChecker:
     # message -> the table it was first written for: an edit belongs to that table even
     # after the channel has a new one (a rematch).
     _message_tables: dict[int, int] = field(default_factory=dict)
+    # The deal of the day: each member's play as the bot's service last returned it,
+    # by (server, game, day, member) (tests/e2e/daily_leaks.py).
+    daily_states: dict[tuple[int, str, str, int], Any] = field(default_factory=dict)
 
     def install(self) -> LeakChecker:
+        daily_leaks.watch(self)
         fake = self.fake
         original_new = fake._new_message
         original_edit = fake._apply_edit
@@ -252,6 +256,12 @@ class LeakChecker:
     def check(self, msg: StoredMessage) -> None:
         if int(msg.author["id"]) != self.fake.bot_user.id:
             return
+        if self.daily_states:
+            dm_owner = self.fake.channels.get(msg.channel_id)
+            owner = msg.visible_to if msg.visible_to is not None else (
+                dm_owner.recipient.id if dm_owner is not None and dm_owner.type == 1
+                and dm_owner.recipient is not None else None)
+            daily_leaks.check(self, msg, message_text(msg), owner)
         table = self._table(msg.channel_id)
         first = self._message_tables.get(msg.id)
         if first is not None:
