@@ -275,3 +275,35 @@ async def test_the_ladders_are_the_calendar_week_and_month(database: Database) -
         assert await service.member_line(1, game, 101) == (1, week[0].matchpoints
                                                            if week[0].user_id == 101
                                                            else week[1].matchpoints)
+
+
+async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str) -> None:
+    """`amerikaner db copy` (bot/store/transfer.py) brings the daily along: the secret
+    (so the same days deal the same cards), the plays, the day's message and the
+    ladders' rows."""
+    from bot.store import open_database
+    from bot.store.copy import copy_sqlite_to_postgres
+
+    game = "amerikaner"
+    clock = Clock()
+    path = tmp_path / "a.sqlite3"
+    async with open_database(str(path), clock=clock) as store:
+        service = DailyService(store, GAMES, clock)  # no setting: a secret is made
+        await play_out(service, await service.open(1, game, 101, "Ada"), style=1)
+        await service.open(1, game, 102, "Bo")  # begun, not finished
+        await store.set_daily_day(1, game, "2027-01-15", 55, 66, "shown")
+        clock.now += DAY
+        await service.ladder(1, game, "week", min_days=1)  # scores the day
+        deal = await service.deal(1, game, "2027-01-15")
+        before = [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)]
+        ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", 1)
+    await copy_sqlite_to_postgres(str(path), pg_url)
+    async with open_database(pg_url, clock=clock) as store:
+        service = DailyService(store, GAMES, clock)
+        assert (await service.deal(1, game, "2027-01-15")).deal == deal.deal
+        assert [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)] \
+            == before
+        assert await store.daily_day(1, game, "2027-01-15") is not None
+        assert await store.daily_ladder(1, game, "week:2027-01-11", 1) == ladder_before
+        assert await store.daily_scored(1, game, "2027-01-15", "2027-01-15") == {
+            "2027-01-15"}
