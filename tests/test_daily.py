@@ -296,7 +296,8 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
         await service.ladder(1, game, "week", min_days=1)  # scores the day
         deal = await service.deal(1, game, "2027-01-15")
         before = [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)]
-        ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", 1)
+        ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
+                                                    "2027-01-17", 1)
     await copy_sqlite_to_postgres(str(path), pg_url)
     async with open_database(pg_url, clock=clock) as store:
         service = DailyService(store, GAMES, clock)
@@ -304,6 +305,7 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
         assert [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)] \
             == before
         assert await store.daily_day(1, game, "2027-01-15") is not None
-        assert await store.daily_ladder(1, game, "week:2027-01-11", 1) == ladder_before
+        assert await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
+                                        "2027-01-17", 1) == ladder_before
         assert await store.daily_scored(1, game, "2027-01-15", "2027-01-15") == {
             "2027-01-15"}

@@ -820,13 +820,16 @@ def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
                  [(guild_id, game, period, u, name, mp) for u, name, mp in points])
 
 
-def _daily_ladder(d: Dialect, guild_id: int, game: str, period: str,
-                  min_days: int) -> Program[list[tuple[int, str, float, int]]]:
-    """A ladder's members with at least `min_days` days: one primary-key range."""
+def _daily_ladder(d: Dialect, guild_id: int, game: str, period: str, first_day: str,
+                  last_day: str, min_days: int
+                  ) -> Program[tuple[set[str], list[tuple[int, str, float, int]]]]:
+    """A ladder's members with at least `min_days` days (one primary-key range), and
+    which of its days from `first_day` to `last_day` are scored, in one read."""
+    days = yield from _daily_scored(d, guild_id, game, first_day, last_day)
     rows = yield stmt("all", "SELECT user_id, display_name, total, days FROM daily_ladders "
                            f"WHERE {_LADDER_KEY} AND days >= $4",
                     (guild_id, game, period, min_days))
-    return [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
+    return days, [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
 
 
 def _daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
@@ -1247,11 +1250,14 @@ class StoreFront:
         (a day scored already is left as it is)."""
         await self._write(_daily_score_day, guild_id, game, day, list(points))
 
-    async def daily_ladder(self, guild_id: int, game: str, period: str,
-                           min_days: int) -> list[tuple[int, str, float, int]]:
-        """(member, name, summed matchpoints, days) of a ladder's `period`
-        (`ladder_period`), members with at least `min_days` days scored."""
-        return await self._read(_daily_ladder, guild_id, game, period, min_days)
+    async def daily_ladder(self, guild_id: int, game: str, period: str, first_day: str,
+                           last_day: str, min_days: int
+                           ) -> tuple[set[str], list[tuple[int, str, float, int]]]:
+        """The days from `first_day` to `last_day` that are scored, and (member, name,
+        summed matchpoints, days) of a ladder's `period` (`ladder_period`), members with
+        at least `min_days` days scored: one read."""
+        return await self._read(_daily_ladder, guild_id, game, period, first_day,
+                                last_day, min_days)
 
     async def daily_started(self, guild_id: int, game: str, day: str) -> int:
         """How many members began the day's deal."""

@@ -390,16 +390,21 @@ class DailyService:
         key = ladder_period(period, yesterday)
         start = key.split(":", 1)[1]
         first = start if period == "week" else f"{start}-01"
-        scored = await self.store.daily_scored(guild_id, game, first, yesterday)
+        scored, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
+                                                     min_days)
         day = dt.date.fromisoformat(first)
+        changed = False
         while (name := day.isoformat()) <= yesterday:
             if name not in scored:
                 results = await self.store.daily_results(guild_id, game, name, name)
                 await self.store.daily_score_day(
                     guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
                         matchpoints([r[3] for r in results]), results, strict=True)])
+                changed = True
             day += dt.timedelta(days=1)
-        rows = await self.store.daily_ladder(guild_id, game, key, min_days)
+        if changed:  # the first read after a day: once a server a day
+            _, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
+                                                    min_days)
         return _ranked([(total / days, user_id, name, None, days)
                         for user_id, name, total, days in rows])
 
