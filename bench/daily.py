@@ -8,18 +8,23 @@
    member's daily.
 2. The store's daily boards: a SQLite store holding S servers with P members each who
    played every one of D days (S * P * D plays); the day's board, the weekly and the
-   monthly ladders of random servers read through DailyService (the store's range scan,
-   then the matchpoints in Python; the ladders read the days' stored matchpoints, each
-   day scored once when first read after it ended), p50 and p99.
+   monthly ladders of random servers read through DailyService (the day's board: the
+   store's range scan, then the matchpoints in Python; a ladder: the period's stored
+   per-member rows, kept as each day is scored once when first read after it ended),
+   p50 and p99; the bench's clock is the day after the last, a Monday, so the week and
+   the month are whole (7 and D days). On SQLite, or with `--postgres` on a
+   throwaway PostgreSQL server (tests/pg_server.py: the machine's PostgreSQL binaries).
 
     python bench/daily.py                           # 5 members; 1,000 servers x 100, 30 days
     python bench/daily.py --members 10 --servers 200 --days 7
+    python bench/daily.py --skip-requests --postgres
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import random
@@ -28,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,40 +81,63 @@ async def requests(members: int, seed: int) -> None:
           f"{interaction / members:.1f} a member's daily")
 
 
-def build(path: Path, servers: int, members: int, days: int, last_day: dt.date,
-          seed: int) -> None:
-    """Fill the daily_plays table directly (the store's schema, migrated by opening it)."""
+def rows_of(servers: int, members: int, days: int, last_day: dt.date,
+            seed: int) -> Any:
+    """The daily_plays rows of the bench's store, a server at a time."""
     rng = random.Random(seed)
-    conn = sqlite3.connect(path)
     first = last_day - dt.timedelta(days=days - 1)
     day_names = [(first + dt.timedelta(days=d)).isoformat() for d in range(days)]
+    for server in range(1, servers + 1):
+        rows = []
+        for day in day_names:
+            for member in range(members):
+                score = json.dumps([rng.randint(-20, 20)])
+                rows.append((server, GAME, day, 1000 + member, f"member {member}", "[]",
+                             0.0, 0.0, 1.0, score, None))
+        yield rows
+
+
+_COLUMNS = ("guild_id", "game", "day", "user_id", "display_name", "actions", "started_at",
+            "updated_at", "finished_at", "score", "game_id")
+
+
+async def build(target: str, servers: int, members: int, days: int, last_day: dt.date,
+                seed: int) -> None:
+    """Fill the daily_plays table directly (the store's schema, migrated by opening it)."""
+    if target.startswith("postgresql://"):
+        import asyncpg
+
+        conn = await asyncpg.connect(target)
+        try:
+            for rows in rows_of(servers, members, days, last_day, seed):
+                await conn.copy_records_to_table("daily_plays", records=rows,
+                                                 columns=_COLUMNS)
+            await conn.execute("ANALYZE")
+        finally:
+            await conn.close()
+        return
+    conn = sqlite3.connect(target)
     with conn:
-        for server in range(1, servers + 1):
-            rows = []
-            for day in day_names:
-                for member in range(members):
-                    score = json.dumps([rng.randint(-20, 20)])
-                    rows.append((server, GAME, day, 1000 + member, f"member {member}", "[]",
-                                 0.0, 0.0, 1.0, score, None))
-            conn.executemany("INSERT INTO daily_plays (guild_id, game, day, user_id, "
-                             "display_name, actions, started_at, updated_at, finished_at, "
-                             "score, game_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        for rows in rows_of(servers, members, days, last_day, seed):
+            conn.executemany(f"INSERT INTO daily_plays ({', '.join(_COLUMNS)}) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     conn.close()
 
 
-async def boards(servers: int, members: int, days: int, reads: int, seed: int) -> None:
-    last_day = dt.date(2027, 1, 31)
+async def boards(servers: int, members: int, days: int, reads: int, seed: int,
+                 postgres: bool) -> None:
+    last_day = dt.date(2027, 1, 31)  # a Sunday: the week and the month end with it
     now = dt.datetime(2027, 2, 1, 12, tzinfo=dt.UTC).timestamp()  # the day after
-    with tempfile.TemporaryDirectory() as work:
-        path = Path(work) / "daily.db"
-        async with open_database(str(path)):
+    with tempfile.TemporaryDirectory() as work, _database(work, postgres) as target:
+        async with open_database(target):
             pass  # migrated
         started = time.perf_counter()
-        build(path, servers, members, days, last_day, seed)
+        await build(target, servers, members, days, last_day, seed)
+        size = "" if postgres else f", {Path(target).stat().st_size / 2**20:.0f} MiB"
         print(f"built {servers * members * days:,} plays ({servers:,} servers x {members} "
-              f"members x {days} days) in {time.perf_counter() - started:.1f} s, "
-              f"{path.stat().st_size / 2**20:.0f} MiB")
-        async with open_database(str(path), clock=lambda: now) as store:
+              f"members x {days} days) in {time.perf_counter() - started:.1f} s{size}"
+              f" ({'PostgreSQL' if postgres else 'SQLite'})")
+        async with open_database(target, clock=lambda: now) as store:
             service = DailyService(store, GAMES, lambda: now, secret="bench")
             # Each day that is over is scored once, at the first ladder read after it
             # (one day a server a day, in steady state): done here for every server,
@@ -116,9 +145,10 @@ async def boards(servers: int, members: int, days: int, reads: int, seed: int) -
             started = time.perf_counter()
             for guild in range(1, servers + 1):
                 await service.ladder(guild, GAME, "month")
+                await service.ladder(guild, GAME, "week")
             scoring = time.perf_counter() - started
             print(f"  scoring the days that are over once: {scoring:.1f} s, "
-                  f"{scoring * 1000 / (servers * min(days, 30)):.2f} ms a server's day")
+                  f"{scoring * 1000 / (servers * days):.2f} ms a server's day")
             rng = random.Random(seed)
             kinds: dict[str, Any] = {
                 "day's board": lambda g: service.board(g, GAME, last_day.isoformat()),
@@ -141,6 +171,22 @@ async def boards(servers: int, members: int, days: int, reads: int, seed: int) -
                       f"{_p99(cpu):.2f} ms ({reads} reads)")
 
 
+@contextlib.contextmanager
+def _database(work: str, postgres: bool) -> Iterator[str]:
+    """The bench's store: a SQLite file in `work`, or an empty database on a throwaway
+    PostgreSQL server."""
+    if not postgres:
+        yield str(Path(work) / "daily.db")
+        return
+    from tests.pg_server import PostgresServer
+
+    server = PostgresServer.start()
+    try:
+        yield server.new_database()
+    finally:
+        server.stop()
+
+
 def _p99(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
@@ -156,10 +202,13 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-requests", action="store_true")
+    parser.add_argument("--postgres", action="store_true",
+                        help="the boards on a throwaway PostgreSQL server, not SQLite")
     args = parser.parse_args()
     if not args.skip_requests:
         asyncio.run(requests(args.members, args.seed))
-    asyncio.run(boards(args.servers, args.per_server, args.days, args.reads, args.seed))
+    asyncio.run(boards(args.servers, args.per_server, args.days, args.reads, args.seed,
+                       args.postgres))
 
 
 if __name__ == "__main__":

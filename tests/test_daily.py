@@ -69,13 +69,15 @@ def test_the_dailys_words_in_both_languages() -> None:
     panels = {}
     for language in ("en", "nb"):
         with use_locale(language):
-            panels[language] = public_panel("Amerikaner", "amerikaner", "2027-01-15", 2,
-                                            [(1, "ada", 0.75), (2, "bo", 0.25)])
+            panels[language] = public_panel("Amerikaner", "amerikaner", "2027-01-15", 2)
     assert panels["en"].title == "Deal of the day: Amerikaner, 2027-01-15"
     assert panels["nb"].title == "Dagens giv: Amerikaner, 2027-01-15"
     assert "2 members have played" in panels["en"].description
     assert "2 medlemmer har spilt" in panels["nb"].description
-    assert "||1. ada 75%\n2. bo 25%||" in panels["en"].description  # behind a spoiler
+    # Where the standings are, not the standings (every member reads this message).
+    assert "/amerikaner daily board:today" in panels["en"].description
+    assert "/amerikaner dagens tavle:i dag" in panels["nb"].description
+    assert "%" not in panels["en"].description + panels["nb"].description
 
 
 def test_the_day_is_the_servers() -> None:
@@ -241,3 +243,69 @@ async def test_the_weekly_ladder_over_days(database: Database) -> None:
         assert {r.user_id for r in week} == {101, 102, 103}
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None
+
+
+async def test_the_ladders_are_the_calendar_week_and_month(database: Database) -> None:
+    """A weekly ladder is its calendar week's (Monday to Sunday), a monthly one its
+    calendar month's, of the last day that is over; each is read from the per-member
+    rows the days' scoring keeps (migration 9), equal to the days' results averaged."""
+    game = "amerikaner"
+    clock = Clock(T0 + 14 * DAY)  # Friday 2027-01-29
+    async with database.open(clock=clock) as store:
+        service = DailyService(store, GAMES, clock, secret="x")
+        for day in range(4):  # Friday to Monday 2027-02-01
+            for user, style in ((101, 1), (102, 2)):
+                if day == 1 and user == 102:
+                    continue  # Bo skips Saturday
+                await play_out(service, await service.open(1, game, user, str(user)), style)
+            clock.now += DAY
+            if day == 2:  # Monday: the week and the month that end on Sunday
+                week = await service.ladder(1, game, "week", min_days=1)
+                month = await service.ladder(1, game, "month", min_days=1)
+                results = await store.daily_results(1, game, "2027-01-29", "2027-01-31")
+                assert week == month == ladder(results, min_days=1)
+                assert {(r.user_id, r.days) for r in week} == {(101, 3), (102, 2)}
+                assert [r.user_id for r in await service.ladder(1, game, "week")] == [101]
+        # Tuesday: a new week and a new month, of Monday alone.
+        week = await service.ladder(1, game, "week", min_days=1)
+        month = await service.ladder(1, game, "month", min_days=1)
+        results = await store.daily_results(1, game, "2027-02-01", "2027-02-01")
+        assert week == month == ladder(results, min_days=1)
+        assert all(r.days == 1 for r in week) and len(week) == 2
+        assert await service.member_line(1, game, 101) == (1, week[0].matchpoints
+                                                           if week[0].user_id == 101
+                                                           else week[1].matchpoints)
+
+
+async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str) -> None:
+    """`amerikaner db copy` (bot/store/transfer.py) brings the daily along: the secret
+    (so the same days deal the same cards), the plays, the day's message and the
+    ladders' rows."""
+    from bot.store import open_database
+    from bot.store.copy import copy_sqlite_to_postgres
+
+    game = "amerikaner"
+    clock = Clock()
+    path = tmp_path / "a.sqlite3"
+    async with open_database(str(path), clock=clock) as store:
+        service = DailyService(store, GAMES, clock)  # no setting: a secret is made
+        await play_out(service, await service.open(1, game, 101, "Ada"), style=1)
+        await service.open(1, game, 102, "Bo")  # begun, not finished
+        await store.set_daily_day(1, game, "2027-01-15", 55, 66, "shown")
+        clock.now += DAY
+        await service.ladder(1, game, "week", min_days=1)  # scores the day
+        deal = await service.deal(1, game, "2027-01-15")
+        before = [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)]
+        ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
+                                                    "2027-01-17", 1)
+    await copy_sqlite_to_postgres(str(path), pg_url)
+    async with open_database(pg_url, clock=clock) as store:
+        service = DailyService(store, GAMES, clock)
+        assert (await service.deal(1, game, "2027-01-15")).deal == deal.deal
+        assert [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)] \
+            == before
+        assert await store.daily_day(1, game, "2027-01-15") is not None
+        assert await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
+                                        "2027-01-17", 1) == ladder_before
+        assert await store.daily_scored(1, game, "2027-01-15", "2027-01-15") == {
+            "2027-01-15"}

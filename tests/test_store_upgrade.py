@@ -77,7 +77,7 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
 
 
 async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
-    assert await store.schema_version() == latest_version() == 8
+    assert await store.schema_version() == latest_version() == 9
     for table, count in RAW["counts"].items():
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
     assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
@@ -93,8 +93,9 @@ async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     # Version 6 (DM clicks relayed between shard processes): rows of seconds only.
     assert await copy.rows("SELECT COUNT(*) FROM relayed_interactions") == [(0,)]
-    # Version 7 (the deal of the day): no plays, days or bot values yet.
-    for table in ("daily_plays", "daily_days", "bot_values", "daily_points", "daily_scored"):
+    # Versions 7 and 9 (the deal of the day, its ladders): no plays, days or values yet.
+    for table in ("daily_plays", "daily_days", "bot_values", "daily_points", "daily_scored",
+                  "daily_ladders"):
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     # Version 8 (ratings of a member's own play): nothing rated, so no rerate due.
     assert await copy.rows("SELECT COUNT(*) FROM rerate_due") == [(0,)]

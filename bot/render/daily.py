@@ -19,21 +19,20 @@ def percent(matchpoints: float) -> str:
     return f"{round(matchpoints * 100)}%"
 
 
-def public_panel(title: str, command: str, day: str, finished: int,
-                 leaders: Sequence[tuple[int, str, float]]) -> Panel:
-    """The one public message of a server's day: how many played (not how many are
-    playing: a play begun changes nothing here, so it costs no edit), and the standings
-    (rank, name, matchpoints) behind a spoiler, so that only who chooses to see them
-    does (Discord's spoiler markdown, ||text||:
-    https://support.discord.com/hc/en-us/articles/360022320632-Spoiler-Tags)."""
+def public_panel(title: str, command: str, day: str, finished: int) -> Panel:
+    """The one public message of a server's day: how many have played (not how many are
+    playing: a play begun changes nothing here, so it costs no edit) and where the
+    standings are. Not the standings themselves: every member of the server reads this
+    message, and one who has not finished must not see another's result (a spoiler
+    only hides it until clicked, https://support.discord.com/hc/en-us/articles/
+    360022320632-Spoiler-Tags); the day's board is theirs once they have played."""
     lines = [_("Everyone on this server plays the same cards today, against the same AI "
                "players, in their own panel: /{command} daily.").format(command=command),
              ngettext("{count} member has played", "{count} members have played",
                       finished).format(count=finished)]
-    if leaders:
-        board = "\n".join(f"{rank}. {safe_markdown(name)} {percent(mp)}"
-                          for rank, name, mp in leaders[:BOARD_ROWS])
-        lines.append(_("Standings (finish yours first):") + f"\n||{board}||")
+    if finished:
+        lines.append(_("The standings: /{command} daily board:today, once you have "
+                       "played yours.").format(command=command))
     return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
                  description="\n".join(lines), colour=GOLD)
 
@@ -42,6 +41,24 @@ def opened_text(title: str, day: str) -> str:
     """Over a member's panel as their daily begins."""
     return _("Your deal of the day ({game}, {day}): only you see it; play at your own "
              "pace, one try.").format(game=title, day=day)
+
+
+def dm_opened_text(server: str, title: str, day: str) -> str:
+    """Over a member's daily panel in their direct messages (`server`: its name, made
+    safe as markdown by the caller)."""
+    return _("Your deal of the day on {server} ({game}, {day}): play at your own pace, "
+             "one try.").format(server=server, game=title, day=day)
+
+
+def dm_sent_text() -> str:
+    """The answer to `/<game> daily dm:True` once the panel is in the member's DMs."""
+    return _("Your deal of the day is in your direct messages.")
+
+
+def dm_refused_text() -> str:
+    """Over the panel when Discord refused the DM (error 50007): it is shown here."""
+    return _("Discord would not let me send you a direct message (they may be closed for "
+             "this server), so here it is:")
 
 
 def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int,
@@ -94,11 +111,11 @@ def days_text(days: int) -> str:
 
 
 def stats_line(days: int, matchpoints: float | None) -> str:
-    """A member's daily in their stats: the last 30 days that are over."""
+    """A member's daily in their stats: this month's days that are over."""
     if matchpoints is None:
-        return _("Deal of the day: not played in the last 30 days.")
-    return ngettext("Deal of the day: {percent} average over {count} day (last 30 days).",
-                    "Deal of the day: {percent} average over {count} days (last 30 days).",
+        return _("Deal of the day: not played this month.")
+    return ngettext("Deal of the day: {percent} average over {count} day this month.",
+                    "Deal of the day: {percent} average over {count} days this month.",
                     days).format(percent=percent(matchpoints), count=days)
 
 

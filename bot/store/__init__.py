@@ -46,6 +46,7 @@ from .models import (
     Seated,
     SeatInfo,
     StoreError,
+    ladder_period,
 )
 from .sqlite import SqliteStore, open_store
 
@@ -62,6 +63,7 @@ def open_database(target: str | Path, **options: Any) -> Any:
     return SqliteStore.open(target, **options)
 
 __all__ = [
+    "ladder_period",
     "MIGRATIONS",
     "ChannelBusyError",
     "DailyDay",

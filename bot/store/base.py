@@ -259,7 +259,7 @@ class Store(Protocol):
         ...
 
     # ---------------------------------------------------------- the deal of the day
-    # bot/tables/daily.py; migration 6. No results rows: not in totals nor ratings.
+    # bot/tables/daily.py; migrations 7 and 9. No results rows: not in totals nor ratings.
 
     async def daily_play(self, guild_id: int, game: str, day: str,
                          user_id: int) -> DailyPlay | None: ...
@@ -293,8 +293,9 @@ class Store(Protocol):
         """Store the matchpoints of a day that is over, once."""
         ...
 
-    async def daily_ladder(self, guild_id: int, game: str, first_day: str, last_day: str,
-                           min_days: int) -> list[tuple[int, str, float, int]]: ...
+    async def daily_ladder(self, guild_id: int, game: str, period: str, first_day: str,
+                           last_day: str, min_days: int
+                           ) -> tuple[set[str], list[tuple[int, str, float, int]]]: ...
 
     async def daily_started(self, guild_id: int, game: str, day: str) -> int: ...
 

@@ -51,6 +51,7 @@ from .models import (
     ResultRow,
     SeatInfo,
     StoreError,
+    ladder_period,
 )
 from .values import (
     actions_json,
@@ -751,10 +752,30 @@ def _daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, 
                     f"WHERE {_KEY} AND user_id = $4",
              (guild_id, game, day, user_id, now, score, game_id))
     # A day already scored for the ladders (a play begun before the day turned, finished
-    # after): its matchpoints are computed again when next read.
-    yield stmt("run", f"DELETE FROM daily_scored WHERE {_KEY}", (guild_id, game, day))
-    yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", (guild_id, game, day))
+    # after): its matchpoints leave the ladders, to be computed again when next read.
+    yield from _daily_unscore(d, guild_id, game, day)
     return int(game_id)
+
+
+_LADDER_KEY = "guild_id = $1 AND game = $2 AND period = $3"
+
+
+def _daily_unscore(d: Dialect, guild_id: int, game: str, day: str) -> Program[None]:
+    """A scored day's matchpoints taken back out of its week's and month's ladders."""
+    key = (guild_id, game, day)
+    if not (yield stmt("run", f"DELETE FROM daily_scored WHERE {_KEY}", key)):
+        return
+    rows = yield stmt("all", f"SELECT user_id, matchpoints FROM daily_points WHERE {_KEY}",
+                    key)
+    for kind in ("week", "month"):
+        period = ladder_period(kind, day)
+        if rows:
+            yield stmt("many", "UPDATE daily_ladders SET total = total - $5, days = days - 1 "
+                             f"WHERE {_LADDER_KEY} AND user_id = $4",
+                     [(guild_id, game, period, r[0], r[1]) for r in rows])
+        yield stmt("run", f"DELETE FROM daily_ladders WHERE {_LADDER_KEY} AND days <= 0",
+                 (guild_id, game, period))
+    yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", key)
 
 
 def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str,
@@ -778,26 +799,37 @@ def _daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
 
 def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
                      points: list[tuple[int, str, float]]) -> Program[None]:
-    done = yield stmt("val", f"SELECT 1 FROM daily_scored WHERE {_KEY} FOR UPDATE",
-                    (guild_id, game, day))
-    if done is not None:
-        return  # another process scored it meanwhile
-    yield stmt("run", "INSERT INTO daily_scored (guild_id, game, day) VALUES ($1, $2, $3)",
-             (guild_id, game, day))
-    if points:
-        yield stmt("many", "INSERT INTO daily_points (guild_id, game, day, user_id, "
-                         "display_name, matchpoints) VALUES ($1, $2, $3, $4, $5, $6)",
-                 [(guild_id, game, day, u, name, mp) for u, name, mp in points])
+    """A day that is over scored once: its matchpoints stored, and added to its week's
+    and month's ladders (one row per member and period), in one transaction."""
+    added = yield stmt("run", "INSERT INTO daily_scored (guild_id, game, day) "
+                            "VALUES ($1, $2, $3) ON CONFLICT (guild_id, game, day) DO NOTHING",
+                     (guild_id, game, day))
+    if not added or not points:
+        return  # another process scored it meanwhile (or nobody finished it)
+    yield stmt("many", "INSERT INTO daily_points (guild_id, game, day, user_id, "
+                     "display_name, matchpoints) VALUES ($1, $2, $3, $4, $5, $6)",
+             [(guild_id, game, day, u, name, mp) for u, name, mp in points])
+    for kind in ("week", "month"):
+        period = ladder_period(kind, day)
+        yield stmt("many", "INSERT INTO daily_ladders (guild_id, game, period, user_id, "
+                         "display_name, total, days) VALUES ($1, $2, $3, $4, $5, $6, 1) "
+                         "ON CONFLICT (guild_id, game, period, user_id) DO UPDATE SET "
+                         "total = daily_ladders.total + excluded.total, "
+                         "days = daily_ladders.days + 1, "
+                         "display_name = excluded.display_name",
+                 [(guild_id, game, period, u, name, mp) for u, name, mp in points])
 
 
-def _daily_ladder(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str,
-                  min_days: int) -> Program[list[tuple[int, str, float, int]]]:
-    rows = yield stmt("all", "SELECT user_id, MAX(display_name), SUM(matchpoints), COUNT(*) "
-                           "FROM daily_points WHERE guild_id = $1 AND game = $2 "
-                           "AND day >= $3 AND day <= $4 GROUP BY user_id "
-                           "HAVING COUNT(*) >= $5",
-                    (guild_id, game, first_day, last_day, min_days))
-    return [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
+def _daily_ladder(d: Dialect, guild_id: int, game: str, period: str, first_day: str,
+                  last_day: str, min_days: int
+                  ) -> Program[tuple[set[str], list[tuple[int, str, float, int]]]]:
+    """A ladder's members with at least `min_days` days (one primary-key range), and
+    which of its days from `first_day` to `last_day` are scored, in one read."""
+    days = yield from _daily_scored(d, guild_id, game, first_day, last_day)
+    rows = yield stmt("all", "SELECT user_id, display_name, total, days FROM daily_ladders "
+                           f"WHERE {_LADDER_KEY} AND days >= $4",
+                    (guild_id, game, period, min_days))
+    return days, [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
 
 
 def _daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
@@ -1218,12 +1250,14 @@ class StoreFront:
         (a day scored already is left as it is)."""
         await self._write(_daily_score_day, guild_id, game, day, list(points))
 
-    async def daily_ladder(self, guild_id: int, game: str, first_day: str, last_day: str,
-                           min_days: int) -> list[tuple[int, str, float, int]]:
-        """(member, name, summed matchpoints, days) over the stored days of the range,
-        members with at least `min_days` days."""
-        return await self._read(_daily_ladder, guild_id, game, first_day, last_day,
-                                min_days)
+    async def daily_ladder(self, guild_id: int, game: str, period: str, first_day: str,
+                           last_day: str, min_days: int
+                           ) -> tuple[set[str], list[tuple[int, str, float, int]]]:
+        """The days from `first_day` to `last_day` that are scored, and (member, name,
+        summed matchpoints, days) of a ladder's `period` (`ladder_period`), members with
+        at least `min_days` days scored: one read."""
+        return await self._read(_daily_ladder, guild_id, game, period, first_day,
+                                last_day, min_days)
 
     async def daily_started(self, guild_id: int, game: str, day: str) -> int:
         """How many members began the day's deal."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -260,6 +261,16 @@ class DailyPlay:
     finished_at: float | None = None
     score: tuple[int, ...] | None = None
     game_id: int | None = None
+
+
+def ladder_period(period: str, day: str) -> str:
+    """The deal of the day's ladder of kind `period` ("week": the calendar week, Monday
+    to Sunday; "month": the calendar month) that `day` ('YYYY-MM-DD') counts in, as the
+    store keys its aggregate (migration 9): 'week:<its Monday>' or 'month:YYYY-MM'."""
+    if period == "month":
+        return f"month:{day[:7]}"
+    date = dt.date.fromisoformat(day)
+    return f"week:{(date - dt.timedelta(days=date.weekday())).isoformat()}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,8 @@ from .models import StoreError
 TABLES = ("games", "game_seats", "game_hands", "game_actions", "results", "player_totals",
           "guild_settings", "guild_prefs", "outbox", "member_settings", "panels",
           "ratings", "rating_seasons", "rating_days", "rating_games", "rating_counts",
-          "rerate_due")
+          "rerate_due", "daily_plays", "daily_days", "bot_values", "daily_points",
+          "daily_scored", "daily_ladders")
 _IDENTITY = (("games", "id"), ("outbox", "id"))
 BATCH = 10_000
 

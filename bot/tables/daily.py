@@ -34,7 +34,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.errors import GameError
-from bot.store import DailyPlay, SeatInfo, Store, StoreError
+from bot.store import DailyPlay, SeatInfo, Store, StoreError, ladder_period
 from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 
@@ -44,7 +44,6 @@ from bot.tables.kind import GameKind
 SETTINGS_KEY = "daily"
 SECRET_NAME = "daily_secret"  # the bot value that keeps the generated secret
 MIN_DAYS = 3  # the days a member must have played to be on a weekly or monthly ladder
-PERIODS = {"day": 1, "week": 7, "month": 30}  # a ladder's days, ending today
 
 # The daily's refusals: TableError("daily", reason=...) (bot/render/text.py words them).
 DAILY = "daily"
@@ -379,30 +378,40 @@ class DailyService:
 
     async def ladder(self, guild_id: int, game: str, period: str,
                      min_days: int = MIN_DAYS) -> list[BoardRow]:
-        """The weekly ("week": the last 7 days) or monthly ("month": 30) ladder of
-        average matchpoints, members with at least `min_days` days played. Only days
+        """The weekly ("week": the calendar week, Monday to Sunday) or monthly ("month":
+        the calendar month) ladder of average matchpoints, of the period that holds the
+        last day that is over, members with at least `min_days` days played. Only days
         that are over count: today's results are nobody's to see before they finish
         (the day's board is shown to those who did). A day's matchpoints are final once
-        it is over: each day is scored once, the ladder is one aggregate of the store."""
+        it is over: each day is scored once, at the first read after it (added to its
+        week's and month's per-member rows in the same commit), so a ladder reads one
+        stored row per member of its period, however many days it has."""
         yesterday = days_back(await self.today(guild_id, game), 2)
-        first = days_back(yesterday, PERIODS[period])
-        scored = await self.store.daily_scored(guild_id, game, first, yesterday)
+        key = ladder_period(period, yesterday)
+        start = key.split(":", 1)[1]
+        first = start if period == "week" else f"{start}-01"
+        scored, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
+                                                     min_days)
         day = dt.date.fromisoformat(first)
+        changed = False
         while (name := day.isoformat()) <= yesterday:
             if name not in scored:
                 results = await self.store.daily_results(guild_id, game, name, name)
                 await self.store.daily_score_day(
                     guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
                         matchpoints([r[3] for r in results]), results, strict=True)])
+                changed = True
             day += dt.timedelta(days=1)
-        rows = await self.store.daily_ladder(guild_id, game, first, yesterday, min_days)
+        if changed:  # the first read after a day: once a server a day
+            _, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
+                                                    min_days)
         return _ranked([(total / days, user_id, name, None, days)
                         for user_id, name, total, days in rows])
 
     async def member_line(self, guild_id: int, game: str, user_id: int
                           ) -> tuple[int, float | None]:
-        """A member's daily in `stats`: days played in the last 30 and their average
-        matchpoints (None if none)."""
+        """A member's daily in `stats`: days played this month (the month's ladder, the
+        days that are over) and their average matchpoints (None if none)."""
         for row in await self.ladder(guild_id, game, "month", min_days=1):
             if row.user_id == user_id:
                 return row.days, row.matchpoints

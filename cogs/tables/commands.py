@@ -94,10 +94,12 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
         await host(interaction).help(interaction, game)
 
     @app_commands.describe(board="A board instead: today's (once you have played), this "
-                                 "week's or this month's ladder")
+                                 "week's or this month's ladder",
+                           dm="Play it in your direct messages")
     @app_commands.choices(board=DAILY_BOARDS)
-    async def daily(interaction: discord.Interaction[Any], board: str | None = None) -> None:
-        await host(interaction).daily(interaction, game, board)
+    async def daily(interaction: discord.Interaction[Any], board: str | None = None,
+                    dm: bool = False) -> None:
+        await host(interaction).daily(interaction, game, board, dm)
 
     @app_commands.describe(enabled="Offer the deal of the day on this server",
                            channel="Where the day's message goes (default: where the first "

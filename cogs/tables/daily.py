@@ -26,6 +26,9 @@ from bot.render import seat_names
 from bot.render.daily import (
     board_panel,
     days_text,
+    dm_opened_text,
+    dm_refused_text,
+    dm_sent_text,
     opened_text,
     public_panel,
     result_panel,
@@ -42,6 +45,7 @@ from bot.tables.daily import (
     DailyService,
     DailyState,
 )
+from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Seat
 from cogs.tables.common import LET_GO, Room, mark_committed, to_embed
 from cogs.tables.guards import is_manager
@@ -135,9 +139,11 @@ class DailyRoom(Room):
     # ----------------------------------------------------------------- playing
 
     async def daily(self, interaction: discord.Interaction[Any], game: str,
-                    board: str | None = None) -> None:
+                    board: str | None = None, dm: bool = False) -> None:
         """`/<game> daily`: the member's deal of the day in their panel (begun, or
-        taken up where it was), or, with `board`, a board of the daily."""
+        taken up where it was), or, with `board`, a board of the daily. With `dm`, the
+        panel goes to the member's direct messages and is played there (its buttons
+        name the server, the game and the day: any process answers them)."""
         if board is not None:
             await self.daily_board(interaction, game, board)
             return
@@ -157,15 +163,32 @@ class DailyRoom(Room):
         mark_committed(interaction, None, "opened")
         table = self._daily_table(state)
         seat = state.deal.seat
-        content = opened_text(state.kind.words.title(state.deal.rules), state.deal.day)
+        title = state.kind.words.title(state.deal.rules)
+        content = opened_text(title, state.deal.day)
         embed = to_embed(hand_panel(table, seat))
         controls = self._daily_controls(table, seat)
+        if dm:
+            server = safe_markdown(interaction.guild.name) if interaction.guild is not None \
+                else str(guild)
+            try:
+                # discord.py keeps the DM channel once opened: one request a member.
+                dm_channel = await self.bot.create_dm(user)
+                await dm_channel.send(dm_opened_text(server, title, state.deal.day),
+                                      embed=embed, view=controls)
+            except discord.Forbidden:
+                # 50007, "Cannot send messages to this user": the member closed their
+                # DMs from the server (https://discord.com/developers/docs/topics/
+                # opcodes-and-status-codes#json): the panel is shown here instead.
+                content = f"{dm_refused_text()}\n{content}"
+            else:
+                content, embed, controls = dm_sent_text(), None, None
+        fields: dict[str, Any] = {"content": content, "embed": embed}
+        if controls is not None:
+            fields["view"] = controls
         if interaction.response.is_done():  # deferred: the AI took its time
-            await interaction.edit_original_response(content=content, embed=embed,
-                                                     view=controls)
+            await interaction.edit_original_response(**fields)
         else:
-            await interaction.response.send_message(content=content, embed=embed,
-                                                     view=controls, ephemeral=True)
+            await interaction.response.send_message(**fields, ephemeral=True)
         await self._daily_public(guild, game, state.deal.day)
 
     async def _daily_in_play(self, interaction: discord.Interaction[Any], table_id: int
@@ -248,7 +271,8 @@ class DailyRoom(Room):
         message = interaction.message
         if interaction.response.is_done():
             await interaction.edit_original_response(**fields)
-        elif message is not None and message.flags.ephemeral:
+        elif message is not None and (message.flags.ephemeral
+                                      or interaction.guild_id is None):  # its DM panel
             await interaction.response.edit_message(**fields)
         else:
             await interaction.response.send_message(embed=fields["embed"], ephemeral=True)
@@ -292,8 +316,7 @@ class DailyRoom(Room):
             kind = self.tables.kind(game)
             with await self.public(guild_id):
                 deal = await service.deal(guild_id, game, day)
-                panel = public_panel(kind.words.title(deal.rules), game, day, len(board),
-                                     [(r.rank, r.name, r.matchpoints) for r in board])
+                panel = public_panel(kind.words.title(deal.rules), game, day, len(board))
             embed = to_embed(panel)
             digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
             if place.shown == digest and place.message_id is not None:

@@ -44,7 +44,7 @@ from bot.i18n import _ as translate
 from bot.render import button_label, seat_label, seat_names
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table
-from tests.e2e import american_leaks
+from tests.e2e import american_leaks, daily_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.layout import layout as phone_layout
 from tests.fake_discord.models import iter_components
@@ -192,6 +192,25 @@ class Violation:
         return f"{self.what} (message {self.message_id}):\n{self.text}"
 
 
+async def settled(fake: FakeDiscord, it: Any, message_id: int, edits: int) -> None:
+    """A click's answer: the panel's update (7), or, when the bot took longer than it
+    may to answer (a daily's AI step under load defers, cogs/tables/daily.py's
+    ANSWER_WITHIN), a deferred update (6) and then the panel's edit: waited for, so
+    that no assertion depends on how fast the machine is."""
+    assert it.response_type in (6, 7), (it, it.callback.data)
+    if it.response_type == 6:
+        await fake.wait_until(lambda: fake.message(message_id).edit_count > edits, 60,
+                              "the deferred answer's edit")
+
+
+def owner_of_dm(fake: FakeDiscord, msg: StoredMessage) -> str | None:
+    """The name of the member whose DM with the bot holds `msg`, None elsewhere."""
+    channel = fake.channels.get(msg.channel_id)
+    if channel is None or channel.type != 1 or channel.recipient is None:
+        return None
+    return str(channel.recipient.name)
+
+
 @dataclass
 class LeakChecker:
     """Checks every message version as the fake stores it (create and edit)."""
@@ -209,8 +228,12 @@ class LeakChecker:
     # message -> the table it was first written for: an edit belongs to that table even
     # after the channel has a new one (a rematch).
     _message_tables: dict[int, int] = field(default_factory=dict)
+    # The deal of the day: each member's play as the bot's service last returned it,
+    # by (server, game, day, member) (tests/e2e/daily_leaks.py).
+    daily_states: dict[tuple[int, str, str, int], Any] = field(default_factory=dict)
 
     def install(self) -> LeakChecker:
+        daily_leaks.watch(self)
         fake = self.fake
         original_new = fake._new_message
         original_edit = fake._apply_edit
@@ -244,6 +267,12 @@ class LeakChecker:
     def check(self, msg: StoredMessage) -> None:
         if int(msg.author["id"]) != self.fake.bot_user.id:
             return
+        if self.daily_states:
+            dm_owner = self.fake.channels.get(msg.channel_id)
+            owner = msg.visible_to if msg.visible_to is not None else (
+                dm_owner.recipient.id if dm_owner is not None and dm_owner.type == 1
+                and dm_owner.recipient is not None else None)
+            daily_leaks.check(self, msg, message_text(msg), owner)
         table = self._table(msg.channel_id)
         first = self._message_tables.get(msg.id)
         if first is not None:
@@ -726,6 +755,7 @@ class ButtonDriver(BaseDriver):
         """Choose among what the hand message offers, and do it (one action)."""
         fake = self.fake
         before = self.table.version
+        edits = fake.message(msg).edit_count
         view, action = self.decide(seat)
         self.check_offer(name, view, msg)
         words = self._control_words(name)
@@ -758,11 +788,11 @@ class ButtonDriver(BaseDriver):
             if ":lead:" in it.payload["data"]["custom_id"]:
                 it = await self._lead_steps(name, it, view, action)
         self.stats.interactions += 1
-        assert it.response_type == 7, (it, it.callback.data)
+        await settled(fake, it, msg.id, edits)
         await self.sync()
         self._acted(before, action)
         after = fake.message(msg)
-        assert after.visible_to == fake.user(name).id
+        assert after.visible_to == fake.user(name).id or owner_of_dm(fake, after) == name
         title = after.embeds[0]["title"] if after.embeds else ""
         assert title in (in_language_of(fake, name, lambda: translate(
             "Your hand — {name}").format(name=safe_markdown(name))),

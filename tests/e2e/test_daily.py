@@ -12,11 +12,11 @@ from typing import Any
 from bot.games import GAMES
 from bot.i18n import use_locale
 from bot.render.daily import percent
-from bot.render.text import error_text
+from bot.render.text import card_list, error_text
 from bot.tables import Table, TableError
-from bot.tables.daily import DAILY, DAILY_DONE, matchpoints
+from bot.tables.daily import DAILY, DAILY_DONE, day_of, matchpoints
 from tests.e2e.american_driver import AmericanButtonDriver
-from tests.e2e.driver import ButtonDriver, cards_in_text
+from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
@@ -100,6 +100,11 @@ class AmericanDailyDriver(DailyPlaying, AmericanButtonDriver):  # type: ignore[m
         self.setup(name, channel)
 
 
+def today_of(bot: Any) -> str:
+    """Today in UTC (the servers of these tests have no time zone setting)."""
+    return day_of(bot.get_cog("Tables").tables.clock.time())
+
+
 def _public_daily(fake: FakeDiscord, channel: Any) -> list[StoredMessage]:
     return [m for m in fake.messages(channel) if m.visible_to is None
             and any("Deal of the day" in (e.get("title") or "") for e in m.embeds)]
@@ -114,7 +119,8 @@ async def _open(fake: FakeDiscord, name: str, channel: Any = None, game: str = G
 
 
 async def test_three_members_play_the_same_deal_of_the_day(
-        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+        tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite3"
     current: dict[str, Any] = {}
     drivers = {name: DailyDriver(fake, lambda: current["bot"], fake.channel, seed, name)
@@ -133,6 +139,23 @@ async def test_three_members_play_the_same_deal_of_the_day(
         await fake.wait_until(lambda: any("1 member has played" in m.text()
                                           for m in _public_daily(fake, fake.channel)),
                               30, "the day's message")
+        # The leak checker (tests/e2e/daily_leaks.py) holds the daily to it while Bob
+        # plays: Alice's result in the channel or in his panel, or a card of the deal
+        # hidden from everyone in the day's message, are leaks (forged, then forgotten).
+        bob_state = leaks.daily_states[(fake.guild.id, GAME, today_of(bot),
+                                        fake.user("bob").id)]
+        hidden = sorted(KIND.secret_cards(bob_state.game, None))
+        channel = bot.get_partial_messageable(fake.channel.id)
+        forged = [await channel.send("Deal of the day: alice · 50%"),
+                  await channel.send(f"Deal of the day: {card_list(hidden[:1])}")]
+        content = fake.message(bob_panel).content
+        fake._apply_edit(fake.message(bob_panel), {"content": "1. alice 50%"}, [])
+        assert [v.message_id for v in leaks.violations] == [forged[0].id, forged[1].id,
+                                                            bob_panel.id]
+        fake._apply_edit(fake.message(bob_panel), {"content": content}, [])
+        leaks.violations.clear()
+        for message in forged:
+            await message.delete()
         # Carol, before she has played, sees no board of today's.
         refused = await fake.slash("carol", None, f"{GAME} daily", {"board": "day"})
         assert "once you have played" in (refused.content or "")
@@ -200,13 +223,15 @@ async def test_three_members_play_the_same_deal_of_the_day(
             await fake.wait_until(lambda c=channel, n=count: any(
                 f"{n} ha" in m.text() for m in _public_daily(fake, c)), 30, "the message")
         # One public message for the day in each server, edited as members finished,
-        # its standings behind a spoiler, no card in it.
+        # no card in it, and no result (the day's board is for those who finished).
         [public] = _public_daily(fake, fake.channel)
         assert public.edit_count >= 1
         assert "3 members have played" in public.text()
-        assert "||" in public.text() and not cards_in_text(public.text())
+        assert "daily board:today, once you have played" in public.text()
+        assert "%" not in public.text() and not cards_in_text(public.text())
         [other_public] = _public_daily(fake, other_channel)
         assert "1 member has played" in other_public.text()
+        leaks.assert_saw_all(fake.channel)
         # Nothing else of the daily reached the channels.
         assert all(m.visible_to is not None or m.id in (public.id, other_public.id)
                    for m in fake.messages(fake.channel) + fake.messages(other_channel)
@@ -214,7 +239,8 @@ async def test_three_members_play_the_same_deal_of_the_day(
 
 
 async def test_american_members_meet_the_same_answers(
-        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+        tmp_path: Path) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
         states = {}
         for name in ("alice", "bob"):
@@ -232,6 +258,7 @@ async def test_american_members_meet_the_same_answers(
         again = await fake.slash("bob", None, "american daily")
         assert "one try a day" in (again.content or "")
         assert len(_public_daily(fake, fake.channel)) == 1
+        leaks.assert_saw_all(fake.channel)  # every panel by American's leak rules
 
 
 async def test_the_days_message_is_posted_afresh_only_when_too_old_to_edit(
@@ -261,3 +288,31 @@ async def test_the_days_message_is_posted_afresh_only_when_too_old_to_edit(
         old, new = _public_daily(fake, fake.channel)
         assert old.id == first.id and not old.old_edits  # never edited once too old
         assert "1 member has played" in old.text() and new.edit_count == 0
+
+
+async def test_a_member_plays_the_deal_of_the_day_from_a_dm(
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+        tmp_path: Path) -> None:
+    """`/amerikaner daily dm:True` sends the member's panel to their direct messages;
+    its buttons are clicked there (interactions without a server, which Discord sends
+    to shard 0: any process answers a daily's, it lives in the store), the panel is
+    edited in place to the result, and the day's public message counts the play."""
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        it = await fake.slash("alice", None, f"{GAME} daily", {"dm": True})
+        assert it.callback.ephemeral
+        assert (it.message.content if it.message else it.callback.data.get("content")) \
+            == "Your deal of the day is in your direct messages."
+        [panel] = fake.dm_messages("alice")
+        assert "Your deal of the day on" in panel.text() and panel.components
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        result = await alice.play(panel)
+        assert alice.finished and result.id == panel.id
+        assert "Deal of the day" in result.embeds[0]["title"]
+        assert len(fake.dm_messages("alice")) == 1  # edited, never another DM
+        await fake.wait_until(lambda: any("1 member has played" in m.text()
+                                          for m in _public_daily(fake, fake.channel)),
+                              30, "the day's message")
+        # The same member in the channel: one try.
+        again = await fake.slash("alice", None, f"{GAME} daily")
+        assert "one try a day" in (again.content or "")
+        leaks.assert_saw_all()  # the DM panel too, checked as the player's own
