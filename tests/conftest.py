@@ -49,3 +49,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     if request.param == "sqlite":
         return Database("sqlite", str(tmp_path / "bot.sqlite3"))
     return Database("postgresql", request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture
+def few_daily_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal of the day's strong AI samples a fixed number of worlds (24 in the bot);
+    4 here. What the daily's tests hold (the same play meets the same answers, from a
+    seed) does not depend on how many; 24 made the American deal alone minutes of the
+    suite in pure Python."""
+    from bot.games.american.ai import strong as american_strong
+    from bot.games.amerikaner.ai import strong as amerikaner_strong
+
+    monkeypatch.setattr(american_strong, "DAILY_WORLDS", 4)
+    monkeypatch.setattr(amerikaner_strong, "DAILY_SAMPLES", 4)

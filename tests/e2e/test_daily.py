@@ -22,18 +22,8 @@ from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
 
-
-@pytest.fixture(autouse=True)
-def _few_daily_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The daily's strong AI samples a fixed number of worlds (24 in the bot); 4 here.
-    What these tests hold (the same play meets the same answers, from a seed) does not
-    depend on how many; 24 made the American deal alone minutes of the suite in pure
-    Python."""
-    from bot.games.american.ai import strong as american_strong
-    from bot.games.amerikaner.ai import strong as amerikaner_strong
-
-    monkeypatch.setattr(american_strong, "DAILY_WORLDS", 4)
-    monkeypatch.setattr(amerikaner_strong, "DAILY_SAMPLES", 4)
+# The daily's AI on 4 worlds, not 24 (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("few_daily_worlds")
 
 
 GAME = "amerikaner"
