@@ -154,7 +154,7 @@ async def test_timers_of_seven_days_are_taken_and_longer_ones_refused() -> None:
         with pytest.raises(TableError) as info:
             await service.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=bad)
         assert info.value.code == "bad_input" and info.value.params["reason"] == "long_timer"
-        assert "10080" in error_text(info.value)
+        assert "7 days" in error_text(info.value)  # as people say it, not in minutes
     with pytest.raises(TableError) as info:
         await service.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=-60)
     assert info.value.params["reason"] == "negative_timer"

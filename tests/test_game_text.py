@@ -110,3 +110,21 @@ def test_the_kind_renders_a_played_hand_from_its_views() -> None:
     panel = kind.words.table_panel(game, names)
     assert panel.description.startswith("Hand 2 · ")
     assert kind.words.describe_action({"seat": 1, "action": "bid", "bid": 8}) == "a bid of 8"
+
+
+def test_a_clash_of_house_rules_names_them_in_words() -> None:
+    """Refused house rules are named as the lobby's menu names them, never by their keys
+    (issue 35: no snake_case a player reads), in both languages."""
+    from bot.errors import INVALID_RULES
+    from bot.i18n import use_locale
+
+    clashes = [GameError(INVALID_RULES, reason="exclusive",
+                         options=("bidder_double", "partner_half")),
+               GameError(INVALID_RULES, reason="not_for_preset", option="no_kitty",
+                         preset="kani")]
+    for locale, words in (("en", ("bidder scores double", "no kitty")),
+                          ("nb", ("spillføreren får dobbelt", "uten talong"))):
+        with use_locale(locale):
+            texts = [AMERIKANER.words.error_text(error) for error in clashes]
+        assert not any("_" in text for text in texts), texts
+        assert all(word in text for word, text in zip(words, texts, strict=True)), texts

@@ -473,8 +473,8 @@ def _bad_input(p: dict[str, Any]) -> str:
     if reason == "negative_timer":
         return _("The turn timer cannot be negative.")
     if reason == "long_timer":
-        return _("A turn timer can be at most {minutes} minutes (7 days).").format(
-            minutes=p["minutes"])
+        return _("A turn timer can be at most {length}.").format(
+            length=duration_text(int(p["minutes"])))
     if reason == "timer":
         return _("{typed} is not a turn timer: give a length such as 1h, 12h, 1d or 3d "
                  "(at most 7 days; 0: no timer).").format(typed=p["typed"])

@@ -334,10 +334,12 @@ async def test_lobby_mistakes(fake: FakeDiscord, bot: AmerikanerBot) -> None:
 
 @pytest.mark.parametrize(("options", "expected"), [
     ({"preset": "kani", "players": 5}, "player"),
-    ({"preset": "norsk", "no_kitty": True}, "no_kitty"),
+    ({"preset": "norsk", "no_kitty": True}, "no kitty"),
     ({"preset": "amerikaner", "players": 6}, "player"),
-    ({"bidder_double": True, "partner_half": True}, "partner_half"),
-    ({"preset": "kani", "fixed_ten": True, "players": 4, "show_kitty": True}, "show_kitty"),
+    # House rules are named in words, as the lobby's menu names them (issue 35).
+    ({"bidder_double": True, "partner_half": True}, "partner scores half"),
+    ({"preset": "kani", "fixed_ten": True, "players": 4, "show_kitty": True},
+     "kitty shown"),
 ])
 async def test_bad_table_options(fake: FakeDiscord, bot: AmerikanerBot,
                                  options: dict[str, Any], expected: str) -> None:
@@ -512,9 +514,9 @@ async def test_settings_refuse_a_turn_timer_out_of_range(fake: FakeDiscord,
     before = await bot.store.get_guild_settings(guild, "amerikaner")
     # `turn_timer` is typed as a length (issue 35: "1d", "12h"; a bare number is
     # minutes), so the client's range is no longer the guard: the bot's is.
-    for minutes, sentence in ((str(2 ** 40), "A turn timer can be at most 10080 minutes"),
-                              ("10081", "A turn timer can be at most 10080 minutes"),
-                              ("8d", "A turn timer can be at most 10080 minutes"),
+    for minutes, sentence in ((str(2 ** 40), "A turn timer can be at most 7 days"),
+                              ("10081", "A turn timer can be at most 7 days"),
+                              ("8d", "A turn timer can be at most 7 days"),
                               ("-5", "-5 is not a turn timer")):
         data = _with_option(fake._build_command_data("amerikaner settings",
                                                      {"turn_timer": "1h"}, fake.channel),

@@ -1270,12 +1270,15 @@ def _invalid_rules(p: dict[str, Any]) -> str:
         return _("Option {option} is on or off (true or false), not {value}.").format(
             option=repr(p["option"]), value=repr(p["value"]))
     if reason == "not_for_preset":
+        # The house rules' names, not their keys (issue 35: no snake_case a player reads).
         return _("Option {option} does not apply to {preset}: it is for {where} only.").format(
-            option=repr(p["option"]), preset=p["preset"], where=_presets_for(p["option"]))
+            option=quote(option_name(str(p["option"]))),
+            preset=p["preset"], where=_presets_for(p["option"]))
     if reason == "exclusive":
         first, second = p["options"]
         return _("Options {first} and {second} exclude each other: choose one way of scoring "
-                 "the bid.").format(first=repr(first), second=repr(second))
+                 "the bid.").format(first=quote(option_name(first)),
+                                    second=quote(option_name(second)))
     return _("Option {option} needs a kitty, but {by} deals every card.").format(
         option=repr(p["option"]), by=repr(p["by"]))
 
