@@ -73,7 +73,7 @@ async def test_lobby_rules() -> None:
     with pytest.raises(GameError) as info:  # the game's refusal, passed on as it is
         await service.create(10, 20, 1, "Host", "amerikaner", 4, {"fixed_ten": True})
     assert info.value.code == "invalid_rules" and info.value.params["option"] == "fixed_ten"
-    assert "fixed_ten" in error_text(info.value, AMERIKANER)
+    assert "10 points a bid" in error_text(info.value, AMERIKANER)  # its name, not its key
     table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
     with pytest.raises(TableError) as info:
         await service.create(10, 20, 2, "Other", "amerikaner", 3, {})

@@ -227,7 +227,7 @@ async def test_the_host_picks_house_rules_from_a_described_menu(
     assert "Only the host can choose the house rules" in (refused.content or "")
     clash = await fake.select("alice", lobby, menu["custom_id"],
                               ["bidder_double", "partner_half"])
-    assert clash.callback.ephemeral and "bidder_double" in (clash.content or "")
+    assert clash.callback.ephemeral and "bidder scores double" in (clash.content or "")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and not table.rules.options
     chosen = await fake.select("alice", lobby, menu["custom_id"], ["two_wins", "show_kitty"])
