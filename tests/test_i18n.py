@@ -100,7 +100,7 @@ def split() -> dict[str, list[Any]]:
 
 @pytest.mark.parametrize("owner", sorted(CATALOGS))
 def test_the_template_is_up_to_date(owner: str, split: dict[str, list[Any]]) -> None:
-    """Regenerate with the command in the README ("Translations") when this fails."""
+    """Regenerate with the command in CONTRIBUTING.md ("Translations") when this fails."""
     assert _template_keys(owner) == set(split[owner])
 
 
@@ -123,7 +123,7 @@ def test_every_message_is_in_one_catalog_and_every_game_has_one() -> None:
 
 
 def test_the_splitters_check_passes_on_the_catalogs() -> None:
-    """`python -m bot.i18n.split_catalogs --check` (the README's command) finds every
+    """`python -m bot.i18n.split_catalogs --check` (CONTRIBUTING.md's command) finds every
     catalog file up to date, whichever Babel version wrote its header."""
     assert split_catalogs.main(["--check"]) == 0
 

@@ -397,7 +397,7 @@ class GameKindBase(GameKind):
         return isinstance(data, Mapping) and data.get("format") == self.FORMAT
 
     def replay(self, data: object) -> dict[str, object]:
-        """The CLI's `replay` output: the record replayed, or RECORD_FORMAT.md's error."""
+        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error."""
         try:
             if not isinstance(data, Mapping):
                 from bot.errors import INVALID_RECORD
@@ -407,7 +407,7 @@ class GameKindBase(GameKind):
         except GameError as error:
             located = error if isinstance(error, RecordError) else \
                 RecordError.located(error, None)
-            # RECORD_FORMAT.md's error names the part by the game's word for a deal.
+            # docs/record-format.md's error names the part by the game's word for a deal.
             return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
         results = self.results(game) if self.finished(game) else []
         return {"format": self.FORMAT, "finished": self.finished(game),

@@ -6,7 +6,7 @@ set it with `use_locale(lang)`. English is the source language: with no catalog 
 entry) the message itself is returned. Catalogs are gettext .po files under
 `locales/<lang>/LC_MESSAGES/messages.po`, read with Babel when first needed and compiled
 in memory (no binaries in git). `messages.pot` is the template Babel extracts from the
-code (README, "Translations"; `python -m bot.i18n.split_catalogs`).
+code (CONTRIBUTING.md, "Translations"; `python -m bot.i18n.split_catalogs`).
 
 The platform's catalog is here (`locales/`); each game keeps its own beside its code and
 registers it with `add_catalog()` when its package is imported, so this package never

@@ -77,7 +77,7 @@ async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
 
 def test_the_toy_game_is_only_under_tests_games() -> None:
     """A game is a folder, a cog and its words: no code outside tests/games/ names it (the
-    README points to it as the example to copy)."""
+    developers' guide points to it as the example to copy)."""
     found = subprocess.run(
         ["git", "grep", "-l", "-I", "-e", "tests.games.toy", "-e", "tests/games/toy",
          "-e", "HighCard", "--", ".", ":!tests/games", ":!*.md"],

@@ -24,7 +24,7 @@ from .words import AmericanWords
 
 
 class AmericanKind(GameKindBase):
-    """American, the shedding game of the Idiot family (RULES-AMERICAN.md)."""
+    """American, the shedding game of the Idiot family (docs/rules-american.md)."""
 
     name = "american"
     FORMAT = FORMAT
@@ -143,7 +143,7 @@ class AmericanKind(GameKindBase):
     # ------------------------------------------------------------ outside the bot
 
     def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # RULES-AMERICAN.md section 10's output
+        return replay(data)  # docs/rules-american.md section 10's output
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

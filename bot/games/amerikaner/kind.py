@@ -146,7 +146,7 @@ class AmerikanerKind(GameKindBase):
     # ------------------------------------------------------------ outside the bot
 
     def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # RECORD_FORMAT.md's output
+        return replay(data)  # docs/record-format.md's output
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

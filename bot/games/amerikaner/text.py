@@ -206,7 +206,7 @@ def opening_lead_teaches(hand: HandView) -> bool:
 
 
 def usual_call(cards: Sequence[int]) -> int | None:
-    """The card the rules call "normally" (RULES.md 5) and the AIs call: the highest of
+    """The card called "normally" (docs/rules-amerikaner.md §5), as the AIs call it: the highest of
     the suit led that the bidder lacks (easy.opening_choice), of `cards`, the callable."""
     return max(cards) if cards else None
 
@@ -1204,7 +1204,7 @@ def terminal_bye() -> str:
 
 # ----------------------------------------------------------------- refusals by code
 
-# A refusal's parameters are plain values (RECORD_FORMAT.md's errors, bot/errors.py):
+# A refusal's parameters are plain values (docs/record-format.md's errors, bot/errors.py):
 # cards as ints, shown here as labels (A♠) or, for records and deals, in record notation
 # (AS); values a record may hold of any type are shown as Python writes them (repr).
 
