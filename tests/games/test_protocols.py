@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.games import GAMES
 from bot.games.base import GameKindBase, WordsBase
 from bot.tables.kind import GameKind, GameWords, Panel
@@ -85,13 +87,27 @@ class _Bare(GameKindBase):
     """A kind that wrote nothing: what the base only declares is missing."""
 
 
+# The methods every game must write (bot/games/base.py): `legal_actions` among them, the
+# default hand panel's moves (cogs/tables/api.py).
+ENGINE_FEW = ("make_rules", "new_game", "apply", "to_act", "public_view", "seat_view",
+              "results", "load_record", "dump", "choose_action", "legal_actions",
+              "action_to_json")
+
+
 def test_the_run_time_check_finds_a_planted_mismatch() -> None:
     assert [p.split(":")[0] for p in protocol_mismatches(_PlantedKind(), GameKind)] == [
         "to_act"]
     assert [p.split(":")[0] for p in protocol_mismatches(_PlantedWords(), GameWords)] == [
         "seat_panel"]
+    # The engine few are abstract: a kind that misses one cannot be made at all.
+    with pytest.raises(TypeError, match="abstract") as refused:
+        _Bare()
+    assert all(name in str(refused.value) for name in ENGINE_FEW), refused.value
+    # Its values the base only declares are found missing at run time.
+    bare = type("_Bare", (_Bare,), {})
+    bare.__abstractmethods__ = frozenset()  # made anyway, to look at the rest
     assert {"ai_levels: missing", "default_players: missing", "name: missing",
-            "words: missing"} <= set(protocol_mismatches(_Bare(), GameKind))
+            "words: missing"} <= set(protocol_mismatches(bare(), GameKind))
     assert protocol_mismatches(WordsBase(), GameWords) == []  # the defaults are all there
 
 

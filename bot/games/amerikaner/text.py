@@ -25,7 +25,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext, pgettext
+from bot.games.amerikaner import _, ngettext, pgettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
