@@ -64,10 +64,10 @@ def _translator_of(data: Any) -> Translator | None:
     option) belongs to: its words are in its catalog, then the platform's. A choice
     names no command (discord.py's TranslationContext): the platform's words, then any
     game's (`_any_game`)."""
-    command = getattr(data, "command", data)  # an option: its command
-    root = getattr(command, "root_parent", None) or command
     if isinstance(data, app_commands.Choice):
         return _ANY_GAME
+    command = data.command if isinstance(data, app_commands.Parameter) else data
+    root = getattr(command, "root_parent", None) or command
     name = getattr(root, "name", None)
     return translator_for(name) if isinstance(name, str) else None
 
@@ -173,7 +173,9 @@ def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
     and for its top-level commands, else the game's whose group has it (two games may
     both have it: each keeps it in its own catalog)."""
     platform = platform_command_strings()
-    owners: dict[tuple[str, str], set[str]] = {}
+    # All of the platform's, whether or not a game uses them now: a new game that keeps a
+    # default (CommandWords) finds its Norwegian there, and changes no catalog but its own.
+    owners: dict[tuple[str, str], set[str]] = {pair: {"platform"} for pair in sorted(platform)}
     for command in bot_commands():
         game = command.name if isinstance(command, app_commands.Group) else None
         for pair in command_strings([command]):

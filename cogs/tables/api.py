@@ -212,6 +212,9 @@ def shared_commands_group() -> app_commands.Group:
     the platform's, from a game's own)."""
     group = app_commands.Group(name="game", description="game")
     add_shared_commands(group, "game")
+    for command in group.walk_commands():  # named as GameCog names them
+        if isinstance(command, app_commands.Command):
+            option_words(command)
     return group
 
 
@@ -230,6 +233,10 @@ def platform_option_strings() -> set[tuple[str, str]]:
               if text}
     found |= {("choice", choice.name) for options in _PLATFORM_CHOICES.values()
               for choice in options}
+    default = CommandWords()  # the platform's words, for a game that keeps them
+    found |= {("command description", default.new), ("command description", default.rules)}
+    found |= {("option description", text) for text in (
+        default.players, default.target, default.preset, default.settings_options) if text}
     return found
 
 
