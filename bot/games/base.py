@@ -49,8 +49,10 @@ class WordsBase(GameWords):
     views (the platform calls `kind.words.<hook>`, bot/tables/kind.py's GameWords, which
     this implements explicitly so that mypy checks every hook against it). The hooks
     without a default are the ones every game must word; `names` are the seats' names, in
-    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`)."""
+    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`).
+    The hooks every game must word are abstract: words missing one cannot be made."""
 
+    @abstractmethod
     def title(self, rules: Any) -> str:
         raise NotImplementedError
 
@@ -66,22 +68,28 @@ class WordsBase(GameWords):
     def option_help(self, key: str) -> str:
         return ""
 
+    @abstractmethod
     def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
         raise NotImplementedError
 
+    @abstractmethod
     def seat_panel(self, game: Any, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
@@ -93,6 +101,7 @@ class WordsBase(GameWords):
         return ngettext("{points} point", "{points} points", abs(points)).format(
             points=points)
 
+    @abstractmethod
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
@@ -101,6 +110,7 @@ class WordsBase(GameWords):
         """None by default: the recap names the plays alone (GameWords.recap_facts)."""
         return []
 
+    @abstractmethod
     def hint_text(self, game: Any, seat: int, action: Any) -> str:
         """The hint's sentence: the move and why (the default `hint` words it so)."""
         raise NotImplementedError
@@ -108,9 +118,11 @@ class WordsBase(GameWords):
     def rules_text(self, rules: Any) -> str:
         return self.options_line(rules)
 
+    @abstractmethod
     def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def help_text(self) -> str:
         raise NotImplementedError
 
@@ -120,6 +132,7 @@ class WordsBase(GameWords):
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
         return []
 
+    @abstractmethod
     def error_text(self, error: GameError) -> str:
         raise NotImplementedError
 

@@ -92,6 +92,10 @@ class _Bare(GameKindBase):
 ENGINE_FEW = ("make_rules", "new_game", "apply", "to_act", "public_view", "seat_view",
               "results", "load_record", "dump", "choose_action", "legal_actions",
               "action_to_json")
+# The hooks of a game's words without a default (bot/games/base.py's WordsBase).
+WORDS_TO_WRITE = ("title", "table_panel", "table_scene", "seat_panel", "deal_summary",
+                  "deal_review", "final_standings", "describe_action", "hint_text",
+                  "settings_text", "help_text", "error_text")
 
 
 def test_the_run_time_check_finds_a_planted_mismatch() -> None:
@@ -108,7 +112,13 @@ def test_the_run_time_check_finds_a_planted_mismatch() -> None:
     bare.__abstractmethods__ = frozenset()  # made anyway, to look at the rest
     assert {"ai_levels: missing", "default_players: missing", "name: missing",
             "words: missing"} <= set(protocol_mismatches(bare(), GameKind))
-    assert protocol_mismatches(WordsBase(), GameWords) == []  # the defaults are all there
+    # The words every game must write are abstract too; the rest are all there.
+    with pytest.raises(TypeError, match="abstract") as refused:
+        WordsBase()  # type: ignore[abstract]
+    assert all(name in str(refused.value) for name in WORDS_TO_WRITE), refused.value
+    words = type("_Words", (WordsBase,), {})
+    words.__abstractmethods__ = frozenset()
+    assert protocol_mismatches(words(), GameWords) == []
 
 
 # ----------------------------------------------------------------------------- mypy
