@@ -32,6 +32,8 @@ class AmericanKind(GameKindBase):
     ai_mu = rating.AI_MU
     min_rated = rating.MIN_RATED_DEALS
     default_players: int = DEFAULT_PLAYERS
+    players_range = (2, 5)
+    house_rule_keys = BOOLEAN_OPTIONS
     rules_class = Rules
     words = AmericanWords()
 

@@ -231,7 +231,7 @@ def replay(data: object) -> dict[str, object]:
         return exc.to_json(error_sentence(exc))
 
 
-def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
+def action_to_json(action: Action, rules: Rules | None = None) -> dict[str, object]:
     out: dict[str, object] = {"seat": action.seat, "action": action.kind}
     if action.kind == "bid":
         out["bid"] = action.bid

@@ -25,7 +25,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext, pgettext
+from bot.games.amerikaner import _, ngettext, pgettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
@@ -792,7 +792,7 @@ def help_pages() -> list[Panel]:
            "står”), when you are to lead: accepted only if no lie of the cards you cannot "
            "see can beat it (your top trumps first until none can be left out, then cards "
            "each the highest left of their suit); the hand is then played out for you.\n"
-           "**🔍 Review the hand** under each result shows the whole hand face up; "
+           "**🔍 Review the deal** under each result shows the whole hand face up; "
            "**🔁 Rematch** at the end plays again with the same seats.")),
     ]
     return [Panel(title=title, description=body, colour=GREEN) for title, body in pages]
