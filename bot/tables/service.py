@@ -122,10 +122,8 @@ class TableService:
                  owns_guild: Callable[[int], bool] | None = None,
                  health: Health | None = None, retry_first: float = FIRST_RETRY,
                  retry_cap: float = LAST_RETRY, clock: Clock | None = None) -> None:
-        registry = Registry(games, owns_guild)
         self.games = games  # name -> GameKind; the first is the default
         self.outbox = outbox  # posts what a change obliges the bot to post
-        self.owns_guild = registry.owns_guild
         # Whether the database answers, shared with the outbox: one log line when it
         # goes away and one when it is back, whoever notices first.
         self.health = health or (outbox.health if outbox is not None else Health())
@@ -137,29 +135,30 @@ class TableService:
         self.restored = asyncio.Event()  # set once `restore` has run
         rng = rng or random.Random()
         seat_name = seat_name or stored_name
-        next_turn = self._next_turn
-        clock = self.clock
-        self._registry = registry
-        self._listeners = Listeners(self.health)
-        keeper = Keeper(store, registry, self.health, self._listeners, clock, outbox,
-                        next_turn, retry_first, retry_cap)
-        self._rater = rater = Rater(store)
-        play = Play(store, registry, keeper, rater, self.health, clock, outbox, rng,
-                    seat_name, ai_chooser or default_ai, next_turn)
-        pauses = Pauses(store, registry, keeper, clock, next_turn)
-        turn_clock = TurnClock(registry, keeper, play, pauses, self._listeners, clock,
-                               next_turn)
-        seats = Seats(store, keeper, pauses, seat_name, next_turn)
-        self._keeper, self._play, self._pauses, self._seats = keeper, play, pauses, seats
-        self._turn_clock = turn_clock
-        self._ai = AiTurns(registry, keeper, play, turn_clock, self._listeners, ai_delay,
-                           trick_pause)
-        self._lobby = Lobby(store, registry, keeper, seats, rater, turn_clock,
-                            self.health, clock, outbox, rng, next_turn)
-        self._restore = Restore(store, registry, keeper, pauses, clock, next_turn)
+        clock, health = self.clock, self.health
 
-    def _next_turn(self, table: Table) -> None:
-        self._ai.schedule(table)
+        def next_turn(table: Table) -> None:
+            # Every room lets the next turn go once it has changed a table: the AI room,
+            # built last on the others, does it (late-bound, so no room needs it).
+            ai.schedule(table)
+
+        registry = self._registry = Registry(games, owns_guild)
+        listeners = self._listeners = Listeners(health)
+        keeper = self._keeper = Keeper(store, registry, health, listeners, clock, outbox,
+                                       next_turn, retry_first, retry_cap)
+        rater = self._rater = Rater(store)
+        play = self._play = Play(store, registry, keeper, rater, health, clock, outbox, rng,
+                                 seat_name, ai_chooser or default_ai, next_turn)
+        pauses = self._pauses = Pauses(store, registry, keeper, clock, next_turn)
+        turn_clock = self._turn_clock = TurnClock(registry, keeper, play, pauses, listeners,
+                                                  clock, next_turn)
+        seats = self._seats = Seats(store, keeper, pauses, seat_name, next_turn)
+        self._lobby = Lobby(store, registry, keeper, seats, rater, turn_clock, health, clock,
+                            outbox, rng, next_turn)
+        self._restore = Restore(store, registry, keeper, pauses, clock, next_turn)
+        ai = self._ai = AiTurns(registry, keeper, play, turn_clock, listeners, ai_delay,
+                                trick_pause)
+        self.owns_guild = registry.owns_guild
 
     # ------------------------------------------------------------------ settings
     # Set on a running service by the bot and the tests: held by the rooms that use them.
