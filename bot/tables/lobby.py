@@ -33,7 +33,7 @@ from bot.tables.table import (
     deal_of,
     seat_infos,
 )
-from bot.tables.timer_settings import KEEP, _Keep, timer_meta
+from bot.tables.timer_settings import KEEP, Keep, timer_meta
 from bot.tables.turn_clock import TurnClock
 
 _TIMER_KEYS = ("turn_timer", "reminders", "timeout_action")
@@ -104,9 +104,9 @@ class Lobby:
         return table
 
     async def set_timer(self, table_id: int, user_id: int, *,
-                        turn_timer: float | None | _Keep = KEEP,
-                        reminders: Sequence[str] | None | _Keep = KEEP,
-                        timeout_action: str | None | _Keep = KEEP,
+                        turn_timer: float | None | Keep = KEEP,
+                        reminders: Sequence[str] | None | Keep = KEEP,
+                        timeout_action: str | None | Keep = KEEP,
                         manager: bool = False) -> Table:
         """The host (or a server manager, `manager`) changes the table's turn timer,
         its reminder points or what a timeout does, in the lobby or during the game
@@ -118,9 +118,9 @@ class Lobby:
             meta = {key: value for key, value in table.meta.items()
                     if key not in _TIMER_KEYS}
             meta.update(timer_meta(
-                table.turn_timer if isinstance(turn_timer, _Keep) else turn_timer,
-                table.meta.get("reminders") if isinstance(reminders, _Keep) else reminders,
-                table.meta.get("timeout_action") if isinstance(timeout_action, _Keep)
+                table.turn_timer if isinstance(turn_timer, Keep) else turn_timer,
+                table.meta.get("reminders") if isinstance(reminders, Keep) else reminders,
+                table.meta.get("timeout_action") if isinstance(timeout_action, Keep)
                 else timeout_action))
             await self.keeper.set_meta(table, meta)
         self.turn_clock.arm(table)

@@ -86,7 +86,7 @@ from bot.tables.timer_settings import (
     TIMEOUT_ACTIONS,
     TIMEOUT_PLAY,
     TIMEOUT_SEAT,
-    _Keep,
+    Keep,
     check_reminders,
     check_timeout_action,
     check_turn_timer,
@@ -301,9 +301,9 @@ class TableService:
             game, switches, reminders=reminders, timeout_action=timeout_action)
 
     async def set_timer(self, table_id: int, user_id: int, *,
-                        turn_timer: float | None | _Keep = KEEP,
-                        reminders: Sequence[str] | None | _Keep = KEEP,
-                        timeout_action: str | None | _Keep = KEEP,
+                        turn_timer: float | None | Keep = KEEP,
+                        reminders: Sequence[str] | None | Keep = KEEP,
+                        timeout_action: str | None | Keep = KEEP,
                         manager: bool = False) -> Table:
         return await self._lobby.set_timer(table_id, user_id, turn_timer=turn_timer,
                                            reminders=reminders,

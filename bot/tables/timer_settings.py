@@ -34,11 +34,11 @@ _UNITS = {"m": 60.0, "h": 3600.0, "d": 86400.0}
 REMINDER_GAP = 0.1
 
 
-class _Keep:
+class Keep:
     """The type of KEEP: a setting left as it is."""
 
 
-KEEP = _Keep()  # TableService.set_timer: leave that setting as it is
+KEEP = Keep()  # TableService.set_timer: leave that setting as it is
 
 
 def check_turn_timer(seconds: float | None) -> float | None:
