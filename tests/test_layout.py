@@ -48,6 +48,10 @@ def test_the_import_rules_hold() -> None:
     ("cogs/eights.py", "import cogs.tables.lobby", "A game's cog imports no other cog but"),
     ("cogs/eights.py", "import cogs.american", "A game's cog imports no other cog but"),
     ("cogs/tables/lobby.py", "import cogs.american", "A game's cog imports no other cog but"),
+    # The table service's rooms: none imports the service, or a room above it.
+    ("bot/tables/keeping.py", "import bot.tables.service", "The service's rooms import only"),
+    ("bot/tables/play.py", "import bot.tables.ai_turns", "The service's rooms import only"),
+    ("bot/games/eights/kind.py", "import bot.tables.table", "A game imports only"),
 ])
 def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
                                  contract: str) -> None:
