@@ -46,8 +46,9 @@ import asyncpg
 
 from . import migrations as _migrations
 from .base import Store
-from .front import Conflict, Dialect, Op, Opener, Program, StoreFront, stmt
+from .front import Opener, StoreFront
 from .models import ResultRow, StoreError
+from .program import Conflict, Dialect, Op, Program, stmt
 from .transfer import postgres_to_sqlite
 from .values import dumps
 

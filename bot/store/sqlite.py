@@ -53,17 +53,11 @@ from typing import Any, Self, TypeVar
 
 from . import sqlite_db as sq
 from .base import Store
-from .front import (
-    MEMBER_SETTINGS_SQL,
-    Conflict,
-    Dialect,
-    Opener,
-    Program,
-    StoreFront,
-    stmt,
-    sum_stats,
-)
+from .front import Opener, StoreFront
 from .models import ResultRow, StoreError
+from .program import Conflict, Dialect, Program, stmt
+from .results import sum_stats
+from .settings import MEMBER_SETTINGS_SQL
 from .sqlite_db import Synchronous
 from .sqlite_db import split_sql as split_sql  # the statements of a script (tests use it)
 from .values import dumps as _dumps
