@@ -53,7 +53,7 @@ from typing import Any, Self, TypeVar
 
 from . import sqlite_db as sq
 from .base import Store
-from .front import Opener, StoreFront
+from .front import Opener
 from .models import ResultRow, StoreError
 from .program import Conflict, Dialect, Program, stmt
 from .results import sum_stats
@@ -192,9 +192,9 @@ def _busy_channel(exc: BaseException) -> bool:
     return "games.channel_id" in str(exc)
 
 
-class SqliteStore(StoreFront):
+class SqliteStore(Store):
     """The bot's SQLite database. Open with ``await open_store(path)``; see the module
-    doc. Implements :class:`bot.store.base.Store`."""
+    doc. A :class:`bot.store.base.Store`."""
 
     def __init__(
         self,
@@ -427,12 +427,6 @@ def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None)
         future.set_exception(exc)
     else:
         future.set_result(result)
-
-
-def _is_a_store(store: SqliteStore) -> Store:
-    """Never called: a type checker (mypy) proves here that SqliteStore implements the
-    Store protocol, method by method."""
-    return store
 
 
 # Open the store at a path: ``await open_store(p)`` or ``async with open_store(p) as s:``
