@@ -19,11 +19,15 @@ signature and documentation there, not repeated here); a backend subclasses
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Coroutine, Generator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Self
+from types import TracebackType
+from typing import Any, Generic, Self, TypeVar
 
 from .front import StoreFront
+
+_S = TypeVar("_S", bound="Store")
 
 
 class Store(StoreFront, ABC):
@@ -45,3 +49,28 @@ class Store(StoreFront, ABC):
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Self]:
         """Group this task's store writes into one atomic commit."""
+
+
+class Opener(Generic[_S]):
+    """What a backend's ``open`` returns: await it for a store, or use it in
+    ``async with`` to have the store closed at the end of the block."""
+
+    def __init__(self, opening: Coroutine[Any, Any, _S]) -> None:
+        self._opening = opening
+        self._store: _S | None = None
+
+    def __await__(self) -> Generator[Any, None, _S]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> _S:
+        self._store = await self._opening
+        return self._store
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._store is not None:
+            await self._store.close()

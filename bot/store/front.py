@@ -9,9 +9,9 @@ one program (:mod:`bot.store.program`; the programs live in :mod:`.games`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Generator, Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from .daily import (
     _daily_begin,
@@ -105,7 +105,6 @@ from .values import (
 )
 
 _T = TypeVar("_T")
-_S = TypeVar("_S", bound="StoreFront")
 
 
 # ------------------------------------------------------------------ the front
@@ -519,29 +518,3 @@ class StoreFront:
     async def bot_value(self, name: str, fresh: str) -> str:
         """The bot's own value `name` (e.g. the daily's secret), `fresh` if it had none."""
         return await self._write(_bot_value, name, fresh)
-
-
-
-class Opener(Generic[_S]):
-    """What a backend's ``open`` returns: await it for a store, or use it in
-    ``async with`` to have the store closed at the end of the block."""
-
-    def __init__(self, opening: Coroutine[Any, Any, _S]) -> None:
-        self._opening = opening
-        self._store: _S | None = None
-
-    def __await__(self) -> Generator[Any, None, _S]:
-        return self._opening.__await__()
-
-    async def __aenter__(self) -> _S:
-        self._store = await self._opening
-        return self._store
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._store is not None:
-            await self._store.close()

@@ -45,8 +45,7 @@ from typing import Any, Self, TypeVar
 import asyncpg
 
 from . import migrations as _migrations
-from .base import Store
-from .front import Opener
+from .base import Opener, Store
 from .models import ResultRow, StoreError
 from .program import Conflict, Dialect, Op, Program, stmt
 from .transfer import postgres_to_sqlite

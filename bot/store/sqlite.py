@@ -52,8 +52,7 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from . import sqlite_db as sq
-from .base import Store
-from .front import Opener
+from .base import Opener, Store
 from .models import ResultRow, StoreError
 from .program import Conflict, Dialect, Program, stmt
 from .results import sum_stats
