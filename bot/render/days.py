@@ -108,7 +108,7 @@ def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: 
         if deadline is not None:
             lines.append(time_left_text(deadline))
         fields.append((f"{index}. {game}", "\n".join(lines), False))
-    return Panel(title=_("Your games"), colour=BLUE, fields=fields,
+    return Panel(title=_("Your games"), colour=BLUE, fields=tuple(fields),
                  footer=page_footer(page, pages) if pages > 1 else "")
 
 

@@ -76,7 +76,8 @@ def _piece(ch: str) -> Piece | None:
         return ("text", ch)
     if ch in _SUBSTITUTES:
         return _SUBSTITUTES[ch]
-    base, *marks = unicodedata.normalize("NFD", ch)
+    decomposed = unicodedata.normalize("NFD", ch)
+    base, marks = decomposed[0], decomposed[1:]
     if marks and _has_glyph(base):
         accents = [_ACCENTS[m] for m in marks if m in _ACCENTS]
         return (accents[0], base) if accents else ("text", base)

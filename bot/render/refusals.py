@@ -33,12 +33,21 @@ from .seats import level_name
 INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
 
 
-class ErrorTextKind(Protocol):
-    """What error_text needs of a game (bot.tables.kind.GameKind has it)."""
-
-    name: str
+class ErrorTextWords(Protocol):
+    """What error_text needs of a game's words (bot.tables.kind.GameWords has it)."""
 
     def error_text(self, error: GameError) -> str: ...
+
+
+class ErrorTextKind(Protocol):
+    """What error_text needs of a game (bot.tables.kind.GameKind has it: read-only, as
+    there)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def words(self) -> ErrorTextWords: ...
 
 
 def internal_error() -> str:
@@ -55,7 +64,7 @@ def error_text(error: GameError, kind: ErrorTextKind | None = None) -> str:
         # A sentence that names a command names the game's: the refusal's own `game`,
         # else that of the game answering.
         game = error.params.get("game") or getattr(kind, "name", None)
-        return _platform_sentence(error.code, error.params).replace("{game}", game or "")
+        return _platform_sentence(error.code, error.params).replace("{game}", str(game or ""))
     sentence = kind.words.error_text(error)
     if sentence == error.code and error.code in SHARED_CODES:
         # The game does not word this shared code (it says so by giving the code back):
@@ -72,8 +81,9 @@ def shared_sentence(error: GameError) -> str:
     if code == NOT_YOUR_TURN and "to_act" in p and "seat" in p:
         return _("It is seat {to_act}'s turn, not seat {seat}'s.").format(
             to_act=p["to_act"], seat=p["seat"])
-    if code == CARD_NOT_IN_HAND and isinstance(p.get("card"), int):
-        return _("You do not hold {card}.").format(card=card_label(p["card"]))
+    card = p.get("card")
+    if code == CARD_NOT_IN_HAND and isinstance(card, int):
+        return _("You do not hold {card}.").format(card=card_label(card))
     return {
         INVALID_RECORD: _("This record cannot be replayed."),
         INVALID_RULES: _("These rules cannot be played."),
