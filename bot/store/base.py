@@ -40,11 +40,12 @@ class Store(StoreFront, ABC):
 
     @abstractmethod
     async def backup(self, dest: str | Path) -> None:
-        """A consistent copy of the database at `dest`."""
+        """A consistent copy of the whole database, as a SQLite file at `dest`, while
+        the store stays open."""
 
     @abstractmethod
     async def schema_version(self) -> int:
-        """The number of the last migration applied."""
+        """The number of the last migration applied to the database."""
 
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Self]:
