@@ -12,22 +12,19 @@ from types import FunctionType
 
 import pytest
 
-from bot.cards import bits, mask_of
+from bot.cards import bits
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai import choose_action, strong
-from bot.games.amerikaner.ai.easy import easy_action, easy_card, predict_team_tricks, suit_len
+from bot.games.amerikaner.ai.easy import easy_action, easy_card, suit_len
 from bot.games.amerikaner.ai.knowledge import build_knowledge, build_world, sample_sinks
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.ai.sim import SIM_SLOTS, sim_from_hand, trump_index
 from bot.games.amerikaner.ai.strong import (
     Chain,
-    _Bidding,
     _finish,
     _History,
-    _terms_likelihood,
     known_world_action,
     likelihood,
-    opening_likelihood,
     same_side,
     solve,
     strong_action,
@@ -698,47 +695,3 @@ def test_card_play_inference_reads_the_auction_and_the_trump_suit(
     unread = sum(_bidder_trumps(view, 30) for view, _ in positions) / len(positions)
     assert read > unread + 0.5
     assert abs(true - read) < abs(true - unread)
-
-
-def _defender_views_after_the_kitty(options: dict[str, bool], count: int
-                                    ) -> list[tuple[HandView, Hand]]:
-    """Views of a seat other than the bidder in trick play, after an auction of the easy
-    player in which the bidder took the kitty (4-player amerikaner), with the hand."""
-    rules = Rules.create("amerikaner", 4, options)
-    rng = random.Random(41)
-    out: list[tuple[HandView, Hand]] = []
-    while len(out) < count:
-        hand = Hand(rules, rng.randrange(4), deal_cards(rules, rng))
-        while not hand.finished and hand.tricks_done < 1 + len(out) % 3:
-            hand.apply(easy_action(hand_view(hand, hand.to_act), rng))
-        if hand.finished or hand.bidder < 0 or hand.to_act == hand.bidder:
-            continue
-        out.append((hand_view(hand, hand.to_act), hand))
-    return out
-
-
-def test_the_bidders_bids_are_read_on_the_cards_it_was_dealt(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bidder bid before it took the kitty (issue 40, `KITTY_DRAWS`): with
-    `show_kitty` its bids are read on exactly the cards it was dealt (its hand, played
-    cards and discards, less the kitty); with the kitty hidden, on 4-card sets of those
-    16 taken away, the same number for the same cards every time."""
-    monkeypatch.setattr(strong, "KITTY_DRAWS", 6)
-    for options in ({"show_kitty": True}, {}):
-        for view, hand in _defender_views_after_the_kitty(options, 6):
-            know = build_knowledge(view)
-            bidding = _Bidding(view, know)
-            bidder = hand.bidder
-            held = hand.hands[bidder] | know.played_by[bidder]
-            terms = bidding.terms[bidder]
-            assert terms  # it bid
-            lead = (opening_likelihood(held, bidding.lead_card, bidding.called,
-                                       view.rules.pack) if bidding.lead_card >= 0 else 1.0)
-            like = bidding.factor(bidder, held, hand.discards)
-            assert like == bidding.factor(bidder, held, hand.discards)
-            if options:
-                dealt = mask_of(hand.deal.hands[bidder])
-                expected = _terms_likelihood(terms, predict_team_tricks(view.rules, dealt))
-                assert like == pytest.approx(expected * lead, rel=1e-9)
-            else:
-                assert 0.0 < like <= lead

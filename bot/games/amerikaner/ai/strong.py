@@ -135,20 +135,12 @@ RESTART_DRAWS: int = 30
 # without the opening lead and call read (`opening_likelihood`), measured -0.15 +- 0.11
 # tricks a deal with both, -0.07 +- 0.10 with the opening alone (400 deals, 60 worlds).
 KITTY_GAIN: float = 0.0
-# The same problem read exactly (issue 40): the bidder bid with the 12 cards it was
-# dealt, which are its 16 (its hand now, the cards it played and its discards) less the
-# kitty. Seen from another seat the kitty is 4 of those 16, any 4 alike (it was dealt
-# independently of the hand), so the bidding's likelihood is averaged over KITTY_DRAWS
-# of those 4-card sets (drawn by a hash of the 16, so a hand's likelihood is one number,
-# as the Metropolis chain needs); with `show_kitty` the kitty is known and subtracted.
-# 0: the bids read on the hand after the kitty (as before).
-KITTY_DRAWS: int = 0
 # The tuning values above, which `bench/ai.py --set NAME=VALUE` may change for a run.
 TUNING = ("STRONG_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "STRONG_CAP", "SIDE_TRICKS_WEIGHT",
           "NESTED_LEADS", "BID_NESTED_LEADS", "INFERENCE_TRIES", "PLAY_MISMATCH",
           "TEAM_MISMATCH", "CHAIN_STEPS", "BID_SLOPE", "BID_OFFSET", "BID_FLOOR",
           "PASS_FLOOR", "TRUMP_MISMATCH", "RESTART_DRAWS",
-          "KITTY_GAIN", "KITTY_DRAWS")
+          "KITTY_GAIN")
 
 
 # --------------------------------------------------------------------------- candidates
@@ -589,8 +581,6 @@ class _Bidding:
                 high = value
         bidder = view.bidder
         self.bidder = bidder if bidder is not None else -1
-        # The bidder took a kitty this seat did not see: it bid with other cards.
-        self.kitty_hidden = know.kitty_taken and bidder is not None and bidder != seat
         self.called = view.called if view.called is not None else -1
         self.lead_card = -1
         if (bidder is not None and bidder != seat and view.called is not None
@@ -599,20 +589,20 @@ class _Bidding:
             assert first is not None
             self.lead_card = first.plays[0][1]
 
-    def factor(self, s: int, orig: int, aside: int = 0) -> float:
+    def factor(self, s: int, orig: int) -> float:
         """The likelihood of seat `s`'s bids and passes, and for the bidder of its
-        opening lead and call, if it holds `orig` with the cards it played (and, for the
-        bidder after the kitty, `aside` are its unknown discards)."""
+        opening lead and call, if it held `orig` at the bidding."""
         like = 1.0
         terms = self.terms[s]
         if terms:
-            if s == self.bidder and self.kitty_hidden and KITTY_DRAWS > 0:
-                like = self._dealt_likelihood(terms, orig | aside)
-            else:
-                pred = predict_team_tricks(self.rules, orig)
-                if s == self.bidder and self.know.kitty_taken:
-                    pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
-                like = _terms_likelihood(terms, pred)
+            pred = predict_team_tricks(self.rules, orig)
+            if s == self.bidder and self.know.kitty_taken:
+                pred -= KITTY_GAIN  # the hand it bid with did not have the kitty yet
+            for is_pass, number in terms:
+                if is_pass:
+                    like *= pass_likelihood(pred, number)
+                else:
+                    like *= bid_likelihood(pred, number)
         if s == self.bidder and self.lead_card >= 0:
             like *= opening_likelihood(orig, self.lead_card, self.called, self.rules.pack)
         return like
@@ -621,54 +611,10 @@ class _Bidding:
         """The likelihood of every other seat's bidding in the sampled deal `sinks`."""
         know = self.know
         like = 1.0
-        aside = sinks[know.n]
         for s in range(know.n):
             if s != know.seat:
-                like *= self.factor(s, _held_at_bidding(know, sinks, s),
-                                    aside if s == self.bidder else 0)
+                like *= self.factor(s, _held_at_bidding(know, sinks, s))
         return like
-
-    def _dealt_likelihood(self, terms: list[tuple[bool, int]], full: int) -> float:
-        """The bidder's bids and passes, read on the hand it was dealt: its 16 cards
-        `full` less the kitty, which is known (`show_kitty`) or, averaged over
-        `KITTY_DRAWS` 4-card sets of `full` (see KITTY_DRAWS)."""
-        rules = self.rules
-        kitty = self.know.kitty
-        if kitty:
-            return _terms_likelihood(terms, predict_team_tricks(rules, full & ~kitty))
-        cards = bits(full)
-        count = len(cards)
-        size = rules.kitty_size
-        if count <= size:
-            return _terms_likelihood(terms, predict_team_tricks(rules, full))
-        # A hash of the 16 cards seeds the draws: the same hand, the same number.
-        state = (full ^ (full >> 29) ^ 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF or 1
-        total = 0.0
-        for _ in range(KITTY_DRAWS):
-            dealt = full
-            taken = 0
-            while taken < size:
-                state ^= (state << 13) & 0xFFFFFFFFFFFFFFFF
-                state ^= state >> 7
-                state ^= (state << 17) & 0xFFFFFFFFFFFFFFFF
-                bit = 1 << cards[state % count]
-                if dealt & bit:
-                    dealt ^= bit
-                    taken += 1
-            total += _terms_likelihood(terms, predict_team_tricks(rules, dealt))
-        return total / KITTY_DRAWS
-
-
-def _terms_likelihood(terms: list[tuple[bool, int]], pred: float) -> float:
-    """The likelihood of a seat's bids and passes `terms` from a hand whose team the
-    easy player expects to take `pred` tricks."""
-    like = 1.0
-    for is_pass, number in terms:
-        if is_pass:
-            like *= pass_likelihood(pred, number)
-        else:
-            like *= bid_likelihood(pred, number)
-    return like
 
 
 def opening_likelihood(orig: int, led: int, called: int, pack: int) -> float:
@@ -948,7 +894,7 @@ class _History:
             return value
         know = self.know
         orig = now | know.played_by[s]
-        like = self.bidding.factor(s, orig, aside if s == self.bidder else 0)
+        like = self.bidding.factor(s, orig)
         called = self.current.called
         holds = called >= 0 and orig >> called & 1
         mismatch = TEAM_MISMATCH if self._teammate(s, bool(holds)) else PLAY_MISMATCH
