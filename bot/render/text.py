@@ -320,12 +320,19 @@ def stats_panel(name: str, games: int, wins: int, points: int,
 INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
 
 
-class ErrorTextKind(Protocol):
-    """What error_text needs of a game (bot.tables.kind.GameKind has it)."""
-
-    name: str
-
+class _ErrorWords(Protocol):
     def error_text(self, error: GameError) -> str: ...
+
+
+class ErrorTextKind(Protocol):
+    """What error_text needs of a game (bot.tables.kind.GameKind has it): read-only, as
+    GameKind's properties are."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def words(self) -> _ErrorWords: ...
 
 
 def internal_error() -> str:
