@@ -44,6 +44,7 @@ from cogs.tables.common import (
 )
 from cogs.tables.components import TableButton, TableSelect
 from cogs.tables.daily import is_daily_table
+from cogs.tables.host import host_of
 from cogs.tables.settings import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -87,7 +88,7 @@ class GameCog(commands.Cog):
     @property
     def host(self) -> Tables:
         """The shared table cog (loaded first, bot/app.py)."""
-        cog = self.bot.get_cog("Tables")
+        cog = host_of(self.bot)
         if not isinstance(cog, Tables):
             raise RuntimeError("the Tables cog is not loaded")
         return cog
