@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.i18n import set_locale
 from bot.render import Panel
-from bot.store import PostRow
 from bot.tables import ActResult, Table, TableError
 from bot.tables.service import LOBBY, PLAYING
 from cogs.tables.actions import ACTIONS, ActionHost, TableAction
@@ -84,7 +83,7 @@ class Tables(commands.Cog):
         for command in member_commands():
             self.bot.tree.add_command(command)
         self.tables.add_listener(self._on_table_event)
-        self.bot.outbox.send = self._send_post
+        self.bot.outbox.send = self.posts.send_post
         # The slash commands raise; the tree hands every error to answer_error, also
         # those raised before a command runs (an option or check refused, an outdated
         # command), which a cog's own error handler would never see.
@@ -111,9 +110,6 @@ class Tables(commands.Cog):
         while True:
             await asyncio.sleep(every)
             log.info("%s; %s", self.bot.budget.summary(), self.messages.edits.summary())
-
-    async def _send_post(self, row: PostRow) -> int | None:
-        return await self.posts.send_post(row)
 
     # ------------------------------------------------------------- what a game's cog calls
     # (cogs/tables/api.py's GameCog reaches the rooms through these.)

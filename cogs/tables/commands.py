@@ -35,7 +35,7 @@ def table_cog(interaction: discord.Interaction[Any]) -> CommandHost:
 
 def add_shared_commands(group: app_commands.Group, game: str) -> None:
     """Give a game's command group the commands every game shares, each answered by the
-    Tables cog for `game`."""
+    table cog's lobby, boards, daily and games list for `game`."""
 
     host = table_cog
 
