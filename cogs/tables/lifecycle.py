@@ -14,7 +14,8 @@ A table whose channel is gone for good is ended or left from /games
 seated members by DM (cogs/tables/posts.py).
 
 The events, as discord.py gives them (https://discord.com/developers/docs/topics/gateway-events):
-CHANNEL_DELETE (on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
+The cog's listeners (cogs/tables/cog.py) hand these here: CHANNEL_DELETE
+(on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
 GUILD_ROLE_UPDATE (on_guild_role_update), THREAD_UPDATE (on_raw_thread_update),
 THREAD_DELETE (on_raw_thread_delete), GUILD_DELETE without `unavailable` (the bot
 removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CREATE

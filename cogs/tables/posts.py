@@ -181,7 +181,7 @@ class PostsRoom:
             # cannot, and the last hand's table message shows its summary (with
             # Review and My hand), or was retired when the summary was posted. The
             # old message is known to show a summary until the new one is posted
-            # (_post_table_message): a post that fails leaves the summary be.
+            # (TableMessageRoom.post_table_message): a post that fails leaves the summary be.
             message = await self.messages.post_table_message(
                 table, nonce, retire=row.params.get("why") == "too_old")
         elif row.kind == POST_CLAIM:
@@ -259,7 +259,7 @@ class PostsRoom:
             embed=embed, view=view, nonce=nonce)
         if old is not None and not earlier:
             # The hand's table message could not show the summary: it is deleted (the
-            # bot's own message, cogs/tables/pings.py _delete_own), or, refused, loses
+            # bot's own message, cogs/tables/pings.py delete_own), or, refused, loses
             # its buttons. Marked first, so that no edit of the table (a restart's
             # refresh) lands on it before the next table message is posted.
             self.messages.replacing[table.id] = old

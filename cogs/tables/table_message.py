@@ -268,7 +268,7 @@ class TableMessageRoom:
         """An older copy of the table message (too old to edit: a fresh one is posted
         below) is deleted, so the channel holds one live table and nothing stale with
         buttons or a countdown: the bot's own message, which it may delete without
-        Manage Messages (cogs/tables/pings.py, _delete_own). Where Discord refuses it,
+        Manage Messages (cogs/tables/pings.py, delete_own). Where Discord refuses it,
         it loses its buttons, as before."""
         if message_id is None:
             return
