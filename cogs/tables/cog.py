@@ -9,20 +9,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.i18n import set_locale
-from bot.render import Panel
-from bot.tables import ActResult, Table, TableError
+from bot.tables import Table, TableError
 from bot.tables.service import LOBBY, PLAYING
 from cogs.tables.actions import ACTIONS, ActionHost, TableAction
 from cogs.tables.boards import BoardsRoom
 from cogs.tables.commands import CommandHost, member_commands
-from cogs.tables.common import Background, GameUI, GameUIs, ResultT, TableBot, reply
+from cogs.tables.common import Background, GameUIs, TableBot, reply
 from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton, PagesHost
 from cogs.tables.daily import DailyRoom, is_daily_table
 from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
@@ -67,6 +65,20 @@ class Tables(commands.Cog):
         self.boards = BoardsRoom(bot, self.tables, self.settings, self.daily)
         self.games_list = GamesListRoom(self.tables, self.pings)
         self._reporter: asyncio.Task[None] | None = None
+        # What a game's cog calls (cogs/tables/api.py's GameCog), besides table_here:
+        # the rooms' own methods, under their own names.
+        self.register = self.uis.register  # a game's hand controls, at its cog_load
+        self.reply = reply
+        self.my_seat = my_seat
+        self.act = self.lobby.act
+        self.new_table = self.lobby.new_table
+        self.save_settings = self.settings.save_settings
+        self.unless_stale = self.panels.unless_stale
+        self.confirm = self.panels.confirm
+        self.answer_stale = self.panels.answer_stale
+        self.restore_panels = self.panels.restore_panels  # at the start (bot/app.py)
+        self.daily_move = self.daily.daily_move
+        self.daily_stale = self.daily.daily_stale
 
     def _refresh(self, table: Table) -> None:
         self.messages.request_refresh(table)
@@ -112,58 +124,10 @@ class Tables(commands.Cog):
             log.info("%s; %s", self.bot.budget.summary(), self.messages.edits.summary())
 
     # ------------------------------------------------------------- what a game's cog calls
-    # (cogs/tables/api.py's GameCog reaches the rooms through these.)
-
-    def register(self, game: str, ui: GameUI) -> None:
-        """A game's cog gives its hand controls (at its own cog_load)."""
-        self.uis.register(game, ui)
 
     def table_here(self, interaction: discord.Interaction[Any]) -> Table:
+        """The live table of the interaction's channel; refused (no_table) if none."""
         return table_here(self.tables, interaction)
-
-    def my_seat(self, table: Table, user_id: int) -> int:
-        return my_seat(table, user_id)
-
-    async def reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
-                    panel: Panel | None = None, view: discord.ui.View | None = None,
-                    ephemeral: bool = True, file: discord.File | None = None) -> None:
-        await reply(interaction, text, panel=panel, view=view, ephemeral=ephemeral,
-                    file=file)
-
-    async def act(self, interaction: discord.Interaction[Any], table: Table,
-                  make: Callable[[int], Any]) -> None:
-        await self.lobby.act(interaction, table, make)
-
-    async def unless_stale(self, interaction: discord.Interaction[Any], table: Table,
-                           work: Awaitable[ResultT]) -> ResultT | None:
-        return await self.panels.unless_stale(interaction, table, work)
-
-    async def confirm(self, interaction: discord.Interaction[Any], table: Table,
-                      result: ActResult, edit: bool) -> None:
-        await self.panels.confirm(interaction, table, result, edit)
-
-    async def answer_stale(self, interaction: discord.Interaction[Any], table: Table
-                           ) -> None:
-        await self.panels.answer_stale(interaction, table)
-
-    async def daily_move(self, interaction: discord.Interaction[Any], table: Table,
-                         version: int, make: Callable[[int], Any]) -> None:
-        await self.daily.daily_move(interaction, table, version, make)
-
-    async def daily_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        await self.daily.daily_stale(interaction, table)
-
-    async def new_table(self, interaction: discord.Interaction[Any], game: str,
-                        **asked: Any) -> None:
-        await self.lobby.new_table(interaction, game, **asked)
-
-    async def save_settings(self, interaction: discord.Interaction[Any], game: str,
-                            **asked: Any) -> None:
-        await self.settings.save_settings(interaction, game, **asked)
-
-    async def restore_panels(self) -> int:
-        """After a restart (bot/app.py): the panels followed before it."""
-        return await self.panels.restore_panels()
 
     # ------------------------------------------------------------- the service's changes
 
