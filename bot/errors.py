@@ -2,7 +2,7 @@
 
 No English here: the sentence a player reads is looked up by code and parameters in the
 render layer (bot/render for the platform's codes, a game's text.py for the game's).
-The record codes below are stable (RECORD_FORMAT.md, "Errors"; the conformance records
+The record codes below are stable (docs/record-format.md, "Errors"; the conformance records
 pin them); a code only one game uses lives in that game's package.
 """
 
@@ -73,7 +73,7 @@ class RecordError(GameError):
 
     def to_json(self, message: str, part: str = "hand") -> dict[str, object]:
         """The record format's error object, the part under the game's name for it
-        (`hand` in RECORD_FORMAT.md, `deal` in RULES-AMERICAN.md section 10); `message`
+        (`hand` in docs/record-format.md, `deal` in docs/rules-american.md section 10); `message`
         is the sentence for the code."""
         return {"error": {part: self.part, "action": self.action, "code": self.code,
                           "message": message}}

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.cards import RANKS, card_label, card_name, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP, Action
-from bot.games.american.rules import BOOLEAN_OPTIONS
+from bot.games.american.kind import AMERICAN
 from bot.games.american.text import (
     choice_all,
     control_label,
@@ -26,7 +26,6 @@ from bot.games.american.text import (
     fewer_placeholder,
     flip_label,
     give_placeholder,
-    option_help,
     play_label,
     position_choice,
     swap_step_panel,
@@ -47,11 +46,7 @@ from bot.typed_cards import (
 from cogs.tables.api import (
     HINT_EMOJI,
     HINT_STYLE,
-    LANGUAGE_CHOICES,
-    LANGUAGE_DESCRIPTION,
-    ON_TIMEOUT_CHOICES,
-    SWITCH_DESCRIPTIONS,
-    TIMER_DESCRIPTIONS,
+    CommandWords,
     Components,
     GameCog,
     TableBot,
@@ -59,14 +54,10 @@ from cogs.tables.api import (
     TableSelect,
     choices,
     select_options,
-    timer_choices,
     to_embed,
 )
 
 GAME = "american"
-
-# Every house rule of `new`, described in plain words (at most 100 characters).
-HOUSE_RULE_DESCRIPTIONS = {name: option_help(name)[:100] for name in BOOLEAN_OPTIONS}
 
 # The rank buttons a panel shows at most: one a rank. With the pick-up, the refresh and
 # the platform's Hint they take at most four rows of five; the menu to play fewer takes
@@ -162,7 +153,12 @@ class American(GameCog):
                                description="Play American, the shedding game (Idiot)",
                                guild_only=True)
 
-    game = GAME
+    kind = AMERICAN
+    command_words = CommandWords(
+        new="Open an American table in this channel", players="Number of players (2 to 5)",
+        target="Deals to win the match (default 1)", settings_players="Number of players "
+        "(2 to 5)", settings_target="Deals to win the match",
+        settings_options="House rules, e.g. same_rank swap ('none': none)")
 
     # ------------------------------------------------------------- the hand's controls
 
@@ -221,29 +217,6 @@ class American(GameCog):
             embed=to_embed(swap_step_panel(given)), view=take_components(table, given, legal.up))
 
     # ------------------------------------------------------------- slash commands
-
-    @group.command(name="new", description="Open an American table in this channel")
-    @app_commands.describe(players="Number of players (2 to 5)",
-                           target="Deals to win the match (default 1)",
-                           **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
-    async def new(self, interaction: discord.Interaction[Any],
-                  players: app_commands.Range[int, 2, 5] | None = None,
-                  target: app_commands.Range[int, 1, 100] | None = None,
-                  same_rank: bool | None = None, four_burns: bool | None = None,
-                  swap: bool | None = None, blind_down: bool | None = None,
-                  voluntary_pickup: bool | None = None,
-                  turn_timer: str | None = None,
-                  reminders: str | None = None, on_timeout: str | None = None,
-                  mentions: bool | None = None, pictures: bool | None = None,
-                  hints: bool | None = None, thread: bool | None = None) -> None:
-        await self.new_table(
-            interaction, preset=None, players=players, target=target,
-            turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
-            options={"same_rank": same_rank, "four_burns": four_burns, "swap": swap,
-                     "blind_down": blind_down, "voluntary_pickup": voluntary_pickup},
-            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread})
 
     @group.command(name="play", description="Play cards of one rank onto the pile")
     @app_commands.describe(cards="The cards, e.g. 7S 7H, or a rank, e.g. 7 (all you hold)")
@@ -333,44 +306,6 @@ class American(GameCog):
             return None
         view = table.seat_view(seat)
         return view.deal.legal if view is not None and view.deal is not None else None
-
-    @group.command(name="rules", description="The rules of this table (or the defaults)")
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.tables.in_channel(interaction.channel_id or 0)
-        kind = self.tables.kind(GAME)
-        rules = table.rules if table is not None and table.kind is kind else \
-            kind.make_rules(None, kind.default_players, {})
-        await self.reply(interaction, kind.words.rules_text(rules))
-
-    @group.command(name="settings", description="This server's default table (Manage Server)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(players="Number of players (2 to 5)",
-                           target="Deals to win the match",
-                           options="House rules, e.g. same_rank swap ('none': none)",
-                           language=LANGUAGE_DESCRIPTION, **TIMER_DESCRIPTIONS,
-                           **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(language=LANGUAGE_CHOICES, on_timeout=ON_TIMEOUT_CHOICES)
-    async def settings(self, interaction: discord.Interaction[Any],
-                       players: app_commands.Range[int, 2, 5] | None = None,
-                       target: app_commands.Range[int, 1, 100] | None = None,
-                       options: str | None = None,
-                       turn_timer: str | None = None,
-                       reminders: str | None = None, on_timeout: str | None = None,
-                       mentions: bool | None = None, pictures: bool | None = None,
-                       hints: bool | None = None, thread: bool | None = None,
-                       language: str | None = None) -> None:
-        await self.save_settings(
-            interaction, preset=None, players=players, target=target,
-            options=options, turn_timer=turn_timer, reminders=reminders,
-            on_timeout=on_timeout,
-            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread}, language=language)
-
-    @new.autocomplete("turn_timer")
-    @settings.autocomplete("turn_timer")
-    async def turn_timer_complete(self, interaction: discord.Interaction[Any], current: str
-                                  ) -> list[app_commands.Choice[str]]:
-        return timer_choices(current)
 
 
 # ----------------------------------------------------------------- what users type

@@ -19,7 +19,8 @@ from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card, 
 from bot.errors import INVALID_CARD, GameError
 from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
 from bot.games.amerikaner.errors import INVALID_LEAD, INVALID_TRUMP
-from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
+from bot.games.amerikaner.kind import AMERIKANER
+from bot.games.amerikaner.rules import Rules
 from bot.games.amerikaner.text import (
     bid_label,
     call_label,
@@ -30,7 +31,6 @@ from bot.games.amerikaner.text import (
     lead_call_panel,
     lead_trump_panel,
     led_trump_label,
-    option_help,
     trump_label,
     usual_call,
 )
@@ -42,11 +42,7 @@ from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, t
 from cogs.tables.api import (
     HINT_EMOJI,
     HINT_STYLE,
-    LANGUAGE_CHOICES,
-    LANGUAGE_DESCRIPTION,
-    ON_TIMEOUT_CHOICES,
-    SWITCH_DESCRIPTIONS,
-    TIMER_DESCRIPTIONS,
+    CommandWords,
     Components,
     GameCog,
     TableBot,
@@ -54,15 +50,10 @@ from cogs.tables.api import (
     TableSelect,
     choices,
     select_options,
-    timer_choices,
     to_embed,
 )
 
 GAME = "amerikaner"
-
-# Every house rule of `new` and `settings`, described in plain words (Discord shows an
-# option's description as the user types; at most 100 characters).
-HOUSE_RULE_DESCRIPTIONS = {name: option_help(name)[:100] for name in BOOLEAN_OPTIONS}
 
 
 def _card_style(card: int) -> discord.ButtonStyle:
@@ -161,7 +152,10 @@ class Amerikaner(GameCog):
     group = app_commands.Group(name="amerikaner", description="Play Amerikaner and Kani",
                                guild_only=True)
 
-    game = GAME
+    kind = AMERIKANER
+    command_words = CommandWords(
+        target="Winning score (52; Kani 50)", settings_options=None,
+        rules="The rules of this table (or of a preset)")
 
     # ------------------------------------------------------------- the hand's controls
 
@@ -237,36 +231,6 @@ class Amerikaner(GameCog):
                                                 view=call_components(table, card, trump, calls))
 
     # ------------------------------------------------------------- slash commands
-
-    @group.command(name="new", description="Open a table in this channel")
-    @app_commands.describe(preset="Which game", players="Number of players",
-                           target="Winning score (52; Kani 50)",
-                           **TIMER_DESCRIPTIONS, **HOUSE_RULE_DESCRIPTIONS, **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(on_timeout=ON_TIMEOUT_CHOICES)
-    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
-    async def new(self, interaction: discord.Interaction[Any],
-                  preset: str | None = None,
-                  players: app_commands.Range[int, 3, 6] | None = None,
-                  target: app_commands.Range[int, 1, 1000] | None = None,
-                  no_kitty: bool | None = None, jokers: bool | None = None,
-                  show_kitty: bool | None = None, kitty_trick: bool | None = None,
-                  free_trump: bool | None = None, two_wins: bool | None = None,
-                  bidder_double: bool | None = None, partner_half: bool | None = None,
-                  all_pass_play: bool | None = None, fixed_ten: bool | None = None,
-                  turn_timer: str | None = None,
-                  reminders: str | None = None, on_timeout: str | None = None,
-                  mentions: bool | None = None, pictures: bool | None = None,
-                  hints: bool | None = None, thread: bool | None = None) -> None:
-        await self.new_table(
-            interaction, preset=preset, players=players, target=target,
-            turn_timer=turn_timer, reminders=reminders, on_timeout=on_timeout,
-            options={"no_kitty": no_kitty, "jokers": jokers, "show_kitty": show_kitty,
-                     "kitty_trick": kitty_trick, "free_trump": free_trump,
-                     "two_wins": two_wins, "bidder_double": bidder_double,
-                     "partner_half": partner_half, "all_pass_play": all_pass_play,
-                     "fixed_ten": fixed_ten},
-            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread})
 
     @group.command(name="bid", description="Bid, or pass")
     @app_commands.describe(value="A number, the top bid, pass or redeal")
@@ -368,46 +332,6 @@ class Amerikaner(GameCog):
             return None
         view = table.seat_view(seat)
         return view.legal if view is not None else None
-
-    @group.command(name="rules", description="The rules of this table (or of a preset)")
-    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
-    async def rules(self, interaction: discord.Interaction[Any], preset: str | None = None
-                    ) -> None:
-        table = self.tables.in_channel(interaction.channel_id or 0)
-        if preset is not None or table is None:
-            kind = self.tables.kind(None)
-            rules = kind.make_rules(preset, 4, {})
-        else:
-            kind, rules = table.kind, table.rules
-        await self.reply(interaction, kind.words.rules_text(rules))
-
-    @group.command(name="settings", description="This server's default table (Manage Server)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.choices(preset=[app_commands.Choice(name=p, value=p) for p in PRESETS])
-    @app_commands.describe(language=LANGUAGE_DESCRIPTION, **TIMER_DESCRIPTIONS,
-                           **SWITCH_DESCRIPTIONS)
-    @app_commands.choices(language=LANGUAGE_CHOICES, on_timeout=ON_TIMEOUT_CHOICES)
-    async def settings(self, interaction: discord.Interaction[Any], preset: str | None = None,
-                       players: app_commands.Range[int, 3, 6] | None = None,
-                       target: app_commands.Range[int, 1, 1000] | None = None,
-                       options: str | None = None,
-                       turn_timer: str | None = None,
-                       reminders: str | None = None, on_timeout: str | None = None,
-                       mentions: bool | None = None, pictures: bool | None = None,
-                       hints: bool | None = None, thread: bool | None = None,
-                       language: str | None = None) -> None:
-        await self.save_settings(
-            interaction, preset=preset, players=players, target=target,
-            options=options, turn_timer=turn_timer, reminders=reminders,
-            on_timeout=on_timeout,
-            switches={"mentions": mentions, "pictures": pictures, "hints": hints,
-                      "thread": thread}, language=language)
-
-    @new.autocomplete("turn_timer")
-    @settings.autocomplete("turn_timer")
-    async def turn_timer_complete(self, interaction: discord.Interaction[Any], current: str
-                                  ) -> list[app_commands.Choice[str]]:
-        return timer_choices(current)
 
 
 # ----------------------------------------------------------------- what users type

@@ -18,7 +18,16 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import SOURCE_LOCALE, language_of, pgettext, use_locale
+from bot.i18n import (
+    SOURCE_LOCALE,
+    Translator,
+    add_catalog,
+    catalog_dirs,
+    language_of,
+    pgettext,
+    translator_for,
+    use_locale,
+)
 
 Location = app_commands.TranslationContextLocation
 
@@ -43,9 +52,42 @@ class CommandTranslator(app_commands.Translator):
         where = CONTEXTS.get(context.location)
         if language == SOURCE_LOCALE or where is None or not string.message:
             return None
+        words = _translator_of(context.data)
         with use_locale(language):
-            translated = pgettext(where, string.message)
+            translated = (words.pgettext if words is not None else pgettext)(
+                where, string.message)
         return translated if translated != string.message else None
+
+
+def _translator_of(data: Any) -> Translator | None:
+    """The translator of the game whose command group `data` (a command, group or
+    option) belongs to: its words are in its catalog, then the platform's. A choice
+    names no command (discord.py's TranslationContext): the platform's words, then any
+    game's (`_any_game`)."""
+    if isinstance(data, app_commands.Choice):
+        return _ANY_GAME
+    command = data.command if isinstance(data, app_commands.Parameter) else data
+    root = getattr(command, "root_parent", None) or command
+    name = getattr(root, "name", None)
+    return translator_for(name) if isinstance(name, str) else None
+
+
+class _AnyGame:
+    """A choice's words: the platform's catalog, else the first game's that has them."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        found = pgettext(context, message)
+        if found != message:
+            return found
+        for directory in catalog_dirs()[:-1]:
+            words = add_catalog(directory)
+            found = words.pgettext(context, message)
+            if found != message:
+                return found
+        return message
+
+
+_ANY_GAME: Any = _AnyGame()
 
 
 def game_groups() -> list[app_commands.Group]:
@@ -106,19 +148,38 @@ def _option_strings(command: app_commands.Command[Any, Any, None]
 
 
 # The comment that tells bot/i18n/split_catalogs.py whose words a command's string is: a
-# game's (its command group is named after it) or the platform's (a top-level command).
+# game's (its command group is named after it) or the platform's.
 OWNER_COMMENT = "words of:"
+
+
+def platform_command_strings() -> set[tuple[str, str]]:
+    """(context, English) of every word the platform declares in a game's group: the
+    commands every game shares (cogs/tables/commands.py) and the table options of `new`
+    and `settings` (cogs/tables/api.py)."""
+    from cogs.tables.api import platform_option_strings, shared_commands_group
+
+    group = shared_commands_group()
+    shared = set(command_strings([group])) - {("command name", group.name),
+                                              ("command description", group.description)}
+    return shared | platform_option_strings()
 
 
 def extract(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
             ) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """Babel's extraction method for the commands (babel.cfg): their strings as
     `pgettext(context, message)` calls, read off the groups the bot registers, each with
-    a comment naming whose commands use it (a game's group, or "platform")."""
-    owners: dict[tuple[str, str], set[str]] = {}
+    a comment naming whose words it is: the platform's for what the platform declares in
+    every game's group (the shared commands, the table options: `platform_command_strings`)
+    and for its top-level commands, else the game's whose group has it (two games may
+    both have it: each keeps it in its own catalog)."""
+    platform = platform_command_strings()
+    # All of the platform's, whether or not a game uses them now: a new game that keeps a
+    # default (CommandWords) finds its Norwegian there, and changes no catalog but its own.
+    owners: dict[tuple[str, str], set[str]] = {pair: {"platform"} for pair in sorted(platform)}
     for command in bot_commands():
-        owner = command.name if isinstance(command, app_commands.Group) else "platform"
+        game = command.name if isinstance(command, app_commands.Group) else None
         for pair in command_strings([command]):
+            owner = "platform" if game is None or pair in platform else game
             owners.setdefault(pair, set()).add(owner)
     for pair, names in owners.items():
         yield 1, "pgettext", pair, [f"{OWNER_COMMENT} {' '.join(sorted(names))}"]

@@ -265,7 +265,7 @@ FIXED = {
 
 @pytest.mark.parametrize("level", ["easy", "strong"])
 def test_last_to_speak_after_three_passes_bids_a_good_hand_and_wins_it(level: str) -> None:
-    # RULES.md section 3: a bid after every other player passed ends the bidding, so
+    # docs/rules-amerikaner.md section 3: a bid after every other player passed ends the bidding, so
     # the dealer's nine diamonds are bid, not passed out for fear of speaking again.
     hand = _position(("1 pass", "2 pass", "3 pass"), FIXED)
     view = hand_view(hand, 0)

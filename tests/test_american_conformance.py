@@ -1,4 +1,4 @@
-"""Every American conformance record (shared/conformance-american) replays to its exact
+"""Every American conformance record (tests/fixtures/conformance-american) replays to its exact
 expected output: the valid ones byte for byte as `amerikaner replay --indent 1` prints
 them, the faulty ones to their error's code, deal and action, with a sentence."""
 
@@ -30,7 +30,7 @@ def _expected_text(path: Path) -> str:
 
 
 def test_fixtures_present() -> None:
-    assert (len(VALID), len(FAULTY)) == (40, 26)  # shared/conformance-american, issue 18
+    assert (len(VALID), len(FAULTY)) == (40, 26)  # tests/fixtures/conformance-american, issue 18
     manifest = json.loads((CONFORMANCE / "faulty" / "manifest.json").read_text())
     assert sorted(entry["file"] for entry in manifest) == [p.name for p in FAULTY]
 

@@ -1,4 +1,4 @@
-"""American records (RULES-AMERICAN.md section 10) beyond the conformance set: the order
+"""American records (docs/rules-american.md section 10) beyond the conformance set: the order
 of the checks, malformed documents, and the round trip of a record written by the core."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules of American (RULES-AMERICAN.md) case by case, through the core's public
+"""The rules of American (docs/rules-american.md) case by case, through the core's public
 methods: who starts, what may be played, draws, burns, pick-ups, take-ups, the options,
 the end of a deal and of a match, and refusals with their codes."""
 

@@ -1,4 +1,4 @@
-"""Every conformance record of shared/conformance replays to its exact expected output."""
+"""Every conformance record of tests/fixtures/conformance replays to its exact expected output."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _normal_next(nxt: dict | None) -> dict | None:
 
 
 def test_fixtures_present() -> None:
-    assert (len(VALID), len(FAULTY)) == (56, 18)  # shared/conformance, issue 14
+    assert (len(VALID), len(FAULTY)) == (56, 18)  # tests/fixtures/conformance, issue 14
 
 
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])

@@ -1,4 +1,4 @@
-"""The rules of one hand, through the Hand state machine (RULES.md sections 3 to 6)."""
+"""The rules of one hand, through the Hand state machine (docs/rules-amerikaner.md §§ 3 to 6)."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_bidding_ends_when_the_others_have_passed() -> None:
 ])
 def test_a_bid_after_every_other_player_passed_ends_the_bidding(preset, players,
                                                                   options) -> None:
-    # RULES.md section 3, Decision: the dealer bids last after all others passed; the
+    # docs/rules-amerikaner.md § 3, Decision: the dealer bids last after all others passed; the
     # auction ends with that bid and the dealer is not asked to speak again.
     hand = new_hand(preset, players, options)
     passes = [f"{seat} pass" for seat in range(1, players)]

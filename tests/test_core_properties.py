@@ -191,7 +191,7 @@ def test_unlisted_bids_are_refused_and_listed_ones_accepted(rules: Rules, seed: 
 
 
 def _auction_over(rules: Rules, auction: list[tuple[int, int | str]]) -> bool:
-    """RULES.md section 3, read independently of the core: the auction is over once the
+    """docs/rules-amerikaner.md § 3, read independently of the core: the auction is over once the
     top bid is made, once one player has bid and every other player has passed (also
     when that bid came last), or once every player has passed."""
     passed = {seat for seat, bid in auction if bid == "pass"}

@@ -1,4 +1,4 @@
-"""Presets, player counts and options (RULES.md sections 2 and 8); card notation."""
+"""Presets, player counts and options (docs/rules-amerikaner.md sections 2 and 8); card notation."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_labels_are_phone_friendly() -> None:
 
 
 def test_presets_are_data_and_nothing_branches_on_their_names() -> None:
-    """RULES.md section 2's presets are one record each (PRESET_TABLE); the rules core,
+    """docs/rules-amerikaner.md § 2's presets are one record each (PRESET_TABLE); the rules core,
     scoring, AI and text read the record's fields, never compare a preset's name."""
     import ast
     from pathlib import Path

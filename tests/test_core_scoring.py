@@ -1,4 +1,4 @@
-"""Scoring (RULES.md section 7) and the game around the hands (section 9)."""
+"""Scoring (docs/rules-amerikaner.md section 7) and the game around the hands (section 9)."""
 
 from __future__ import annotations
 

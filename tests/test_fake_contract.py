@@ -1,4 +1,4 @@
-"""The strict fake Discord's contract (../shared common brief, sections 1-10): each rule
+"""The strict fake Discord's contract (CONTRIBUTING.md: Discord is the judge): each rule
 of Discord's the fake enforces, with the Discord source it follows.
 
 The requests are made with aiohttp straight to the fake's REST API (the bot token, or an

@@ -42,6 +42,7 @@ from bot.games.american.record import load_game as load_american_game
 from bot.games.american.rules import BOOLEAN_OPTIONS as AMERICAN_OPTIONS
 from bot.games.american.rules import Rules as AmericanRules
 from bot.games.american.views import deal_view, legal_action_list
+from bot.games.amerikaner import WORDS as amerikaner_words
 from bot.games.amerikaner import text as game_text
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.kind import AMERIKANER
@@ -100,18 +101,18 @@ def split() -> dict[str, list[Any]]:
 
 @pytest.mark.parametrize("owner", sorted(CATALOGS))
 def test_the_template_is_up_to_date(owner: str, split: dict[str, list[Any]]) -> None:
-    """Regenerate with the command in the README ("Translations") when this fails."""
+    """Regenerate with the command in CONTRIBUTING.md ("Translations") when this fails."""
     assert _template_keys(owner) == set(split[owner])
 
 
-def test_every_message_is_in_one_catalog_and_every_game_has_one() -> None:
-    """The catalogs together hold every message of the code, each in one catalog (the
-    merged lookup then finds it whatever the order); every game has its catalog, and
-    its package registers it with bot.i18n."""
+def test_every_message_is_in_a_catalog_and_every_game_has_one() -> None:
+    """The catalogs together hold every message of the code; a game's words stay in its
+    own catalog (never moved to the platform's: the same English may stand in two,
+    each game's looked up in its own first); every game has its catalog, and its
+    package registers it with bot.i18n."""
     seen: dict[object, str] = {}
     for owner in CATALOGS:
         for key in _template_keys(owner):
-            assert key not in seen, (key, owner, seen.get(key))
             seen[key] = owner
     assert set(seen) == set(_extracted())
     registered = {path.resolve() for path in catalog_dirs()}
@@ -123,20 +124,48 @@ def test_every_message_is_in_one_catalog_and_every_game_has_one() -> None:
 
 
 def test_the_splitters_check_passes_on_the_catalogs() -> None:
-    """`python -m bot.i18n.split_catalogs --check` (the README's command) finds every
+    """`python -m bot.i18n.split_catalogs --check` (CONTRIBUTING.md's command) finds every
     catalog file up to date, whichever Babel version wrote its header."""
     assert split_catalogs.main(["--check"]) == 0
 
 
-def test_the_splitter_gives_a_message_to_its_game_and_a_shared_one_to_the_platform() -> None:
+def test_the_splitter_keeps_a_message_two_games_share_in_both() -> None:
+    """A message is in each catalog whose code has it: two games' shared English stays
+    in both games' catalogs (adding a game changes no catalog but its own); the
+    platform's is the platform's."""
     found = [("bot/games/a/text.py", ("x", None)), ("bot/games/b/text.py", ("x", None)),
              ("bot/games/a/text.py", ("y", None)), ("bot/render/text.py", ("z", None)),
              ("a", ("play", "command name")), ("a b", ("new", "command name")),
-             ("platform", ("games", "command name"))]  # commands: owners by name
+             ("platform", ("games", "command name")), ("bot/render/text.py", ("y", None))]
     assert split_catalogs.split(found, ["a", "b"]) == {
-        "platform": [("x", None), ("z", None), ("new", "command name"),
-                     ("games", "command name")],
-        "a": [("y", None), ("play", "command name")], "b": []}
+        "platform": [("y", None), ("z", None), ("games", "command name")],
+        "a": [("x", None), ("y", None), ("play", "command name"), ("new", "command name")],
+        "b": [("x", None), ("new", "command name")]}
+
+
+def test_a_games_words_are_found_in_its_own_catalog_first(tmp_path: Path) -> None:
+    """The same English in a game's catalog and the platform's: the game's words read
+    its own translation, the platform's its own (as Red's per-cog translators do); what
+    the game's catalog lacks is the platform's."""
+    from babel.messages.pofile import write_po
+
+    from bot.i18n import Translator
+
+    both = "Every seat is taken."  # the platform's, worded again by this game
+    catalog = Catalog(locale="nb")
+    catalog.add(both, "Alle stolene ved spillbordet er tatt.")
+    catalog.add("A word of the game alone", "Et ord bare spillet har")
+    (tmp_path / "nb" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "nb" / "LC_MESSAGES" / "messages.po").open("wb") as fh:
+        write_po(fh, catalog)
+    game = Translator(tmp_path)
+    with use_locale("nb"):
+        assert game._(both) == "Alle stolene ved spillbordet er tatt."
+        assert _(both) not in (both, game._(both))  # the platform's own Norwegian
+        assert game._("A word of the game alone") == "Et ord bare spillet har"
+        assert _("A word of the game alone") == "A word of the game alone"
+        platform_only = "The game has already started."
+        assert game._(platform_only) == _(platform_only) != platform_only
 
 
 # ----------------------------------------------------------------- the pseudo-locale
@@ -885,7 +914,9 @@ def test_every_refusal_of_both_games_reads_in_norwegian() -> None:
 
 def test_norwegian_plurals_and_lists() -> None:
     with use_locale(NB):
-        assert ngettext("{count} trick", "{count} tricks", 1).format(count=1) == "1 stikk"
+        # a game's word, in its own catalog (bot.i18n.Translator)
+        assert amerikaner_words.ngettext("{count} trick", "{count} tricks", 1).format(
+            count=1) == "1 stikk"
         assert ngettext("{count} win", "{count} wins", 2).format(count=2) == "2 seirer"
         assert error_text(TableError("table_not_full", missing=1)) == \
             "Venter på 1 spiller til."
@@ -895,7 +926,7 @@ def test_norwegian_plurals_and_lists() -> None:
         assert board.description.splitlines() == [
             "1. **alice** — 1 seier, 12 poeng (1 parti)",
             "2. **bob** — 0 seirer, 3 poeng (2 partier)"]
-        assert _(" and ") == " og "
+        assert amerikaner_words._(" and ") == " og "
 
 
 @pytest.mark.parametrize(("preset", "players", "options"), [

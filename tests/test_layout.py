@@ -1,4 +1,4 @@
-"""The code's shape: the import rules of ../shared/ARCHITECTURE.md (import-linter's
+"""The code's shape: the import rules of CONTRIBUTING.md (import-linter's
 contracts in pyproject.toml) hold, and they would catch a change that broke them; ruff
 is clean."""
 

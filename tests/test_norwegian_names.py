@@ -18,7 +18,7 @@ from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS as AMERIKANER_OPTIONS
 from bot.i18n import use_locale
 
-# Every nb catalog: the platform's and each game's (README, "Translations").
+# Every nb catalog: the platform's and each game's (CONTRIBUTING.md, "Translations").
 POS = sorted((Path(__file__).resolve().parent.parent / "bot").glob(
     "**/locales/nb/LC_MESSAGES/messages.po"))
 

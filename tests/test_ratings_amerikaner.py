@@ -211,7 +211,7 @@ def test_one_rating_per_game_whatever_the_preset() -> None:
 
 
 def _expected_match(hand: dict, players: int) -> RatedMatch | None:
-    """The match a hand of a record's expected output (shared/conformance) describes."""
+    """The match a hand of a record's expected output (tests/fixtures/conformance) describes."""
     if hand["outcome"] == "all_pass_played":
         tricks = hand["tricks"]
         return RatedMatch(tuple((s,) for s in range(players)),

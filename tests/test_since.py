@@ -201,7 +201,7 @@ def test_american_names_pickups_burns_and_who_went_out(seed: int) -> None:
 def test_the_games_facts_come_first_within_three_lines() -> None:
     lines = since_lines([("bob", "7♠")], False, 0, "12 points", "carol", False,
                         ["bob with carol made 8"], ["alice took 1 trick"])
-    assert lines == ["Hand 1 is over: bob with carol made 8. You: 12 points",
+    assert lines == ["Deal 1 is over: bob with carol made 8. You: 12 points",
                      "Since then: alice took 1 trick; bob: 7♠", "Now it is carol's turn."]
     only_facts = since_lines([], False, None, None, None, True, (), ["bob took 2 tricks"])
     assert only_facts == ["Since your last move: bob took 2 tricks", "Now it is your turn."]

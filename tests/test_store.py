@@ -775,7 +775,7 @@ async def test_guild_language(database: Database) -> None:
 
 def test_migrations_are_numbered_files_for_each_dialect() -> None:
     """One SQL file a version in each dialect's folder, shipped as package data, numbered
-    1, 2, 3... alike on both sides (README, "Adding a migration")."""
+    1, 2, 3... alike on both sides (docs/operating.md, "Adding a migration")."""
     from importlib.resources import files
 
     tomllib = pytest.importorskip("tomllib")

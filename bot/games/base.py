@@ -4,11 +4,15 @@ The platform knows a game only through the protocol in bot/tables/kind.py (it ne
 imports bot.games); this base is the game author's side of it, as OpenSpiel's `Game`
 with python-chess's habit of hooks that default to "no special rule". A game writes:
 
-- `name`, `FORMAT` (its record format), `ai_levels` (weakest first), `default_players`;
+- `name`, `FORMAT` (its record format), `ai_levels` (weakest first), `default_players`,
+  `players_range`, `target_range` and `house_rule_keys` (what `new` offers);
 - `make_rules` (presets and options as data; a refusal raises GameError), `rules_class`;
 - `new_game`, `apply`, `to_act`, `public_view`, `seat_view`, `results`;
+- `legal_actions` and `action_to_json` (the default hand panel's buttons are these);
 - `load_record` and `dump` (its record, in its own format);
 - `choose_action` (its AI players, "random" among them for the tests and the terminal);
+
+The engine few are abstract: a kind that misses one cannot be made.
 - `words`: ONE object for everything a player reads (bot/tables/kind.py's GameWords):
   `TextWords` below, naming the game's text module and its views (the hooks every game
   words alike are forwarded by name), or a `WordsBase` subclass that words each hook.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import copy as _copy
 import random
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -44,8 +49,10 @@ class WordsBase(GameWords):
     views (the platform calls `kind.words.<hook>`, bot/tables/kind.py's GameWords, which
     this implements explicitly so that mypy checks every hook against it). The hooks
     without a default are the ones every game must word; `names` are the seats' names, in
-    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`)."""
+    seat order. `option_help` and `hint_text` are the base's own (`house_rules`, `hint`).
+    The hooks every game must word are abstract: words missing one cannot be made."""
 
+    @abstractmethod
     def title(self, rules: Any) -> str:
         raise NotImplementedError
 
@@ -61,22 +68,28 @@ class WordsBase(GameWords):
     def option_help(self, key: str) -> str:
         return ""
 
+    @abstractmethod
     def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
         raise NotImplementedError
 
+    @abstractmethod
     def seat_panel(self, game: Any, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
+    @abstractmethod
     def final_standings(self, game: Any, names: Sequence[str]) -> Panel:
         raise NotImplementedError
 
@@ -88,6 +101,7 @@ class WordsBase(GameWords):
         return ngettext("{points} point", "{points} points", abs(points)).format(
             points=points)
 
+    @abstractmethod
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
@@ -96,6 +110,7 @@ class WordsBase(GameWords):
         """None by default: the recap names the plays alone (GameWords.recap_facts)."""
         return []
 
+    @abstractmethod
     def hint_text(self, game: Any, seat: int, action: Any) -> str:
         """The hint's sentence: the move and why (the default `hint` words it so)."""
         raise NotImplementedError
@@ -103,9 +118,11 @@ class WordsBase(GameWords):
     def rules_text(self, rules: Any) -> str:
         return self.options_line(rules)
 
+    @abstractmethod
     def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def help_text(self) -> str:
         raise NotImplementedError
 
@@ -115,6 +132,7 @@ class WordsBase(GameWords):
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
         return []
 
+    @abstractmethod
     def error_text(self, error: GameError) -> str:
         raise NotImplementedError
 
@@ -253,6 +271,10 @@ class GameKindBase(GameKind):
     # platform's, bot/tables/ratings.MIN_RATED_HANDS).
     min_rated: ClassVar[int | None] = None
     default_players: int
+    # What `new` offers (cogs/tables/api.py builds the command from them).
+    players_range: ClassVar[tuple[int, int]] = (2, 6)
+    target_range: ClassVar[tuple[int, int]] = (1, 100)
+    house_rule_keys: ClassVar[tuple[str, ...]] = ()  # in the order `new` offers them
     rules_class: ClassVar[Any]  # with from_json(data) and .to_json()
     words: WordsBase
     # The presets `make_rules` takes (None: the game's default), for the tests to try.
@@ -268,38 +290,58 @@ class GameKindBase(GameKind):
 
     # ------------------------------------------------------------ the engine few
 
+    @abstractmethod
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def new_game(self, rules: Any, first_dealer: int, rng: random.Random
                  ) -> tuple[Any, dict[str, Any]]:
         raise NotImplementedError
 
+    @abstractmethod
     def apply(self, game: Any, action: Any, rng: random.Random) -> Applied:
         raise NotImplementedError
 
+    @abstractmethod
     def to_act(self, game: Any) -> int | None:
         raise NotImplementedError
 
+    @abstractmethod
     def public_view(self, game: Any) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def seat_view(self, game: Any, seat: int) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def results(self, game: Any) -> list[SeatResult]:
         raise NotImplementedError
 
+    @abstractmethod
     def load_record(self, record: Mapping[str, Any]) -> Any:
         """The game of a record in the game's own format (refused with RecordError)."""
         raise NotImplementedError
 
+    @abstractmethod
     def dump(self, game: Any) -> dict[str, Any]:
         """The game's record, in its own format (what `load_record` reads)."""
         raise NotImplementedError
 
+    @abstractmethod
     def choose_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:
+        raise NotImplementedError
+
+    @abstractmethod
+    def legal_actions(self, game: Any, seat: int) -> list[Any]:
+        """Every legal action of `seat` now (GameKind.legal_actions)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def action_to_json(self, action: Any) -> Mapping[str, Any]:
+        """An action as the record stores it (what `words.describe_action` reads)."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ defaults
@@ -397,7 +439,7 @@ class GameKindBase(GameKind):
         return isinstance(data, Mapping) and data.get("format") == self.FORMAT
 
     def replay(self, data: object) -> dict[str, object]:
-        """The CLI's `replay` output: the record replayed, or RECORD_FORMAT.md's error."""
+        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error."""
         try:
             if not isinstance(data, Mapping):
                 from bot.errors import INVALID_RECORD
@@ -407,7 +449,7 @@ class GameKindBase(GameKind):
         except GameError as error:
             located = error if isinstance(error, RecordError) else \
                 RecordError.located(error, None)
-            # RECORD_FORMAT.md's error names the part by the game's word for a deal.
+            # docs/record-format.md's error names the part by the game's word for a deal.
             return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
         results = self.results(game) if self.finished(game) else []
         return {"format": self.FORMAT, "finished": self.finished(game),
@@ -445,14 +487,6 @@ class GameKindBase(GameKind):
             answer = ask("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
-
-    def legal_actions(self, game: Any, seat: int) -> list[Any]:
-        """Every legal action of `seat` now (for the default terminal and the tests)."""
-        raise NotImplementedError
-
-    def action_to_json(self, action: Any) -> Mapping[str, Any]:
-        """An action as the record stores it (what `words.describe_action` reads)."""
-        raise NotImplementedError
 
     def error_examples(self) -> Iterator[GameError]:
         """Refusals of the game, one of each code and reason it words (the conformance

@@ -6,13 +6,15 @@ set it with `use_locale(lang)`. English is the source language: with no catalog 
 entry) the message itself is returned. Catalogs are gettext .po files under
 `locales/<lang>/LC_MESSAGES/messages.po`, read with Babel when first needed and compiled
 in memory (no binaries in git). `messages.pot` is the template Babel extracts from the
-code (README, "Translations"; `python -m bot.i18n.split_catalogs`).
+code (CONTRIBUTING.md, "Translations"; `python -m bot.i18n.split_catalogs`).
 
-The platform's catalog is here (`locales/`); each game keeps its own beside its code and
-registers it with `add_catalog()` when its package is imported, so this package never
-imports a game. A message lives in one catalog only (the splitter puts a message two
-catalogs' code share into the platform's), so lookups are merged: the games' catalogs
-first, in the order registered, then the platform's.
+The platform's catalog is here (`locales/`), and `_()`, `ngettext()` and `pgettext()`
+below look up the platform's words in it. Each game keeps its own catalog beside its code
+(as Red's cogs do): its package calls `add_catalog()` when imported, and translates its
+words with the `Translator` that returns, which looks a message up in the game's catalog
+first, then in the platform's. So a game's words stay in its own catalog, the same English
+may stand in two catalogs translated differently, and a new game changes no catalog but
+its own; this package never imports a game.
 
 Messages use named placeholders (`_("{name} made {bid}").format(name=..., bid=...)`), so
 a translation may put them in another order. This package imports nothing of the project.
@@ -31,37 +33,84 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-__all__ = ["LANGUAGES", "LOCALES", "N_", "SOURCE_LOCALE", "_", "add_catalog", "catalog_dirs",
-           "current_locale", "install", "language_of", "ngettext", "pgettext",
-           "set_locale", "use_locale"]
+__all__ = ["LANGUAGES", "LOCALES", "N_", "SOURCE_LOCALE", "Translator", "_", "add_catalog",
+           "catalog_dirs", "current_locale", "install", "language_of", "ngettext",
+           "pgettext", "set_locale", "translator_for", "use_locale"]
 
 SOURCE_LOCALE = "en"
 LANGUAGES = ("en", "nb")  # the languages the bot speaks: English, Norwegian bokmål
 LOCALES = Path(__file__).resolve().parent / "locales"
 
 _locale: ContextVar[str] = ContextVar("locale", default=SOURCE_LOCALE)
-# The games' catalog directories, in the order registered (add_catalog).
-_game_dirs: list[Path] = []
-# Catalogs by language, merged from every directory; None: looked for and none found
-# (English falls back). Installed ones (install(): tests' locales) stand alone.
-_translations: dict[str, gettext.NullTranslations | None] = {}
+# Installed catalogs (install(): tests' locales) stand alone, for every translator.
 _installed: dict[str, gettext.NullTranslations] = {}
 
 
-def add_catalog(directory: Path) -> None:
-    """Look messages up in the catalogs under `directory` (`<lang>/LC_MESSAGES/
-    messages.po`) before the platform's: a game calls this with its `locales/` folder
-    when its package is imported, before any of its words is looked up."""
+class Translator:
+    """The translation functions of one catalog directory (`<lang>/LC_MESSAGES/
+    messages.po` under `directory`), falling back to the platform's catalog: a game's
+    words, found in its own catalog first (`add_catalog`). The platform's own is the
+    module's `_`, `ngettext` and `pgettext` below."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = None if directory is None else Path(directory).resolve()
+        # By language: the catalogs chained (this one, then the platform's); None: none
+        # found (English falls back to the message itself).
+        self._by_lang: dict[str, gettext.NullTranslations | None] = {}
+
+    def _catalog(self) -> gettext.NullTranslations | None:
+        lang = _locale.get()
+        installed = _installed.get(lang)
+        if installed is not None:
+            return installed
+        if lang not in self._by_lang:
+            dirs = (LOCALES,) if self.directory is None else (self.directory, LOCALES)
+            self._by_lang[lang] = None if lang == SOURCE_LOCALE else _load(lang, dirs)
+        return self._by_lang[lang]
+
+    def _(self, message: str) -> str:
+        """`message` (English) in the locale of the moment."""
+        catalog = self._catalog()
+        return message if catalog is None else catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form for `n` ("{n} trick" / "{n} tricks") in the locale of the moment; the
+        caller formats `n` in (`.format(n=n)`)."""
+        catalog = self._catalog()
+        if catalog is None:
+            return singular if n == 1 else plural
+        return catalog.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """`message` where the same English needs different translations by `context`."""
+        catalog = self._catalog()
+        return message if catalog is None else catalog.pgettext(context, message)
+
+
+_PLATFORM = Translator(None)
+# The games' translators by catalog directory, in the order registered (add_catalog).
+_games: dict[Path, Translator] = {}
+
+
+def add_catalog(directory: Path) -> Translator:
+    """A game's catalog (`directory`, its `locales/` folder), registered when its package
+    is imported: the `Translator` its words go through (its catalog, then the
+    platform's)."""
     directory = Path(directory).resolve()
-    if directory not in _game_dirs:
-        _game_dirs.append(directory)
-        _translations.clear()  # merged anew with it when next needed
+    if directory not in _games:
+        _games[directory] = Translator(directory)
+    return _games[directory]
+
+
+def translator_for(package: str) -> Translator | None:
+    """The translator of the game whose catalog lies in the folder named `package` (a
+    command group's name is its game's), if one is registered."""
+    return next((t for d, t in _games.items() if d.parent.name == package), None)
 
 
 def catalog_dirs() -> tuple[Path, ...]:
-    """Every catalog directory in lookup order: the games' as registered, the platform's
-    last."""
-    return (*_game_dirs, LOCALES)
+    """Every catalog directory: the games' as registered, the platform's last."""
+    return (*_games, LOCALES)
 
 
 def current_locale() -> str:
@@ -107,13 +156,13 @@ def install(lang: str, catalog: Catalog) -> None:
     _installed[lang] = _compiled(catalog)
 
 
-def _load(lang: str) -> gettext.NullTranslations | None:
-    """`lang`'s catalogs of every directory, chained in lookup order (gettext's
-    fallbacks: a message missing from one is looked up in the next)."""
+def _load(lang: str, dirs: tuple[Path, ...]) -> gettext.NullTranslations | None:
+    """`lang`'s catalogs of `dirs`, chained in that order (gettext's fallbacks: a message
+    missing from one is looked up in the next)."""
     from babel.messages.pofile import read_po
 
     merged: gettext.NullTranslations | None = None
-    for directory in catalog_dirs():
+    for directory in dirs:
         path = directory / lang / "LC_MESSAGES" / "messages.po"
         if not path.is_file():
             continue
@@ -126,28 +175,15 @@ def _load(lang: str) -> gettext.NullTranslations | None:
     return merged
 
 
-def _catalog_for(lang: str) -> gettext.NullTranslations | None:
-    installed = _installed.get(lang)
-    if installed is not None:
-        return installed
-    if lang not in _translations:
-        _translations[lang] = None if lang == SOURCE_LOCALE else _load(lang)
-    return _translations[lang]
-
-
 def _(message: str) -> str:
-    """`message` (English) in the locale of the moment."""
-    catalog = _catalog_for(_locale.get())
-    return message if catalog is None else catalog.gettext(message)
+    """`message` (English) in the locale of the moment, from the platform's catalog."""
+    return _PLATFORM._(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form for `n` ("{n} trick" / "{n} tricks") in the locale of the moment; the
     caller formats `n` in (`.format(n=n)`)."""
-    catalog = _catalog_for(_locale.get())
-    if catalog is None:
-        return singular if n == 1 else plural
-    return catalog.ngettext(singular, plural, n)
+    return _PLATFORM.ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -158,5 +194,4 @@ def N_(message: str) -> str:
 
 def pgettext(context: str, message: str) -> str:
     """`message` where the same English word needs different translations by `context`."""
-    catalog = _catalog_for(_locale.get())
-    return message if catalog is None else catalog.pgettext(context, message)
+    return _PLATFORM.pgettext(context, message)

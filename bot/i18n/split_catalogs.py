@@ -12,10 +12,12 @@ registry): a game the tests alone register is split with it registered, and only
 own files written (tests/games/catalogs.py, for the toy game under tests/).
 
 One extraction (Babel, with babel.cfg, which maps bot/**; a game's folder outside bot/
-is read on its own) finds every message; a message belongs to the game whose folder
+is read on its own) finds every message; a message belongs to each game whose folder
 holds it (or a command of the game's group: cogs/words.py names the owner in a comment),
-and to the platform when the platform's code holds it or two games share it. So each
-message lives in one catalog, and bot/i18n's merged lookup finds it whatever the order.
+and to the platform when the platform's code holds it. A game's message is never moved
+to the platform's catalog: the same English may stand in two catalogs (a game's words
+are looked up in its own catalog first, bot/i18n's Translator), and adding a game
+changes no catalog but its own.
 Each catalog's `messages.pot` is rewritten, and each language's `messages.po` beside it
 keeps exactly the template's messages, translated from whichever catalog translated them
 before (a message that moved keeps its words).
@@ -107,9 +109,10 @@ def _owner_of(where: str, folders: Mapping[str, str]) -> set[str]:
 
 def split(found: Iterable[tuple[str, Key]], known: Iterable[str],
           folders: Mapping[str, str] | None = None) -> dict[str, list[Key]]:
-    """Each catalog's messages (in first-found order): a game's own, the platform's and
-    the shared. `known` are the games' names, `folders` their folders (by default
-    bot/games/<name>)."""
+    """Each catalog's messages (in first-found order): a game's are those its folder (or
+    its commands) has, the platform's those the platform's code has; a message two
+    catalogs' code share stands in both, each translated on its own. `known` are the
+    games' names, `folders` their folders (by default bot/games/<name>)."""
     names = set(known)
     where_is = {name: (folders or {}).get(name, f"bot/games/{name}") for name in names}
     owners: dict[Key, set[str]] = {}
@@ -117,7 +120,8 @@ def split(found: Iterable[tuple[str, Key]], known: Iterable[str],
         owners.setdefault(key, set()).update(_owner_of(where, where_is))
     out: dict[str, list[Key]] = {PLATFORM: [], **{name: [] for name in sorted(names)}}
     for key, who in owners.items():
-        out[who.pop() if len(who) == 1 else PLATFORM].append(key)
+        for owner in sorted(who):  # in each catalog whose code has it: never moved
+            out[owner].append(key)
     return out
 
 

@@ -566,7 +566,7 @@ BUTTON_LABELS: dict[str, str] = {
     "end_table": N_("End the table"),  # /games, a table whose channel is gone
     "start": N_("Start"),
     "hint": N_("Hint"),
-    "review": N_("Review the hand"),
+    "review": N_("Review the deal"),
     "claim": N_("Claim the rest"),
     "table": N_("Table"),  # the hand panel shows the table in full
     "hide_table": N_("Hide the table"),  # ... and back to the compact panel
@@ -857,9 +857,9 @@ def game_done_panel() -> Panel:
 
 def export_note(game: int, partial: bool = False) -> str:
     """What comes with an exported record of game number `game`; `partial`: a game
-    being played, without the hand being played."""
+    being played, without the deal being played."""
     if partial:
-        return _("Game {number} so far, without the hand being played (its cards are "
+        return _("Game {number} so far, without the deal being played (its cards are "
                  "still hidden).").format(number=game)
     return _("Game {number}.").format(number=game)
 
@@ -1040,15 +1040,15 @@ def since_lines(played: Sequence[tuple[str, str]], more: bool, deal_ended: int |
     if deal_ended is not None:  # first: the plays named are the next deal's
         if ended_facts:
             told = "; ".join(ended_facts)
-            line = (_("Hand {number} is over: {facts}. You: {result}").format(
+            line = (_("Deal {number} is over: {facts}. You: {result}").format(
                 number=deal_ended + 1, facts=told, result=deal_result) if deal_result
-                else _("Hand {number} is over: {result}").format(number=deal_ended + 1,
+                else _("Deal {number} is over: {result}").format(number=deal_ended + 1,
                                                                  result=told))
         else:
-            line = (_("Hand {number} is over: {result}").format(number=deal_ended + 1,
+            line = (_("Deal {number} is over: {result}").format(number=deal_ended + 1,
                                                                 result=deal_result)
                     if deal_result
-                    else _("Hand {number} is over.").format(number=deal_ended + 1))
+                    else _("Deal {number} is over.").format(number=deal_ended + 1))
         lines.append(shorten(line, SINCE_LINE_LIMIT))
     if moves:
         head = (_("Since then: {moves}") if deal_ended is not None

@@ -90,6 +90,27 @@ class GameKind(Protocol):
         ...
 
     @property
+    def players_range(self) -> tuple[int, int]:
+        """The fewest and the most seats a table of the game may have (`new` offers them)."""
+        ...
+
+    @property
+    def target_range(self) -> tuple[int, int]:
+        """The lowest and the highest target a table may play to (`new` offers them)."""
+        ...
+
+    @property
+    def presets(self) -> tuple[str | None, ...]:
+        """The presets `make_rules` takes (None: the game's default); named ones are
+        offered by `new`, `settings` and `rules`."""
+        ...
+
+    @property
+    def house_rule_keys(self) -> tuple[str, ...]:
+        """Every house rule `new` may switch on or off, by key, in the order offered."""
+        ...
+
+    @property
     def fallback_level(self) -> str:
         """The AI level that takes a seat its human left (the game's weakest)."""
         ...
@@ -164,6 +185,15 @@ class GameKind(Protocol):
 
     def seat_view(self, game: Any, seat: int) -> Any:
         """What `seat` may see, with its legal actions when it is to act."""
+        ...
+
+    def legal_actions(self, game: Any, seat: int) -> list[Any]:
+        """Every legal action of `seat` now (none when it is not to act): the default hand
+        panel's controls (cogs/tables/api.py), the terminal game's moves, the tests'."""
+        ...
+
+    def action_to_json(self, action: Any) -> Mapping[str, Any]:
+        """An action as the record stores it (what `words.describe_action` reads)."""
         ...
 
     def choose_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:

@@ -24,7 +24,7 @@ update depends only on these differences, so this changes no other part of the m
 Then each side's changes are scaled to the smallest side's size (`_side_shares`: zero-sum
 for equal sigmas, so failed solo bids do not inflate the ratings), and beta is three
 times openskill's (a hand is mostly the deal's luck): both measured by bench/ratings.py,
-whose figures the README's "Ratings" quotes. Scores (a margin) are not used: openskill's
+whose figures docs/ratings.md quotes. Scores (a margin) are not used: openskill's
 margin counts a big upset win for less than a narrow one.
 """
 
@@ -46,7 +46,7 @@ SIGMA = MU / 3
 # beta, the spread of one hand's result around the players' skills: three times
 # openskill's default (sigma / 2), because a hand of cards is mostly the deal's luck.
 # bench/ratings.py measured it: with this beta the rating order reaches a rank correlation
-# of 0.9 with the true order in about half the hands the default needs (README, "Ratings").
+# of 0.9 with the true order in about half the hands the default needs (docs/ratings.md).
 BETA = 3 * SIGMA / 2
 # The sigma a member's uncertainty grows by before each match, so a rating keeps moving
 # with a member's form instead of freezing after thousands of hands (openskill's default).

@@ -1,34 +1,43 @@
 """The public API of the table platform for a game's cog: everything a game's cog
 (cogs/amerikaner.py, cogs/american.py, a new game's) needs from cogs.tables, and
-nothing private. A game's cog subclasses GameCog, declares its command group and its
-hand controls (GameUI: `hand_components` and `on_action`), and uses these:
+nothing private. A game's cog subclasses GameCog, names its kind (`kind`) and its
+command group (`group`), and gets from the game's data:
+
+- `new`, `settings` and `rules` (`game_commands` below): the players and target ranges,
+  the presets and the house rules of its kind, and the platform's table options (turn
+  timer, reminders, switches, language), with the descriptions the cog gives in English
+  (`CommandWords`; Discord shows them translated, cogs/words.py);
+- a default hand panel, a button for each of `kind.legal_actions` worded by
+  `kind.words.describe_action`, and `on_action` to play the one clicked: a game
+  overrides `hand_components` and `on_action` only to group its controls;
+- the commands every game shares (join, hand, leave, ..., help), added to its group by
+  cogs/tables/commands.py.
+
+Its own slash commands (a move typed) use:
 
 - `self.table_here(interaction)`, `self.my_seat(table, user_id)`: where and who;
 - `self.act(...)` (a slash command's move), `self.act_on_click(...)` (a control's),
   `self.confirm(...)`, `self.answer_stale(...)`: a move stored and shown;
 - `self.reply(...)`: an answer, for the user alone by default;
-- `self.new_table(...)`, `self.save_settings(...)`: the game's `new` and `settings`;
 - `to_embed`, `choices`, `select_options`, `Components`, `TableButton`, `TableSelect`,
   `HINT_STYLE`/`HINT_EMOJI`: the pieces of its controls and autocomplete, within
-  Discord's limits;
-- the words of the options every game's `new` and `settings` share
-  (LANGUAGE_CHOICES, TIMER_DESCRIPTIONS, ON_TIMEOUT_CHOICES, SWITCH_DESCRIPTIONS, ...).
-
-The commands every game shares (join, hand, leave, ..., help) are added to the cog's
-group by GameCog itself (cogs/tables/commands.py).
+  Discord's limits.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Optional, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import Panel
-from bot.tables import ActResult, Table
+from bot.render import Panel, button_label
+from bot.tables import ActResult, Table, TableError
+from bot.tables.kind import GameKind
 from cogs.tables.cog import Tables
 from cogs.tables.commands import add_shared_commands
 from cogs.tables.common import (
@@ -57,30 +66,207 @@ from cogs.tables.settings import (
 
 __all__ = [
     "HINT_EMOJI", "HINT_STYLE", "LANGUAGE_CHOICES", "LANGUAGE_DESCRIPTION",
-    "ON_TIMEOUT_CHOICES", "SWITCH_DESCRIPTIONS", "TIMER_DESCRIPTIONS", "Components",
-    "GameCog", "GameUI", "TableBot", "TableButton", "TableSelect", "choices",
-    "select_options", "timer_choices", "to_embed",
+    "ON_TIMEOUT_CHOICES", "SWITCH_DESCRIPTIONS", "TIMER_DESCRIPTIONS", "CommandWords",
+    "Components", "GameCog", "GameUI", "TableBot", "TableButton", "TableSelect", "choices",
+    "game_commands", "platform_option_strings", "select_options", "shared_commands_group",
+    "timer_choices",
+    "to_embed",
 ]
 
 _T = TypeVar("_T")
 
+# The custom id of the default panel's buttons: `<version>:act:<index>`, the index of the
+# action among `kind.legal_actions` at that version (the same state lists the same).
+ACT = "act"
+# A message has at most 25 buttons (5 rows of 5; https://discord.com/developers/docs/
+# components/reference#action-row): the default panel shows 24 moves and its refresh.
+MOST_MOVES = 24
+
+
+@dataclasses.dataclass(frozen=True)
+class CommandWords:
+    """What a game's `new`, `settings` and `rules` say of the game, in English (at most
+    100 characters each; Discord shows a user in Norwegian the game's catalog's words,
+    cogs/words.py). None: no description (Discord shows "…")."""
+
+    new: str = "Open a table in this channel"
+    players: str | None = "Number of players"
+    target: str | None = "Points to win"
+    preset: str | None = "Which game"
+    settings_players: str | None = None
+    settings_target: str | None = None
+    settings_options: str | None = "House rules, keys separated by spaces ('none': none)"
+    rules: str = "The rules of this table (or the defaults)"
+    # A house rule's description (`new`); None: the game's words' option_help, in English.
+    house_rules: Mapping[str, str] | None = None
+
+
+def _house_rule_descriptions(kind: GameKind, words: CommandWords) -> dict[str, str]:
+    if words.house_rules is not None:
+        return dict(words.house_rules)
+    from bot.i18n import SOURCE_LOCALE, use_locale
+
+    help_of = getattr(kind.words, "option_help", None)
+    with use_locale(SOURCE_LOCALE):  # the English a command is declared in
+        return {key: (help_of(key) if help_of else "")[:100] or key
+                for key in kind.house_rule_keys}
+
+
+def _command(name: str, description: str, run: Callable[..., Awaitable[None]],
+             options: list[tuple[str, Any]], describe: Mapping[str, str | None],
+             choices_of: Mapping[str, list[app_commands.Choice[str]]],
+             manage: bool = False) -> app_commands.Command[Any, Any, None]:
+    """A slash command built from data: its options (name, type) in order, each optional,
+    described and offered its choices. discord.py reads a callback's options from its
+    signature (https://discordpy.readthedocs.io/en/stable/interactions/api.html
+    #discord.app_commands.Command): the callback's `__signature__` is made here."""
+    async def callback(interaction: discord.Interaction[Any], **given: Any) -> None:
+        await run(interaction, **given)
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    params += [inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=Optional[kind])  # noqa: UP045 (a runtime value)
+               for option, kind in options]
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = name.replace("-", "_")
+    described = {k: v for k, v in describe.items() if v and k in dict(options)}
+    if described:
+        app_commands.describe(**described)(callback)
+    offered = {k: v for k, v in choices_of.items() if k in dict(options)}
+    if offered:
+        app_commands.choices(**offered)(callback)
+    if manage:
+        app_commands.default_permissions(manage_guild=True)(callback)
+    option_words(callback)  # turn_timer shown as turn-timer (issue 35)
+    command = app_commands.Command(name=name, description=description, callback=callback)
+    if "turn_timer" in dict(options):
+        async def complete(interaction: discord.Interaction[Any], current: str
+                           ) -> list[app_commands.Choice[str]]:
+            return timer_choices(current)
+        command.autocomplete("turn_timer")(complete)
+    return command
+
+
+# The platform's table options, every game's `new` and `settings` offer (in this order,
+# after the game's own).
+_TIMER_OPTIONS: list[tuple[str, Any]] = [("turn_timer", str), ("reminders", str),
+                                         ("on_timeout", str)]
+_SWITCHES = ("mentions", "pictures", "hints", "thread")
+_PLATFORM_DESCRIPTIONS: dict[str, str | None] = {
+    **TIMER_DESCRIPTIONS, **SWITCH_DESCRIPTIONS, "language": LANGUAGE_DESCRIPTION}
+_PLATFORM_CHOICES = {"on_timeout": ON_TIMEOUT_CHOICES, "language": LANGUAGE_CHOICES}
+
+
+def game_commands(cog: GameCog) -> list[app_commands.Command[Any, Any, None]]:
+    """`new`, `settings` and `rules` of the game of `cog`, from its kind's data and its
+    CommandWords: what the game's cog used to declare by hand."""
+    kind, words = cog.kind, cog.command_words
+    low, high = kind.players_range
+    lowest, highest = kind.target_range
+    named = [p for p in kind.presets if p is not None]
+    preset: list[tuple[str, Any]] = [("preset", str)] if named else []
+    ranges: list[tuple[str, Any]] = [("players", app_commands.Range[int, low, high]),
+                                     ("target", app_commands.Range[int, lowest, highest])]
+    house = _house_rule_descriptions(kind, words)
+    preset_choices = {"preset": [app_commands.Choice(name=p, value=p) for p in named]}
+    switches: list[tuple[str, Any]] = [(name, bool) for name in _SWITCHES]
+
+    async def new(interaction: discord.Interaction[Any], **given: Any) -> None:
+        await cog.new_table(
+            interaction, preset=given.get("preset"), players=given.get("players"),
+            target=given.get("target"), turn_timer=given.get("turn_timer"),
+            reminders=given.get("reminders"), on_timeout=given.get("on_timeout"),
+            options={key: given.get(key) for key in kind.house_rule_keys},
+            switches={name: given.get(name) for name in _SWITCHES})
+
+    async def settings(interaction: discord.Interaction[Any], **given: Any) -> None:
+        await cog.save_settings(
+            interaction, preset=given.get("preset"), players=given.get("players"),
+            target=given.get("target"), options=given.get("options"),
+            turn_timer=given.get("turn_timer"), reminders=given.get("reminders"),
+            on_timeout=given.get("on_timeout"), language=given.get("language"),
+            switches={name: given.get(name) for name in _SWITCHES})
+
+    async def rules(interaction: discord.Interaction[Any], **given: Any) -> None:
+        await cog.show_rules(interaction, given.get("preset"))
+
+    return [
+        _command("new", words.new, new,
+                 [*preset, *ranges, *((key, bool) for key in kind.house_rule_keys),
+                  *_TIMER_OPTIONS, *switches],
+                 {"preset": words.preset, "players": words.players, "target": words.target,
+                  **house, **_PLATFORM_DESCRIPTIONS},
+                 {**preset_choices, **_PLATFORM_CHOICES}),
+        _command("rules", words.rules, rules, preset, {}, preset_choices),
+        _command("settings", "This server's default table (Manage Server)", settings,
+                 [*preset, *ranges, ("options", str), *_TIMER_OPTIONS, *switches,
+                  ("language", str)],
+                 {"players": words.settings_players, "target": words.settings_target,
+                  "options": words.settings_options, **_PLATFORM_DESCRIPTIONS},
+                 {**preset_choices, **_PLATFORM_CHOICES}, manage=True),
+    ]
+
+
+def shared_commands_group() -> app_commands.Group:
+    """A group of the commands every game shares, alone (cogs/words.py tells their words,
+    the platform's, from a game's own)."""
+    group = app_commands.Group(name="game", description="game")
+    add_shared_commands(group, "game")
+    for command in group.walk_commands():  # named as GameCog names them
+        if isinstance(command, app_commands.Command):
+            option_words(command)
+    return group
+
+
+def platform_option_strings() -> set[tuple[str, str]]:
+    """(context, English) of every word the platform declares in `new`, `settings` and
+    `rules` of every game: their names, the table options and their descriptions and
+    choices (the game's own words, its descriptions and house rules, are the game's:
+    cogs/words.py gives them to its catalog, and the shared commands' to the platform's)."""
+    found = {("command name", name) for name in ("new", "settings", "rules")}
+    found.add(("command description", "This server's default table (Manage Server)"))
+    for name, _kind in [*_TIMER_OPTIONS, *((s, bool) for s in _SWITCHES),
+                        ("language", str), ("players", int), ("target", int),
+                        ("preset", str), ("options", str)]:
+        found.add(("option name", name.replace("_", "-")))
+    found |= {("option description", text) for text in _PLATFORM_DESCRIPTIONS.values()
+              if text}
+    found |= {("choice", choice.name) for options in _PLATFORM_CHOICES.values()
+              for choice in options}
+    default = CommandWords()  # the platform's words, for a game that keeps them
+    found |= {("command description", default.new), ("command description", default.rules)}
+    found |= {("option description", text) for text in (
+        default.players, default.target, default.preset, default.settings_options) if text}
+    return found
+
 
 class GameCog(commands.Cog):
     """What every game's cog shares: its command group (`group`, declared by the game's
-    cog) gets the commands every game has, the cog gives the table cog its hand controls
-    (the GameUI: `hand_components`, `on_action`), and the methods below answer its
-    commands and clicks through the table cog (`host`)."""
+    cog) gets `new`, `settings` and `rules` built from its kind (`kind`) and its
+    CommandWords, and the commands every game has; the cog gives the table cog its hand
+    controls (the GameUI: `hand_components`, `on_action`: by default a button a legal
+    action), and the methods below answer its commands and clicks through the table cog
+    (`host`)."""
 
-    game: str  # the game's registry name, also its command group's
+    kind: ClassVar[GameKind]  # the game (its registry name names the command group)
     group: app_commands.Group
+    command_words: ClassVar[CommandWords] = CommandWords()
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.tables = bot.tables
+        for command in game_commands(self):
+            self.group.add_command(command)
         add_shared_commands(self.group, self.game)
         for command in self.group.walk_commands():  # every option named as words
             if isinstance(command, app_commands.Command):
                 option_words(command)
+
+    @property
+    def game(self) -> str:
+        """The game's registry name, also its command group's."""
+        return self.kind.name
 
     async def cog_load(self) -> None:
         self.host.register(self.game, self)  # type: ignore[arg-type]
@@ -179,3 +365,57 @@ class GameCog(commands.Cog):
                                       turn_timer=timer_minutes(turn_timer),
                                       switches=switches, language=language,
                                       reminders=reminders, on_timeout=on_timeout)
+
+    async def show_rules(self, interaction: discord.Interaction[Any],
+                         preset: str | None = None) -> None:
+        """The game's `rules`: this channel's table's, else the preset's or the game's
+        defaults."""
+        table = self.tables.in_channel(interaction.channel_id or 0)
+        kind = self.kind
+        if preset is None and table is not None and table.kind.name == kind.name:
+            rules = table.rules
+        else:
+            rules = kind.make_rules(preset, kind.default_players, {})
+        await self.reply(interaction, kind.words.rules_text(rules))
+
+    # ------------------------------------------------------------- the default hand panel
+
+    def hand_components(self, table: Table, view: Any, hint: Any = None
+                        ) -> discord.ui.View:
+        """A button for each legal action of the seat whose `view` this is, worded as the
+        record's action (`kind.words.describe_action`); `hint`'s move marked; then the
+        refresh. A game overrides this to group its controls (menus, steps)."""
+        ui = Components()
+        for index, action in enumerate(self._legal_now(table, view)[:MOST_MOVES]):
+            label = self.kind.words.describe_action(self.kind.action_to_json(action))
+            button = TableButton(table.id, f"{table.version}:{ACT}:{index}",
+                                 label=label[:80], style=discord.ButtonStyle.primary)
+            if hint is not None and action == hint:
+                button.item.style, button.item.emoji = HINT_STYLE, HINT_EMOJI
+            ui.add_item(button)
+        ui.add_item(TableButton(table.id, "hand", label=button_label("refresh"), emoji="🔄"))
+        return ui
+
+    def _legal_now(self, table: Table, view: Any) -> list[Any]:
+        """The legal actions of the seat to act, if `view` is its view (a panel shows
+        moves to the seat to act alone)."""
+        game = getattr(table, "game", None)
+        seat = self.kind.to_act(game) if game is not None else None
+        if seat is None or table.seat_view(seat) != view:
+            return []
+        return self.kind.legal_actions(game, seat)
+
+    async def on_action(self, interaction: discord.Interaction[Any], table: Table,
+                        version: int, parts: list[str], values: list[str]) -> None:
+        """A click on a default panel's button: the action at its index among the legal
+        actions, read when the service has checked the click's version is the table's."""
+        index = parts[1] if parts[:1] == [ACT] and len(parts) == 2 else ""
+        if not (index.isascii() and index.isdigit()):
+            raise TableError("bad_input", reason="old_button")
+
+        def make(seat: int) -> Any:
+            legal = self.kind.legal_actions(table.game, seat)
+            if int(index) >= len(legal):
+                raise TableError("bad_input", reason="old_button")
+            return legal[int(index)]
+        await self.act_on_click(interaction, table, version, make)

@@ -174,6 +174,9 @@ class PingsRoom:
                               ) -> None:
         """Delete the messages of `entries` (once, however many changes ask at once),
         then drop them from the member's setting."""
+        # At least once, by design: deleted first, forgotten after. A crash between the
+        # two costs one 404 (10008) when the restart deletes it again; forgetting first
+        # would leave the ping, with its button, in the channel for good (issue 37).
         entries = [entry for entry in entries if int(entry[1]) not in self._deleting]
         if not entries:
             return

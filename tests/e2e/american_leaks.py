@@ -1,4 +1,4 @@
-"""The leak checker's rules for American (RULES-AMERICAN.md section 9), called by
+"""The leak checker's rules for American (docs/rules-american.md section 9), called by
 `LeakChecker` (tests/e2e/driver.py) for every message version written at an American
 table: no public message shows a card in a hand that nobody saw go there, a face-down
 card or the deck; an ephemeral message shows its owner's seat only what it may know (its

@@ -33,6 +33,7 @@ from bot.cards import (
     rank_of,
     suit_of,
 )
+from bot.games.amerikaner import _ as translate  # its catalog, then the platform's
 from bot.games.amerikaner import text as game_text
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
@@ -40,7 +41,6 @@ from bot.games.amerikaner.record import game_to_record, load_game, replay_output
 from bot.games.amerikaner.text import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.i18n import LANGUAGES, language_of, use_locale
-from bot.i18n import _ as translate
 from bot.render import button_label, seat_label, seat_names
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Table

@@ -49,8 +49,10 @@ async def _to_the_last_card(driver: ButtonDriver) -> tuple[str, int]:
     raise AssertionError("the hand did not come to its last card")
 
 
-async def _outbox_drained(db: Path, timeout: float = 15.0) -> None:
-    """Until the bot has made every post it committed (its outbox is empty)."""
+async def _outbox_drained(db: Path, timeout: float = 60.0) -> None:
+    """Until the bot has made every post it committed (its outbox is empty). A bound on
+    liveness, not on speed: generous, as the posts wait on Discord's rate limits and a
+    loaded machine (issue 37 saw 15 s run out once under CI's load)."""
     for _ in range(int(timeout / 0.05)):
         if not (pending := await _pending_posts(db)):
             return
@@ -94,11 +96,15 @@ async def test_sigkill_between_the_last_card_and_its_posts(
         try:
             await _outbox_drained(db)
         except AssertionError as stalled:
-            # Known defect (issue 37, seen in about 1 run of 7): a live process kept an
-            # earlier hand's summary and table message in its outbox for over 15 s.
+            # Known defect (issue 37, seen in about 1 run of 7 with a 15 s bound under
+            # CI's load, none in 27 runs since): a live process kept an earlier hand's
+            # summary and table message in its outbox for over 15 s.
             # Shown as an expected failure with what was pending, not hidden; remove
             # this when it is mended.
-            pytest.xfail(f"issue 37: posts stalled before the crash ({stalled})")
+            logs = sorted(tmp_path.glob("bot-*.log"))
+            tail = logs[-1].read_text(errors="replace").splitlines()[-40:] if logs else []
+            pytest.xfail(f"issue 37: posts stalled before the crash ({stalled}); "
+                         "the bot's log ends:\n" + "\n".join(tail))
         fake.post_gate = gate = PostGate(mode)
         it = await fake.click_label(name, hand_message, card_label(card))
         assert it.response_type == 7  # the card is committed and confirmed

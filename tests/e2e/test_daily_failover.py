@@ -9,6 +9,7 @@ the deal ends once, and a second try is refused when shard 1 is back."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 import time
@@ -22,10 +23,21 @@ from bot.tables.service import Table
 from tests.e2e.daily_leaks import table_of
 from tests.e2e.driver import make_fake
 from tests.e2e.test_daily import DailyDriver
-from tests.e2e.test_shards import SHARDS, shard_process
+from tests.e2e.test_shards import SHARDS, assert_clean_run, shard_process
 
 GAME = "amerikaner"
 KIND = GAMES[GAME]
+# The bot processes run on the machine's clock (a process cannot be given the fake's),
+# and the test's checks name one day: it starts at least this long (5 minutes) before a midnight
+# (UTC, the daily's default zone), waiting past it if need be, so that the day does not
+# turn in the middle (issue 38's note: it failed across midnight).
+DAY_MARGIN = 300.0
+
+
+async def _not_near_midnight() -> None:
+    left = 86400 - time.time() % 86400
+    if left < DAY_MARGIN:
+        await asyncio.sleep(left + 1)
 
 
 class SharedDaily:
@@ -48,6 +60,7 @@ class SharedDaily:
 
 async def test_a_daily_goes_on_on_the_other_process_after_a_sigkill(
         tmp_path: Path, pg_url: str) -> None:
+    await _not_near_midnight()
     fake = make_fake(shard_count=SHARDS)
     guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables",), shard=n)
               for n in range(SHARDS)]
@@ -105,11 +118,7 @@ async def test_a_daily_goes_on_on_the_other_process_after_a_sigkill(
             async with shard_process(fake, pg_url, 1, guild, tmp_path, 1):
                 again = await fake.slash("alice", channel, f"{GAME} daily")
                 assert "one try a day" in (again.content or ""), again.callback.data
-        unanswered = [i for i in fake.interactions.values() if not i.responded]
-        assert not unanswered, unanswered
-        assert not fake.client_errors, fake.client_errors[:3]
-        log0 = (tmp_path / "shard-0-0.log").read_text()
-        assert "Traceback" not in log0, log0[-3000:]
+        assert_clean_run(fake, [tmp_path / "shard-0-0.log"])
     finally:
         await store.close()
         await fake.stop()

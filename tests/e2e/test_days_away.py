@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import AmerikanerBot
-from bot.i18n import _, ngettext
+from bot.games.amerikaner import _, ngettext  # the game's words, then the platform's
 from bot.render import button_label
 from tests.e2e.driver import (
     NAMES,

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.games.amerikaner import WORDS as amerikaner_words
 from bot.i18n import pgettext
 from bot.render import button_label, error_text
 from bot.tables import TableError
@@ -78,16 +79,15 @@ async def test_a_norwegian_table_with_an_english_player(fake: FakeDiscord,
 
 
 def _your_hand(name: str) -> str:
-    from bot.i18n import _
-
-    return _("Your hand — {name}").format(name=name)
+    return amerikaner_words._("Your hand — {name}").format(name=name)  # the game's words
 
 
 async def test_the_commands_carry_their_norwegian_names(fake: FakeDiscord,
                                                        bot: AmerikanerBot) -> None:
     group = fake.command("amerikaner")
-    assert group["description_localizations"]["no"] == nb(
-        lambda: pgettext("command description", "Play Amerikaner and Kani"))
+    assert group["description_localizations"]["no"] == nb(  # the game's own words
+        lambda: amerikaner_words.pgettext("command description", "Play Amerikaner and Kani"))
+    assert group["description_localizations"]["no"] != group["description"]
     new = next(o for o in group["options"] if o["name"] == "new")
     assert new["name_localizations"]["no"] == nb(lambda: pgettext("command name", "new"))
     assert new["name_localizations"]["no"] != "new"

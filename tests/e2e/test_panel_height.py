@@ -43,7 +43,7 @@ async def open_panel(fake: FakeDiscord, name: str, label: str = "My hand") -> St
 def check_fits(message: StoredMessage, what: str) -> Layout:
     """The panel is at most one screen, and every move button lies within it."""
     shown = layout(message)
-    print(f"{what}: {shown}")  # the figures quoted in the README (pytest -s)
+    print(f"{what}: {shown}")  # the figures quoted in docs/pictures-and-panels.md (pytest -s)
     moves = [b["custom_id"] for b in message.buttons()
              if ACTION_ID.match(b.get("custom_id", ""))]
     assert moves, message.buttons()

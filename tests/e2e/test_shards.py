@@ -10,11 +10,9 @@ import asyncio
 import contextlib
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection, Sequence
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.games import GAMES
 from bot.store import Store, open_database
@@ -76,6 +74,30 @@ async def shard_process(fake: FakeDiscord, pg_url: str, shard: int, guild: FakeG
                               f"shard {shard}'s socket to close")
 
 
+def assert_clean_run(fake: FakeDiscord, logs: Sequence[Path] = (),
+                     again: Collection[int] = ()) -> None:
+    """What every multi-process run ends with: each interaction answered, no request
+    Discord refused, and no traceback in the processes' `logs`. The one refusal a
+    SIGKILL may cost is a delete made again (404 10008 Unknown Message,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes)
+    of a message deleted before the kill (`again`, its ids): deletes are at least once by
+    design (cogs/tables/pings.py), as a ping forgotten first and then not deleted would
+    stay in the channel for good. At most one for each such message."""
+    unanswered = [i for i in fake.interactions.values() if not i.responded]
+    assert not unanswered, unanswered
+    deleted_again = [int(r.path.rstrip("/").rsplit("/", 1)[-1])
+                     for r, e in fake.client_errors
+                     if r.method == "DELETE" and e.get("code") == 10008]
+    others = [(r, e) for r, e in fake.client_errors
+              if not (r.method == "DELETE" and e.get("code") == 10008
+                      and int(r.path.rstrip("/").rsplit("/", 1)[-1]) in again)]
+    assert not others, others[:3]
+    assert len(deleted_again) == len(set(deleted_again)), deleted_again
+    for log in logs:
+        text = log.read_text()
+        assert "Traceback" not in text, text[-3000:]
+
+
 class Table:
     """One table and its driver, with every action the bot confirmed to its player."""
 
@@ -131,6 +153,9 @@ async def test_two_shard_processes_one_killed_and_restarted(tmp_path: Path, pg_u
             await killed.wait()
             await fake.wait_until(lambda: not fake.connected_for(guilds[1].id), 5.0,
                                   "the killed process's socket to close")
+            # What was deleted when it died: a ping it deleted but had not yet forgotten
+            # (the store write after the delete) is deleted again by its restart.
+            deleted_by_then = fake.deleted_message_ids()
             # Shard 0's games never notice.
             for _ in range(4):
                 for table in ours:
@@ -154,16 +179,7 @@ async def test_two_shard_processes_one_killed_and_restarted(tmp_path: Path, pg_u
         assert [p["shard"] for p in fake.identify_payloads].count([0, 2]) == 1
         # The restarted process took up its own two tables and nothing of shard 0's.
         assert "restored 2 unfinished table(s) of shard(s) 1 of 2" in restart_log
-        unanswered = [i for i in fake.interactions.values() if not i.responded]
-        assert not unanswered, unanswered
-        if fake.client_errors and all(r.method == "DELETE" and e.get("code") == 10008
-                                      for r, e in fake.client_errors):
-            # Known defect (issue 37, 1 clean-clone run of 3): a spent ping deleted, then
-            # SIGKILLed before its id was forgotten, is deleted again by the restarted
-            # process (an invalid request). Expected failure, shown; mend and remove.
-            pytest.xfail(f"issue 37: a deleted message deleted again after a SIGKILL "
-                         f"({fake.client_errors[:2]})")
-        assert not fake.client_errors, fake.client_errors[:3]
+        assert_clean_run(fake, again=deleted_by_then)
     finally:
         await store.close()
         await fake.stop()
@@ -250,11 +266,7 @@ async def test_dm_clicks_are_served_by_the_process_of_their_table(tmp_path: Path
                 it.callback.data
             await view.reload()
             assert theirs.table.version == version
-        unanswered = [i for i in fake.interactions.values() if not i.responded]
-        assert not unanswered, unanswered
-        assert not fake.client_errors, fake.client_errors[:3]
-        log0 = (tmp_path / "shard-0-0.log").read_text()
-        assert "Traceback" not in log0, log0[-3000:]
+        assert_clean_run(fake, [tmp_path / "shard-0-0.log"])
     finally:
         await store.close()
         await fake.stop()

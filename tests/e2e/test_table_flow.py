@@ -184,11 +184,11 @@ async def test_review_shows_a_finished_hand_face_up_to_whoever_asks(
     while len(table.game.hands) < 2:
         assert await driver.step()
     summary = await fake.wait_until(
-        lambda: next((m for m in fake.messages() if "Review the hand" in _labels(fake, m)),
+        lambda: next((m for m in fake.messages() if "Review the deal" in _labels(fake, m)),
                      None), 5.0, "the first hand's result")
     first = table.game.hands[0]
     for who in ("bob", "frank"):  # a player, and someone watching
-        it = await fake.click_label(who, summary, "Review the hand")
+        it = await fake.click_label(who, summary, "Review the deal")
         assert it.callback.ephemeral and it.message is not None
         text = message_text(it.message)
         assert text.startswith("Hand 1"), text

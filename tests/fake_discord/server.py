@@ -540,6 +540,10 @@ class FakeDiscord(Lifecycle):
         mid = message_id.id if isinstance(message_id, StoredMessage) else message_id
         return self._messages[mid]
 
+    def deleted_message_ids(self) -> set[int]:
+        """Every message deleted so far, in any channel or DM."""
+        return {mid for mid, m in self._messages.items() if m.deleted}
+
     def all_messages(self, channel: ChannelRef = None, *, deleted: bool = False
                      ) -> list[StoredMessage]:
         """Every live message in the channel, ephemeral ones included, oldest first

@@ -73,7 +73,7 @@ def test_the_splitter_gives_a_game_outside_bot_games_its_messages_by_its_folder(
              ("toy", ("toy", "command name")), ("platform", ("games", "command name"))]
     assert split_catalogs.split(found, ["toy"], {"toy": "tests/games/toy"}) == {
         "platform": [("x", None), ("z", None), ("games", "command name")],
-        "toy": [("y", None), ("toy", "command name")]}
+        "toy": [("x", None), ("y", None), ("toy", "command name")]}
 
 
 def test_the_splitters_command_line_names_a_game_by_its_folder() -> None:

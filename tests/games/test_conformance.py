@@ -15,13 +15,15 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.errors import GameError
+from bot.errors import NOT_YOUR_TURN, GameError
 from bot.games import game_of_record
 from bot.games.base import GameKindBase
 from bot.i18n import LANGUAGES, install, use_locale
+from bot.render.text import error_text, shared_sentence
 from bot.tables.kind import Panel
 from tests.e2e.driver import cards_in_text
 from tests.games.catalogs import catalog_templates
+from tests.games.toy.kind import TOY
 from tests.test_i18n import NAMES as I18N_NAMES
 from tests.test_i18n import _escaped
 
@@ -142,13 +144,31 @@ def _refusals(kind: GameKindBase) -> list[GameError]:
 
 
 def test_every_refusal_reads_in_every_language(kind: GameKindBase) -> None:
+    """As players read it (bot.render's error_text): the game's words, or for a code
+    every game shares that the game does not word (its words give the code back) the
+    platform's shared wording."""
     for error in _refusals(kind):
         worded = {}
         for lang in LANGUAGES:
             with use_locale(lang):
-                worded[lang] = kind.words.error_text(error)
+                worded[lang] = error_text(error, kind)
             assert worded[lang] and worded[lang] != error.code, (lang, error)
         assert worded["nb"] != worded["en"], error
+
+
+def test_a_shared_code_the_game_leaves_unworded_reads_as_the_platforms() -> None:
+    """A game need not word the codes every game shares (bot/errors.py SHARED_CODES):
+    the suite takes the platform's wording for one its words give back as the code."""
+
+    class Quiet(type(TOY.words)):  # type: ignore[misc]
+        def error_text(self, error: GameError) -> str:
+            return error.code
+
+    quiet = type(TOY)()
+    quiet.words = Quiet()  # type: ignore[misc]
+    error = GameError(NOT_YOUR_TURN)
+    with use_locale("nb"):
+        assert error_text(error, quiet) == shared_sentence(error) != NOT_YOUR_TURN
 
 
 # ----------------------------------------------------------------- the pseudo-locale
@@ -198,7 +218,7 @@ def test_the_pseudo_locale_shows_only_catalog_words(kind: GameKindBase,
         texts.append(_text(kind.words.deal_review(game, 0, seats)))
         texts += [kind.words.rules_text(rules), kind.words.help_text(),
                   *kind.words.stats_lines({})]
-        texts += [kind.words.error_text(e) for e in _refusals(kind)]
+        texts += [error_text(e, kind) for e in _refusals(kind)]
     for text in texts:
         # Outside the marks only names: seats, games, presets, options, cards (the same
         # allowance as tests/test_i18n.py's).

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.games import GAMES
 from bot.games.base import GameKindBase, WordsBase
 from bot.tables.kind import GameKind, GameWords, Panel
@@ -85,14 +87,38 @@ class _Bare(GameKindBase):
     """A kind that wrote nothing: what the base only declares is missing."""
 
 
+# The methods every game must write (bot/games/base.py): `legal_actions` among them, the
+# default hand panel's moves (cogs/tables/api.py).
+ENGINE_FEW = ("make_rules", "new_game", "apply", "to_act", "public_view", "seat_view",
+              "results", "load_record", "dump", "choose_action", "legal_actions",
+              "action_to_json")
+# The hooks of a game's words without a default (bot/games/base.py's WordsBase).
+WORDS_TO_WRITE = ("title", "table_panel", "table_scene", "seat_panel", "deal_summary",
+                  "deal_review", "final_standings", "describe_action", "hint_text",
+                  "settings_text", "help_text", "error_text")
+
+
 def test_the_run_time_check_finds_a_planted_mismatch() -> None:
     assert [p.split(":")[0] for p in protocol_mismatches(_PlantedKind(), GameKind)] == [
         "to_act"]
     assert [p.split(":")[0] for p in protocol_mismatches(_PlantedWords(), GameWords)] == [
         "seat_panel"]
+    # The engine few are abstract: a kind that misses one cannot be made at all.
+    with pytest.raises(TypeError, match="abstract") as refused:
+        _Bare()
+    assert all(name in str(refused.value) for name in ENGINE_FEW), refused.value
+    # Its values the base only declares are found missing at run time.
+    bare = type("_Bare", (_Bare,), {})
+    bare.__abstractmethods__ = frozenset()  # made anyway, to look at the rest
     assert {"ai_levels: missing", "default_players: missing", "name: missing",
-            "words: missing"} <= set(protocol_mismatches(_Bare(), GameKind))
-    assert protocol_mismatches(WordsBase(), GameWords) == []  # the defaults are all there
+            "words: missing"} <= set(protocol_mismatches(bare(), GameKind))
+    # The words every game must write are abstract too; the rest are all there.
+    with pytest.raises(TypeError, match="abstract") as refused:
+        WordsBase()  # type: ignore[abstract]
+    assert all(name in str(refused.value) for name in WORDS_TO_WRITE), refused.value
+    words = type("_Words", (WordsBase,), {})
+    words.__abstractmethods__ = frozenset()
+    assert protocol_mismatches(words(), GameWords) == []
 
 
 # ----------------------------------------------------------------------------- mypy

@@ -21,7 +21,7 @@ from tests.fake_discord import FakeDiscord
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def _play_by_buttons(fake: FakeDiscord, bot: Any, table: Any) -> int:
+async def _play_by_buttons(fake: FakeDiscord, toy: GameKindBase, table: Any) -> int:
     """Each human to act opens their hand and clicks a card's button; the clicks."""
     clicks = 0
     while not table.game.finished:
@@ -35,8 +35,13 @@ async def _play_by_buttons(fake: FakeDiscord, bot: Any, table: Any) -> int:
         assert it.callback.ephemeral and it.message is not None
         panel = fake.message(it.message)
         assert "Your turn" in panel.text(), panel.text()
-        cards = [b for b in panel.buttons() if ":play:" in b.get("custom_id", "")]
-        assert cards, panel.buttons()
+        # The platform's default panel (cogs/tables/api.py): a button a legal move, worded
+        # by the game's words; the toy declares no controls of its own.
+        cards = [b for b in panel.buttons() if ":act:" in b.get("custom_id", "")]
+        legal = toy.legal_actions(table.game, seat)
+        assert len(cards) == len(legal) and cards, panel.buttons()
+        assert [b["label"] for b in cards] == [
+            toy.words.describe_action(toy.action_to_json(a)) for a in legal]
         click = await fake.click(name, panel, random.Random(clicks).choice(cards)["custom_id"])
         assert click.response_type in (4, 7), click.callback.data
         clicks += 1
@@ -58,7 +63,7 @@ async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
         await fake.click_label("alice", fake.message(lobby), "Start")
         table = bot.tables.in_channel(fake.channel.id)
         assert table is not None and table.kind is toy
-        clicks = await _play_by_buttons(fake, bot, table)
+        clicks = await _play_by_buttons(fake, toy, table)
         assert clicks == table.version and toy.finished(table.game)
         # the export is the game's own record, and replays (here and by the CLI)
         it = await fake.slash("alice", None, "toy export")
@@ -77,7 +82,7 @@ async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
 
 def test_the_toy_game_is_only_under_tests_games() -> None:
     """A game is a folder, a cog and its words: no code outside tests/games/ names it (the
-    README points to it as the example to copy)."""
+    developers' guide points to it as the example to copy)."""
     found = subprocess.run(
         ["git", "grep", "-l", "-I", "-e", "tests.games.toy", "-e", "tests/games/toy",
          "-e", "HighCard", "--", ".", ":!tests/games", ":!*.md"],

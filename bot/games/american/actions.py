@@ -1,4 +1,4 @@
-"""Actions (RULES-AMERICAN.md section 10): small immutable values, one per thing a player
+"""Actions (docs/rules-american.md section 10): small immutable values, one per thing a player
 can do. Draws, burns and take-ups are consequences, never actions."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Action(NamedTuple):
         return cls(seat, FLIP, position=index)
 
 # The refusal codes only American uses (the shared ones are in bot/errors.py; section 10
-# of RULES-AMERICAN.md fixes them all and the order in which they are checked).
+# of docs/rules-american.md fixes them all and the order in which they are checked).
 MIXED_RANKS = "mixed_ranks"  # a play of cards of more than one rank
 NOT_PLAYABLE = "not_playable"  # the rank cannot go on the pile now
 PICKUP_NOT_ALLOWED = "pickup_not_allowed"  # a playable card is held, or the pile is empty

@@ -1,4 +1,4 @@
-"""A match (RULES-AMERICAN.md section 7): deals one after another, the deal passing to the
+"""A match (docs/rules-american.md section 7): deals one after another, the deal passing to the
 left, until one player has won `target` deals."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from .words import AmericanWords
 
 
 class AmericanKind(GameKindBase):
-    """American, the shedding game of the Idiot family (RULES-AMERICAN.md)."""
+    """American, the shedding game of the Idiot family (docs/rules-american.md)."""
 
     name = "american"
     FORMAT = FORMAT
@@ -32,6 +32,8 @@ class AmericanKind(GameKindBase):
     ai_mu = rating.AI_MU
     min_rated = rating.MIN_RATED_DEALS
     default_players: int = DEFAULT_PLAYERS
+    players_range = (2, 5)
+    house_rule_keys = BOOLEAN_OPTIONS
     rules_class = Rules
     words = AmericanWords()
 
@@ -143,7 +145,7 @@ class AmericanKind(GameKindBase):
     # ------------------------------------------------------------ outside the bot
 
     def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # RULES-AMERICAN.md section 10's output
+        return replay(data)  # docs/rules-american.md section 10's output
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

@@ -3,7 +3,7 @@
 Each finished deal is rated by its finishing places: every player is their own team,
 ranked by the order they went out (the first out best, the one left holding cards last);
 with 2 players that is one against the other. A drawn deal (1,000 actions without an
-end: RULES-AMERICAN.md section 6) is not rated: nobody went out, so it ranks nobody.
+end: docs/rules-american.md section 6) is not rated: nobody went out, so it ranks nobody.
 There is no margin: a deal has only its order (`RatedMatch.scores` is None).
 """
 
@@ -25,7 +25,7 @@ AI_MU = {"easy": 16.2, "strong": 33.8}
 # week plays about five: ten is within about two weeks. bench/ratings.py --game american
 # --players 3 --hands 30 --runs 4 --seed 2: the rating order's rank correlation with the
 # true order is 0.91 after 10 deals a member (0.97 after 20), where Amerikaner's needs
-# 200 hands (README, "Ratings").
+# 200 hands (docs/ratings.md).
 MIN_RATED_DEALS = 10
 
 

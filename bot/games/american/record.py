@@ -1,4 +1,4 @@
-"""Game records `american-record/1` (RULES-AMERICAN.md section 10): load, replay, report,
+"""Game records `american-record/1` (docs/rules-american.md section 10): load, replay, report,
 save."""
 
 from __future__ import annotations

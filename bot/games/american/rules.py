@@ -1,4 +1,4 @@
-"""A table's rules (RULES-AMERICAN.md sections 1, 7 and 8) as one immutable value."""
+"""A table's rules (docs/rules-american.md sections 1, 7 and 8) as one immutable value."""
 
 from __future__ import annotations
 

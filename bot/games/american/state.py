@@ -1,4 +1,4 @@
-"""One deal of American as a state machine (RULES-AMERICAN.md sections 3 to 6 and 8).
+"""One deal of American as a state machine (docs/rules-american.md sections 3 to 6 and 8).
 
 Cards are ints (bot/cards.py), a hand is a bitmask. The state is mutable for speed (AI
 play-outs copy it and play on), but only the methods here change it, and each either

@@ -28,7 +28,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext, pgettext
+from bot.games.american import _, ngettext, pgettext
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, quote
 from bot.tables.scene import NO_SEAT, CardGroup, Scene, SeatScene
 

@@ -1,4 +1,4 @@
-"""What a seat may know, and what everyone may know (RULES-AMERICAN.md section 9): the only
+"""What a seat may know, and what everyone may know (docs/rules-american.md section 9): the only
 road from state to text and to the AI.
 
 Public: the pile, the burned cards, the deck's size, every face-up row, the size of every

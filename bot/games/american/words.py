@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from bot.games.american import ngettext
 from bot.games.base import GameText, TextWords, WordViews
-from bot.i18n import ngettext
 from bot.tables.kind import Panel
 
 from . import text

@@ -2,7 +2,7 @@
 
 When: only in the card play, by the seat to act, when it is to lead a trick. Not at the
 opening lead of a number bid or Kani, which must name the called card (and with
-`free_trump` the trump) with the card it leads (RULES.md section 5); the opening lead of
+`free_trump` the trump) with the card it leads (docs/rules-amerikaner.md § 5); the opening lead of
 Amerikaner, or of a hand everyone passed, names nothing, so a claim may come there.
 
 Accepted when it holds against *every* distribution of the cards the claimer cannot see

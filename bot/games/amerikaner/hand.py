@@ -438,7 +438,7 @@ class Hand:
     # ----------------------------------------------------------------- acting
 
     def check_actor(self, seat: object, kind: str) -> None:
-        """The checks that come before an action's own (RECORD_FORMAT.md order): the seat
+        """The checks that come before an action's own (docs/record-format.md order): the seat
         exists, redeal only in norsk, the phase, a passed seat, the turn."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise GameError(INVALID_RECORD, reason="no_seat", seat=seat, players=self.n)
@@ -535,7 +535,7 @@ class Hand:
         self.bidder = seat
         self.bid_made |= 1 << seat
         # Bidding ends at once on the top bid, and when every other player has passed
-        # (RULES.md section 3, Decision): also when this bid comes after all the others
+        # (docs/rules-amerikaner.md § 3, Decision): also when this bid comes after all the others
         # passed, so the bidder is not asked to speak again.
         if top or self._active_seats() == 1:
             self._end_bidding()
@@ -724,7 +724,7 @@ class Hand:
     # ----------------------------------------------------------------- record helpers
 
     def legal_summary(self) -> dict[str, object] | None:
-        """Who acts next and what they may do, as RECORD_FORMAT.md's `next`."""
+        """Who acts next and what they may do, as docs/record-format.md's `next`."""
         from bot.cards import card_name
 
         phase = self.phase

@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
-from bot.cards import cards_of, mask_of
+from bot.cards import cards_of, mask_of, suit_of
 from bot.errors import GameError
 from bot.games.base import GameKindBase, InputFn, OutputFn
 from bot.tables.kind import Applied, SeatResult
@@ -35,6 +36,9 @@ class AmerikanerKind(GameKindBase):
     ai_levels: tuple[str, ...] = ("easy", "strong")
     ai_mu = rating.AI_MU
     default_players: int = 4
+    players_range = (3, 6)
+    target_range = (1, 1000)
+    house_rule_keys = BOOLEAN_OPTIONS
     rules_class = Rules
     words = AmerikanerWords()
 
@@ -121,6 +125,29 @@ class AmerikanerKind(GameKindBase):
         assert view is not None
         return strong_action(view, rng, budget=math.inf, max_samples=DAILY_SAMPLES)
 
+    def legal_actions(self, game: Game, seat: int) -> list[Action]:
+        """Every legal action of `seat`: each discard and exchange a choice of cards, each
+        opening lead with each call and trump it may name."""
+        view = self.seat_view(game, seat)
+        legal = view.legal if view is not None and view.seat == seat else None
+        if legal is None or legal.phase == "done":
+            return []
+        if legal.phase == "bid":
+            return [Action.pass_(seat), *([Action.redeal(seat)] if legal.can_redeal else []),
+                    *(Action.make_bid(seat, bid) for bid in legal.bids)]
+        if legal.phase in ("discard", "exchange"):
+            low, high = legal.card_count
+            return [Action(seat, legal.phase, cards=chosen) for count in range(low, high + 1)
+                    for chosen in combinations(legal.cards, count)]
+        if legal.phase == "lead" and legal.calls:
+            return [Action.play(seat, card, call, trump) for card in legal.cards
+                    for call in (legal.calls_for(suit_of(card)) or (None,))
+                    for trump in (None, *legal.trumps)]
+        return [Action.play(seat, card) for card in legal.cards]
+
+    def action_to_json(self, action: Action) -> Mapping[str, Any]:
+        return action_to_json(action)
+
     def claim(self, game: Game, seat: int) -> list[Action]:
         return claims.claim(game, seat)
 
@@ -146,7 +173,7 @@ class AmerikanerKind(GameKindBase):
     # ------------------------------------------------------------ outside the bot
 
     def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # RECORD_FORMAT.md's output
+        return replay(data)  # docs/record-format.md's output
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

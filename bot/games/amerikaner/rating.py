@@ -5,7 +5,7 @@ of the called card) against the defenders, ranked by whether the contract was ma
 bidder plays alone, one against the rest, with the top bid Amerikaner (no call), when no
 card could be called (every card of the suit led was the bidder's), and when the called
 card lay in the blind or out of the pack (nobody held it). (A bidder cannot call their
-own card: RULES.md section 5 allows only cards outside the bidder's hand and discards,
+own card: docs/rules-amerikaner.md § 5 allows only cards outside the bidder's hand and discards,
 so these are all the ways a bidder is left alone.) Kani is played with a partner
 and rated like a number bid. Jokers, 3 to 6 players, the kitty and the blind change
 nothing here: the hand's outcome and its partner are all that count.
@@ -30,7 +30,7 @@ from .hand import ALL_PASS_PLAYED, FAILED, MADE, Hand
 # One rating per game, whatever the preset (amerikaner, norsk, kani) and options: the
 # presets share the skills that count (bidding to the hand, finding and helping the
 # partner, card play), and bench/ratings.py measured that the presets rate the same
-# members alike (README, "Ratings"), so a member's hands all count toward one rating.
+# members alike (docs/ratings.md), so a member's hands all count toward one rating.
 POOL = "amerikaner"
 
 # The AI levels' fixed ratings in this pool (bot/tables/ratings.py), measured with

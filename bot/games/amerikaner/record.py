@@ -1,4 +1,4 @@
-"""Game records (RECORD_FORMAT.md): load, replay, report, save."""
+"""Game records (docs/record-format.md): load, replay, report, save."""
 
 from __future__ import annotations
 
@@ -209,7 +209,7 @@ def hand_report(game: Game, index: int) -> dict[str, object]:
 
 
 def replay_output(game: Game) -> dict[str, object]:
-    """The replay output of RECORD_FORMAT.md for a game."""
+    """The replay output of docs/record-format.md for a game."""
     hand = game.current
     nxt = None
     if not game.finished and hand is not None and not hand.finished:
@@ -231,7 +231,7 @@ def replay(data: object) -> dict[str, object]:
         return exc.to_json(error_sentence(exc))
 
 
-def action_to_json(action: Action, rules: Rules) -> dict[str, object]:
+def action_to_json(action: Action, rules: Rules | None = None) -> dict[str, object]:
     out: dict[str, object] = {"seat": action.seat, "action": action.kind}
     if action.kind == "bid":
         out["bid"] = action.bid

@@ -1,4 +1,4 @@
-"""Presets and house rules (RULES.md sections 2 and 8) as one immutable value."""
+"""Presets and house rules (docs/rules-amerikaner.md sections 2 and 8) as one immutable value."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ OPTION_NAMES = (*BOOLEAN_OPTIONS, "target")
 _KITTY_LAYOUT = {3: (16, 4), 4: (12, 4), 5: (10, 2)}
 _NO_KITTY_REMOVED = {3: ("2C",), 4: (), 5: ("2C", "2D")}
 _JOKER_COUNT = {3: 2, 4: 0, 5: 3, 6: 2}
-# Options that need a kitty (RULES.md section 8).
+# Options that need a kitty (docs/rules-amerikaner.md section 8).
 _KITTY_ONLY = ("show_kitty", "kitty_trick")
 
 
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """One preset of RULES.md section 2, as data: everything in which the presets differ.
+    """One preset of docs/rules-amerikaner.md § 2, as data: everything in which the presets differ.
     The rules core, the scoring, the AI and the text read these fields, never a preset's
     name."""
 

@@ -1,4 +1,4 @@
-"""Scoring of one played hand (RULES.md section 7), as a pure function.
+"""Scoring of one played hand (docs/rules-amerikaner.md section 7), as a pure function.
 
 Compiled with mypyc in regular installs (setup.py): `Hand` scores every hand with it, and
 AI play-outs score thousands."""

@@ -25,7 +25,7 @@ from bot.errors import (
     WRONG_PHASE,
     GameError,
 )
-from bot.i18n import _, ngettext, pgettext
+from bot.games.amerikaner import _, ngettext, pgettext
 from bot.tables.panel import GOLD, GREEN, GREY, RED, Panel, quote
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
@@ -206,7 +206,7 @@ def opening_lead_teaches(hand: HandView) -> bool:
 
 
 def usual_call(cards: Sequence[int]) -> int | None:
-    """The card the rules call "normally" (RULES.md 5) and the AIs call: the highest of
+    """The card called "normally" (docs/rules-amerikaner.md §5), as the AIs call it: the highest of
     the suit led that the bidder lacks (easy.opening_choice), of `cards`, the callable."""
     return max(cards) if cards else None
 
@@ -792,7 +792,7 @@ def help_pages() -> list[Panel]:
            "står”), when you are to lead: accepted only if no lie of the cards you cannot "
            "see can beat it (your top trumps first until none can be left out, then cards "
            "each the highest left of their suit); the hand is then played out for you.\n"
-           "**🔍 Review the hand** under each result shows the whole hand face up; "
+           "**🔍 Review the deal** under each result shows the whole hand face up; "
            "**🔁 Rematch** at the end plays again with the same seats.")),
     ]
     return [Panel(title=title, description=body, colour=GREEN) for title, body in pages]
@@ -1204,7 +1204,7 @@ def terminal_bye() -> str:
 
 # ----------------------------------------------------------------- refusals by code
 
-# A refusal's parameters are plain values (RECORD_FORMAT.md's errors, bot/errors.py):
+# A refusal's parameters are plain values (docs/record-format.md's errors, bot/errors.py):
 # cards as ints, shown here as labels (A♠) or, for records and deals, in record notation
 # (AS); values a record may hold of any type are shown as Python writes them (repr).
 

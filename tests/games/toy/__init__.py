@@ -14,4 +14,5 @@ from bot.i18n import add_catalog
 
 COG = f"{__name__}.cog"  # its cog's module, as the registry names a game's cog
 
-add_catalog(Path(__file__).resolve().parent / "locales")
+WORDS = add_catalog(Path(__file__).resolve().parent / "locales")  # its words: _, ngettext
+_, ngettext = WORDS._, WORDS.ngettext

@@ -22,6 +22,8 @@ class ToyKind(GameKindBase):
     FORMAT = FORMAT
     ai_levels: tuple[str, ...] = ("easy",)
     default_players = 2
+    players_range = (2, 4)
+    target_range = (1, 9)
     rules_class = Rules
     words = ToyWords()
 

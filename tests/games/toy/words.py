@@ -9,10 +9,10 @@ from typing import Any
 from bot.cards import card_label
 from bot.errors import GameError
 from bot.games.base import WordsBase
-from bot.i18n import _, ngettext
 from bot.tables.panel import Panel, quote
 from bot.tables.scene import Scene, SeatScene
 
+from . import _, ngettext
 from .game import Action, Game, Rules, View, view
 
 
@@ -118,12 +118,9 @@ class ToyWords(WordsBase):
     def error_text(self, error: GameError) -> str:
         p: Mapping[str, Any] = error.params  # plain values, as the game raised them
         reason = p.get("reason")
-        if error.code == "not_your_turn":
-            return _("It is not your turn.")
-        if error.code == "card_not_in_hand":
-            return _("You do not hold {card}.").format(card=card_label(p["card"]))
-        if error.code == "game_over":
-            return _("The game is over.")
+        # The codes every game shares it words no closer than the platform does (not
+        # your turn, a card not held, the game over): the code given back, the platform's
+        # words are shown (bot.render's error_text).
         if error.code == "deal_not_finished":
             return _("That deal is not over yet.")
         if error.code == "no_claims":
@@ -135,4 +132,6 @@ class ToyWords(WordsBase):
         if error.code == "invalid_rules":
             return _("High card has no house rule {option}.").format(
                 option=quote(str(p.get("option"))))
-        return _("This is not a High card record that replays.")
+        if error.code == "invalid_record":
+            return _("This is not a High card record that replays.")
+        return error.code

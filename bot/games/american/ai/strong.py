@@ -56,7 +56,7 @@ DAILY_WORLDS: int = 24  # the deal of the day's strong AI: this many, no clock (
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
 PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
 # Play-outs stop at the next player out and score 1 if it is the seat: the deal is won by
-# the first out (RULES-AMERICAN.md section 6), and once someone is out, the best place
+# the first out (docs/rules-american.md section 6), and once someone is out, the best place
 # left. False: play to the end and score the seat's place (the player before issue 40).
 NEXT_OUT: bool = True
 # Worlds agree with what the table showed of the others' hands (inference.py); False:

@@ -210,7 +210,7 @@ def bid_decision(rules: Rules, held: int, bids: list[int], can_redeal: bool) -> 
     """"redeal", "pass" or a bid value (the top bid as `rules.top_value`); `bids` are the
     legal bid values (number bids ascending, then the top value). The same whatever the
     others did: a bid after every other player has passed wins the contract at once
-    (RULES.md section 3), like any other bid that the others pass."""
+    (docs/rules-amerikaner.md section 3), like any other bid that the others pass."""
     if can_redeal and _weak_for_redeal(held):
         return "redeal"
     if not bids:

@@ -7,7 +7,7 @@ seat's `HandView` (only that seat's hand known; the others are empty masks). The
 player's card policy reads a `Sim` and looks only at the acting seat's own hand and at
 public facts, so one policy serves both real decisions and play-outs.
 
-The trick rules follow RULES.md section 6 and `bot.games.amerikaner.hand` exactly (tests compare
+The trick rules follow docs/rules-amerikaner.md § 6 and `amerikaner.hand` exactly (tests compare
 the two over random play-outs).
 
 Compiled with mypyc in regular installs, with the rest of the AI's hot path (setup.py).
