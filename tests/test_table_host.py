@@ -29,8 +29,8 @@ def test_the_cog_serves_its_own_bot_while_it_is_loaded() -> None:
 
 
 def test_a_dropped_bot_is_not_kept_alive() -> None:
-    """Tests start many bots in one process: a stopped bot, dropped, is freed with its
-    cog, not held by the lookup."""
+    """Tests start many bots in one process: the lookup itself holds no bot (the cog
+    detaches at its unload, which Bot.close does for every cog)."""
     bot, cog = _Bot(), object()
     attach(bot, cog)
     gone = weakref.ref(bot)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-# bot -> its table cog; a bot stopped and dropped (tests start many) takes its entry along.
+# bot -> its table cog. The entry goes when the cog is unloaded (Bot.close removes every
+# cog): the cog holds its bot, so the weak key alone would not free a bot still attached.
 _HOSTS: weakref.WeakKeyDictionary[object, object] = weakref.WeakKeyDictionary()
 
 
