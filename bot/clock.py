@@ -14,7 +14,7 @@ from typing import Protocol
 
 class Clock(Protocol):
     """The time of day as Discord tells it (seconds since the Unix epoch): the age of
-    messages, and the turn timers and reminders of the tables (bot/tables/service.py),
+    messages, and the turn timers and reminders of the tables (bot/tables/turn_clock.py),
     which are measured from stored epoch times so that they survive restarts. Tests give
     the bot the fake Discord's clock, which they can move: whoever waits for a moment
     of this clock waits with `sleep_until`, so a test that moves the clock wakes it."""

@@ -48,6 +48,15 @@ def test_the_import_rules_hold() -> None:
     ("cogs/eights.py", "import cogs.tables.lobby", "A game's cog imports no other cog but"),
     ("cogs/eights.py", "import cogs.american", "A game's cog imports no other cog but"),
     ("cogs/tables/lobby.py", "import cogs.american", "A game's cog imports no other cog but"),
+    # The table service's rooms: none imports the service, or a room above it.
+    ("bot/tables/keeping.py", "import bot.tables.service", "The service's rooms import only"),
+    ("bot/tables/play.py", "import bot.tables.ai_turns", "The service's rooms import only"),
+    ("bot/games/eights/kind.py", "import bot.tables.table", "A game imports only"),
+    # An import circle, wherever it is: between two of the platform's words (no other
+    # contract orders them), between two modules of bot/, and in the store's sections.
+    ("bot/render/seats.py", "import bot.render.refusals", "No import circle anywhere"),
+    ("bot/clock.py", "import bot.config", "No import circle anywhere"),
+    ("bot/store/program.py", "import bot.store.front", "No import circle anywhere"),
 ])
 def test_a_broken_rule_is_caught(tmp_path: Path, module: str, line: str,
                                  contract: str) -> None:

@@ -27,12 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.render.pictures import (
-    chart_axis_label,
-    prepare_pictures,
-    table_picture,
-    totals_chart,
-)
+from bot.render.chart import chart_axis_label, totals_chart
+from bot.render.table_picture import prepare_pictures, table_picture
 from bot.tables.scene import Scene
 
 __all__ = ["Painter"]
@@ -65,13 +61,13 @@ class Painter:
         self._pool: ProcessPoolExecutor | None = None
 
     async def table(self, scene: Scene) -> bytes | None:
-        """The PNG of `scene` (bot.render.pictures.table_picture)."""
+        """The PNG of `scene` (bot.render.table_picture)."""
         return await self._draw(table_picture, scene)
 
     async def chart(self, title: str, names: Sequence[str],
                     totals: Sequence[Sequence[int]], target: int | None = None,
                     places: Sequence[int] | None = None) -> bytes | None:
-        """The PNG of the running totals (bot.render.pictures.totals_chart), its words in
+        """The PNG of the running totals (bot.render.chart.totals_chart), its words in
         the caller's language: the game's target drawn as a line, the standings in
         the order of `places` (each seat's place, as the final standings give them)."""
         return await self._draw(totals_chart, title, list(names),

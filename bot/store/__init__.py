@@ -7,10 +7,12 @@ several processes on one PostgreSQL server. ``open_database(target)`` opens eith
 the target: a ``postgresql://`` URL or a file path. The store keeps every game kind's
 records, results and settings as data and never imports a game.
 
-Both stores are one front (:mod:`bot.store.front`: every method's logic, written once as
-programs of SQL statements) run by two dialects: each backend supplies only its
-connections, transactions and the SQL that differs. The schema is the numbered SQL files
-of :mod:`bot.store.migrations`, one folder per dialect.
+Both stores are one front (:mod:`bot.store.front`: every method, written once) whose
+logic is programs of SQL statements (:mod:`bot.store.program`; the programs by section in
+:mod:`.games`, :mod:`.moves`, :mod:`.results`, :mod:`.settings`, :mod:`.daily`), run by
+two dialects: each backend supplies only its connections, transactions and the SQL that
+differs. The schema is the numbered SQL files of :mod:`bot.store.migrations`, one folder
+per dialect. pyproject.toml's layers contract orders these modules (no circle).
 """
 
 from pathlib import Path

@@ -45,9 +45,9 @@ from typing import Any, Self, TypeVar
 import asyncpg
 
 from . import migrations as _migrations
-from .base import Store
-from .front import Conflict, Dialect, Op, Opener, Program, StoreFront, stmt
+from .base import Opener, Store
 from .models import ResultRow, StoreError
+from .program import Conflict, Dialect, Op, Program, stmt
 from .transfer import postgres_to_sqlite
 from .values import dumps
 
@@ -80,9 +80,9 @@ class _Tx:
     finishing: asyncio.Future[None] | None = field(default=None)  # its commit or rollback
 
 
-class PostgresStore(StoreFront):
+class PostgresStore(Store):
     """The bot's PostgreSQL database. Open with ``await PostgresStore.open(url)`` (or
-    ``async with``); see the module doc. Implements :class:`bot.store.base.Store`."""
+    ``async with``); see the module doc. A :class:`bot.store.base.Store`."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Callable[[], float]) -> None:
         self._pool = pool
@@ -241,11 +241,6 @@ class PostgresStore(StoreFront):
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError("the store is closed")
-
-
-def _is_a_store(store: PostgresStore) -> Store:
-    """Never called: a type checker proves here that PostgresStore is a Store."""
-    return store
 
 
 # ------------------------------------------------------------- transactions

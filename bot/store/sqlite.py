@@ -52,18 +52,11 @@ from pathlib import Path
 from typing import Any, Self, TypeVar
 
 from . import sqlite_db as sq
-from .base import Store
-from .front import (
-    MEMBER_SETTINGS_SQL,
-    Conflict,
-    Dialect,
-    Opener,
-    Program,
-    StoreFront,
-    stmt,
-    sum_stats,
-)
+from .base import Opener, Store
 from .models import ResultRow, StoreError
+from .program import Conflict, Dialect, Program, stmt
+from .results import sum_stats
+from .settings import MEMBER_SETTINGS_SQL
 from .sqlite_db import Synchronous
 from .sqlite_db import split_sql as split_sql  # the statements of a script (tests use it)
 from .values import dumps as _dumps
@@ -198,9 +191,9 @@ def _busy_channel(exc: BaseException) -> bool:
     return "games.channel_id" in str(exc)
 
 
-class SqliteStore(StoreFront):
+class SqliteStore(Store):
     """The bot's SQLite database. Open with ``await open_store(path)``; see the module
-    doc. Implements :class:`bot.store.base.Store`."""
+    doc. A :class:`bot.store.base.Store`."""
 
     def __init__(
         self,
@@ -433,12 +426,6 @@ def _settle(future: asyncio.Future[Any], result: Any, exc: BaseException | None)
         future.set_exception(exc)
     else:
         future.set_result(result)
-
-
-def _is_a_store(store: SqliteStore) -> Store:
-    """Never called: a type checker (mypy) proves here that SqliteStore implements the
-    Store protocol, method by method."""
-    return store
 
 
 # Open the store at a path: ``await open_store(p)`` or ``async with open_store(p) as s:``

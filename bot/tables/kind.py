@@ -76,7 +76,7 @@ class GameKind(Protocol):
     @property
     def ai_levels(self) -> tuple[str, ...]:
         """The AI players a seat can be given, weakest first: the last one covers a human
-        whose turn timed out (bot.tables.service.cover_level)."""
+        whose turn timed out (bot.tables.table.cover_level)."""
         ...
 
     @property

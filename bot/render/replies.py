@@ -1,0 +1,266 @@
+"""The table's replies: joining, leaving, away and back, the timers and reminders,
+the end of a game, the thread, the rematch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.i18n import _, ngettext, pgettext
+from bot.tables.panel import Panel
+
+from .days import timestamp
+
+# ----------------------------------------------------------------- the table's replies
+
+def joined_text(seat: int) -> str:
+    """To a player who took seat number `seat` (1 is the first)."""
+    return _("You joined (seat {number}).").format(number=seat)
+
+
+def game_started_text() -> str:
+    return _("The game is on.")
+
+
+def left_text(command: str, in_lobby: bool) -> str:
+    """To a player who left, with /`command` (the game's command group)."""
+    if in_lobby:
+        return _("You left the table.")
+    return _("You left the game for good: the AI plays your seat from now on (the deal "
+             "being played still counts for your rating). /{command} away instead "
+             "keeps your seat until you are back.").format(command=command)
+
+
+def left_button_text(command: str) -> str:
+    """To a player who left a game with the Leave button."""
+    return left_text(command, False)
+
+
+def away_text(command: str) -> str:
+    return _("The AI plays for you until /{command} back.").format(command=command)
+
+
+def back_text() -> str:
+    return _("Welcome back: your seat is yours again.")
+
+
+def replaced_text(seat: int, name: str | None) -> str:
+    """Seat number `seat` handed to the AI for good (`name` None), or offered to the
+    member `name` (it is theirs once they accept)."""
+    if name is None:
+        return _("Seat {number} now belongs to the AI.").format(number=seat)
+    return _("The host offers seat {number} to {name}: {name}, take it or leave it with "
+             "the buttons below. Until then the AI plays it.").format(number=seat,
+                                                                     name=name)
+
+
+def offer_answered_text(seat: int, name: str, accepted: bool) -> str:
+    """The offer of seat number `seat` to `name`, answered."""
+    if accepted:
+        return _("Seat {number} now belongs to {name}.").format(number=seat, name=name)
+    return _("{name} declined seat {number}.").format(number=seat, name=name)
+
+
+def cancelled_text(name: str) -> str:
+    """In the channel: `name` cancelled the table (a command)."""
+    return _("The table was cancelled by {name}.").format(name=name)
+
+
+def cancelled_panel(name: str) -> Panel:
+    """The lobby message once `name` cancelled the table (its host menu's Cancel)."""
+    return Panel(title=_("Table cancelled"),
+                 description=_("Cancelled by {name}.").format(name=name))
+
+
+def switches_text(switches: dict[str, Any]) -> str:
+    """A server's defaults for the table switches (unset: the table's own default)."""
+    def state(name: str, unset: str) -> str:
+        value = switches.get(name)
+        return unset if value is None else _("on") if value else _("off")
+    return _("Mentions: {mentions}; pictures: {pictures}; hints: {hints}; a thread per "
+             "table: {thread}.").format(
+        mentions=state("mentions", _("with two humans or more")),
+        pictures=state("pictures", _("on")), hints=state("hints", _("on")),
+        thread=state("thread", _("off")))
+
+
+def duration_text(minutes: int) -> str:
+    """A length of time as people say it: whole days in days ("1 day", "1 døgn"),
+    whole hours in hours ("12 hours"), else minutes."""
+    if minutes and minutes % 1440 == 0:
+        days = minutes // 1440
+        return ngettext("{count} day", "{count} days", days).format(count=days)
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("{count} hour", "{count} hours", hours).format(count=hours)
+    return ngettext("{count} minute", "{count} minutes", minutes).format(count=minutes)
+
+
+def per_turn_text(minutes: int) -> str:
+    """A turn timer's length: "1 day a turn" ("1 døgn per trekk")."""
+    if minutes and minutes % 1440 == 0:
+        days = minutes // 1440
+        return ngettext("{count} day a turn", "{count} days a turn", days).format(count=days)
+    if minutes and minutes % 60 == 0:
+        hours = minutes // 60
+        return ngettext("{count} hour a turn", "{count} hours a turn", hours).format(
+            count=hours)
+    return ngettext("{count} minute a turn", "{count} minutes a turn", minutes).format(
+        count=minutes)
+
+
+def reminder_point_text(point: str) -> str:
+    """A reminder point in the reader's units: "1h" reads "1t" in Norwegian (a table
+    keeps "1h", bot/tables/durations.py)."""
+    unit = {"m": pgettext("time unit", "m"), "h": pgettext("time unit", "h"),
+            "d": pgettext("time unit", "d")}.get(point[-1:])
+    return point if unit is None else f"{point[:-1]}{unit}"
+
+
+def no_timer_text() -> str:
+    """The turn timer's choice of none."""
+    return _("No timer")
+
+
+def no_turn_timer_text() -> str:
+    """A server's defaults without a turn timer (its `settings`)."""
+    return _("Turn timer: none.")
+
+
+def timer_text(minutes: int, reminders: Sequence[str], action: str | None) -> str:
+    """A turn timer as a table or a server's defaults have it: its length, its reminder
+    points (in the reader's units: "50%", "1h"/"1t") and what its end does ("play" or
+    "seat")."""
+    length = per_turn_text(minutes)
+    points = _(", ").join(map(reminder_point_text, reminders)) if reminders else _("none")
+    end = (_("the AI takes the seat until the player is back") if action == "seat"
+           else _("the AI plays that turn"))
+    return _("Turn timer: {length}; reminders: {points}; when it runs out, {end}.").format(
+        length=length, points=points, end=end)
+
+
+def claim_text(name: str) -> str:
+    """`name` claimed every remaining trick of the deal, and the claim held."""
+    return _("🙌 {name} claimed the remaining tricks: the rest stands.").format(name=name)
+
+
+def hint_text(sentence: str) -> str:
+    """A hint for the player alone (the game's sentence)."""
+    return _("💡 Hint: {sentence}").format(sentence=sentence)
+
+
+def thread_name(title: str, host: str) -> str:
+    """The name of a table's own thread."""
+    return _("{game} with {host}").format(game=title, host=host)
+
+
+def thread_opened_text(thread_id: int, title: str) -> str:
+    """In the channel: a table opened in its own thread (a link to it)."""
+    return _("🃏 A {game} table is open in <#{thread}>: join it there.").format(
+        game=title, thread=thread_id)
+
+
+def language_text(language: str) -> str:
+    """The language of a server's public messages (its name in that language)."""
+    name = {"nb": _("Norwegian (bokmål)")}.get(language, _("English"))
+    return _("Public messages: {language}.").format(language=name)
+
+
+def spectator_text() -> str:
+    """To someone without a seat who asks for a hand."""
+    return _("You are watching this table: only its players have a hand. The table "
+             "message shows the game as everyone sees it.")
+
+
+def rematch_text(accepted: Sequence[str], waiting: Sequence[str]) -> str:
+    """Who has accepted a rematch, and who it waits for."""
+    return _("Rematch: {accepted} in; waiting for {waiting}.").format(
+        accepted=_(", ").join(accepted), waiting=_(", ").join(waiting))
+
+
+def rematch_started_text() -> str:
+    return _("Rematch: everyone is in. The new game has started below.")
+
+
+def game_over_text() -> str:
+    return _("This game is over.")
+
+
+def game_over_players_text(mentions: Sequence[str]) -> str:
+    """The final standings' line naming every member who was seated (a mention notifies
+    each, those away or covered by the AI too: the end reaches them all)."""
+    return _("🏁 The game is over: {players}").format(players=" ".join(mentions))
+
+
+def table_closed_text() -> str:
+    return _("This table is closed.")
+
+
+def moved_on_text() -> str:
+    """A click drawn for an earlier state, answered with the hand as it is now."""
+    return _("That has moved on: here is your hand as it is now.")
+
+
+def old_button_text() -> str:
+    return _("That button is no longer in use.")
+
+
+def game_done_panel() -> Panel:
+    """A player's hand panel once their action ended the game."""
+    return Panel(title=_("Done"), description=_("The game is over."))
+
+
+def export_note(game: int, partial: bool = False) -> str:
+    """What comes with an exported record of game number `game`; `partial`: a game
+    being played, without the deal being played."""
+    if partial:
+        return _("Game {number} so far, without the deal being played (its cards are "
+                 "still hidden).").format(number=game)
+    return _("Game {number}.").format(number=game)
+
+
+def committed_text(what: str) -> str:
+    """A change is stored but Discord refused what was to show it (the answer, its edit
+    or a follow-up): the truth, for the one who made it. `what`: "move", "start",
+    "opened", "cancel" or any other change."""
+    return {"move": _("Your move was played; the table shows it."),
+            "start": _("The game has started; the table shows it."),
+            "opened": _("The table is open; its message shows it."),
+            "cancel": _("The table was cancelled."),
+            }.get(what) or _("Your change was saved; the table shows it.")
+
+
+def timeout_text(name: str, played: str) -> str:
+    """In the channel: the turn timer of seat `name` ran out; `played` is the action the
+    AI took for them, in a few words (the game's describe_action)."""
+    return _("⏰ {name}'s time ran out: the AI played {action} for them.").format(
+        name=name, action=played)
+
+
+def timeout_seat_text(mention: str, played: str) -> str:
+    """In the channel: `mention`'s time ran out and the AI keeps their seat until they
+    are back (the table's `on_timeout` "seat"), with the way back from anywhere."""
+    return _("⏰ {mention}, your time ran out: the AI played {action} for you and keeps "
+             "your seat until you are back (/games, then I'm back).").format(
+        mention=mention, action=played)
+
+
+def absent_paused_text() -> str:
+    """The table message of a table whose humans are all away: it waits for one."""
+    return _("⏸ Paused: every player is away. The game goes on when one is back "
+             "(/games, then I'm back), or the host cancels it.")
+
+
+def away_row_text() -> str:
+    """The games list: the member's seat, which the AI is covering."""
+    return _("The AI is playing your seat")
+
+
+def reminder_text(mention: str, deadline: float | None = None) -> str:
+    """A reminder of a turn with a timer; `mention` is the turn's line (turn_mention),
+    `deadline` when its time runs out (epoch seconds)."""
+    if deadline is None:
+        return _("⏳ {mention} Half your time is gone.").format(mention=mention)
+    return _("⏳ {mention} Your time runs out {when}.").format(mention=mention,
+                                                              when=timestamp(deadline))

@@ -1,0 +1,276 @@
+"""Playing: a member's action, a claim of the rest of the deal, a hint, and the one path
+every action takes, whoever plays it (a member, the AI, a timeout).
+
+An action is applied through the table's GameKind (which refuses an illegal one with a
+stable code) to a copy of the game; the action is committed to the store with what it
+obliges the bot to post and the ratings of the matches it finishes; only then does the
+copy become the table's game, and the result go back for the caller to confirm. So
+nothing is ever shown of a state that is not stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from bot.clock import Clock
+from bot.store import Post, Store
+from bot.store.health import Health
+from bot.store.models import RatingUpdate
+from bot.tables import deal_seats
+from bot.tables.errors import TableError
+from bot.tables.keeping import Keeper
+from bot.tables.kind import GameKind, Hint
+from bot.tables.outbox import Outbox
+from bot.tables.rater import Rater
+from bot.tables.registry import NextTurn, Registry
+from bot.tables.table import (
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    POST_CLAIM,
+    POST_FINAL,
+    POST_HAND_SUMMARY,
+    POST_TABLE_MESSAGE,
+    POST_TIMEOUT,
+    ActResult,
+    Seat,
+    Table,
+    deal_of,
+    keys,
+    results_of,
+    seat_infos,
+)
+
+# (the game, its state, the seat, the AI level, a random source) -> the action
+AiChooser = Callable[[GameKind, Any, int, str, random.Random], Any]
+# (the seats, a seat's index) -> its name as players read it, for the service's refusals
+SeatNamer = Callable[[Sequence[Seat], int], str]
+
+
+def stored_name(seats: Sequence[Seat], index: int) -> str:
+    return seats[index].name
+
+
+def default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Random
+               ) -> Any:
+    return kind.choose_action(game, seat, level, rng)
+
+
+class _Step(NamedTuple):
+    """One action applied to the working copy of a game, not yet committed."""
+
+    seat: int
+    action: Any
+    applied: Any  # the game's Applied
+    finished: bool
+    posts: list[Post]
+
+
+def posts_after(deal_index: int, deal_finished: bool, game_finished: bool) -> list[Post]:
+    """What the end of a deal or of the game obliges the bot to post."""
+    if not deal_finished:
+        return []
+    posts = [Post(POST_HAND_SUMMARY, {"hand_index": deal_index})]
+    posts.append(Post(POST_FINAL) if game_finished else Post(POST_TABLE_MESSAGE))
+    return posts
+
+
+class Play:
+    """Applies and commits actions; the AI's choice of one too."""
+
+    def __init__(self, store: Store, registry: Registry, keeper: Keeper, rater: Rater,
+                 health: Health, clock: Clock, outbox: Outbox | None,
+                 rng: random.Random, seat_name: SeatNamer, chooser: AiChooser,
+                 next_turn: NextTurn) -> None:
+        self.store = store
+        self.registry = registry
+        self.keeper = keeper
+        self.rater = rater
+        self.health = health
+        self.clock = clock
+        self.outbox = outbox
+        self.rng = rng
+        # Names seats in refusals ("It is AI 1 (easy)'s turn"): the bot passes the
+        # renderer (bot.render.seat_label), which this package may not import.
+        self.seat_name = seat_name
+        self.chooser = chooser
+        self.next_turn = next_turn
+
+    async def act(self, table_id: int, user_id: int, version: int | None,
+                  make: Callable[[int], Any]) -> ActResult:
+        """Apply the action `make(seat)` for `user_id`'s seat. `version` is the state
+        version the user's button was drawn for (None for slash commands, which always
+        mean "now"); an older one is refused as stale."""
+        async with self.keeper.changing(table_id, reason=None) as table:
+            seat = self._acting_seat(table, user_id, version)
+            result = await self.apply(table, seat, make(seat))
+        self.next_turn(table)
+        return result
+
+    async def claim(self, table_id: int, user_id: int, version: int | None) -> ActResult:
+        """`user_id` claims the rest of the deal: if the game accepts the claim, every
+        action that plays the deal out is applied and committed at once (with a notice to
+        post), and the result is the claimer's, for the deal's end."""
+        async with self.keeper.changing(table_id, reason=None) as table:
+            seat = self._acting_seat(table, user_id, version)
+            actions = table.kind.claim(table.game, seat)  # a refusal passes on
+            results = await self._play(table, actions, POST_CLAIM)
+        self.next_turn(table)
+        last = results[-1]
+        return ActResult(table, seat, last.action, results[0].record, last.deal_index,
+                         last.deal_finished, last.game_finished, results[0].idle_before)
+
+    async def hint(self, table_id: int, user_id: int, version: int | None) -> Hint:
+        """What the strong AI would do for `user_id`'s seat now, and why (the game's
+        words)."""
+        table = self.registry.require(table_id)
+        async with table.lock:  # the game must not change under the worker thread
+            seat = self._acting_seat(table, user_id, version)
+            return await asyncio.to_thread(table.kind.hint, table.game, seat,
+                                           random.Random(self.rng.random()))
+
+    def _acting_seat(self, table: Table, user_id: int, version: int | None) -> int:
+        """The seat of `user_id` at a game in play, drawn for the state `version`."""
+        if table.stage != PLAYING:
+            raise TableError("not_started",
+                             reason="not_yet" if table.stage == LOBBY else "over")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", reason="not_playing")
+        if version is not None and version != table.version:
+            raise TableError("stale", reason="choices")
+        return seat
+
+    async def choose(self, table: Table, seat: int, level: str) -> Any:
+        """The AI's action at `level` for `seat` (in a worker thread: the strong AI
+        thinks for a while)."""
+        return await asyncio.to_thread(self.chooser, table.kind, table.game, seat, level,
+                                       random.Random(self.rng.random()))
+
+    async def apply(self, table: Table, seat: int, action: Any,
+                    notice: str | None = None, *,
+                    notice_params: Mapping[str, Any] | None = None,
+                    seats: list[Seat] | None = None) -> ActResult:
+        """Under the table's lock: apply and commit one action. `notice`: a post the
+        action itself calls for (POST_TIMEOUT), committed with it ahead of those its
+        outcome calls for, with `notice_params` beside the seat and the action. `seats`:
+        the table's seats after the action, committed with it (a timeout that gives the
+        seat away)."""
+        assert table.game is not None
+        to_act = table.kind.to_act(table.game)
+        if to_act is not None and to_act != seat:
+            name = self.seat_name(table.seats, to_act)
+            raise TableError("not_your_turn", name=name)
+        return (await self._play(table, [action], notice, notice_params=notice_params,
+                                 seats=seats))[0]
+
+    async def _play(self, table: Table, actions: Sequence[Any],
+                    notice: str | None = None, *,
+                    notice_params: Mapping[str, Any] | None = None,
+                    seats: list[Seat] | None = None) -> list[ActResult]:
+        """Apply `actions` in order (each by the seat to act then) and commit them at
+        once. They are applied to a copy of the game, which
+        becomes the table's game only once the store has committed them: a refusal, by
+        the game or by the store, leaves the table exactly as it was, so that nothing is
+        ever shown of a state that is not stored. `notice` goes with the first; `seats`
+        (if given) become the table's seats in the same commit. The next turn begins
+        now, by the service's clock (stored with the actions)."""
+        kind = table.kind
+        assert table.game is not None
+        game = kind.copy(table.game)  # the game deals the next deal on this copy too
+        steps: list[_Step] = []
+        after = seats or table.seats
+        deal = deal_of(table, table.seats)
+        rated_deal = None  # who the deal the actions finish is rated to
+        for action in actions:
+            mover = kind.to_act(game)
+            assert mover is not None
+            # The AI chose for a member: a timeout's move, or an away member's turn.
+            by_ai = (notice == POST_TIMEOUT and not steps) or table.seats[mover].away
+            if deal_seats.covered_by(deal, mover, keys(after)[mover], by_ai):
+                deal = deal.cover(mover)
+            # A refusal (GameError) passes on as the game raised it: its words are the
+            # game's, and only the copy saw the attempt.
+            applied = kind.apply(game, action, self.rng)
+            if applied.deal_finished:
+                rated_deal = deal
+                deal = deal_seats.begun(keys(after), [seat.away for seat in after])
+            finished = kind.finished(game)
+            posts = [Post(notice, {"seat": mover, "action": applied.action,
+                                   **(notice_params or {})})] \
+                if notice and not steps else []
+            posts.extend(posts_after(applied.deal_index, applied.deal_finished, finished))
+            steps.append(_Step(mover, action, applied, finished, posts))
+        version = table.version
+        now = self.clock.time()
+        meta = deal_seats.to_meta(table.meta, deal, keys(after))
+        new_meta = meta if meta != table.meta else None
+        try:
+            if rated_deal is not None:
+                async with self.rater.guild(table.guild_id):
+                    ratings = await self.rater.update(table, game, rated_deal, now)
+                    await self._commit(table, game, steps, now, seats, ratings, new_meta)
+            else:
+                await self._commit(table, game, steps, now, seats, meta=new_meta)
+        except Exception as exc:
+            await self.keeper.recover(table, exc, landed=version + len(steps))
+        else:
+            table.game = game
+            if seats is not None:
+                table.seats = seats
+            if new_meta is not None:
+                table.meta = new_meta
+            self.health.answered()
+        return self._installed(table, steps, now)
+
+    async def _commit(self, table: Table, game: Any, steps: Sequence[_Step], now: float,
+                      seats: list[Seat] | None = None,
+                      ratings: RatingUpdate | None = None,
+                      meta: dict[str, Any] | None = None) -> None:
+        """Every step as one atomic commit, each with what it obliges the bot to post
+        (the outbox), and `seats` and `meta` if given, and the `ratings` of the matches
+        the steps finished (with the last); one step in one trip to the database."""
+        if len(steps) == 1 and seats is None and meta is None:
+            await self._record(table, game, steps[0], now, ratings)
+            return
+        async with self.store.transaction():
+            if seats is not None:
+                await self.store.update_seats(table.id, seat_infos(seats))
+            if meta is not None:
+                await self.store.set_meta(table.id, meta)
+            for step in steps:
+                await self._record(table, game, step, now,
+                                   ratings if step is steps[-1] else None)
+
+    async def _record(self, table: Table, game: Any, step: _Step, now: float,
+                      ratings: RatingUpdate | None = None) -> None:
+        applied = step.applied
+        await self.store.record_action(
+            table.id, applied.deal_index, applied.seq, applied.action,
+            next_deal=applied.next_deal,
+            results=results_of(table, game) if step.finished else None, posts=step.posts,
+            turn_since=now, ratings=ratings)
+
+    def _installed(self, table: Table, steps: Sequence[_Step], since: float
+                   ) -> list[ActResult]:
+        """The table after its committed `steps`: posts kicked, the turn's clock reset
+        (the next turn began at `since`), a finished game let go; the result of each
+        step."""
+        if any(step.posts for step in steps) and self.outbox is not None:
+            self.outbox.kick(table.id)
+        table.pause_after = steps[-1].applied.pause
+        table.turn_since = since
+        now = time.monotonic()
+        idle = now - table.last_activity
+        table.last_activity = now
+        finished = steps[-1].finished
+        if finished:
+            table.stage = FINISHED
+            self.registry.unregister(table)
+        return [ActResult(table, step.seat, step.action, step.applied.action,
+                          step.applied.deal_index, step.applied.deal_finished,
+                          step.finished, idle) for step in steps]
