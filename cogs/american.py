@@ -77,7 +77,7 @@ def _read_names(text: str) -> tuple[int, ...]:
 
 def _fewer(legal: LegalActions) -> list[tuple[int, ...]]:
     """The plays of fewer than all the cards of a playable rank: 1 .. n-1 of them."""
-    plays = []
+    plays: list[tuple[int, ...]] = []
     for rank in legal.ranks:
         same = legal.cards_of_rank(rank)
         plays.extend(same[:count] for count in range(1, len(same)))

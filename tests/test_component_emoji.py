@@ -100,7 +100,7 @@ class _Walk:
             return
         for seat in range(len(table.seats)):
             view = table.seat_view(seat)
-            self.check(lambda s=seat, v=view: self.cog.hand_controls(table, s, v),
+            self.check(lambda s=seat, v=view: self.cog.panels.hand_controls(table, s, v),
                        f"hand panel of seat {seat}")
         self.check_steps(table)
 

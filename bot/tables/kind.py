@@ -348,7 +348,8 @@ class GameWords(Protocol):
 class RatedGame(Protocol):
     """What `default_rating_pool` reads of a game (a GameKind, or a game's base class)."""
 
-    default_players: int
+    @property
+    def default_players(self) -> int: ...  # read only: GameKind's is a property
 
     def make_rules(self, preset: str | None, players: int,
                    options: Mapping[str, object]) -> Any: ...

@@ -1,7 +1,10 @@
 """What every game's commands and buttons share, as a package of rooms: the lobby, the
-table message, the hand panels, the outbox's posts, the games list, the boards, the
-settings, the one error handler, the per-game command group builder, and one component
-class per kind of click. Game cogs use only the public API (cogs/tables/api.py).
+table message, the hand panels, the outbox's posts, the pings, the games list, the
+boards, the daily, the settings and a table's channel coming and going, each an object
+with its own state, given the rooms it calls, and built by the cog (cogs/tables/cog.py),
+which routes Discord's commands, listeners and clicks to them; beside them the one error
+handler, the per-game command group builder, and one component class per kind of click.
+Game cogs use only the public API (cogs/tables/api.py).
 
 A thin adapter: each handler parses the interaction, asks the table service (which checks
 who may act, applies the action through the table's GameKind and commits it), and

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
@@ -25,20 +25,45 @@ from bot.render import (
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
-from bot.tables import Table
+from bot.tables import Table, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
-from cogs.tables.boards import board_pool
-from cogs.tables.common import Components, mark_committed, to_embed
+from cogs.tables.boards import BoardsRoom, board_pool
+from cogs.tables.common import Components, GameUIs, TableBot, mark_committed, reply, to_embed
 from cogs.tables.components import TableButton
 from cogs.tables.errors import run_component
 from cogs.tables.guards import check_bot_permissions, is_manager, seat_op
+from cogs.tables.host import host_of
+from cogs.tables.lifecycle import LifecycleRoom
+from cogs.tables.panels import PanelsRoom
+from cogs.tables.settings import SettingsRoom
+from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import host_choice, lobby_view, table_view
 
-if TYPE_CHECKING:  # the cog imports this module
-    from cogs.tables.cog import Tables
-
 log = logging.getLogger(__name__)
+
+
+def _host(interaction: discord.Interaction[Any]) -> ActionHost:
+    """The table cog of the click's bot (cogs/tables/host.py)."""
+    host: ActionHost = host_of(interaction.client)
+    return host
+
+
+class ActionHost(Protocol):
+    """What a click reaches of the table cog (cogs/tables/cog.py): the rooms its
+    actions use, and the cog's router of clicks."""
+
+    bot: TableBot
+    tables: TableService
+    uis: GameUIs
+    settings: SettingsRoom
+    messages: TableMessageRoom
+    panels: PanelsRoom
+    boards: BoardsRoom
+    lifecycle: LifecycleRoom
+
+    async def on_click(self, interaction: discord.Interaction[Any], action: TableAction,
+                       values: list[str]) -> None: ...
 
 # The ops of each prefix declared so far (their patterns): the fallback of the prefix
 # matches every other op.
@@ -80,11 +105,12 @@ class TableAction(discord.ui.DynamicItem[discord.ui.Item[Any]],
         return cls(item, int(match["table"]), match["rest"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]
+        data: Any = interaction.data or {}  # a menu's choices, or none
+        values = [str(v) for v in data.get("values", [])]
         await run_component(self, interaction,
-                            lambda cog: cog.on_click(interaction, self, values))
+                            lambda: _host(interaction).on_click(interaction, self, values))
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Any,
                   values: list[str]) -> None:
         """The click's work: `table` is the live table (None if the action is not
         `live`: it reads the table, finished or not, by self.table_id)."""
@@ -93,13 +119,13 @@ class TableAction(discord.ui.DynamicItem[discord.ui.Item[Any]],
 
 # ----------------------------------------------------------------- the lobby
 
-async def _lobby_change(cog: Tables, interaction: discord.Interaction[Any], table: Table
+async def _lobby_change(cog: ActionHost, interaction: discord.Interaction[Any], table: Table
                         ) -> None:
     mark_committed(interaction, table)
-    await cog.show_public(interaction, table, lobby_view)
+    await cog.messages.show_public(interaction, table, lobby_view)
 
 
-async def _ai_seats(cog: Tables, interaction: discord.Interaction[Any], table: Table,
+async def _ai_seats(cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                     what: str) -> None:
     """The host's AI players: `fill` every free seat, `remove` the last, or add one of
     level `what`."""
@@ -114,44 +140,44 @@ async def _ai_seats(cog: Tables, interaction: discord.Interaction[Any], table: T
 
 
 class JoinButton(TableAction, template=on_table("join")):
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await cog.tables.join(table.id, interaction.user.id, interaction.user.display_name)
         await _lobby_change(cog, interaction, table)
 
 
 class LeaveButton(TableAction, template=on_table("leave")):
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await cog.tables.leave(table.id, interaction.user.id)
         if table.stage == LOBBY:
             await _lobby_change(cog, interaction, table)
             return
         mark_committed(interaction, table)
-        await cog.reply(interaction, left_button_text(table.kind.name))
-        cog.request_refresh(table)
+        await reply(interaction, left_button_text(table.kind.name))
+        cog.messages.request_refresh(table)
 
 
 class AiButton(TableAction, template=on_table(r"ai:[A-Za-z0-9_\-]+")):
     """The AI buttons of a lobby posted before the host menu."""
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await _ai_seats(cog, interaction, table, self.parts[1])
 
 
 class StartButton(TableAction, template=on_table("start")):
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         check_bot_permissions(interaction)
         await cog.tables.start(table.id, interaction.user.id)
         mark_committed(interaction, table, "start")
-        await cog.show_public(interaction, table, table_view)
-        cog.request_refresh(table)  # with its picture, drawn after the answer
-        await cog.follow_turn(table, None)  # the first player is pinged, host too
+        await cog.messages.show_public(interaction, table, table_view)
+        cog.messages.request_refresh(table)  # with its picture, drawn after the answer
+        await cog.panels.follow_turn(table, None)  # the first player is pinged, host too
 
 
-async def _ask_cancel(cog: Tables, interaction: discord.Interaction[Any], table: Table
+async def _ask_cancel(cog: ActionHost, interaction: discord.Interaction[Any], table: Table
                       ) -> None:
     """Cancelling from the lobby asks first (issue 35: it sat beside the AI choices and
     acted at once): for the one who asked alone, nothing changed yet. Only one allowed
@@ -163,13 +189,13 @@ async def _ask_cancel(cog: Tables, interaction: discord.Interaction[Any], table:
     view.add_item(TableButton(table.id, "cancel:yes", label=yes,
                               style=discord.ButtonStyle.danger))
     view.add_item(TableButton(table.id, "cancel:no", label=keep))
-    await cog.reply(interaction, cancel_confirm_text(), view=view)
+    await reply(interaction, cancel_confirm_text(), view=view)
 
 
 class CancelButton(TableAction, template=on_table("cancel")):
     """The Cancel button of a lobby posted before the host menu: asks first."""
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await _ask_cancel(cog, interaction, table)
 
@@ -178,7 +204,7 @@ class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
     """The confirmation's buttons: cancel the table (its lobby message then says so),
     or keep it."""
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         if self.parts[1] == "no":
             await interaction.response.edit_message(content=cancel_kept_text(), view=None)
@@ -187,8 +213,8 @@ class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
         lobby = table.message_id
         await cog.tables.cancel(table.id, user.id, is_manager(interaction))
         mark_committed(interaction, table, "cancel")
-        cog.forget_table(table)
-        with await cog.public(table.guild_id):
+        cog.panels.forget_table(table)
+        with await cog.settings.public(table.guild_id):
             embed = to_embed(cancelled_panel(safe_markdown(user.display_name)))
             said = cancelled_text(safe_markdown(user.display_name))
         await interaction.response.edit_message(content=said, view=None)
@@ -204,7 +230,7 @@ class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
 class HostMenu(TableAction, template=on_table("host", "amks")):
     """The lobby's host menu: its choice names the action (views.lobby_host_options)."""
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         parts = host_choice(values)
         if parts == ["cancel"]:
@@ -214,7 +240,7 @@ class HostMenu(TableAction, template=on_table("host", "amks")):
 
 
 class HouseRulesMenu(TableAction, template=on_table("house", "amks")):
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await cog.tables.set_house_rules(table.id, interaction.user.id, values)
         await _lobby_change(cog, interaction, table)
@@ -224,17 +250,17 @@ class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
     """The member the host offered a seat takes it or leaves it (no one else may: the
     service refuses them): the offer's message says which, its buttons gone."""
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         seat, accept = int(self.parts[1]), self.parts[2] == "yes"
         await cog.tables.answer_offer(table.id, interaction.user.id, seat, accept)
         mark_committed(interaction, table)
-        with await cog.public(table.guild_id):
+        with await cog.settings.public(table.guild_id):
             text = offer_answered_text(seat + 1,
                                        safe_markdown(interaction.user.display_name), accept)
         await interaction.response.edit_message(content=text, view=None)
         if accept:
-            cog.request_refresh(table)
+            cog.messages.request_refresh(table)
 
 
 # ----------------------------------------------------------------- the player's hand
@@ -242,9 +268,9 @@ class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
 class RulesButton(TableAction, template=on_table("rules")):
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.reply(interaction, table.kind.words.rules_text(table.rules))
+        await reply(interaction, table.kind.words.rules_text(table.rules))
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:
@@ -258,9 +284,9 @@ class HandButton(TableAction, template=on_table("hand(?::list)?")):
 
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.show_hand(interaction, table,
+        await cog.panels.show_hand(interaction, table,
                             refresh=_ephemeral(interaction) and len(self.parts) == 1)
 
 
@@ -271,12 +297,12 @@ class BackButton(TableAction, template=on_table("back:list")):
 
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await cog.tables.set_away(table.id, interaction.user.id, False)
         mark_committed(interaction, table)
-        await cog.reply(interaction, back_text())
-        cog.request_refresh(table)
+        await reply(interaction, back_text())
+        cog.messages.request_refresh(table)
 
 
 class TableToggle(TableAction, template=on_table("table(?::off)?")):
@@ -284,38 +310,38 @@ class TableToggle(TableAction, template=on_table("table(?::off)?")):
 
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.show_hand(interaction, table, refresh=_ephemeral(interaction),
+        await cog.panels.show_hand(interaction, table, refresh=_ephemeral(interaction),
                             details=self.parts[1:] != ["off"])
 
 
 class HintButton(TableAction, template=on_table("hint:[0-9]+")):
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.show_hint(interaction, table, int(self.parts[1]))
+        await cog.panels.show_hint(interaction, table, int(self.parts[1]))
 
 
 class ClaimButton(TableAction, template=on_table("claim:[0-9]+")):
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.claim(interaction, table, int(self.parts[1]))
+        await cog.panels.claim(interaction, table, int(self.parts[1]))
 
 
-async def _game_move(cog: Tables, interaction: discord.Interaction[Any], table: Table,
+async def _game_move(cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                      parts: list[str], values: list[str]) -> None:
     """A game's own control (`<version>:<action...>`): the game's cog answers it."""
-    await cog.ui(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
+    await cog.uis.of(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
 
 
 class MoveButton(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}")):
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await _game_move(cog, interaction, table, self.parts, values)
 
@@ -323,7 +349,7 @@ class MoveButton(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}")):
 class MoveMenu(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}", "amks")):
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         await _game_move(cog, interaction, table, self.parts, values)
 
@@ -333,17 +359,17 @@ class MoveMenu(TableAction, template=on_table(rf"[0-9]+:{_ID_CHARS}", "amks")):
 class ReviewButton(TableAction, template=on_table("review:[0-9]+")):
     live = False
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Any,
                   values: list[str]) -> None:
-        await cog.review(interaction, self.table_id, int(self.parts[1]))
+        await cog.boards.review(interaction, self.table_id, int(self.parts[1]))
 
 
 class RematchButton(TableAction, template=on_table("rematch")):
     live = False
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Any,
                   values: list[str]) -> None:
-        await cog.rematch(interaction, self.table_id)
+        await cog.boards.rematch(interaction, self.table_id)
 
 
 class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
@@ -351,7 +377,7 @@ class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
 
     live = False
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Any,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Any,
                   values: list[str]) -> None:
         finished = await cog.tables.load(self.table_id)
         kind = finished.kind if finished is not None else cog.tables.kind(None)
@@ -359,7 +385,7 @@ class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
         # games) the board by wins, where the game just played shows.
         rated = await cog.bot.store.rating_board_size(interaction.guild_id or 0,
                                                       board_pool(kind))
-        await cog.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
+        await cog.boards.show_leaderboard(interaction, kind.name, "rating" if rated else "wins",
                                    1, edit=False, ephemeral=True)
 
 
@@ -371,9 +397,9 @@ class GoneEndButton(TableAction, template=on_table("gone:end")):
 
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.end_unreachable(interaction, table)
+        await cog.lifecycle.end_unreachable(interaction, table)
 
 
 class GoneLeaveButton(TableAction, template=on_table("gone:leave")):
@@ -381,9 +407,9 @@ class GoneLeaveButton(TableAction, template=on_table("gone:leave")):
 
     seat_op = True
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.leave_unreachable(interaction, table)
+        await cog.lifecycle.leave_unreachable(interaction, table)
 
 
 # ----------------------------------------------------------------- what no class takes
@@ -395,9 +421,9 @@ class OldButton(TableAction, template=_none_of("amk")):
         super().__init__(item, table_id, rest)
         self.seat_op = seat_op(self.parts[0])  # type: ignore[misc]
 
-    async def run(self, cog: Tables, interaction: discord.Interaction[Any], table: Table,
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.reply(interaction, old_button_text())
+        await reply(interaction, old_button_text())
 
 
 class OldSelect(OldButton, template=_none_of("amks")):

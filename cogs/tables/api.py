@@ -53,6 +53,7 @@ from cogs.tables.common import (
 )
 from cogs.tables.components import TableButton, TableSelect
 from cogs.tables.daily import is_daily_table
+from cogs.tables.host import host_of
 from cogs.tables.settings import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
@@ -138,7 +139,8 @@ def _command(name: str, description: str, run: Callable[..., Awaitable[None]],
     if manage:
         app_commands.default_permissions(manage_guild=True)(callback)
     option_words(callback)  # turn_timer shown as turn-timer (issue 35)
-    command = app_commands.Command(name=name, description=description, callback=callback)
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=name, description=description, callback=callback)
     if "turn_timer" in dict(options):
         async def complete(interaction: discord.Interaction[Any], current: str
                            ) -> list[app_commands.Choice[str]]:
@@ -258,9 +260,9 @@ class GameCog(commands.Cog):
         for command in game_commands(self):
             self.group.add_command(command)
         add_shared_commands(self.group, self.game)
-        for command in self.group.walk_commands():  # every option named as words
-            if isinstance(command, app_commands.Command):
-                option_words(command)
+        for inner in self.group.walk_commands():  # every option named as words
+            if isinstance(inner, app_commands.Command):
+                option_words(inner)
 
     @property
     def game(self) -> str:
@@ -273,7 +275,7 @@ class GameCog(commands.Cog):
     @property
     def host(self) -> Tables:
         """The shared table cog (loaded first, bot/app.py)."""
-        cog = self.bot.get_cog("Tables")
+        cog = host_of(self.bot)
         if not isinstance(cog, Tables):
             raise RuntimeError("the Tables cog is not loaded")
         return cog

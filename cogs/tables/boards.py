@@ -27,7 +27,7 @@ from bot.render import (
     stats_panel,
     table_closed_text,
 )
-from bot.tables import TableError
+from bot.tables import TableError, TableService
 from bot.tables.kind import default_rating_pool
 from bot.tables.names import safe_markdown
 from bot.tables.rating_book import month_of, trend_start
@@ -36,8 +36,10 @@ from bot.tables.service import (
     FINISHED,
     PLAYING,
 )
-from cogs.tables.common import PAGE_SIZE, Components, Room, mark_committed, to_embed
+from cogs.tables.common import PAGE_SIZE, Components, TableBot, mark_committed, reply, to_embed
 from cogs.tables.components import HelpButton, LeaderboardButton
+from cogs.tables.daily import DailyRoom
+from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import final_panel, final_view, rematch_line
 
 log = logging.getLogger(__name__)
@@ -46,10 +48,15 @@ log = logging.getLogger(__name__)
 board_pool = default_rating_pool
 
 
-
-
-class BoardsRoom(Room):
+class BoardsRoom:
     """A finished table's buttons, the boards, stats, help and export."""
+
+    def __init__(self, bot: TableBot, tables: TableService, settings: SettingsRoom,
+                 daily: DailyRoom) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.settings = settings
+        self.daily = daily  # a daily's record and its line in the stats
 
     async def closed_table(self, interaction: discord.Interaction[Any], table_id: int
                             ) -> None:
@@ -58,7 +65,7 @@ class BoardsRoom(Room):
         place of the clicked panel when that is the player's own."""
         table = await self.tables.load(table_id)
         if table is None or table.stage != FINISHED:
-            await self._reply(interaction, table_closed_text())
+            await reply(interaction, table_closed_text())
             return
         embed = to_embed(final_panel(table))
         message = interaction.message
@@ -66,7 +73,7 @@ class BoardsRoom(Room):
             await interaction.response.edit_message(content=game_over_text(), embed=embed,
                                                     view=final_view(table))
         else:
-            await self._reply(interaction, game_over_text(), panel=final_panel(table))
+            await reply(interaction, game_over_text(), panel=final_panel(table))
 
 
     async def review(self, interaction: discord.Interaction[Any], table_id: int,
@@ -74,10 +81,10 @@ class BoardsRoom(Room):
         """Deal `index` face up, once it is over, for the one who asked (anyone)."""
         table = await self.tables.load(table_id)
         if table is None or table.game is None:
-            await self._reply(interaction, table_closed_text())
+            await reply(interaction, table_closed_text())
             return
         panel = table.kind.words.deal_review(table.game, index, seat_names(table.seats))
-        await self._reply(interaction, panel=panel)
+        await reply(interaction, panel=panel)
 
     async def rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A click on Rematch under a finished game (its standings, or a closed panel):
@@ -87,7 +94,7 @@ class BoardsRoom(Room):
         message = interaction.message
         private = message is not None and message.flags.ephemeral  # a closed panel
         with use_locale(language_of(interaction.locale) if private
-                        else await self.server_language(old.guild_id)):
+                        else await self.settings.server_language(old.guild_id)):
             text = rematch_started_text() if new is not None else rematch_line(old)
             view = final_view(old)
         await interaction.response.edit_message(content=text, view=view)
@@ -99,7 +106,7 @@ class BoardsRoom(Room):
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             raise TableError("no_game")
-        await self.check_daily_record(interaction, row.meta, row.game)
+        await self.daily.check_daily_record(interaction, row.meta, row.game)
         kind = self.tables.kind(row.game)
         stored = await self.bot.store.load_record(game_id, record_format=kind.record_format)
         if row.status == "active":
@@ -108,7 +115,7 @@ class BoardsRoom(Room):
         record = kind.record(stored)
         data = json.dumps(record, indent=1).encode()
         file = discord.File(io.BytesIO(data), filename=f"{row.game}-{game_id}.json")
-        await self._reply(interaction, note, file=file)
+        await reply(interaction, note, file=file)
 
     async def _export_target(self, interaction: discord.Interaction[Any], game: int | None
                              ) -> tuple[int, str]:
@@ -150,7 +157,7 @@ class BoardsRoom(Room):
             totals = await store.leaderboard(guild, game, order,  # type: ignore[arg-type]
                                              PAGE_SIZE, offset)
             rows = [(f"<@{r.user_id}>", r.games, r.wins, r.points) for r in totals]
-        with use_locale(await self.server_language(guild) if public
+        with use_locale(await self.settings.server_language(guild) if public
                         else language_of(interaction.locale)):
             panel = (rating_board_panel(rows, current, pages, month, min_rated(pool))
                      if order == "rating" else
@@ -182,8 +189,8 @@ class BoardsRoom(Room):
         # of the last day rated before them, or from a new member's start.
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
-        daily = await self.daily_stats_line(guild, game, who.id)
-        with await self.public(guild):
+        daily = await self.daily.daily_stats_line(guild, game, who.id)
+        with await self.settings.public(guild):
             lines = [*self.tables.kind(game).words.stats_lines(s.stats), daily]
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
@@ -193,7 +200,7 @@ class BoardsRoom(Room):
                 trend, min_rated(board_pool(self.tables.kind(game))))
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
                                 lines, rating_text)
-        await self._reply(interaction, panel=panel, ephemeral=False)
+        await reply(interaction, panel=panel, ephemeral=False)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.show_help(interaction, game, 1, edit=False)
@@ -215,7 +222,7 @@ class BoardsRoom(Room):
         if edit:
             await interaction.response.edit_message(embed=to_embed(panel), view=view)
         else:
-            await self._reply(interaction, panel=panel, view=view)
+            await reply(interaction, panel=panel, view=view)
 
 
 

@@ -1,6 +1,8 @@
-"""The table cog: the rooms (cogs/tables/*.py) joined into the one cog that answers every
-table's commands, buttons and menus, with what it sets up at load and the few helpers
-every room uses (the reply, the table here, my seat)."""
+"""The table cog: the rooms (cogs/tables/*.py), each an object with its own state and
+the few rooms it needs, built and wired here; the cog itself only routes. Discord's
+slash commands, listeners and components reach the rooms through it: discord.py wants
+listeners on the cog class, and the components and commands find the cog by reference
+(cogs/tables/host.py), each through a small protocol of what it needs."""
 
 from __future__ import annotations
 
@@ -12,19 +14,19 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord import EditQueue, no_mentions
-from bot.render import CONTENT_LIMIT, Panel, shorten
+from bot.i18n import set_locale
 from bot.tables import Table, TableError
 from bot.tables.service import LOBBY, PLAYING
-from cogs.tables.actions import ACTIONS, TableAction
+from cogs.tables.actions import ACTIONS, ActionHost, TableAction
 from cogs.tables.boards import BoardsRoom
-from cogs.tables.commands import member_commands
-from cogs.tables.common import GameUI, OpenPanel, TableBot, to_embed
-from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton
+from cogs.tables.commands import CommandHost, member_commands
+from cogs.tables.common import Background, GameUIs, TableBot, reply
+from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton, PagesHost
 from cogs.tables.daily import DailyRoom, is_daily_table
-from cogs.tables.errors import answer_error, game_of, speak_the_users_language
+from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
-from cogs.tables.guards import check_place
+from cogs.tables.guards import check_place, my_seat, table_here
+from cogs.tables.host import attach, detach
 from cogs.tables.lifecycle import LifecycleRoom
 from cogs.tables.lobby import LobbyRoom
 from cogs.tables.panels import PanelsRoom
@@ -32,69 +34,68 @@ from cogs.tables.pings import PingsRoom
 from cogs.tables.posts import PostsRoom
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.table_message import TableMessageRoom
-from cogs.tables.views import PAINTER
+from cogs.tables.views import PAINTER, deadline_of
 
 log = logging.getLogger(__name__)
 
 
-class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, GamesListRoom,
-             BoardsRoom, SettingsRoom, LifecycleRoom, DailyRoom, commands.Cog):
-    """The part of every table that no game owns: each room's methods, one cog."""
+class Tables(commands.Cog):
+    """The part of every table that no game owns: its rooms, wired, and the routes to
+    them."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.tables = bot.tables
-        # The public table messages: edited within the request budget, coalesced and
-        # fairest first (bot/discord/edit_queue.py); the tables they show, by id.
-        self._edits = EditQueue(bot.budget, self._edit_queued,
-                                delay=bot.settings.edit_delay,
-                                interval=bot.settings.edit_interval)
-        self._shown_tables: dict[int, Table] = {}
-        # table -> the id of its table message being replaced by a fresh post (too old
-        # to edit, or deleted): edits wait for the fresh one.
-        self._replacing: dict[int, int] = {}
-        self.clock = bot.settings.clock  # Discord's time of day (message age)
+        self.uis = GameUIs()
+        self.background = Background()
+        # Each room is given the rooms it calls; those built before it, or, for the two
+        # calls back up from lifecycle (a table refreshed, a table forgotten), a callable.
+        self.settings = SettingsRoom(bot, self.tables)
+        self.pings = PingsRoom(bot, self.settings)
+        self.lifecycle = LifecycleRoom(bot, self.tables, refresh=self._refresh,
+                                       forget=self._forget)
+        self.messages = TableMessageRoom(bot, self.tables, self.settings, self.pings,
+                                         self.lifecycle)
+        self.panels = PanelsRoom(bot, self.tables, self.uis, self.background,
+                                 self.messages, self.pings)
+        self.posts = PostsRoom(bot, self.tables, self.settings, self.pings, self.messages,
+                               self.lifecycle)
+        self.lobby = LobbyRoom(bot, self.tables, self.settings, self.messages, self.panels)
+        self.daily = DailyRoom(bot, self.tables, self.settings, self.uis)
+        self.boards = BoardsRoom(bot, self.tables, self.settings, self.daily)
+        self.games_list = GamesListRoom(self.tables, self.pings)
         self._reporter: asyncio.Task[None] | None = None
-        self._pictured: dict[int, float] = {}  # table -> when its picture was last drawn
-        self._uis: dict[str, GameUI] = {}
-        # (table, user) -> the user's hand panel as the last click showed it: its
-        # token edits that panel for 15 minutes (the panel follows the game).
-        self._panels: dict[tuple[int, int], OpenPanel] = {}
-        # table -> the state version whose turn was last followed (a panel edited or the
-        # player mentioned): each turn once.
-        self._followed: dict[int, int] = {}
-        # (table, user) -> the state version of the hand panel the user last opened:
-        # its "While you were away" lines are not told again (panels.py, _recap).
-        self._seen: dict[tuple[int, int], int] = {}
-        self._languages: dict[int, str] = {}  # guild -> the language of its public words
-        self._message_locks: dict[int, asyncio.Lock] = {}
-        # channel -> the games whose posts wait there for the bot's rights
-        # (cogs/tables/posts.py): kicked when the rights are back (lifecycle.py).
-        self._held_posts: dict[int, set[int]] = {}
-        self._background: set[asyncio.Future[None]] = set()  # stores of panels
-        # (guild, user) -> the member's own settings there (the store's), as read once.
-        self._members: dict[tuple[int, int], dict[str, Any]] = {}
-        self._deleting: set[int] = set()
+        # What a game's cog calls (cogs/tables/api.py's GameCog), besides table_here:
+        # the rooms' own methods, under their own names.
+        self.register = self.uis.register  # a game's hand controls, at its cog_load
+        self.reply = reply
+        self.my_seat = my_seat
+        self.act = self.lobby.act
+        self.new_table = self.lobby.new_table
+        self.save_settings = self.settings.save_settings
+        self.unless_stale = self.panels.unless_stale
+        self.confirm = self.panels.confirm
+        self.answer_stale = self.panels.answer_stale
+        self.restore_panels = self.panels.restore_panels  # at the start (bot/app.py)
+        self.daily_move = self.daily.daily_move
+        self.daily_stale = self.daily.daily_stale
 
-    def register(self, game: str, ui: GameUI) -> None:
-        """A game's cog gives its hand controls (at its own cog_load)."""
-        self._uis[game] = ui
+    def _refresh(self, table: Table) -> None:
+        self.messages.request_refresh(table)
 
-    def ui(self, table: Table) -> GameUI:
-        ui = self._uis.get(table.kind.name)
-        if ui is None:
-            raise RuntimeError(f"no cog plays {table.kind.name!r}")
-        return ui
+    def _forget(self, table: Table) -> None:
+        self.panels.forget_table(table)
 
     async def cog_load(self) -> None:
         PAINTER.start()  # while the bot connects, not at its first table change
         every = float(os.environ.get("AMERIKANER_REPORT_SECONDS", "60") or 60)
         self._reporter = asyncio.create_task(self._report(every))
+        attach(self.bot, self)  # the components and commands find the cog by it
         self.bot.add_dynamic_items(*ACTIONS, LeaderboardButton, HelpButton, GamesButton)
         for command in member_commands():
             self.bot.tree.add_command(command)
         self.tables.add_listener(self._on_table_event)
-        self.bot.outbox.send = self._send_post
+        self.bot.outbox.send = self.posts.send_post
         # The slash commands raise; the tree hands every error to answer_error, also
         # those raised before a command runs (an option or check refused, an outdated
         # command), which a cog's own error handler would never see.
@@ -110,66 +111,104 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
             self.bot.tree.remove_command(command.name)
         if self._reporter is not None:
             self._reporter.cancel()
-        await self._edits.close()
+        await self.messages.edits.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
+        detach(self.bot, self)
 
     async def _report(self, every: float) -> None:
         """The budget and the table edits, in the log every `every` seconds (INFO):
         an operator sees the bot near its budget before the players do."""
         while True:
             await asyncio.sleep(every)
-            log.info("%s; %s", self.bot.budget.summary(), self._edits.summary())
+            log.info("%s; %s", self.bot.budget.summary(), self.messages.edits.summary())
 
-    # ------------------------------------------------------------- answering
-
-    async def reply(self, interaction: discord.Interaction[Any], text: str | None = None, *,
-                    panel: Panel | None = None, view: discord.ui.View | None = None,
-                    ephemeral: bool = True, file: discord.File | None = None) -> None:
-        """Answer `interaction` (or follow it up, if it is answered): `text`, `panel` as
-        an embed, `view`'s controls, `file`; for the user alone unless `ephemeral` is
-        False. It never mentions anyone."""
-        # No mentions: a reply quotes names and what users typed, never to ping anyone.
-        kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                                  "allowed_mentions": no_mentions()}
-        if text is not None:
-            kwargs["content"] = shorten(text, CONTENT_LIMIT)
-        if panel is not None:
-            kwargs["embed"] = to_embed(panel)
-        if view is not None:
-            kwargs["view"] = view
-        if file is not None:
-            kwargs["file"] = file
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
-
-    _reply = reply  # the rooms' name for it
+    # ------------------------------------------------------------- what a game's cog calls
 
     def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The live table of the interaction's channel; refused (no_table) if none."""
-        table = self.tables.in_channel(interaction.channel_id or 0)
-        if table is None:
-            kind = game_of(interaction)
-            raise TableError("no_table", game=kind.name if kind else self.tables.kind(None).name)
-        return table
+        return table_here(self.tables, interaction)
 
-    _table_here = table_here
+    # ------------------------------------------------------------- the service's changes
 
-    def my_seat(self, table: Table, user_id: int) -> int:
-        """The seat of `user_id` at `table`; refused (not_seated) if they hold none."""
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", reason="not_playing")
-        return seat
+    async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
+                              ) -> None:
+        """Changes the service made by itself (AI turns, turn timers)."""
+        set_locale(await self.settings.server_language(table.guild_id))  # the listener's task
+        if event == "reminder":
+            seat: int | None = detail.get("seat", table.to_act)
+            held = table.seats[seat] if seat is not None and seat == table.to_act else None
+            if held is not None and held.user_id is not None and not held.played_by_ai:
+                await self.pings.ping(table, held.user_id, reminder=True,
+                                      version=table.version,
+                                      deadline=detail.get("deadline", deadline_of(table)))
+            return
+        if event == "timed_out":  # told by its timeout post (a DM is another listener's)
+            return
+        self.messages.after_change(table, event in ("deal_finished", "game_finished"))
+        await self.panels.follow_turn(table, None)
 
-    _my_seat = my_seat
+    async def show_committed(self, table_id: int, user_id: int) -> None:
+        """The public side of a stored change whose answer failed (errors.py): the table
+        message (which the answer may have been) edited soon, or posted if the answer
+        was to be the lobby, and the next player's panel followed."""
+        table = self.tables.get(table_id)
+        if table is None or table.stage not in (LOBBY, PLAYING):
+            return
+        if table.stage == LOBBY and table.message_id is None:
+            await self.lobby.post_lobby(table)
+            return
+        self.messages.request_refresh(table)
+        await self.panels.follow_turn(table, user_id)
 
-    def _in_background(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    # ------------------------------------------------------------- Discord's events
+    # discord.py finds listeners on the cog's class: each hands its event to lifecycle.py
+    # (https://discord.com/developers/docs/topics/gateway-events, as lifecycle.py cites).
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.lifecycle.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.lifecycle.thread_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        await self.lifecycle.channel_updated(after.id, after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        await self.lifecycle.roles_changed(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        await self.lifecycle.thread_updated(payload)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.lifecycle.guild_away(guild.id, "removed the bot")
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        await self.lifecycle.guild_away(guild.id, "is unavailable (an outage)")
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.lifecycle.guild_back(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.lifecycle.guild_back(guild.id)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await self.lifecycle.access_seen(interaction)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.lifecycle.restore_access()
 
     # ------------------------------------------------------------- components
 
@@ -200,7 +239,7 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
         (a deal of the day is served by any process: it lives in the store).
         Errors are answered by the caller (run_component)."""
         if is_daily_table(action.table_id):  # a member's deal of the day (daily.py)
-            await self.daily_click(interaction, action, values)
+            await self.daily.daily_click(interaction, action, values)
             return
         if await self.relayed(interaction, action.table_id):
             return
@@ -214,6 +253,12 @@ class Tables(LobbyRoom, TableMessageRoom, PostsRoom, PanelsRoom, PingsRoom, Game
             return
         table = self.tables.get(action.table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
-            await self.closed_table(interaction, action.table_id)
+            await self.boards.closed_table(interaction, action.table_id)
             return
         await action.run(self, interaction, table, values)
+
+
+def _serves(cog: Tables) -> tuple[ActionHost, PagesHost, CommandHost, ShowsChanges]:
+    """The cog is each protocol its components, commands and error handler see it by
+    (cogs/tables/host.py hands it to them untyped): checked here, by the type checker."""
+    return cog, cog, cog, cog

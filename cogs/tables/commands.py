@@ -4,64 +4,75 @@ member's own top-level commands (/games, /notify)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
-if TYPE_CHECKING:  # the cog imports this module
-    from cogs.tables.cog import Tables
+from cogs.tables.boards import BoardsRoom
+from cogs.tables.daily import DailyRoom
+from cogs.tables.games_list import GamesListRoom
+from cogs.tables.host import host_of
+from cogs.tables.lobby import LobbyRoom
 
 log = logging.getLogger(__name__)
 
 
-def table_cog(interaction: discord.Interaction[Any]) -> Tables:
-    """The table cog of the interaction's bot."""
-    cog = interaction.client.get_cog("Tables")
-    if cog is None:
-        raise RuntimeError("the Tables cog is not loaded")
-    return cog  # type: ignore[return-value]
+class CommandHost(Protocol):
+    """What the shared commands reach of the table cog (cogs/tables/cog.py)."""
+
+    lobby: LobbyRoom
+    boards: BoardsRoom
+    daily: DailyRoom
+    games_list: GamesListRoom
+
+
+def table_cog(interaction: discord.Interaction[Any]) -> CommandHost:
+    """The table cog of the interaction's bot (cogs/tables/host.py)."""
+    host: CommandHost = host_of(interaction.client)
+    return host
 
 def add_shared_commands(group: app_commands.Group, game: str) -> None:
     """Give a game's command group the commands every game shares, each answered by the
-    Tables cog for `game`."""
+    table cog's lobby, boards, daily and games list for `game`."""
 
     host = table_cog
 
     async def hand(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).hand(interaction, game)
+        await host(interaction).lobby.hand(interaction, game)
 
     async def join(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).join(interaction, game)
+        await host(interaction).lobby.join(interaction, game)
 
     async def start(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).start(interaction, game)
+        await host(interaction).lobby.start(interaction, game)
 
     async def score(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).score(interaction, game)
+        await host(interaction).lobby.score(interaction, game)
 
     async def leave(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).leave(interaction, game)
+        await host(interaction).lobby.leave(interaction, game)
 
     async def away(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).away(interaction, game)
+        await host(interaction).lobby.away(interaction, game)
 
     async def back(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).back(interaction, game)
+        await host(interaction).lobby.back(interaction, game)
 
     @app_commands.describe(seat="The seat number (1 is the first seat)",
                            member="Who takes the seat (leave empty: the AI keeps it)")
     async def replace(interaction: discord.Interaction[Any],
                       seat: app_commands.Range[int, 1, 6],
                       member: discord.Member | None = None) -> None:
-        await host(interaction).replace(interaction, game, seat, member)
+        await host(interaction).lobby.replace(interaction, game, seat, member)
 
     async def cancel(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).cancel(interaction, game)
+        await host(interaction).lobby.cancel(interaction, game)
 
     @app_commands.describe(game="A finished game's number (default: this channel's)")
     async def export(interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        await host(interaction).export(interaction, group_game, game)
+        await host(interaction).boards.export(interaction, group_game, game)
 
     @app_commands.describe(order="Rank by rating (the default), wins or points",
                            period="The rating board of all time (the default) or of this "
@@ -80,18 +91,18 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
                           page: app_commands.Range[int, 1, 10000] = 1,
                           kind: str = "games") -> None:
         if kind == "daily":
-            await host(interaction).daily_board(interaction, group_game,
+            await host(interaction).daily.daily_board(interaction, group_game,
                                                 "month" if period == "month" else "week")
             return
-        await host(interaction).show_leaderboard(interaction, group_game, order, page,
+        await host(interaction).boards.show_leaderboard(interaction, group_game, order, page,
                                                  edit=False, period=period)
 
     async def stats(interaction: discord.Interaction[Any],
                     member: discord.Member | None = None) -> None:
-        await host(interaction).stats(interaction, game, member)
+        await host(interaction).boards.stats(interaction, game, member)
 
     async def help(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).help(interaction, game)
+        await host(interaction).boards.help(interaction, game)
 
     @app_commands.describe(board="A board instead: today's (once you have played), this "
                                  "week's or this month's ladder",
@@ -99,7 +110,7 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     @app_commands.choices(board=DAILY_BOARDS)
     async def daily(interaction: discord.Interaction[Any], board: str | None = None,
                     dm: bool = False) -> None:
-        await host(interaction).daily(interaction, game, board, dm)
+        await host(interaction).daily.daily(interaction, game, board, dm)
 
     @app_commands.describe(enabled="Offer the deal of the day on this server",
                            channel="Where the day's message goes (default: where the first "
@@ -111,13 +122,13 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
                              channel: discord.TextChannel | None = None,
                              preset: str | None = None, house: str | None = None,
                              time_zone: str | None = None) -> None:
-        await host(interaction).daily_settings(
+        await host(interaction).daily.daily_settings(
             interaction, game, enabled=enabled,
             channel=channel.id if channel is not None else None, preset=preset, house=house,
             time_zone=time_zone)
 
     group_game = game  # `export` and `leaderboard` have an option called `game`/`order`
-    described = [
+    described: list[tuple[Callable[..., Coroutine[Any, Any, None]], str, str]] = [
         (hand, "hand", "See your cards and act (only you see it)"),
         (join, "join", "Take a seat at the table in this channel"),
         (start, "start", "Start the game (host)"),
@@ -142,8 +153,6 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
                                                callback=callback))
 
 
-
-
 DAILY_BOARDS = [app_commands.Choice(name="today", value="day"),
                 app_commands.Choice(name="this week", value="week"),
                 app_commands.Choice(name="this month", value="month")]
@@ -163,13 +172,13 @@ def member_commands() -> list[app_commands.Command[Any, Any, None]]:
 
     @app_commands.guild_only()
     async def games(interaction: discord.Interaction[Any]) -> None:
-        await host(interaction).show_games(interaction, 1, edit=False)
+        await host(interaction).games_list.show_games(interaction, 1, edit=False)
 
     @app_commands.guild_only()
     @app_commands.describe(where="Where your turn pings and reminders go")
     @app_commands.choices(where=NOTIFY_CHOICES)
     async def notify(interaction: discord.Interaction[Any], where: str) -> None:
-        await host(interaction).notify(interaction, where)
+        await host(interaction).games_list.notify(interaction, where)
 
     return [
         app_commands.Command(name="games", callback=games,

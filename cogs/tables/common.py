@@ -8,18 +8,19 @@ import dataclasses
 import inspect
 import itertools
 import logging
-from collections.abc import Iterable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Awaitable, Iterable
+from typing import Any, Protocol, TypeVar, cast
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import HTTPClient
 
-from bot.config import Clock
-from bot.discord import EditQueue, RequestBudget
+from bot.discord import RequestBudget, no_mentions
 from bot.discord.access import Blocked, ChannelAccess
 from bot.render import (
+    CONTENT_LIMIT,
     Panel,
     button_label,
     fit_panel,
@@ -135,10 +136,14 @@ class OpenPanel:
     # buttons off the older one only when they are surely two messages.
     message_id: int | None = None
 
-    async def edit(self, client: discord.Client, **fields: Any) -> None:
-        """Edit the panel (the interaction's original response) to `fields`."""
-        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
-        await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[arg-type]
+    async def edit(self, client: object, **fields: Any) -> None:
+        """Edit the panel (the interaction's original response) to `fields`. `client`:
+        the bot (a discord.Client; the rooms know it as a TableBot)."""
+        webhook = discord.Webhook.partial(self.application_id, self.token,
+                                          client=cast(discord.Client, client))
+        # discord.py types the message id as an int; its route takes Discord's
+        # "@original" as well (Webhook.edit_message's own code for an interaction).
+        await webhook.edit_message(ORIGINAL_RESPONSE, **fields)  # type: ignore[call-overload]
 
 
 # How a hint marks its move among the panel's controls: green, with a star (a Unicode
@@ -166,6 +171,12 @@ class Components(discord.ui.View):
         components = super().to_components()
         self.clear_items()
         return components
+
+
+def given(**fields: object) -> dict[str, Any]:
+    """The keyword arguments of `fields` that are not None: a message's file or embed
+    when there is one (discord.py takes no None for a file)."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
@@ -217,6 +228,7 @@ class TableBot(Protocol):
     access: ChannelAccess
     settings: Any
     tree: app_commands.CommandTree[Any]
+    http: HTTPClient
 
     def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
@@ -224,32 +236,59 @@ class TableBot(Protocol):
 
     async def create_dm(self, user: discord.abc.Snowflake, /) -> discord.DMChannel: ...
 
-    def get_cog(self, name: str, /) -> commands.Cog | None: ...
-
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None: ...
 
     async def add_cog(self, cog: commands.Cog, /) -> None: ...
 
 
-class Room:
-    """A room of the table cog (cogs/tables/cog.py's Tables is all of them at once): the
-    state it shares with the other rooms, declared here for the reader and the type
-    checker, and set in Tables.__init__."""
+class Background:
+    """Work that runs after the answer (a panel stored, an old panel's buttons taken
+    off): kept referenced until it is done, as asyncio asks of a task nobody awaits."""
 
-    bot: TableBot
-    tables: TableService
-    clock: Clock
-    _edits: EditQueue
-    _shown_tables: dict[int, Table]
-    _replacing: dict[int, int]
-    _pictured: dict[int, float]
-    _uis: dict[str, GameUI]
-    _panels: dict[tuple[int, int], OpenPanel]
-    _followed: dict[int, int]
-    _seen: dict[tuple[int, int], int]
-    _languages: dict[int, str]
-    _message_locks: dict[int, asyncio.Lock]
-    _held_posts: dict[int, set[int]]
-    _background: set[asyncio.Future[None]]
-    _members: dict[tuple[int, int], dict[str, Any]]
-    _deleting: set[int]  # the bot's messages being deleted now (pings.py)
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Future[Any]] = set()
+
+    def run(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+class GameUIs:
+    """The games' own hand controls, by game (each game's cog registers its own at its
+    cog_load, cogs/tables/api.py)."""
+
+    def __init__(self) -> None:
+        self._uis: dict[str, GameUI] = {}
+
+    def register(self, game: str, ui: GameUI) -> None:
+        self._uis[game] = ui
+
+    def of(self, table: Table) -> GameUI:
+        ui = self._uis.get(table.kind.name)
+        if ui is None:
+            raise RuntimeError(f"no cog plays {table.kind.name!r}")
+        return ui
+
+
+async def reply(interaction: discord.Interaction[Any], text: str | None = None, *,
+                panel: Panel | None = None, view: discord.ui.View | None = None,
+                ephemeral: bool = True, file: discord.File | None = None) -> None:
+    """Answer `interaction` (or follow it up, if it is answered): `text`, `panel` as
+    an embed, `view`'s controls, `file`; for the user alone unless `ephemeral` is
+    False. It never mentions anyone."""
+    # No mentions: a reply quotes names and what users typed, never to ping anyone.
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral,
+                              "allowed_mentions": no_mentions()}
+    if text is not None:
+        kwargs["content"] = shorten(text, CONTENT_LIMIT)
+    if panel is not None:
+        kwargs["embed"] = to_embed(panel)
+    if view is not None:
+        kwargs["view"] = view
+    if file is not None:
+        kwargs["file"] = file
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

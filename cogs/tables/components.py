@@ -4,14 +4,53 @@ so buttons on messages posted before a restart keep working."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol, cast
 
 import discord
 
+from bot.tables import TableService
 from cogs.tables.common import make_custom_id
 from cogs.tables.errors import run_component
+from cogs.tables.host import host_of
 
 log = logging.getLogger(__name__)
+
+
+class _BoardPages(Protocol):
+    """The rooms of the table cog that turn pages (cogs/tables/boards.py,
+    games_list.py), as far as these buttons reach them: the rooms themselves build
+    these buttons, so this module knows them by these protocols alone."""
+
+    async def show_leaderboard(self, interaction: discord.Interaction[Any], game: str,
+                               order: str, page: int, *, edit: bool, period: str = ...,
+                               ephemeral: bool = ...) -> None: ...
+
+    async def show_help(self, interaction: discord.Interaction[Any], game: str, page: int,
+                        *, edit: bool) -> None: ...
+
+
+class _GamesPages(Protocol):
+    async def show_games(self, interaction: discord.Interaction[Any], page: int, *,
+                         edit: bool) -> None: ...
+
+
+class PagesHost(Protocol):
+    """What a page button reaches of the table cog (cogs/tables/cog.py)."""
+
+    @property
+    def tables(self) -> TableService: ...
+
+    @property
+    def boards(self) -> _BoardPages: ...
+
+    @property
+    def games_list(self) -> _GamesPages: ...
+
+
+def _host(interaction: discord.Interaction[Any]) -> PagesHost:
+    host: PagesHost = host_of(interaction.client)
+    return host
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"amk:(?P<table>[0-9]+):(?P<rest>[A-Za-z0-9:_\-]*)"):
@@ -31,7 +70,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: Any) -> TableButton:
+                             item: discord.ui.Item[Any], match: Any) -> TableButton:
         return cls(int(match["table"]), match["rest"])
 
 
@@ -53,9 +92,12 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: Any) -> TableSelect:
-        return cls(int(match["table"]), match["rest"], list(item.options),
-                   min_values=item.min_values, max_values=item.max_values)
+                             item: discord.ui.Item[Any], match: Any) -> TableSelect:
+        # discord.py gives the item it rebuilt from the message: a select, for a
+        # select's custom id (discord.py types the parameter as any item).
+        select = cast(discord.ui.Select[Any], item)
+        return cls(int(match["table"]), match["rest"], list(select.options),
+                   min_values=select.min_values, max_values=select.max_values)
 
 
 
@@ -80,14 +122,18 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: Any) -> LeaderboardButton:
+                             item: discord.ui.Item[Any], match: Any) -> LeaderboardButton:
         return cls(match["game"], match["order"], int(match["page"]),
                    period=match["period"] or "all")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_component(self, interaction, lambda cog: cog.show_leaderboard(
-            interaction, cog.tables.kind(self.game).name, self.order, self.page, edit=True,
-            period=self.period))
+        def work() -> Awaitable[None]:
+            host = _host(interaction)
+            return host.boards.show_leaderboard(
+                interaction, host.tables.kind(self.game).name, self.order, self.page,
+                edit=True, period=self.period)
+
+        await run_component(self, interaction, work)
 
 
 class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -103,11 +149,11 @@ class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: Any) -> HelpButton:
+                             item: discord.ui.Item[Any], match: Any) -> HelpButton:
         return cls(match["game"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_component(self, interaction, lambda cog: cog.show_help(
+        await run_component(self, interaction, lambda: _host(interaction).boards.show_help(
             interaction, self.game, self.page, edit=True))
 
 
@@ -122,12 +168,12 @@ class GamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Button[Any], match: Any) -> GamesButton:
+                             item: discord.ui.Item[Any], match: Any) -> GamesButton:
         return cls(int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_component(self, interaction, lambda cog: cog.show_games(
-            interaction, self.page, edit=True))
+        await run_component(self, interaction, lambda: _host(
+            interaction).games_list.show_games(interaction, self.page, edit=True))
 
 
 # Tables a page of the games list: each takes a row of buttons (its hand, its link),

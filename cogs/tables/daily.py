@@ -35,7 +35,7 @@ from bot.render.daily import (
     settings_text,
     stats_line,
 )
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
     DAILY_NOT_STARTED,
@@ -47,8 +47,9 @@ from bot.tables.daily import (
 )
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Seat
-from cogs.tables.common import LET_GO, Room, mark_committed, to_embed
+from cogs.tables.common import LET_GO, GameUIs, TableBot, mark_committed, reply, to_embed
 from cogs.tables.guards import is_manager
+from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import hand_panel
 
 log = logging.getLogger(__name__)
@@ -72,11 +73,19 @@ def is_daily_table(table_id: int) -> bool:
     return table_id >= DAILY_IDS
 
 
-class DailyRoom(Room):
+class DailyRoom:
     """`/<game> daily` and what follows from it."""
 
-    _daily: DailyService | None = None
-    _daily_posting: dict[tuple[int, str, str], asyncio.Lock]
+    def __init__(self, bot: TableBot, tables: TableService, settings: SettingsRoom,
+                 uis: GameUIs) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.settings = settings
+        self.uis = uis  # a daily's hand panel holds its game's controls
+        self.clock = bot.settings.clock  # Discord's time of day (message age)
+        self._daily: DailyService | None = None  # made at first use
+        # (server, game, day) -> held while the day's public message is posted or edited.
+        self._daily_posting: dict[tuple[int, str, str], asyncio.Lock] = {}
 
     @property
     def daily_service(self) -> DailyService:
@@ -84,7 +93,6 @@ class DailyRoom(Room):
             secret = getattr(self.bot.settings, "daily_secret", None)
             self._daily = DailyService(self.bot.store, self.tables.games,
                                        self.tables.clock.time, secret=secret)
-            self._daily_posting = {}
         return self._daily
 
     # ----------------------------------------------------------------- the ids
@@ -113,7 +121,7 @@ class DailyRoom(Room):
                      deal.first_dealer, seats, stage=PLAYING, game=state.game)
 
     def _daily_controls(self, table: Table, seat: int) -> discord.ui.View:
-        return self.ui(table).hand_components(table, table.seat_view(seat))
+        return self.uis.of(table).hand_components(table, table.seat_view(seat))
 
     async def _in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
                        command: bool = False) -> _T:
@@ -165,8 +173,11 @@ class DailyRoom(Room):
         seat = state.deal.seat
         title = state.kind.words.title(state.deal.rules)
         content = opened_text(title, state.deal.day)
-        embed = to_embed(hand_panel(table, seat))
-        controls = self._daily_controls(table, seat)
+        panel = to_embed(hand_panel(table, seat))
+        hand = self._daily_controls(table, seat)
+        # The panel: here, or, sent by DM, only the line that says so.
+        embed: discord.Embed | None = panel
+        controls: discord.ui.View | None = hand
         if dm:
             server = safe_markdown(interaction.guild.name) if interaction.guild is not None \
                 else str(guild)
@@ -174,7 +185,7 @@ class DailyRoom(Room):
                 # discord.py keeps the DM channel once opened: one request a member.
                 dm_channel = await self.bot.create_dm(user)
                 await dm_channel.send(dm_opened_text(server, title, state.deal.day),
-                                      embed=embed, view=controls)
+                                      embed=panel, view=hand)
             except discord.Forbidden:
                 # 50007, "Cannot send messages to this user": the member closed their
                 # DMs from the server (https://discord.com/developers/docs/topics/
@@ -214,7 +225,7 @@ class DailyRoom(Room):
         table = self._daily_table(state)
         parts = action.parts
         if parts and parts[0].isdigit():
-            await self.ui(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
+            await self.uis.of(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
             return
         await self.daily_stale(interaction, table)
 
@@ -314,7 +325,7 @@ class DailyRoom(Room):
                 return
             board = await service.board(guild_id, game, day)
             kind = self.tables.kind(game)
-            with await self.public(guild_id):
+            with await self.settings.public(guild_id):
                 deal = await service.deal(guild_id, game, day)
                 panel = public_panel(kind.words.title(deal.rules), game, day, len(board))
             embed = to_embed(panel)
@@ -370,7 +381,7 @@ class DailyRoom(Room):
                     for r in await service.ladder(guild, game, period)]
         deal = await service.deal(guild, game)
         panel = board_panel(kind.words.title(deal.rules), period, rows, MIN_DAYS)
-        await self._reply(interaction, panel=panel, ephemeral=period == "day")
+        await reply(interaction, panel=panel, ephemeral=period == "day")
 
     async def check_daily_record(self, interaction: discord.Interaction[Any],
                                  meta: dict[str, Any], game: str) -> None:
@@ -435,4 +446,4 @@ class DailyRoom(Room):
         text = settings_text(bool(daily.get("enabled", True)), daily.get("channel"),
                              daily.get("preset"), daily.get("house") or (),
                              daily.get("time_zone"))
-        await self._reply(interaction, text)
+        await reply(interaction, text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -24,13 +24,7 @@ from bot.render import (
 )
 from bot.tables import TableError
 from bot.tables.kind import GameKind
-from bot.tables.service import (
-    LOBBY,
-    PLAYING,
-)
-
-if TYPE_CHECKING:  # the cog imports this module
-    from cogs.tables.cog import Tables
+from cogs.tables.host import host_of
 
 log = logging.getLogger(__name__)
 
@@ -105,15 +99,17 @@ async def _show_committed(interaction: discord.Interaction[Any], table_id: int |
     """The public side of a stored change whose answer failed: the table message (which
     the answer may have been) edited soon, or posted if the answer was to be the lobby,
     and the next player's panel followed."""
-    cog = interaction.client.get_cog("Tables")
-    table = cog.tables.get(table_id) if cog is not None and table_id else None  # type: ignore[attr-defined]
-    if table is None or table.stage not in (LOBBY, PLAYING):
-        return
-    if table.stage == LOBBY and table.message_id is None:
-        await cog.post_lobby(table)
-        return
-    cog.request_refresh(table)
-    await cog.follow_turn(table, interaction.user.id)
+    if table_id is not None:
+        host: ShowsChanges = host_of(interaction.client)
+        await host.show_committed(table_id, interaction.user.id)
+
+
+class ShowsChanges(Protocol):
+    """What the error handler needs of the table cog (cogs/tables/cog.py)."""
+
+    async def show_committed(self, table_id: int, user_id: int) -> None:
+        """The public side of a stored change at `table_id` by `user_id`."""
+        ...
 
 
 def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
@@ -141,8 +137,8 @@ def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
         member = error.type in (discord.AppCommandOptionType.user,
                                 discord.AppCommandOptionType.mentionable)
         return error_text(TableError("not_a_member" if member else "bad_option"))
-    for kind, code in _APP_REFUSALS:
-        if isinstance(error, kind):
+    for refusal, code in _APP_REFUSALS:
+        if isinstance(error, refusal):
             return error_text(TableError(code))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("Discord sent a command that differs from ours: %s", error)
@@ -181,15 +177,13 @@ async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> N
 # ----------------------------------------------------------------- persistent components
 
 async def run_component(item: discord.ui.Item[Any], interaction: discord.Interaction[Any],
-                         work: Callable[[Tables], Awaitable[None]]) -> None:
-    """Run the handler of a button or menu: an error is answered as a command's is
-    (answer_error), and the objects of the click are let go."""
+                         work: Callable[[], Awaitable[None]]) -> None:
+    """Run the handler of a button or menu, `work()` (which finds the table cog,
+    cogs/tables/host.py): an error is answered as a command's is (answer_error), and
+    the objects of the click are let go."""
     set_locale(language_of(interaction.locale))  # this click's task speaks the user's language
     try:
-        cog = interaction.client.get_cog("Tables")
-        if cog is None:
-            raise RuntimeError("the Tables cog is not loaded")
-        await work(cog)  # type: ignore[arg-type]
+        await work()
     except Exception as exc:
         await answer_error(interaction, exc)
     finally:

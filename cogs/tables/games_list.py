@@ -20,14 +20,15 @@ from bot.render.text import (
     lobby_turn_text,
     notify_text,
 )
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, TableService
 from bot.tables.service import (
     PAUSE_ABSENT,
     PAUSE_CHANNEL,
     PLAYING,
 )
-from cogs.tables.common import Components, Room, mark_committed, table_link, to_embed
+from cogs.tables.common import Components, mark_committed, reply, table_link, to_embed
 from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
+from cogs.tables.pings import PingsRoom
 from cogs.tables.views import deadline_of
 
 log = logging.getLogger(__name__)
@@ -49,8 +50,12 @@ def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, boo
             deadline_of(table), mine)
 
 
-class GamesListRoom(Room):
+class GamesListRoom:
     """/games and /notify."""
+
+    def __init__(self, tables: TableService, pings: PingsRoom) -> None:
+        self.tables = tables
+        self.pings = pings  # a member's own settings
 
     async def notify(self, interaction: discord.Interaction[Any], where: str) -> None:
         """/notify: where this member's turn pings and reminders go in this server."""
@@ -58,17 +63,17 @@ class GamesListRoom(Room):
         if guild is None:
             raise TableError("guild_only")
         where = "dm" if where == "dm" else "channel"
-        await self.set_member_setting(guild, interaction.user.id, "turn_pings", where)
+        await self.pings.set_member_setting(guild, interaction.user.id, "turn_pings", where)
         # A DM is read by them alone: in their Discord's language, not the server's
         # (the ping has no interaction to read it from). An interaction's `locale` is
         # "the selected language of the invoking user":
         # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object
-        await self.set_member_setting(guild, interaction.user.id, "language",
+        await self.pings.set_member_setting(guild, interaction.user.id, "language",
                                       language_of(interaction.locale)
                                       if where == "dm" else None)
-        await self.set_member_setting(guild, interaction.user.id, "dm_failed_told", None)
+        await self.pings.set_member_setting(guild, interaction.user.id, "dm_failed_told", None)
         mark_committed(interaction, None)
-        await self._reply(interaction, notify_text(where))
+        await reply(interaction, notify_text(where))
 
     # ------------------------------------------------------------- the games list
 
@@ -124,6 +129,6 @@ class GamesListRoom(Room):
         if edit:
             await interaction.response.edit_message(embed=to_embed(panel), view=view)
         else:
-            await self._reply(interaction, panel=panel, view=view)
+            await reply(interaction, panel=panel, view=view)
 
 

@@ -10,13 +10,14 @@ from typing import Any
 import discord
 
 from bot.discord import is_thread, missing_table_permissions
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, TableService
+from cogs.tables.errors import game_of
 
 log = logging.getLogger(__name__)
 
 def is_manager(interaction: discord.Interaction[Any]) -> bool:
     """Whether the user has Manage Server in the interaction's server: a table's own
-    server, once check_place (components) or _table_here (commands) has found it there."""
+    server, once check_place (components) or table_here (commands) has found it there."""
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
 
@@ -76,5 +77,18 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *,
     if missing:
         raise TableError("bot_missing", permissions=missing)
 
+def table_here(tables: TableService, interaction: discord.Interaction[Any]) -> Table:
+    """The live table of the interaction's channel; refused (no_table) if none."""
+    table = tables.in_channel(interaction.channel_id or 0)
+    if table is None:
+        kind = game_of(interaction)
+        raise TableError("no_table", game=kind.name if kind else tables.kind(None).name)
+    return table
 
 
+def my_seat(table: Table, user_id: int) -> int:
+    """The seat of `user_id` at `table`; refused (not_seated) if they hold none."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("not_seated", reason="not_playing")
+    return seat

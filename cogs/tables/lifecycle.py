@@ -14,7 +14,8 @@ A table whose channel is gone for good is ended or left from /games
 seated members by DM (cogs/tables/posts.py).
 
 The events, as discord.py gives them (https://discord.com/developers/docs/topics/gateway-events):
-CHANNEL_DELETE (on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
+The cog's listeners (cogs/tables/cog.py) hand these here: CHANNEL_DELETE
+(on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
 GUILD_ROLE_UPDATE (on_guild_role_update), THREAD_UPDATE (on_raw_thread_update),
 THREAD_DELETE (on_raw_thread_delete), GUILD_DELETE without `unavailable` (the bot
 removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CREATE
@@ -24,24 +25,42 @@ removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CR
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.discord import is_thread, missing_table_permissions
 from bot.discord.access import GONE
 from bot.render import cancelled_text, left_text
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING
-from cogs.tables.common import LET_GO, Room, mark_committed
+from cogs.tables.common import LET_GO, TableBot, mark_committed, reply
 
 log = logging.getLogger(__name__)
 
 
-class LifecycleRoom(Room):
-    """Tables paused and resumed as their channel and server come and go."""
+class LifecycleRoom:
+    """Tables paused and resumed as their channel and server come and go. What it
+    obliges the table message and the panels to do, it is given as two callables
+    (the cog wires them; those rooms are built on this one): `refresh` shows a table
+    afresh on its message, `forget` drops what the cog keeps of an ended table."""
+
+    def __init__(self, bot: TableBot, tables: TableService, *,
+                 refresh: Callable[[Table], None], forget: Callable[[Table], object]
+                 ) -> None:
+        self.bot = bot
+        self.tables = tables
+        self._refresh = refresh
+        self._forget = forget
+        # channel -> the games whose posts wait there for the bot's rights
+        # (cogs/tables/posts.py): kicked when the rights are back.
+        self._held_posts: dict[int, set[int]] = {}
+
+    def hold_post(self, channel_id: int, game_id: int) -> None:
+        """A post of `game_id` waits in `channel_id` for the bot's rights there."""
+        self._held_posts.setdefault(channel_id, set()).add(game_id)
 
     # ------------------------------------------------------------- the tables
 
@@ -86,7 +105,7 @@ class LifecycleRoom(Room):
             log.info("table %s: its channel %s takes the bot again: it plays on",
                      table.id, channel_id)
         self.bot.outbox.kick(table.id)
-        self.request_refresh(table)  # type: ignore[attr-defined]
+        self._refresh(table)
 
     def _rights_in(self, table: Table) -> bool | None:
         """Whether the bot has what a table needs in its channel, as the cache says
@@ -138,7 +157,7 @@ class LifecycleRoom(Room):
         restart play on if the cache says access is back."""
         for table in self._live_tables():
             if PAUSE_GUILD in table.paused and self.bot.get_guild(table.guild_id):
-                await self._guild_back(table.guild_id)
+                await self.guild_back(table.guild_id)
             if PAUSE_CHANNEL in table.paused and self._rights_in(table):
                 await self.channel_back(table.channel_id)
 
@@ -150,9 +169,9 @@ class LifecycleRoom(Room):
         bot) ends it; the standings reach the members by DM (cogs/tables/posts.py)."""
         await self.tables.end_unreachable(table.id, interaction.user.id)
         mark_committed(interaction, table, "cancel")
-        self.forget_table(table)  # type: ignore[attr-defined]
+        self._forget(table)
         text = cancelled_text(safe_markdown(interaction.user.display_name))
-        await self.reply(interaction, text)  # type: ignore[attr-defined]
+        await reply(interaction, text)
 
     async def leave_unreachable(self, interaction: discord.Interaction[Any], table: Table
                                 ) -> None:
@@ -162,33 +181,29 @@ class LifecycleRoom(Room):
             raise TableError("not_host", action="cancel")
         await self.tables.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
-        await self.reply(interaction,  # type: ignore[attr-defined]
+        await reply(interaction,
                          left_text(table.kind.name, table.stage == LOBBY))
 
     # ------------------------------------------------------------- channels
 
-    @commands.Cog.listener()
-    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        for table in self._tables_under(channel.id):
+    # (The cog's listeners, cogs/tables/cog.py, hand Discord's events to these.)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        for table in self._tables_under(channel_id):
             await self.lost_channel(table, gone=True)
 
-    @commands.Cog.listener()
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        table = self.tables.in_channel(payload.thread_id)
+    async def thread_deleted(self, thread_id: int) -> None:
+        table = self.tables.in_channel(thread_id)
         if table is not None:
             await self.lost_channel(table, gone=True)
 
-    @commands.Cog.listener()
-    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
-                                      after: discord.abc.GuildChannel) -> None:
-        await self._check_rights(self._tables_under(after.id), after.guild.id)
+    async def channel_updated(self, channel_id: int, guild_id: int) -> None:
+        await self._check_rights(self._tables_under(channel_id), guild_id)
 
-    @commands.Cog.listener()
-    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
-        await self._check_rights(self._live_tables(after.guild.id), after.guild.id)
+    async def roles_changed(self, guild_id: int) -> None:
+        await self._check_rights(self._live_tables(guild_id), guild_id)
 
-    @commands.Cog.listener()
-    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+    async def thread_updated(self, payload: discord.RawThreadUpdateEvent) -> None:
         table = self.tables.in_channel(payload.thread_id)
         if table is None:
             return
@@ -207,7 +222,7 @@ class LifecycleRoom(Room):
         SEND_MESSAGES permission is required"). Refused, the table waits. True if the
         thread is open again."""
         try:
-            await self.bot.http.edit_channel(  # type: ignore[attr-defined]
+            await self.bot.http.edit_channel(
                 table.channel_id, archived=False)
         except discord.NotFound:
             await self.lost_channel(table, gone=True)
@@ -229,30 +244,14 @@ class LifecycleRoom(Room):
 
     # ------------------------------------------------------------- servers
 
-    @commands.Cog.listener()
-    async def on_guild_remove(self, guild: discord.Guild) -> None:
-        await self._guild_away(guild.id, "removed the bot")
-
-    @commands.Cog.listener()
-    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
-        await self._guild_away(guild.id, "is unavailable (an outage)")
-
-    @commands.Cog.listener()
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self._guild_back(guild.id)
-
-    @commands.Cog.listener()
-    async def on_guild_available(self, guild: discord.Guild) -> None:
-        await self._guild_back(guild.id)
-
-    async def _guild_away(self, guild_id: int, why: str) -> None:
+    async def guild_away(self, guild_id: int, why: str) -> None:
         tables = self._live_tables(guild_id)
         for table in tables:
             await self.tables.pause(table.id, PAUSE_GUILD)
         if tables:
             log.warning("server %s %s: its %d table(s) wait", guild_id, why, len(tables))
 
-    async def _guild_back(self, guild_id: int) -> None:
+    async def guild_back(self, guild_id: int) -> None:
         """The server is the bot's again: its tables play on where they were (those
         whose channel refuses the bot or is gone wait on for that)."""
         for table in self._live_tables(guild_id):
@@ -262,14 +261,5 @@ class LifecycleRoom(Room):
                 log.info("table %s: its server %s is back: it plays on", table.id, guild_id)
             await self._check_rights([table])
             self.bot.outbox.kick(table.id)
-            self.request_refresh(table)  # type: ignore[attr-defined]
+            self._refresh(table)
 
-    # ------------------------------------------------------------- news of access
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        await self.access_seen(interaction)
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        await self.restore_access()

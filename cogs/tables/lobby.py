@@ -22,7 +22,7 @@ from bot.render import (
     thread_name,
     thread_opened_text,
 )
-from bot.tables import Table
+from bot.tables import Table, TableService
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.service import (
     LOBBY,
@@ -30,36 +30,47 @@ from bot.tables.service import (
     check_reminders,
     check_timeout_action,
 )
-from cogs.tables.common import Room, mark_committed, to_embed
-from cogs.tables.guards import check_bot_permissions, is_manager
-from cogs.tables.settings import reminder_points, table_switches
+from cogs.tables.common import TableBot, mark_committed, reply, to_embed
+from cogs.tables.guards import check_bot_permissions, is_manager, table_here
+from cogs.tables.panels import PanelsRoom
+from cogs.tables.settings import SettingsRoom, reminder_points, table_switches
+from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import lobby_view, offer_view, table_panel
 
 log = logging.getLogger(__name__)
 
-class LobbyRoom(Room):
+
+class LobbyRoom:
     """A table's lobby and the commands every game's group shares at a table."""
 
+    def __init__(self, bot: TableBot, tables: TableService, settings: SettingsRoom,
+                 messages: TableMessageRoom, panels: PanelsRoom) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.settings = settings
+        self.messages = messages
+        self.panels = panels
+
     async def hand(self, interaction: discord.Interaction[Any], game: str) -> None:
-        await self.show_hand(interaction, self._table_here(interaction))
+        await self.panels.show_hand(interaction, table_here(self.tables, interaction))
 
     async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
         mark_committed(interaction, table)
-        await self._reply(interaction, joined_text(len(table.seats)))
-        self.request_refresh(table)
+        await reply(interaction, joined_text(len(table.seats)))
+        self.messages.request_refresh(table)
 
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         check_bot_permissions(interaction)
         await self.tables.start(table.id, interaction.user.id)
         mark_committed(interaction, table, "start")
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             text = game_started_text()
-        await self._reply(interaction, text, ephemeral=False)
-        self.request_refresh(table)
-        await self.follow_turn(table, None)  # the first player is pinged, host too
+        await reply(interaction, text, ephemeral=False)
+        self.messages.request_refresh(table)
+        await self.panels.follow_turn(table, None)  # the first player is pinged, host too
 
     async def new_table(self, interaction: discord.Interaction[Any], game: str, *,
                         preset: str | None, players: int | None, target: int | None,
@@ -114,7 +125,7 @@ class LobbyRoom(Room):
         if not isinstance(channel, discord.TextChannel):
             return interaction.channel_id or 0
         # The bot's permissions for threads were checked (check_bot_permissions).
-        with await self.public(channel.guild.id):
+        with await self.settings.public(channel.guild.id):
             # A thread's name renders no Markdown: the name without escapes.
             name = shorten(thread_name(title, safe_plain(interaction.user.display_name)), 100)
         try:
@@ -130,7 +141,7 @@ class LobbyRoom(Room):
         """The lobby of a table a game's `new` command has just created: the answer
         itself, or, for a table in a thread of its own, a message in the thread and an
         answer in the channel that links to it."""
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             embed, view = to_embed(table_panel(table)), lobby_view(table)
             link = thread_opened_text(table.channel_id, table.kind.words.title(table.rules))
         deferred = interaction.response.is_done()  # a thread was asked for (new_table)
@@ -152,7 +163,7 @@ class LobbyRoom(Room):
     async def post_lobby(self, table: Table) -> None:
         """The lobby as a message of the table's channel (or thread) of its own: its
         table message."""
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             embed, view = to_embed(table_panel(table)), lobby_view(table)
         lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
                                                                              view=view)
@@ -164,33 +175,33 @@ class LobbyRoom(Room):
         reads what they typed: it runs once the service has checked that they play at
         this table."""
         result = await self.tables.act(table.id, interaction.user.id, None, make)
-        await self.confirm(interaction, table, result, edit=False)
+        await self.panels.confirm(interaction, table, result, edit=False)
 
     async def score(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
-        await self._reply(interaction, panel=table_panel(table))
+        table = table_here(self.tables, interaction)
+        await reply(interaction, panel=table_panel(table))
 
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         await self.tables.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
-        await self._reply(interaction, left_text(game, table.stage == LOBBY))
-        self.request_refresh(table)
+        await reply(interaction, left_text(game, table.stage == LOBBY))
+        self.messages.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         await self.tables.set_away(table.id, interaction.user.id, True)
         mark_committed(interaction, table)
-        await self._reply(interaction, away_text(game))
-        self.request_refresh(table)
+        await reply(interaction, away_text(game))
+        self.messages.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = self.tables.in_channel(interaction.channel_id or 0) \
-            or self._covered_seat(interaction, game) or self._table_here(interaction)
+            or self._covered_seat(interaction, game) or table_here(self.tables, interaction)
         await self.tables.set_away(table.id, interaction.user.id, False)
         mark_committed(interaction, table)
-        await self._reply(interaction, back_text())
-        self.request_refresh(table)
+        await reply(interaction, back_text())
+        self.messages.request_refresh(table)
 
     def _covered_seat(self, interaction: discord.Interaction[Any], game: str
                       ) -> Table | None:
@@ -205,28 +216,28 @@ class LobbyRoom(Room):
 
     async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
                       member: discord.Member | None) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         newcomer = (member.id, member.display_name) if member is not None else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
         mark_committed(interaction, table)
         # A member is offered the seat: named, never mentioned (the reply pings nobody),
         # and seated only by their own click on the offer's button (OfferButton).
         who = safe_markdown(member.display_name) if member is not None else None
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             text = replaced_text(seat, who)
             view = offer_view(table.id, seat - 1) if member is not None else None
-        await self._reply(interaction, text, view=view, ephemeral=False)
+        await reply(interaction, text, view=view, ephemeral=False)
         if member is None:
-            self.request_refresh(table)
+            self.messages.request_refresh(table)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self._table_here(interaction)
+        table = table_here(self.tables, interaction)
         await self.tables.cancel(table.id, interaction.user.id, is_manager(interaction))
         mark_committed(interaction, table, "cancel")
-        self.forget_table(table)
-        with await self.public(table.guild_id):
+        self.panels.forget_table(table)
+        with await self.settings.public(table.guild_id):
             text = cancelled_text(safe_markdown(interaction.user.display_name))
-        await self._reply(interaction, text, ephemeral=False)
+        await reply(interaction, text, ephemeral=False)
         if table.message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.bot.get_partial_messageable(table.channel_id).get_partial_message(

@@ -24,7 +24,7 @@ from bot.render import (
     spectator_text,
 )
 from bot.render.text import dm_game_over_text
-from bot.tables import ActResult, Table, TableError
+from bot.tables import ActResult, Table, TableError, TableService
 from bot.tables.service import (
     FINISHED,
     PLAYING,
@@ -33,14 +33,19 @@ from bot.tables.since import Since, since_last_move
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
+    Background,
+    GameUIs,
     OpenPanel,
     ResultT,
-    Room,
+    TableBot,
     mark_committed,
+    reply,
     to_embed,
 )
 from cogs.tables.components import TableButton
-from cogs.tables.guards import shows_table
+from cogs.tables.guards import my_seat, shows_table
+from cogs.tables.pings import PingsRoom
+from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import deadline_of, final_panel, final_view, hand_panel
 
 log = logging.getLogger(__name__)
@@ -51,8 +56,29 @@ log = logging.getLogger(__name__)
 # until the 12-hour reminder).
 ACTIVE_SECONDS = 5 * 60
 
-class PanelsRoom(Room):
+
+class PanelsRoom:
     """A player's hand panel, shown, followed and confirmed."""
+
+    def __init__(self, bot: TableBot, tables: TableService, uis: GameUIs,
+                 background: Background, messages: TableMessageRoom, pings: PingsRoom
+                 ) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.uis = uis  # the games' own controls
+        self.background = background  # the panels stored after the answer
+        self.messages = messages  # the public side of a change
+        self.pings = pings  # who is pinged, or told by DM
+        self.clock = bot.settings.clock  # Discord's time of day (a token's age)
+        # (table, user) -> the user's hand panel as the last click showed it: its
+        # token edits that panel for 15 minutes (the panel follows the game).
+        self._panels: dict[tuple[int, int], OpenPanel] = {}
+        # table -> the state version whose turn was last followed (a panel edited or the
+        # player mentioned): each turn once.
+        self._followed: dict[int, int] = {}
+        # (table, user) -> the state version of the hand panel the user last opened:
+        # its "While you were away" lines are not told again (_recap).
+        self._seen: dict[tuple[int, int], int] = {}
 
     def hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
                        hint: Any = None) -> discord.ui.View:
@@ -60,7 +86,7 @@ class PanelsRoom(Room):
         Hint (if the table gives hints) and Claim (when the game allows one now), and
         the Table button that shows the whole table in the panel (`details`: back to
         the compact panel), as long as Discord's 25 components leave room."""
-        controls = self.ui(table).hand_components(table, view, hint)
+        controls = self.uis.of(table).hand_components(table, view, hint)
         if table.to_act == seat and not table.seats[seat].played_by_ai:
             self._turn_controls(table, seat, controls)
         if len(controls.children) < COMPONENTS_LIMIT:
@@ -96,7 +122,7 @@ class PanelsRoom(Room):
             interaction, table, self.tables.hint(table.id, interaction.user.id, version))
         if hint is None:
             return
-        seat = self._my_seat(table, interaction.user.id)
+        seat = my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         if view is None:
             await interaction.response.edit_message(content=hint_text(hint.sentence))
@@ -132,20 +158,20 @@ class PanelsRoom(Room):
         if table.stage != PLAYING:
             raise TableError("not_started", reason="not_yet")
         if table.seat_of(interaction.user.id) is None:
-            await self._reply(interaction, spectator_text())
+            await reply(interaction, spectator_text())
             return
-        seat = self._my_seat(table, interaction.user.id)
+        seat = my_seat(table, interaction.user.id)
         view = table.seat_view(seat)
         assert view is not None
         embed = to_embed(hand_panel(table, seat, details))
         components = self.hand_controls(table, seat, view, details)
         # A DM that Discord refused is told here, once: the panel is theirs alone.
-        note = await self._untold_dm_failure(table.guild_id, interaction.user.id)
+        note = await self.pings.untold_dm_failure(table.guild_id, interaction.user.id)
         # What happened since their last move comes first (issue 35: "While you were
         # away"); read before _remember_panel marks this state seen.
         lines = [*await self._recap(table, seat, interaction.user.id),
                  *([note] if note is not None else [])]
-        said = {"content": "\n".join(lines)} if lines else {}
+        said: dict[str, Any] = {"content": "\n".join(lines)} if lines else {}
         if refresh:
             await interaction.response.edit_message(embed=embed, view=components, **said)
             self._remember_panel(table, interaction)
@@ -206,7 +232,7 @@ class PanelsRoom(Room):
         view = table.seat_view(seat) if seat is not None and table.stage == PLAYING else None
         message = interaction.message
         if seat is None or view is None or message is None or not message.flags.ephemeral:
-            await self._reply(interaction, moved_on_text())
+            await reply(interaction, moved_on_text())
             return
         await interaction.response.edit_message(
             content=moved_on_text(), embed=to_embed(hand_panel(table, seat)),
@@ -232,10 +258,10 @@ class PanelsRoom(Room):
         self._seen[key] = table.version  # what this panel shows is told: no recap of it
         older = self._panel_of(table, interaction.user.id)
         self._panels[key] = panel
-        self._in_background(self._store_panel(key, panel))
+        self.background.run(self._store_panel(key, panel))
         if older is not None and None not in (older.message_id, message_id) \
                 and older.message_id != message_id:
-            self._in_background(self._retire_panel(older))
+            self.background.run(self._retire_panel(older))
 
     async def _retire_panel(self, panel: OpenPanel) -> None:
         """Take the buttons off a player's older panel (its hand stays as it was shown),
@@ -288,7 +314,7 @@ class PanelsRoom(Room):
         had theirs in the answer."""
         # The pings of turns passed are deleted, after (and apart from) this turn's
         # ping or panel: a delete may wait on its route's rate limit.
-        self._in_background(self.spend_pings(table))
+        self.background.run(self.pings.spend_pings(table))
         if table.stage == FINISHED:
             await self._close_panels(table)
             await self._tell_game_over(table)
@@ -310,7 +336,7 @@ class PanelsRoom(Room):
         # Discord notifies of new messages, never of edits
         # (https://discord.com/developers/docs/resources/message#edit-message fires a
         # Message Update, no notification): a member who may have gone is pinged.
-        await self._ping(table, user, deadline=deadline_of(table), version=version)
+        await self.pings.ping(table, user, deadline=deadline_of(table), version=version)
 
     def _active(self, table: Table, user: int) -> bool:
         """Whether `user` acted at `table` (a click on their panel: a move, a hint, the
@@ -330,7 +356,7 @@ class PanelsRoom(Room):
 
         for seat in table.seats:
             if seat.user_id is not None:
-                await self.tell_by_dm(table, seat.user_id, render)
+                await self.pings.tell_by_dm(table, seat.user_id, render)
 
 
     async def _edit_panel(self, table: Table, seat: int, user: int) -> bool:
@@ -346,7 +372,7 @@ class PanelsRoom(Room):
             await panel.edit(self.bot, content=None, embed=embed, view=controls)
         except LET_GO:
             self._panels.pop((table.id, user), None)  # gone or expired: it is not followed
-            self._in_background(self._drop_stored_panel(table.id, user))
+            self.background.run(self._drop_stored_panel(table.id, user))
             return False
         return True
 
@@ -362,12 +388,8 @@ class PanelsRoom(Room):
         """A table has ended: drop what the cog keeps for it; the panels still open (and
         within their token's time), for the caller to close."""
         self._followed.pop(table.id, None)
-        self._edits.forget(table.id)
-        self._shown_tables.pop(table.id, None)
-        self._pictured.pop(table.id, None)
-        self._replacing.pop(table.id, None)
-        self._message_locks.pop(table.id, None)
-        self._in_background(self._drop_stored_panel(table.id, None))
+        self.messages.forget(table.id)
+        self.background.run(self._drop_stored_panel(table.id, None))
         open_panels = []
         for key in [key for key in self._panels if key[0] == table.id]:
             panel = self._panel_of(table, key[1])
@@ -409,7 +431,7 @@ class PanelsRoom(Room):
             await interaction.response.send_message(embed=embed, ephemeral=True)
         if components is not None and edit:
             self._remember_panel(table, interaction)
-        self._after_change(table, result.deal_finished)
+        self.messages.after_change(table, result.deal_finished)
         await self.follow_turn(table, interaction.user.id)
 
 

@@ -25,7 +25,8 @@ from bot.render.text import (
 from bot.tables import Table
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING
-from cogs.tables.common import LET_GO, Room
+from cogs.tables.common import LET_GO, TableBot, given
+from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import ping_view
 
 log = logging.getLogger(__name__)
@@ -36,10 +37,17 @@ def live_ping_key(table_id: int) -> str:
     return f"live_ping_{table_id}"
 
 
-class PingsRoom(Room):
-    """Turn pings and reminders, in the channel or by DM."""
+class PingsRoom:
+    """Turn pings and reminders, in the channel or by DM; a member's own settings."""
 
-    async def _ping(self, table: Table, user: int, *, reminder: bool = False,
+    def __init__(self, bot: TableBot, settings: SettingsRoom) -> None:
+        self.bot = bot
+        self.settings = settings
+        # (guild, user) -> the member's own settings there (the store's), as read once.
+        self._members: dict[tuple[int, int], dict[str, Any]] = {}
+        self._deleting: set[int] = set()  # the bot's messages being deleted now
+
+    async def ping(self, table: Table, user: int, *, reminder: bool = False,
                     deadline: float | None = None, version: int | None = None) -> None:
         """Tell `user` it is their turn (or, `reminder`, that its time runs out at
         `deadline`): a new message, since Discord notifies of new messages and never of
@@ -51,13 +59,13 @@ class PingsRoom(Room):
             version = table.version
         if self._spent(table, version):
             return  # its turn passed while it waited (the store, the language)
-        if await self._wants_dm(table.guild_id, user):
+        if await self.wants_dm(table.guild_id, user):
             sent = await self._ping_by_dm(table, user, reminder, deadline)
             if sent is not None:
                 await self._live_ping_sent(table, user, sent, version)
                 return
         title = table.kind.words.title(table.rules)
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
             if reminder:
                 line = reminder_text(turn_mention(user, title), deadline)
@@ -176,7 +184,7 @@ class PingsRoom(Room):
         self._deleting.update(ids)
         try:
             gone = {int(entry[1]) for entry in entries
-                    if await self._delete_own(int(entry[0]), int(entry[1]))}
+                    if await self.delete_own(int(entry[0]), int(entry[1]))}
             key = live_ping_key(table.id)
             settings = await self.member_settings(table.guild_id, user)
             left = [entry for entry in settings.get(key) or [] if int(entry[1]) not in gone]
@@ -188,7 +196,7 @@ class PingsRoom(Room):
         finally:
             self._deleting.difference_update(ids)
 
-    async def _delete_own(self, channel_id: int, message_id: int) -> bool:
+    async def delete_own(self, channel_id: int, message_id: int) -> bool:
         """Delete a message the bot sent (a spent ping, a stale copy of a table message):
         True if it is gone (already deleted too: 10008 Unknown Message). A refusal (the
         bot no longer sees the channel, the connection) is let go: it was cosmetic."""
@@ -209,16 +217,16 @@ class PingsRoom(Room):
         """For a member who takes their turn pings by DM: `render(server)`'s text and
         embed (in their language) in place of their live DM of `table`: what the AI did
         for them, how the game ended. Nothing for a member who reads in the channel."""
-        if not await self._wants_dm(table.guild_id, user):
+        if not await self.wants_dm(table.guild_id, user):
             return
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
-        with await self._dm_language(table.guild_id, user):
+        with await self.dm_language(table.guild_id, user):
             content, embed = render(server)
         try:
             channel = await self.bot.create_dm(discord.Object(id=user))
             message = await channel.send(content, allowed_mentions=no_mentions(),
-                                         **({"embed": embed} if embed is not None else {}))
+                                         **given(embed=embed))
         except discord.Forbidden as exc:
             await self._dm_refused(table.guild_id, user, exc)
             return
@@ -248,7 +256,7 @@ class PingsRoom(Room):
         else:
             settings[key] = value
 
-    async def _wants_dm(self, guild_id: int, user_id: int) -> bool:
+    async def wants_dm(self, guild_id: int, user_id: int) -> bool:
         """Whether the member asked for their turn pings by direct message (/notify).
         A store that does not answer: the channel, as by default."""
         try:
@@ -266,7 +274,7 @@ class PingsRoom(Room):
         the channel instead)."""
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
-        with await self._dm_language(table.guild_id, user):
+        with await self.dm_language(table.guild_id, user):
             text = dm_turn_text(server, table.channel_id, table.kind.words.title(table.rules),
                                 deadline, reminder)
             view = ping_view(table)
@@ -281,11 +289,11 @@ class PingsRoom(Room):
             log.info("a turn ping by DM to %s failed (%r): in the channel", user, exc)
             return None
 
-    async def _dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
+    async def dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
         """The words of a DM to `user`: their own language, as their Discord gave it when
         they chose DMs (/notify); the server's for a choice made before it was kept."""
         language = (await self.member_settings(guild_id, user)).get("language")
-        return use_locale(language) if language else await self.public(guild_id)
+        return use_locale(language) if language else await self.settings.public(guild_id)
 
     async def _dm_refused(self, guild_id: int, user: int, exc: discord.Forbidden) -> None:
         """Discord refused the DM: 50007 "Cannot send messages to this user" (the member
@@ -300,7 +308,7 @@ class PingsRoom(Room):
             await self.set_member_setting(guild_id, user, "turn_pings", "channel")
             await self.set_member_setting(guild_id, user, "dm_failed_told", False)
 
-    async def _untold_dm_failure(self, guild_id: int | None, user: int) -> str | None:
+    async def untold_dm_failure(self, guild_id: int | None, user: int) -> str | None:
         """The note for a member whose DM failed and who was not told yet (then marked
         told), or None."""
         if guild_id is None:

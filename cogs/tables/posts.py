@@ -20,7 +20,7 @@ from bot.render import (
 )
 from bot.render.text import dm_timeout_text, game_over_players_text, timeout_seat_text
 from bot.store import PostRow
-from bot.tables import Table
+from bot.tables import Table, TableService
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, Transient, post_nonce
@@ -34,7 +34,11 @@ from bot.tables.service import (
     POST_TABLE_MESSAGE,
     POST_TIMEOUT,
 )
-from cogs.tables.common import LET_GO, Room, to_embed
+from cogs.tables.common import LET_GO, TableBot, given, to_embed
+from cogs.tables.lifecycle import LifecycleRoom
+from cogs.tables.pings import PingsRoom
+from cogs.tables.settings import SettingsRoom
+from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import (
     final_panel,
     final_view,
@@ -46,12 +50,23 @@ from cogs.tables.views import (
 
 log = logging.getLogger(__name__)
 
-class PostsRoom(Room):
+
+class PostsRoom:
     """The outbox's posts, rendered and sent."""
+
+    def __init__(self, bot: TableBot, tables: TableService, settings: SettingsRoom,
+                 pings: PingsRoom, messages: TableMessageRoom, lifecycle: LifecycleRoom
+                 ) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.settings = settings
+        self.pings = pings
+        self.messages = messages  # the table message a summary replaces
+        self.lifecycle = lifecycle  # a channel lost; the posts held there
 
     # ------------------------------------------------------------- posts (the outbox)
 
-    async def _send_post(self, row: PostRow) -> int | None:
+    async def send_post(self, row: PostRow) -> int | None:
         """Render and send one post of the outbox (bot.tables.outbox): the id of the
         message, or None if it can never be posted. Sent with the post's nonce, so a
         post sent again after a crash is not posted twice."""
@@ -59,7 +74,7 @@ class PostsRoom(Room):
         if table is None:
             return None
         try:
-            with await self.public(table.guild_id):
+            with await self.settings.public(table.guild_id):
                 return await self._send_post_of(table, row)
         except Exception as exc:
             if is_transient(exc):  # a 503, a dropped connection: the outbox tries again
@@ -93,7 +108,7 @@ class PostsRoom(Room):
 
     async def _channel_lost(self, table: Table, *, gone: bool) -> None:
         if table.stage in (LOBBY, PLAYING):
-            await self.lost_channel(table, gone=gone)  # type: ignore[attr-defined]
+            await self.lifecycle.lost_channel(table, gone=gone)
         elif gone:
             self.bot.access.gone(table.channel_id)
         else:
@@ -106,7 +121,7 @@ class PostsRoom(Room):
         outbox) or after a restart; the table waits meanwhile."""
         log.warning("table %s: its %s post is held: %s", table.id, row.kind, why)
         await self._channel_lost(table, gone=False)
-        self._held_posts.setdefault(row.channel_id, set()).add(table.id)
+        self.lifecycle.hold_post(row.channel_id, table.id)
         raise Held(why)
 
     async def _post_elsewhere(self, table: Table, row: PostRow) -> int | None:
@@ -120,7 +135,7 @@ class PostsRoom(Room):
         guild = self.bot.get_guild(table.guild_id)
         server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
         for user in sorted({s.user_id for s in table.seats if s.user_id is not None}):
-            with await self._dm_language(table.guild_id, user):  # type: ignore[attr-defined]
+            with await self.pings.dm_language(table.guild_id, user):
                 text = gone_standings_text(server)
                 panel = table_panel(table) if row.params.get("ended") else final_panel(table)
                 embed = to_embed(panel)
@@ -150,11 +165,11 @@ class PostsRoom(Room):
                 allowed_mentions=pinging_users(humans),
                 embed=with_picture(to_embed(panel), chart),
                 view=final_view(table), nonce=nonce,
-                **({"file": chart} if chart is not None else {}))
+                **given(file=chart))
             # The last table message shows the last hand's summary (an edit, or,
             # where it could not be edited, it was deleted when the summary was
             # posted apart): it is left as it is, after a restart too.
-            self._edits.forget(table.id)
+            self.messages.edits.forget(table.id)
         elif row.kind == POST_TABLE_MESSAGE:
             if table.stage not in (LOBBY, PLAYING):
                 # The game ended or was cancelled meanwhile: the old message keeps
@@ -166,8 +181,8 @@ class PostsRoom(Room):
             # cannot, and the last hand's table message shows its summary (with
             # Review and My hand), or was retired when the summary was posted. The
             # old message is known to show a summary until the new one is posted
-            # (_post_table_message): a post that fails leaves the summary be.
-            message = await self._post_table_message(
+            # (TableMessageRoom.post_table_message): a post that fails leaves the summary be.
+            message = await self.messages.post_table_message(
                 table, nonce, retire=row.params.get("why") == "too_old")
         elif row.kind == POST_CLAIM:
             message = await channel.send(
@@ -180,7 +195,7 @@ class PostsRoom(Room):
                 # The AI keeps the seat: the member is told once, where they read
                 # (issue 35): a mention here, or, for a member who reads by DM, the DM
                 # of _tell_timeout below, and this post names them without a ping.
-                by_dm = await self._wants_dm(table.guild_id, user)
+                by_dm = await self.pings.wants_dm(table.guild_id, user)
                 message = await channel.send(
                     timeout_seat_text(seat_label(table.seats, seat) if by_dm
                                       else f"<@{user}>", played), nonce=nonce,
@@ -190,7 +205,7 @@ class PostsRoom(Room):
                     timeout_text(seat_label(table.seats, seat), played), nonce=nonce)
             await self._tell_timeout(table, seat, row.params)
             if user is not None:  # deleted when spent, as their pings (issue 35)
-                await self.keep_notice(table, user, message)  # type: ignore[attr-defined]
+                await self.pings.keep_notice(table, user, message)
         else:
             log.error("unknown post %r of table %s", row.kind, table.id)
             return None
@@ -203,7 +218,7 @@ class PostsRoom(Room):
         Posted as a message of its own where the table message cannot be edited (none,
         too old, deleted, refused); that one is then deleted (issue 35: over days the
         channel keeps no stale copy of the table)."""
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             panel = table.kind.words.deal_summary(table.game, index, seat_names(table.seats))
             embed, view = to_embed(panel), summary_view(table, index)
         old = table.message_id
@@ -218,18 +233,18 @@ class PostsRoom(Room):
         earlier = old is not None and mark is not None and mark[0] == old \
             and mark[1] != index and mark[2]
         apart = old is not None and mark == (old, index, False)  # posted, then a crash
-        if old is not None and self._replacing.get(table.id) != old \
-                and not earlier and not apart and not self._too_old(old):
-            async with self._message_lock(table.id):  # after an edit under way
+        if old is not None and self.messages.replacing.get(table.id) != old \
+                and not earlier and not apart and not self.messages.too_old(old):
+            async with self.messages.message_lock(table.id):  # after an edit under way
                 # The edit queue leaves this message be from now on (see
                 # _edit_table_message): the next table message replaces it.
-                self._replacing[table.id] = old
+                self.messages.replacing[table.id] = old
                 try:
                     await self.bot.get_partial_messageable(
                         table.channel_id).get_partial_message(old).edit(
                         embed=embed, view=view, attachments=[])
                 except discord.HTTPException as exc:
-                    self._replacing.pop(table.id, None)
+                    self.messages.replacing.pop(table.id, None)
                     if exc.status >= 500 or exc.status == 429:
                         raise  # Discord's failure: the outbox tries again
                     log.info("table %s: the summary could not replace message %s (%s %s):"
@@ -244,12 +259,12 @@ class PostsRoom(Room):
             embed=embed, view=view, nonce=nonce)
         if old is not None and not earlier:
             # The hand's table message could not show the summary: it is deleted (the
-            # bot's own message, cogs/tables/pings.py _delete_own), or, refused, loses
+            # bot's own message, cogs/tables/pings.py delete_own), or, refused, loses
             # its buttons. Marked first, so that no edit of the table (a restart's
             # refresh) lands on it before the next table message is posted.
-            self._replacing[table.id] = old
+            self.messages.replacing[table.id] = old
             await self._mark_summary(table, old, index, in_it=False)
-            await self._drop_table_copy(table, old)
+            await self.messages.drop_table_copy(table, old)
         return message.id
 
     async def _mark_summary(self, table: Table, message_id: int, index: int, *,
@@ -257,7 +272,7 @@ class PostsRoom(Room):
         try:
             await self.tables.set_summary_shown(table, message_id, index, in_it)
         except TableError as exc:  # the database: the summary is shown again
-            self._replacing.pop(table.id, None)
+            self.messages.replacing.pop(table.id, None)
             raise Transient(f"the summary's mark was not stored: {exc.code}") from exc
 
     async def _tell_timeout(self, table: Table, seat: int, params: dict[str, Any]) -> None:
@@ -273,4 +288,4 @@ class PostsRoom(Room):
             return dm_timeout_text(server, table.channel_id, title, played,
                                    bool(params.get("away"))), None
 
-        await self.tell_by_dm(table, user, render)
+        await self.pings.tell_by_dm(table, user, render)

@@ -22,7 +22,7 @@ from bot.render.text import (
     no_turn_timer_text,
     timer_text,
 )
-from bot.tables import TableError
+from bot.tables import TableError, TableService
 from bot.tables.durations import DAY, HOUR, parse_duration, split_points
 from bot.tables.service import (
     DEFAULT_REMINDERS,
@@ -30,7 +30,7 @@ from bot.tables.service import (
     check_timeout_action,
     check_turn_timer,
 )
-from cogs.tables.common import Room, choices, mark_committed
+from cogs.tables.common import TableBot, choices, mark_committed, reply
 from cogs.tables.guards import is_manager
 
 log = logging.getLogger(__name__)
@@ -122,8 +122,13 @@ def table_switches(server: dict[str, Any], **given: bool | None) -> dict[str, bo
             for name, value in given.items()}
 
 
-class SettingsRoom(Room):
+class SettingsRoom:
     """A server's language and its defaults for a game's new tables."""
+
+    def __init__(self, bot: TableBot, tables: TableService) -> None:
+        self.bot = bot
+        self.tables = tables
+        self._languages: dict[int, str] = {}  # guild -> the language of its public words
 
     # ------------------------------------------------------------- languages
 
@@ -141,7 +146,7 @@ class SettingsRoom(Room):
         return language
 
     async def public(self, guild_id: int) -> AbstractContextManager[None]:
-        """`with await self.public(guild)`: words for everyone in the server."""
+        """`with await settings.public(guild)`: words for everyone in the server."""
         return use_locale(await self.server_language(guild_id))
 
     async def set_server_language(self, guild_id: int, language: str | None) -> None:
@@ -174,7 +179,7 @@ class SettingsRoom(Room):
             "timeout_action": None if on_timeout is None else check_timeout_action(on_timeout)}
         if options is None and not changed and language is None \
                 and all(v is None for v in asked.values()):
-            await self._reply(interaction, kind.words.settings_text(current, False) + "\n"
+            await reply(interaction, kind.words.settings_text(current, False) + "\n"
                               + switches_text(current.get("switches", {})) + "\n"
                               + _settings_timer(current)
                               + language_text(await self.server_language(guild)))
@@ -195,7 +200,7 @@ class SettingsRoom(Room):
                         {**new.get("options", {}), "target": new.get("target")})
         await self.bot.store.set_guild_settings(guild, game, new)
         mark_committed(interaction, None)
-        await self._reply(interaction, kind.words.settings_text(new, True) + "\n"
+        await reply(interaction, kind.words.settings_text(new, True) + "\n"
                           + switches_text(new.get("switches", {})) + "\n"
                           + _settings_timer(new)
                           + language_text(await self.server_language(guild)))

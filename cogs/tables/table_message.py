@@ -14,6 +14,7 @@ import aiohttp
 import discord
 
 from bot.discord import (
+    EditQueue,
     Retry,
     Turn,
     own_retries,
@@ -22,9 +23,8 @@ from bot.discord import (
     worth_another_try,
 )
 from bot.discord.access import GONE, REFUSED, THREAD_ARCHIVED, UNKNOWN_CHANNEL, Blocked
-from bot.i18n import set_locale
 from bot.store import Post
-from bot.tables import Table
+from bot.tables import Table, TableService
 from bot.tables.service import (
     LOBBY,
     PAUSE_GUILD,
@@ -35,12 +35,15 @@ from cogs.tables.common import (
     LET_GO,
     PICTURE_EVERY,
     Components,
-    Room,
+    TableBot,
+    given,
     to_embed,
 )
+from cogs.tables.lifecycle import LifecycleRoom
+from cogs.tables.pings import PingsRoom
+from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import (
     TABLE_PICTURE,
-    deadline_of,
     lobby_view,
     no_picture,
     table_panel,
@@ -51,15 +54,37 @@ from cogs.tables.views import (
 
 log = logging.getLogger(__name__)
 
-class TableMessageRoom(Room):
+
+class TableMessageRoom:
     """The public table message: edited, posted afresh, retired."""
+
+    def __init__(self, bot: TableBot, tables: TableService, settings: SettingsRoom,
+                 pings: PingsRoom, lifecycle: LifecycleRoom) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.settings = settings
+        self.pings = pings  # deletes the bot's own messages
+        self.lifecycle = lifecycle  # a channel lost, a thread archived
+        self.clock = bot.settings.clock  # Discord's time of day (message age)
+        # The public table messages: edited within the request budget, coalesced and
+        # fairest first (bot/discord/edit_queue.py); the tables they show, by id.
+        self.edits = EditQueue(bot.budget, self._edit_queued,
+                               delay=bot.settings.edit_delay,
+                               interval=bot.settings.edit_interval)
+        self._shown_tables: dict[int, Table] = {}
+        # table -> the id of its table message being replaced by a fresh post (too old
+        # to edit, or deleted): edits wait for the fresh one (posts.py sets it too,
+        # while a hand's summary takes the message's place).
+        self.replacing: dict[int, int] = {}
+        self._pictured: dict[int, float] = {}  # table -> when its picture was last drawn
+        self._message_locks: dict[int, asyncio.Lock] = {}
 
     def request_refresh(self, table: Table) -> None:
         """Show the table's current state on its public message soon: edits wait their
         turn in the request budget and are coalesced (an edit shows the table as it is
         when its turn comes), the tables waiting longest first (bot/discord/edit_queue.py)."""
         self._shown_tables[table.id] = table
-        self._edits.request(table.id)
+        self.edits.request(table.id)
 
     async def _edit_queued(self, table_id: int, turn: Turn) -> None:
         """The edit queue's turn for a table: its message shows the table as it is now
@@ -70,7 +95,7 @@ class TableMessageRoom(Room):
             return  # over: its last message is the final post's business
         if PAUSE_GUILD in table.paused:
             return  # its server removed the bot: shown afresh when it is back
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             await self._edit_table_message(table, turn)
 
     @staticmethod
@@ -81,7 +106,7 @@ class TableMessageRoom(Room):
         mark = table.summary_shown
         return mark is not None and mark[0] == table.message_id and (mark[2] or not in_it)
 
-    def _too_old(self, message_id: int) -> bool:
+    def too_old(self, message_id: int) -> bool:
         """Whether a message is too old for the edits a table needs, now
         (bot.discord.too_old_for_edits: its age from its id, by Discord's clock)."""
         return too_old_for_edits(message_id, self.clock.time())
@@ -90,14 +115,14 @@ class TableMessageRoom(Room):
         message_id = table.message_id
         if message_id is None:
             return
-        if self._replacing.get(table.id) == message_id or self._shows_summary(table):
+        if self.replacing.get(table.id) == message_id or self._shows_summary(table):
             # A fresh message is on its way through the outbox: it shows the table as
             # it is when it is sent (and is edited after, if the table moved meanwhile).
             # The old one shows a hand's summary (stored: after a restart too), which
             # no edit of the table may overwrite.
             self.bot.outbox.kick(table.id)
             return
-        if self._too_old(message_id):
+        if self.too_old(message_id):
             await self._replace_table_message(table, message_id, "too_old")
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
@@ -110,7 +135,7 @@ class TableMessageRoom(Room):
         if await turn():
             embed, view, drawing = self._table_message_parts(table, draw)
             picture = await drawing
-        if self._too_old(message_id):
+        if self.too_old(message_id):
             # It aged while the picture was drawn and the edit waited for its slot (a
             # long wait, or a clock moved on): the edit would spend one of the few an old
             # message takes, and this edit has taken the changes made meanwhile.
@@ -125,8 +150,8 @@ class TableMessageRoom(Room):
         else:  # the last picture stays: the message keeps its attachment
             embed.set_image(url=f"attachment://{TABLE_PICTURE}")
         try:
-            async with self._message_lock(table.id):
-                if self._replacing.get(table.id) == message_id \
+            async with self.message_lock(table.id):
+                if self.replacing.get(table.id) == message_id \
                         or self._shows_summary(table) \
                         or table.message_id != message_id \
                         or table.stage not in (LOBBY, PLAYING):
@@ -140,7 +165,7 @@ class TableMessageRoom(Room):
             # Not sent: the channel refused the bot before (or is gone). The table
             # waits; its message is shown afresh when the rights are back.
             if exc.reason in (REFUSED, GONE):
-                await self.lost_channel(table, gone=exc.reason == GONE)  # type: ignore[attr-defined]
+                await self.lifecycle.lost_channel(table, gone=exc.reason == GONE)
                 return
             raise Retry(f"held: {exc.reason}") from None
         except (aiohttp.ClientError, OSError) as exc:  # the connection, not Discord
@@ -158,7 +183,7 @@ class TableMessageRoom(Room):
     def _picture_due(self, table: Table) -> bool:
         """Whether this edit draws the table's picture anew: always while the edits
         keep up; while they queue, at the end of a trick or after PICTURE_EVERY."""
-        if not self._edits.behind() or table.pause_after:
+        if not self.edits.behind() or table.pause_after:
             return True
         last = self._pictured.get(table.id)
         return last is None or time.monotonic() - last >= PICTURE_EVERY
@@ -178,7 +203,7 @@ class TableMessageRoom(Room):
             # The table's thread was archived (no new message for its auto-archive
             # duration): the bot unarchives it and edits again; refused, the table
             # waits (cogs/tables/lifecycle.py).
-            if await self.unarchive(table):  # type: ignore[attr-defined]
+            if await self.lifecycle.unarchive(table):
                 raise Retry("the thread was archived") from None
             return
         # 403 (the bot may no longer see or write in the channel), 404 (the channel is
@@ -187,20 +212,20 @@ class TableMessageRoom(Room):
         log.warning("the table message of table %s was refused: %s %s (%s)", table.id,
                     exc.status, exc.code, exc.text)
         if exc.status == 403 or exc.code == UNKNOWN_CHANNEL:
-            await self.lost_channel(table, gone=exc.status == 404)  # type: ignore[attr-defined]
+            await self.lifecycle.lost_channel(table, gone=exc.status == 404)
 
     async def _replace_table_message(self, table: Table, old: int, why: str) -> None:
         """Post a fresh table message at the bottom of the channel, through the outbox
         (committed first, so it survives a restart, and sent with a nonce, so it is not
         posted twice); the old one loses its buttons once the fresh one is there."""
         log.info("table %s: its message %s is %s: posting a fresh one", table.id, old, why)
-        self._replacing[table.id] = old
+        self.replacing[table.id] = old
         await self.bot.store.add_posts(table.id, [Post(POST_TABLE_MESSAGE,
                                                        {"replaces": old, "why": why})])
         self.bot.outbox.kick(table.id)
 
 
-    def _message_lock(self, table_id: int) -> asyncio.Lock:
+    def message_lock(self, table_id: int) -> asyncio.Lock:
         """Held around each edit of a table's message by the edit queue or the summary:
         a summary never lands under an edit of the table that was already on its way."""
         lock = self._message_locks.get(table_id)
@@ -209,7 +234,7 @@ class TableMessageRoom(Room):
         return lock
 
 
-    async def _post_table_message(self, table: Table, nonce: str, retire: bool = True
+    async def post_table_message(self, table: Table, nonce: str, retire: bool = True
                                   ) -> discord.Message:
         """A new table message at the bottom of the channel (for the next hand, or in
         place of one too old to edit or deleted); the old one, `retire`, is deleted."""
@@ -222,7 +247,7 @@ class TableMessageRoom(Room):
         picture = await drawing
         message = await channel.send(
             embed=with_picture(embed, picture), view=view,
-            nonce=nonce, **({"file": picture} if picture is not None else {}))
+            nonce=nonce, **given(file=picture))
         if picture is not None:
             self._pictured[table.id] = time.monotonic()
         else:
@@ -232,22 +257,22 @@ class TableMessageRoom(Room):
         # summary mark): until the new one is posted, the old one may show the last
         # hand's summary, which no edit of the table may overwrite (issue 37: a failed
         # post had dropped this mark first).
-        self._replacing.pop(table.id, None)
+        self.replacing.pop(table.id, None)
         if to_embed(table_panel(table)).to_dict() != shown:
             self.request_refresh(table)  # the table moved while the post was made
         if retire and old is not None and old != message.id:
-            await self._drop_table_copy(table, old)
+            await self.drop_table_copy(table, old)
         return message
 
-    async def _drop_table_copy(self, table: Table, message_id: int | None) -> None:
+    async def drop_table_copy(self, table: Table, message_id: int | None) -> None:
         """An older copy of the table message (too old to edit: a fresh one is posted
         below) is deleted, so the channel holds one live table and nothing stale with
         buttons or a countdown: the bot's own message, which it may delete without
-        Manage Messages (cogs/tables/pings.py, _delete_own). Where Discord refuses it,
+        Manage Messages (cogs/tables/pings.py, delete_own). Where Discord refuses it,
         it loses its buttons, as before."""
         if message_id is None:
             return
-        if not await self._delete_own(table.channel_id, message_id):
+        if not await self.pings.delete_own(table.channel_id, message_id):
             await self._retire_table_message(table, message_id)
 
     async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
@@ -262,31 +287,22 @@ class TableMessageRoom(Room):
             if table.stage in (LOBBY, PLAYING):
                 await message.edit(view=None)
             else:
-                self._edits.forget(table.id)  # the game is over: no picture of it
+                self.edits.forget(table.id)  # the game is over: no picture of it
                 await message.edit(embed=to_embed(table_panel(table)), view=None, attachments=[])
 
-    def _after_change(self, table: Table, deal_finished: bool) -> None:
+    def forget(self, table_id: int) -> None:
+        """A table has ended: drop what this room keeps for it."""
+        self.edits.forget(table_id)
+        self._shown_tables.pop(table_id, None)
+        self._pictured.pop(table_id, None)
+        self.replacing.pop(table_id, None)
+        self._message_locks.pop(table_id, None)
+
+    def after_change(self, table: Table, deal_finished: bool) -> None:
         """Public consequences of a change beyond its posts (which the outbox makes):
         the table message, edited soon, unless the hand ended (a new one is posted)."""
         if not deal_finished:
             self.request_refresh(table)
-
-    async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
-                              ) -> None:
-        """Changes the service made by itself (AI turns, turn timers)."""
-        set_locale(await self.server_language(table.guild_id))  # the listener's task
-        if event == "reminder":
-            seat = detail.get("seat", table.to_act)
-            user = table.seats[seat].user_id if seat is not None else None
-            if user is not None and seat == table.to_act \
-                    and not table.seats[seat].played_by_ai:
-                await self._ping(table, user, reminder=True, version=table.version,
-                                 deadline=detail.get("deadline", deadline_of(table)))
-            return
-        if event == "timed_out":  # told by its timeout post (a DM is another listener's)
-            return
-        self._after_change(table, event in ("deal_finished", "game_finished"))
-        await self.follow_turn(table, None)
 
     async def show_public(self, interaction: discord.Interaction[Any], table: Table,
                            controls: Callable[[Table], Components]) -> None:
@@ -296,11 +312,11 @@ class TableMessageRoom(Room):
         shown in a fresh message at the bottom of the channel."""
         clicked = interaction.message
         if clicked is not None and clicked.id == table.message_id \
-                and self._too_old(clicked.id):
+                and self.too_old(clicked.id):
             await interaction.response.defer()
             await self._replace_table_message(table, clicked.id, "too_old")
             return
-        with await self.public(table.guild_id):
+        with await self.settings.public(table.guild_id):
             embed, view = to_embed(table_panel(table)), controls(table)
         await interaction.response.edit_message(embed=embed, view=view)
 

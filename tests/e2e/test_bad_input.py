@@ -475,7 +475,7 @@ async def test_failures_of_ours_are_answered_and_logged_once(
                         "Please try again.")
     assert len(error_logs.records) == 1 and "boom" in error_logs.format_all()
     error_logs.clear()
-    monkeypatch.setattr(bot.get_cog("Tables"), "show_hand", boom)
+    monkeypatch.setattr(bot.get_cog("Tables").panels, "show_hand", boom)
     it = await fake.click_label("alice", table_message(fake), "My hand")
     assert "Something went wrong on our side" in said(it)
     assert len(error_logs.records) == 1

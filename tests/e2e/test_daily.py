@@ -53,11 +53,11 @@ class DailyPlaying:
 
     async def sync(self) -> None:
         cog = self.get_bot().get_cog("Tables")
-        state = await cog.daily_service.state(self.guild_id, self.game,
+        state = await cog.daily.daily_service.state(self.guild_id, self.game,
                                               self.fake.user(self.name).id)
         assert state is not None
         self.finished = state.finished
-        self._table = cog._daily_table(state)
+        self._table = cog.daily._daily_table(state)
 
     async def play(self, panel: StoredMessage, moves: int | None = None) -> StoredMessage:
         await self.sync()
@@ -166,7 +166,7 @@ async def test_three_members_play_the_same_deal_of_the_day(
         refused = await fake.slash("carol", None, f"{GAME} daily", {"board": "day"})
         assert "once you have played" in (refused.content or "")
         # Nor Alice's record (the deal face up) by its number.
-        today = await bot.get_cog("Tables").daily_service.today(fake.guild.id, GAME)
+        today = await bot.get_cog("Tables").daily.daily_service.today(fake.guild.id, GAME)
         alice_play = await bot.store.daily_play(fake.guild.id, GAME, today,
                                                 fake.user("alice").id)
         assert alice_play is not None and alice_play.game_id is not None
@@ -198,7 +198,7 @@ async def test_three_members_play_the_same_deal_of_the_day(
         plays = {}
         for name, driver in (*drivers.items(), ("frank", frank)):
             user = fake.user(name).id
-            today = await bot.get_cog("Tables").daily_service.today(driver.guild_id, GAME)
+            today = await bot.get_cog("Tables").daily.daily_service.today(driver.guild_id, GAME)
             play = await store.daily_play(driver.guild_id, GAME, today, user)
             assert play is not None and play.game_id is not None
             row = await store.get_game(play.game_id)
@@ -254,7 +254,7 @@ async def test_american_members_meet_the_same_answers(
             result = await driver.play(await _open(fake, name, game="american"))
             assert driver.finished
             assert "Deal of the day" in result.embeds[0]["title"]
-            states[name] = await bot.get_cog("Tables").daily_service.state(
+            states[name] = await bot.get_cog("Tables").daily.daily_service.state(
                 driver.guild_id, "american", fake.user(name).id)
         assert states["alice"].play.actions == states["bob"].play.actions
         assert states["alice"].play.score == states["bob"].play.score

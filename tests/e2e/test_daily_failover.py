@@ -47,6 +47,7 @@ class SharedDaily:
 
     def __init__(self, store: Store) -> None:
         self.daily_service = DailyService(store, GAMES, time.time)
+        self.daily = self  # the cog's daily room (`cog.daily.daily_service`)
 
     def get_cog(self, name: str) -> Any:
         return self

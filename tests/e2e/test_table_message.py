@@ -172,7 +172,7 @@ async def test_a_failed_table_edit_heals(fake: FakeDiscord, bot: AmerikanerBot,
     discord.py after sleeping 1 s, then 3 s, the queue never knowing). Each is logged in
     one line, without a traceback: a failure of Discord's is expected."""
     table, driver = await started_table(fake, bot)
-    edits = bot.get_cog("Tables")._edits  # type: ignore[union-attr]
+    edits = bot.get_cog("Tables").messages.edits  # type: ignore[union-attr]
     failed = edits.failed
     served = break_table_edits(fake, table, 2, fault)
     await driver.step()
