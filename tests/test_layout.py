@@ -119,8 +119,8 @@ def _compiled_modules() -> list[str]:
 
 def test_the_platform_type_checks() -> None:
     """mypy, as the project configures it, finds nothing in the cogs, the table platform,
-    the store and the render layer (issue 39: 120 errors in cogs/ had piled up unchecked, most of them
-    rooms calling each other through a mixin that no type declared)."""
+    the store and the render layer (issue 39: 120 errors in cogs/ had piled up unchecked,
+    most of them rooms calling each other through a mixin that no type declared)."""
     result = subprocess.run([sys.executable, "-m", "mypy", "cogs", "bot/tables", "bot/store",
                              "bot/render"],
                             cwd=REPO, capture_output=True, text=True, timeout=600)
