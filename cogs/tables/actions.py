@@ -210,8 +210,12 @@ class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
             await interaction.response.edit_message(content=cancel_kept_text(), view=None)
             return
         user = interaction.user
+        table = await cog.tables.cancel(table.id, user.id, is_manager(interaction))
+        # Read after the cancel, which waits on the table's lock: a lobby answered a
+        # moment ago may still be storing its message (set_message holds that lock), and
+        # a cancel read before it found no lobby to say "cancelled" on (seen in tests
+        # clicking within 50 ms of /new).
         lobby = table.message_id
-        await cog.tables.cancel(table.id, user.id, is_manager(interaction))
         mark_committed(interaction, table, "cancel")
         cog.panels.forget_table(table)
         with await cog.settings.public(table.guild_id):
