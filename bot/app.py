@@ -27,6 +27,7 @@ from bot.store.relay import InteractionRelay
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from bot.tables.rerate import rerate_if_due
+from cogs.tables.host import host_of
 from cogs.words import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -159,10 +160,13 @@ class AmerikanerBot(commands.AutoShardedBot):
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
         # The hand panels followed before the restart, while their tokens last.
-        tables_cog = self.get_cog("Tables")
-        restore_panels = getattr(tables_cog, "restore_panels", None)
-        if restore_panels is not None:
-            await restore_panels()
+        # (The table cog found by reference, as its rooms find it: cogs/tables/host.py.)
+        try:
+            tables_cog = host_of(self)
+        except RuntimeError:  # no table cog loaded: no panels to follow
+            tables_cog = None
+        if tables_cog is not None:
+            await tables_cog.restore_panels()
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         await self._open_relay()
