@@ -6,6 +6,7 @@ import asyncio
 import collections
 import contextlib
 import gc
+import importlib
 import logging
 import signal
 import sys
@@ -27,7 +28,6 @@ from bot.store.relay import InteractionRelay
 from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from bot.tables.rerate import rerate_if_due
-from cogs.tables.host import host_of
 from cogs.words import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -160,9 +160,13 @@ class AmerikanerBot(commands.AutoShardedBot):
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
         # The hand panels followed before the restart, while their tokens last.
-        # (The table cog found by reference, as its rooms find it: cogs/tables/host.py.)
+        # The table cog found by reference, as its rooms find it (cogs/tables/host.py),
+        # from the module loaded now: discord.py drops an extension's modules from
+        # sys.modules when it unloads it (a bot closed and another started in one
+        # process imports them afresh), so a name imported once would be stale.
+        host = importlib.import_module("cogs.tables.host")
         try:
-            tables_cog = host_of(self)
+            tables_cog = host.host_of(self)
         except RuntimeError:  # no table cog loaded: no panels to follow
             tables_cog = None
         if tables_cog is not None:
@@ -343,8 +347,6 @@ def run_bot() -> int:
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     apply_discord_endpoints(settings.api_base, settings.gateway_url)
-    import importlib
-
     for name in extensions():  # loaded by the bot later: frozen with the rest
         importlib.import_module(name)
 
