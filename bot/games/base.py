@@ -110,6 +110,10 @@ class WordsBase(GameWords):
         """None by default: the recap names the plays alone (GameWords.recap_facts)."""
         return []
 
+    def ai_level_line(self, level: str) -> str | None:
+        """None by default: the platform's general line (GameWords.ai_level_line)."""
+        return None
+
     @abstractmethod
     def hint_text(self, game: Any, seat: int, action: Any) -> str:
         """The hint's sentence: the move and why (the default `hint` words it so)."""

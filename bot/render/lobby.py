@@ -79,9 +79,9 @@ def house_rules_placeholder() -> str:
 
 
 # The lobby's AI menu: what each level of AI player does, in one line a new player reads
-# before choosing (a select option's description: at most 100 characters). Both games'
-# levels play the same way: "easy" by rules of thumb, "strong" by trying each move in
-# many deals consistent with what it has seen (bot/games/*/ai).
+# before choosing (a select option's description: at most 100 characters). Each game says
+# it of its own players (GameWords.ai_level_line); these general lines stand in for a
+# game that does not.
 AI_LEVEL_LINES: dict[str, str] = {
     "random": N_("Plays any legal move at random."),
     "easy": N_("Plays by simple rules of thumb: good for learning the game."),
@@ -94,11 +94,12 @@ def lobby_host_placeholder() -> str:
     return _("AI players, or cancel (the host)")
 
 
-def lobby_ai_add(level: str) -> tuple[str, str]:
-    """The AI menu's option adding a player of `level`: (its label, its line)."""
+def lobby_ai_add(level: str, games_line: str | None = None) -> tuple[str, str]:
+    """The AI menu's option adding a player of `level`: (its label, its line: the game's
+    own, `games_line`, else the platform's general one)."""
     line = AI_LEVEL_LINES.get(level)
     return (_("Add an AI player: {level}").format(level=level_name(level)),
-            _(line) if line is not None else "")
+            games_line if games_line is not None else _(line) if line is not None else "")
 
 
 def lobby_ai_fill(level: str) -> tuple[str, str]:

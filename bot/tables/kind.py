@@ -311,6 +311,12 @@ class GameWords(Protocol):
         """An action as the record stores it, in a few words ("a bid of 8")."""
         ...
 
+    def ai_level_line(self, level: str) -> str | None:
+        """What an AI player of `level` (one of GameKind.ai_levels) does in this game, in
+        one line of at most 100 characters that a new player reads in the lobby's AI menu
+        before choosing; None: the platform's general line for the level."""
+        ...
+
     def recap_facts(self, game: Any, deal: int, start: int, names: Sequence[str]
                     ) -> list[str]:
         """What everyone saw happen in deal `deal` (0-based) from its action `start`

@@ -76,7 +76,8 @@ def lobby_host_options(table: Table) -> list[tuple[str, str, str]]:
     levels = table.kind.ai_levels
     options: list[tuple[str, str, str]] = []
     if not table.full:
-        options += [(f"add:{level}", *lobby_ai_add(level)) for level in levels]
+        options += [(f"add:{level}", *lobby_ai_add(level, table.kind.words.ai_level_line(level)))
+                    for level in levels]
         options.append(("fill", *lobby_ai_fill(levels[0])))
     if any(seat.is_ai for seat in table.seats):
         options.append(("remove", *lobby_ai_remove()))

@@ -114,8 +114,10 @@ async def test_each_level_of_the_game_is_added_by_the_menu_and_explained(
     adds = [o for o in menu["options"] if o["value"].startswith("add:")]
     assert [o["value"] for o in adds] == [f"add:{level}" for level in levels]
     for option, level in zip(adds, levels, strict=True):
-        assert (option["label"], option["description"]) == lobby_ai_add(level)
-        assert option["description"] == AI_LEVEL_LINES[level]
+        # The game says what its own players do (GameWords.ai_level_line).
+        line = KINDS[game].words.ai_level_line(level)
+        assert line is not None and line != AI_LEVEL_LINES[level]
+        assert (option["label"], option["description"]) == lobby_ai_add(level, line)
     refused = await choose_ai(fake, "bob", lobby, levels[0])
     assert "Only the host" in (refused.content or "")
     for level in levels:
@@ -172,13 +174,15 @@ async def test_the_ai_levels_are_explained_in_norwegian_on_a_norwegian_server(
                 assert _fits(fake, lobby)  # the Norwegian labels are longer
                 kind = KINDS[game]
                 weakest = kind.ai_levels[0]
-                expected = [*(in_bokmal(lambda level=level: "\n".join(lobby_ai_add(level)))
+                expected = [*(in_bokmal(lambda level=level, kind=kind: "\n".join(
+                                  lobby_ai_add(level, kind.words.ai_level_line(level))))
                               for level in kind.ai_levels),
                             in_bokmal(lambda level=weakest: "\n".join(lobby_ai_fill(level))),
                             in_bokmal(lambda: "\n".join(lobby_cancel_option()))]
                 shown = _shown(lobby_host_menu(fake, lobby))
                 assert shown == expected
-                english = ["\n".join(lobby_ai_add(level)) for level in kind.ai_levels]
+                english = ["\n".join(lobby_ai_add(level, kind.words.ai_level_line(level)))
+                           for level in kind.ai_levels]
                 assert not set(shown) & set(english)  # translated, every one
                 await choose_ai(fake, "alice", lobby, weakest)
                 assert _fits(fake, lobby)
@@ -193,6 +197,7 @@ def test_every_level_of_every_game_has_its_line_within_discords_limit() -> None:
     in both languages each fits, so none is cut."""
     for kind in KINDS.values():
         for level in kind.ai_levels:
-            for label, line in (lobby_ai_add(level), in_bokmal(lambda level=level: (
-                    lobby_ai_add(level)))):  # type: ignore[arg-type, return-value]
+            def both(level: str = level, kind: Any = kind) -> tuple[str, str]:
+                return lobby_ai_add(level, kind.words.ai_level_line(level))
+            for label, line in (both(), in_bokmal(both)):  # type: ignore[arg-type]
                 assert line and len(line) <= 100 and len(label) <= 100

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from bot.games.american import ngettext
+from bot.games.american import _, ngettext
 from bot.games.base import GameText, TextWords, WordViews
 from bot.tables.kind import Panel
 
@@ -33,6 +33,14 @@ class AmericanWords(TextWords):
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names, final_places(game))
+
+    def ai_level_line(self, level: str) -> str | None:
+        """What American's AI players do (bot/games/american/ai): the lobby's AI menu."""
+        if level == "easy":
+            return _("Plays its lowest card, keeps 2s, 10s and aces for need: good for learning.")
+        if level == "strong":
+            return _("Reads what the others picked up, and tries each play in many deals.")
+        return None
 
     def recap_facts(self, game: Game, deal: int, start: int, names: Sequence[str]
                     ) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from bot.games.amerikaner import _
 from bot.games.base import GameText, TextWords, WordViews
 from bot.tables.kind import Panel
 
@@ -30,6 +31,14 @@ class AmerikanerWords(TextWords):
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
         return text.final_standings(game_view(game), names)
+
+    def ai_level_line(self, level: str) -> str | None:
+        """What Amerikaner's AI players do (bot/games/amerikaner/ai): the lobby's AI menu."""
+        if level == "easy":
+            return _("Bids on its high cards and plays by rules of thumb: good for learning.")
+        if level == "strong":
+            return _("Reads the bidding and the play, and tries each card in many deals.")
+        return None
 
     def recap_facts(self, game: Game, deal: int, start: int, names: Sequence[str]
                     ) -> list[str]:
