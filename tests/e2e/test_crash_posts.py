@@ -97,7 +97,7 @@ async def test_sigkill_between_the_last_card_and_its_posts(
             await _outbox_drained(db)
         except AssertionError as stalled:
             # Known defect (issue 37, seen in about 1 run of 7 with a 15 s bound under
-            # CI's load, none in 27 runs since): a live process kept an earlier hand's
+            # CI's load, none in 30 runs since): a live process kept an earlier hand's
             # summary and table message in its outbox for over 15 s.
             # Shown as an expected failure with what was pending, not hidden; remove
             # this when it is mended.
