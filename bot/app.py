@@ -310,6 +310,21 @@ def _answered(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.extras.get("handled")) or interaction.response.is_done()
 
 
+def _log_waits() -> None:
+    """SIGUSR1 (`kill -USR1 <pid>`): log what every task of the bot is waiting on, one
+    block a task, without stopping anything: for an operator whose bot seems stuck (posts
+    that do not go out, a table that does not move), and for the tests that watch for
+    such a stall (issue 37)."""
+    tasks = asyncio.all_tasks()
+    lines = [f"{len(tasks)} task(s) now:"]
+    for task in sorted(tasks, key=lambda t: t.get_name()):
+        frames = task.get_stack(limit=6)
+        where = " <- ".join(f"{f.f_code.co_name} ({f.f_code.co_filename.rsplit('/', 2)[-1]}"
+                            f":{f.f_lineno})" for f in reversed(frames))
+        lines.append(f"  {task.get_name()}: {where or 'not started'}")
+    log.warning("\n".join(lines))
+
+
 async def _serve(bot: AmerikanerBot, token: str) -> None:
     """Run the bot until it ends or SIGTERM / SIGINT asks it to stop; a stop closes it
     gracefully (`AmerikanerBot.close`)."""
@@ -317,6 +332,7 @@ async def _serve(bot: AmerikanerBot, token: str) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, _log_waits)
     async with bot:
         running = asyncio.create_task(bot.start(token))
         stopping = asyncio.create_task(stop.wait())

@@ -120,6 +120,27 @@ async def test_sigkill_right_after_a_confirmed_action(fake: FakeDiscord, tmp_pat
     assert not unanswered, unanswered
 
 
+async def test_sigusr1_logs_what_the_bot_waits_on_and_it_plays_on(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """`kill -USR1 <pid>`: one log block naming every task and where it waits (for an
+    operator whose bot seems stuck, and for test_crash_posts' stall, issue 37); the bot
+    neither stops nor misses a click."""
+    db = tmp_path / "db.sqlite3"
+    async with bot_process(fake, db, tmp_path) as proc:
+        proc.send_signal(signal.SIGUSR1)
+        log = next(tmp_path.glob("bot-*.log"))
+        for _ in range(200):  # the log is written by the bot's process: read until there
+            if "task(s) now:" in log.read_text():
+                break
+            await asyncio.sleep(0.05)
+        text = log.read_text()
+        assert "task(s) now:" in text, text[-2000:]
+        block = text[text.index("task(s) now:"):]
+        assert "_serve (app.py:" in block  # the task running the bot, and where it waits
+        await wait_answering(fake, "alice")  # still answering
+        assert proc.returncode is None
+
+
 def _last_kind(driver: ButtonDriver) -> str:
     game = driver.table.game
     assert game is not None
