@@ -85,14 +85,18 @@ def assert_clean_run(fake: FakeDiscord, logs: Sequence[Path] = (),
     stay in the channel for good. At most one for each such message."""
     unanswered = [i for i in fake.interactions.values() if not i.responded]
     assert not unanswered, unanswered
-    deleted_again = [int(r.path.rstrip("/").rsplit("/", 1)[-1])
-                     for r, e in fake.client_errors
-                     if r.method == "DELETE" and e.get("code") == 10008]
-    others = [(r, e) for r, e in fake.client_errors
-              if not (r.method == "DELETE" and e.get("code") == 10008
-                      and int(r.path.rstrip("/").rsplit("/", 1)[-1]) in again)]
+    def deleted_again(request: Any, error: dict[str, Any]) -> int | None:
+        """The message a refused delete named again (10008), else None."""
+        if request.method != "DELETE" or error.get("code") != 10008:
+            return None
+        return int(request.path.rstrip("/").rsplit("/", 1)[-1])
+
+    again_ids = [deleted_again(r, e) for r, e in fake.client_errors]
+    others = [error for error, mid in zip(fake.client_errors, again_ids, strict=True)
+              if mid is None or mid not in again]
     assert not others, others[:3]
-    assert len(deleted_again) == len(set(deleted_again)), deleted_again
+    deleted_twice = [mid for mid in again_ids if mid is not None]
+    assert len(deleted_twice) == len(set(deleted_twice)), deleted_twice
     for log in logs:
         text = log.read_text()
         assert "Traceback" not in text, text[-3000:]
