@@ -73,6 +73,10 @@ def check(checker: LeakChecker, table: Table, msg: StoredMessage, text: str) -> 
                 f"hand panel {title!r} shown to seat {seat}", msg.id, text))
             return
     allowed = known_cards(deal_view(state, seat)) | _typed_by_user(checker, msg)
+    if state is not game.current and game.current is not None:
+        # A message that names an earlier deal ("Deal 2 is over", the catch-up at the top
+        # of a hand panel) may go on to show the seat's cards in the deal being played.
+        allowed |= known_cards(deal_view(game.current, seat))
     extra = shown - allowed
     if extra and state is game.current and len(game.deals) >= 2:
         # A panel drawn as a deal ended may arrive once the next is dealt: it may show

@@ -60,3 +60,40 @@ async def test_the_checker_catches_leaks(fake: FakeDiscord, leaks: LeakChecker,
         assert len(leaks.violations) == count + 1
         leaks.assert_saw_all()
     leaks.violations.clear()
+
+
+
+def test_the_american_checker_reads_a_panel_that_names_an_earlier_deal() -> None:
+    """A hand panel's catch-up may begin "Deal 1 is over" and go on to the seat's cards in
+    deal 2: those are the seat's own, no leak (issue 37: CI flagged alice's own face-up
+    card so, once in four runs). Another seat's hidden card in the same message is still
+    caught."""
+    from types import SimpleNamespace
+
+    from bot.cards import cards_of
+    from bot.games.american.deal import deal_cards
+    from bot.games.american.rules import Rules
+    from bot.games.american.state import DealState
+    from bot.games.american.views import deal_view, known_cards
+    from tests.e2e import american_leaks
+
+    rules = Rules.create(2, {})
+    first, second = (DealState(rules, 0, deal_cards(rules, random.Random(s))) for s in (1, 2))
+    game = SimpleNamespace(deals=[first, second], current=second)
+    table = SimpleNamespace(game=game, seat_of=lambda user: 0 if user == 10 else None)
+    checker = SimpleNamespace(violations=[], checked_public=0, checked_ephemeral=0,
+                              checked_ids=set(), fake=SimpleNamespace(interactions={}))
+    seen_in_first = known_cards(deal_view(first, 0))
+    own = sorted(set(second.up[0]) | set(cards_of(second.hands[0])))
+    bobs = sorted((set(cards_of(second.hands[1])) | set(second.down[1])) - seen_in_first)
+    assert set(own) - seen_in_first and bobs
+
+    def panel(cards: list[int]) -> None:
+        text = "Deal 1 is over: bob won the deal.\nYour hand: " + card_list(cards)
+        msg = SimpleNamespace(id=1, visible_to=10, embeds=[], interaction_id=None)
+        american_leaks.check(checker, table, msg, text)  # type: ignore[arg-type]
+
+    panel(own)
+    assert not checker.violations
+    panel(own + bobs[:1])
+    assert len(checker.violations) == 1
