@@ -764,6 +764,27 @@ async def test_archived_locked_and_deleted_threads(fake_discord: FakeDiscord,
         await fake.slash("alice", thread, "demo where")
 
 
+async def test_a_bot_without_the_members_intent_hears_of_its_own_roles_only(
+        fake_discord: FakeDiscord, bot: DemoBot) -> None:
+    """GUILD_MEMBER_UPDATE is a GUILD_MEMBERS event, but the bot's own member's reaches a
+    bot without the intent (discord.js#4952, nostrum#298: see the fake's
+    set_member_roles): the bot sees its own roles change, not another member's."""
+    fake = fake_discord
+    heard: list[int] = []
+
+    async def on_member_update(before: discord.Member, after: discord.Member) -> None:
+        heard.append(after.id)
+
+    bot.add_listener(on_member_update)
+    role = await fake.add_role("dealer")
+    await fake.set_member_roles(fake.user("alice").id, [role.id])
+    await fake.set_member_roles(fake.bot_user.id, [role.id])
+    await fake.wait_until(lambda: heard, what="the bot's own member update")
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None and [r.id for r in guild.me.roles][1:] == [role.id]
+    assert heard == [fake.bot_user.id]
+
+
 async def test_active_threads_come_back_after_a_restart(
     fake_discord: FakeDiscord, error_logs: ErrorLogCapture
 ) -> None:

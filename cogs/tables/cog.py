@@ -183,6 +183,14 @@ class Tables(commands.Cog):
         await self.lifecycle.roles_changed(after.guild.id)
 
     @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        # Without the members intent Discord still tells the bot of its own member
+        # (tests/fake_discord/lifecycle.py set_member_roles cites it): its roles given
+        # or taken are its rights changing in every channel of the server.
+        if after.id == after.guild.me.id and before.roles != after.roles:
+            await self.lifecycle.roles_changed(after.guild.id)
+
+    @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         await self.lifecycle.thread_updated(payload)
 

@@ -16,7 +16,8 @@ seated members by DM (cogs/tables/posts.py).
 The events, as discord.py gives them (https://discord.com/developers/docs/topics/gateway-events):
 The cog's listeners (cogs/tables/cog.py) hand these here: CHANNEL_DELETE
 (on_guild_channel_delete), CHANNEL_UPDATE (on_guild_channel_update),
-GUILD_ROLE_UPDATE (on_guild_role_update), THREAD_UPDATE (on_raw_thread_update),
+GUILD_ROLE_UPDATE (on_guild_role_update), GUILD_MEMBER_UPDATE of the bot's own member
+(on_member_update: its roles), THREAD_UPDATE (on_raw_thread_update),
 THREAD_DELETE (on_raw_thread_delete), GUILD_DELETE without `unavailable` (the bot
 removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CREATE
 (on_guild_join, on_guild_available).

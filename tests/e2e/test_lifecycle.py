@@ -76,25 +76,32 @@ def refused_there(fake: FakeDiscord, channel_id: int) -> int:
     return len(mine)
 
 
-@pytest.mark.parametrize("heard", ["event", "interaction"])
+@pytest.mark.parametrize("heard", ["event", "own-role", "interaction"])
 async def test_rights_revoked_mid_game_and_restored(fake: FakeDiscord, bot: AmerikanerBot,
                                                     heard: str) -> None:
     """The bot's role may no longer post in the channel mid-game, then may again: the
     table waits meanwhile, and every hand's summary and the final standings go out once,
     in order, after (old code: each refused post was dropped for good, 403 after 403).
-    `event`: the bot hears of both changes (CHANNEL_UPDATE); `interaction`: it hears of
-    neither (a member's roles: no event without the members intent), meets the 403 once,
-    and learns its rights are back from the next interaction in the channel
+    `event`: the bot hears of both changes (CHANNEL_UPDATE); `own-role`: a moderator
+    gives the bot a role the channel mutes, and takes it away, and the bot hears of its
+    own member's roles (GUILD_MEMBER_UPDATE, sent for the bot's own member without the
+    members intent; old code: no listener, a 403, and the table waited for an
+    interaction); `interaction`: it hears of neither (changed without an event), meets the
+    403 once, and learns its rights are back from the next interaction in the channel
     (`app_permissions`)."""
     table = await ai_table(fake, bot, target=40)
     await fake.wait_until(lambda: table.game is not None and len(table.game.hands) >= 2,
                           60, "the second hand")
     bot_id = fake.bot_user.id
+    muted = await fake.add_role("muted")
+    fake.channel.overwrites[muted.id] = Overwrite(muted.id, 0, 0, SEND_MESSAGES)
     if heard == "event":
         await fake.set_bot_permissions(fake.channel, deny=SEND_MESSAGES)
+    elif heard == "own-role":
+        await fake.set_member_roles(bot_id, [muted.id])
     else:  # changed without a word to the bot
         fake.channel.overwrites[bot_id] = Overwrite(bot_id, 1, 0, SEND_MESSAGES)
-    if heard == "event":
+    if heard in ("event", "own-role"):
         # It heard: the table waits at once, without a single refused request.
         await fake.wait_until(lambda: PAUSE_CHANNEL in table.paused, 30, "the table to wait")
     else:
@@ -110,6 +117,8 @@ async def test_rights_revoked_mid_game_and_restored(fake: FakeDiscord, bot: Amer
     assert fake.invalid_total <= 2, fake.invalid_total
     if heard == "event":
         await fake.set_bot_permissions(fake.channel)
+    elif heard == "own-role":
+        await fake.set_member_roles(bot_id, [])
     else:
         del fake.channel.overwrites[bot_id]
         it = await fake.slash("alice", None, "amerikaner score")

@@ -83,6 +83,26 @@ class Lifecycle:
         await self.dispatch("GUILD_ROLE_UPDATE",
                             {"guild_id": str(guild.id), "role": target.to_dict()})
 
+    async def set_member_roles(self: FakeDiscord, user: int, roles: list[int],
+                               guild: FakeGuild | None = None) -> None:
+        """A moderator changes a member's roles: GUILD_MEMBER_UPDATE
+        (https://discord.com/developers/docs/topics/gateway-events#guild-member-update),
+        an event of the privileged GUILD_MEMBERS intent
+        (https://discord.com/developers/docs/topics/gateway#list-of-intents). A bot
+        without that intent still gets the event for its own member: known to library
+        authors, not in the docs (discord.js#4952: "guildMemberUpdate is only triggered
+        if it is the bot itself" with no intents; nostrum#298: "Discord will still send
+        us updates about our own user"). So a bot can follow its own roles."""
+        from .server import INTENT_GUILD_MEMBERS  # (server imports this module)
+
+        guild = guild or self.guild
+        member = guild.members[user]
+        member.roles = list(roles)
+        data = {"guild_id": str(guild.id), **member.to_dict()}
+        own = user == self.bot_user.id
+        await self.dispatch("GUILD_MEMBER_UPDATE", data,
+                            intent=None if own else INTENT_GUILD_MEMBERS)
+
     # ------------------------------------------------------------ servers
 
     async def remove_bot(self: FakeDiscord, guild: FakeGuild | None = None) -> None:
