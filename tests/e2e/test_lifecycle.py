@@ -169,17 +169,23 @@ async def test_a_deleted_channel_pauses_then_ends_from_games(fake: FakeDiscord,
     refused_there(fake, room.id)
 
 
-async def test_the_bot_removed_and_added_back(fake: FakeDiscord, bot: AmerikanerBot
-                                              ) -> None:
-    """The bot is kicked from the server mid-game (GUILD_DELETE without `unavailable`):
-    its tables there wait, two days pass, nothing moves, nobody is rated, and no request
-    goes to the server (old code: the turn timers and the AI played on and every post was
-    refused). Added back (GUILD_CREATE), the table plays on where it was, to its end,
-    every summary posted."""
+@pytest.mark.parametrize("away", ["removed", "outage"])
+async def test_the_bot_removed_and_added_back(fake: FakeDiscord, bot: AmerikanerBot,
+                                              away: str) -> None:
+    """The bot is kicked from the server mid-game (GUILD_DELETE without `unavailable`),
+    or the server is away in an outage (with `unavailable: true`): its tables there wait,
+    two days pass, nothing moves, nobody is rated, and no request goes to the server
+    (old code: the turn timers and the AI played on and every post was refused). Added
+    back, or available again (GUILD_CREATE), the table plays on where it was, to its
+    end, every summary posted. (What Discord answers a request to a server in an outage
+    is not documented: the fake need not say, as the bot makes none.)"""
     table = await ai_table(fake, bot, target=40)
     await fake.wait_until(lambda: table.game is not None and len(table.game.hands) >= 2,
                           60, "the second hand")
-    await fake.remove_bot()
+    if away == "removed":
+        await fake.remove_bot()
+    else:
+        await fake.guild_outage()
     await fake.wait_until(lambda: PAUSE_GUILD in table.paused, 30, "the table to wait")
     await bot.outbox.idle()
     sent = len(fake.requests)
@@ -188,7 +194,10 @@ async def test_the_bot_removed_and_added_back(fake: FakeDiscord, bot: Amerikaner
     await time_passes(fake, bot, 2 * 86400)
     assert table.version == version  # nothing played, so nothing rated
     assert not [r for r in fake.requests[sent:] if r.path.startswith("/channels/")]
-    await fake.add_bot()
+    if away == "removed":
+        await fake.add_bot()
+    else:
+        await fake.guild_back()
     await wait_game_over(fake, table, 90)
     assert not table.paused
     await check_finished_game(fake, table)
