@@ -69,7 +69,10 @@ class AmerikanerBot(commands.AutoShardedBot):
         # No privileged intents: the bot works from interactions alone.
         intents = discord.Intents.none()
         intents.guilds = True
-        shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+        # Without SHARD_IDS discord.py runs every shard (it reads a missing `shard_ids`
+        # so; its signature types the argument as a list).
+        shards: dict[str, Any] = {} if settings.shard_ids is None else {
+            "shard_ids": list(settings.shard_ids)}
         # This process's share of the token's requests a second (bot/discord/budget.py): every
         # request discord.py sends waits for a slot of it.
         self.budget = RequestBudget(settings.request_rate)
@@ -80,7 +83,7 @@ class AmerikanerBot(commands.AutoShardedBot):
         # typed text in a message never ping, whatever they hold.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
-                         shard_ids=shard_ids, http_trace=self._budget_trace(),
+                         http_trace=self._budget_trace(), **shards,
                          allowed_mentions=no_mentions())
         self.settings = settings
         self._unanswered: set[discord.Interaction[Any]] = set()

@@ -6,7 +6,10 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # (imported where used: the command line starts without the bot)
+    from bot.tables.rerate import RerateReport
 
 
 def _replay_any(data: object) -> dict[str, object]:
@@ -94,7 +97,7 @@ def _cmd_db_rerate(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _rerate(target: str | None) -> object:
+async def _rerate(target: str | None) -> RerateReport:
     from bot.games import GAMES
     from bot.store import open_database
     from bot.tables.rerate import rerate

@@ -118,11 +118,11 @@ def _compiled_modules() -> list[str]:
 
 
 def test_the_platform_type_checks() -> None:
-    """mypy, as the project configures it, finds nothing in the cogs, the table platform,
-    the store and the render layer (issue 39: 120 errors in cogs/ had piled up unchecked,
-    most of them rooms calling each other through a mixin that no type declared)."""
-    result = subprocess.run([sys.executable, "-m", "mypy", "cogs", "bot/tables", "bot/store",
-                             "bot/render"],
+    """mypy, as the project configures it, finds nothing in the cogs and the whole of bot/
+    (issue 39: 120 errors in cogs/ had piled up unchecked, most of them rooms calling each
+    other through a mixin that no type declared; 12 more in bot/app.py, bot/cli.py and
+    the catalog splitter, outside what was checked then)."""
+    result = subprocess.run([sys.executable, "-m", "mypy", "cogs", "bot"],
                             cwd=REPO, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
 

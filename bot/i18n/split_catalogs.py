@@ -50,7 +50,7 @@ TRANSLATED = ("nb",)  # the languages with catalogs, besides English (the source
 OWNER_COMMENT = "words of:"  # cogs/words.py's comment on a command's string
 _PO = Path("LC_MESSAGES") / "messages.po"
 
-Key = tuple[object, str | None]  # (msgid, or (singular, plural); context)
+Key = tuple[str | tuple[str, str], str | None]  # (msgid, or (singular, plural); context)
 
 
 def games(repo: Path = REPO) -> list[str]:
@@ -74,7 +74,11 @@ def catalog_dir(owner: str, repo: Path = REPO,
 
 
 def _key(message: object, context: str | None) -> Key:
-    return (tuple(message) if isinstance(message, (list, tuple)) else message, context)
+    """Babel's message id as a key: a string, or (singular, plural) for a plural."""
+    if isinstance(message, (list, tuple)):
+        singular, plural = (str(part) for part in message[:2])
+        return ((singular, plural), context)
+    return (str(message), context)
 
 
 def extracted(repo: Path = REPO, folders: Mapping[str, str] | None = None
