@@ -63,6 +63,7 @@ class DealJob:
     seed: int
     budget: float  # strong's time budget per decision, seconds (0: the default)
     worlds: int  # strong's worlds per decision, exactly (0: the time budget decides)
+    settings: tuple[tuple[str, float], ...] = ()  # strong's tuning values (`--set`)
 
 
 @dataclass
@@ -92,9 +93,32 @@ def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: in
     return state
 
 
+def apply_settings(settings: tuple[tuple[str, float], ...]) -> None:
+    """Set strong's tuning values (`--set NAME=VALUE`): plain module globals, read at
+    each use, so this works compiled too."""
+    for name, value in settings:
+        setattr(strong, name, type(getattr(strong, name))(value))
+
+
+def parse_settings(text: str) -> tuple[tuple[str, float], ...]:
+    """`NAME=VALUE,...` for `--set`, checked: only strong.TUNING names, numbers."""
+    settings: list[tuple[str, float]] = []
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in strong.TUNING:
+            raise SystemExit(f"--set: {name!r} is not one of strong's tuning values "
+                             f"({', '.join(strong.TUNING)})")
+        try:
+            settings.append((name, float(value)))
+        except ValueError:
+            raise SystemExit(f"--set: {name} needs a number, not {value!r}") from None
+    return tuple(settings)
+
+
 def run_deal(job: DealJob) -> tuple[float, int, int, list[float], list[float]]:
     """A's share of wins over the deal's games (A in each seat in turn), the games, the
     drawn games, strong's decision times (wall clock, then CPU)."""
+    apply_settings(job.settings)
     if job.budget:
         strong.STRONG_BUDGET = strong.MULTI_BUDGET = job.budget
     if job.worlds:
@@ -122,7 +146,7 @@ def run_deal(job: DealJob) -> tuple[float, int, int, list[float], list[float]]:
 
 def run_pairing(first: DealJob, deals: int, workers: int) -> Result:
     jobs = [DealJob(first.players, first.options, first.a, first.b, first.seed + i,
-                    first.budget, first.worlds) for i in range(deals)]
+                    first.budget, first.worlds, first.settings) for i in range(deals)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             outputs = list(pool.map(run_deal, jobs, chunksize=4))
@@ -191,10 +215,14 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=0,
                         help="strong: exactly this many sampled worlds per decision, no "
                         "time budget (deterministic; for comparing variants)")
+    parser.add_argument("--set", default="", metavar="NAME=VALUE,...",
+                        help="strong's tuning values (strong.TUNING), e.g. "
+                        "--set NEXT_OUT=0 (for comparing variants)")
     parser.add_argument("--installed", action="store_true",
                         help="import the installed `bot` package (e.g. compiled), not the "
                         "repository's sources")
     args = parser.parse_args()
+    settings = parse_settings(args.set)
     levels = ("random", "easy", "strong")
     pairs = []
     for pair in args.pairs.split(","):
@@ -215,12 +243,13 @@ def main() -> None:
     for options in option_sets(args.options):
         print(f"american, {args.players} players, options {', '.join(options) or 'none'}, "
               f"seed {args.seed}" + (f", worlds {args.worlds}" if args.worlds else "")
-              + (f", budget {1000 * args.budget:g} ms" if args.budget else ""))
+              + (f", budget {1000 * args.budget:g} ms" if args.budget else "")
+              + (f", set {args.set}" if settings else ""))
         for a, b in pairs:
             deals = args.deals or (500 if "strong" in (a, b) else 1000)
             start = time.perf_counter()
             first = DealJob(args.players, options, a, b, args.seed, args.budget,
-                            args.worlds)
+                            args.worlds, settings)
             result = run_pairing(first, deals, args.workers)
             print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
             report(result, a, b)

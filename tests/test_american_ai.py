@@ -331,3 +331,31 @@ def test_strong_is_legal_and_deterministic_for_a_seed_with_more_players(
             action = choose_action(view, "easy", rng)
         state.apply(action)
     assert state.outcome == FINISHED
+
+
+@pytest.mark.parametrize("seat_reply", [True, False])
+@pytest.mark.parametrize("options", [(), ("same_rank", "four_burns", "voluntary_pickup"),
+                                     ("blind_down",)])
+def test_strong_with_or_without_the_seats_reply_is_legal_and_deterministic(
+        options: tuple[str, ...], seat_reply: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 3-5 players the play-outs branch at the seat's next play (SEAT_REPLY, issue
+    40); with it and without, five-player deals under any options are played legally (the
+    core refuses anything else) and the same view and seed give the same action."""
+    from bot.games.american.ai import strong
+
+    monkeypatch.setattr(strong, "SEAT_REPLY", seat_reply)
+    rules = Rules.create(5, {name: True for name in options})
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = DealState(rules, seed, deal_cards(rules, rng), False)
+        while state.phase != DONE:
+            view = deal_view(state, state.to_act)
+            if state.to_act == seed:
+                action = strong_action(view, random.Random(len(view.history)), budget=1e9,
+                                       max_worlds=4)
+                assert action == strong_action(view, random.Random(len(view.history)),
+                                               budget=1e9, max_worlds=4)
+            else:
+                action = choose_action(view, "easy", rng)
+            state.apply(action)
+        assert state.phase == DONE

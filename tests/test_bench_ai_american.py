@@ -42,3 +42,15 @@ def test_bad_input_is_answered_in_one_line() -> None:
         result = run_bench("--deals", "1", *args)
         assert result.returncode != 0
         assert "Traceback" not in result.stderr and "error:" in result.stderr
+
+
+def test_set_takes_strongs_tuning_values_and_refuses_others() -> None:
+    result = run_bench("--deals", "1", "--worlds", "2", "--players", "3", "--options",
+                       "none", "--pairs", "strong-easy", "--set", "SEAT_REPLY=0")
+    assert result.returncode == 0, result.stderr
+    assert "set SEAT_REPLY=0" in result.stdout and "strong beats easy in" in result.stdout
+    for text, said in (("JOKER=3", "'JOKER' is not one of strong's tuning values"),
+                       ("SEAT_REPLY=yes", "SEAT_REPLY needs a number, not 'yes'")):
+        refused = run_bench("--deals", "1", "--set", text)
+        assert refused.returncode != 0
+        assert said in refused.stderr and "Traceback" not in refused.stderr

@@ -6,9 +6,11 @@ into their places, consistently with everything public (the pile, the burned car
 face-up rows, the cards seen going into a hand, every size). In each world every
 candidate action is played, then the deal is played out to its end with the easy policy
 for every seat; a candidate scores the seat's place (1 for first out, 0 for last). The
-same worlds serve every candidate, so their differences are not card luck. Worlds are
-sampled until STRONG_BUDGET seconds have passed and there are at least MIN_WORLDS (at
-most MAX_WORLDS).
+same worlds serve every candidate, so their differences are not card luck. (Since issue
+40 play-outs stop at the next player out and score whether it is the seat; with 3-5
+players they also branch once, at the seat's own next play, where each play it has is
+played out and the best counts: SEAT_REPLY.) Worlds are sampled until STRONG_BUDGET
+seconds have passed and there are at least MIN_WORLDS (at most MAX_WORLDS).
 
 Candidates: in play, each playable rank with every copy and with one copy (and the
 pick-up where it is allowed); in a swap, the face-up rows the easy value ranks best
@@ -34,6 +36,7 @@ from bot.games.american.state import (
     IN_PROGRESS,
     MAX_ACTIONS,
     PLAY_PHASE,
+    RANK_CARDS,
     DealState,
 )
 from bot.games.american.views import DealView
@@ -52,6 +55,10 @@ MAX_WORLDS: int = 400  # never more worlds than this
 # 37% at 30 worlds, 44% at 100), and a world costs about as much (bench/ai_american.py).
 MULTI_MIN_WORLDS: int = 100
 MULTI_BUDGET: float = 0.010
+# ... but never past this many seconds once MIN_WORLDS are done: with SEAT_REPLY a world
+# early in a five-player deal costs up to 15 ms (100 worlds took 1.5 s CPU at most, p99
+# 250 ms, over the 200 ms budget).
+MULTI_CAP: float = 0.120
 DAILY_WORLDS: int = 24  # the deal of the day's strong AI: this many, no clock (kind.py)
 SWAP_CANDIDATES: int = 6  # face-up rows searched in a swap
 PLAYOUT_LIMIT: int = 500  # actions a play-out goes on for at most (then: a draw)
@@ -62,9 +69,13 @@ NEXT_OUT: bool = True
 # Worlds agree with what the table showed of the others' hands (inference.py); False:
 # every unseen card anywhere (the player before issue 40).
 READ_TABLE: bool = True
+# With 3-5 players, a play-out branches once more at the seat's own next play: each of
+# its plays there is played out, and the best counts (in that world, so a little
+# optimistic); False: the easy policy there too (the player before this).
+SEAT_REPLY: bool = True
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "MULTI_MIN_WORLDS",
-                 "MULTI_BUDGET", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE")
+                 "MULTI_BUDGET", "MULTI_CAP", "SWAP_CANDIDATES",
+                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE", "SEAT_REPLY")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -207,6 +218,46 @@ def _next_out_score(state: DealState, seat: int, placed: int, limit: int) -> flo
     return 1.0 if state.places[placed] == seat else 0.0
 
 
+def _reply_score(state: DealState, seat: int, placed: int, limit: int) -> float:
+    """As `_next_out_score`, but at the seat's next play with a choice every play it
+    has (each rank with every copy and with one) is played out, and the best scores."""
+    steps = 0
+    while state.phase != DONE and steps < limit and len(state.places) == placed:
+        if state.to_act == seat and state.phase == PLAY_PHASE:
+            playable = state.playable_mask()
+            if playable & (playable - 1):  # more than one card: a choice
+                return _best_play(state, seat, placed, limit - steps, playable)
+        easy_step(state)
+        steps += 1
+    if len(state.places) == placed:
+        return 0.5
+    return 1.0 if state.places[placed] == seat else 0.0
+
+
+def _best_play(state: DealState, seat: int, placed: int, limit: int,
+               playable: int) -> float:
+    best = 0.0
+    hand = state.hands[seat]
+    for rank in range(13):
+        if not playable & RANK_CARDS[rank]:
+            continue
+        same = cards_of(hand & RANK_CARDS[rank])
+        for count in (len(same), 1):
+            branch = state.copy()
+            branch.play(seat, same[:count])
+            if len(branch.places) > placed:
+                value = 1.0 if branch.places[placed] == seat else 0.0
+            else:
+                value = _next_out_score(branch, seat, placed, limit)
+            if value > best:
+                best = value
+                if best >= 1.0:
+                    return best
+            if len(same) == 1:
+                break
+    return best
+
+
 def play_candidates(view: DealView) -> list[Action]:
     """Each playable rank with every copy and with one copy; the pick-up if allowed.
     The easy player's choice first (it wins ties)."""
@@ -269,11 +320,15 @@ def strong_action(view: DealView, rng: random.Random, budget: float | None = Non
     min_worlds = MULTI_MIN_WORLDS if multi else MIN_WORLDS
     if max_worlds is None:
         max_worlds = MAX_WORLDS
-    return _search(view, candidates, rng, budget, min(min_worlds, max_worlds), max_worlds)
+    # The cap only with the clock on (a budget of 1e9, as the deal of the day and the
+    # tests give, counts worlds only).
+    cap = MULTI_CAP if multi and budget < 1.0 else budget
+    return _search(view, candidates, rng, budget, min(min_worlds, max_worlds), max_worlds,
+                   cap, min(MIN_WORLDS, max_worlds))
 
 
 def _search(view: DealView, candidates: list[Action], rng: random.Random, budget: float,
-            min_worlds: int, max_worlds: int) -> Action:
+            min_worlds: int, max_worlds: int, cap: float, floor: int) -> Action:
     sampler = Sampler(view)
     seat = sampler.seat
     limit = min(PLAYOUT_LIMIT, MAX_ACTIONS - view.actions - 1)
@@ -281,6 +336,7 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
     start = time.perf_counter()
     worlds = 0
     next_out = NEXT_OUT
+    reply = SEAT_REPLY and view.rules.players > 2
     while worlds < max_worlds:
         world = sampler.world(rng)
         placed = len(world.places)
@@ -292,11 +348,15 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
                 totals[index] += place_score(state, seat)
             elif len(state.places) > placed:  # the action itself put the seat out
                 totals[index] += 1.0 if state.places[placed] == seat else 0.0
+            elif reply:
+                totals[index] += _reply_score(state, seat, placed, limit)
             else:
                 totals[index] += _next_out_score(state, seat, placed, limit)
         worlds += 1
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
-        if worlds >= min_worlds and time.perf_counter() - start > budget:
+        elapsed = time.perf_counter() - start
+        if (worlds >= min_worlds and elapsed > budget) or (worlds >= floor
+                                                           and elapsed > cap):
             break
     best = 0
     for index in range(1, len(candidates)):
