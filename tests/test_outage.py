@@ -113,7 +113,11 @@ async def _human_move(service: TableService, table: Any, rng: random.Random) -> 
 
 
 async def _stored_equals_memory(service: TableService, table: Any) -> None:
-    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
+    # Under the table's lock: a change is committed first and installed in memory after
+    # (an AI seat moving on meanwhile would be in the store and not yet in memory).
+    async with table.lock:
+        record = await service.store.load_record(table.id,
+                                                 record_format=table.kind.record_format)
     stored = table.kind.load(record)
     assert table.kind.version(stored) == table.version
     assert table.kind.public_view(stored) == table.public_view()

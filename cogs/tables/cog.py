@@ -217,6 +217,8 @@ class Tables(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         await self.lifecycle.restore_access()
+        # (Once the servers are known: a DM ping names its server.)
+        await self.panels.catch_up_turns()
 
     # ------------------------------------------------------------- components
 

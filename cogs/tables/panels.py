@@ -3,6 +3,7 @@ panel a player), its Table toggle, Hint and Claim, and the confirmation of a mov
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Sequence
@@ -76,6 +77,9 @@ class PanelsRoom:
         # table -> the state version whose turn was last followed (a panel edited or the
         # player mentioned): each turn once.
         self._followed: dict[int, int] = {}
+        # catch_up_turns: started once a process; `caught_up` is set when it is done.
+        self._catching_up = False
+        self.caught_up = asyncio.Event()
         # (table, user) -> the state version of the hand panel the user last opened:
         # its "While you were away" lines are not told again (_recap).
         self._seen: dict[tuple[int, int], int] = {}
@@ -296,6 +300,34 @@ class PanelsRoom:
             self._panels[(row.table_id, row.user_id)] = OpenPanel(
                 row.application_id, row.token, row.language, row.since)
         return len(rows)
+
+    async def catch_up_turns(self) -> int:
+        """After a restart: a turn whose ping never went out (the bot stopped, or
+        crashed, between a move and the ping it obliged: a ping is a message of its own,
+        not an outbox post) is followed now, as if the move had just been made: the
+        player's panel shows it, or they are pinged. A turn already announced is left
+        alone. Once a process (READY comes again after a reconnect). How many turns
+        were followed."""
+        if self._catching_up:
+            return 0
+        self._catching_up = True
+        followed = 0
+        try:
+            for table in list(self.tables.tables()):
+                seat = table.to_act
+                if table.stage != PLAYING or table.paused or seat is None \
+                        or table.seats[seat].played_by_ai:
+                    continue
+                user = table.seats[seat].user_id
+                if user is None or await self.pings.pinged_for(table, user):
+                    continue
+                await self.follow_turn(table, None)
+                followed += 1
+        finally:
+            self.caught_up.set()
+        if followed:
+            log.info("followed %d turn(s) not announced before the restart", followed)
+        return followed
 
     def _panel_of(self, table: Table, user_id: int) -> OpenPanel | None:
         panel = self._panels.get((table.id, user_id))

@@ -75,6 +75,19 @@ class PingsRoom:
                 line, view=view, allowed_mentions=pinging_user(user))
             await self._live_ping_sent(table, user, message, version)
 
+    async def pinged_for(self, table: Table, user: int) -> bool:
+        """Whether `user` has a turn message for the turn the table is at now (its
+        entry kept with the table's version: see below). Unreadable: taken as pinged
+        (a second ping is worse than none here: the turn timer's reminder follows)."""
+        try:
+            entries = (await self.member_settings(table.guild_id, user)).get(
+                live_ping_key(table.id)) or []
+        except Exception as exc:
+            log.warning("could not read the live pings of %s at table %s: %r", user,
+                        table.id, exc)
+            return True
+        return any(len(entry) > 2 and entry[2] == table.version for entry in entries)
+
     # ------------------------------------------------------------- one live ping
     # Each member has at most one live turn message per table, in the channel or by DM
     # (a turn ping, a reminder, what the AI did for them, the game's end): the next one

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib
+from pathlib import Path
 from typing import Any
 
 from bot.app import AmerikanerBot
@@ -16,6 +19,7 @@ from tests.e2e.driver import (
     table_message,
     wait_game_over,
 )
+from tests.e2e.harness import bot_running
 from tests.fake_discord import CREATE_PUBLIC_THREADS, FakeDiscord, PostGate, StoredMessage
 
 
@@ -110,6 +114,47 @@ async def test_a_mention_whose_connection_drops_is_let_go(
     version = table.version
     answer = await fake.click_label(after, their_panel, "Pass")
     assert answer.response_type == 7 and table.version == version + 1  # the game goes on
+
+
+async def test_a_turn_whose_mention_a_stop_cut_off_is_announced_after_the_restart(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    """The click was answered, and the bot stopped before the next player's mention got
+    out (here: its connection dropped, then the bot stopped). The restarted bot mentions
+    the player whose turn it is, once; a turn already announced is not announced again
+    (old code: nobody was told of the turn until its timer's reminder, if any; CI saw
+    a move made as the bot stopped leave bob unpinged)."""
+    db = tmp_path / "db.sqlite3"
+    async with bot_running(fake, db) as bot:
+        lobby = await _lobby(fake, "alice", {"players": 3})
+        await fake.click_label("bob", lobby, "Join")
+        await fake.click_label("carol", lobby, "Join")
+        await fake.click_label("alice", lobby, "Start")
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None and table.to_act is not None
+        now, after = table.seats[table.to_act].name, table.seats[(table.to_act + 1) % 3].name
+        first = table.seats[table.to_act].name
+        panel = (await fake.click_label(now, table_message(fake), "My hand")).message
+        fake.post_gate = gate = PostGate("dropped")
+        await fake.click_label(now, panel, "Pass")
+        await fake.wait_until(lambda: gate.held >= 1, 5.0, "the mention's post")
+        fake.post_gate = None
+        assert not _mentions_of(fake, after)
+    mentioned = len(_mentions_of(fake, first))
+
+    async def caught_up(bot: AmerikanerBot) -> None:
+        # (the table cog's module as loaded now: discord.py reloads an extension's modules)
+        panels = importlib.import_module("cogs.tables.host").host_of(bot).panels
+        await asyncio.wait_for(panels.caught_up.wait(), 30.0)
+
+    async with bot_running(fake, db) as bot:
+        await caught_up(bot)
+        assert _mentions_of(fake, after)
+        table = bot.tables.in_channel(fake.channel.id)
+        assert table is not None and table.seats[table.to_act].name == after
+    async with bot_running(fake, db) as bot:  # announced: not again
+        await caught_up(bot)
+    assert len(_mentions_of(fake, after)) == 1
+    assert len(_mentions_of(fake, first)) == mentioned
 
 
 async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerBot) -> None:
