@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import AmerikanerBot
+from bot.tables.service import Table
 from tests.e2e.driver import (
     ButtonDriver,
     cards_in_text,
@@ -64,6 +65,17 @@ async def test_a_spectator_is_told_they_are_watching(
     assert "You are watching" in (slash.content or "")
 
 
+async def _three_humans(fake: FakeDiscord, bot: AmerikanerBot) -> Table:
+    """alice, bob and carol at a started table in the channel."""
+    lobby = await _lobby(fake, "alice", {"players": 3})
+    await fake.click_label("bob", lobby, "Join")
+    await fake.click_label("carol", lobby, "Join")
+    await fake.click_label("alice", lobby, "Start")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    return table
+
+
 def _mentions_of(fake: FakeDiscord, user: str) -> list[StoredMessage]:
     """Every turn mention of `user`, the spent ones the bot deleted included (issue 35:
     a ping is deleted once its turn has passed)."""
@@ -74,11 +86,7 @@ def _mentions_of(fake: FakeDiscord, user: str) -> list[StoredMessage]:
 
 async def test_the_player_to_act_without_a_panel_is_mentioned_once(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
-    lobby = await _lobby(fake, "alice", {"players": 3})
-    await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("carol", lobby, "Join")
-    await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = await _three_humans(fake, bot)
     assert table is not None and table.switch("mentions")  # three humans: on by default
     seat = table.to_act
     assert seat is not None
@@ -96,11 +104,7 @@ async def test_a_mention_whose_connection_drops_is_let_go(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     """The click was answered; the mention after it meets a closed connection. Nothing is
     answered again, nothing is logged as an error, and the game goes on."""
-    lobby = await _lobby(fake, "alice", {"players": 3})
-    await fake.click_label("bob", lobby, "Join")
-    await fake.click_label("carol", lobby, "Join")
-    await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = await _three_humans(fake, bot)
     assert table is not None and table.to_act is not None
     now, after = table.seats[table.to_act].name, table.seats[(table.to_act + 1) % 3].name
     panel = (await fake.click_label(now, table_message(fake), "My hand")).message
@@ -125,11 +129,7 @@ async def test_a_turn_whose_mention_a_stop_cut_off_is_announced_after_the_restar
     a move made as the bot stopped leave bob unpinged)."""
     db = tmp_path / "db.sqlite3"
     async with bot_running(fake, db) as bot:
-        lobby = await _lobby(fake, "alice", {"players": 3})
-        await fake.click_label("bob", lobby, "Join")
-        await fake.click_label("carol", lobby, "Join")
-        await fake.click_label("alice", lobby, "Start")
-        table = bot.tables.in_channel(fake.channel.id)
+        table = await _three_humans(fake, bot)
         assert table is not None and table.to_act is not None
         now, after = table.seats[table.to_act].name, table.seats[(table.to_act + 1) % 3].name
         first = table.seats[table.to_act].name
