@@ -312,24 +312,31 @@ def test_a_forced_pickup_rules_out_every_rank_that_could_go_on_that_top() -> Non
     assert checked > 0
 
 
+def _strong_against_easy(rules: Rules, seed: int, dealer: int, worlds: int) -> DealState:
+    """A deal played to its end, strong in seat `dealer` (a fixed number of worlds, no
+    clock) and easy in the others; each strong action asked twice must be the same (the
+    core refuses an illegal one)."""
+    rng = random.Random(seed)
+    state = DealState(rules, dealer, deal_cards(rules, rng), False)
+    while state.phase != DONE:
+        view = deal_view(state, state.to_act)
+        if state.to_act == dealer:
+            action = strong_action(view, random.Random(len(view.history)), budget=1e9,
+                                   max_worlds=worlds)
+            assert action == strong_action(view, random.Random(len(view.history)),
+                                           budget=1e9, max_worlds=worlds)
+        else:
+            action = choose_action(view, "easy", rng)
+        state.apply(action)
+    return state
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_strong_is_legal_and_deterministic_for_a_seed_with_more_players(
         players: int) -> None:
     """A fixed number of worlds (as the deal of the day plays): the same view and seed
     give the same action, which is legal, through a whole deal."""
-    rules = Rules.create(players, {"swap": True})
-    rng = random.Random(players)
-    state = DealState(rules, 0, deal_cards(rules, rng), False)
-    while state.phase != DONE:
-        view = deal_view(state, state.to_act)
-        if state.to_act == 0:
-            action = strong_action(view, random.Random(len(view.history)), budget=1e9,
-                                   max_worlds=3)
-            assert action == strong_action(view, random.Random(len(view.history)),
-                                           budget=1e9, max_worlds=3)
-        else:
-            action = choose_action(view, "easy", rng)
-        state.apply(action)
+    state = _strong_against_easy(Rules.create(players, {"swap": True}), players, 0, 3)
     assert state.outcome == FINISHED
 
 
@@ -346,16 +353,4 @@ def test_strong_with_or_without_the_seats_reply_is_legal_and_deterministic(
     monkeypatch.setattr(strong, "SEAT_REPLY", seat_reply)
     rules = Rules.create(5, {name: True for name in options})
     for seed in range(2):
-        rng = random.Random(seed)
-        state = DealState(rules, seed, deal_cards(rules, rng), False)
-        while state.phase != DONE:
-            view = deal_view(state, state.to_act)
-            if state.to_act == seed:
-                action = strong_action(view, random.Random(len(view.history)), budget=1e9,
-                                       max_worlds=4)
-                assert action == strong_action(view, random.Random(len(view.history)),
-                                               budget=1e9, max_worlds=4)
-            else:
-                action = choose_action(view, "easy", rng)
-            state.apply(action)
-        assert state.phase == DONE
+        assert _strong_against_easy(rules, seed, seed, 4).phase == DONE
