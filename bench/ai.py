@@ -49,6 +49,8 @@ if "--installed" in _sys.argv[1:]:
     del _sys.path[0]
     if _util.find_spec("bot") is None:
         _sys.path.insert(0, _REPO)
+    else:  # (the installed `bot` comes first; the repository for `bench` alone)
+        _sys.path.append(_REPO)
 else:
     _sys.path[0] = _REPO
 
@@ -64,6 +66,7 @@ from dataclasses import dataclass, field, replace
 from types import FunctionType
 from typing import TypeVar
 
+from bench.tuning import apply_tuning, parse_tuning
 from bot.games.amerikaner.ai import choose_action, strong
 from bot.games.amerikaner.ai.easy import estimate_tricks, predict_team_tricks, suit_len
 from bot.games.amerikaner.ai.knowledge import build_knowledge
@@ -198,25 +201,12 @@ def team_tricks(hand: Hand) -> int:
 
 
 def apply_settings(settings: dict[str, float]) -> None:
-    """Set strong's tuning values (`--set NAME=VALUE`): plain module globals, read at
-    each use, so this works compiled too."""
-    for name, value in settings.items():
-        setattr(strong, name, type(getattr(strong, name))(value))
+    """Set strong's tuning values (`--set`; also each worker's initializer)."""
+    apply_tuning(strong, settings.items())
 
 
 def parse_settings(text: str) -> dict[str, float]:
-    """`NAME=VALUE,...` for `--set`, checked: only strong.TUNING names, numbers."""
-    settings: dict[str, float] = {}
-    for item in filter(None, text.split(",")):
-        name, _, value = item.partition("=")
-        if name not in strong.TUNING:
-            raise SystemExit(f"--set: {name!r} is not one of strong's tuning values "
-                             f"({', '.join(strong.TUNING)})")
-        try:
-            settings[name] = float(value)
-        except ValueError:
-            raise SystemExit(f"--set: {name} needs a number, not {value!r}") from None
-    return settings
+    return parse_tuning(strong, text)
 
 
 @dataclass(frozen=True)

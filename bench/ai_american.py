@@ -33,6 +33,8 @@ if "--installed" in _sys.argv[1:]:
     del _sys.path[0]
     if _util.find_spec("bot") is None:
         _sys.path.insert(0, _REPO)
+    else:  # (the installed `bot` comes first; the repository for `bench` alone)
+        _sys.path.append(_REPO)
 else:
     _sys.path[0] = _REPO
 
@@ -45,6 +47,7 @@ from concurrent.futures import ProcessPoolExecutor  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from types import FunctionType  # noqa: E402
 
+from bench.tuning import apply_tuning, parse_tuning  # noqa: E402
 from bot.games.american.ai import choose_action, strong  # noqa: E402
 from bot.games.american.deal import Deal, deal_cards  # noqa: E402
 from bot.games.american.rules import Rules  # noqa: E402
@@ -94,25 +97,12 @@ def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: in
 
 
 def apply_settings(settings: tuple[tuple[str, float], ...]) -> None:
-    """Set strong's tuning values (`--set NAME=VALUE`): plain module globals, read at
-    each use, so this works compiled too."""
-    for name, value in settings:
-        setattr(strong, name, type(getattr(strong, name))(value))
+    """Set strong's tuning values (`--set`)."""
+    apply_tuning(strong, settings)
 
 
 def parse_settings(text: str) -> tuple[tuple[str, float], ...]:
-    """`NAME=VALUE,...` for `--set`, checked: only strong.TUNING names, numbers."""
-    settings: list[tuple[str, float]] = []
-    for item in filter(None, text.split(",")):
-        name, _, value = item.partition("=")
-        if name not in strong.TUNING:
-            raise SystemExit(f"--set: {name!r} is not one of strong's tuning values "
-                             f"({', '.join(strong.TUNING)})")
-        try:
-            settings.append((name, float(value)))
-        except ValueError:
-            raise SystemExit(f"--set: {name} needs a number, not {value!r}") from None
-    return tuple(settings)
+    return tuple(parse_tuning(strong, text).items())
 
 
 def run_deal(job: DealJob) -> tuple[float, int, int, list[float], list[float]]:
