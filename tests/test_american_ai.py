@@ -312,7 +312,7 @@ def test_a_forced_pickup_rules_out_every_rank_that_could_go_on_that_top() -> Non
     assert checked > 0
 
 
-def _strong_against_easy(rules: Rules, seed: int, dealer: int, worlds: int) -> DealState:
+def _strong_asked_twice(rules: Rules, seed: int, dealer: int, worlds: int) -> DealState:
     """A deal played to its end, strong in seat `dealer` (a fixed number of worlds, no
     clock) and easy in the others; each strong action asked twice must be the same (the
     core refuses an illegal one)."""
@@ -336,7 +336,7 @@ def test_strong_is_legal_and_deterministic_for_a_seed_with_more_players(
         players: int) -> None:
     """A fixed number of worlds (as the deal of the day plays): the same view and seed
     give the same action, which is legal, through a whole deal."""
-    state = _strong_against_easy(Rules.create(players, {"swap": True}), players, 0, 3)
+    state = _strong_asked_twice(Rules.create(players, {"swap": True}), players, 0, 3)
     assert state.outcome == FINISHED
 
 
@@ -353,4 +353,4 @@ def test_strong_with_or_without_the_seats_reply_is_legal_and_deterministic(
     monkeypatch.setattr(strong, "SEAT_REPLY", seat_reply)
     rules = Rules.create(5, {name: True for name in options})
     for seed in range(2):
-        assert _strong_against_easy(rules, seed, seed, 4).phase == DONE
+        assert _strong_asked_twice(rules, seed, seed, 4).phase == DONE
