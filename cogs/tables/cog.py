@@ -112,6 +112,7 @@ class Tables(commands.Cog):
         if self._reporter is not None:
             self._reporter.cancel()
         await self.messages.edits.close()
+        self.pings.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
         detach(self.bot, self)

@@ -3,8 +3,11 @@ message for a member who chose so (/notify), back to the channel if Discord refu
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import itertools
 import logging
+import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -12,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord import no_mentions, pinging_user
+from bot.discord.retries import is_transient, one_line
 from bot.i18n import use_locale
 from bot.render import (
     reminder_text,
@@ -32,6 +36,11 @@ from cogs.tables.views import ping_view
 log = logging.getLogger(__name__)
 
 
+# Seconds before a failed turn ping is tried again: then again after the next, the last
+# repeated (every hour) while its turn lasts.
+PING_RETRY_DELAYS: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 3600.0)
+
+
 def live_ping_key(table_id: int) -> str:
     """The member setting that holds a member's live turn message at a table."""
     return f"live_ping_{table_id}"
@@ -46,6 +55,8 @@ class PingsRoom:
         # (guild, user) -> the member's own settings there (the store's), as read once.
         self._members: dict[tuple[int, int], dict[str, Any]] = {}
         self._deleting: set[int] = set()  # the bot's messages being deleted now
+        # (table, user) -> the task trying a failed turn ping again (_ping_again).
+        self._retrying: dict[tuple[int, int], asyncio.Future[None]] = {}
 
     async def ping(self, table: Table, user: int, *, reminder: bool = False,
                     deadline: float | None = None, version: int | None = None) -> None:
@@ -53,27 +64,92 @@ class PingsRoom:
         `deadline`): a new message, since Discord notifies of new messages and never of
         edits, with their hand's button and a link to the table. By direct message if
         they chose so in this server (/notify), else in the table's channel, naming
-        them alone. A ping that cannot be sent (the channel is gone, or the bot is
-        stopping and its connection closed) is let go."""
+        them alone. A ping that meets a failure of Discord's or of the connection is
+        tried again later, while its turn lasts (`_ping_again`); one that cannot be sent
+        (the channel is gone, or the bot is stopping and its connection closed) is let
+        go (a restart catches a turn up: PanelsRoom.catch_up_turns)."""
         if version is None:  # the turn it announces (the table may move meanwhile)
             version = table.version
+        # The same nonce at every try of this ping, so Discord gives back a message it
+        # already made (its answer lost) instead of a second one (Create Message,
+        # enforce_nonce: "checked for uniqueness in the past few minutes. If another
+        # message was created by the same author with the same nonce, that message will
+        # be returned": https://discord.com/developers/docs/resources/message#create-message).
+        # By author, not channel: the DM and the channel post each have their own.
+        nonce = secrets.token_hex(11)
+        failure = await self._ping_once(table, user, reminder, deadline, version, nonce)
+        if failure is not None and is_transient(failure) and not self.bot.is_closed():
+            self._again(table, user, reminder, deadline, version, nonce)
+
+    async def _ping_once(self, table: Table, user: int, reminder: bool,
+                         deadline: float | None, version: int, nonce: str
+                         ) -> BaseException | None:
+        """One try at the ping; the channel post's failure, if it failed."""
         if self._spent(table, version):
-            return  # its turn passed while it waited (the store, the language)
+            return None  # its turn passed while it waited (the store, the language)
         if await self.wants_dm(table.guild_id, user):
-            sent = await self._ping_by_dm(table, user, reminder, deadline)
+            sent = await self._ping_by_dm(table, user, reminder, deadline, "pd" + nonce)
             if sent is not None:
                 await self._live_ping_sent(table, user, sent, version)
-                return
+                return None
         title = table.kind.words.title(table.rules)
         with await self.settings.public(table.guild_id):
             line = turn_ping_text(user, title, None if reminder else deadline)
             if reminder:
                 line = reminder_text(turn_mention(user, title), deadline)
             view = ping_view(table)
-        with contextlib.suppress(*LET_GO):
+        try:
             message = await self.bot.get_partial_messageable(table.channel_id).send(
-                line, view=view, allowed_mentions=pinging_user(user))
-            await self._live_ping_sent(table, user, message, version)
+                line, view=view, allowed_mentions=pinging_user(user),
+                nonce="pc" + nonce)
+        except LET_GO as exc:
+            log.info("the turn ping of %s at table %s failed: %s", user, table.id,
+                     one_line(exc))
+            return exc
+        await self._live_ping_sent(table, user, message, version)
+        return None
+
+    def _again(self, table: Table, user: int, reminder: bool, deadline: float | None,
+               version: int, nonce: str) -> None:
+        """Try the ping again later (one retrier a member and table: a newer turn's
+        takes the place of an older one's)."""
+        key = (table.id, user)
+        older = self._retrying.pop(key, None)
+        if older is not None:
+            older.cancel()
+        task = asyncio.ensure_future(
+            self._ping_again(table.id, user, reminder, deadline, version, nonce))
+        self._retrying[key] = task
+        task.add_done_callback(
+            lambda done: self._retrying.pop(key, None) if self._retrying.get(key) is done
+            else None)
+
+    async def _ping_again(self, table_id: int, user: int, reminder: bool,
+                          deadline: float | None, version: int, nonce: str) -> None:
+        """A ping that met a failure that heals by itself (a 5xx, a dropped
+        connection), tried again after PING_RETRY_DELAYS, then every hour, on the
+        bot's clock, until it goes out or its turn passes: a turn never goes silent
+        while the bot runs. With the first try's nonce (see `ping`)."""
+        clock = self.bot.settings.clock
+        for attempt in itertools.count():
+            delay = PING_RETRY_DELAYS[min(attempt, len(PING_RETRY_DELAYS) - 1)]
+            await clock.sleep_until(clock.time() + delay)
+            table = self.bot.tables.get(table_id)
+            if table is None or self._spent(table, version) or self.bot.is_closed():
+                return
+            if not reminder and await self.pinged_for(table, user):
+                return  # announced meanwhile (a newer ping of the same turn)
+            failure = await self._ping_once(table, user, reminder, deadline, version,
+                                            nonce)
+            if failure is None or not is_transient(failure):
+                return
+
+    def close(self) -> None:
+        """The cog unloads: the pings waiting to be tried again are let go (a restart
+        catches their turns up)."""
+        for task in self._retrying.values():
+            task.cancel()
+        self._retrying.clear()
 
     async def pinged_for(self, table: Table, user: int) -> bool:
         """Whether `user` has a turn message for the turn the table is at now (its
@@ -127,6 +203,8 @@ class PingsRoom:
             # Read and changed at once (no wait between): concurrent changes of the
             # entries never lose one.
             older = [list(entry) for entry in settings.get(key) or []]
+            if any(int(entry[1]) == message.id for entry in older):
+                return  # the same ping given back for its nonce: kept already
             entry = [message.channel.id, message.id, version]
             settings[key] = [*older, entry]
             await self.bot.store.set_member_setting(table.guild_id, user, key,
@@ -281,7 +359,7 @@ class PingsRoom:
         return settings.get("turn_pings") == "dm"
 
     async def _ping_by_dm(self, table: Table, user: int, reminder: bool,
-                          deadline: float | None) -> discord.Message | None:
+                          deadline: float | None, nonce: str) -> discord.Message | None:
         """The turn ping by direct message: the server, channel and game named, with the
         hand's button and the link. None if it was not delivered (the caller pings in
         the channel instead)."""
@@ -294,7 +372,8 @@ class PingsRoom:
         try:
             # discord.py keeps the DM channel once opened: one request a member.
             channel = await self.bot.create_dm(discord.Object(id=user))
-            return await channel.send(text, view=view, allowed_mentions=no_mentions())
+            return await channel.send(text, view=view, allowed_mentions=no_mentions(),
+                                      nonce=nonce)
         except discord.Forbidden as exc:
             await self._dm_refused(table.guild_id, user, exc)
             return None

@@ -8,6 +8,8 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import AmerikanerBot
 from bot.tables.service import Table
 from tests.e2e.driver import (
@@ -155,6 +157,54 @@ async def test_a_turn_whose_mention_a_stop_cut_off_is_announced_after_the_restar
         await caught_up(bot)
     assert len(_mentions_of(fake, after)) == 1
     assert len(_mentions_of(fake, first)) == mentioned
+
+
+@pytest.mark.parametrize("mode", ["dropped", "made"])
+async def test_a_turn_mention_that_meets_a_dropped_connection_is_sent_again(
+        fake: FakeDiscord, bot: AmerikanerBot, mode: str) -> None:
+    """The next player's mention meets a dropped connection while the bot runs on
+    (`dropped`: not made; `made`: made, its answer lost: the bot cannot tell the two
+    apart, and discord.py tries neither again). It is sent again after a few seconds on
+    the bot's clock with the same nonce, so there is one mention either way, and it is
+    deleted once its turn has passed (old code: let go, so nobody was told of the turn
+    until its timer's reminder, if any; or, made, it stayed in the channel for good)."""
+    table = await _three_humans(fake, bot)
+    assert table.to_act is not None
+    now, after = table.seats[table.to_act].name, table.seats[(table.to_act + 1) % 3].name
+    uid = fake.user(after).id
+    panel = (await fake.click_label(now, table_message(fake), "My hand")).message
+    fake.post_gate = gate = PostGate(mode)
+    await fake.click_label(now, panel, "Pass")
+    await fake.wait_until(lambda: gate.held >= 1, 5.0, "the mention's post")
+    fake.post_gate = None
+
+    def mention_posts() -> list[Any]:
+        return [r for r in fake.requests_to("POST", rf"/channels/{fake.channel.id}/messages$")
+                if f"<@{uid}>" in str((r.json or {}).get("content"))]
+
+    assert len(mention_posts()) == 1 and len(_mentions_of(fake, after)) == (mode == "made")
+    seat = table.to_act
+    # The retry sleeps on the bot's clock (the fake's): move it on, a few seconds at a
+    # time, until it is sent (a move before the retry sleeps wakes nobody).
+    for _ in range(40):
+        if len(mention_posts()) >= 2:
+            break
+        fake.clock.advance(5)
+        await asyncio.sleep(0.05)
+    await fake.wait_until(lambda: len(mention_posts()) >= 2, 10.0, "the mention again")
+    first, again = mention_posts()[:2]
+    assert first.json["nonce"] == again.json["nonce"] and again.json["enforce_nonce"]
+    await fake.wait_until(lambda: len(_mentions_of(fake, after)) == 1, 5.0, "one mention")
+    assert table.to_act == seat and table.seats[seat].name == after  # still their turn
+    fake.clock.advance(4000)  # past every later retry's moment: announced, not again
+    await asyncio.sleep(0.2)
+    assert len(mention_posts()) == 2 and len(_mentions_of(fake, after)) == 1
+
+    mention = _mentions_of(fake, after)[0]
+    theirs = (await fake.click_label(after, table_message(fake), "My hand")).message
+    await fake.click_label(after, theirs, "Pass")
+    await fake.wait_until(lambda: fake.message(mention.id).deleted, 10.0,
+                          "the spent mention deleted")
 
 
 async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerBot) -> None:

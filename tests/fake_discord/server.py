@@ -118,12 +118,14 @@ class PostGate:
     * ``"unanswered"``: the post is made, but its answer is held, so the bot never
       learns that it was posted;
     * ``"dropped"``: the connection is closed under the post, unanswered and not made
-      (the bot's HTTP client sees the server disconnect); nothing is held.
+      (the bot's HTTP client sees the server disconnect); nothing is held;
+    * ``"made"``: the post is made (its nonce kept), then the connection is closed
+      before the answer: the bot cannot tell it from ``"dropped"``; nothing is held.
 
     ``held`` counts the posts waiting; ``release()`` lets them go."""
 
     def __init__(self, mode: str) -> None:
-        if mode not in ("lost", "unanswered", "dropped"):
+        if mode not in ("lost", "unanswered", "dropped", "made"):
             raise ValueError(f"unknown gate mode {mode!r}")
         self.mode = mode
         self.held = 0
@@ -1932,6 +1934,12 @@ class FakeDiscord(Lifecycle):
         if key is not None:
             self._nonces[key] = (time.monotonic(), msg.id)
         await self._announce_create(msg)
+        if gate is not None and gate.mode == "made":
+            gate.held += 1
+            await self._notify()
+            assert ctx.request.transport is not None
+            ctx.request.transport.close()
+            return json_response({"message": "made, unanswered"}, 503)
         if gate is not None:
             gate.held += 1
             await self._notify()
