@@ -1920,11 +1920,7 @@ class FakeDiscord(Lifecycle):
             return json_response(self._messages[seen[1]].to_payload())
         gate = self.post_gate
         if gate is not None and gate.mode == "dropped":
-            gate.held += 1
-            await self._notify()
-            assert ctx.request.transport is not None
-            ctx.request.transport.close()
-            return json_response({"message": "never sent: the connection is closed"}, 503)
+            return await self._drop_connection(ctx, gate)
         if gate is not None and gate.mode == "lost":
             gate.held += 1
             await self._notify()
@@ -1935,16 +1931,21 @@ class FakeDiscord(Lifecycle):
             self._nonces[key] = (time.monotonic(), msg.id)
         await self._announce_create(msg)
         if gate is not None and gate.mode == "made":
-            gate.held += 1
-            await self._notify()
-            assert ctx.request.transport is not None
-            ctx.request.transport.close()
-            return json_response({"message": "made, unanswered"}, 503)
+            return await self._drop_connection(ctx, gate)
         if gate is not None:
             gate.held += 1
             await self._notify()
             await gate.wait()
         return json_response(msg.to_payload())
+
+    async def _drop_connection(self, ctx: _Ctx, gate: PostGate) -> web.Response:
+        """A post of a gate that drops the connection: counted, then closed unanswered
+        (the body below is never read: the client sees the server disconnect)."""
+        gate.held += 1
+        await self._notify()
+        assert ctx.request.transport is not None
+        ctx.request.transport.close()
+        return json_response({"message": "unanswered: the connection is closed"}, 503)
 
     def _nonce_key(self, body: dict[str, Any]) -> tuple[int, str] | None:
         nonce = body.get("nonce")
