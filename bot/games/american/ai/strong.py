@@ -9,8 +9,7 @@ for every seat; a candidate scores the seat's place (1 for first out, 0 for last
 same worlds serve every candidate, so their differences are not card luck. (Since issue
 40 play-outs stop at the next player out and score whether it is the seat; with 3-5
 players they also branch once, at the seat's own next play, where each play it has is
-played out and the best counts: SEAT_REPLY; and each opponent plays by a model of how
-it has been playing: OPPONENT_MODEL.) Worlds are sampled until STRONG_BUDGET
+played out and the best counts: SEAT_REPLY.) Worlds are sampled until STRONG_BUDGET
 seconds have passed and there are at least MIN_WORLDS (at most MAX_WORLDS).
 
 Candidates: in play, each playable rank with every copy and with one copy (and the
