@@ -19,21 +19,16 @@ come in with no ranks ruled out. The sampler deals each world's unseen cards int
 entries first (`Reading.excluded`), so sampled hands agree with what the table showed.
 A face-down card turned over (`blind_down`) is not in the history: the replay stops there
 and the entries are fitted to the sizes the view shows.
-
-The same replay keeps **how each seat has been playing**, for the play-outs' model of it:
-at every play or pick-up of a seat whose whole hand the table knew (cards taken up from
-the pile, its face-up row taken up), whether it did what the easy policy would have done
-with that hand (`agreed`) or not (`strayed`).
 """
 
 from __future__ import annotations
 
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP
 from bot.games.american.rules import ROW
-from bot.games.american.state import ACE, NO_RANK, RANK_CARDS, TEN, TWO, rank_playable
+from bot.games.american.state import ACE, NO_RANK, TEN, TWO, rank_playable
 from bot.games.american.views import DealView
 
-from .easy import BIG_PILE, play_mask
+from .easy import BIG_PILE
 
 _ALL_RANKS = (1 << 13) - 1
 _SPECIAL_RANKS = (1 << TWO) | (1 << TEN) | (1 << ACE)
@@ -75,28 +70,6 @@ def _easy_excluded(rank: int, count_played: int, playable: int, pile_size: int,
     return excluded
 
 
-def _like_easy(hand: int, playable_ranks: int, pile_size: int, deck: int, kind: str,
-               cards: tuple[int, ...]) -> bool:
-    """Whether a play (`cards`) or pick-up from a hand the table knew whole is what the
-    easy policy would have done: the same rank, as many copies (equal cards are alike)."""
-    playable = 0
-    for rank in range(13):
-        if playable_ranks >> rank & 1:
-            playable |= hand & RANK_CARDS[rank]
-    chosen = play_mask(hand, playable, pile_size, deck)
-    if kind == PICKUP or not cards:
-        return chosen == 0
-    if chosen == 0:
-        return False
-    count = 0
-    for card in range(52):
-        if chosen >> card & 1:
-            if card % 13 != cards[0] % 13:
-                return False
-            count += 1
-    return count == len(cards)
-
-
 class Reading:
     """Per seat, the ranks each hidden hand card cannot be (most ruled out first)."""
 
@@ -118,10 +91,6 @@ class Reading:
         pile: list[int] = []  # cards, bottom first
         slots: list[list[int]] = [[0] * ROW for _ in range(n)]  # per hidden card: ranks out
         erratic = [not READ_POLICY] * n
-        # Per seat: its plays and pick-ups with its whole hand known, like the easy
-        # policy's or not.
-        self.agreed = [0] * n
-        self.strayed = [0] * n
         for action in view.history:
             seat = action.seat
             kind = action.kind
@@ -142,11 +111,6 @@ class Reading:
                 continue
             top = pile[-1] % 13 if pile else NO_RANK
             playable = _playable_ranks(top, same_rank)
-            if seat != me and kind in (PLAY, PICKUP) and not slots[seat] and known[seat]:
-                if _like_easy(known[seat], playable, len(pile), deck, kind, action.cards):
-                    self.agreed[seat] += 1
-                else:
-                    self.strayed[seat] += 1
             if kind == PICKUP:
                 if voluntary:
                     if not erratic[seat]:

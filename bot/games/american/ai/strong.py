@@ -73,18 +73,9 @@ READ_TABLE: bool = True
 # its plays there is played out, and the best counts (in that world, so a little
 # optimistic); False: the easy policy there too (the player before this).
 SEAT_REPLY: bool = True
-# Each opponent in the play-outs plays by a model of how it has been playing (issue 40):
-# the easy policy, except that at each play it strays to a play at random (a playable
-# rank, every copy) as often as it was seen to stray from the easy policy when the table
-# knew its whole hand (inference.py): strays / (agreements + strays + STRAY_PRIOR). An
-# opponent never seen to stray plays the easy policy exactly, so against easy players
-# nothing changes. False: the easy policy for every seat (the player before this).
-OPPONENT_MODEL: bool = True
-STRAY_PRIOR: float = 2.0
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "MULTI_MIN_WORLDS",
                  "MULTI_BUDGET", "MULTI_CAP", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE", "SEAT_REPLY",
-                 "OPPONENT_MODEL", "STRAY_PRIOR")
+                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE", "SEAT_REPLY")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -136,8 +127,6 @@ class Sampler:
             self.excluded.append(entries)
             if entries:
                 self.constrained = True
-        self.strays = stray_rates(view, reading) if OPPONENT_MODEL else None
-
 
     def world(self, rng: random.Random) -> DealState:
         """A deal state with the unseen cards dealt at random into their places."""
@@ -207,35 +196,6 @@ class Sampler:
         return state
 
 
-def stray_rates(view: DealView, reading: Reading | None) -> list[float] | None:
-    """Per seat, how often the play-outs let it stray from the easy policy (see
-    OPPONENT_MODEL); None if no opponent was seen to stray (the easy policy for all)."""
-    if reading is None:
-        reading = Reading(view)
-    rates = [0.0] * view.rules.players
-    any_stray = False
-    for seat, strayed in enumerate(reading.strayed):
-        if strayed and seat != view.seat:
-            rates[seat] = strayed / (reading.agreed[seat] + strayed + STRAY_PRIOR)
-            any_stray = True
-    return rates if any_stray else None
-
-
-def _step(state: DealState, strays: list[float] | None, rng: random.Random) -> None:
-    """One action of the play-out: the easy policy's, or, for an opponent that strays
-    (`strays`), now and then a playable rank at random, every copy."""
-    if strays is not None and state.phase == PLAY_PHASE:
-        rate = strays[state.to_act]
-        if rate > 0.0 and rng.random() < rate:
-            playable = state.playable_mask()
-            if playable:
-                ranks = [rank for rank in range(13) if playable & RANK_CARDS[rank]]
-                rank = ranks[rng.randrange(len(ranks))]
-                state.play(state.to_act, cards_of(playable & RANK_CARDS[rank]))
-                return
-    easy_step(state)
-
-
 def place_score(state: DealState, seat: int) -> float:
     """The seat's result of a played-out world: 1 for first out, 0 for last, a half for
     a deal not ended (or drawn)."""
@@ -245,22 +205,20 @@ def place_score(state: DealState, seat: int) -> float:
     return (n - 1 - state.places.index(seat)) / (n - 1)
 
 
-def _next_out_score(state: DealState, seat: int, placed: int, limit: int,
-                    strays: list[float] | None, rng: random.Random) -> float:
+def _next_out_score(state: DealState, seat: int, placed: int, limit: int) -> float:
     """Play `state` on with the easy policy until a player more than `placed` is out:
     1 if that player is `seat`, else 0; a half if the deal ends drawn or `limit` actions
     pass first."""
     steps = 0
     while state.phase != DONE and steps < limit and len(state.places) == placed:
-        _step(state, strays, rng)
+        easy_step(state)
         steps += 1
     if len(state.places) == placed:
         return 0.5
     return 1.0 if state.places[placed] == seat else 0.0
 
 
-def _reply_score(state: DealState, seat: int, placed: int, limit: int,
-                 strays: list[float] | None, rng: random.Random) -> float:
+def _reply_score(state: DealState, seat: int, placed: int, limit: int) -> float:
     """As `_next_out_score`, but at the seat's next play with a choice every play it
     has (each rank with every copy and with one) is played out, and the best scores."""
     steps = 0
@@ -268,9 +226,8 @@ def _reply_score(state: DealState, seat: int, placed: int, limit: int,
         if state.to_act == seat and state.phase == PLAY_PHASE:
             playable = state.playable_mask()
             if playable & (playable - 1):  # more than one card: a choice
-                return _best_play(state, seat, placed, limit - steps, playable, strays,
-                                  rng)
-        _step(state, strays, rng)
+                return _best_play(state, seat, placed, limit - steps, playable)
+        easy_step(state)
         steps += 1
     if len(state.places) == placed:
         return 0.5
@@ -278,7 +235,7 @@ def _reply_score(state: DealState, seat: int, placed: int, limit: int,
 
 
 def _best_play(state: DealState, seat: int, placed: int, limit: int,
-               playable: int, strays: list[float] | None, rng: random.Random) -> float:
+               playable: int) -> float:
     best = 0.0
     hand = state.hands[seat]
     for rank in range(13):
@@ -291,7 +248,7 @@ def _best_play(state: DealState, seat: int, placed: int, limit: int,
             if len(branch.places) > placed:
                 value = 1.0 if branch.places[placed] == seat else 0.0
             else:
-                value = _next_out_score(branch, seat, placed, limit, strays, rng)
+                value = _next_out_score(branch, seat, placed, limit)
             if value > best:
                 best = value
                 if best >= 1.0:
@@ -380,7 +337,6 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
     worlds = 0
     next_out = NEXT_OUT
     reply = SEAT_REPLY and view.rules.players > 2
-    strays = sampler.strays
     while worlds < max_worlds:
         world = sampler.world(rng)
         placed = len(world.places)
@@ -393,9 +349,9 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
             elif len(state.places) > placed:  # the action itself put the seat out
                 totals[index] += 1.0 if state.places[placed] == seat else 0.0
             elif reply:
-                totals[index] += _reply_score(state, seat, placed, limit, strays, rng)
+                totals[index] += _reply_score(state, seat, placed, limit)
             else:
-                totals[index] += _next_out_score(state, seat, placed, limit, strays, rng)
+                totals[index] += _next_out_score(state, seat, placed, limit)
         worlds += 1
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
         elapsed = time.perf_counter() - start
