@@ -37,9 +37,10 @@ READ_POLICY: bool = True
 # A seat is read as playing another style than easy's (easy.py: SPEND, ONE_COPY) once
 # the table has shown it this many times, and more often than the easy way.
 STYLE_EVIDENCE: int = 2
-# A 2, 10 or ace played from a full hand on a top this many normal ranks could go on
-# counts as spent by choice: an easy player holds none of them only about 1 time in 25.
-_OPEN_TOP: int = 7
+# A 2 or an ace played from a full hand on a top this many normal ranks could go on
+# counts as spent by choice: an easy player holds none of them about 1 time in 50 (a 6
+# on top, 7 ranks, is 1 in 12: too often, the tests found an easy seat misread so).
+_OPEN_TOP: int = 9
 
 
 def _playable_ranks(top: int, same_rank: bool) -> int:
