@@ -48,7 +48,7 @@ from dataclasses import dataclass, field  # noqa: E402
 from types import FunctionType  # noqa: E402
 
 from bench.tuning import apply_tuning, parse_tuning  # noqa: E402
-from bot.games.american.ai import choose_action, strong  # noqa: E402
+from bot.games.american.ai import choose_action, easy, strong  # noqa: E402
 from bot.games.american.deal import Deal, deal_cards  # noqa: E402
 from bot.games.american.rules import Rules  # noqa: E402
 from bot.games.american.state import COMPILED, DRAWN, DealState  # noqa: E402
@@ -78,6 +78,13 @@ class Result:
     cpu: list[float] = field(default_factory=list)  # the same decisions' CPU time
 
 
+# Opponents that play a variant of the easy policy (easy.py's styles), to measure the
+# strong player's model of how each opponent plays (MODEL_PLAY): "spender" plays an ace
+# or a 2 before any other rank; "single" one copy at a time; "spender1" both.
+STYLES: dict[str, int] = {"spender": easy.SPEND, "single": easy.ONE_COPY,
+                          "spender1": easy.SPEND | easy.ONE_COPY}
+
+
 def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: int,
               times: list[float], cpu: list[float]) -> DealState:
     """One deal played to its end by the given level in each seat."""
@@ -88,7 +95,10 @@ def play_deal(rules: Rules, deal: Deal, dealer: int, levels: list[str], seed: in
         view = deal_view(state, seat)
         start = time.perf_counter()
         start_cpu = time.thread_time()
-        action = choose_action(view, levels[seat], rng)
+        if levels[seat] in STYLES:  # a variant of the easy player (issue 40)
+            action = easy.styled_action(view, STYLES[levels[seat]])
+        else:
+            action = choose_action(view, levels[seat], rng)
         if levels[seat] == "strong":
             times.append(time.perf_counter() - start)
             cpu.append(time.thread_time() - start_cpu)
@@ -192,7 +202,8 @@ def main() -> None:
                         help="deals per pairing (default 1000 for easy-random, 500 for "
                         "pairings with strong: 2,000 and 1,000 games with 2 players)")
     parser.add_argument("--pairs", default="easy-random,strong-easy",
-                        help="comma-separated A-B pairings of random, easy, strong")
+                        help="comma-separated A-B pairings of random, easy, strong, "
+                        "spender, single, spender1")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--options", default=None,
                         help=f"comma-separated options, or none (default: none, then "
@@ -213,7 +224,7 @@ def main() -> None:
                         "repository's sources")
     args = parser.parse_args()
     settings = parse_settings(args.set)
-    levels = ("random", "easy", "strong")
+    levels = ("random", "easy", "strong", *STYLES)
     pairs = []
     for pair in args.pairs.split(","):
         a, _, b = pair.partition("-")

@@ -354,3 +354,92 @@ def test_strong_with_or_without_the_seats_reply_is_legal_and_deterministic(
     rules = Rules.create(5, {name: True for name in options})
     for seed in range(2):
         assert _strong_asked_twice(rules, seed, seed, 4).phase == DONE
+
+
+# ------------------------------------------- strong's model of how each seat plays
+# (issue 40: play-outs in which each other seat plays the style the table showed of it)
+
+from bot.games.american.ai.easy import (  # noqa: E402
+    EASY_STYLE,
+    ONE_COPY,
+    SPEND,
+    styled_action,
+)
+
+
+def _styles_seen(rules: Rules, seed: int, styles: list[int]) -> list[set[int]]:
+    """A deal played to its end, each seat by the easy policy with its style; per seat,
+    every style seat 0's reading gave it along the way."""
+    rng = random.Random(seed)
+    state = DealState(rules, seed % rules.players, deal_cards(rules, rng), False)
+    seen: list[set[int]] = [set() for _ in range(rules.players)]
+    while state.phase != DONE:
+        reading = Reading(deal_view(state, 0))
+        for seat, style in enumerate(reading.styles):
+            seen[seat].add(style)
+        view = deal_view(state, state.to_act)
+        state.apply(styled_action(view, styles[state.to_act]))
+    return seen
+
+
+def test_a_seat_seen_spending_aces_and_twos_early_is_read_so_and_easy_seats_stay_easy(
+        ) -> None:
+    """Seat 1 spends its aces and 2s before anything else; the others play easy. Seat
+    0's reading comes to model seat 1 as a spender, and never reads an easy seat (nor
+    itself) as anything but easy: against easy players the model stays easy's."""
+    read_as_spender = 0
+    for players in (3, 4, 5):
+        rules = Rules.create(players, {})
+        for seed in range(6):
+            styles = [EASY_STYLE] * players
+            styles[1] = SPEND
+            seen = _styles_seen(rules, seed, styles)
+            if any(style & SPEND for style in seen[1]):
+                read_as_spender += 1
+            for seat in range(players):
+                if seat != 1:
+                    assert seen[seat] == {EASY_STYLE}, (players, seed, seat, seen)
+    assert read_as_spender >= 9  # of 18 deals; the evidence needs two open tops
+
+
+def test_easy_seats_are_read_as_easy_under_any_options() -> None:
+    for options in ({"same_rank": True, "four_burns": True}, {"voluntary_pickup": True},
+                    {"swap": True}):
+        rules = Rules.create(4, options)
+        for seed in range(4):
+            for seat_styles in _styles_seen(rules, seed, [EASY_STYLE] * 4):
+                assert seat_styles == {EASY_STYLE}
+
+
+def test_a_style_plays_legally_and_as_named() -> None:
+    """The styles' own plays: a spender puts an ace before a 5 (while no big pile
+    waits for a 10), a single-copy player one 5 of two."""
+    from bot.games.american.ai.easy import styled_play_mask
+
+    hand = _mask("5h", "5s", "Ad")
+    assert styled_play_mask(hand, hand, 0, 10, SPEND) == _mask("Ad")
+    single = styled_play_mask(hand, hand, 0, 10, ONE_COPY)
+    assert single in (_mask("5h"), _mask("5s"))
+    assert styled_play_mask(hand, hand, 0, 10, EASY_STYLE) == _mask("5h", "5s")
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_strong_against_other_styles_is_legal_and_deterministic(
+        players: int) -> None:
+    """Strong in seat 0 against seats that spend aces and 2s and play single copies
+    (so its play-outs use the model): every action legal (the core refuses anything
+    else) and the same view and seed give the same action."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        rules = Rules.create(players, {})
+        state = DealState(rules, seed, deal_cards(rules, rng), False)
+        while state.phase != DONE:
+            view = deal_view(state, state.to_act)
+            if state.to_act == 0:
+                action = strong_action(view, random.Random(len(view.history)),
+                                       budget=1e9, max_worlds=3)
+                assert action == strong_action(view, random.Random(len(view.history)),
+                                               budget=1e9, max_worlds=3)
+            else:
+                action = styled_action(view, SPEND | ONE_COPY)
+            state.apply(action)

@@ -133,3 +133,65 @@ def play_out(state: DealState, limit: int) -> int:
         easy_step(state)
         steps += 1
     return steps
+
+
+# Issue 40: a model of how each other player has been playing, for the strong player's
+# play-outs. A style is the easy policy with some of its rules of thumb turned the other
+# way; EASY_STYLE is the easy policy itself (what every seat is taken to play until the
+# table shows otherwise, inference.py's Reading.styles).
+SPEND: Final = 1  # plays an ace, then a 2, before any other rank (10s as easy does)
+ONE_COPY: Final = 2  # plays one copy of a rank, not every copy held
+EASY_STYLE: Final = 0
+
+
+def styled_play_mask(hand: int, playable: int, pile_size: int, deck_size: int,
+                     style: int) -> int:
+    """`play_mask` for a player of `style` (flags SPEND, ONE_COPY; 0: the easy policy)."""
+    if style & SPEND and playable & (RANK_CARDS[ACE] | RANK_CARDS[TWO]) and not (
+            pile_size >= BIG_PILE and playable & RANK_CARDS[TEN]):
+        for rank in (ACE, TWO):
+            cards = playable & RANK_CARDS[rank]
+            if cards:
+                return cards if rank == ACE and deck_size == 0 else lowest_card(cards)
+    chosen = play_mask(hand, playable, pile_size, deck_size)
+    if style & ONE_COPY and chosen:
+        return lowest_card(chosen)
+    return chosen
+
+
+def styled_action(view: DealView, style: int) -> Action:
+    """The action of a player of `style` for the seat of `view` (the benchmark's
+    opponents that are not the easy player)."""
+    legal = view.legal
+    seat = view.seat
+    if legal is None or seat is None or view.hand is None:
+        raise ValueError("styled_action needs the view of the seat to act")
+    if legal.phase != PLAY_PHASE:
+        return easy_action(view, random.Random(0))
+    chosen = styled_play_mask(_cards_mask(view.hand), _cards_mask(legal.cards),
+                              len(view.pile), view.deck, style)
+    if not chosen:
+        return Action.pickup(seat)
+    return Action.play(seat, cards_of(chosen))
+
+
+def _cards_mask(cards: tuple[int, ...]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def styled_step(state: DealState, styles: list[int]) -> None:
+    """`easy_step`, but the seat to act plays its style (`styles`, per seat)."""
+    seat = state.to_act
+    style = styles[seat]
+    if not style or state.phase != PLAY_PHASE:
+        easy_step(state)
+        return
+    chosen = styled_play_mask(state.hands[seat], state.playable_mask(), len(state.pile),
+                              len(state.deck) - state.deck_pos, style)
+    if chosen:
+        state.play(seat, cards_of(chosen))
+    else:
+        state.pickup(seat)

@@ -25,15 +25,22 @@ from __future__ import annotations
 
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP
 from bot.games.american.rules import ROW
-from bot.games.american.state import ACE, NO_RANK, TEN, TWO, rank_playable
+from bot.games.american.state import ACE, NO_RANK, RANK_CARDS, TEN, TWO, rank_playable
 from bot.games.american.views import DealView
 
-from .easy import BIG_PILE
+from .easy import BIG_PILE, EASY_STYLE, ONE_COPY, SPEND
 
 _ALL_RANKS = (1 << 13) - 1
 _SPECIAL_RANKS = (1 << TWO) | (1 << TEN) | (1 << ACE)
 # Set to False (a benchmark may) to read by the rules only.
 READ_POLICY: bool = True
+# A seat is read as playing another style than easy's (easy.py: SPEND, ONE_COPY) once
+# the table has shown it this many times, and more often than the easy way.
+STYLE_EVIDENCE: int = 2
+# A 2 or an ace played from a full hand on a top this many normal ranks could go on
+# counts as spent by choice: an easy player holds none of them about 1 time in 50 (a 6
+# on top, 7 ranks, is 1 in 12: too often, the tests found an easy seat misread so).
+_OPEN_TOP: int = 9
 
 
 def _playable_ranks(top: int, same_rank: bool) -> int:
@@ -91,6 +98,13 @@ class Reading:
         pile: list[int] = []  # cards, bottom first
         slots: list[list[int]] = [[0] * ROW for _ in range(n)]  # per hidden card: ranks out
         erratic = [not READ_POLICY] * n
+        # The evidence of each seat's style: special cards spent by choice and kept
+        # while a normal rank went; single copies played while holding another, and
+        # several copies played at once.
+        spent = [0] * n
+        kept = [0] * n
+        single = [0] * n
+        several = [0] * n
         for action in view.history:
             seat = action.seat
             kind = action.kind
@@ -126,6 +140,9 @@ class Reading:
                 continue
             cards = action.cards
             rank = cards[0] % 13
+            if seat != me:
+                _style_evidence(seat, cards, playable, known[seat], len(pile),
+                                hand_size[seat], spent, kept, single, several)
             if seat != me and not erratic[seat]:
                 held_normal = 0
                 for card in range(52):
@@ -163,6 +180,12 @@ class Reading:
                     hand_size[seat] = down[seat]
                     slots[seat].extend([0] * down[seat])
                     down[seat] = 0
+        # Per seat, the style its play-outs use (0: the easy policy, also for this seat).
+        self.styles: list[int] = [
+            EASY_STYLE
+            | (SPEND if spent[s] >= STYLE_EVIDENCE and spent[s] > kept[s] else 0)
+            | (ONE_COPY if single[s] >= STYLE_EVIDENCE and single[s] > several[s] else 0)
+            for s in range(n)]
         # Fit the entries to the hidden cards the view shows (they differ only after a
         # card turned over, which the replay does not follow).
         self.excluded: list[list[int]] = []
@@ -176,6 +199,33 @@ class Reading:
                 entries.append(0)
             self.excluded.append([(mask | mask >> _SOFT_SHIFT) & _ALL_RANKS
                                   for mask in entries])
+
+
+def _style_evidence(seat: int, cards: tuple[int, ...], playable: int, known: int,
+                    pile_size: int, hand_size: int, spent: list[int], kept: list[int],
+                    single: list[int], several: list[int]) -> None:
+    """Count what the play of `cards` by `seat` shows of its style. `playable`: the
+    ranks that could go on the pile; `known`: the seat's hand cards everyone saw."""
+    rank = cards[0] % 13
+    normal = playable & ~_SPECIAL_RANKS
+    known_ranks = 0
+    for r in range(13):
+        if known & RANK_CARDS[r]:
+            known_ranks |= 1 << r
+    if (1 << rank) & _SPECIAL_RANKS:
+        if rank == TEN:
+            return  # a style spends aces and 2s early, not 10s
+        if pile_size >= BIG_PILE and playable & (1 << TEN) and known_ranks & (1 << TEN):
+            return  # it held a 10 for the big pile: neither style would play this
+        if hand_size >= ROW and (known_ranks & normal or normal.bit_count() >= _OPEN_TOP):
+            spent[seat] += 1
+        return
+    if known_ranks & playable & _SPECIAL_RANKS:
+        kept[seat] += 1
+    if len(cards) > 1:
+        several[seat] += 1
+    elif known & RANK_CARDS[rank] & ~(1 << cards[0]):
+        single[seat] += 1
 
 
 # An entry holds the ranks ruled out by the rules in its low 16 bits and those ruled out

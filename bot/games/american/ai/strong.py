@@ -41,7 +41,7 @@ from bot.games.american.state import (
 )
 from bot.games.american.views import DealView
 
-from .easy import easy_action, easy_step, play_out, swap_choice, swap_value
+from .easy import easy_action, easy_step, play_out, styled_step, swap_choice, swap_value
 from .inference import Reading
 from .switch import switch_point
 
@@ -73,9 +73,13 @@ READ_TABLE: bool = True
 # its plays there is played out, and the best counts (in that world, so a little
 # optimistic); False: the easy policy there too (the player before this).
 SEAT_REPLY: bool = True
+# In play-outs each other seat plays the style the table has shown of it (inference.py's
+# Reading.styles: easy's rules of thumb, or 2s, 10s and aces spent early, or one copy at
+# a time); False: the easy policy for every seat (the player before this).
+MODEL_PLAY: bool = True
 TUNING: Final = ("STRONG_BUDGET", "MIN_WORLDS", "MAX_WORLDS", "MULTI_MIN_WORLDS",
                  "MULTI_BUDGET", "MULTI_CAP", "SWAP_CANDIDATES",
-                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE", "SEAT_REPLY")
+                 "PLAYOUT_LIMIT", "NEXT_OUT", "READ_TABLE", "SEAT_REPLY", "MODEL_PLAY")
 
 _NO_DEAL: Final = Deal((), (), (), ())  # a world's state needs a Deal; nothing reads it
 
@@ -127,6 +131,10 @@ class Sampler:
             self.excluded.append(entries)
             if entries:
                 self.constrained = True
+        # Per seat, the style its play-outs use; None: every seat plays easy's.
+        self.styles: list[int] | None = None
+        if reading is not None and MODEL_PLAY and any(reading.styles):
+            self.styles = reading.styles
 
     def world(self, rng: random.Random) -> DealState:
         """A deal state with the unseen cards dealt at random into their places."""
@@ -205,20 +213,25 @@ def place_score(state: DealState, seat: int) -> float:
     return (n - 1 - state.places.index(seat)) / (n - 1)
 
 
-def _next_out_score(state: DealState, seat: int, placed: int, limit: int) -> float:
-    """Play `state` on with the easy policy until a player more than `placed` is out:
-    1 if that player is `seat`, else 0; a half if the deal ends drawn or `limit` actions
-    pass first."""
+def _next_out_score(state: DealState, seat: int, placed: int, limit: int,
+                    styles: list[int] | None) -> float:
+    """Play `state` on with the easy policy (each seat's style in `styles`, if given)
+    until a player more than `placed` is out: 1 if that player is `seat`, else 0; a half
+    if the deal ends drawn or `limit` actions pass first."""
     steps = 0
     while state.phase != DONE and steps < limit and len(state.places) == placed:
-        easy_step(state)
+        if styles is None:
+            easy_step(state)
+        else:
+            styled_step(state, styles)
         steps += 1
     if len(state.places) == placed:
         return 0.5
     return 1.0 if state.places[placed] == seat else 0.0
 
 
-def _reply_score(state: DealState, seat: int, placed: int, limit: int) -> float:
+def _reply_score(state: DealState, seat: int, placed: int, limit: int,
+                 styles: list[int] | None) -> float:
     """As `_next_out_score`, but at the seat's next play with a choice every play it
     has (each rank with every copy and with one) is played out, and the best scores."""
     steps = 0
@@ -226,8 +239,11 @@ def _reply_score(state: DealState, seat: int, placed: int, limit: int) -> float:
         if state.to_act == seat and state.phase == PLAY_PHASE:
             playable = state.playable_mask()
             if playable & (playable - 1):  # more than one card: a choice
-                return _best_play(state, seat, placed, limit - steps, playable)
-        easy_step(state)
+                return _best_play(state, seat, placed, limit - steps, playable, styles)
+        if styles is None:
+            easy_step(state)
+        else:
+            styled_step(state, styles)
         steps += 1
     if len(state.places) == placed:
         return 0.5
@@ -235,7 +251,7 @@ def _reply_score(state: DealState, seat: int, placed: int, limit: int) -> float:
 
 
 def _best_play(state: DealState, seat: int, placed: int, limit: int,
-               playable: int) -> float:
+               playable: int, styles: list[int] | None) -> float:
     best = 0.0
     hand = state.hands[seat]
     for rank in range(13):
@@ -248,7 +264,7 @@ def _best_play(state: DealState, seat: int, placed: int, limit: int,
             if len(branch.places) > placed:
                 value = 1.0 if branch.places[placed] == seat else 0.0
             else:
-                value = _next_out_score(branch, seat, placed, limit)
+                value = _next_out_score(branch, seat, placed, limit, styles)
             if value > best:
                 best = value
                 if best >= 1.0:
@@ -337,6 +353,7 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
     worlds = 0
     next_out = NEXT_OUT
     reply = SEAT_REPLY and view.rules.players > 2
+    styles = sampler.styles
     while worlds < max_worlds:
         world = sampler.world(rng)
         placed = len(world.places)
@@ -349,9 +366,9 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
             elif len(state.places) > placed:  # the action itself put the seat out
                 totals[index] += 1.0 if state.places[placed] == seat else 0.0
             elif reply:
-                totals[index] += _reply_score(state, seat, placed, limit)
+                totals[index] += _reply_score(state, seat, placed, limit, styles)
             else:
-                totals[index] += _next_out_score(state, seat, placed, limit)
+                totals[index] += _next_out_score(state, seat, placed, limit, styles)
         worlds += 1
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
         elapsed = time.perf_counter() - start
