@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from bot.cards import cards_of
+from bot.cards import cards_of, mask_of
 from bot.games.american.actions import Action
 from bot.games.american.state import (
     ACE,
@@ -86,25 +86,7 @@ def swap_choice(hand: tuple[int, ...], up: tuple[int, ...]) -> tuple[tuple[int, 
 def easy_action(view: DealView, rng: random.Random) -> Action:
     """The easy player's action for the seat of `view`, whose turn it must be (`rng` is
     not needed: the easy player is deterministic)."""
-    legal = view.legal
-    seat = view.seat
-    if legal is None or seat is None or view.hand is None:
-        raise ValueError("easy_action needs the view of the seat to act")
-    if legal.phase == FLIP_PHASE:
-        return Action.flip(seat, legal.indexes[0])
-    if legal.phase != PLAY_PHASE:
-        given, taken = swap_choice(legal.hand, legal.up)
-        return Action.swap(seat, given, taken)
-    hand = 0
-    for card in view.hand:
-        hand |= 1 << card
-    playable = 0
-    for card in legal.cards:
-        playable |= 1 << card
-    chosen = play_mask(hand, playable, len(view.pile), view.deck)
-    if not chosen:
-        return Action.pickup(seat)
-    return Action.play(seat, cards_of(chosen))
+    return styled_action(view, EASY_STYLE)
 
 
 def easy_step(state: DealState) -> None:
@@ -160,26 +142,22 @@ def styled_play_mask(hand: int, playable: int, pile_size: int, deck_size: int,
 
 
 def styled_action(view: DealView, style: int) -> Action:
-    """The action of a player of `style` for the seat of `view` (the benchmark's
-    opponents that are not the easy player)."""
+    """The action of a player of `style` for the seat of `view`, whose turn it must be
+    (EASY_STYLE: the easy player's; other styles: the benchmark's opponents)."""
     legal = view.legal
     seat = view.seat
     if legal is None or seat is None or view.hand is None:
-        raise ValueError("styled_action needs the view of the seat to act")
+        raise ValueError("the easy player needs the view of the seat to act")
+    if legal.phase == FLIP_PHASE:
+        return Action.flip(seat, legal.indexes[0])
     if legal.phase != PLAY_PHASE:
-        return easy_action(view, random.Random(0))
-    chosen = styled_play_mask(_cards_mask(view.hand), _cards_mask(legal.cards),
-                              len(view.pile), view.deck, style)
+        given, taken = swap_choice(legal.hand, legal.up)
+        return Action.swap(seat, given, taken)
+    chosen = styled_play_mask(mask_of(view.hand), mask_of(legal.cards), len(view.pile),
+                              view.deck, style)
     if not chosen:
         return Action.pickup(seat)
     return Action.play(seat, cards_of(chosen))
-
-
-def _cards_mask(cards: tuple[int, ...]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def styled_step(state: DealState, styles: list[int]) -> None:

@@ -213,6 +213,14 @@ def place_score(state: DealState, seat: int) -> float:
     return (n - 1 - state.places.index(seat)) / (n - 1)
 
 
+def _step(state: DealState, styles: list[int] | None) -> None:
+    """One action of a play-out: the easy policy's, or the seat's style (`styles`)."""
+    if styles is None:
+        easy_step(state)
+    else:
+        styled_step(state, styles)
+
+
 def _next_out_score(state: DealState, seat: int, placed: int, limit: int,
                     styles: list[int] | None) -> float:
     """Play `state` on with the easy policy (each seat's style in `styles`, if given)
@@ -220,10 +228,7 @@ def _next_out_score(state: DealState, seat: int, placed: int, limit: int,
     if the deal ends drawn or `limit` actions pass first."""
     steps = 0
     while state.phase != DONE and steps < limit and len(state.places) == placed:
-        if styles is None:
-            easy_step(state)
-        else:
-            styled_step(state, styles)
+        _step(state, styles)
         steps += 1
     if len(state.places) == placed:
         return 0.5
@@ -240,10 +245,7 @@ def _reply_score(state: DealState, seat: int, placed: int, limit: int,
             playable = state.playable_mask()
             if playable & (playable - 1):  # more than one card: a choice
                 return _best_play(state, seat, placed, limit - steps, playable, styles)
-        if styles is None:
-            easy_step(state)
-        else:
-            styled_step(state, styles)
+        _step(state, styles)
         steps += 1
     if len(state.places) == placed:
         return 0.5
