@@ -423,12 +423,17 @@ def test_a_style_plays_legally_and_as_named() -> None:
     assert styled_play_mask(hand, hand, 0, 10, EASY_STYLE) == _mask("5h", "5s")
 
 
+@pytest.mark.parametrize("next_out", [True, False])
 @pytest.mark.parametrize("players", [4, 5])
 def test_strong_against_other_styles_is_legal_and_deterministic(
-        players: int) -> None:
+        players: int, next_out: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Strong in seat 0 against seats that spend aces and 2s and play single copies
-    (so its play-outs use the model): every action legal (the core refuses anything
-    else) and the same view and seed give the same action."""
+    (so its play-outs use the model, to the next player out or, NEXT_OUT off, to the
+    deal's end): every action legal (the core refuses anything else) and the same view
+    and seed give the same action."""
+    from bot.games.american.ai import strong
+
+    monkeypatch.setattr(strong, "NEXT_OUT", next_out)
     for seed in range(2):
         rng = random.Random(seed)
         rules = Rules.create(players, {})

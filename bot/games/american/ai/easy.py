@@ -107,16 +107,6 @@ def easy_step(state: DealState) -> None:
         state.swap(seat, given, taken)
 
 
-def play_out(state: DealState, limit: int) -> int:
-    """Play `state` on with the easy policy for every seat until the deal ends or `limit`
-    actions have been played; the number played."""
-    steps = 0
-    while state.phase != DONE and steps < limit:
-        easy_step(state)
-        steps += 1
-    return steps
-
-
 # Issue 40: a model of how each other player has been playing, for the strong player's
 # play-outs. A style is the easy policy with some of its rules of thumb turned the other
 # way; EASY_STYLE is the easy policy itself (what every seat is taken to play until the

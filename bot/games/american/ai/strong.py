@@ -41,7 +41,7 @@ from bot.games.american.state import (
 )
 from bot.games.american.views import DealView
 
-from .easy import easy_action, easy_step, play_out, styled_step, swap_choice, swap_value
+from .easy import easy_action, easy_step, styled_step, swap_choice, swap_value
 from .inference import Reading
 from .switch import switch_point
 
@@ -221,6 +221,15 @@ def _step(state: DealState, styles: list[int] | None) -> None:
         styled_step(state, styles)
 
 
+def _play_out(state: DealState, limit: int, styles: list[int] | None) -> None:
+    """Play `state` on to the deal's end (or `limit` actions) with the easy policy, each
+    seat in its style (`styles`, if given), as `_next_out_score` does to the next out."""
+    steps = 0
+    while state.phase != DONE and steps < limit:
+        _step(state, styles)
+        steps += 1
+
+
 def _next_out_score(state: DealState, seat: int, placed: int, limit: int,
                     styles: list[int] | None) -> float:
     """Play `state` on with the easy policy (each seat's style in `styles`, if given)
@@ -363,7 +372,7 @@ def _search(view: DealView, candidates: list[Action], rng: random.Random, budget
             state = world.copy()
             state.apply(action)
             if not next_out:
-                play_out(state, limit)
+                _play_out(state, limit, styles)
                 totals[index] += place_score(state, seat)
             elif len(state.places) > placed:  # the action itself put the seat out
                 totals[index] += 1.0 if state.places[placed] == seat else 0.0
