@@ -171,8 +171,11 @@ def ci95(values: list[float]) -> tuple[float, float]:
 
 def report(result: Result, a: str, b: str) -> None:
     mean, half = ci95(result.wins)
-    print(f"  {a} beats {b} in {100 * mean:.1f}% of {result.games} games "
-          f"({len(result.wins)} deals, seats swapped; 95% CI "
+    # Every deal is played as often (A in each seat): the shares' mean times the games
+    # is the games won, printed so that runs on other deals can be pooled exactly.
+    won = round(mean * result.games)
+    print(f"  {a} beats {b} in {100 * mean:.1f}% of {result.games} games ({won} won; "
+          f"{len(result.wins)} deals, seats swapped; 95% CI "
           f"[{100 * (mean - half):.1f}%, {100 * (mean + half):.1f}%]); drawn {result.drawn}")
     if result.times:
         times = sorted(result.times)

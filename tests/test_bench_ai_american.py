@@ -22,9 +22,11 @@ def test_the_ai_benchmark_prints_its_figures() -> None:
     out = result.stdout
     assert out.startswith("core ")
     assert "options none" in out and "options same_rank, four_burns, swap" in out
-    beats = re.findall(r"(\w+) beats (\w+) in [\d.]+% of 4 games \(2 deals, seats swapped; "
-                       r"95% CI \[[-\d.]+%, [\d.]+%\]\)", out)
-    assert beats == [("easy", "random"), ("strong", "easy")] * 2, out
+    beats = re.findall(r"(\w+) beats (\w+) in ([\d.]+)% of 4 games \((\d) won; 2 deals, "
+                       r"seats swapped; 95% CI \[[-\d.]+%, [\d.]+%\]\)", out)
+    assert [(a, b) for a, b, _, _ in beats] == [("easy", "random"), ("strong", "easy")] * 2, out
+    for _, _, share, won in beats:  # the games won, for pooling runs: the share of 4
+        assert int(won) == round(float(share) * 4 / 100), out
     assert re.search(r"strong decision time: median [\d.]+ ms, p99 [\d.]+ ms", out)
 
 
