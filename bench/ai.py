@@ -461,7 +461,9 @@ def main() -> None:
     parser.add_argument("--preset", default="amerikaner")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--options", default="", help="comma-separated options")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the first deal's seed: deal i is seeded SEED + i, so runs "
+                        "meant to be on other deals need seeds at least --deals apart")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--samples", type=int, default=0,
                         help="strong: exactly this many sampled worlds per decision, no "
@@ -493,7 +495,7 @@ def main() -> None:
           f"{_Path(strong.__file__).parent.parent}")
     print(f"{args.preset}, {args.players} players, options {sorted(options) or 'none'}, "
           f"mode {args.mode}" + (f", contracts {args.contracts}" if cardplay else "")
-          + f", seed {args.seed}"
+          + f", seed {args.seed} (the deals seeded {args.seed}-{args.seed + deals - 1})"
           + (f", samples {args.samples}" if args.samples else "")
           + (f", hands known to strong's {known}" if known != "none" else "")
           + (f", set {args.set}" if args.set else ""))

@@ -211,7 +211,9 @@ def main() -> None:
     parser.add_argument("--options", default=None,
                         help=f"comma-separated options, or none (default: none, then "
                         f"{EXTRA_OPTIONS})")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1,
+                        help="the first deal's seed: deal i is seeded SEED + i, so runs "
+                        "meant to be on other deals need seeds at least --deals apart")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--budget", type=float, default=0.0,
                         help="strong's time budget per decision in seconds "
@@ -255,7 +257,8 @@ def main() -> None:
             first = DealJob(args.players, options, a, b, args.seed, args.budget,
                             args.worlds, settings)
             result = run_pairing(first, deals, args.workers)
-            print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
+            print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s; the deals seeded "
+                  f"{args.seed}-{args.seed + deals - 1}):")
             report(result, a, b)
 
 

@@ -24,6 +24,8 @@ def test_a_variant_is_compared_deal_by_deal_with_an_earlier_run(tmp_path: Path) 
     first = run_bench(*CARDPLAY, "--set", "NESTED_LEADS=0", "--diffs", str(base))
     assert first.returncode == 0, first.stderr
     assert "set NESTED_LEADS=0" in first.stdout
+    # Which deals were played, so runs meant for other deals can be checked not to overlap.
+    assert "(the deals seeded 1-2)" in first.stdout
     diffs = json.loads(base.read_text())["strong-easy"]
     assert len(diffs) == 2 and all(isinstance(d, (int, float)) for d in diffs)
 

@@ -35,6 +35,7 @@ def test_more_players_and_one_set_of_options() -> None:
                        "blind_down", "--pairs", "strong-random")
     assert result.returncode == 0, result.stderr
     assert "3 players, options blind_down" in result.stdout
+    assert "the deals seeded 1-1):" in result.stdout  # deal i is seeded --seed + i
     assert "strong beats random in" in result.stdout and "of 3 games" in result.stdout
 
 
