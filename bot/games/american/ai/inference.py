@@ -144,10 +144,7 @@ class Reading:
                 _style_evidence(seat, cards, playable, known[seat], len(pile),
                                 hand_size[seat], spent, kept, single, several)
             if seat != me and not erratic[seat]:
-                held_normal = 0
-                for card in range(52):
-                    if known[seat] >> card & 1:
-                        held_normal |= 1 << card % 13
+                held_normal = _ranks_of(known[seat])
                 lower = playable & ~_SPECIAL_RANKS & ((1 << rank) - 1)
                 if not (1 << rank) & _SPECIAL_RANKS and held_normal & lower:
                     erratic[seat] = True  # skipped a lower playable rank it held
@@ -201,6 +198,15 @@ class Reading:
                                   for mask in entries])
 
 
+def _ranks_of(cards: int) -> int:
+    """The ranks (bit r for rank r) of the cards in a mask."""
+    ranks = 0
+    for rank in range(13):
+        if cards & RANK_CARDS[rank]:
+            ranks |= 1 << rank
+    return ranks
+
+
 def _style_evidence(seat: int, cards: tuple[int, ...], playable: int, known: int,
                     pile_size: int, hand_size: int, spent: list[int], kept: list[int],
                     single: list[int], several: list[int]) -> None:
@@ -208,10 +214,7 @@ def _style_evidence(seat: int, cards: tuple[int, ...], playable: int, known: int
     ranks that could go on the pile; `known`: the seat's hand cards everyone saw."""
     rank = cards[0] % 13
     normal = playable & ~_SPECIAL_RANKS
-    known_ranks = 0
-    for r in range(13):
-        if known & RANK_CARDS[r]:
-            known_ranks |= 1 << r
+    known_ranks = _ranks_of(known)
     if (1 << rank) & _SPECIAL_RANKS:
         if rank == TEN:
             return  # a style spends aces and 2s early, not 10s
