@@ -22,6 +22,12 @@ defence). `--known declarer|defence|all` lets the strong seats of that side see 
 hand (they play out their candidates in the true deal instead of sampled ones): the
 ceiling of the search, and what not seeing the cards costs it.
 
+Besides the AI's levels, `--pairs` takes two of the bench's own: `alt`, the strong player
+with the tuning values of `--alt` (on top of `--set`'s), so that two variants of it play
+each other; and `wild`, the easy player who plays a random legal card 30% of the time in
+trick play, a stand-in for people who do not play as the easy model the strong player
+reads them by.
+
     python bench/ai.py [--deals 200] [--pairs easy-random,strong-easy]
     python bench/ai.py --mode cardplay --deals 2000 --workers 2
     python bench/ai.py --mode cardplay --deals 300 --samples 15   # fixed work per decision
@@ -29,6 +35,8 @@ ceiling of the search, and what not seeing the cards costs it.
     python bench/ai.py --mode cardplay --deals 400 --samples 60 --diffs base.json
     python bench/ai.py --mode cardplay --deals 400 --samples 60 --set NESTED_LEADS=1 \
         --against base.json    # a variant, compared deal by deal with the first run
+    python bench/ai.py --mode cardplay --deals 400 --samples 60 --pairs alt-strong \
+        --alt PLAY_MISMATCH=0.1    # two variants of strong against each other
 
 It runs the repository's sources (pure Python), so that edits are what is measured.
 `--installed` imports the `bot` package as installed instead, e.g. the compiled one of a
@@ -60,21 +68,23 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FunctionType
 from typing import TypeVar
 
 from bench.tuning import apply_tuning, parse_tuning
-from bot.games.amerikaner.ai import choose_action, strong
+from bot.games.amerikaner.actions import Action
+from bot.games.amerikaner.ai import LEVELS, choose_action, strong
 from bot.games.amerikaner.ai.easy import estimate_tricks, predict_team_tricks, suit_len
 from bot.games.amerikaner.ai.knowledge import build_knowledge
 from bot.games.amerikaner.ai.sim import Sim, sim_from_hand
 from bot.games.amerikaner.deal import Deal, deal_cards
 from bot.games.amerikaner.hand import BID, COMPILED, DISCARD, EXCHANGE, LEAD, Hand
 from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.views import hand_view
+from bot.games.amerikaner.views import HandView, hand_view
 
 Job = TypeVar("Job")
 Output = TypeVar("Output")
@@ -111,8 +121,8 @@ def play_hand(rules: Rules, deal: Deal, dealer: int, levels: Sequence[str], seed
         level = levels[seat]
         view = hand_view(hand, seat)
         start = time.perf_counter()
-        action = choose_action(view, level, rng)
-        if level == "strong":
+        action = decide(view, level, rng)
+        if level in SEARCHING:
             times.append(time.perf_counter() - start)
         hand.apply(action)
     return hand
@@ -184,13 +194,14 @@ def play_room(rules: Rules, deal: Deal, dealer: int, team_level: str, other_leve
             observe(hand, seat, level)
         start = time.perf_counter()
         view = hand_view(hand, seat)
-        if level == "strong" and known in ("all", "declarer" if seat in team
-                                           else "defence"):
-            action = strong.known_world_action(view, sim_from_hand(hand), rng)
+        if level in SEARCHING and known in ("all", "declarer" if seat in team
+                                            else "defence"):
+            with _values_of(level):
+                action = strong.known_world_action(view, sim_from_hand(hand), rng)
         else:
-            action = choose_action(view, level, rng)
+            action = decide(view, level, rng)
         hand.apply(action)
-        if level == "strong":
+        if level in SEARCHING:
             times.append(time.perf_counter() - start)
     return hand
 
@@ -200,13 +211,57 @@ def team_tricks(hand: Hand) -> int:
     return sum(hand.tricks_won[s] for s in {hand.bidder, hand.called_holder} - {-1})
 
 
-def apply_settings(settings: dict[str, float]) -> None:
-    """Set strong's tuning values (`--set`; also each worker's initializer)."""
+# A bench level: the strong player with its own tuning values (`--alt`), set around each
+# of its decisions, so that two variants of strong can play against each other (e.g. a
+# reading tuned to the easy player's play against a player who does not play so).
+ALT = "alt"
+SEARCHING = ("strong", ALT)
+_alt_settings: dict[str, float] = {}
+# A bench level that stands for a player who does not play as the easy model says: the
+# easy player, but in trick play a random legal card WILD_SHARE of the time.
+WILD = "wild"
+WILD_SHARE = 0.3
+
+
+def decide(view: HandView, level: str, rng: random.Random) -> Action:
+    """`choose_action`, and the bench's levels: `alt` (strong with `--alt`'s values) and
+    `wild` (easy, with a random card now and then)."""
+    if level == WILD:
+        legal = view.legal
+        assert legal is not None and view.seat is not None
+        trick_play = legal.phase == "play" or (legal.phase == "lead" and not legal.calls)
+        if trick_play and rng.random() < WILD_SHARE:
+            return Action.play(view.seat, rng.choice(legal.cards))
+        return choose_action(view, "easy", rng)
+    with _values_of(level):
+        return choose_action(view, "strong" if level == ALT else level, rng)
+
+
+@contextmanager
+def _values_of(level: str) -> Iterator[None]:
+    """Strong's tuning values as `level` plays with them: `alt`'s while in the block."""
+    if level != ALT:
+        yield
+        return
+    saved = [(name, getattr(strong, name)) for name in _alt_settings]
+    apply_tuning(strong, _alt_settings.items())
+    try:
+        yield
+    finally:
+        apply_tuning(strong, saved)
+
+
+def apply_settings(settings: dict[str, float], alt: dict[str, float] | None = None
+                   ) -> None:
+    """Set strong's tuning values (`--set`), and the `alt` level's on top of them
+    (`--alt`); also each worker's initializer."""
     apply_tuning(strong, settings.items())
+    _alt_settings.clear()
+    _alt_settings.update(alt or {})
 
 
-def parse_settings(text: str) -> dict[str, float]:
-    return parse_tuning(strong, text)
+def parse_settings(text: str, option: str = "--set") -> dict[str, float]:
+    return parse_tuning(strong, text, option)
 
 
 @dataclass(frozen=True)
@@ -364,25 +419,28 @@ def report_inference(outputs: list[dict[str, list[float]]], worlds: int) -> None
 
 
 def _pool_map(function: Callable[[Job], Output], jobs: list[Job], workers: int,
-              settings: dict[str, float]) -> list[Output]:
+              settings: dict[str, float], alt: dict[str, float] | None = None
+              ) -> list[Output]:
     """`function` over `jobs`, in `workers` processes with strong's tuning values set to
-    `settings` (once per process)."""
+    `settings` and the `alt` level's to `alt` (once per process)."""
     if workers > 1:
         with ProcessPoolExecutor(workers, initializer=apply_settings,
-                                 initargs=(settings,)) as pool:
+                                 initargs=(settings, alt)) as pool:
             return list(pool.map(function, jobs, chunksize=4))
-    apply_settings(settings)
+    apply_settings(settings, alt)
     return [function(job) for job in jobs]
 
 
 def run_pairing(first: DealJob, deals: int, workers: int,
-                settings: dict[str, float] | None = None) -> Result:
+                settings: dict[str, float] | None = None,
+                alt: dict[str, float] | None = None) -> Result:
     """Duplicate play of `deals` deals (`first`, then its seed + 1, + 2, ...), strong's
-    tuning values set to `settings` (once per worker process)."""
+    tuning values set to `settings` and the `alt` level's to `alt` (once per worker
+    process)."""
     a, b = first.a, first.b
     result = Result(points={a: [], b: []}, made={a: 0, b: 0}, failed={a: 0, b: 0})
     jobs = [replace(first, seed=first.seed + i) for i in range(deals)]
-    outputs = _pool_map(run_deal, jobs, workers, settings or {})
+    outputs = _pool_map(run_deal, jobs, workers, settings or {}, alt)
     for diff, points, made, failed, times, declarer in outputs:
         result.diffs.append(diff)
         if declarer is not None:
@@ -457,7 +515,9 @@ def main() -> None:
                         help="deals per pairing (default 300 hands, 2000 card play)")
     parser.add_argument("--pairs", default=None,
                         help="comma-separated A-B pairings (default easy-random,strong-easy;"
-                        " card play: strong-easy)")
+                        " card play: strong-easy) of the levels random, easy, strong, alt "
+                        "(strong with --alt's values) and wild (easy, a random card "
+                        f"{WILD_SHARE:.0%} of the time in trick play)")
     parser.add_argument("--preset", default="amerikaner")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--options", default="", help="comma-separated options")
@@ -471,6 +531,10 @@ def main() -> None:
     parser.add_argument("--set", default="", metavar="NAME=VALUE,...",
                         help="strong's tuning values for this run, e.g. "
                         "NESTED_LEADS=0,SIDE_TRICKS_WEIGHT=0.25")
+    parser.add_argument("--alt", default="", metavar="NAME=VALUE,...",
+                        help="the level `alt` of --pairs: strong with these tuning "
+                        "values on top of --set's, e.g. --pairs alt-strong --alt "
+                        "PLAY_MISMATCH=0.1")
     parser.add_argument("--diffs", default="", metavar="FILE",
                         help="write the per-deal differences to FILE as JSON (for a "
                         "later run's --against)")
@@ -485,8 +549,10 @@ def main() -> None:
     known = args.known if cardplay else "none"  # card play only, as --split
     deals = args.deals or (2000 if cardplay else 300)
     pairs = args.pairs or ("strong-easy" if cardplay else "easy-random,strong-easy")
+    pairings = [(pair, _pairing(pair)) for pair in pairs.split(",")]
     options = {name: True for name in args.options.split(",") if name}
     settings = parse_settings(args.set)
+    alt = parse_settings(args.alt, "--alt")
     if args.samples:  # a fixed number of worlds per decision, whatever the machine's load
         settings.update(STRONG_BUDGET=1e9, MAX_SAMPLES=args.samples)
     ai_compiled = not isinstance(strong.strong_action, FunctionType)
@@ -498,7 +564,8 @@ def main() -> None:
           + f", seed {args.seed} (the deals seeded {args.seed}-{args.seed + deals - 1})"
           + (f", samples {args.samples}" if args.samples else "")
           + (f", hands known to strong's {known}" if known != "none" else "")
-          + (f", set {args.set}" if args.set else ""))
+          + (f", set {args.set}" if args.set else "")
+          + (f", alt: strong with {args.alt}" if args.alt else ""))
     if args.mode == "inference":
         worlds = args.samples or 30
         start = time.perf_counter()
@@ -508,18 +575,28 @@ def main() -> None:
         print(f"inference ({time.perf_counter() - start:.0f} s):")
         report_inference(outputs, worlds)
         return
-    for pair in pairs.split(","):
-        a, b = pair.split("-")
+    for pair, (a, b) in pairings:
         start = time.perf_counter()
         first = DealJob(args.preset, args.players, options, a, b, args.seed, cardplay,
                         args.contracts == "auction", args.split and cardplay, known)
-        result = run_pairing(first, deals, args.workers, settings)
+        result = run_pairing(first, deals, args.workers, settings, alt)
         print(f"{a} vs {b} ({time.perf_counter() - start:.0f} s):")
         report(result, a, b, cardplay)
         if args.against:
             paired(result.diffs, args.against, pair)
         if args.diffs:
             _write_diffs(args.diffs, pair, result.diffs)
+
+
+def _pairing(pair: str) -> tuple[str, str]:
+    """`A-B` of --pairs, both levels checked (the AI's, and the bench's `alt`, `wild`)."""
+    levels = (*LEVELS, ALT, WILD)
+    a, _, b = pair.partition("-")
+    for level in (a, b):
+        if level not in levels:
+            raise SystemExit(f"--pairs: {level!r} in {pair!r} is not a level "
+                             f"({', '.join(levels)})")
+    return a, b
 
 
 def _read_runs(path: str) -> dict[str, list[float]]:

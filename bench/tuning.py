@@ -8,18 +8,20 @@ from collections.abc import Iterable
 from types import ModuleType
 
 
-def parse_tuning(strong: ModuleType, text: str) -> dict[str, float]:
-    """`NAME=VALUE,...`, checked: only `strong.TUNING` names, numbers."""
+def parse_tuning(strong: ModuleType, text: str, option: str = "--set"
+                 ) -> dict[str, float]:
+    """`NAME=VALUE,...`, checked: only `strong.TUNING` names, numbers (`option`: the
+    command-line option it came from, for the refusal)."""
     settings: dict[str, float] = {}
     for item in filter(None, text.split(",")):
         name, _, value = item.partition("=")
         if name not in strong.TUNING:
-            raise SystemExit(f"--set: {name!r} is not one of strong's tuning values "
+            raise SystemExit(f"{option}: {name!r} is not one of strong's tuning values "
                              f"({', '.join(strong.TUNING)})")
         try:
             settings[name] = float(value)
         except ValueError:
-            raise SystemExit(f"--set: {name} needs a number, not {value!r}") from None
+            raise SystemExit(f"{option}: {name} needs a number, not {value!r}") from None
     return settings
 
 

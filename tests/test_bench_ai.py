@@ -150,3 +150,26 @@ def test_split_and_known_hands() -> None:
 
     wrong = run_bench(*CARDPLAY, "--known", "bidder")
     assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+
+
+def test_alt_is_strong_with_its_own_values_and_wild_plays_legal_cards() -> None:
+    # `alt` with strong's own value plays exactly as strong: every deal comes out even.
+    same = run_bench(*CARDPLAY, "--pairs", "alt-strong", "--alt", "PLAY_MISMATCH=0.01")
+    assert same.returncode == 0, same.stderr
+    assert "alt: strong with PLAY_MISMATCH=0.01" in same.stdout
+    assert "with alt minus with strong = +0.00 ± 0.00 tricks per deal" in same.stdout
+    # Both levels search: the decision times count both.
+    assert "strong decision time" in same.stdout
+
+    # `wild` is a player (Hand.apply would refuse an illegal card) against strong.
+    wild = run_bench(*CARDPLAY, "--pairs", "strong-wild")
+    assert wild.returncode == 0, wild.stderr
+    assert "with strong minus with wild" in wild.stdout
+
+    bad_value = run_bench(*CARDPLAY, "--pairs", "alt-strong", "--alt", "NOPE=1")
+    assert bad_value.returncode != 0
+    assert "--alt: 'NOPE' is not one of strong's tuning values" in bad_value.stderr
+    bad_level = run_bench(*CARDPLAY, "--pairs", "clever-easy")
+    assert bad_level.returncode != 0
+    assert "'clever' in 'clever-easy' is not a level" in bad_level.stderr
+    assert "Traceback" not in bad_level.stderr + bad_value.stderr
