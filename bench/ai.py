@@ -553,6 +553,8 @@ def main() -> None:
     options = {name: True for name in args.options.split(",") if name}
     settings = parse_settings(args.set)
     alt = parse_settings(args.alt, "--alt")
+    if alt and not any(ALT in pair for _, pair in pairings):
+        raise SystemExit("--alt: no pairing of --pairs plays the level alt")
     if args.samples:  # a fixed number of worlds per decision, whatever the machine's load
         settings.update(STRONG_BUDGET=1e9, MAX_SAMPLES=args.samples)
     ai_compiled = not isinstance(strong.strong_action, FunctionType)

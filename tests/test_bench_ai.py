@@ -169,6 +169,9 @@ def test_alt_is_strong_with_its_own_values_and_wild_plays_legal_cards() -> None:
     bad_value = run_bench(*CARDPLAY, "--pairs", "alt-strong", "--alt", "NOPE=1")
     assert bad_value.returncode != 0
     assert "--alt: 'NOPE' is not one of strong's tuning values" in bad_value.stderr
+    unused = run_bench(*CARDPLAY, "--alt", "PLAY_MISMATCH=0.1")
+    assert unused.returncode != 0
+    assert "--alt: no pairing of --pairs plays the level alt" in unused.stderr
     bad_level = run_bench(*CARDPLAY, "--pairs", "clever-easy")
     assert bad_level.returncode != 0
     assert "'clever' in 'clever-easy' is not a level" in bad_level.stderr
