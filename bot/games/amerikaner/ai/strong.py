@@ -853,8 +853,7 @@ class _History:
         else:
             sim.discards = 0
         # Each seat's unlike-easy card counts as in `factor`: the teammate's less.
-        mismatch = [TEAM_MISMATCH if self._teammate(s, holder == s) else PLAY_MISMATCH
-                    for s in range(n)]
+        mismatch = [self._mismatch(s, holder == s) for s in range(n)]
         for s, card, check in self.plays:
             if check:
                 if sim.to_act != s or not sim.legal() >> card & 1:
@@ -917,7 +916,7 @@ class _History:
         like = self.bidding.factor(s, orig)
         called = self.current.called
         holds = called >= 0 and orig >> called & 1
-        mismatch = TEAM_MISMATCH if self._teammate(s, bool(holds)) else PLAY_MISMATCH
+        mismatch = self._mismatch(s, bool(holds))
         for snap, card, later in self.checks[s]:
             hand = now | later
             snap.hands[s] = hand
@@ -934,6 +933,12 @@ class _History:
                     return like
         self.cache[key] = like
         return like
+
+    def _mismatch(self, s: int, holds: bool) -> float:
+        """What one card of seat `s` unlike the easy player's multiplies a world's
+        likelihood by, if `s` holds the called card exactly when `holds`: the teammate's
+        counts less (the replay, `world`, and the chain, `factor`, alike)."""
+        return TEAM_MISMATCH if self._teammate(s, holds) else PLAY_MISMATCH
 
     def _teammate(self, s: int, holds: bool) -> bool:
         """Whether seat `s` plays on the deciding seat's side if `s` holds the called
