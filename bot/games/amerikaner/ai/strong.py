@@ -22,7 +22,9 @@ For a decision it
    the end exactly by alpha-beta over that world,
 4. picks the candidate with the best average value for its seat (its score, plus
    `SIDE_TRICKS_WEIGHT` for each trick its side took). The same worlds
-   serve every candidate, so luck cancels between them.
+   serve every candidate, so luck cancels between them; in trick play a candidate
+   clearly beaten in them is dropped as the worlds come in (`RACE_FROM`), so the later
+   worlds go to the candidates still in question.
 
 It stops sampling at a time budget per decision (see `STRONG_BUDGET`, `MIN_SAMPLES`,
 `STRONG_CAP`).
@@ -69,10 +71,13 @@ from .switch import switch_point
 # ms and 126 ms at the p99 (most at the first tricks, which matter most), so the 40 ms
 # alone bought fewer worlds where they count. Card play against easy (contracts by
 # auction, 2,000 deals, compiled): 40 ms alone +0.82 +- 0.05 tricks a deal; at least 60
-# worlds +0.87 +- 0.05 (paired +0.05 +- 0.05), a median 40.3 ms, p99 129.6 ms.
+# worlds +0.87 +- 0.05 (paired +0.05 +- 0.05), a median 40.3 ms, p99 129.6 ms. Since
+# issue 40's eighth session at least 100, with racing (RACE_FROM): a decision whose
+# candidates are settled ends sooner, so the first tricks (often at STRONG_CAP before
+# their 60) get more worlds for the candidates still in question.
 STRONG_BUDGET: float = 0.040
 MAX_SAMPLES: int = 200
-MIN_SAMPLES: int = 60 if COMPILED else 4
+MIN_SAMPLES: int = 100 if COMPILED else 4
 STRONG_CAP: float = 0.150
 # The deal of the day's strong AI (AmerikanerKind.fixed_action): this many worlds, no
 # clock, so its answers are the same on any machine (bench/daily.py: its cost).
@@ -152,12 +157,15 @@ RESTART_FULL: int = 1
 # without the opening lead and call read (`opening_likelihood`), measured -0.15 +- 0.11
 # tricks a deal with both, -0.07 +- 0.10 with the opening alone (400 deals, 60 worlds).
 KITTY_GAIN: float = 0.0
-# Racing (issue 40, eighth session): in trick play, once a decision has RACE_FROM worlds,
+# Racing (issue 40's eighth session): in trick play, once a decision has RACE_FROM worlds,
 # every RACE_EVERY worlds a candidate is dropped when the best so far beats it by more
 # than RACE_Z standard errors of their difference world by world (the same worlds), so
 # the worlds left go to the candidates still in question; one left ends the decision.
-# 0: every candidate is played in every world (the player before).
-RACE_FROM: int = 0
+# 0: every candidate is played in every world (the player before). Measured with
+# MIN_SAMPLES 100 (60 before; compiled, the bot's clock, 2,000 deals, paired against the
+# player before): +0.03 +- 0.05 tricks a deal (+0.98 +- 0.05 against +0.95 +- 0.05), the
+# median decision 37.5 ms against 41.0, the p99 153 ms as before (STRONG_CAP).
+RACE_FROM: int = 20
 RACE_EVERY: int = 5
 RACE_Z: float = 2.5
 # The tuning values above, which `bench/ai.py --set NAME=VALUE` may change for a run.
