@@ -23,6 +23,7 @@ from bot.games.amerikaner.ai.strong import (
     Chain,
     _finish,
     _History,
+    _race,
     known_world_action,
     likelihood,
     same_side,
@@ -614,6 +615,56 @@ def test_strong_is_deterministic_without_a_time_limit() -> None:
     first = strong_action(view, random.Random(1), budget=1e9, max_samples=5)
     assert first == strong_action(view, random.Random(1), budget=1e9, max_samples=5)
     assert easy_card is not None
+
+
+def test_racing_drops_only_candidates_clearly_beaten() -> None:
+    """Racing (`RACE_FROM`): the candidate with the best average leads (the first of
+    equals); one it beats world by world by more than `RACE_Z` standard errors of the
+    difference is dropped; one better in some worlds and worse in others stays, and so
+    does one equal to it in every world. Only the candidates still in are compared."""
+    lead = [3.0, 5.0, 4.0, 6.0, 5.0, 4.0]
+    noisy = [v + d for v, d in zip(lead, [1.0, -1.0, 1.0, -2.0, 1.0, -1.0], strict=True)]
+    beaten = [v - 2.0 for v in lead]
+    equal = lead[:]
+    values = [noisy, lead, beaten, equal]
+    assert _race(values, [0, 1, 2, 3]) == [0, 1, 3]
+    # Without the leader, the noisy row leads, and beats the beaten one by 2 on average
+    # and by 0 to 3 in each world: still clearly.
+    assert _race(values, [0, 2]) == [0]
+    assert _race(values, [2, 3]) == [3]
+
+
+def test_racing_ends_clear_decisions_early_legally_and_the_same_for_a_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With racing on, a decision whose candidates but one are dropped ends before its
+    worlds are all sampled; every decision is still legal and the same for a seed. With
+    it off, every decision with a choice samples all its worlds."""
+    rules = Rules.create("amerikaner", 4, {})
+    rng = random.Random(5)
+    worlds = 30
+    ended_early = 0
+    decisions = 0
+    while decisions < 6 or not ended_early:
+        assert decisions < 40, "no decision ended early"
+        hand = _random_state(rules, rng)
+        if hand is None or hand.phase != PLAY:
+            continue
+        view = hand_view(hand, hand.to_act)
+        monkeypatch.setattr(strong, "RACE_FROM", 0)
+        plain = strong.strong_decision(view, random.Random(1), budget=1e9,
+                                       max_samples=worlds)
+        if plain[1] == 0:
+            continue  # a single candidate: nothing to weigh
+        assert plain[1] == worlds
+        monkeypatch.setattr(strong, "RACE_FROM", 10)
+        action, sampled = strong.strong_decision(view, random.Random(1), budget=1e9,
+                                                 max_samples=worlds)
+        assert (action, sampled) == strong.strong_decision(
+            view, random.Random(1), budget=1e9, max_samples=worlds)
+        hand.copy().apply(action)  # legal (raises otherwise)
+        assert 10 <= sampled <= worlds
+        decisions += 1
+        ended_early += sampled < worlds
 
 
 def _bidding_views(count: int) -> list[HandView]:

@@ -22,7 +22,9 @@ For a decision it
    the end exactly by alpha-beta over that world,
 4. picks the candidate with the best average value for its seat (its score, plus
    `SIDE_TRICKS_WEIGHT` for each trick its side took). The same worlds
-   serve every candidate, so luck cancels between them.
+   serve every candidate, so luck cancels between them; in trick play a candidate
+   clearly beaten in them is dropped as the worlds come in (`RACE_FROM`), so the later
+   worlds go to the candidates still in question.
 
 It stops sampling at a time budget per decision (see `STRONG_BUDGET`, `MIN_SAMPLES`,
 `STRONG_CAP`).
@@ -69,10 +71,13 @@ from .switch import switch_point
 # ms and 126 ms at the p99 (most at the first tricks, which matter most), so the 40 ms
 # alone bought fewer worlds where they count. Card play against easy (contracts by
 # auction, 2,000 deals, compiled): 40 ms alone +0.82 +- 0.05 tricks a deal; at least 60
-# worlds +0.87 +- 0.05 (paired +0.05 +- 0.05), a median 40.3 ms, p99 129.6 ms.
+# worlds +0.87 +- 0.05 (paired +0.05 +- 0.05), a median 40.3 ms, p99 129.6 ms. Since
+# issue 40's eighth session at least 100, with racing (RACE_FROM): a decision whose
+# candidates are settled ends sooner, so the first tricks (often at STRONG_CAP before
+# their 60) get more worlds for the candidates still in question.
 STRONG_BUDGET: float = 0.040
 MAX_SAMPLES: int = 200
-MIN_SAMPLES: int = 60 if COMPILED else 4
+MIN_SAMPLES: int = 100 if COMPILED else 4
 STRONG_CAP: float = 0.150
 # The deal of the day's strong AI (AmerikanerKind.fixed_action): this many worlds, no
 # clock, so its answers are the same on any machine (bench/daily.py: its cost).
@@ -152,12 +157,23 @@ RESTART_FULL: int = 1
 # without the opening lead and call read (`opening_likelihood`), measured -0.15 +- 0.11
 # tricks a deal with both, -0.07 +- 0.10 with the opening alone (400 deals, 60 worlds).
 KITTY_GAIN: float = 0.0
+# Racing (issue 40's eighth session): in trick play, once a decision has RACE_FROM worlds,
+# every RACE_EVERY worlds a candidate is dropped when the best so far beats it by more
+# than RACE_Z standard errors of their difference world by world (the same worlds), so
+# the worlds left go to the candidates still in question; one left ends the decision.
+# 0: every candidate is played in every world (the player before). Measured with
+# MIN_SAMPLES 100 (60 before; compiled, the bot's clock, 2,000 deals, paired against the
+# player before): +0.03 +- 0.05 tricks a deal (+0.98 +- 0.05 against +0.95 +- 0.05), the
+# median decision 37.5 ms against 41.0, the p99 153 ms as before (STRONG_CAP).
+RACE_FROM: int = 20
+RACE_EVERY: int = 5
+RACE_Z: float = 2.5
 # The tuning values above, which `bench/ai.py --set NAME=VALUE` may change for a run.
 TUNING = ("STRONG_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "STRONG_CAP", "SIDE_TRICKS_WEIGHT",
           "NESTED_LEADS", "BID_NESTED_LEADS", "INFERENCE_TRIES", "PLAY_MISMATCH",
           "TEAM_MISMATCH", "CHAIN_STEPS", "BID_SLOPE", "BID_OFFSET", "BID_FLOOR",
           "PASS_FLOOR", "TRUMP_MISMATCH", "RESTART_DRAWS", "RESTART_FULL",
-          "KITTY_GAIN")
+          "KITTY_GAIN", "RACE_FROM", "RACE_EVERY", "RACE_Z")
 
 
 # --------------------------------------------------------------------------- candidates
@@ -452,6 +468,9 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     floor = min(MIN_SAMPLES, 4)
     samples = failures = 0
     chain: Chain | None = Chain(_History(view, know), rng) if _trick_play(view) else None
+    active = list(range(len(candidates)))
+    race = RACE_FROM > 0 and chain is not None
+    values: list[list[float]] = [[] for _ in candidates]
     while samples < max_samples and failures < 20:
         if samples >= floor:
             now = time.perf_counter()
@@ -464,7 +483,12 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
                 failures += 1
                 continue
             samples += 1
-            _evaluate_play(sim, seat, candidates, totals, counts)
+            _evaluate_play(sim, seat, candidates, totals, counts,
+                           active if race else None, values if race else None)
+            if race and samples >= RACE_FROM and samples % RACE_EVERY == 0:
+                active = _race(values, active)
+                if len(active) == 1:
+                    break
             continue
         sinks = _plausible_sinks(view, know, rng)
         if sinks is None:
@@ -479,7 +503,43 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
         _evaluate_hand(world, seat, candidates, totals, counts)
     if not samples:
         return easy, 0
+    if len(active) < len(candidates):  # the dropped ones' averages are of fewer worlds
+        for i in range(len(candidates)):
+            if i not in active:
+                counts[i] = 0
     return candidates[_best(totals, counts)], samples
+
+
+def _race(values: list[list[float]], active: list[int]) -> list[int]:
+    """The candidates of `active` still in question: those the best of them (by average)
+    does not beat by more than RACE_Z standard errors of the difference, world by world
+    (`values[i]`: candidate i's value in each world so far; every active one has played
+    every world)."""
+    leader = active[0]
+    best = -1e18
+    for i in active:
+        row = values[i]
+        mean = sum(row) / len(row)
+        if mean > best + 1e-9:
+            leader, best = i, mean
+    lead_row = values[leader]
+    n = len(lead_row)
+    kept: list[int] = []
+    for i in active:
+        if i == leader:
+            kept.append(i)
+            continue
+        row = values[i]
+        total = squares = 0.0
+        for w in range(n):
+            d = lead_row[w] - row[w]
+            total += d
+            squares += d * d
+        mean = total / n
+        var = (squares - total * mean) / (n - 1) if n > 1 else 0.0
+        if mean <= RACE_Z * math.sqrt(max(var, 0.0) / n):
+            kept.append(i)
+    return kept
 
 
 def _candidates(view: HandView, easy: Action) -> list[Action]:
@@ -672,20 +732,29 @@ def _held_at_bidding(know: Knowledge, sinks: list[int], s: int) -> int:
 
 
 def _evaluate_play(sim: Sim, seat: int, candidates: list[Action], totals: list[float],
-                   counts: list[int]) -> None:
-    cards = [a.card for a in candidates]
-    if endgame_ready(sim):
-        values = solve(sim, seat, [c for c in cards if c is not None])
-        for i, value in enumerate(values):
-            totals[i] += value
-            counts[i] += 1
-        return
-    for i, card in enumerate(cards):
+                   counts: list[int], active: list[int] | None = None,
+                   values: list[list[float]] | None = None) -> None:
+    """Add each candidate's value in the world of `sim` to `totals` (and `values`, per
+    world), only those of `active` if given."""
+    chosen = active if active is not None else list(range(len(candidates)))
+    cards: list[int] = []
+    for i in chosen:
+        card = candidates[i].card
         assert card is not None
-        child = sim.copy()
-        child.play(card)
-        totals[i] += _finish(child, seat)
+        cards.append(card)
+    if endgame_ready(sim):
+        found = solve(sim, seat, cards)
+    else:
+        found = []
+        for card in cards:
+            child = sim.copy()
+            child.play(card)
+            found.append(_finish(child, seat))
+    for k, i in enumerate(chosen):
+        totals[i] += found[k]
         counts[i] += 1
+        if values is not None:
+            values[i].append(found[k])
 
 
 def _finish(sim: Sim, seat: int, nested: int = -1) -> float:
