@@ -490,7 +490,8 @@ def report(result: Result, a: str, b: str, cardplay: bool) -> None:
     if result.times:
         times = sorted(result.times)
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-        print(f"    strong decision time: median {1000 * statistics.median(times):.1f} ms, "
+        searching = " and ".join(level for level in (a, b) if level in SEARCHING)
+        print(f"    {searching} decision time: median {1000 * statistics.median(times):.1f} ms, "
               f"p99 {1000 * p99:.1f} ms, max {1000 * times[-1]:.1f} ms "
               f"({len(times)} decisions)")
 

@@ -158,13 +158,14 @@ def test_alt_is_strong_with_its_own_values_and_wild_plays_legal_cards() -> None:
     assert same.returncode == 0, same.stderr
     assert "alt: strong with PLAY_MISMATCH=0.01" in same.stdout
     assert "with alt minus with strong = +0.00 ± 0.00 tricks per deal" in same.stdout
-    # Both levels search: the decision times count both.
-    assert "strong decision time" in same.stdout
+    # Both levels search: the decision times count both, and say so.
+    assert "alt and strong decision time" in same.stdout
 
     # `wild` is a player (Hand.apply would refuse an illegal card) against strong.
     wild = run_bench(*CARDPLAY, "--pairs", "strong-wild")
     assert wild.returncode == 0, wild.stderr
     assert "with strong minus with wild" in wild.stdout
+    assert "    strong decision time" in wild.stdout
 
     bad_value = run_bench(*CARDPLAY, "--pairs", "alt-strong", "--alt", "NOPE=1")
     assert bad_value.returncode != 0
