@@ -468,9 +468,8 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     floor = min(MIN_SAMPLES, 4)
     samples = failures = 0
     chain: Chain | None = Chain(_History(view, know), rng) if _trick_play(view) else None
-    active = list(range(len(candidates)))
-    race = RACE_FROM > 0 and chain is not None
-    values: list[list[float]] = [[] for _ in candidates]
+    active = list(range(len(candidates)))  # the candidates still in (RACE_FROM)
+    values: list[list[float]] = [[] for _ in candidates]  # each one's value, world by world
     while samples < max_samples and failures < 20:
         if samples >= floor:
             now = time.perf_counter()
@@ -483,9 +482,8 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
                 failures += 1
                 continue
             samples += 1
-            _evaluate_play(sim, seat, candidates, totals, counts,
-                           active if race else None, values if race else None)
-            if race and samples >= RACE_FROM and samples % RACE_EVERY == 0:
+            _evaluate_play(sim, seat, candidates, totals, counts, active, values)
+            if 0 < RACE_FROM <= samples and samples % RACE_EVERY == 0:
                 active = _race(values, active)
                 if len(active) == 1:
                     break
@@ -503,11 +501,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
         _evaluate_hand(world, seat, candidates, totals, counts)
     if not samples:
         return easy, 0
-    if len(active) < len(candidates):  # the dropped ones' averages are of fewer worlds
-        for i in range(len(candidates)):
-            if i not in active:
-                counts[i] = 0
-    return candidates[_best(totals, counts)], samples
+    return candidates[_best(totals, counts, active)], samples
 
 
 def _race(values: list[list[float]], active: list[int]) -> list[int]:
@@ -515,13 +509,7 @@ def _race(values: list[list[float]], active: list[int]) -> list[int]:
     does not beat by more than RACE_Z standard errors of the difference, world by world
     (`values[i]`: candidate i's value in each world so far; every active one has played
     every world)."""
-    leader = active[0]
-    best = -1e18
-    for i in active:
-        row = values[i]
-        mean = sum(row) / len(row)
-        if mean > best + 1e-9:
-            leader, best = i, mean
+    leader = _best([sum(row) for row in values], [len(row) for row in values], active)
     lead_row = values[leader]
     n = len(lead_row)
     kept: list[int] = []
@@ -569,14 +557,15 @@ def _trick_play(view: HandView) -> bool:
         legal.phase == "lead" and not legal.calls))
 
 
-def _best(totals: list[float], counts: list[int]) -> int:
-    """The candidate with the best average value (the first of equals)."""
-    best = 0
+def _best(totals: list[float], counts: list[int], among: list[int] | None = None) -> int:
+    """The candidate with the best average value (the first of equals), of `among` if
+    given (the ones racing left in)."""
+    best = 0 if among is None else among[0]
     best_value = -1e18
-    for i, total in enumerate(totals):
+    for i in (range(len(totals)) if among is None else among):
         if counts[i] == 0:
             continue
-        value = total / counts[i]
+        value = totals[i] / counts[i]
         if value > best_value + 1e-9:
             best, best_value = i, value
     return best
@@ -736,7 +725,7 @@ def _evaluate_play(sim: Sim, seat: int, candidates: list[Action], totals: list[f
                    values: list[list[float]] | None = None) -> None:
     """Add each candidate's value in the world of `sim` to `totals` (and `values`, per
     world), only those of `active` if given."""
-    chosen = active if active is not None else list(range(len(candidates)))
+    chosen = active if active is not None else range(len(candidates))
     cards: list[int] = []
     for i in chosen:
         card = candidates[i].card
