@@ -489,21 +489,37 @@ def table_message(fake: FakeDiscord, channel: Any = None) -> StoredMessage:
 
 async def wait_game_over(fake: FakeDiscord, table: Table, timeout: float = 30.0) -> None:
     """Until the bot has told the channel: the final standings are posted and the table
-    message has lost its buttons. (A game played at full speed edits its table message
-    more than 5 times in 5 s: the last edits and posts wait up to 5 s on Discord's rate
-    limits, 5 edits and 5 posts in 5 s a channel, which the fake enforces.)"""
+    message has lost its buttons (or is deleted). (A game played at full speed edits its
+    table message more than 5 times in 5 s: the last edits and posts wait up to 5 s on
+    Discord's rate limits, 5 edits and 5 posts in 5 s a channel, which the fake
+    enforces.) On a timeout, the failure tells what the channel shows."""
     assert table.message_id is not None
 
     def done() -> bool:
         over = tuple(in_every_language(_head("Game over — {winner} wins!")))
         final = any(m.embeds and m.embeds[0].get("title", "").startswith(over)
                     for m in fake.messages(table.channel_id))
-        # The last table message shows the last hand's summary (its Review button), or
-        # has lost its buttons.
+        # The last table message shows the last hand's summary (its Review button), has
+        # lost its buttons, or was deleted (a summary posted apart took its place).
         rules = in_every_language(lambda: button_label("rules"))
-        return final and not any(b.get("label") in rules
-                                 for b in fake.message(table.message_id).buttons())
-    await fake.wait_until(done, timeout, "the final standings")
+        last = fake.message(table.message_id)
+        return final and (last.deleted or not any(b.get("label") in rules
+                                                  for b in last.buttons()))
+    try:
+        await fake.wait_until(done, timeout, "the final standings")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; {channel_story(fake, table)}") from None
+
+
+def channel_story(fake: FakeDiscord, table: Table) -> str:
+    """What the table's channel shows, deleted messages too, for a failure's message."""
+    lines = [f"table message {table.message_id}, stage {table.stage}"]
+    for m in fake.messages(table.channel_id, deleted=True)[-12:]:
+        title = m.embeds[0].get("title", "") if m.embeds else ""
+        labels = [b.get("label") for b in m.buttons() if not b.get("disabled")]
+        lines.append(f"{m.id}{' (deleted)' if m.deleted else ''} edits {m.edit_count}: "
+                     f"{(m.content or '')[:40]!r} {title[:40]!r} {labels}")
+    return "\n".join(lines)
 
 
 def enabled_actions(msg: StoredMessage) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

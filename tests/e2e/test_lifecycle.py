@@ -15,12 +15,15 @@ stay a handful.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.store import PostRow
 from bot.tables.service import CANCELLED, PAUSE_ABSENT, PAUSE_CHANNEL, PAUSE_GUILD, Table
+from bot.tables.table import POST_HAND_SUMMARY
 from tests.e2e.driver import check_finished_game, choose_ai, wait_game_over
 from tests.fake_discord import SEND_MESSAGES, FakeDiscord
 from tests.fake_discord.permissions import Overwrite
@@ -28,8 +31,11 @@ from tests.fake_discord.permissions import Overwrite
 
 async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *,
                    humans: tuple[str, ...] = ("alice",), target: int = 12,
-                   thread: bool = False) -> Table:
-    """A table of `humans` and AIs, every human away: the AI plays it at full speed."""
+                   thread: bool = False, aged: float = 0.0,
+                   before_play: Callable[[Table], None] | None = None) -> Table:
+    """A table of `humans` and AIs, every human away: the AI plays it at full speed
+    (after `aged` seconds on the fake's clock, the table waiting meanwhile, and
+    `before_play(table)`)."""
     host = humans[0]
     new = await fake.slash(host, channel, "amerikaner new",
                            {"players": 4, "target": target, "thread": thread})
@@ -53,6 +59,12 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
     # Every human away pauses a table (issue 35: no AI-only finish); these tests want
     # the AI playing at full speed, so the absent pause is lifted by hand.
     await fake.wait_until(lambda: PAUSE_ABSENT in table.paused, 10, "the absent pause")
+    if aged:  # once the table message shows the pause (an edit before it is too old)
+        await bot.get_cog("Tables").messages.edits.idle()  # type: ignore[union-attr]
+        await bot.outbox.idle()
+        await time_passes(fake, bot, aged)
+    if before_play is not None:
+        before_play(table)
     await bot.tables.resume(table.id, PAUSE_ABSENT)
     return table
 
@@ -228,6 +240,44 @@ async def test_an_archived_thread_is_unarchived(fake: FakeDiscord, bot: Amerikan
     await bot.outbox.idle()
     assert refused_there(fake, locked.id) <= 2
     refused_there(fake, thread.id)
+
+
+async def test_posts_held_past_the_end_of_an_old_table_delete_its_message_once(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """The table message is too old to edit (the table waited two hours) and the
+    game's posts are held until it is over (as the channel's rate limit, 5 posts in
+    5 s, holds them while the AI plays a hand in less): the table messages of the later
+    hands are then not posted (the game is over), the first hand's summary is posted
+    apart and the old table message deleted, and each later summary posted apart. The
+    old message is deleted once, not again at every later summary (a CI run saw four
+    more DELETEs answered 10008 Unknown Message), and the channel keeps no message with
+    the table's buttons (the final standings wait, wait_game_over, checks it)."""
+    send = bot.outbox.send
+    assert send is not None
+    held: list[str] = []
+    playing: list[Table] = []
+
+    async def held_until_the_end(row: PostRow) -> int | None:
+        held.append(row.kind)
+        while playing[0].stage == "playing":
+            await asyncio.sleep(0.02)
+        assert send is not None
+        return await send(row)
+
+    def hold_posts(table: Table) -> None:
+        playing.append(table)
+        bot.outbox.send = held_until_the_end
+
+    table = await ai_table(fake, bot, target=12, aged=2 * 3600.0, before_play=hold_posts)
+    old = table.message_id
+    await wait_game_over(fake, table, 120)
+    await bot.outbox.idle()
+    assert table.game is not None and len(table.game.hands) >= 2
+    assert held.count(POST_HAND_SUMMARY) == len(table.game.hands), held
+    assert table.message_id == old and fake.message(old).deleted
+    deletes = fake.requests_to("DELETE", rf"/channels/{table.channel_id}/messages/")
+    assert [r.status for r in deletes] == [204], deletes
+    await check_finished_game(fake, table)  # every summary once, in order; the final
 
 
 @pytest.mark.parametrize("fault", ["503", "dropped"])
