@@ -9,10 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.fake_discord import clock as fake_clock
 from tests.pg_server import NoPostgres, PostgresServer
 from tests.store_backends import BACKENDS, Database
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def clocks_start_at_the_start_instant() -> None:
+    """Every test's fake clocks begin at the fixed start instant (tests/fake_discord/
+    clock.py), never at today's date, however long the tests before it ran."""
+    fake_clock.restart()
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,14 @@ async def _play(service: TableService, guild: int, channel: int, game: str,
     return table
 
 
+def _to_next_month(now: float) -> float:
+    """Seconds from `now` to an hour into the next month (UTC, the seasons' calendar),
+    whatever the day of the month the clock started on."""
+    today = datetime.fromtimestamp(now, UTC)
+    first = datetime(today.year + today.month // 12, today.month % 12 + 1, 1, 1, tzinfo=UTC)
+    return first.timestamp() - now
+
+
 async def _play_everything(store: Any, clock: FakeClock) -> None:
     """Several guilds, both games, AI seats of both levels, a game left unfinished, and
     a month's end crossed."""
@@ -161,7 +170,7 @@ async def _play_everything(store: Any, clock: FakeClock) -> None:
                     {"target": 8})
         await _play(service, 2, 21, "amerikaner", 4, [1, 4], "easy", rng, {"target": 8})
         await _play(service, 1, 12, "american", 3, [1, 2], "easy", rng, {"target": 2})
-        clock.advance(20 * 86400)  # into the next month
+        clock.advance(_to_next_month(clock.time()))
         await _play(service, 1, 11, "amerikaner", 4, [2, 3, 5, 6], "easy", rng,
                     {"target": 8})
         await _play(service, 1, 13, "american", 4, [5, 3, 2], "strong", rng,

@@ -24,6 +24,7 @@ from tests.e2e.daily_leaks import table_of
 from tests.e2e.driver import make_fake
 from tests.e2e.test_daily import DailyDriver
 from tests.e2e.test_shards import SHARDS, assert_clean_run, shard_process
+from tests.fake_discord import FakeClock
 
 GAME = "amerikaner"
 KIND = GAMES[GAME]
@@ -61,7 +62,7 @@ class SharedDaily:
 async def test_a_daily_goes_on_on_the_other_process_after_a_sigkill(
         tmp_path: Path, pg_url: str) -> None:
     await _not_near_midnight()
-    fake = make_fake(shard_count=SHARDS)
+    fake = make_fake(shard_count=SHARDS, clock=FakeClock(real=True))
     guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables",), shard=n)
               for n in range(SHARDS)]
     guild = guilds[1]

@@ -13,12 +13,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.games import GAMES
 from bot.store import open_store
 from bot.tables import TableService
-from tests.e2e.driver import NAMES, ButtonDriver, open_table
+from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeClock, FakeDiscord
 from tests.store_backends import GAME_FORMAT
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,6 +62,18 @@ async def bot_process(fake: FakeDiscord, db: Path, cwd: Path) -> AsyncIterator[A
         await proc.wait()
         log.close()
         await fake.wait_until(lambda: not fake.connected, 5.0, "the dead bot's socket")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake on the machine's clock: the bot process reads that one (a process
+    cannot be given the fake's), and both must date messages alike."""
+    fake = make_fake(clock=FakeClock(real=True))
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
 
 
 class StoreView:

@@ -20,7 +20,7 @@ from bot.tables import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeClock, FakeDiscord
 from tests.fake_discord.models import FakeChannel, FakeGuild, StoredMessage
 from tests.store_backends import GAME_FORMAT
 
@@ -122,7 +122,7 @@ class Table:
 
 async def test_two_shard_processes_one_killed_and_restarted(tmp_path: Path, pg_url: str
                                                            ) -> None:
-    fake = make_fake(shard_count=SHARDS)
+    fake = make_fake(shard_count=SHARDS, clock=FakeClock(real=True))
     guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables", "more"), shard=n)
               for n in range(SHARDS)]
     assert [(g.id >> 22) % SHARDS for g in guilds] == [0, 1]
@@ -206,7 +206,7 @@ async def test_dm_clicks_are_served_by_the_process_of_their_table(tmp_path: Path
     panel is played, for both tables; the process that runs the table answers, and the
     store holds the move when it is confirmed. With that process down, the click is
     answered, and nothing is changed."""
-    fake = make_fake(shard_count=SHARDS)
+    fake = make_fake(shard_count=SHARDS, clock=FakeClock(real=True))
     guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables",), shard=n)
               for n in range(SHARDS)]
     await fake.start()
