@@ -6,7 +6,6 @@ import asyncio
 import collections
 import contextlib
 import gc
-import importlib
 import logging
 import signal
 import sys
@@ -65,7 +64,7 @@ class AmerikanerBot(commands.AutoShardedBot):
     tables: TableService
     outbox: Outbox
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, freeze_modules: bool = False) -> None:
         # No privileged intents: the bot works from interactions alone.
         intents = discord.Intents.none()
         intents.guilds = True
@@ -86,6 +85,9 @@ class AmerikanerBot(commands.AutoShardedBot):
                          http_trace=self._budget_trace(), **shards,
                          allowed_mentions=no_mentions())
         self.settings = settings
+        # The bot's own process freezes its modules once the cogs are loaded
+        # (tune_garbage_collector); tests that run bots in their process do not.
+        self._freeze_modules = freeze_modules
         self._unanswered: set[discord.Interaction[Any]] = set()
         self._stopping = False
         # Several processes on PostgreSQL: DM clicks for tables of other processes are
@@ -151,6 +153,8 @@ class AmerikanerBot(commands.AutoShardedBot):
         await self.tree.set_translator(CommandTranslator())
         for name in extensions():
             await self.load_extension(name)
+        if self._freeze_modules:  # every module is loaded now; no table yet
+            tune_garbage_collector()
         if isinstance(self.store, SqliteStore):
             self._checkpointer = asyncio.create_task(self._checkpoint_regularly())
         # The rules of the ratings changed with a migration: rebuilt once, before any
@@ -159,21 +163,11 @@ class AmerikanerBot(commands.AutoShardedBot):
         if report is not None:
             log.info("ratings rebuilt under the new rules: %d match(es) of %d game(s)",
                      report.matches, report.games)
+        # The table cog follows again the hand panels it followed before the restart
+        # when the service says the tables are restored (TableService.when_restored).
         restored = await self.tables.restore()
         if restored:
             log.info("restored %d unfinished table(s)%s", len(restored), self._shards_note())
-        # The hand panels followed before the restart, while their tokens last.
-        # The table cog found by reference, as its rooms find it (cogs/tables/host.py),
-        # from the module loaded now: discord.py drops an extension's modules from
-        # sys.modules when it unloads it (a bot closed and another started in one
-        # process imports them afresh), so a name imported once would be stale.
-        host = importlib.import_module("cogs.tables.host")
-        try:
-            tables_cog = host.host_of(self)
-        except RuntimeError:  # no table cog loaded: no panels to follow
-            tables_cog = None
-        if tables_cog is not None:
-            await tables_cog.restore_panels()
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         await self._open_relay()
@@ -366,11 +360,7 @@ def run_bot() -> int:
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
     apply_discord_endpoints(settings.api_base, settings.gateway_url)
-    for name in extensions():  # loaded by the bot later: frozen with the rest
-        importlib.import_module(name)
-
-    tune_garbage_collector()
-    bot = AmerikanerBot(settings)
+    bot = AmerikanerBot(settings, freeze_modules=True)
     try:
         asyncio.run(_serve(bot, settings.token))
     except discord.LoginFailure:

@@ -189,6 +189,15 @@ def test_the_table_cog_is_found_by_reference() -> None:
     assert found == [], found
 
 
+def test_the_app_imports_nothing_behind_the_contracts_back() -> None:
+    """The app names every module it uses in an import statement, which import-linter
+    reads (issue 51: it imported cogs.tables.host through importlib to restore panels;
+    the service's `when_restored` does that now, and discord.py loads the cogs)."""
+    for path in (REPO / "bot" / "app.py", REPO / "bot" / "cli.py"):
+        text = path.read_text()
+        assert "importlib" not in text and "__import__" not in text, path.name
+
+
 @pytest.mark.parametrize("path", sorted((REPO / "cogs" / "tables").glob("*.py")),
                          ids=lambda path: path.name)
 def test_a_room_of_the_table_cog_stays_small(path: Path) -> None:

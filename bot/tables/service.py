@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from bot.clock import SYSTEM_CLOCK, Clock
@@ -133,6 +133,8 @@ class TableService:
         # seconds of this clock (Settings.clock; tests pass the fake Discord's).
         self.clock: Clock = clock or SYSTEM_CLOCK
         self.restored = asyncio.Event()  # set once `restore` has run
+        # Awaited, in turn, once `restore` has run (the table cog follows its panels again).
+        self._when_restored: list[Callable[[], Awaitable[object]]] = []
         rng = rng or random.Random()
         seat_name = seat_name or stored_name
         clock, health = self.clock, self.health
@@ -388,7 +390,15 @@ class TableService:
     async def restore(self) -> list[Table]:
         restored = await self._restore.restore()
         self.restored.set()
+        for callback in list(self._when_restored):
+            await callback()
         return restored
+
+    def when_restored(self, callback: Callable[[], Awaitable[object]]) -> Callable[[], None]:
+        """Have `callback` awaited when `restore` has run; returns what undoes that (a cog
+        that is unloaded)."""
+        self._when_restored.append(callback)
+        return lambda: self._when_restored.remove(callback)
 
     async def close(self, grace: float = 5.0) -> None:
         """Stop: refuse new requests, let actions under way finish their commit (for

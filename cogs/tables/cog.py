@@ -76,7 +76,6 @@ class Tables(commands.Cog):
         self.unless_stale = self.panels.unless_stale
         self.confirm = self.panels.confirm
         self.answer_stale = self.panels.answer_stale
-        self.restore_panels = self.panels.restore_panels  # at the start (bot/app.py)
         self.daily_move = self.daily.daily_move
         self.daily_stale = self.daily.daily_stale
 
@@ -95,6 +94,8 @@ class Tables(commands.Cog):
         for command in member_commands():
             self.bot.tree.add_command(command)
         self.tables.add_listener(self._on_table_event)
+        # The hand panels followed before a restart, once the tables are back.
+        self._unwatch_restore = self.tables.when_restored(self.panels.restore_panels)
         self.bot.outbox.send = self.posts.send_post
         # The slash commands raise; the tree hands every error to answer_error, also
         # those raised before a command runs (an option or check refused, an outdated
@@ -107,6 +108,7 @@ class Tables(commands.Cog):
         self.bot.tree.interaction_check = speak_the_users_language  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
+        self._unwatch_restore()
         for command in member_commands():
             self.bot.tree.remove_command(command.name)
         if self._reporter is not None:
