@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from bot.cards import JOKER_BASE, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 
-from .letters import Piece, _font, _piece_width, _pieces, _run_width, _text_width
+from .letters import Piece, piece_width, pieces_of, run_width, sized_font, text_width
 
 SCALE = 2  # drawn at this multiple, then reduced: the reduction smooths every edge
 PALETTE_COLOURS = 64  # a small palette keeps a picture to a few tens of KB
@@ -77,12 +77,12 @@ class Canvas:
              align: str = "left", red: RGB = LIGHT_RED) -> float:
         """Draw `text` with its baseline at `baseline`, from `x` ("left"), centred on it
         ("centre") or ending at it ("right"); red suits in `red`. Returns its width."""
-        width = _text_width(text, size)
+        width = text_width(text, size)
         if align == "centre":
             x -= width / 2
         elif align == "right":
             x -= width
-        _draw_pieces(self.draw, x * SCALE, baseline * SCALE, _pieces(text), size * SCALE,
+        _draw_pieces(self.draw, x * SCALE, baseline * SCALE, pieces_of(text), size * SCALE,
                      fill, red)
         return width
 
@@ -138,19 +138,19 @@ class Board:
     def text(self, x: float, baseline: float, text: str, size: float, fill: RGB,
              align: str = "left", red: RGB = LIGHT_RED) -> float:
         """As Canvas.text: runs of the font drawn here, shapes pasted from sprites."""
-        width = _text_width(text, size)
+        width = text_width(text, size)
         if align == "centre":
             x -= width / 2
         elif align == "right":
             x -= width
-        for piece in _pieces(text):
+        for piece in pieces_of(text):
             if piece[0] == "text":
                 mask, left, top = _run_mask(piece[1], round(size))
                 self.image.paste(fill, (round(x) + left, round(baseline) + top), mask)
             else:
                 sprite, top = _piece_sprite(piece, size, fill, red)
                 self.paste(sprite, x - _SPRITE_MARGIN, baseline - top)
-            x += _piece_width(piece, size)
+            x += piece_width(piece, size)
         return width
 
     def png(self, palette: Image.Image) -> bytes:
@@ -166,9 +166,9 @@ def _run_mask(run: str, size: int) -> tuple[Image.Image, int, int]:
     where its top left lies from the start of its baseline. Kept: most words of a table
     ("3 tricks", "dealer", the scores) recur at every table and every change. (Names
     recur only at their own table: at a busy bot they come and go, about 3 KB each.)"""
-    font = _font(size)
+    font = sized_font(size)
     ascent, descent = font.getmetrics()  # no layout of its own, unlike getbbox
-    mask = Image.new("L", (math.ceil(_run_width(run, size)) + 2 * _RUN_MARGIN,
+    mask = Image.new("L", (math.ceil(run_width(run, size)) + 2 * _RUN_MARGIN,
                            ascent + descent))
     ImageDraw.Draw(mask).text((_RUN_MARGIN, ascent), run, font=font, fill=255, anchor="ls")
     return mask, -_RUN_MARGIN, -ascent
@@ -185,7 +185,7 @@ def _piece_sprite(piece: Piece, size: float, fill: RGB, red: RGB) -> tuple[Image
     """A symbol or an accented letter of text, and how far above its top its baseline
     lies."""
     top = math.ceil(1.25 * size)
-    canvas = _transparent(_piece_width(piece, size) + 2 * _SPRITE_MARGIN, top + 0.45 * size)
+    canvas = _transparent(piece_width(piece, size) + 2 * _SPRITE_MARGIN, top + 0.45 * size)
     _draw_pieces(canvas.draw, _SPRITE_MARGIN * SCALE, top * SCALE, (piece,), size * SCALE,
                  fill, red)
     return canvas.sprite(), top
@@ -218,10 +218,10 @@ def _scaled(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]
 def _draw_pieces(draw: ImageDraw.ImageDraw, x: float, baseline: float,
                  pieces: Sequence[Piece], size: float, fill: RGB, red: RGB) -> None:
     """Pieces of text at scaled coordinates: font runs, and the shapes drawn by hand."""
-    font = _font(round(size))
+    font = sized_font(round(size))
     for piece in pieces:
         kind, what = piece
-        width = _piece_width(piece, size)
+        width = piece_width(piece, size)
         if kind == "text":
             draw.text((x, baseline), what, font=font, fill=fill, anchor="ls")
         elif kind == "suit":
@@ -358,7 +358,7 @@ def _card_face(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
     size = round(h * (0.3 if rank == "10" else 0.34))
     left = 0.09 * w
     # A hair of stroke: the bundled font has no bold, and a rank must read on a phone.
-    draw.text((left, 0.05 * h), rank, font=_font(size), fill=colour, anchor="lt",
+    draw.text((left, 0.05 * h), rank, font=sized_font(size), fill=colour, anchor="lt",
               stroke_width=1 if h >= 60 * SCALE else 0, stroke_fill=colour)
     index = 0.2 * h
     _suit_shape(draw, suit, left + 0.01 * w, 0.1 * h + size, index, colour)
@@ -368,8 +368,8 @@ def _card_face(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
 
 def _joker(draw: ImageDraw.ImageDraw, card: int, w: int, h: int) -> None:
     size = round(h * 0.22)
-    draw.text((0.09 * w, 0.06 * h), "JK", font=_font(size), fill=JOKER, anchor="lt")
-    draw.text((0.09 * w, 0.08 * h + size), str(card - JOKER_BASE + 1), font=_font(size),
+    draw.text((0.09 * w, 0.06 * h), "JK", font=sized_font(size), fill=JOKER, anchor="lt")
+    draw.text((0.09 * w, 0.08 * h + size), str(card - JOKER_BASE + 1), font=sized_font(size),
               fill=JOKER, anchor="lt")
     _star(draw, 0.58 * w, 0.62 * h, 0.3 * min(w, h * 0.8), JOKER)
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from bot.i18n import _
 
 from .canvas import BACKGROUND, GRID, LINE_COLOURS, MUTED, RGB, WHITE, Canvas
-from .letters import _fit, _text_width, _wrap
+from .letters import fit_text, text_width, wrap_text
 
 # ----------------------------------------------------------------- the running totals
 
@@ -58,7 +58,7 @@ def legend_rows(names: Sequence[str], final: Sequence[int],
         shown = [places[seat] for seat in order]
     entries = [(seat, f"{place}. {names[seat]}", str(final[seat]))
                for place, seat in zip(shown, order, strict=True)]
-    wrapped = [_wrap(words, LEGEND_SIZE, _legend_room(total), 2)
+    wrapped = [wrap_text(words, LEGEND_SIZE, _legend_room(total), 2)
                for _seat, words, total in entries]
     room = CHART_SIZE[1] - CHART_TOP - PLOT_LEAST - _AXIS_ROOM - CHART_MARGIN
     while sum(len(rows) for rows in wrapped) * LEGEND_STEP > room:
@@ -66,7 +66,7 @@ def legend_rows(names: Sequence[str], final: Sequence[int],
         longest = max((i for i, rows in enumerate(wrapped) if len(rows) > 1),
                       key=lambda i: len(entries[i][1]))
         _seat, words, total = entries[longest]
-        wrapped[longest] = [_fit(words, LEGEND_SIZE, _legend_room(total))]
+        wrapped[longest] = [fit_text(words, LEGEND_SIZE, _legend_room(total))]
     baseline = CHART_SIZE[1] - CHART_MARGIN - 6 - LEGEND_STEP * (
         sum(len(rows) for rows in wrapped) - 1)
     legend = []
@@ -83,7 +83,7 @@ _AXIS_ROOM = 48  # under the plot: the deals' numbers and the axis's word
 def _legend_room(total: str) -> float:
     """The width a name has in the standings, beside its colour and its total."""
     return (CHART_SIZE[0] - 2 * CHART_MARGIN - _SWATCH - 10
-            - _text_width(total, LEGEND_SIZE) - 14)
+            - text_width(total, LEGEND_SIZE) - 14)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,9 +104,9 @@ def chart_layout(names: Sequence[str], rows: Sequence[Sequence[int]], target: in
     values = _y_range([v for row in rows for v in row] + (
         [target] if target is not None else []))
     # The value labels and, under them, the axis's word share the column left of the plot.
-    column = max(_text_width(str(value), CHART_TEXT) for value in values[:2])
-    left = CHART_MARGIN + max(column, _text_width(word, CHART_TEXT)
-                              + _text_width("0", CHART_TEXT) / 2 + 8) + 10
+    column = max(text_width(str(value), CHART_TEXT) for value in values[:2])
+    left = CHART_MARGIN + max(column, text_width(word, CHART_TEXT)
+                              + text_width("0", CHART_TEXT) / 2 + 8) + 10
     bottom = legend[0].baseline - LEGEND_SIZE - 8 - _AXIS_ROOM
     return ChartLayout((left, CHART_TOP, CHART_SIZE[0] - CHART_MARGIN - 8, bottom), values,
                        legend)
@@ -122,7 +122,7 @@ def totals_chart(title: str, names: Sequence[str], totals: Sequence[Sequence[int
     (GameKind.running_totals); `target`, if given, is drawn as a dashed line;
     `axis_label` names the deals (the renderer's "Deal" by default)."""
     canvas = Canvas(CHART_SIZE, BACKGROUND)
-    canvas.text(CHART_MARGIN, 40, _fit(title, CHART_TITLE, CHART_SIZE[0] - 2 * CHART_MARGIN),
+    canvas.text(CHART_MARGIN, 40, fit_text(title, CHART_TITLE, CHART_SIZE[0] - 2 * CHART_MARGIN),
                 CHART_TITLE, WHITE)
     rows = [tuple(0 for _ in names), *(tuple(row) for row in totals)]
     word = axis_label if axis_label is not None else chart_axis_label()
@@ -187,7 +187,7 @@ def _grid(canvas: Canvas, plot: tuple[float, float, float, float], low: int, hig
             canvas.text(left - 10, y + 10, str(value), CHART_TEXT, MUTED, align="right")
     # The deals' numbers, as many as fit side by side at this size.
     gap = (right - left) / max(1, deals)
-    wide = _text_width(str(deals), CHART_TEXT) + 12
+    wide = text_width(str(deals), CHART_TEXT) + 12
     every = max(1, math.ceil(wide / gap))
     for deal in range(0, deals + 1, every):
         x = scale_x(deal)

@@ -16,7 +16,7 @@ from bot.cards import SUIT_SYMBOLS
 # ----------------------------------------------------------------- text without a full font
 
 @lru_cache(maxsize=32)
-def _font(size: int) -> ImageFont.FreeTypeFont:
+def sized_font(size: int) -> ImageFont.FreeTypeFont:
     font = ImageFont.load_default(size=size)
     assert isinstance(font, ImageFont.FreeTypeFont), "Pillow was built without FreeType"
     return font
@@ -24,7 +24,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 def _glyph(ch: str) -> bytes:
     image = Image.new("L", (48, 48))
-    ImageDraw.Draw(image).text((4, 4), ch, font=_font(20), fill=255)
+    ImageDraw.Draw(image).text((4, 4), ch, font=sized_font(20), fill=255)
     return image.tobytes()
 
 
@@ -51,7 +51,7 @@ Piece = tuple[str, str]  # (kind, what): ("text", run), ("suit", "♠"), ("ring"
 
 
 @lru_cache(maxsize=2048)
-def _pieces(text: str) -> tuple[Piece, ...]:
+def pieces_of(text: str) -> tuple[Piece, ...]:
     """`text` as runs the font draws and shapes drawn by hand; characters neither can
     show are left out ("?" if that leaves nothing)."""
     kept = [piece for piece in map(_piece, text) if piece is not None]
@@ -89,7 +89,7 @@ def _piece(ch: str) -> Piece | None:
     return None
 
 
-def _piece_width(piece: Piece, size: float) -> float:
+def piece_width(piece: Piece, size: float) -> float:
     kind, what = piece
     if kind == "suit":
         return 0.82 * size
@@ -99,44 +99,44 @@ def _piece_width(piece: Piece, size: float) -> float:
         return 0.95 * size
     if kind in ("play", "star"):
         return 0.7 * size
-    return _run_width(what, round(size))
+    return run_width(what, round(size))
 
 
 @lru_cache(maxsize=8192)
-def _run_width(run: str, size: int) -> float:
-    return _font(size).getlength(run)
+def run_width(run: str, size: int) -> float:
+    return sized_font(size).getlength(run)
 
 
 @lru_cache(maxsize=8192)
-def _text_width(text: str, size: float) -> float:
-    return sum(_piece_width(piece, size) for piece in _pieces(text))
+def text_width(text: str, size: float) -> float:
+    return sum(piece_width(piece, size) for piece in pieces_of(text))
 
 
-def _fit(text: str, size: float, width: float) -> str:
+def fit_text(text: str, size: float, width: float) -> str:
     """`text`, shortened with "…" until it fits in `width`."""
-    if _text_width(text, size) <= width:
+    if text_width(text, size) <= width:
         return text
     # The longest start that fits with "…" after it, letter by letter (each letter's
     # width is kept; kerning between them, a fraction of a pixel, is left out).
-    room = width - _text_width("…", size)
+    room = width - text_width("…", size)
     fits = 0
     for ch in text:
-        room -= _text_width(ch, size)
+        room -= text_width(ch, size)
         if room < 0:
             break
         fits += 1
     return text[:fits].rstrip() + "…"
 
 
-def _wrap(text: str, size: float, width: float, rows: int) -> list[str]:
+def wrap_text(text: str, size: float, width: float, rows: int) -> list[str]:
     """`text` in at most `rows` rows of `width`, broken at spaces, the last one shortened."""
     out: list[str] = []
     words = text.split(" ")
     while words and len(out) < rows - 1:
         row = words.pop(0)
-        while words and _text_width(row + " " + words[0], size) <= width:
+        while words and text_width(row + " " + words[0], size) <= width:
             row += " " + words.pop(0)
         out.append(row)
     if words:
-        out.append(_fit(" ".join(words), size, width))
-    return [_fit(row, size, width) for row in out]
+        out.append(fit_text(" ".join(words), size, width))
+    return [fit_text(row, size, width) for row in out]

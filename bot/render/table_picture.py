@@ -27,7 +27,7 @@ from .canvas import (
     Board,
     Canvas,
 )
-from .letters import _fit, _text_width, _wrap
+from .letters import fit_text, text_width, wrap_text
 
 # ----------------------------------------------------------------- the table
 
@@ -159,7 +159,7 @@ def _draw_centre(canvas: Board, scene: Scene, centres: Sequence[tuple[float, flo
         y = cy + (sy - cy) * 0.45 - height / 2
         canvas.card(card, x, y, width, height)
     if scene.centre_label and not scene.centre:
-        rows = _wrap(scene.centre_label, LINE_SIZE, 140, 2)
+        rows = wrap_text(scene.centre_label, LINE_SIZE, 140, 2)
         top = cy - len(rows) * LINE_STEP / 2 - 6
         canvas.rect((cx - 82, top, cx + 82, top + len(rows) * LINE_STEP + 12), SEAT_BOX,
                     radius=10)
@@ -175,18 +175,18 @@ def seat_rows(seat: SeatScene, room: float = 200.0
     left out when the box would be taller than `room`. Returns the name's size too, and
     whether the count of cards held fits on the name's row (else on the first line's)."""
     names, size = _name_rows(seat.name, seat.to_act)
-    on_name = bool(seat.backs) and len(names) == 1 and _text_width(names[0], size) + (
+    on_name = bool(seat.backs) and len(names) == 1 and text_width(names[0], size) + (
         MARK_WIDTH if seat.to_act else 0) + COUNT_ROOM <= SEAT_WIDTH - 2 * SEAT_PAD
     count_row = -1 if on_name else 0
     rows: list[str] = []
     for line in seat.lines:
         for part in line.split(" · "):
-            if rows and _text_width(rows[-1] + " · " + part, LINE_SIZE) <= _row_room(
+            if rows and text_width(rows[-1] + " · " + part, LINE_SIZE) <= _row_room(
                     seat, len(rows) - 1, count_row):
                 rows[-1] += " · " + part
             else:
                 rows.append(part)
-    rows = [_fit(row, LINE_SIZE, _row_room(seat, i, count_row)) for i, row in enumerate(rows)]
+    rows = [fit_text(row, LINE_SIZE, _row_room(seat, i, count_row)) for i, row in enumerate(rows)]
     while rows and _seat_height(seat, len(names), len(rows), on_name) > room:
         rows.pop()
     return names, rows, size, on_name
@@ -198,7 +198,7 @@ def _name_rows(name: str, to_act: bool) -> tuple[list[str], float]:
     marks = (MARK_WIDTH, 0) if to_act else (0,)
     for size in (NAME_SIZE, LINE_SIZE):
         for mark in marks:
-            rows = _wrap(name, size, SEAT_WIDTH - 2 * SEAT_PAD - mark, 2)
+            rows = wrap_text(name, size, SEAT_WIDTH - 2 * SEAT_PAD - mark, 2)
             if not rows[-1].endswith("…"):
                 return rows, size
     return rows, size
@@ -220,7 +220,7 @@ def _draw_seat(canvas: Board, seat: SeatScene, centre: tuple[float, float],
     """A seat's box: its name, its lines, the cards seen from the back as a small back
     and a count, and the cards face up in front of it."""
     names, rows, name_size, on_name = seat_rows(seat, room)
-    marked = seat.to_act and not _wrap(seat.name, name_size,
+    marked = seat.to_act and not wrap_text(seat.name, name_size,
                                        SEAT_WIDTH - 2 * SEAT_PAD - MARK_WIDTH, 2)[-1].endswith("…")
     height = _seat_height(seat, len(names), len(rows), on_name)
     left = centre[0] - SEAT_WIDTH / 2
@@ -284,10 +284,10 @@ def strip_layout(scene: Scene) -> list[StripPlace]:
     if scene.centre_label and scene.centre:
         # In one row if the groups leave it room, else in two as narrow as can be.
         least = sum(least for _want, least in wants) + STRIP_GAP * len(wants)
-        one = _text_width(scene.centre_label, LINE_SIZE)
+        one = text_width(scene.centre_label, LINE_SIZE)
         rows = ((scene.centre_label,) if one <= CENTRE_LABEL_WIDTH
                 and x + one + least <= STRIP_RIGHT else _narrowest_rows(scene.centre_label))
-        width = max(_text_width(row, LINE_SIZE) for row in rows)
+        width = max(text_width(row, LINE_SIZE) for row in rows)
         places.append(StripPlace(None, x, width, rows))
         x += width + STRIP_GAP
     room = STRIP_RIGHT - x - STRIP_GAP * (len(wants) - 1)
@@ -301,7 +301,7 @@ def strip_layout(scene: Scene) -> list[StripPlace]:
         if x + width > STRIP_RIGHT + 0.5:
             break
         places.append(StripPlace(group, x, width,
-                                 (_fit(group.label, LINE_SIZE, width),)))
+                                 (fit_text(group.label, LINE_SIZE, width),)))
         x += width + STRIP_GAP
     return places
 
@@ -310,7 +310,7 @@ def _narrowest_rows(text: str) -> tuple[str, ...]:
     """`text` in two rows broken at a space, the wider of them as narrow as can be."""
     words = text.split(" ")
     splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
-    return min(splits, key=lambda rows: max(_text_width(row, LINE_SIZE) for row in rows),
+    return min(splits, key=lambda rows: max(text_width(row, LINE_SIZE) for row in rows),
                default=(text,))
 
 
@@ -330,20 +330,20 @@ def _stack_width(group: CardGroup) -> float:
     """A stack of card backs with its count after it, if the group has one."""
     if not (group.backs or not group.cards):
         return 0.0
-    return ROW_CARD[0] + 10 + _text_width(str(group.backs), NAME_SIZE) + 8
+    return ROW_CARD[0] + 10 + text_width(str(group.backs), NAME_SIZE) + 8
 
 
 def _group_width(group: CardGroup) -> float:
     """A group's natural width: its cards side by side (and stack), or its label."""
     cards = len(group.cards) * (ROW_CARD[0] + 3)
-    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
+    return max(cards + _stack_width(group), text_width(group.label, LINE_SIZE))
 
 
 def _group_least(group: CardGroup) -> float:
     """The least width a group takes: its label whole, its cards overlapping."""
     count = len(group.cards)
     cards = ROW_CARD[0] + (count - 1) * LEAST_CARD_STEP + 3 if count else 0.0
-    return max(cards + _stack_width(group), _text_width(group.label, LINE_SIZE))
+    return max(cards + _stack_width(group), text_width(group.label, LINE_SIZE))
 
 
 def _draw_group(canvas: Board, group: CardGroup, label: str, left: float, top: float,
