@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 
+from bot.discord.access import Blocked
 from bot.discord.messages import repost_reason, too_old_for_edits
 from bot.render import seat_names
 from bot.render.daily import (
@@ -186,11 +187,18 @@ class DailyRoom:
                 dm_channel = await self.bot.create_dm(user)
                 await dm_channel.send(dm_opened_text(server, title, state.deal.day),
                                       embed=panel, view=hand)
-            except discord.Forbidden:
-                # 50007, "Cannot send messages to this user": the member closed their
-                # DMs from the server (https://discord.com/developers/docs/topics/
-                # opcodes-and-status-codes#json): the panel is shown here instead.
+            except (discord.Forbidden, Blocked):
+                # 403 50007, "Cannot send messages to this user": the member closed
+                # their DMs from the server (https://discord.com/developers/docs/topics/
+                # opcodes-and-status-codes#json), and Discord answers every message to
+                # that DM channel so. After the first refusal the bot sends that channel
+                # nothing for a while (bot/discord/access.py: each refusal counts toward
+                # Discord's invalid-request limit) and raises Blocked before the request:
+                # the same refusal, known ahead. Either way the panel is shown here.
                 content = f"{dm_refused_text()}\n{content}"
+                # A view lets go of its items once serialised (common.Components), and
+                # the refused request serialised this one: the panel's are drawn anew.
+                controls = self._daily_controls(table, seat)
             else:
                 content, embed, controls = dm_sent_text(), None, None
         fields: dict[str, Any] = {"content": content, "embed": embed}
