@@ -229,21 +229,23 @@ async def test_the_weekly_ladder_over_days(database: Database) -> None:
         # The stored matchpoints are those of the days' results, scored day by day.
         results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
         assert week == ladder(results, min_days=3)
-        # A play finished late (begun before the day turned) drops its day's stored
-        # matchpoints, computed again at the next read.
-        assert await store.daily_scored(1, game, "2027-01-15", "2027-01-17") == {
-            "2027-01-15", "2027-01-16", "2027-01-17"}
-        clock.now -= DAY  # the evening before: a member begins the day's deal
+        # The ladder counts a day once its plays may no longer be continued (its end
+        # and the grace): a play begun before midnight and finished within the grace
+        # counts on its day. 2027-01-18 is today (a Monday: a new week; the month's).
+        clock.now = T0 + 3 * DAY + 15.5 * 3600  # 23:30 UTC
         state = await service.open(1, game, 103, "late")
-        clock.now += DAY  # and finishes it after midnight
+        assert state.deal.day == "2027-01-18"
+        clock.now += 3600  # 00:30: the 19th, within the grace of the 18th
         state = await play_out(service, state, style=3)
-        assert state.finished
-        assert "2027-01-17" not in await store.daily_scored(1, game, "2027-01-15",
-                                                            "2027-01-17")
-        week = await service.ladder(1, game, "week", min_days=1)
-        results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
-        assert week == ladder(results, min_days=1)
-        assert {r.user_id for r in week} == {101, 102, 103}
+        assert state.finished and state.play.score is not None
+        month = await service.ladder(1, game, "month", min_days=1)
+        assert "2027-01-18" not in await store.daily_scored(1, game, "2027-01-18",
+                                                            "2027-01-18")
+        clock.now += 3600  # 01:30: the grace is past
+        month = await service.ladder(1, game, "month", min_days=1)
+        results = await store.daily_results(1, game, "2027-01-01", "2027-01-18")
+        assert month == ladder(results, min_days=1)
+        assert {r.user_id for r in month} == {101, 102, 103}
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None
 

@@ -40,6 +40,8 @@ from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
     DAILY_NOT_STARTED,
+    DAILY_OVER,
+    DAILY_SEALED,
     DAILY_STALE,
     MIN_DAYS,
     SETTINGS_KEY,
@@ -82,6 +84,9 @@ class DailyRoom:
         self.bot = bot
         self.tables = tables
         self.settings = settings
+        # A change of the server's settings (its `players`) reaches the daily's next day.
+        settings.before_change.append(
+            lambda guild, game: self.daily_service.fix_today(guild, game))
         self.uis = uis  # a daily's hand panel holds its game's controls
         self.clock = bot.settings.clock  # Discord's time of day (message age)
         self._daily: DailyService | None = None  # made at first use
@@ -218,6 +223,8 @@ class DailyRoom:
         state = await self.daily_service.state(guild, game, interaction.user.id, day)
         if state is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+        if state.abandoned:  # an old panel of a day whose end and grace are past
+            raise TableError(DAILY, reason=DAILY_OVER, game=game)
         if state.finished:
             await self._daily_finished(interaction, state)
             return None
@@ -378,9 +385,8 @@ class DailyRoom:
         period = period if period in ("day", "week", "month") else "day"
         if period == "day":
             today = await service.today(guild, game)
-            mine = await self.bot.store.daily_play(guild, game, today, interaction.user.id)
-            if mine is None or mine.finished_at is None:
-                raise TableError(DAILY, reason="board_first")
+            if await service.sealed(guild, game, today, interaction.user.id):
+                raise TableError(DAILY, reason=DAILY_SEALED)
             rows = [(r.rank, r.name, r.matchpoints,
                      kind.words.deal_score_text(r.score or ()))
                     for r in await service.board(guild, game, today)]
@@ -394,17 +400,17 @@ class DailyRoom:
     async def check_daily_record(self, interaction: discord.Interaction[Any],
                                  meta: dict[str, Any], game: str) -> None:
         """A stored game that is a member's daily shows its deal face up: refused to a
-        member who has not played that day's deal while the day runs (export, review);
-        once the day is over, it is a record like any other."""
+        member whose own play of that day is unfinished, and, while the day runs, to one
+        who has not played it (DailyService.sealed); else a record like any other."""
         daily = meta.get("daily")
         if not isinstance(daily, dict):
             return
         guild, day = int(daily.get("guild", 0)), str(daily.get("day", ""))
-        if day < await self.daily_service.today(guild, game):
-            return
-        mine = await self.bot.store.daily_play(guild, game, day, interaction.user.id)
-        if mine is None or mine.finished_at is None:
-            raise TableError(DAILY, reason="board_first")
+        user = interaction.user.id
+        if await self.daily_service.sealed(guild, game, day, user):
+            mine = await self.bot.store.daily_play(guild, game, day, user)
+            raise TableError(DAILY, reason="unfinished" if mine is not None
+                             else DAILY_SEALED)
 
     async def daily_stats_line(self, guild_id: int, game: str, user_id: int) -> str:
         days, average = await self.daily_service.member_line(guild_id, game, user_id)
@@ -428,6 +434,9 @@ class DailyRoom:
         if changing:
             if not is_manager(interaction):
                 raise TableError("not_allowed")
+            # Today's rules (and time zone) stay as they are: the change takes effect the
+            # next day (bot/tables/daily.py, DailyService.fix_today).
+            await self.daily_service.fix_today(guild, game)
             if enabled is not None:
                 daily["enabled"] = enabled
             if channel is not None:

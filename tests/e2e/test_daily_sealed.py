@@ -8,12 +8,16 @@ the result can be reopened all day, and a day's message closes when its day ends
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.games import GAMES
+from bot.tables.daily import DailyService, day_of
 from tests.e2e.harness import bot_running
+from tests.e2e.test_daily import DailyDriver, _open
 from tests.fake_discord import FakeDiscord
 
 # The daily's AI on 4 worlds, not 24 (tests/conftest.py).
@@ -53,3 +57,133 @@ async def test_a_member_with_closed_dms_gets_the_panel_here_every_time(
         assert fake.dm_messages("alice") == []
         # One refused request: the first; the second was not sent.
         assert [e[1]["code"] for e in fake.client_errors] == [50007]
+
+
+DAY = 86_400.0
+HOUR = 3600.0
+
+
+def to_hour(fake: FakeDiscord, hour: float) -> None:
+    """The fake's clock moved forward to the next `hour` o'clock UTC (the servers of
+    these tests keep UTC unless they set a time zone): a day's start or end, whatever
+    the date the clock began at."""
+    now = fake.clock.time()
+    fake.clock.advance((hour * HOUR - now % DAY) % DAY or DAY)
+
+
+def service(bot: Any) -> DailyService:
+    return bot.get_cog("Tables").daily.daily_service
+
+
+async def test_the_late_peek_is_closed_and_the_abandoned_play_scored(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """Bob begins the day's deal and stops. After midnight, while his play may still be
+    finished (the grace), the day's records stay closed to him (not to Carol, who did
+    not play that day); once the grace is past his old panel is refused with a
+    sentence, his play is scored as abandoned (below Alice's), counted in the ladders
+    and his stats, and the records open to him."""
+    to_hour(fake, 8)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        await alice.play(await _open(fake, "alice"))
+        day = await service(bot).today(fake.guild.id, GAME)
+        done = await bot.store.daily_play(fake.guild.id, GAME, day, fake.user("alice").id)
+        assert done is not None and done.game_id is not None
+        bob = DailyDriver(fake, lambda: bot, fake.channel, 4, "bob")
+        panel = await bob.play(await _open(fake, "bob"), moves=1)
+        assert not bob.finished
+
+        to_hour(fake, 0.25)  # 00:15: a new day; Bob's play of the last may still end
+        peek = await fake.slash("bob", None, f"{GAME} export", {"game": done.game_id})
+        assert "Your play of that day's deal is not finished" in (peek.content or "")
+        assert not (peek.message and peek.message.attachments)
+        other = await fake.slash("carol", None, f"{GAME} export", {"game": done.game_id})
+        assert other.message is not None and other.message.attachments
+
+        fake.clock.advance(HOUR)  # 01:15: the grace is past
+        refresh = next(b["custom_id"] for b in fake.message(panel).buttons()
+                       if b["custom_id"].endswith(":hand"))
+        late = await fake.click("bob", panel, refresh)
+        assert "That day's deal is over" in (late.content or ""), late.callback.data
+        play = await bot.store.daily_play(fake.guild.id, GAME, day, fake.user("bob").id)
+        assert play is not None and play.finished_at is not None and play.score is None
+        after = await fake.slash("bob", None, f"{GAME} export", {"game": done.game_id})
+        assert after.message is not None and after.message.attachments
+
+        # The abandoned play counts: below Alice's, in the month's ladder and his stats.
+        month = await service(bot).ladder(fake.guild.id, GAME, "month", min_days=1)
+        assert [(r.name, r.matchpoints) for r in month] == [("alice", 1.0), ("bob", 0.0)]
+        stats = await fake.slash("bob", None, f"{GAME} stats")
+        assert stats.message is not None and stats.callback.ephemeral  # his alone
+        assert "Deal of the day: 0% average over 1 day this month." in stats.message.text(), \
+            stats.message.text()
+        await commands_done(fake)
+
+
+async def test_a_settings_change_mid_day_takes_effect_the_next_day(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """Alice begins the day's deal; the server's daily preset changes; her next moves
+    go on on the same deal to the end, Bob meets the same deal that day, and the new
+    preset deals the next day's."""
+    kind = GAMES[GAME]
+    to_hour(fake, 8)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        panel = await alice.play(await _open(fake, "alice"), moves=1)
+        before = await service(bot).state(fake.guild.id, GAME, fake.user("alice").id)
+        assert before is not None
+        changed = await fake.slash("alice", None, f"{GAME} daily-settings",
+                                   {"preset": "norsk"})
+        assert "Preset: norsk" in (changed.content or ""), changed.callback.data
+        await alice.play(panel)
+        assert alice.finished
+        after = await service(bot).state(fake.guild.id, GAME, fake.user("alice").id)
+        assert after is not None and after.deal.deal == before.deal.deal
+        assert after.play.game_id is not None
+        record = await bot.store.load_record(after.play.game_id,
+                                             record_format=kind.record_format)
+        assert record["rules"] == kind.rules_to_json(before.deal.rules)
+        bob = DailyDriver(fake, lambda: bot, fake.channel, 4, "bob")
+        await bob.play(await _open(fake, "bob"), moves=1)
+        same = await service(bot).state(fake.guild.id, GAME, fake.user("bob").id)
+        assert same is not None and same.deal.deal == before.deal.deal
+
+        to_hour(fake, 8)  # the next day
+        await _open(fake, "carol")
+        tomorrow = await service(bot).state(fake.guild.id, GAME, fake.user("carol").id)
+        assert tomorrow is not None and tomorrow.deal.day > before.deal.day
+        assert kind.rules_to_json(tomorrow.deal.rules) == kind.rules_to_json(
+            kind.make_rules("norsk", kind.players(before.deal.rules), {}))
+        await commands_done(fake)
+
+
+async def test_a_time_zone_change_opens_no_second_day(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """At noon UTC the server moves its daily to UTC+14 (Pacific/Kiritimati: already
+    tomorrow there). The day under way runs to its end at midnight UTC; the next
+    begins at the next midnight in the new zone (10:00 UTC), skipping the date already
+    begun there: until then no day is open, with a sentence saying when."""
+    to_hour(fake, 12)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        await _open(fake, "alice")
+        begun = await service(bot).state(fake.guild.id, GAME, fake.user("alice").id)
+        assert begun is not None
+        changed = await fake.slash("alice", None, f"{GAME} daily-settings",
+                                   {"time-zone": "Pacific/Kiritimati"})
+        assert "Time zone: Pacific/Kiritimati" in (changed.content or "")
+        await _open(fake, "bob")
+        bob = await service(bot).state(fake.guild.id, GAME, fake.user("bob").id)
+        assert bob is not None and bob.deal.day == begun.deal.day  # not tomorrow's
+
+        to_hour(fake, 0.5)  # 00:30 UTC: 14:30 in Kiritimati, a day begun there already
+        between = await fake.slash("alice", None, f"{GAME} daily")
+        assert "the next day begins <t:" in (between.content or ""), between.callback.data
+        to_hour(fake, 10.5)  # 10:30 UTC: 00:30 in Kiritimati
+        await _open(fake, "alice")
+        new = await service(bot).state(fake.guild.id, GAME, fake.user("alice").id,
+                                       await service(bot).today(fake.guild.id, GAME))
+        assert new is not None
+        assert new.deal.day == day_of(fake.clock.time(), "Pacific/Kiritimati")
+        assert new.deal.day == (dt.date.fromisoformat(begun.deal.day)
+                                + dt.timedelta(days=2)).isoformat()
+        await commands_done(fake)
