@@ -245,3 +245,12 @@ def _daily_abandon(d: Dialect, guild_id: int, game: str, day: str,
     if changed:
         yield from _daily_unscore(d, guild_id, game, day)
     return int(changed or 0)
+
+
+def _daily_open_days(d: Dialect) -> Program[list[tuple[int, str, str]]]:
+    """The days whose public message is posted and does not say yet that its day is
+    over (`shown` starts "closed:" once it does: cogs/tables/daily.py)."""
+    rows = yield stmt("all", "SELECT guild_id, game, day FROM daily_days "
+                           "WHERE message_id IS NOT NULL AND shown NOT LIKE 'closed:%' "
+                           "ORDER BY guild_id, game, day", ())
+    return [(r[0], r[1], r[2]) for r in rows]

@@ -22,6 +22,7 @@ from .daily import (
     _daily_fix_day,
     _daily_ladder,
     _daily_last_day,
+    _daily_open_days,
     _daily_play,
     _daily_results,
     _daily_save,
@@ -535,6 +536,10 @@ class StoreFront:
     async def daily_last_day(self, guild_id: int, game: str) -> tuple[str, float] | None:
         """The latest day whose rules are fixed, and its end."""
         return await self._read(_daily_last_day, guild_id, game)
+
+    async def daily_open_days(self) -> list[tuple[int, str, str]]:
+        """(server, game, day) of every day message not closed yet (for the start)."""
+        return await self._read(_daily_open_days)
 
     async def daily_abandon(self, guild_id: int, game: str, day: str, at: float) -> int:
         """The day's unfinished plays finished `at` as abandoned (no score); how many."""

@@ -615,16 +615,19 @@ class DailyService:
                 choices.append((version, hint))
         return choices
 
-    async def best_actions(self, state: DailyState) -> tuple[str, list[Mapping[str, Any]]]:
-        """The day's best result's name and actions (the member's own if theirs)."""
+    async def best_actions(self, state: DailyState
+                           ) -> tuple[str | None, list[Mapping[str, Any]]]:
+        """The day's best result's name and actions; (None, []) when the member's own
+        is the best (alone, or tied at the top): it is not shown twice."""
         deal = state.deal
         board = await self.board(deal.guild_id, deal.game, deal.day)
-        if not board or board[0].user_id == state.play.user_id or board[0].score is None:
-            return state.play.display_name, list(state.play.actions)
+        mine = next((r for r in board if r.user_id == state.play.user_id), None)
+        if not board or board[0].score is None or mine is None or mine.rank == 1:
+            return None, []
         best = await self.store.daily_play(deal.guild_id, deal.game, deal.day,
                                            board[0].user_id)
         if best is None:
-            return state.play.display_name, list(state.play.actions)
+            return None, []
         return best.display_name, list(best.actions)
 
 

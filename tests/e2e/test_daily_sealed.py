@@ -18,7 +18,9 @@ from bot.games import GAMES
 from bot.tables.daily import DailyService, day_of
 from tests.e2e.harness import bot_running
 from tests.e2e.test_daily import DailyDriver, _open
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeDiscord, StoredMessage
+from tests.fake_discord.layout import USABLE_HEIGHT
+from tests.fake_discord.layout import layout as phone_layout
 
 # The daily's AI on 4 worlds, not 24 (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("few_daily_worlds")
@@ -69,6 +71,11 @@ def to_hour(fake: FakeDiscord, hour: float) -> None:
     the date the clock began at."""
     now = fake.clock.time()
     fake.clock.advance((hour * HOUR - now % DAY) % DAY or DAY)
+
+
+def _public_daily(fake: FakeDiscord) -> list[StoredMessage]:
+    return [m for m in fake.messages(fake.channel) if m.visible_to is None
+            and any("Deal of the day" in (e.get("title") or "") for e in m.embeds)]
 
 
 def service(bot: Any) -> DailyService:
@@ -186,4 +193,76 @@ async def test_a_time_zone_change_opens_no_second_day(
         assert new.deal.day == day_of(fake.clock.time(), "Pacific/Kiritimati")
         assert new.deal.day == (dt.date.fromisoformat(begun.deal.day)
                                 + dt.timedelta(days=2)).isoformat()
+        await commands_done(fake)
+
+
+async def test_the_result_fits_a_phone_and_is_reopened_all_day(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """Alice's result fits one phone screen with its details a tap away (the deal face
+    up, her line, the AI's advice by trick); alone on the day's board she is not shown
+    her own line as "the best line"; `daily` and `board:today` (and `leaderboard
+    kind:daily`) answer her alone and lead back to it all day."""
+    to_hour(fake, 8)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        result = await alice.play(await _open(fake, "alice"))
+        assert "Your result:" in result.text()
+        assert "first to finish" in result.text() and "place 1 of 1" not in result.text()
+        laid = phone_layout(result)
+        assert laid.fits(USABLE_HEIGHT), str(laid)
+        labels = [b.get("label") for b in result.buttons()]
+        assert labels == ["Deal face up", "Lines", "AI's advice"]
+
+        lines = await fake.click_label("alice", result, "Lines")
+        assert lines.callback.ephemeral and lines.message is not None
+        assert "Your line (the day's best so far)" in lines.message.text()
+        assert "The best line" not in lines.message.text()
+        before = {m.id for m in fake.ephemeral_messages("alice")}
+        await fake.click_label("alice", result, "AI's advice")
+        # A message of its own (after a deferred answer if the AI takes its time).
+        advice = await fake.wait_until(lambda: next(
+            (m for m in fake.ephemeral_messages("alice")
+             if m.id not in before and m.embeds), None), 30, "the advice")
+        text = advice.text()
+        assert "would have made every one" in text or "**Trick " in text \
+            or "**The bidding:**" in text, text
+        deal = await fake.click_label("alice", result, "Deal face up")
+        assert deal.callback.ephemeral and deal.message is not None
+
+        fake.clock.advance(4 * HOUR)  # later the same day
+        again = await fake.slash("alice", None, f"{GAME} daily")
+        assert again.callback.ephemeral and again.message is not None
+        assert "one try a day" in (again.content or "")
+        assert "Your result:" in again.message.text()
+        board = await fake.slash("alice", None, f"{GAME} daily", {"board": "day"})
+        assert board.callback.ephemeral and board.message is not None
+        reopened = await fake.click_label("alice", board.message, "Your result")
+        assert reopened.response_type == 7  # the board, in place, shows the result
+        assert "Your result:" in fake.message(board.message).text()
+        ladder = await fake.slash("alice", None, f"{GAME} leaderboard", {"kind": "daily"})
+        assert ladder.callback.ephemeral
+        await commands_done(fake)
+
+
+async def test_the_days_message_closes_when_its_day_ends(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """The day's public message says "today" while its day runs; at midnight it is
+    edited to say the day is over (not posted again), and the next day has its own."""
+    to_hour(fake, 20)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
+        await alice.play(await _open(fake, "alice"))
+        await fake.wait_until(lambda: any("1 member has played" in m.text()
+                                          for m in _public_daily(fake)), 30, "the message")
+        [first] = _public_daily(fake)
+        assert "/amerikaner daily" in first.text()
+        to_hour(fake, 0.02)  # just past midnight
+        await fake.wait_until(lambda: "This day's deal is over" in fake.message(
+            first.id).text(), 30, "the day's message closed")
+        closed = fake.message(first.id)
+        assert "1 member played it" in closed.text()
+        assert "The standings" not in closed.text()
+        await _open(fake, "bob")
+        await fake.wait_until(lambda: len(_public_daily(fake)) == 2, 30, "the next day's")
+        assert "This day's deal is over" in fake.message(first.id).text()
         await commands_done(fake)
