@@ -17,7 +17,7 @@ import pytest
 from bot.games import GAMES
 from bot.tables.daily import DailyService, day_of
 from tests.e2e.harness import bot_running
-from tests.e2e.test_daily import DailyDriver, _open
+from tests.e2e.test_daily import AmericanDailyDriver, DailyDriver, _open
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.layout import USABLE_HEIGHT
 from tests.fake_discord.layout import layout as phone_layout
@@ -265,4 +265,51 @@ async def test_the_days_message_closes_when_its_day_ends(
         await _open(fake, "bob")
         await fake.wait_until(lambda: len(_public_daily(fake)) == 2, 30, "the next day's")
         assert "This day's deal is over" in fake.message(first.id).text()
+        await commands_done(fake)
+
+
+async def test_the_servers_players_change_takes_effect_the_next_day(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """American's daily deals at the server's table `players`: changed while Alice's
+    play runs, her next move is on the same deal, Bob's that day too; the next day's
+    deal has the new count."""
+    game = "american"
+    to_hour(fake, 8)
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        daily = service(bot)
+        panel = await _open(fake, "alice", game=game)
+        before = await daily.state(fake.guild.id, game, fake.user("alice").id)
+        assert before is not None and before.deal.players_count == 2
+        changed = await fake.slash("alice", None, f"{game} settings", {"players": 3})
+        assert changed.callback.ephemeral is not None
+        alice = AmericanDailyDriver(fake, lambda: bot, fake.channel, 5, "alice")
+        await alice.play(panel, moves=1)
+        after = await daily.state(fake.guild.id, game, fake.user("alice").id)
+        assert after is not None and after.deal.deal == before.deal.deal
+        assert after.version > before.version
+        await _open(fake, "bob", game=game)
+        bob = await daily.state(fake.guild.id, game, fake.user("bob").id)
+        assert bob is not None and bob.deal.deal == before.deal.deal
+
+        to_hour(fake, 8)  # the next day
+        await _open(fake, "carol", game=game)
+        carol = await daily.state(fake.guild.id, game, fake.user("carol").id)
+        assert carol is not None and carol.deal.day > before.deal.day
+        assert carol.deal.players_count == 3
+        await commands_done(fake)
+
+
+async def test_the_american_result_fits_a_phone(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """American's result (2,939-3,585 px before, issue 52) fits one phone screen, and
+    no longer says "You made place 2 ... place 1 of 1"."""
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot:
+        alice = AmericanDailyDriver(fake, lambda: bot, fake.channel, 5, "alice")
+        result = await alice.play(await _open(fake, "alice", game="american"))
+        assert alice.finished
+        laid = phone_layout(fake.message(result))
+        assert laid.fits(USABLE_HEIGHT), str(laid)
+        text = fake.message(result).text()
+        assert "Your result:" in text and "You made" not in text
+        assert "place 1 of 1" not in text
         await commands_done(fake)
