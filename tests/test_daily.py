@@ -13,14 +13,17 @@ import pytest
 from bot.errors import GameError
 from bot.games import GAMES
 from bot.tables.daily import (
+    DAILY_BETWEEN,
     DAILY_DONE,
     DAILY_OFF,
     DAILY_STALE,
     DailyService,
     DailyState,
+    day_end,
     day_of,
     ladder,
     matchpoints,
+    next_midnight,
 )
 from tests.store_backends import Database
 
@@ -88,6 +91,47 @@ def test_the_day_is_the_servers() -> None:
     assert day_of(late) == "2027-01-15"
     assert day_of(late, "Europe/Oslo") == "2027-01-16"
     assert day_of(late, "Not/AZone") == "2027-01-15"  # an unknown zone: UTC
+
+
+def test_a_days_end_and_the_next_midnight_in_its_zone() -> None:
+    import datetime as dt
+
+    utc = dt.datetime(2027, 1, 16, tzinfo=dt.UTC).timestamp()
+    assert day_end("2027-01-15") == utc
+    assert day_end("2027-01-15", "Europe/Oslo") == utc - 3600
+    # Oslo's spring change: 2027-03-28 has 23 hours, the autumn's 2027-10-31 has 25.
+    assert day_end("2027-03-28", "Europe/Oslo") - day_end("2027-03-27", "Europe/Oslo") \
+        == 23 * 3600
+    assert day_end("2027-10-31", "Europe/Oslo") - day_end("2027-10-30", "Europe/Oslo") \
+        == 25 * 3600
+    assert next_midnight(utc) == utc  # a midnight is its own next
+    # Midnight UTC is 14:00 in Kiritimati (UTC+14): its next midnight is 10 hours on.
+    assert next_midnight(utc, "Pacific/Kiritimati") == utc + 10 * 3600
+    assert next_midnight(utc, "Pacific/Honolulu") == utc + 10 * 3600  # 14:00 the day before
+
+
+async def test_a_zone_moved_west_opens_no_day_twice(tmp_path: Any) -> None:
+    """A day played in UTC, then the zone moved to UTC-10: once the day ends (midnight
+    UTC, 14:00 in Honolulu on that same date) no day is open until Honolulu's next
+    midnight, and then it is the next date, never the one played again."""
+    from bot.store import open_database
+
+    clock = Clock()  # 2027-01-15 08:00 UTC
+    game = "amerikaner"
+    async with open_database(str(tmp_path / "d.db"), clock=clock) as store:
+        service = DailyService(store, GAMES, clock, secret="x")
+        await service.open(1, game, 101, "Ada")
+        await service.fix_today(1, game)
+        await store.set_guild_settings(1, game, {"daily": {"time_zone": "Pacific/Honolulu"}})
+        assert await service.current_day(1, game) == ("2027-01-15", clock.now)
+        clock.now += 16 * 3600 + 60  # 00:01 UTC: 14:01 on the 15th in Honolulu
+        day, begins = await service.current_day(1, game)
+        assert day is None and begins == T0 + 26 * 3600  # 10:00 UTC: midnight there
+        with pytest.raises(GameError) as between:
+            await service.open(1, game, 102, "Bo")
+        assert between.value.params == {"reason": DAILY_BETWEEN, "at": int(begins)}
+        clock.now = begins
+        assert (await service.open(1, game, 102, "Bo")).deal.day == "2027-01-16"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -643,4 +643,5 @@ def _with(play: DailyPlay, **changes: Any) -> DailyPlay:
 __all__ = ["DAILY", "DAILY_BETWEEN", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF",
            "DAILY_OVER", "DAILY_SEALED", "DAILY_STALE", "GRACE", "MIN_DAYS", "BoardRow",
            "DailyDeal", "DailyService", "DailySettings", "DailyState", "StoreError",
-           "day_board", "day_end", "day_of", "day_seed", "ladder", "matchpoints", "seeded"]
+           "day_board", "day_end", "day_of", "day_seed", "ladder", "matchpoints",
+           "next_midnight", "seeded"]
