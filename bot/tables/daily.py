@@ -412,12 +412,12 @@ class DailyService:
         member's first turn committed with it), or taken up where it was. A finished
         play is refused (DAILY_DONE: one try per day)."""
         settings = await self.settings(guild_id, game)
-        if not settings.enabled:
-            raise TableError(DAILY, reason=DAILY_OFF)
         deal = await self.deal(guild_id, game)
         async with self._lock(guild_id, game, user_id):
             play = await self.store.daily_play(guild_id, game, deal.day, user_id)
             if play is None:
+                if not settings.enabled:  # (a play under way goes on: the next day's off)
+                    raise TableError(DAILY, reason=DAILY_OFF)
                 if resume_only:
                     raise TableError(DAILY, reason=DAILY_NOT_STARTED)
                 # The day's rules are fixed at its first play: a settings change from
