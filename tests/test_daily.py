@@ -237,6 +237,8 @@ async def test_a_stale_click_and_a_daily_turned_off(tmp_path: Any) -> None:
         with pytest.raises(GameError) as off:
             await service.open(1, game, 102, "Bo")
         assert off.value.params["reason"] == DAILY_OFF
+        # Turned off mid-day: a play under way can still be finished.
+        assert (await service.open(1, game, 101, "Ada")).play.actions == state.play.actions
 
 
 def test_ladders_average_matchpoints_with_a_minimum_of_days() -> None:
