@@ -349,6 +349,8 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
         before = [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)]
         ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
                                                     "2027-01-17", 1)
+        rules_before = await store.daily_day_rules(1, game, "2027-01-15")
+        assert rules_before is not None  # fixed at the day's first play
     await copy_sqlite_to_postgres(str(path), pg_url)
     async with open_database(pg_url, clock=clock) as store:
         service = DailyService(store, GAMES, clock)
@@ -360,3 +362,4 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
                                         "2027-01-17", 1) == ladder_before
         assert await store.daily_scored(1, game, "2027-01-15", "2027-01-15") == {
             "2027-01-15"}
+        assert await store.daily_day_rules(1, game, "2027-01-15") == rules_before

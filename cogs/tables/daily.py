@@ -229,10 +229,13 @@ class DailyRoom:
                 # 403 50007, "Cannot send messages to this user": the member closed
                 # their DMs from the server (https://discord.com/developers/docs/topics/
                 # opcodes-and-status-codes#json), and Discord answers every message to
-                # that DM channel so. After the first refusal the bot sends that channel
-                # nothing for a while (bot/discord/access.py: each refusal counts toward
-                # Discord's invalid-request limit) and raises Blocked before the request:
-                # the same refusal, known ahead. Either way the panel is shown here.
+                # that DM channel so (the channel itself opens: the refusal is the
+                # message's, as logged in https://github.com/Kord-Extensions/
+                # kord-extensions/pull/215; the fake does the same). After the first
+                # refusal the bot sends that channel nothing for 10 minutes
+                # (bot/discord/access.py: each refusal counts toward Discord's
+                # invalid-request limit) and raises Blocked before the request: the
+                # same refusal, known ahead. Either way the panel is shown here.
                 content = f"{dm_refused_text()}\n{content}"
                 # A view lets go of its items once serialised (common.Components), and
                 # the refused request serialised this one: the panel's are drawn anew.
