@@ -23,6 +23,7 @@ import discord
 
 from bot.discord.access import Blocked
 from bot.discord.messages import repost_reason, too_old_for_edits
+from bot.i18n import current_locale
 from bot.render import seat_names
 from bot.render.daily import (
     abandoned_text,
@@ -89,6 +90,7 @@ ANSWER_WITHIN = 2.0
 # How a day's message that says its day is over marks what it shows (bot/store/daily.py,
 # daily_open_days).
 CLOSED = "closed:"
+ADVICE_KEPT = 512  # finished plays whose advice a process keeps (the oldest go first)
 RESULT = "result"  # the op of a finished result's buttons: amk:<daily id>:result:<what>
 _T = TypeVar("_T")
 
@@ -113,6 +115,8 @@ class DailyRoom:
         self._daily: DailyService | None = None  # made at first use
         # (server, game, day) -> held while the day's public message is posted or edited.
         self._daily_posting: dict[tuple[int, str, str], asyncio.Lock] = {}
+        # (server, game, day, member, language) -> a finished play's advice (_advice).
+        self._advised: dict[tuple[int, str, str, int, str], list[tuple[str, str]]] = {}
         # (server, game, day) -> the task that closes the day's message at its end.
         self._closers: dict[tuple[int, str, str], asyncio.Task[None]] = {}
 
@@ -380,7 +384,20 @@ class DailyRoom:
 
     async def _advice(self, state: DailyState) -> list[tuple[str, str]]:
         """Where the strong AI would have played otherwise: (the moment, as the game
-        names it, else the member's move by number; the move and its reason)."""
+        names it, else the member's move by number; the move and its reason). A
+        finished play's never changes: kept (a few hundred, in the reader's words), so
+        reopening a result does not run the strong AI over every move again."""
+        deal = state.deal
+        key = (deal.guild_id, deal.game, deal.day, state.play.user_id, current_locale())
+        if key in self._advised:
+            return self._advised[key]
+        advice = await self._advise(state)
+        self._advised[key] = advice
+        while len(self._advised) > ADVICE_KEPT:
+            self._advised.pop(next(iter(self._advised)))
+        return advice
+
+    async def _advise(self, state: DailyState) -> list[tuple[str, str]]:
         deal = state.deal
         words = state.kind.words
         seat = deal.seat

@@ -17,7 +17,7 @@ import pytest
 from bot.games import GAMES
 from bot.tables.daily import DailyService, day_of
 from tests.e2e.harness import bot_running
-from tests.e2e.test_daily import AmericanDailyDriver, DailyDriver, _open
+from tests.e2e.test_daily import AmericanDailyDriver, DailyDriver, _open, reopened
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.layout import USABLE_HEIGHT
 from tests.fake_discord.layout import layout as phone_layout
@@ -230,15 +230,16 @@ async def test_the_result_fits_a_phone_and_is_reopened_all_day(
         assert deal.callback.ephemeral and deal.message is not None
 
         fake.clock.advance(4 * HOUR)  # later the same day
-        again = await fake.slash("alice", None, f"{GAME} daily")
-        assert again.callback.ephemeral and again.message is not None
+        again = await reopened(fake, "alice")
         assert "one try a day" in (again.content or "")
-        assert "Your result:" in again.message.text()
+        assert "Your result:" in again.text()
         board = await fake.slash("alice", None, f"{GAME} daily", {"board": "day"})
         assert board.callback.ephemeral and board.message is not None
-        reopened = await fake.click_label("alice", board.message, "Your result")
-        assert reopened.response_type == 7  # the board, in place, shows the result
-        assert "Your result:" in fake.message(board.message).text()
+        shown = board.message.id
+        await fake.click_label("alice", board.message, "Your result")
+        # The board, in place, shows the result (after a deferred update if slow).
+        await fake.wait_until(lambda: "Your result:" in fake.message(shown).text(), 30,
+                              "the result in the board's place")
         ladder = await fake.slash("alice", None, f"{GAME} leaderboard", {"kind": "daily"})
         assert ladder.callback.ephemeral
         await commands_done(fake)
