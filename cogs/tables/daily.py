@@ -503,7 +503,11 @@ class DailyRoom:
 
         async def close() -> None:
             await self.tables.clock.sleep_until(ends_at)
-            await self._daily_public(guild_id, game, day)
+            try:
+                await self._daily_public(guild_id, game, day)
+            except Exception as exc:  # the store down: the next start closes it
+                log.warning("the deal of the day's message of %s in %s: not closed (%r)",
+                            day, guild_id, exc)
 
         task = asyncio.create_task(close(), name=f"daily-close-{guild_id}-{game}-{day}")
         self._closers[key] = task
