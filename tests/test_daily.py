@@ -13,14 +13,17 @@ import pytest
 from bot.errors import GameError
 from bot.games import GAMES
 from bot.tables.daily import (
+    DAILY_BETWEEN,
     DAILY_DONE,
     DAILY_OFF,
     DAILY_STALE,
     DailyService,
     DailyState,
+    day_end,
     day_of,
     ladder,
     matchpoints,
+    next_midnight,
 )
 from tests.store_backends import Database
 
@@ -88,6 +91,47 @@ def test_the_day_is_the_servers() -> None:
     assert day_of(late) == "2027-01-15"
     assert day_of(late, "Europe/Oslo") == "2027-01-16"
     assert day_of(late, "Not/AZone") == "2027-01-15"  # an unknown zone: UTC
+
+
+def test_a_days_end_and_the_next_midnight_in_its_zone() -> None:
+    import datetime as dt
+
+    utc = dt.datetime(2027, 1, 16, tzinfo=dt.UTC).timestamp()
+    assert day_end("2027-01-15") == utc
+    assert day_end("2027-01-15", "Europe/Oslo") == utc - 3600
+    # Oslo's spring change: 2027-03-28 has 23 hours, the autumn's 2027-10-31 has 25.
+    assert day_end("2027-03-28", "Europe/Oslo") - day_end("2027-03-27", "Europe/Oslo") \
+        == 23 * 3600
+    assert day_end("2027-10-31", "Europe/Oslo") - day_end("2027-10-30", "Europe/Oslo") \
+        == 25 * 3600
+    assert next_midnight(utc) == utc  # a midnight is its own next
+    # Midnight UTC is 14:00 in Kiritimati (UTC+14): its next midnight is 10 hours on.
+    assert next_midnight(utc, "Pacific/Kiritimati") == utc + 10 * 3600
+    assert next_midnight(utc, "Pacific/Honolulu") == utc + 10 * 3600  # 14:00 the day before
+
+
+async def test_a_zone_moved_west_opens_no_day_twice(tmp_path: Any) -> None:
+    """A day played in UTC, then the zone moved to UTC-10: once the day ends (midnight
+    UTC, 14:00 in Honolulu on that same date) no day is open until Honolulu's next
+    midnight, and then it is the next date, never the one played again."""
+    from bot.store import open_database
+
+    clock = Clock()  # 2027-01-15 08:00 UTC
+    game = "amerikaner"
+    async with open_database(str(tmp_path / "d.db"), clock=clock) as store:
+        service = DailyService(store, GAMES, clock, secret="x")
+        await service.open(1, game, 101, "Ada")
+        await service.fix_today(1, game)
+        await store.set_guild_settings(1, game, {"daily": {"time_zone": "Pacific/Honolulu"}})
+        assert await service.current_day(1, game) == ("2027-01-15", clock.now)
+        clock.now += 16 * 3600 + 60  # 00:01 UTC: 14:01 on the 15th in Honolulu
+        day, begins = await service.current_day(1, game)
+        assert day is None and begins == T0 + 26 * 3600  # 10:00 UTC: midnight there
+        with pytest.raises(GameError) as between:
+            await service.open(1, game, 102, "Bo")
+        assert between.value.params == {"reason": DAILY_BETWEEN, "at": int(begins)}
+        clock.now = begins
+        assert (await service.open(1, game, 102, "Bo")).deal.day == "2027-01-16"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -193,6 +237,8 @@ async def test_a_stale_click_and_a_daily_turned_off(tmp_path: Any) -> None:
         with pytest.raises(GameError) as off:
             await service.open(1, game, 102, "Bo")
         assert off.value.params["reason"] == DAILY_OFF
+        # Turned off mid-day: a play under way can still be finished.
+        assert (await service.open(1, game, 101, "Ada")).play.actions == state.play.actions
 
 
 def test_ladders_average_matchpoints_with_a_minimum_of_days() -> None:
@@ -229,21 +275,23 @@ async def test_the_weekly_ladder_over_days(database: Database) -> None:
         # The stored matchpoints are those of the days' results, scored day by day.
         results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
         assert week == ladder(results, min_days=3)
-        # A play finished late (begun before the day turned) drops its day's stored
-        # matchpoints, computed again at the next read.
-        assert await store.daily_scored(1, game, "2027-01-15", "2027-01-17") == {
-            "2027-01-15", "2027-01-16", "2027-01-17"}
-        clock.now -= DAY  # the evening before: a member begins the day's deal
+        # The ladder counts a day once its plays may no longer be continued (its end
+        # and the grace): a play begun before midnight and finished within the grace
+        # counts on its day. 2027-01-18 is today (a Monday: a new week; the month's).
+        clock.now = T0 + 3 * DAY + 15.5 * 3600  # 23:30 UTC
         state = await service.open(1, game, 103, "late")
-        clock.now += DAY  # and finishes it after midnight
+        assert state.deal.day == "2027-01-18"
+        clock.now += 3600  # 00:30: the 19th, within the grace of the 18th
         state = await play_out(service, state, style=3)
-        assert state.finished
-        assert "2027-01-17" not in await store.daily_scored(1, game, "2027-01-15",
-                                                            "2027-01-17")
-        week = await service.ladder(1, game, "week", min_days=1)
-        results = await store.daily_results(1, game, "2027-01-09", "2027-01-17")
-        assert week == ladder(results, min_days=1)
-        assert {r.user_id for r in week} == {101, 102, 103}
+        assert state.finished and state.play.score is not None
+        month = await service.ladder(1, game, "month", min_days=1)
+        assert "2027-01-18" not in await store.daily_scored(1, game, "2027-01-18",
+                                                            "2027-01-18")
+        clock.now += 3600  # 01:30: the grace is past
+        month = await service.ladder(1, game, "month", min_days=1)
+        results = await store.daily_results(1, game, "2027-01-01", "2027-01-18")
+        assert month == ladder(results, min_days=1)
+        assert {r.user_id for r in month} == {101, 102, 103}
         days, average = await service.member_line(1, game, 101)
         assert days == 3 and average is not None
 
@@ -301,6 +349,8 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
         before = [await store.daily_play(1, game, "2027-01-15", u) for u in (101, 102)]
         ladder_before = await store.daily_ladder(1, game, "week:2027-01-11", "2027-01-11",
                                                     "2027-01-17", 1)
+        rules_before = await store.daily_day_rules(1, game, "2027-01-15")
+        assert rules_before is not None  # fixed at the day's first play
     await copy_sqlite_to_postgres(str(path), pg_url)
     async with open_database(pg_url, clock=clock) as store:
         service = DailyService(store, GAMES, clock)
@@ -312,3 +362,4 @@ async def test_a_copy_into_postgresql_keeps_the_daily(tmp_path: Any, pg_url: str
                                         "2027-01-17", 1) == ladder_before
         assert await store.daily_scored(1, game, "2027-01-15", "2027-01-15") == {
             "2027-01-15"}
+        assert await store.daily_day_rules(1, game, "2027-01-15") == rules_before

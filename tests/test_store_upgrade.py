@@ -77,7 +77,7 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
 
 
 async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
-    assert await store.schema_version() == latest_version() == 9
+    assert await store.schema_version() == latest_version() == 10
     for table, count in RAW["counts"].items():
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
     assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
@@ -97,6 +97,8 @@ async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
     for table in ("daily_plays", "daily_days", "bot_values", "daily_points", "daily_scored",
                   "daily_ladders"):
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
+    # Version 10 (a day's rules kept with the day): no day fixed yet.
+    assert await copy.rows("SELECT COUNT(*) FROM daily_rules") == [(0,)]
     # Version 8 (ratings of a member's own play): nothing rated, so no rerate due.
     assert await copy.rows("SELECT COUNT(*) FROM rerate_due") == [(0,)]
     if copy.backend == "sqlite":

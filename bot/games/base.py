@@ -62,6 +62,9 @@ class WordsBase(GameWords):
     def options_line(self, rules: Any) -> str:
         return ""
 
+    def moment_text(self, game: Any, seat: int) -> str | None:
+        return None
+
     def option_label(self, key: str) -> str:
         return key
 

@@ -104,20 +104,23 @@ def rating_lines(rating: tuple[float, float, float, int] | None,
 
 
 def stats_panel(name: str, games: int, wins: int, points: int,
-                game_lines: Sequence[str], rating: Sequence[str] = ()) -> Panel:
+                game_lines: Sequence[str], rating: Sequence[str] = (),
+                daily: Sequence[str] = ()) -> Panel:
     """A member's results in one game: what every game has (games, wins, points), then
-    `game_lines`, the game's own statistics in its words (GameKind.stats_lines), and
-    `rating`, their rating's lines (rating_lines)."""
+    `game_lines`, the game's own statistics in its words (GameKind.stats_lines),
+    `rating`, their rating's lines (rating_lines), and `daily`, their deal of the day's
+    (shown with or without finished games: the daily is no game of the totals)."""
     title = _("Stats — {name}").format(name=name)
     if not games:
         return Panel(title=title, colour=BLUE, description="\n".join(
-            [_("No finished games yet."), *rating]))
+            [_("No finished games yet."), *rating, *daily]))
     rate = f"{100 * wins / games:.0f}%"
     return Panel(title=title, colour=BLUE, description="\n".join([
         _("Games: {games} · wins: {wins} ({rate})").format(games=games, wins=wins, rate=rate),
         _("Points: {points}").format(points=points),
         *rating,
         *game_lines,
+        *daily,
     ]))
 
 

@@ -8,15 +8,28 @@ from collections.abc import Sequence
 
 from bot.i18n import _, ngettext
 from bot.tables.names import safe_markdown
-from bot.tables.panel import BLUE, GOLD, GREEN, Panel, shorten
+from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, shorten
 
 # A board shows this many members (an embed's description stays well within its limit).
 BOARD_ROWS = 20
+# The result's summary shows the top of the day's board, and the member's own row:
+# the whole result fits one phone screen (issue 52), the board is a tap away.
+RESULT_ROWS = 5
 
 
 def percent(matchpoints: float) -> str:
     """Matchpoints (0..1) as players read them: a whole percentage."""
     return f"{round(matchpoints * 100)}%"
+
+
+def closed_public_panel(title: str, command: str, day: str, finished: int) -> Panel:
+    """The day's public message once its day is over: it no longer says "today"."""
+    lines = [ngettext("This day's deal is over: {count} member played it.",
+                      "This day's deal is over: {count} members played it.",
+                      finished).format(count=finished),
+             _("Today's deal: /{command} daily.").format(command=command)]
+    return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
+                 description="\n".join(lines), colour=GREY)
 
 
 def public_panel(title: str, command: str, day: str, finished: int) -> Panel:
@@ -50,6 +63,13 @@ def dm_opened_text(server: str, title: str, day: str) -> str:
              "one try.").format(server=server, game=title, day=day)
 
 
+def done_text(command: str) -> str:
+    """Over a member's result reopened with `/<game> daily` once they have played."""
+    return _("You have played today's deal of the day: one try a day. Here is your "
+             "result, with the day's board as it stands now; a new deal comes tomorrow "
+             "(/{command} daily).").format(command=command)
+
+
 def dm_sent_text() -> str:
     """The answer to `/<game> daily dm:True` once the panel is in the member's DMs."""
     return _("Your deal of the day is in your direct messages.")
@@ -62,29 +82,70 @@ def dm_refused_text() -> str:
 
 
 def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int,
-                 results: int, review: Panel, mine: Sequence[str], best: Sequence[str],
-                 best_name: str, ai_choices: Sequence[str],
-                 board: Sequence[tuple[int, str, float, str]] = ()) -> Panel:
-    """A member's finished daily: their result and matchpoints against the results so
-    far, the deal face up (the game's review), their line beside the best result's, and
-    where the strongest AI would have played otherwise, and the day's board so far."""
-    head = _("You made {score}: {percent} of the matchpoints, place {rank} of "
-             "{count}.").format(score=score, percent=percent(matchpoints), rank=rank,
-                                count=results)
-    fields = list(review.fields)
-    fields.append((_("Your line"), shorten(" · ".join(mine) or "-", 1024), False))
-    fields.append((_("The best line ({name})").format(name=safe_markdown(best_name)),
-                   shorten(" · ".join(best) or "-", 1024), False))
-    if ai_choices:
-        fields.append((_("The strong AI would have played otherwise"),
-                       shorten("\n".join(ai_choices), 1024), False))
-    if board:
+                 results: int, ai_moments: Sequence[str],
+                 board: Sequence[tuple[int, str, float, str]] = (), mine: str = "") -> Panel:
+    """A member's finished daily, to fit one phone screen: their result, their place on
+    the day's board so far (its top, and their own row), and where the strong AI would
+    have played otherwise (the moments only: the moves and reasons, the deal face up and
+    the lines are a tap away, result_detail_panel). `mine`: the member's name as the
+    board shows it."""
+    lines = [_("Your result: {score}.").format(score=score)]
+    if results <= 1:
+        lines.append(_("You are the first to finish this deal today: your place on the "
+                       "day's board comes as others finish theirs."))
+    else:
+        lines.append(_("The day's board: place {rank} of {count}, {percent} of the "
+                       "matchpoints (the share of the others' results you beat).").format(
+                           rank=rank, count=results, percent=percent(matchpoints)))
+    if ai_moments:
+        lines.append(_("The strong AI would have played otherwise: {moments}.").format(
+            moments=_(", ").join(ai_moments)))
+    else:
+        lines.append(_("The strong AI would have made every one of your moves."))
+    fields = []
+    if results > 1 and board:
+        shown = [row for index, row in enumerate(board)
+                 if index < RESULT_ROWS or row[1] == mine]
         fields.append((_("The day's board so far"), shorten("\n".join(
             f"{rank}. {safe_markdown(name)} · {percent(mp)} · {extra}"
-            for rank, name, mp, extra in board[:BOARD_ROWS]), 1024), False))
+            for rank, name, mp, extra in shown), 1024), False))
     return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
-                 description=f"{head}\n\n{review.description}" if review.description
-                 else head, fields=tuple(fields), colour=GREEN)
+                 description="\n".join(lines), fields=tuple(fields), colour=GREEN)
+
+
+def result_lines_panel(title: str, day: str, mine: Sequence[str], best: Sequence[str],
+                       best_name: str | None) -> Panel:
+    """The member's line beside the day's best result's (`best_name` None: theirs is
+    the best, or the only one, and is not shown twice)."""
+    heading = _("Your line") if best_name is not None else \
+        _("Your line (the day's best so far)")
+    fields = [(heading, shorten(" · ".join(mine) or "-", 1024), False)]
+    if best_name is not None:
+        fields.append((_("The best line ({name})").format(name=safe_markdown(best_name)),
+                       shorten(" · ".join(best) or "-", 1024), False))
+    return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
+                 fields=tuple(fields), colour=GREEN)
+
+
+def result_advice_panel(title: str, day: str, advice: Sequence[tuple[str, str]]) -> Panel:
+    """Where the strong AI would have played otherwise: (the moment, its move and
+    reason), in the order of the play."""
+    lines = [f"**{moment[:1].upper()}{moment[1:]}:** {sentence}"
+             for moment, sentence in advice] or [
+        _("The strong AI would have made every one of your moves.")]
+    return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
+                 description=shorten("\n".join(lines), 4000), colour=GREEN)
+
+
+def move_moment(number: int) -> str:
+    """A member's move by its number, for a game that names no moment of its own."""
+    return _("your move {number}").format(number=number)
+
+
+def result_button_label(what: str) -> str:
+    """The labels of the result's buttons: the details a tap away."""
+    return {"deal": _("Deal face up"), "lines": _("Lines"), "advice": _("AI's advice"),
+            "result": _("Your result")}[what]
 
 
 def board_panel(title: str, period: str, rows: Sequence[tuple[int, str, float, str]],
@@ -108,6 +169,11 @@ def board_panel(title: str, period: str, rows: Sequence[tuple[int, str, float, s
 
 def days_text(days: int) -> str:
     return ngettext("{count} day", "{count} days", days).format(count=days)
+
+
+def abandoned_text() -> str:
+    """An abandoned play on a day's board, where a finished one shows its score."""
+    return _("not finished (abandoned)")
 
 
 def stats_line(days: int, matchpoints: float | None) -> str:

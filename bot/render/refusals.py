@@ -100,6 +100,10 @@ def shared_sentence(error: GameError) -> str:
 def _platform_sentence(code: str, params: dict[str, Any]) -> str:
     """The sentence, with `{game}` left for error_text to fill in."""
     reason = params.get("reason")
+    if code == "daily" and reason == "between":
+        # https://discord.com/developers/docs/reference#message-formatting-timestamp-styles
+        return _("No deal of the day is open just now: the server's time zone changed, "
+                 "and the next day begins {when}.").format(when=f"<t:{int(params['at'])}:R>")
     if code in _VARIANTS:
         variants = _VARIANTS[code]()
         return variants.get(reason, variants[None])
@@ -183,7 +187,13 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
         "stale": _("That has moved on: open your deal of the day again with /{game} "
                    "daily."),
         "board_first": _("Today's board shows once you have played today's deal (/{game} "
-                         "daily).")},
+                         "daily)."),
+        "unfinished": _("Your play of that day's deal is not finished: its records and "
+                        "board open once it is (finish it from your panel), or once its "
+                        "day is over."),
+        "over": _("That day's deal is over: a play not finished within an hour after its "
+                  "day ended counts as abandoned, below every finished result. Today's "
+                  "deal: /{game} daily.")},
     "no_game": lambda: {
         None: _("There is no such game on this server."),
         "nothing_here": _("No game to export here: name a game number."),

@@ -124,16 +124,18 @@ def _daily_unscore(d: Dialect, guild_id: int, game: str, day: str) -> Program[No
     yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", key)
 
 
-def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str,
-                  last_day: str) -> Program[list[tuple[str, int, str, tuple[int, ...]]]]:
+def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str
+                   ) -> Program[list[tuple[str, int, str, tuple[int, ...] | None]]]:
     """The finished plays of the days from `first_day` to `last_day` (both included):
-    (day, member, name, score), by day then member: a range scan of `daily_board`."""
+    (day, member, name, score), by day then member: a range scan of `daily_board`. An
+    abandoned play (`_daily_abandon`) is finished with no score: None."""
     rows = yield stmt("all", "SELECT day, user_id, display_name, score "
                            f"FROM daily_plays{d.indexed('daily_board')} "
                            "WHERE guild_id = $1 AND game = $2 AND day >= $3 AND day <= $4 "
                            "AND finished_at IS NOT NULL ORDER BY day, user_id",
                     (guild_id, game, first_day, last_day))
-    return [(r[0], r[1], r[2], tuple(json.loads(r[3]))) for r in rows]
+    return [(r[0], r[1], r[2], None if r[3] is None else tuple(json.loads(r[3])))
+            for r in rows]
 
 
 def _daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
@@ -200,3 +202,55 @@ def _set_daily_day(d: Dialect, guild_id: int, game: str, day: str, channel_id: i
                     "shown = excluded.shown",
              (guild_id, game, day, channel_id, message_id, shown))
 
+
+
+# ------------------------------------------------- a day's rules, its end, abandoned plays
+# (migration 10.)
+
+def _daily_fix_day(d: Dialect, guild_id: int, game: str, day: str, settings: str,
+                   ends_at: float) -> Program[tuple[dict[str, Any], float]]:
+    """The day's rules and end: those stored already (the first to fix the day wins),
+    else `settings` and `ends_at`, stored now."""
+    yield stmt("run", "INSERT INTO daily_rules (guild_id, game, day, settings, ends_at) "
+                    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, game, day) DO NOTHING",
+             (guild_id, game, day, settings, ends_at))
+    fixed = yield from _daily_day_rules(d, guild_id, game, day)
+    assert fixed is not None
+    return fixed
+
+
+def _daily_day_rules(d: Dialect, guild_id: int, game: str, day: str
+                     ) -> Program[tuple[dict[str, Any], float] | None]:
+    row = yield stmt("one", f"SELECT settings, ends_at FROM daily_rules WHERE {_KEY}",
+                   (guild_id, game, day))
+    return (json.loads(row[0]), float(row[1])) if row is not None else None
+
+
+def _daily_last_day(d: Dialect, guild_id: int, game: str
+                    ) -> Program[tuple[str, float] | None]:
+    """The latest day whose rules are fixed, and its end (a primary-key range's last)."""
+    row = yield stmt("one", "SELECT day, ends_at FROM daily_rules WHERE guild_id = $1 "
+                          "AND game = $2 ORDER BY day DESC LIMIT 1", (guild_id, game))
+    return (row[0], float(row[1])) if row is not None else None
+
+
+def _daily_abandon(d: Dialect, guild_id: int, game: str, day: str,
+                   at: float) -> Program[int]:
+    """Every play of the day still unfinished, finished `at` with no score (abandoned:
+    below every finished result of the day); if any, the day leaves the ladders, to be
+    scored again with them. Returns how many."""
+    changed = yield stmt("run", f"UPDATE daily_plays SET finished_at = $4, updated_at = $4 "
+                              f"WHERE {_KEY} AND finished_at IS NULL",
+                       (guild_id, game, day, at))
+    if changed:
+        yield from _daily_unscore(d, guild_id, game, day)
+    return int(changed or 0)
+
+
+def _daily_open_days(d: Dialect) -> Program[list[tuple[int, str, str]]]:
+    """The days whose public message is posted and does not say yet that its day is
+    over (`shown` starts "closed:" once it does: cogs/tables/daily.py)."""
+    rows = yield stmt("all", "SELECT guild_id, game, day FROM daily_days "
+                           "WHERE message_id IS NOT NULL AND shown NOT LIKE 'closed:%' "
+                           "ORDER BY guild_id, game, day", ())
+    return [(r[0], r[1], r[2]) for r in rows]

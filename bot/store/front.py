@@ -14,10 +14,15 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from .daily import (
+    _daily_abandon,
     _daily_begin,
     _daily_day,
+    _daily_day_rules,
     _daily_finish,
+    _daily_fix_day,
     _daily_ladder,
+    _daily_last_day,
+    _daily_open_days,
     _daily_play,
     _daily_results,
     _daily_save,
@@ -476,10 +481,10 @@ class StoreFront:
                                  hand_rows, dumps(meta), dumps(list(actions)),
                                  dumps(list(score)), self._now())
 
-    async def daily_results(self, guild_id: int, game: str, first_day: str,
-                            last_day: str) -> list[tuple[str, int, str, tuple[int, ...]]]:
+    async def daily_results(self, guild_id: int, game: str, first_day: str, last_day: str
+                            ) -> list[tuple[str, int, str, tuple[int, ...] | None]]:
         """The finished plays from `first_day` to `last_day` ('YYYY-MM-DD', included):
-        (day, member, name, score), by day then member."""
+        (day, member, name, score), by day then member; an abandoned play's score None."""
         return await self._read(_daily_results, guild_id, game, first_day, last_day)
 
     async def daily_scored(self, guild_id: int, game: str, first_day: str,
@@ -514,6 +519,31 @@ class StoreFront:
                             message_id: int | None, shown: str) -> None:
         await self._write(_set_daily_day, guild_id, game, day, channel_id, message_id,
                           shown)
+
+    async def daily_fix_day(self, guild_id: int, game: str, day: str,
+                            settings: dict[str, Any], ends_at: float
+                            ) -> tuple[dict[str, Any], float]:
+        """The day's rules and end, fixed by the first to ask: the stored ones, else
+        `settings` and `ends_at`, stored now."""
+        return await self._write(_daily_fix_day, guild_id, game, day, dumps(settings),
+                                 ends_at)
+
+    async def daily_day_rules(self, guild_id: int, game: str, day: str
+                              ) -> tuple[dict[str, Any], float] | None:
+        """The day's fixed rules and end, or None if nobody fixed them."""
+        return await self._read(_daily_day_rules, guild_id, game, day)
+
+    async def daily_last_day(self, guild_id: int, game: str) -> tuple[str, float] | None:
+        """The latest day whose rules are fixed, and its end."""
+        return await self._read(_daily_last_day, guild_id, game)
+
+    async def daily_open_days(self) -> list[tuple[int, str, str]]:
+        """(server, game, day) of every day message not closed yet (for the start)."""
+        return await self._read(_daily_open_days)
+
+    async def daily_abandon(self, guild_id: int, game: str, day: str, at: float) -> int:
+        """The day's unfinished plays finished `at` as abandoned (no score); how many."""
+        return await self._write(_daily_abandon, guild_id, game, day, at)
 
     async def bot_value(self, name: str, fresh: str) -> str:
         """The bot's own value `name` (e.g. the daily's secret), `fresh` if it had none."""

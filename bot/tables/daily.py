@@ -51,6 +51,18 @@ DAILY_DONE = "done"  # the member played today's deal already
 DAILY_OFF = "off"  # the server turned its daily off
 DAILY_NOT_STARTED = "not_started"  # an action before /<game> daily
 DAILY_STALE = "stale"  # a control drawn at another state of the play (or another day)
+DAILY_OVER = "over"  # a play of a day that has ended (its grace too): scored, closed
+DAILY_BETWEEN = "between"  # no day open (a time-zone change moved the day back): `at`
+DAILY_SEALED = "board_first"  # a day's records or board, to a member not done with it
+
+# A play of a day can be continued this long after its day ended (midnight in the zone
+# the day was fixed in), so a deal begun late in the evening can be finished: a daily
+# deal takes minutes. After it, the play is scored as abandoned: below every finished
+# result of the day (`matchpoints`), so that stopping a deal that starts badly never
+# helps, and a day's records are open to everyone.
+GRACE = 3600.0
+# The settings that make a day's deal, fixed at its first play (DailyService.fix).
+FIXED = ("preset", "house", "players", "level", "time_zone")
 
 
 def day_of(now: float, time_zone: str | None = None) -> str:
@@ -62,6 +74,31 @@ def day_of(now: float, time_zone: str | None = None) -> str:
         except (ZoneInfoNotFoundError, ValueError):
             zone = dt.UTC
     return dt.datetime.fromtimestamp(now, zone).date().isoformat()
+
+
+def _zone(time_zone: str | None) -> dt.tzinfo:
+    if time_zone:
+        try:
+            return ZoneInfo(time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return dt.UTC
+
+
+def day_end(day: str, time_zone: str | None = None) -> float:
+    """The epoch second `day` ends in `time_zone` (UTC by default): the next midnight."""
+    next_day = dt.date.fromisoformat(day) + dt.timedelta(days=1)
+    return dt.datetime.combine(next_day, dt.time(), _zone(time_zone)).timestamp()
+
+
+def next_midnight(when: float, time_zone: str | None = None) -> float:
+    """The first midnight in `time_zone` at or after epoch second `when`."""
+    zone = _zone(time_zone)
+    moment = dt.datetime.fromtimestamp(when, zone)
+    if moment.time() == dt.time():
+        return when
+    return dt.datetime.combine(moment.date() + dt.timedelta(days=1), dt.time(),
+                               zone).timestamp()
 
 
 def days_back(day: str, count: int) -> str:
@@ -80,11 +117,12 @@ def seeded(seed: bytes, *parts: object) -> random.Random:
     return random.Random(int.from_bytes(hmac.new(seed, key, hashlib.sha256).digest(), "big"))
 
 
-def matchpoints(scores: Sequence[Sequence[int]]) -> list[float]:
+def matchpoints(scores: Sequence[Sequence[int] | None]) -> list[float]:
     """Each result's matchpoints against the others of the same deal: the share of the
     other results it beat, a tie counting half (duplicate scoring); a result alone on its
-    deal has beaten nobody and lost to nobody: half."""
-    keys = [tuple(s) for s in scores]
+    deal has beaten nobody and lost to nobody: half. None: an abandoned play, below
+    every finished result (and tied with the other abandoned ones)."""
+    keys = [(0,) if s is None else (1, *s) for s in scores]
     others = len(keys) - 1
     if others <= 0:
         return [0.5] * len(keys)
@@ -122,6 +160,20 @@ class DailySettings:
                    level=level if level in kind.ai_levels else kind.ai_levels[-1],
                    time_zone=daily.get("time_zone"))
 
+    def fixed(self) -> dict[str, Any]:
+        """What makes a day's deal, as a day keeps it (FIXED)."""
+        return {"preset": self.preset, "house": list(self.house), "players": self.players,
+                "level": self.level, "time_zone": self.time_zone}
+
+    def with_fixed(self, kind: GameKind, fixed: Mapping[str, Any]) -> DailySettings:
+        """These settings with a day's fixed ones in place of the current ones."""
+        level = fixed.get("level")
+        return dataclasses.replace(
+            self, preset=fixed.get("preset"), house=tuple(fixed.get("house") or ()),
+            players=int(fixed.get("players") or self.players),
+            level=level if level in kind.ai_levels else self.level,
+            time_zone=fixed.get("time_zone"))
+
 
 @dataclass(frozen=True, slots=True)
 class DailyDeal:
@@ -138,6 +190,12 @@ class DailyDeal:
     deal: dict[str, Any]  # deal 0, as the record stores it
     channel_id: int | None  # the server's daily channel, if it chose one
     players_count: int
+    ends_at: float = 0.0  # the epoch second the day ends (in the zone it was fixed in)
+
+    @property
+    def closes_at(self) -> float:
+        """Until when a play of the day may be continued: its end and the grace."""
+        return self.ends_at + GRACE
 
 
 @dataclass(slots=True)
@@ -152,6 +210,11 @@ class DailyState:
     @property
     def finished(self) -> bool:
         return self.play.finished_at is not None
+
+    @property
+    def abandoned(self) -> bool:
+        """Finished by its day's end, not by the member: scored below every result."""
+        return self.finished and self.play.score is None
 
     @property
     def version(self) -> int:
@@ -188,17 +251,19 @@ def _ranked(rows: list[tuple[float, int, str, tuple[int, ...] | None, int]]
     return board
 
 
-def day_board(results: Sequence[tuple[str, int, str, tuple[int, ...]]]) -> list[BoardRow]:
+Result = tuple[str, int, str, tuple[int, ...] | None]  # (day, member, name, score)
+
+
+def day_board(results: Sequence[Result]) -> list[BoardRow]:
     """One day's results (store.daily_results of that day) as its board."""
     points = matchpoints([r[3] for r in results])
     return _ranked([(mp, r[1], r[2], r[3], 1) for mp, r in zip(points, results, strict=True)])
 
 
-def ladder(results: Sequence[tuple[str, int, str, tuple[int, ...]]],
-           min_days: int = MIN_DAYS) -> list[BoardRow]:
+def ladder(results: Sequence[Result], min_days: int = MIN_DAYS) -> list[BoardRow]:
     """Average matchpoints per member over the days of `results` (each day scored
     against that day's results), members with at least `min_days` days."""
-    by_day: dict[str, list[tuple[str, int, str, tuple[int, ...]]]] = {}
+    by_day: dict[str, list[Result]] = {}
     for row in results:
         by_day.setdefault(row[0], []).append(row)
     totals: dict[int, list[Any]] = {}
@@ -239,13 +304,59 @@ class DailyService:
         return DailySettings.of(kind, await self.store.get_guild_settings(guild_id, game))
 
     async def today(self, guild_id: int, game: str) -> str:
-        return day_of(self.clock(), (await self.settings(guild_id, game)).time_zone)
+        """The day open now (`current_day`); refused (DAILY_BETWEEN, with when the next
+        begins) when none is."""
+        day, begins = await self.current_day(guild_id, game)
+        if day is None:
+            raise TableError(DAILY, reason=DAILY_BETWEEN, at=int(begins))
+        return day
+
+    async def current_day(self, guild_id: int, game: str) -> tuple[str | None, float]:
+        """The day open now, or (None, when the next begins). A day runs until it ends
+        in the time zone it was fixed in; the next begins at the first midnight in the
+        server's zone from then on (the same instant, unless the zone changed). So a
+        change of time zone takes effect when the day under way ends, a day is only ever
+        open from its start, and no member plays two days at once or a day twice (a
+        zone moved east skips the day already begun there, one moved west waits for its
+        next midnight)."""
+        now = self.clock()
+        zone = (await self.settings(guild_id, game)).time_zone
+        last = await self.store.daily_last_day(guild_id, game)
+        if last is not None:
+            last_day, ends_at = last
+            if now < ends_at:
+                return last_day, now
+            begins = next_midnight(ends_at, zone)
+            if now < begins:
+                return None, begins
+        return day_of(now, zone), now
+
+    async def fix(self, guild_id: int, game: str, day: str) -> tuple[dict[str, Any], float]:
+        """The day's rules and end, fixed now from the current settings unless they are
+        already (its first play, or the first change of the settings that day)."""
+        settings = await self.settings(guild_id, game)
+        return await self.store.daily_fix_day(guild_id, game, day, settings.fixed(),
+                                              day_end(day, settings.time_zone))
+
+    async def fix_today(self, guild_id: int, game: str) -> None:
+        """Before a change of the server's settings: today's rules fixed as they are, so
+        the change takes effect the next day (a play under way stays on its deal)."""
+        day, _ = await self.current_day(guild_id, game)
+        if day is not None:
+            await self.fix(guild_id, game, day)
 
     async def deal(self, guild_id: int, game: str, day: str | None = None) -> DailyDeal:
-        """The server's deal of `game` on `day` (today by default)."""
+        """The server's deal of `game` on `day` (today by default): by the rules fixed
+        with the day, else (a day nobody has begun) by the current settings."""
         kind = self.kind(game)
         settings = await self.settings(guild_id, game)
-        day = day or day_of(self.clock(), settings.time_zone)
+        day = day or await self.today(guild_id, game)
+        stored = await self.store.daily_day_rules(guild_id, game, day)
+        if stored is not None:
+            settings = settings.with_fixed(kind, stored[0])
+            ends_at = stored[1]
+        else:
+            ends_at = day_end(day, settings.time_zone)
         seed = day_seed(await self.secret(), guild_id, game, day)
         rules = kind.make_rules(settings.preset, settings.players, {})
         if settings.house:
@@ -255,7 +366,31 @@ class DailyService:
         seat = seeded(seed, "seat").randrange(players)
         _, deal = kind.new_game(rules, first_dealer, seeded(seed, "deal"))
         return DailyDeal(guild_id, game, day, seed, rules, first_dealer, seat,
-                         settings.level, deal, settings.channel_id, players)
+                         settings.level, deal, settings.channel_id, players, ends_at)
+
+    async def close_day(self, deal: DailyDeal) -> bool:
+        """Once the day's plays may no longer be continued (its end and the grace): the
+        unfinished ones scored as abandoned. Whether the day is closed."""
+        if self.clock() < deal.closes_at:
+            return False
+        await self.store.daily_abandon(deal.guild_id, deal.game, deal.day, deal.closes_at)
+        return True
+
+    async def sealed(self, guild_id: int, game: str, day: str, user_id: int) -> bool:
+        """Whether the day's records and board (its deal face up) are closed to the
+        member: while their own play of it is unfinished, and, while the day runs, until
+        they have finished one. A play past its day's close is scored first."""
+        play = await self.store.daily_play(guild_id, game, day, user_id)
+        stored = await self.store.daily_day_rules(guild_id, game, day)
+        ends_at = stored[1] if stored is not None else day_end(
+            day, (await self.settings(guild_id, game)).time_zone)
+        if play is not None and play.finished_at is None and \
+                self.clock() >= ends_at + GRACE:
+            await self.store.daily_abandon(guild_id, game, day, ends_at + GRACE)
+            play = await self.store.daily_play(guild_id, game, day, user_id)
+        if play is None:
+            return self.clock() < ends_at
+        return play.finished_at is None
 
     def _record(self, deal: DailyDeal, actions: Sequence[Mapping[str, Any]]
                 ) -> dict[str, Any]:
@@ -277,14 +412,18 @@ class DailyService:
         member's first turn committed with it), or taken up where it was. A finished
         play is refused (DAILY_DONE: one try per day)."""
         settings = await self.settings(guild_id, game)
-        if not settings.enabled:
-            raise TableError(DAILY, reason=DAILY_OFF)
         deal = await self.deal(guild_id, game)
         async with self._lock(guild_id, game, user_id):
             play = await self.store.daily_play(guild_id, game, deal.day, user_id)
             if play is None:
+                if not settings.enabled:  # (a play under way goes on: the next day's off)
+                    raise TableError(DAILY, reason=DAILY_OFF)
                 if resume_only:
                     raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+                # The day's rules are fixed at its first play: a settings change from
+                # now on takes effect the next day, never on a play under way.
+                await self.fix(guild_id, game, deal.day)
+                deal = await self.deal(guild_id, game, deal.day)
                 game_state = self.replay(deal, [])
                 actions, _, _ = await self._ai_until_member(deal, game_state, [])
                 play = await self.store.daily_begin(guild_id, game, deal.day, user_id, name,
@@ -295,11 +434,15 @@ class DailyService:
 
     async def state(self, guild_id: int, game: str, user_id: int,
                     day: str | None = None) -> DailyState | None:
-        """The member's play of `day` (today), finished or not; None if never begun."""
+        """The member's play of `day` (today), finished or not; None if never begun. A
+        play left unfinished past its day's close is scored as abandoned first."""
         deal = await self.deal(guild_id, game, day)
         play = await self.store.daily_play(guild_id, game, deal.day, user_id)
         if play is None:
             return None
+        if play.finished_at is None and await self.close_day(deal):
+            play = await self.store.daily_play(guild_id, game, deal.day, user_id)
+            assert play is not None
         return DailyState(deal, play, self.replay(deal, play.actions), self.kind(game))
 
     async def act(self, guild_id: int, game: str, user_id: int, version: int, day: str,
@@ -313,6 +456,9 @@ class DailyService:
             play = await self.store.daily_play(guild_id, game, day, user_id)
             if play is None:
                 raise TableError(DAILY, reason=DAILY_NOT_STARTED)
+            if play.finished_at is None and await self.close_day(deal):
+                # Past its day's end and grace: scored as abandoned, not continued.
+                raise TableError(DAILY, reason=DAILY_OVER, day=day)
             if play.finished_at is not None:
                 raise TableError(DAILY, reason=DAILY_DONE)
             if version != len(play.actions):
@@ -386,7 +532,7 @@ class DailyService:
         it is over: each day is scored once, at the first read after it (added to its
         week's and month's per-member rows in the same commit), so a ladder reads one
         stored row per member of its period, however many days it has."""
-        yesterday = days_back(await self.today(guild_id, game), 2)
+        yesterday = await self.last_closed_day(guild_id, game)
         key = ladder_period(period, yesterday)
         start = key.split(":", 1)[1]
         first = start if period == "week" else f"{start}-01"
@@ -396,6 +542,9 @@ class DailyService:
         changed = False
         while (name := day.isoformat()) <= yesterday:
             if name not in scored:
+                # Its plays left unfinished count, as abandoned (stopping never helps).
+                await self.store.daily_abandon(guild_id, game, name,
+                                               await self._closes_at(guild_id, game, name))
                 results = await self.store.daily_results(guild_id, game, name, name)
                 await self.store.daily_score_day(
                     guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
@@ -407,6 +556,22 @@ class DailyService:
                                                     min_days)
         return _ranked([(total / days, user_id, name, None, days)
                         for user_id, name, total, days in rows])
+
+    async def _closes_at(self, guild_id: int, game: str, day: str) -> float:
+        stored = await self.store.daily_day_rules(guild_id, game, day)
+        if stored is not None:
+            return stored[1] + GRACE
+        return day_end(day, (await self.settings(guild_id, game)).time_zone) + GRACE
+
+    async def last_closed_day(self, guild_id: int, game: str) -> str:
+        """The last day whose plays may no longer be continued (its end and the grace
+        are past): the ladders count the days up to it, each complete."""
+        now = self.clock()
+        zone = (await self.settings(guild_id, game)).time_zone
+        day = days_back(day_of(now - GRACE, zone), 2)
+        while await self._closes_at(guild_id, game, day) > now:  # a day fixed elsewhere
+            day = days_back(day, 2)
+        return day
 
     async def member_line(self, guild_id: int, game: str, user_id: int
                           ) -> tuple[int, float | None]:
@@ -450,16 +615,19 @@ class DailyService:
                 choices.append((version, hint))
         return choices
 
-    async def best_actions(self, state: DailyState) -> tuple[str, list[Mapping[str, Any]]]:
-        """The day's best result's name and actions (the member's own if theirs)."""
+    async def best_actions(self, state: DailyState
+                           ) -> tuple[str | None, list[Mapping[str, Any]]]:
+        """The day's best result's name and actions; (None, []) when the member's own
+        is the best (alone, or tied at the top): it is not shown twice."""
         deal = state.deal
         board = await self.board(deal.guild_id, deal.game, deal.day)
-        if not board or board[0].user_id == state.play.user_id:
-            return state.play.display_name, list(state.play.actions)
+        mine = next((r for r in board if r.user_id == state.play.user_id), None)
+        if not board or board[0].score is None or mine is None or mine.rank == 1:
+            return None, []
         best = await self.store.daily_play(deal.guild_id, deal.game, deal.day,
                                            board[0].user_id)
         if best is None:
-            return state.play.display_name, list(state.play.actions)
+            return None, []
         return best.display_name, list(best.actions)
 
 
@@ -472,7 +640,8 @@ def _with(play: DailyPlay, **changes: Any) -> DailyPlay:
     return dataclasses.replace(play, **changes)
 
 
-__all__ = ["DAILY", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF", "DAILY_STALE",
-           "MIN_DAYS", "BoardRow", "DailyDeal", "DailyService", "DailySettings",
-           "DailyState", "StoreError", "day_board", "day_of", "day_seed", "ladder",
-           "matchpoints", "seeded"]
+__all__ = ["DAILY", "DAILY_BETWEEN", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF",
+           "DAILY_OVER", "DAILY_SEALED", "DAILY_STALE", "GRACE", "MIN_DAYS", "BoardRow",
+           "DailyDeal", "DailyService", "DailySettings", "DailyState", "StoreError",
+           "day_board", "day_end", "day_of", "day_seed", "ladder", "matchpoints",
+           "next_midnight", "seeded"]

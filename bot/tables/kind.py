@@ -311,6 +311,12 @@ class GameWords(Protocol):
         """An action as the record stores it, in a few words ("a bid of 8")."""
         ...
 
+    def moment_text(self, game: Any, seat: int) -> str | None:
+        """When in the play `seat` is to act at `game`, in a few words a player finds the
+        move by ("trick 3", "the bidding"), for the deal of the day's advice after
+        playing; None: the platform numbers the member's moves instead."""
+        ...
+
     def ai_level_line(self, level: str) -> str | None:
         """What an AI player of `level` (one of GameKind.ai_levels) does in this game, in
         one line of at most 100 characters that a new player reads in the lobby's AI menu

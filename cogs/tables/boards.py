@@ -189,9 +189,10 @@ class BoardsRoom:
         # of the last day rated before them, or from a new member's start.
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
-        daily = await self.daily.daily_stats_line(guild, game, who.id)
-        with await self.settings.public(guild):
-            lines = [*self.tables.kind(game).words.stats_lines(s.stats), daily]
+        # In the asker's words: the answer is theirs alone.
+        with use_locale(language_of(interaction.locale)):
+            daily = await self.daily.daily_stats_line(guild, game, who.id)
+            lines = self.tables.kind(game).words.stats_lines(s.stats)
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),
@@ -199,8 +200,10 @@ class BoardsRoom:
                                                    rated.season.ordinal, rated.season.hands),
                 trend, min_rated(board_pool(self.tables.kind(game))))
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
-                                lines, rating_text)
-        await reply(interaction, panel=panel, ephemeral=False)
+                                lines, rating_text, [daily])
+        # For the asker alone (issue 52): a channel is not the place of one member's
+        # numbers; a member who wants to show them can say so.
+        await reply(interaction, panel=panel, ephemeral=True)
 
     async def help(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.show_help(interaction, game, 1, edit=False)

@@ -115,6 +115,7 @@ class Tables(commands.Cog):
             self._reporter.cancel()
         await self.messages.edits.close()
         self.pings.close()
+        self.daily.close()
         self.bot.tree.error(self._tree_on_error)
         self.bot.tree.interaction_check = self._tree_check  # type: ignore[method-assign]
         detach(self.bot, self)
@@ -222,6 +223,7 @@ class Tables(commands.Cog):
         await self.lifecycle.restore_access()
         # (Once the servers are known: a DM ping names its server.)
         await self.panels.catch_up_turns()
+        await self.daily.close_ended_days()  # the day messages of days ended meanwhile
 
     # ------------------------------------------------------------- components
 

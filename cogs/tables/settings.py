@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -129,6 +129,9 @@ class SettingsRoom:
         self.bot = bot
         self.tables = tables
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
+        # Called with (server, game) before a game's settings change: the deal of the day
+        # fixes today's rules first, so the change reaches its next day (cogs/tables/daily.py).
+        self.before_change: list[Callable[[int, str], Awaitable[None]]] = []
 
     # ------------------------------------------------------------- languages
 
@@ -198,6 +201,8 @@ class SettingsRoom:
         # What the game refuses is refused here (a typo, a clash), not at the next `new`.
         kind.make_rules(new.get("preset"), int(new.get("players") or kind.default_players),
                         {**new.get("options", {}), "target": new.get("target")})
+        for hook in self.before_change:
+            await hook(guild, game)
         await self.bot.store.set_guild_settings(guild, game, new)
         mark_committed(interaction, None)
         await reply(interaction, kind.words.settings_text(new, True) + "\n"

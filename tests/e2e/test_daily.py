@@ -13,10 +13,10 @@ import pytest
 
 from bot.games import GAMES
 from bot.i18n import use_locale
-from bot.render.daily import percent
-from bot.render.text import card_list, error_text
-from bot.tables import Table, TableError
-from bot.tables.daily import DAILY, DAILY_DONE, day_of, matchpoints
+from bot.render.daily import done_text, percent
+from bot.render.text import card_list
+from bot.tables import Table
+from bot.tables.daily import day_of, matchpoints
 from tests.e2e.american_driver import AmericanButtonDriver
 from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
 from tests.e2e.harness import bot_running
@@ -124,6 +124,16 @@ async def _open(fake: FakeDiscord, name: str, channel: Any = None, game: str = G
     return it.message
 
 
+async def reopened(fake: FakeDiscord, name: str, game: str = GAME) -> StoredMessage:
+    """`/<game> daily` once the member has played: her result, reopened (after a
+    deferred answer when the AI's advice takes its time), with the sentence over it."""
+    it = await fake.slash(name, None, f"{game} daily")
+    assert it.callback.ephemeral and it.message is not None, it.callback.data
+    shown = it.message.id
+    return await fake.wait_until(lambda: (m := fake.message(shown)).embeds and m, 30,
+                                 "the result")
+
+
 async def test_three_members_play_the_same_deal_of_the_day(
         fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
         tmp_path: Path) -> None:
@@ -187,10 +197,10 @@ async def test_three_members_play_the_same_deal_of_the_day(
         await frank.play(await _open(fake, "frank", other_channel))
 
         # A second try the same day: refused, with a sentence.
-        again = await fake.slash("alice", None, f"{GAME} daily")
         with use_locale("en"):
-            sentence = error_text(TableError(DAILY, reason=DAILY_DONE, game=GAME))
-        assert again.content == sentence
+            sentence = done_text(GAME)
+        again = await reopened(fake, "alice")
+        assert again.content == sentence  # over her result, reopened (issue 52)
 
         # The records: one deal, the same answers to the same plays, another server's
         # deal another; each a finished game tagged with its day and server.
@@ -261,7 +271,7 @@ async def test_american_members_meet_the_same_answers(
         await fake.wait_until(lambda: any("2 members have played" in m.text()
                                           for m in _public_daily(fake, fake.channel)),
                               30, "the day's message")
-        again = await fake.slash("bob", None, "american daily")
+        again = await reopened(fake, "bob", "american")
         assert "one try a day" in (again.content or "")
         assert len(_public_daily(fake, fake.channel)) == 1
         leaks.assert_saw_all(fake.channel)  # every panel by American's leak rules
@@ -319,6 +329,6 @@ async def test_a_member_plays_the_deal_of_the_day_from_a_dm(
                                           for m in _public_daily(fake, fake.channel)),
                               30, "the day's message")
         # The same member in the channel: one try.
-        again = await fake.slash("alice", None, f"{GAME} daily")
+        again = await reopened(fake, "alice")
         assert "one try a day" in (again.content or "")
         leaks.assert_saw_all()  # the DM panel too, checked as the player's own

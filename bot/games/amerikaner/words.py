@@ -15,6 +15,7 @@ from bot.tables.kind import Panel
 from . import text
 from .actions import Action
 from .game import Game
+from .hand import BID, DISCARD, EXCHANGE, LEAD, PLAY
 from .record import action_from_json
 from .views import deal_review, game_view, game_view_after, hand_view
 
@@ -57,6 +58,21 @@ class AmerikanerWords(TextWords):
                 taken[winner] = taken.get(winner, 0) + 1
         return text.recap_facts(list(taken.items()),
                                 hand_view(hand) if hand.finished else None, names)
+
+    def moment_text(self, game: Game, seat: int) -> str | None:
+        """The trick the seat plays to (the first is 1), else the part of the deal."""
+        hand = game.current
+        if hand is None:
+            return None
+        if hand.phase in (LEAD, PLAY):
+            return _("trick {number}").format(number=len(hand.history) + 1)
+        if hand.phase == BID:
+            return _("the bidding")
+        if hand.phase == EXCHANGE:
+            return _("the exchange")
+        if hand.phase == DISCARD:
+            return _("the discard")
+        return None
 
     def hint_reason(self, game: Game, seat: int, action: Action
                     ) -> tuple[str, Mapping[str, Any]]:
