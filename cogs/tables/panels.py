@@ -359,16 +359,28 @@ class PanelsRoom:
             return
         version = self._followed[table.id] = table.version  # this turn is followed once
         if user == acted_by:
-            return  # their answer shows them the turn (a change told late changes nothing)
+            # Their answer shows them the turn (a change told late changes nothing);
+            # pinged only if they leave it unplayed (PingsRoom.ping_if_late).
+            self._ping_if_late(table, user, version)
+            return
         edited = await self._edit_panel(table, seat, user)
         if edited and self._active(table, user):
-            return  # they played here minutes ago, and their panel shows the turn
+            # They played here minutes ago, and their panel shows the turn: pinged only
+            # if it stays unplayed a little while (they may have put the phone down).
+            self._ping_if_late(table, user, version)
+            return
         if not table.switch("mentions"):
             return
         # Discord notifies of new messages, never of edits
         # (https://discord.com/developers/docs/resources/message#edit-message fires a
         # Message Update, no notification): a member who may have gone is pinged.
         await self.pings.ping(table, user, deadline=deadline_of(table), version=version)
+
+    def _ping_if_late(self, table: Table, user: int, version: int) -> None:
+        """A turn shown without a ping (in the answer, or the open panel edited) is
+        pinged after a short delay if it is still unplayed, where the table mentions."""
+        if table.switch("mentions"):
+            self.pings.ping_if_late(table, user, version, deadline_of)
 
     def _active(self, table: Table, user: int) -> bool:
         """Whether `user` acted at `table` (a click on their panel: a move, a hint, the
