@@ -35,6 +35,7 @@ from bot.render.daily import (
     settings_text,
     stats_line,
 )
+from bot.render.guide import play_today_label
 from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
@@ -47,7 +48,16 @@ from bot.tables.daily import (
 )
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING, Seat
-from cogs.tables.common import LET_GO, GameUIs, TableBot, mark_committed, reply, to_embed
+from cogs.tables.common import (
+    LET_GO,
+    Components,
+    GameUIs,
+    TableBot,
+    mark_committed,
+    reply,
+    to_embed,
+)
+from cogs.tables.components import DailyButton
 from cogs.tables.guards import is_manager
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import hand_panel
@@ -71,6 +81,16 @@ _T = TypeVar("_T")
 
 def is_daily_table(table_id: int) -> bool:
     return table_id >= DAILY_IDS
+
+
+def day_message_view(game: str) -> discord.ui.View:
+    """The day's public message's one button, "Play today's deal" (in the locale of the
+    moment: the server's), which starts the clicking member's daily as `/<game> daily`
+    does (cogs/tables/components.py, DailyButton): a newcomer finds the daily where
+    the channel shows it (issue 52)."""
+    view = Components()
+    view.add_item(DailyButton(game, play_today_label()))
+    return view
 
 
 class DailyRoom:
@@ -328,6 +348,7 @@ class DailyRoom:
             with await self.settings.public(guild_id):
                 deal = await service.deal(guild_id, game, day)
                 panel = public_panel(kind.words.title(deal.rules), game, day, len(board))
+                view = day_message_view(game)
             embed = to_embed(panel)
             digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
             if place.shown == digest and place.message_id is not None:
@@ -338,7 +359,8 @@ class DailyRoom:
                 if message_id is not None and not too_old_for_edits(message_id,
                                                                     self.clock.time()):
                     try:
-                        await channel.get_partial_message(message_id).edit(embed=embed)
+                        await channel.get_partial_message(message_id).edit(embed=embed,
+                                                                           view=view)
                     except discord.HTTPException as exc:
                         if repost_reason(exc.code) is None:
                             raise
@@ -348,7 +370,7 @@ class DailyRoom:
                                                            place.channel_id, message_id,
                                                            digest)
                         return
-                sent = await channel.send(embed=embed)
+                sent = await channel.send(embed=embed, view=view)
                 await self.bot.store.set_daily_day(guild_id, game, day, place.channel_id,
                                                    sent.id, digest)
             except LET_GO as exc:

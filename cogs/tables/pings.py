@@ -21,6 +21,7 @@ from bot.render import (
     reminder_text,
     turn_mention,
 )
+from bot.render.lost import channel_gone_dm_text
 from bot.render.text import (
     dm_failed_text,
     dm_turn_text,
@@ -371,6 +372,30 @@ class PingsRoom:
             log.info("a DM to %s failed (%r)", user, exc)
             return
         await self._live_ping_sent(table, user, message, None)
+
+    async def tell_channel_gone(self, table: Table) -> None:
+        """The table's channel was deleted: each member seated there is told once, by
+        DM (whatever they chose with /notify: their pings had nowhere else to go), in
+        their DM language (issue 52: nobody was told, and /games said "#unknown").
+        Marked told per member (a member setting), so a restart or a second sign of
+        the same deletion tells nobody again. A refused DM (50007) is let go: /games
+        says it too."""
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        title = table.kind.words.title(table.rules)
+        key = f"gone_told_{table.id}"
+        for user in sorted({s.user_id for s in table.seats if s.user_id is not None}):
+            try:
+                if (await self.member_settings(table.guild_id, user)).get(key):
+                    continue
+                await self.set_member_setting(table.guild_id, user, key, True)
+                with await self.dm_language(table.guild_id, user):
+                    text = channel_gone_dm_text(server, title)
+                channel = await self.bot.create_dm(discord.Object(id=user))
+                await channel.send(text, allowed_mentions=no_mentions())
+            except Exception as exc:  # the store, Discord: /games tells it anyway
+                log.info("member %s could not be told that table %s lost its channel: %r",
+                         user, table.id, exc)
 
     # ------------------------------------------------------------- turn pings by DM
 

@@ -207,6 +207,15 @@ def _with_deadline(table: Table, panel: Panel) -> Panel:
     return dataclasses.replace(panel, description=text)
 
 
+def ended_standings_panel(table: Table) -> Panel:
+    """A game ended before its end (its channel lost), as it stood, for the members'
+    DMs: the table's fields (seats and points, the deal as it stood) without its turn
+    line and its "Open My hand" (issue 52: the closing DM ended "alice to play … Open
+    My hand", of a table nobody can play any more)."""
+    panel = table.kind.words.table_panel(table.game, seat_names(table.seats))
+    return dataclasses.replace(panel, description="", footer=None)
+
+
 def final_panel(table: Table) -> Panel:
     """The standings of a finished game."""
     return table.kind.words.final_standings(table.game, seat_names(table.seats))

@@ -785,9 +785,10 @@ def help_pages() -> list[Panel]:
            "Amerikaner scores 52 or -52 for the bidder alone. /amerikaner rules shows the "
            "exact rules of a table, with its house rules (Kani scores differently).")),
         (_("Playing here"),
-         _("**/amerikaner new** opens a table here; players **Join**, the host may **Fill "
-           "with AI** and **Starts**. **My hand** shows your cards and moves for you alone, "
-           "and follows the game: when your turn comes, it changes by itself.\n"
+         _("**/amerikaner new** opens a table here; players **Join**, the host may pick "
+           "**Fill the empty seats with AI** in the lobby's menu, and **Starts**. "
+           "**My hand** shows your cards and moves for you alone, and follows the game: "
+           "when your turn comes, it changes by itself.\n"
            "**💡 Hint**: what the strong AI would do. **🙌 Claim the rest** (“resten "
            "står”), when you are to lead: accepted only if no lie of the cards you cannot "
            "see can beat it (your top trumps first until none can be left out, then cards "
