@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import _, ngettext
+from bot.render.guide import matchpoints_text
 from bot.tables.names import safe_markdown
 from bot.tables.panel import BLUE, GOLD, GREEN, Panel, shorten
 
@@ -70,7 +71,7 @@ def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int
     where the strongest AI would have played otherwise, and the day's board so far."""
     head = _("You made {score}: {percent} of the matchpoints, place {rank} of "
              "{count}.").format(score=score, percent=percent(matchpoints), rank=rank,
-                                count=results)
+                                count=results) + "\n" + matchpoints_text()  # issue 52
     fields = list(review.fields)
     fields.append((_("Your line"), shorten(" · ".join(mine) or "-", 1024), False))
     fields.append((_("The best line ({name})").format(name=safe_markdown(best_name)),
@@ -98,6 +99,7 @@ def board_panel(title: str, period: str, rows: Sequence[tuple[int, str, float, s
              for rank, name, mp, extra in rows[:BOARD_ROWS]]
     if not lines:
         lines = [_("Nobody is on this board yet.")]
+    lines.append(matchpoints_text())  # what the percentages are (issue 52)
     if period != "day":
         lines.append(ngettext("Average matchpoints over the days that are over; at least "
                               "{count} day played.",

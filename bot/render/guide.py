@@ -5,8 +5,10 @@ matchpoints are."""
 
 from __future__ import annotations
 
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.tables.panel import GREEN, Panel
+
+from .replies import duration_text
 
 
 def days_help_pages(command: str) -> list[Panel]:
@@ -41,6 +43,11 @@ def matchpoints_text() -> str:
              "half (alone on the deal so far: 50%, until others play).")
 
 
+def dm_link_label() -> str:
+    """The link button under "Your deal of the day is in your direct messages"."""
+    return _("Open it in your direct messages")
+
+
 def play_today_label() -> str:
     """The button under the day's public message."""
     return _("Play today's deal")
@@ -51,3 +58,20 @@ def nothing_open_text(commands: list[str]) -> str:
     game (`commands`: the games' command groups)."""
     return "\n".join(_("Open a table with /{command} new, or play the deal of the day: "
                        "/{command} daily.").format(command=command) for command in commands)
+
+
+def game_length_text(turns: int, timer_minutes: int) -> str:
+    """The lobby of a table with a turn timer: about how long a game may take at it
+    (Board Game Arena shows such an estimate): the turns each player takes in a game
+    of its rules (GameKind.turns_each), and what they add up to at the whole time of
+    each, rounded up to whole days (or hours)."""
+    minutes = turns * timer_minutes
+    if minutes >= 1440:
+        minutes = -(-minutes // 1440) * 1440
+    elif minutes >= 60:
+        minutes = -(-minutes // 60) * 60
+    return ngettext("About {turns} turn each in a game: at most {time} of your own "
+                    "turns, if each takes its whole time.",
+                    "About {turns} turns each in a game: at most {time} of your own "
+                    "turns, if each takes its whole time.", turns).format(
+        turns=turns, time=duration_text(minutes))

@@ -35,7 +35,7 @@ from bot.render.daily import (
     settings_text,
     stats_line,
 )
-from bot.render.guide import play_today_label
+from bot.render.guide import dm_link_label, play_today_label
 from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
@@ -81,6 +81,17 @@ _T = TypeVar("_T")
 
 def is_daily_table(table_id: int) -> bool:
     return table_id >= DAILY_IDS
+
+
+def dm_link_view(url: str) -> discord.ui.View:
+    """The answer to `/<game> daily dm:True`: a link button to the panel sent by DM
+    (issue 52: "in your direct messages", with no way there). A DM message's link is
+    https://discord.com/channels/@me/<channel>/<message> (discord.py's
+    Message.jump_url); a link button is style 5 with a url and no custom id
+    (https://discord.com/developers/docs/components/reference#button)."""
+    view = Components()
+    view.add_item(discord.ui.Button(label=dm_link_label(), url=url, emoji="📨"))
+    return view
 
 
 def day_message_view(game: str) -> discord.ui.View:
@@ -204,15 +215,15 @@ class DailyRoom:
             try:
                 # discord.py keeps the DM channel once opened: one request a member.
                 dm_channel = await self.bot.create_dm(user)
-                await dm_channel.send(dm_opened_text(server, title, state.deal.day),
-                                      embed=panel, view=hand)
+                sent = await dm_channel.send(dm_opened_text(server, title, state.deal.day),
+                                             embed=panel, view=hand)
             except discord.Forbidden:
                 # 50007, "Cannot send messages to this user": the member closed their
                 # DMs from the server (https://discord.com/developers/docs/topics/
                 # opcodes-and-status-codes#json): the panel is shown here instead.
                 content = f"{dm_refused_text()}\n{content}"
             else:
-                content, embed, controls = dm_sent_text(), None, None
+                content, embed, controls = dm_sent_text(), None, dm_link_view(sent.jump_url)
         fields: dict[str, Any] = {"content": content, "embed": embed}
         if controls is not None:
             fields["view"] = controls
