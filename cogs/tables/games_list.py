@@ -120,10 +120,11 @@ class GamesListRoom:
                                    emoji="↩️", label=f"{number}. {button_label('seat_back')}")
                 back.item.row = row
                 view.add_item(back)
-            link = table_link(table)
-            link.label = f"{number}. {button_label('to_table')}"
-            link.row = row
-            view.add_item(link)
+            if access.blocked(table.channel_id) != GONE:  # no link into a deleted channel
+                link = table_link(table)
+                link.label = f"{number}. {button_label('to_table')}"
+                link.row = row
+                view.add_item(link)
             if PAUSE_CHANNEL in table.paused:
                 # Its channel is gone or refuses the bot: nobody can end or leave the
                 # table there (cogs/tables/lifecycle.py).

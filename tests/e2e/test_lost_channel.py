@@ -47,6 +47,7 @@ async def test_a_deleted_channel_is_told_and_end_and_leave_ask_first(
     (row,) = listed.message.embeds[0]["fields"]
     assert "Its channel was deleted: the table waits." in row["value"], row
     assert f"<#{room.id}>" not in row["value"] and "turn" not in row["value"].lower()
+    assert not [b for b in listed.message.buttons() if b.get("url")]  # no dead link
 
     # Leave asks first, and says what it does; No changes nothing.
     leave = await fake.click_label("bob", fake.message(listed.message), "1. Leave")
