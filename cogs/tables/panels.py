@@ -309,6 +309,7 @@ class PanelsRoom:
         if table.stage == FINISHED:
             await self._close_panels(table)
             await self._tell_game_over(table)
+            await self.recaps.forget(table)
             return
         seat = table.to_act
         if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:

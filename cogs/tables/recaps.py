@@ -120,3 +120,14 @@ class Recaps:
             return []
         return table.kind.words.recap_facts(table.game, deal, start, names)
 
+    async def forget(self, table: Table) -> None:
+        """The game is over: the moves kept for its members' recaps go (no recap is
+        shown of a finished game)."""
+        key = played_for_key(table.id)
+        for user in {s.user_id for s in table.seats if s.user_id is not None}:
+            try:
+                if (await self.pings.member_settings(table.guild_id, user)).get(key):
+                    await self.pings.set_member_setting(table.guild_id, user, key, None)
+            except Exception as exc:  # the store: a few numbers stay behind
+                log.info("could not forget the moves played for %s at table %s: %r",
+                         user, table.id, exc)
