@@ -91,7 +91,8 @@ async def test_a_refusal_is_its_sentence(caplog: pytest.LogCaptureFixture) -> No
     it = Interaction()
     await answer(it, wrapped)
     assert it.answers() == ["There is no table in this channel. Start one with "
-                            "/amerikaner new."]
+                            "/amerikaner new, or play the deal of the day: /amerikaner "
+                            "daily."]
     assert errors(caplog) == []
 
 

@@ -82,7 +82,7 @@ def test_the_dailys_words_in_both_languages() -> None:
     assert "2 medlemmer har spilt" in panels["nb"].description
     # Where the standings are, not the standings (every member reads this message).
     assert "/amerikaner daily board:today" in panels["en"].description
-    assert "/amerikaner dagens tavle:i dag" in panels["nb"].description
+    assert "/amerikaner dagens-giv tavle:i dag" in panels["nb"].description
     assert "%" not in panels["en"].description + panels["nb"].description
 
 

@@ -679,7 +679,8 @@ def test_the_platform_names_the_command_of_the_game_at_hand() -> None:
     """Refusals of the table platform name the command of the table's game, never one
     game's by hand: a second game's players read its own command."""
     assert error_text(TableError("no_table", game="american")) == (
-        "There is no table in this channel. Start one with /american new.")
+        "There is no table in this channel. Start one with /american new, or play the "
+        "deal of the day: /american daily.")
     assert error_text(TableError("already_away", game="american")).endswith("/american back.")
     assert error_text(TableError("channel_busy"), AMERIKANER).endswith("(/amerikaner cancel).")
 

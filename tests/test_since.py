@@ -36,6 +36,21 @@ def test_the_actions_since_the_members_last_move() -> None:
     assert not since.more and since.deal_ended is None
 
 
+def test_a_move_the_ai_made_for_the_member_is_not_theirs_and_is_told() -> None:
+    """Issue 52: the AI's move at the member's seat (their time ran out) does not end
+    the stretch; it is told apart, however many others played since."""
+    hands = [{"actions": [_act(0), _act(1), _act(0, 7), *(_act(1 + n % 2) for n in
+                                                          range(RECAP_ACTIONS + 2))]}]
+    assert since_last_move(hands, 0) is not None
+    since = since_last_move(hands, 0, not_theirs={2})
+    assert since is not None and since.first == (0, 1)
+    assert [action["bid"] for _, action in since.for_them] == [7]
+    assert since.more  # the AI's move is among those left out of the latest ...
+    # ... and told anyway; alone (nobody else played since), it is still news.
+    alone = since_last_move([{"actions": [_act(0), _act(0, 7)]}], 0, not_theirs={1})
+    assert alone is not None and [a["bid"] for _, a in alone.for_them] == [7]
+
+
 def test_a_panel_seen_since_is_not_told_again() -> None:
     hands = [{"actions": [_act(0), _act(1), _act(2)]}]
     assert since_last_move(hands, 0, seen=3) is None

@@ -409,6 +409,9 @@ class GameKindBase(GameKind):
     def rating_pool(self, rules: Any) -> str:
         return self.name
 
+    def turns_each(self, rules: Any) -> int | None:
+        return None  # not measured: the lobby gives no estimate
+
     def hint(self, game: Any, seat: int, rng: random.Random) -> Hint:
         """What the game's strongest AI would do, in the game's words."""
         to_act = self.to_act(game)

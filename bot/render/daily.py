@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import _, ngettext
+from bot.render.guide import matchpoints_text
 from bot.tables.names import safe_markdown
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, shorten
 
@@ -159,6 +160,7 @@ def board_panel(title: str, period: str, rows: Sequence[tuple[int, str, float, s
              for rank, name, mp, extra in rows[:BOARD_ROWS]]
     if not lines:
         lines = [_("Nobody is on this board yet.")]
+    lines.append(matchpoints_text())  # what the percentages are (issue 52)
     if period != "day":
         lines.append(ngettext("Average matchpoints over the days that are over; at least "
                               "{count} day played.",

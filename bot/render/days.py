@@ -94,20 +94,23 @@ def notify_text(where: str) -> str:
 
 
 def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: int,
-                pages: int, first: int = 1) -> Panel:
+                pages: int, first: int = 1, begin: str = "") -> Panel:
     """The member's open tables in this server (`/games`): rows of (game, where: the
     channel's mention (the "To the table" button beside it is the link: a raw link is
     three lines on a phone), whose turn, the deadline or None, whether it is the member's
-    turn), theirs first; numbered from `first` (the page's first row), as its buttons."""
+    turn), theirs first; numbered from `first` (the page's first row), as its buttons.
+    With no rows, `begin` says where to begin (bot/render/guide.py, nothing_open_text)."""
     if not rows:
+        none = _("You hold no seat at an open table in this server.")
         return Panel(title=_("Your games"), colour=BLUE,
-                     description=_("You hold no seat at an open table in this server."))
+                     description=f"{none}\n{begin}" if begin else none)
     fields = []
     for index, (game, where, turn, deadline, mine) in enumerate(rows, start=first):
-        lines = [where, _("**Your turn**") if mine else _("Turn: {name}").format(name=turn)]
+        lines = [where, _("**Your turn**") if mine else _("Turn: {name}").format(name=turn)
+                 if turn else ""]
         if deadline is not None:
             lines.append(time_left_text(deadline))
-        fields.append((f"{index}. {game}", "\n".join(lines), False))
+        fields.append((f"{index}. {game}", "\n".join(line for line in lines if line), False))
     return Panel(title=_("Your games"), colour=BLUE, fields=tuple(fields),
                  footer=page_footer(page, pages) if pages > 1 else "")
 
@@ -162,3 +165,12 @@ def since_lines(played: Sequence[tuple[str, str]], more: bool, deal_ended: int |
         lines.append(shorten(_("Now it is {name}'s turn.").format(name=to_act),
                              SINCE_LINE_LIMIT))
     return lines[:3]
+
+
+def played_for_you(actions: Sequence[str]) -> list[str]:
+    """A recap's fact, told first: the moves the AI made in the member's name (their
+    time ran out, or it covered their seat), each as the game words it ("the 7♠"),
+    since the DM or notice that told it is replaced by their next turn message."""
+    if not actions:
+        return []
+    return [_("the AI played {actions} for you").format(actions=", ".join(actions))]

@@ -119,7 +119,8 @@ def _platform_sentence(code: str, params: dict[str, Any]) -> str:
 def _fixed() -> dict[str, str]:
     return {
         "restarting": _("The bot is restarting: try again in a moment."),
-        "no_table": _("There is no table in this channel. Start one with /{game} new."),
+        "no_table": _("There is no table in this channel. Start one with /{game} new, or "
+                      "play the deal of the day: /{game} daily."),
         "table_full": _("Every seat is taken."),
         "no_ai": _("There is no AI player to remove."),
         "host_leaving": _("You are the host: cancel the table instead (Cancel the table "

@@ -232,6 +232,12 @@ class GameKind(Protocol):
         game, or the game and its preset): members' ratings are kept per pool."""
         ...
 
+    def turns_each(self, rules: Any) -> int | None:
+        """About how many turns each player takes in a game of these rules (a measured
+        figure: bench/game_turns.py), for the lobby's estimate of how long a game over
+        days may take at its timer; None: not known."""
+        ...
+
     def hint(self, game: Any, seat: int, rng: random.Random) -> Hint:
         """What the strong AI would do for `seat` now and one short reason, from that
         seat's view only (run in a worker thread). Refused with GameError when the seat

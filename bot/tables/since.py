@@ -12,7 +12,7 @@ acted since, so a member who just moved, or who already saw the panel, reads not
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,11 @@ class Since:
     # Where the stretch since the member's last move begins: a deal's index and the
     # index of its first action told (the game's recap_facts reads from there on).
     first: tuple[int, int] = (0, 0)
+    # The member's own seat's actions within the stretch that the AI chose for them (a
+    # turn whose time ran out, a seat it covered), each with its deal's index: all of
+    # them, however many, since the recap names each (issue 52: the card the AI played
+    # for you is not lost when the next ping replaces the DM that told it).
+    for_them: tuple[tuple[int, Mapping[str, Any]], ...] = ()
 
     def start_in(self, deal: int) -> int | None:
         """The first action of deal `deal` within the stretch (0: the whole deal; None:
@@ -45,18 +50,23 @@ class Since:
 
 
 def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
-                    seen: int = 0) -> Since | None:
+                    seen: int = 0, not_theirs: Collection[int] = ()) -> Since | None:
     """What the record's `hands` (each with its ordered "actions") hold after `seat`'s
     last action and after the first `seen` actions of the game (the version of the
-    panel the member last saw); None when no other seat acted since."""
+    panel the member last saw); None when no other seat acted since. `not_theirs`: the
+    positions (in the game's actions, from 0) of `seat`'s actions the AI chose for the
+    member: not their move, so told like the others' (Since.for_them)."""
     flat = [(index, seq, action) for index, hand in enumerate(hands)
             for seq, action in enumerate(hand.get("actions", ()))]
     start = seen
     for position, (_, _, action) in enumerate(flat):
-        if action.get("seat") == seat:
+        if action.get("seat") == seat and position not in not_theirs:
             start = max(start, position + 1)
     stretch = flat[start:]
-    if not any(action.get("seat") != seat for _, _, action in stretch):
+    for_them = tuple((index, action) for position, (index, _, action)
+                     in enumerate(flat[start:], start=start)
+                     if position in not_theirs and action.get("seat") == seat)
+    if not for_them and not any(action.get("seat") != seat for _, _, action in stretch):
         return None
     first = stretch[0][:2]
     # A deal ended meanwhile when a later one began (the last deal may be running).
@@ -67,4 +77,4 @@ def since_last_move(hands: Sequence[Mapping[str, Any]], seat: int,
         # none yet): a card played in an earlier deal may be in someone's hand now.
         after = [(index, action) for index, action in after if index == len(hands) - 1]
     return Since(tuple(action for _, action in after[-RECAP_ACTIONS:]),
-                 len(after) > RECAP_ACTIONS, ended, first)
+                 len(after) > RECAP_ACTIONS, ended, first, for_them)

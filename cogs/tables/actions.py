@@ -397,23 +397,36 @@ class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
 
 class GoneEndButton(TableAction, template=on_table("gone:end")):
     """/games' End for a table whose channel is gone or refuses the bot: any member
-    seated there ends it (cogs/tables/lifecycle.py)."""
+    seated there ends it (cogs/tables/lifecycle.py), once they have read what it does
+    and confirmed (issue 52: it acted at one tap)."""
 
     seat_op = True
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.lifecycle.end_unreachable(interaction, table)
+        await cog.lifecycle.ask_unreachable(interaction, table, end=True)
 
 
 class GoneLeaveButton(TableAction, template=on_table("gone:leave")):
-    """/games' Leave for a table whose channel is gone or refuses the bot."""
+    """/games' Leave for a table whose channel is gone or refuses the bot: asks first."""
 
     seat_op = True
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.lifecycle.leave_unreachable(interaction, table)
+        await cog.lifecycle.ask_unreachable(interaction, table, end=False)
+
+
+class GoneConfirm(TableAction, template=on_table("gone:(?:end|leave):(?:yes|no)")):
+    """The confirmation of /games' End or Leave: do it (the confirmation then says what
+    was done), or keep the table as it is."""
+
+    seat_op = True
+
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await cog.lifecycle.confirm_unreachable(interaction, table, end=self.parts[1] == "end",
+                                                yes=self.parts[2] == "yes")
 
 
 # ----------------------------------------------------------------- what no class takes
@@ -439,4 +452,4 @@ ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, CancelConfirm, HostMenu,
     HouseRulesMenu, OfferButton, RulesButton, HandButton, BackButton, TableToggle, HintButton,
     ClaimButton, MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard,
-    GoneEndButton, GoneLeaveButton, OldButton, OldSelect)
+    GoneEndButton, GoneLeaveButton, GoneConfirm, OldButton, OldSelect)

@@ -27,6 +27,7 @@ from bot.render import (
     stats_panel,
     table_closed_text,
 )
+from bot.render.guide import days_help_pages
 from bot.tables import TableError, TableService
 from bot.tables.kind import default_rating_pool
 from bot.tables.names import safe_markdown
@@ -212,7 +213,7 @@ class BoardsRoom:
                         edit: bool) -> None:
         """Page `page` of the game's guide, with the way to the others (for the reader
         alone; a click turns the page in place)."""
-        pages = self.tables.kind(game).words.help_pages()
+        pages = [*self.tables.kind(game).words.help_pages(), *days_help_pages(game)]
         current = min(max(1, page), len(pages))
         shown = pages[current - 1]
         panel = Panel(title=shown.title, description=shown.description, fields=shown.fields,

@@ -21,7 +21,13 @@ from cogs.tables.actions import ACTIONS, ActionHost, TableAction
 from cogs.tables.boards import BoardsRoom
 from cogs.tables.commands import CommandHost, member_commands
 from cogs.tables.common import Background, GameUIs, TableBot, reply
-from cogs.tables.components import GamesButton, HelpButton, LeaderboardButton, PagesHost
+from cogs.tables.components import (
+    DailyButton,
+    GamesButton,
+    HelpButton,
+    LeaderboardButton,
+    PagesHost,
+)
 from cogs.tables.daily import DailyRoom, is_daily_table
 from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
@@ -53,7 +59,8 @@ class Tables(commands.Cog):
         self.settings = SettingsRoom(bot, self.tables)
         self.pings = PingsRoom(bot, self.settings)
         self.lifecycle = LifecycleRoom(bot, self.tables, refresh=self._refresh,
-                                       forget=self._forget)
+                                       forget=self._forget,
+                                       tell_gone=self.pings.tell_channel_gone)
         self.messages = TableMessageRoom(bot, self.tables, self.settings, self.pings,
                                          self.lifecycle)
         self.panels = PanelsRoom(bot, self.tables, self.uis, self.background,
@@ -90,7 +97,8 @@ class Tables(commands.Cog):
         every = float(os.environ.get("AMERIKANER_REPORT_SECONDS", "60") or 60)
         self._reporter = asyncio.create_task(self._report(every))
         attach(self.bot, self)  # the components and commands find the cog by it
-        self.bot.add_dynamic_items(*ACTIONS, LeaderboardButton, HelpButton, GamesButton)
+        self.bot.add_dynamic_items(*ACTIONS, LeaderboardButton, HelpButton, GamesButton,
+                                   DailyButton)
         for command in member_commands():
             self.bot.tree.add_command(command)
         self.tables.add_listener(self._on_table_event)
@@ -149,6 +157,8 @@ class Tables(commands.Cog):
             return
         if event == "timed_out":  # told by its timeout post (a DM is another listener's)
             return
+        if "action" in detail:  # a move the service made by itself: named in a recap
+            await self.panels.recaps.note_played_for(table, detail.get("seat"))
         self.messages.after_change(table, event in ("deal_finished", "game_finished"))
         await self.panels.follow_turn(table, None)
 

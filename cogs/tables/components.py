@@ -176,6 +176,37 @@ class GamesButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             interaction).games_list.show_games(interaction, self.page, edit=True))
 
 
+class _DailyStarter(Protocol):
+    async def daily(self, interaction: discord.Interaction[Any], game: str,
+                    board: str | None = ..., dm: bool = ...) -> None: ...
+
+
+class DailyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"amkd:(?P<game>[a-z_]+)"):
+    """"Play today's deal" under the day's public message: `amkd:<game>`. It starts the
+    clicking member's deal of the day (or takes it up where it was) exactly as
+    `/<game> daily` does, in a panel for them alone; a button of an earlier day's
+    message opens today's, as the command would. Persistent (a DynamicItem), so the
+    message's button works after a restart."""
+
+    def __init__(self, game: str, label: str = "\u200b") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           emoji="🃏", custom_id=f"amkd:{game}"))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: Any) -> DailyButton:
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        def work() -> Awaitable[None]:
+            daily: _DailyStarter = host_of(interaction.client).daily
+            return daily.daily(interaction, self.game)
+
+        await run_component(self, interaction, work)
+
+
 # Tables a page of the games list: each takes a row of buttons (its hand, its link),
 # and the pages' buttons the fifth (Discord: 5 rows of 5 components).
 GAMES_PAGE = 4

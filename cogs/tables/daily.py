@@ -44,6 +44,7 @@ from bot.render.daily import (
     settings_text,
     stats_line,
 )
+from bot.render.guide import dm_link_label, play_today_label
 from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
@@ -68,7 +69,7 @@ from cogs.tables.common import (
     reply,
     to_embed,
 )
-from cogs.tables.components import TableButton
+from cogs.tables.components import DailyButton, TableButton
 from cogs.tables.guards import is_manager
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import hand_panel
@@ -97,6 +98,27 @@ _T = TypeVar("_T")
 
 def is_daily_table(table_id: int) -> bool:
     return table_id >= DAILY_IDS
+
+
+def dm_link_view(url: str) -> discord.ui.View:
+    """The answer to `/<game> daily dm:True`: a link button to the panel sent by DM
+    (issue 52: "in your direct messages", with no way there). A DM message's link is
+    https://discord.com/channels/@me/<channel>/<message> (discord.py's
+    Message.jump_url); a link button is style 5 with a url and no custom id
+    (https://discord.com/developers/docs/components/reference#button)."""
+    view = Components()
+    view.add_item(discord.ui.Button(label=dm_link_label(), url=url, emoji="📨"))
+    return view
+
+
+def day_message_view(game: str) -> discord.ui.View:
+    """The day's public message's one button, "Play today's deal" (in the locale of the
+    moment: the server's), which starts the clicking member's daily as `/<game> daily`
+    does (cogs/tables/components.py, DailyButton): a newcomer finds the daily where
+    the channel shows it (issue 52)."""
+    view = Components()
+    view.add_item(DailyButton(game, play_today_label()))
+    return view
 
 
 class DailyRoom:
@@ -227,8 +249,8 @@ class DailyRoom:
             try:
                 # discord.py keeps the DM channel once opened: one request a member.
                 dm_channel = await self.bot.create_dm(user)
-                await dm_channel.send(dm_opened_text(server, title, state.deal.day),
-                                      embed=panel, view=hand)
+                sent = await dm_channel.send(dm_opened_text(server, title, state.deal.day),
+                                             embed=panel, view=hand)
             except (discord.Forbidden, Blocked):
                 # 403 50007, "Cannot send messages to this user": the member closed
                 # their DMs from the server (https://discord.com/developers/docs/topics/
@@ -245,7 +267,7 @@ class DailyRoom:
                 # the refused request serialised this one: the panel's are drawn anew.
                 controls = self._daily_controls(table, seat)
             else:
-                content, embed, controls = dm_sent_text(), None, None
+                content, embed, controls = dm_sent_text(), None, dm_link_view(sent.jump_url)
         fields: dict[str, Any] = {"content": content, "embed": embed}
         if controls is not None:
             fields["view"] = controls
@@ -461,6 +483,7 @@ class DailyRoom:
                 played = sum(1 for row in board if row.score is not None)
                 panel = (closed_public_panel if closed else public_panel)(
                     title, game, day, played)
+                view = day_message_view(game)
             embed = to_embed(panel)
             digest = hashlib.sha256(repr(embed.to_dict()).encode()).hexdigest()[:32]
             if closed:
@@ -475,7 +498,10 @@ class DailyRoom:
                 if message_id is not None and (closed or not too_old_for_edits(
                         message_id, self.clock.time())):
                     try:
-                        await channel.get_partial_message(message_id).edit(embed=embed)
+                        # A day over keeps no button: "Play today's deal" would start
+                        # another day's.
+                        await channel.get_partial_message(message_id).edit(
+                            embed=embed, view=None if closed else view)
                     except discord.HTTPException as exc:
                         if closed or repost_reason(exc.code) is None:
                             raise
@@ -487,7 +513,7 @@ class DailyRoom:
                         return
                 if closed:
                     return  # never posted, or gone: a day over needs no new message
-                sent = await channel.send(embed=embed)
+                sent = await channel.send(embed=embed, view=view)
                 await self.bot.store.set_daily_day(guild_id, game, day, place.channel_id,
                                                    sent.id, digest)
             except LET_GO as exc:

@@ -8,11 +8,14 @@ from typing import Any
 
 import discord
 
+from bot.discord.access import GONE
 from bot.i18n import language_of
 from bot.render import (
     button_label,
     seat_names,
 )
+from bot.render.guide import nothing_open_text
+from bot.render.lost import channel_lost_row_text
 from bot.render.text import (
     absent_paused_text,
     away_row_text,
@@ -34,8 +37,14 @@ from cogs.tables.views import deadline_of
 log = logging.getLogger(__name__)
 
 
-def games_row(table: Table, user: int) -> tuple[str, str, str, float | None, bool]:
-    """One table of a member's games list: (game, where, whose turn, deadline, theirs)."""
+def games_row(table: Table, user: int, gone: bool = False
+              ) -> tuple[str, str, str, float | None, bool]:
+    """One table of a member's games list: (game, where, whose turn, deadline, theirs).
+    A table whose channel is lost says why instead of its channel and turn (issue 52:
+    "#unknown · Your turn"; `gone`: the channel was deleted), its End and Leave below."""
+    if PAUSE_CHANNEL in table.paused:
+        return table.kind.words.title(table.rules), channel_lost_row_text(gone), "", None, \
+            False
     where = f"<#{table.channel_id}>"
     own = table.seat_of(user)
     if own is not None and table.stage == PLAYING and table.seats[own].away:
@@ -91,8 +100,10 @@ class GamesListRoom:
         current = min(max(1, page), pages)
         first = (current - 1) * GAMES_PAGE
         shown = mine[first:first + GAMES_PAGE]
-        panel = games_panel([games_row(table, user) for table in shown], current, pages,
-                            first=first + 1)
+        access = self.pings.bot.access
+        panel = games_panel([games_row(table, user, access.blocked(table.channel_id) == GONE)
+                             for table in shown], current, pages,
+                            first=first + 1, begin=nothing_open_text(list(self.tables.games)))
         view = Components()
         for row, table in enumerate(shown):
             number = first + row + 1
@@ -109,10 +120,11 @@ class GamesListRoom:
                                    emoji="↩️", label=f"{number}. {button_label('seat_back')}")
                 back.item.row = row
                 view.add_item(back)
-            link = table_link(table)
-            link.label = f"{number}. {button_label('to_table')}"
-            link.row = row
-            view.add_item(link)
+            if access.blocked(table.channel_id) != GONE:  # no link into a deleted channel
+                link = table_link(table)
+                link.label = f"{number}. {button_label('to_table')}"
+                link.row = row
+                view.add_item(link)
             if PAUSE_CHANNEL in table.paused:
                 # Its channel is gone or refuses the bot: nobody can end or leave the
                 # table there (cogs/tables/lifecycle.py).

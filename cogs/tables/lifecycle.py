@@ -26,7 +26,7 @@ removed: on_guild_remove) or with it (an outage: on_guild_unavailable), GUILD_CR
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -34,10 +34,17 @@ import discord
 from bot.discord import is_thread, missing_table_permissions
 from bot.discord.access import GONE
 from bot.render import cancelled_text, left_text
+from bot.render.lost import (
+    end_confirm_text,
+    leave_confirm_text,
+    lost_confirm_labels,
+    lost_kept_text,
+)
 from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING
-from cogs.tables.common import LET_GO, TableBot, mark_committed, reply
+from cogs.tables.common import LET_GO, Components, TableBot, mark_committed, reply
+from cogs.tables.components import TableButton
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +56,13 @@ class LifecycleRoom:
     afresh on its message, `forget` drops what the cog keeps of an ended table."""
 
     def __init__(self, bot: TableBot, tables: TableService, *,
-                 refresh: Callable[[Table], None], forget: Callable[[Table], object]
-                 ) -> None:
+                 refresh: Callable[[Table], None], forget: Callable[[Table], object],
+                 tell_gone: Callable[[Table], Awaitable[None]] | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self._refresh = refresh
         self._forget = forget
+        self._tell_gone = tell_gone  # the members of a table whose channel was deleted
         # channel -> the games whose posts wait there for the bot's rights
         # (cogs/tables/posts.py): kicked when the rights are back.
         self._held_posts: dict[int, set[int]] = {}
@@ -85,12 +93,18 @@ class LifecycleRoom:
     async def lost_channel(self, table: Table, *, gone: bool) -> None:
         """The table's channel refuses the bot (403), or is gone (deleted): the bot
         sends it nothing more until that changes (bot/discord/access.py), and the table
-        waits."""
+        waits. Gone, its members are told once, by DM where Discord lets the bot reach
+        them (issue 52: nobody was): when the bot first learns it (the deletion's event,
+        or a 404 before it), or when the table begins to wait for it (a pause is
+        stored: a restart tells nobody again)."""
         access = self.bot.access
         news = access.gone(table.channel_id) if gone else access.refuse(table.channel_id)
-        if await self.tables.pause(table.id, PAUSE_CHANNEL) or news:
+        paused = await self.tables.pause(table.id, PAUSE_CHANNEL)
+        if paused or news:
             log.warning("table %s: its channel %s %s: the table waits", table.id,
                         table.channel_id, "is gone" if gone else "refuses the bot")
+            if gone and self._tell_gone is not None:
+                await self._tell_gone(table)
 
     async def channel_back(self, channel_id: int) -> None:
         """Something says the bot may write in the channel again: its table plays on,
@@ -164,26 +178,66 @@ class LifecycleRoom:
 
     # ------------------------------------------------------------- from /games
 
-    async def end_unreachable(self, interaction: discord.Interaction[Any], table: Table
-                              ) -> None:
-        """/games' End: a member seated at a table whose channel is gone (or refuses the
-        bot) ends it; the standings reach the members by DM (cogs/tables/posts.py)."""
+    async def ask_unreachable(self, interaction: discord.Interaction[Any], table: Table,
+                              *, end: bool) -> None:
+        """/games' End or Leave of a table whose channel is lost: first what it does,
+        for the member alone, with Yes and No (issue 52: each acted at one tap, and End
+        of a deal begun cancels it unsaid). Nothing changes until Yes."""
+        if PAUSE_CHANNEL not in table.paused:
+            raise TableError("not_host", action="cancel")
+        if table.seat_of(interaction.user.id) is None:
+            raise TableError("not_seated")
+        title = table.kind.words.title(table.rules)
+        playing = table.stage == PLAYING
+        text = end_confirm_text(title, playing) if end else leave_confirm_text(title, playing)
+        yes, no = lost_confirm_labels(end)
+        op = "end" if end else "leave"
+        view = Components()
+        view.add_item(TableButton(table.id, f"gone:{op}:yes", label=yes,
+                                  style=discord.ButtonStyle.danger))
+        view.add_item(TableButton(table.id, f"gone:{op}:no", label=no))
+        await reply(interaction, text, view=view)
+
+    async def confirm_unreachable(self, interaction: discord.Interaction[Any],
+                                  table: Table, *, end: bool, yes: bool) -> None:
+        """The confirmation's answer: End or Leave done (the confirmation then says
+        what was done), or nothing changed."""
+        if not yes:
+            await interaction.response.edit_message(content=lost_kept_text(), view=None)
+            return
+        if end:
+            await self.end_unreachable(interaction, table, edit=True)
+        else:
+            await self.leave_unreachable(interaction, table, edit=True)
+
+    async def end_unreachable(self, interaction: discord.Interaction[Any], table: Table,
+                              *, edit: bool = False) -> None:
+        """/games' End, confirmed: a member seated at a table whose channel is gone (or
+        refuses the bot) ends it; the standings reach the members by DM
+        (cogs/tables/posts.py). `edit`: the answer takes the clicked confirmation's
+        place."""
         await self.tables.end_unreachable(table.id, interaction.user.id)
         mark_committed(interaction, table, "cancel")
         self._forget(table)
         text = cancelled_text(safe_markdown(interaction.user.display_name))
-        await reply(interaction, text)
+        if edit:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await reply(interaction, text)
 
-    async def leave_unreachable(self, interaction: discord.Interaction[Any], table: Table
-                                ) -> None:
-        """/games' Leave: the member's seat goes to the AI (it plays once the table
-        plays on), as /leave in the channel would."""
+    async def leave_unreachable(self, interaction: discord.Interaction[Any], table: Table,
+                                *, edit: bool = False) -> None:
+        """/games' Leave, confirmed: the member's seat goes to the AI (it plays once the
+        table plays on), as /leave in the channel would."""
         if PAUSE_CHANNEL not in table.paused:
             raise TableError("not_host", action="cancel")
         await self.tables.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
-        await reply(interaction,
-                         left_text(table.kind.name, table.stage == LOBBY))
+        text = left_text(table.kind.name, table.stage == LOBBY)
+        if edit:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await reply(interaction, text)
 
     # ------------------------------------------------------------- channels
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
 from bot.discord import PANEL_TOKEN_SECONDS
-from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import (
     button_label,
@@ -20,8 +19,6 @@ from bot.render import (
     game_over_text,
     hint_text,
     moved_on_text,
-    seat_names,
-    since_lines,
     spectator_text,
 )
 from bot.render.text import dm_game_over_text
@@ -30,7 +27,6 @@ from bot.tables.service import (
     FINISHED,
     PLAYING,
 )
-from bot.tables.since import Since, since_last_move
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
@@ -46,6 +42,7 @@ from cogs.tables.common import (
 from cogs.tables.components import TableButton
 from cogs.tables.guards import my_seat, shows_table
 from cogs.tables.pings import PingsRoom
+from cogs.tables.recaps import Recaps
 from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import deadline_of, final_panel, final_view, hand_panel
 
@@ -83,6 +80,7 @@ class PanelsRoom:
         # (table, user) -> the state version of the hand panel the user last opened:
         # its "While you were away" lines are not told again (_recap).
         self._seen: dict[tuple[int, int], int] = {}
+        self.recaps = Recaps(bot, pings)  # its "While you were away" lines
 
     def hand_controls(self, table: Table, seat: int, view: Any, details: bool = False,
                        hint: Any = None) -> discord.ui.View:
@@ -185,49 +183,10 @@ class PanelsRoom:
             self._remember_panel(table, interaction, sent.message_id)
 
     async def _recap(self, table: Table, seat: int, user: int) -> list[str]:
-        """At most three lines of what happened at `table` since `user`'s last move
-        there, or since the panel they last opened (bot/tables/since.py says what
-        counts as away); none if nobody else acted since. Worded from the public record
-        only (the game's describe_action words an action as everyone saw it: an
-        exchange by its count, never its cards). A recap that cannot be read (the
-        store, a record the game refuses) is left out: the hand matters more."""
-        seen = self._seen.get((table.id, user), 0)
-        if table.game is None or table.version <= seen:
-            return []
-        try:
-            record = await self.bot.store.load_record(
-                table.id, record_format=table.kind.record_format)
-            since = since_last_move(record.get("hands", ()), seat, seen)
-            if since is None:
-                return []
-            words, names = table.kind.words, seat_names(table.seats)
-            played = [(names[int(action["seat"])], words.describe_action(action))
-                      for action in since.actions]
-            result = None
-            ended_facts: list[str] = []
-            if since.deal_ended is not None:
-                with contextlib.suppress(GameError):
-                    result = words.deal_score_text(
-                        table.kind.deal_score(table.game, since.deal_ended, seat))
-                ended_facts = self._facts(table, since, since.deal_ended, names)
-            # The running deal's facts (who took the tricks since, ...), the game's own.
-            facts = self._facts(table, since, len(record.get("hands", ())) - 1, names)
-            to_act = table.to_act
-            return since_lines(played, since.more, since.deal_ended, result,
-                               names[to_act] if to_act is not None else None,
-                               to_act == seat, ended_facts, facts)
-        except Exception as exc:
-            log.warning("no recap for %s at table %s: %r", user, table.id, exc)
-            return []
-
-    @staticmethod
-    def _facts(table: Table, since: Since, deal: int, names: Sequence[str]) -> list[str]:
-        """The game's facts of `deal` within the stretch `since` tells (none if the deal
-        lies before it): GameWords.recap_facts."""
-        start = since.start_in(deal)
-        if start is None or deal < 0:
-            return []
-        return table.kind.words.recap_facts(table.game, deal, start, names)
+        """What happened since `user`'s last move or the panel they last opened
+        (cogs/tables/recaps.py)."""
+        return await self.recaps.lines(table, seat, user,
+                                       self._seen.get((table.id, user), 0))
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand as it is
@@ -350,6 +309,7 @@ class PanelsRoom:
         if table.stage == FINISHED:
             await self._close_panels(table)
             await self._tell_game_over(table)
+            await self.recaps.forget(table)
             return
         seat = table.to_act
         if seat is None or table.stage != PLAYING or table.seats[seat].played_by_ai:
@@ -359,16 +319,28 @@ class PanelsRoom:
             return
         version = self._followed[table.id] = table.version  # this turn is followed once
         if user == acted_by:
-            return  # their answer shows them the turn (a change told late changes nothing)
+            # Their answer shows them the turn (a change told late changes nothing);
+            # pinged only if they leave it unplayed (PingsRoom.ping_if_late).
+            self._ping_if_late(table, user, version)
+            return
         edited = await self._edit_panel(table, seat, user)
         if edited and self._active(table, user):
-            return  # they played here minutes ago, and their panel shows the turn
+            # They played here minutes ago, and their panel shows the turn: pinged only
+            # if it stays unplayed a little while (they may have put the phone down).
+            self._ping_if_late(table, user, version)
+            return
         if not table.switch("mentions"):
             return
         # Discord notifies of new messages, never of edits
         # (https://discord.com/developers/docs/resources/message#edit-message fires a
         # Message Update, no notification): a member who may have gone is pinged.
         await self.pings.ping(table, user, deadline=deadline_of(table), version=version)
+
+    def _ping_if_late(self, table: Table, user: int, version: int) -> None:
+        """A turn shown without a ping (in the answer, or the open panel edited) is
+        pinged after a short delay if it is still unplayed, where the table mentions."""
+        if table.switch("mentions"):
+            self.pings.ping_if_late(table, user, version, deadline_of)
 
     def _active(self, table: Table, user: int) -> bool:
         """Whether `user` acted at `table` (a click on their panel: a move, a hint, the

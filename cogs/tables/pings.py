@@ -21,6 +21,7 @@ from bot.render import (
     reminder_text,
     turn_mention,
 )
+from bot.render.lost import channel_gone_dm_text
 from bot.render.text import (
     dm_failed_text,
     dm_turn_text,
@@ -40,6 +41,15 @@ log = logging.getLogger(__name__)
 # repeated (every hour) while its turn lasts.
 PING_RETRY_DELAYS: tuple[float, ...] = (10.0, 60.0, 300.0, 900.0, 3600.0)
 
+# Seconds after a turn came back to a member who was not pinged for it (it came back
+# within moments of their own move, and their open panel was edited to show it) before
+# they are pinged after all, if they have not played it: live play stays quiet, and a
+# member who put the phone down after a move is told (issue 52: alice led, the AI
+# answered in 2.6 s, the trick was hers, and she heard nothing for 12 hours). An edit
+# notifies nobody (Edit Message fires a Message Update and no notification:
+# https://discord.com/developers/docs/resources/message#edit-message).
+LATE_TURN_SECONDS = 120.0
+
 
 def live_ping_key(table_id: int) -> str:
     """The member setting that holds a member's live turn message at a table."""
@@ -57,6 +67,8 @@ class PingsRoom:
         self._deleting: set[int] = set()  # the bot's messages being deleted now
         # (table, user) -> the task trying a failed turn ping again (_ping_again).
         self._retrying: dict[tuple[int, int], asyncio.Future[None]] = {}
+        # (table, user) -> the task that pings a turn not played in time (ping_if_late).
+        self._late: dict[tuple[int, int], asyncio.Future[None]] = {}
 
     async def ping(self, table: Table, user: int, *, reminder: bool = False,
                     deadline: float | None = None, version: int | None = None) -> None:
@@ -147,9 +159,44 @@ class PingsRoom:
     def close(self) -> None:
         """The cog unloads: the pings waiting to be tried again are let go (a restart
         catches their turns up)."""
-        for task in self._retrying.values():
+        for task in [*self._retrying.values(), *self._late.values()]:
             task.cancel()
         self._retrying.clear()
+        self._late.clear()
+
+    def ping_if_late(self, table: Table, user: int, version: int,
+                     deadline: Callable[[Table], float | None],
+                     delay: float = LATE_TURN_SECONDS) -> None:
+        """`user`'s turn (the table at `version`) was shown in their open panel without
+        a ping: ping them after `delay` seconds of the bot's clock if it is still that
+        turn (unplayed, not paused, not pinged meanwhile). One waiter a member and
+        table: a newer turn's takes the place of an older one's."""
+        key = (table.id, user)
+        older = self._late.pop(key, None)
+        if older is not None:
+            older.cancel()
+        # The moment is read now, not when the task first runs: a clock moved meanwhile
+        # (a test's) must not push it back.
+        when = self.bot.settings.clock.time() + delay
+        task = asyncio.ensure_future(
+            self._ping_when_late(table.id, user, version, deadline, when))
+        self._late[key] = task
+        task.add_done_callback(
+            lambda done: self._late.pop(key, None) if self._late.get(key) is done
+            else None)
+
+    async def _ping_when_late(self, table_id: int, user: int, version: int,
+                              deadline: Callable[[Table], float | None],
+                              when: float) -> None:
+        await self.bot.settings.clock.sleep_until(when)
+        table = self.bot.tables.get(table_id)
+        if table is None or self._spent(table, version) or self.bot.is_closed() \
+                or table.paused or table.to_act is None:
+            return
+        seat = table.seats[table.to_act]
+        if seat.user_id != user or seat.played_by_ai or await self.pinged_for(table, user):
+            return
+        await self.ping(table, user, deadline=deadline(table), version=version)
 
     async def pinged_for(self, table: Table, user: int) -> bool:
         """Whether `user` has a turn message for the turn the table is at now (its
@@ -325,6 +372,30 @@ class PingsRoom:
             log.info("a DM to %s failed (%r)", user, exc)
             return
         await self._live_ping_sent(table, user, message, None)
+
+    async def tell_channel_gone(self, table: Table) -> None:
+        """The table's channel was deleted: each member seated there is told once, by
+        DM (whatever they chose with /notify: their pings had nowhere else to go), in
+        their DM language (issue 52: nobody was told, and /games said "#unknown").
+        Marked told per member (a member setting), so a restart or a second sign of
+        the same deletion tells nobody again. A refused DM (50007) is let go: /games
+        says it too."""
+        guild = self.bot.get_guild(table.guild_id)
+        server = safe_markdown(guild.name) if guild is not None else str(table.guild_id)
+        title = table.kind.words.title(table.rules)
+        key = f"gone_told_{table.id}"
+        for user in sorted({s.user_id for s in table.seats if s.user_id is not None}):
+            try:
+                if (await self.member_settings(table.guild_id, user)).get(key):
+                    continue
+                await self.set_member_setting(table.guild_id, user, key, True)
+                with await self.dm_language(table.guild_id, user):
+                    text = channel_gone_dm_text(server, title)
+                channel = await self.bot.create_dm(discord.Object(id=user))
+                await channel.send(text, allowed_mentions=no_mentions())
+            except Exception as exc:  # the store, Discord: /games tells it anyway
+                log.info("member %s could not be told that table %s lost its channel: %r",
+                         user, table.id, exc)
 
     # ------------------------------------------------------------- turn pings by DM
 

@@ -40,6 +40,7 @@ from cogs.tables.pings import PingsRoom
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import (
+    ended_standings_panel,
     final_panel,
     final_view,
     summary_view,
@@ -137,7 +138,8 @@ class PostsRoom:
         for user in sorted({s.user_id for s in table.seats if s.user_id is not None}):
             with await self.pings.dm_language(table.guild_id, user):
                 text = gone_standings_text(server)
-                panel = table_panel(table) if row.params.get("ended") else final_panel(table)
+                panel = ended_standings_panel(table) if row.params.get("ended") \
+                    else final_panel(table)
                 embed = to_embed(panel)
             try:
                 dm = await self.bot.create_dm(discord.Object(id=user))

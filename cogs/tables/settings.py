@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -88,17 +89,41 @@ def timer_minutes(typed: str | None) -> int | None:
 
 def timer_choices(current: str) -> list[app_commands.Choice[str]]:
     """`turn_timer`'s autocomplete, in the member's language: what they typed, read as a
-    length ("36h": "36 hours"), then the usual lengths and no timer."""
+    length ("36h": "36 hours"; a bare number in its likeliest units first, bare_number_
+    readings), then the usual lengths and no timer."""
     items: list[tuple[str, str]] = []
     typed = current.strip()
-    seconds = parse_duration(typed) if typed else None
-    if seconds is not None and seconds not in TIMER_PRESETS:
-        minutes = round(seconds / 60)
-        items.append((duration_text(minutes) if minutes else no_timer_text(), typed[:100]))
+    readings = bare_number_readings(typed)
+    if readings:
+        items += [(duration_text(round(seconds / 60)), value) for seconds, value in readings]
+    else:
+        seconds = parse_duration(typed) if typed else None
+        if seconds is not None and seconds not in TIMER_PRESETS:
+            minutes = round(seconds / 60)
+            items.append((duration_text(minutes) if minutes else no_timer_text(),
+                          typed[:100]))
+    offered = {value for _, value in items}
     items += [(duration_text(round(preset / 60)), _PRESET_VALUES[preset])
-              for preset in TIMER_PRESETS]
+              for preset in TIMER_PRESETS if _PRESET_VALUES[preset] not in offered]
     items.append((no_timer_text(), "0"))
     return choices(items)
+
+
+def bare_number_readings(typed: str) -> list[tuple[float, str]]:
+    """A bare number typed for the turn timer ("2"), read in the units it most likely
+    means, as (seconds, the value to send), likeliest first, each within the longest
+    timer (7 days): up to 7, days ("2": 2 days, then 2 hours, then 2 minutes; issue 52:
+    "2 minutes" came first, although a game over days was meant); up to 48, hours; above,
+    minutes. Sent as typed (no choice picked), a bare number stays minutes, as the
+    commands always took it."""
+    if not re.fullmatch(r"[0-9]{1,6}", typed) or int(typed) == 0:  # ASCII digits only
+        return []
+    number = int(typed)
+    units = ("d", "h", "m") if number <= 7 else ("h", "m", "d") if number <= 48 \
+        else ("m", "h", "d")
+    seconds = {"d": DAY, "h": HOUR, "m": 60.0}
+    return [(number * seconds[unit], f"{number}{unit}" if unit != "m" else typed)
+            for unit in units if number * seconds[unit] <= 7 * DAY]
 
 
 ON_TIMEOUT_CHOICES = [

@@ -19,6 +19,7 @@ from bot.render import (
     seat_names,
     shorten,
 )
+from bot.render.guide import game_length_text
 from bot.render.painter import Painter
 from bot.render.text import (
     absent_paused_text,
@@ -171,6 +172,9 @@ def table_panel(table: Table) -> Panel:
         if table.turn_timer:  # the players see the clock they sign up for
             options += "\n" + timer_text(round(table.turn_timer / 60), table.reminders,
                                          table.timeout_action)
+            turns = kind.turns_each(table.rules)  # and how long a game may take (issue 52)
+            if turns:
+                options += "\n" + game_length_text(turns, round(table.turn_timer / 60))
         return lobby_panel(names, table.seat_of(table.host_id), table.players,
                            kind.words.lobby_title(table.rules), options)
     panel = _with_deadline(table, kind.words.table_panel(table.game, names))
@@ -205,6 +209,15 @@ def _with_deadline(table: Table, panel: Panel) -> Panel:
     line = time_left_text(deadline)
     text = f"{panel.description}\n{line}" if panel.description else line
     return dataclasses.replace(panel, description=text)
+
+
+def ended_standings_panel(table: Table) -> Panel:
+    """A game ended before its end (its channel lost), as it stood, for the members'
+    DMs: the table's fields (seats and points, the deal as it stood) without its turn
+    line and its "Open My hand" (issue 52: the closing DM ended "alice to play … Open
+    My hand", of a table nobody can play any more)."""
+    panel = table.kind.words.table_panel(table.game, seat_names(table.seats))
+    return dataclasses.replace(panel, description="", footer=None)
 
 
 def final_panel(table: Table) -> Panel:

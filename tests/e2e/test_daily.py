@@ -320,6 +320,11 @@ async def test_a_member_plays_the_deal_of_the_day_from_a_dm(
             == "Your deal of the day is in your direct messages."
         [panel] = fake.dm_messages("alice")
         assert "Your deal of the day on" in panel.text() and panel.components
+        # The answer links to it (issue 52): a link button to the DM's message.
+        assert it.message is not None
+        (link,) = it.message.buttons()
+        assert link.get("style") == 5 and link.get("url", "").endswith(
+            f"/channels/@me/{panel.channel_id}/{panel.id}"), link
         alice = DailyDriver(fake, lambda: bot, fake.channel, 3, "alice")
         result = await alice.play(panel)
         assert alice.finished and result.id == panel.id

@@ -162,6 +162,8 @@ async def test_a_deleted_channel_pauses_then_ends_from_games(fake: FakeDiscord,
     listed = fake.message(it.message.id)
     end = await fake.click_label("alice", listed, "1. End the table")
     assert end.callback.ephemeral, end.callback.data
+    assert end.message is not None  # it asks first (issue 52): yes
+    end = await fake.click_label("alice", fake.message(end.message), "Yes, end the table")
     assert table.stage == CANCELLED
     for name in ("alice", "bob"):
         await fake.wait_until(lambda n=name: any(m.embeds for m in fake.dm_messages(n)),

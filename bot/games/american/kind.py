@@ -3,6 +3,7 @@ words are ./words.py, the rest is the base's defaults."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -22,12 +23,37 @@ from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, Rules
 from .views import GameView, game_view
 from .words import AmericanWords
 
+# Turns each player takes in a deal, by players (bench/game_turns.py: the easy AI, 12
+# games each; 2 players: 31 to 50).
+TURNS_EACH_DEAL = {2: 39, 3: 32, 4: 25, 5: 22}
+
+
+@functools.lru_cache(maxsize=64)
+def expected_deals(players: int, target: int) -> float:
+    """How many deals a match to `target` deal wins lasts, on average, when every player
+    wins a deal as often as any other (a fixed-seed simulation of 400 matches)."""
+    if target <= 1:
+        return 1.0
+    rng = random.Random(0)
+    total = 0
+    for _ in range(400):
+        wins = [0] * players
+        while max(wins) < target:
+            wins[rng.randrange(players)] += 1
+            total += 1
+    return total / 400
+
 
 class AmericanKind(GameKindBase):
     """American, the shedding game of the Idiot family (docs/rules-american.md)."""
 
     name = "american"
     FORMAT = FORMAT
+
+    def turns_each(self, rules: Any) -> int | None:
+        per_deal = TURNS_EACH_DEAL.get(rules.players, 30)
+        return max(1, round(per_deal * expected_deals(rules.players, rules.target)))
+
     ai_levels: tuple[str, ...] = ("easy", "strong")
     ai_mu = rating.AI_MU
     min_rated = rating.MIN_RATED_DEALS

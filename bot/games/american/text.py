@@ -884,9 +884,10 @@ def help_pages() -> list[Panel]:
            "when those are gone, your face-down cards: nobody has seen them, not even you. "
            "/american rules shows a table's house rules.")),
         (_("Playing here"),
-         _("**/american new** opens a table here; players **Join**, the host may **Fill "
-           "with AI** and **Starts**. **My hand** shows your cards and moves for you "
-           "alone: a button per rank plays all its cards, the menu plays fewer. "
+         _("**/american new** opens a table here; players **Join**, the host may pick "
+           "**Fill the empty seats with AI** in the lobby's menu, and **Starts**. "
+           "**My hand** shows your cards and moves for you alone: a button per rank "
+           "plays all its cards, the menu plays fewer. "
            "**💡 Hint**: what the strong AI would do. **🔍 Review** under each result "
            "shows the whole deal face up.")),
     ]

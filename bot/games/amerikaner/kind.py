@@ -25,12 +25,22 @@ from .rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from .views import GameView, HandView, game_view, hand_view, known_cards
 from .words import AmerikanerWords
 
+# Turns each player takes in a game to 52, by players (bench/game_turns.py: the easy AI,
+# 12 games each; 4 players: 108 to 150): bids, the discard or exchange, and the cards.
+TURNS_EACH_TO_52 = {3: 114, 4: 130, 5: 185, 6: 242}
+
 
 class AmerikanerKind(GameKindBase):
     """Amerikaner, Kani and the Norwegian-American rules."""
 
     name = "amerikaner"
     FORMAT = FORMAT
+
+    def turns_each(self, rules: Any) -> int | None:
+        """The measured turns of a game to 52, in proportion to the target (the deals
+        a game lasts grow with it)."""
+        return max(1, round(TURNS_EACH_TO_52.get(rules.players, 130) * rules.target / 52))
+
     DEALS = "hands"  # the store keeps Amerikaner's own format
     presets = PRESETS
     ai_levels: tuple[str, ...] = ("easy", "strong")

@@ -154,6 +154,10 @@ def preset_name(preset: str) -> str:
 
 
 def lobby_title(rules: Rules) -> str:
+    """The lobby's title: the game, and its variant unless that is the game's own name
+    (issue 52: "Amerikaner table — Amerikaner")."""
+    if rules.preset == "amerikaner":
+        return _("{game} table").format(game=TITLE)
     return _("{game} table — {preset}").format(game=TITLE, preset=preset_name(rules.preset))
 
 
@@ -785,9 +789,10 @@ def help_pages() -> list[Panel]:
            "Amerikaner scores 52 or -52 for the bidder alone. /amerikaner rules shows the "
            "exact rules of a table, with its house rules (Kani scores differently).")),
         (_("Playing here"),
-         _("**/amerikaner new** opens a table here; players **Join**, the host may **Fill "
-           "with AI** and **Starts**. **My hand** shows your cards and moves for you alone, "
-           "and follows the game: when your turn comes, it changes by itself.\n"
+         _("**/amerikaner new** opens a table here; players **Join**, the host may pick "
+           "**Fill the empty seats with AI** in the lobby's menu, and **Starts**. "
+           "**My hand** shows your cards and moves for you alone, and follows the game: "
+           "when your turn comes, it changes by itself.\n"
            "**💡 Hint**: what the strong AI would do. **🙌 Claim the rest** (“resten "
            "står”), when you are to lead: accepted only if no lie of the cards you cannot "
            "see can beat it (your top trumps first until none can be left out, then cards "
