@@ -160,7 +160,9 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
         "someone_else": _("They already play at this table.")},
     "not_seated": lambda: {
         None: _("You are not at this table."),
-        "not_playing": _("You are not playing at this table.")},
+        "not_playing": _("You are not playing at this table."),
+        "seat_given": _("The host gave your seat at this table away while you were "
+                        "away: you no longer play here.")},
     "not_started": lambda: {
         None: _("The game has not started."),
         "not_yet": _("The game has not started yet."),

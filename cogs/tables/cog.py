@@ -146,6 +146,10 @@ class Tables(commands.Cog):
             return
         if event == "timed_out":  # told by its timeout post (a DM is another listener's)
             return
+        if event == "abandoned":  # ended (Lobby.abandon): its final post says why
+            self.panels.forget_table(table)
+            await self.messages.retire_ended(table)
+            return
         self.messages.after_change(table, event in ("deal_finished", "game_finished"))
         await self.panels.follow_turn(table, None)
 
