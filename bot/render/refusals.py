@@ -215,6 +215,11 @@ def _bad_input(p: dict[str, Any]) -> str:
             levels=_(", ").join(level_name(level) for level in p["levels"]))
     if reason == "no_seat":
         return _("There is no seat {seat}.").format(seat=p["seat"])
+    if reason == "which_seat":
+        return _("Say which seat to hand over: its number (seat) or its away player "
+                 "(player).")
+    if reason == "no_player":
+        return _("{name} has no seat at this table.").format(name=p["name"])
     return _("That button is no longer in use.")
 
 

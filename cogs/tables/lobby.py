@@ -24,7 +24,7 @@ from bot.render import (
     thread_name,
     thread_opened_text,
 )
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.service import (
     LOBBY,
@@ -223,9 +223,20 @@ class LobbyRoom:
                    and (seat := t.seat_of(user)) is not None and t.seats[seat].away]
         return covered[0] if len(covered) == 1 else None
 
-    async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
-                      member: discord.Member | None) -> None:
+    async def replace(self, interaction: discord.Interaction[Any], game: str,
+                      seat: int | None, member: discord.Member | None,
+                      player: discord.Member | None = None) -> None:
+        """The host hands a seat over: named by its number, or by its away `player`
+        (issue 52: the table message shows no seat numbers)."""
         table = table_here(self.tables, interaction)
+        if seat is None:
+            if player is None:
+                raise TableError("bad_input", reason="which_seat")
+            found = table.seat_of(player.id)
+            if found is None:
+                raise TableError("bad_input", reason="no_player",
+                                 name=safe_markdown(player.display_name))
+            seat = found + 1
         # One at a time a table: an offer's message is kept with it once posted, and
         # the next offer reads which messages it makes stale only after that.
         async with self._offering.setdefault(table.id, asyncio.Lock()):

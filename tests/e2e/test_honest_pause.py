@@ -165,16 +165,23 @@ async def test_repeated_offers_leave_one_live_offer_that_mentions_once(
     """alice offers bob's away seat to carol five times: one offer message stays in the
     channel (the last), carol is pinged by the first alone, each message names her
     once and allows no one else, and she gets one DM (today: five public posts naming
-    her, none pinging her, no DM)."""
+    her, none pinging her, no DM). The first names the seat by its away player, bob
+    (today a seat number, which the table message does not show, was required)."""
     table = await _open(fake, bot, "amerikaner", ["alice", "bob"], {}, ["easy"])
     await fake.slash("bob", None, "amerikaner away")
     carol = fake.user("carol").id
     seat = table.seat_of(fake.user("bob").id)
     assert seat is not None
+    # The seat named by its away player (the table message shows no seat numbers);
+    # named by nothing: told how.
+    unnamed = await fake.slash("alice", None, "amerikaner replace", {"member": "carol"})
+    assert unnamed.callback.ephemeral
+    assert unnamed.content == error_text(TableError("bad_input", reason="which_seat"))
     offers = []
-    for _ in range(5):
+    for index in range(5):
+        which = {"player": "bob"} if index == 0 else {"seat": seat + 1}
         it = await fake.slash("alice", None, "amerikaner replace",
-                              {"seat": seat + 1, "member": "carol"})
+                              {**which, "member": "carol"})
         assert it.message is not None and not it.callback.ephemeral, it.content
         assert it.content is not None and it.content.count(f"<@{carol}>") == 1
         offers.append(it.message.id)
