@@ -28,7 +28,7 @@ from bot.tables import TableService
 from bot.tables.rating_book import RatingBook, month_of, seated
 from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch
 from bot.tables.rerate import rerate, rerate_if_due
-from bot.tables.service import FINISHED, PLAYING
+from bot.tables.service import ABANDON_AFTER, CANCELLED, FINISHED, PAUSE_ABSENT, PLAYING
 from tests.fake_discord.clock import FakeClock
 from tests.store_backends import GAME, Database
 
@@ -465,6 +465,48 @@ async def _play_through_absences(service: TableService, clock: FakeClock,
     await service.set_away(cancelled.id, 5 if cancelled.seats[seat].user_id == 1 else 1,
                            True)
     await service.cancel(cancelled.id, 1)
+    await _abandon_and_cancel(service, clock)
+
+
+async def _abandon_and_cancel(service: TableService, clock: FakeClock) -> None:
+    """Issue 50: a lone member goes away mid-deal and the table ends ABANDON_AFTER
+    later (a forfeit for her alone); a host cancels with a member present (a forfeit
+    for the host alone, the member logged as spared); a moderator who is not seated
+    cancels (a forfeit for nobody); a host away when the deal began cancels (nobody)."""
+    lone = await service.create(1, 17, 5, "P5", None, 3, {"target": 10},
+                                game="american", switches={"pictures": False})
+    await service.fill_ai(lone.id, 5, "easy")
+    await service.start(lone.id, 5)
+    await _turn_of_member(service, lone)
+    await service.set_away(lone.id, 5, True)
+    assert lone.paused == {PAUSE_ABSENT}
+    clock.advance(ABANDON_AFTER + 1)
+    while lone.stage == PLAYING:
+        await asyncio.sleep(0.001)
+    assert lone.stage == CANCELLED
+    for channel, canceller, manager in ((18, 1, False), (19, 9, True)):
+        table = await service.create(1, channel, 1, "H", None, 3, {"target": 10},
+                                     game="american", switches={"pictures": False})
+        await service.join(table.id, 5, "P5")
+        await service.fill_ai(table.id, 1, "easy")
+        await service.start(table.id, 1)
+        await _turn_of_member(service, table)
+        await service.cancel(table.id, canceller, manager)
+    # The host away when a deal began: P5 plays the first deal out alone.
+    table = await service.create(1, 20, 1, "H", None, 3, {"target": 10},
+                                 game="american", switches={"pictures": False})
+    await service.join(table.id, 5, "P5")
+    await service.fill_ai(table.id, 1, "easy")
+    await service.start(table.id, 1)
+    await service.set_away(table.id, 1, True)
+    rng = random.Random(7)
+    while (seat := await _turn_of_member(service, table)) is not None:
+        if table.kind.rating_matches(table.game):
+            break
+        action = table.kind.choose_action(table.game, seat, "easy", rng)
+        await service.act(table.id, 5, table.version, lambda s, a=action: a)
+    assert table.stage == PLAYING
+    await service.cancel(table.id, 1)
 
 
 async def test_rerate_rebuilds_exactly_through_absences(database: Database) -> None:
@@ -482,7 +524,11 @@ async def test_rerate_rebuilds_exactly_through_absences(database: Database) -> N
     logs = [entry for _g, _guild, _pool, _rated, log in running["rating_games"]
             for entry in json.loads(log)]
     assert any(len(entry) > 3 and entry[3] for entry in logs)  # covered seats
-    assert any(len(entry) > 4 and entry[4] for entry in logs)  # the forfeit
+    forfeits = [entry for entry in logs if len(entry) > 4 and entry[4]]
+    # The first cancel's; the lone member's abandoned deal; the host's cancel with P5
+    # present, P5 logged as spared; none for the moderator's or the away host's.
+    assert len(forfeits) == 3, forfeits
+    assert any(len(entry) > 5 and entry[5] for entry in forfeits)
     async with database.open() as store:
         await rerate(store, GAMES)
     assert await _dump(database) == running

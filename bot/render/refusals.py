@@ -165,7 +165,9 @@ _VARIANTS: dict[str, Callable[[], dict[Any, str]]] = {
         "someone_else": _("They already play at this table.")},
     "not_seated": lambda: {
         None: _("You are not at this table."),
-        "not_playing": _("You are not playing at this table.")},
+        "not_playing": _("You are not playing at this table."),
+        "seat_given": _("The host gave your seat at this table away while you were "
+                        "away: you no longer play here.")},
     "not_started": lambda: {
         None: _("The game has not started."),
         "not_yet": _("The game has not started yet."),
@@ -224,6 +226,11 @@ def _bad_input(p: dict[str, Any]) -> str:
             levels=_(", ").join(level_name(level) for level in p["levels"]))
     if reason == "no_seat":
         return _("There is no seat {seat}.").format(seat=p["seat"])
+    if reason == "which_seat":
+        return _("Say which seat to hand over: its number (seat) or its away player "
+                 "(player).")
+    if reason == "no_player":
+        return _("{name} has no seat at this table.").format(name=p["name"])
     return _("That button is no longer in use.")
 
 

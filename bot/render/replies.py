@@ -37,22 +37,55 @@ def left_button_text(command: str) -> str:
     return left_text(command, False)
 
 
-def away_text(command: str) -> str:
-    return _("The AI plays for you until /{command} back.").format(command=command)
+def away_text(command: str, ends: float | None = None) -> str:
+    """To a member who went away. `ends`: their away left nobody present, so the table
+    waits (nobody plays their seat) and ends then unless one comes back (epoch
+    seconds, bot.tables.table.abandon_at)."""
+    if ends is None:
+        return _("The AI plays for you until /{command} back.").format(command=command)
+    return _("You are away, and so is every player: the table waits, nobody plays your "
+             "seat. Come back with /{command} back; if nobody is back {when}, the game "
+             "ends and the deal under way counts as a loss for those who left it."
+             ).format(command=command, when=timestamp(ends))
 
 
 def back_text() -> str:
     return _("Welcome back: your seat is yours again.")
 
 
-def replaced_text(seat: int, name: str | None) -> str:
+def replaced_text(seat: int, name: str | None, paused: bool = False) -> str:
     """Seat number `seat` handed to the AI for good (`name` None), or offered to the
-    member `name` (it is theirs once they accept)."""
+    member `name` (their mention, once: it is theirs once they accept). `paused`: the
+    table waits for its members (every one away), so nobody plays the seat meanwhile."""
     if name is None:
         return _("Seat {number} now belongs to the AI.").format(number=seat)
-    return _("The host offers seat {number} to {name}: {name}, take it or leave it with "
-             "the buttons below. Until then the AI plays it.").format(number=seat,
-                                                                     name=name)
+    if paused:
+        return _("The host offers seat {number} to {name}: take it or leave it with the "
+                 "buttons below. The table waits until then: taking it starts the game "
+                 "again.").format(number=seat, name=name)
+    return _("The host offers seat {number} to {name}: take it or leave it with the "
+             "buttons below. Until then the AI plays it.").format(number=seat, name=name)
+
+
+def offer_dm_text(server: str, channel_id: int, title: str, seat: int) -> str:
+    """By direct message, to a member the host offered a seat: where to answer."""
+    return _("The host of the {game} table in {channel} on {server} offers you seat "
+             "{number}: take it or leave it with the buttons of the offer there.").format(
+        game=title, channel=f"<#{channel_id}>", server=server, number=seat)
+
+
+def seat_given_text(server: str, channel_id: int, title: str, seat: int,
+                    name: str | None) -> str:
+    """To the member whose seat the host gave away while they were away: to `name`, or
+    to the AI for good (None). By DM, or in the channel with their mention."""
+    if name is None:
+        return _("While you were away, the host of the {game} table in {channel} on "
+                 "{server} gave your seat {number} to the AI for good: you no longer play "
+                 "there.").format(game=title, channel=f"<#{channel_id}>", server=server,
+                                  number=seat)
+    return _("While you were away, the host of the {game} table in {channel} on {server} "
+             "gave your seat {number} to {name}: you no longer play there.").format(
+        game=title, channel=f"<#{channel_id}>", server=server, number=seat, name=name)
 
 
 def offer_answered_text(seat: int, name: str, accepted: bool) -> str:
@@ -193,6 +226,19 @@ def game_over_players_text(mentions: Sequence[str]) -> str:
     return _("🏁 The game is over: {players}").format(players=" ".join(mentions))
 
 
+def abandoned_text(mentions: Sequence[str], days: int) -> str:
+    """The post of a table that ended because every member had left it (away, left or
+    timed out) for `days` days (bot.tables.table.ABANDON_AFTER): why, and what it
+    cost whom (README, "Ratings")."""
+    return ngettext(
+        "🏁 The game ended: every player had left it for {days} day. The deal under "
+        "way counts as a loss for those who left it, for nobody else; the channel is "
+        "free again. {players}",
+        "🏁 The game ended: every player had left it for {days} days. The deal under "
+        "way counts as a loss for those who left it, for nobody else; the channel is "
+        "free again. {players}", days).format(days=days, players=" ".join(mentions))
+
+
 def table_closed_text() -> str:
     return _("This table is closed.")
 
@@ -246,14 +292,22 @@ def timeout_seat_text(mention: str, played: str) -> str:
         mention=mention, action=played)
 
 
-def absent_paused_text() -> str:
-    """The table message of a table whose humans are all away: it waits for one."""
-    return _("⏸ Paused: every player is away. The game goes on when one is back "
-             "(/games, then I'm back), or the host cancels it.")
+def absent_paused_text(ends: float | None = None) -> str:
+    """The table message of a table whose humans are all away: it waits for one, and
+    nobody plays meanwhile; `ends`: when it ends if none is back (epoch seconds)."""
+    if ends is None:
+        return _("⏸ Paused: every player is away. The game goes on when one is back "
+                 "(/games, then I'm back), or the host cancels it.")
+    return _("⏸ Paused: every player is away, nobody plays. The game goes on when one "
+             "is back (/games, then I'm back); if none is back {when}, it ends: a loss for "
+             "those who left.").format(when=timestamp(ends))
 
 
-def away_row_text() -> str:
-    """The games list: the member's seat, which the AI is covering."""
+def away_row_text(paused: bool = False) -> str:
+    """The games list: the member's seat, which the AI is covering (`paused`: which
+    nobody plays, the table waiting for its members)."""
+    if paused:
+        return _("You are away")
     return _("The AI is playing your seat")
 
 

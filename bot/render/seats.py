@@ -80,15 +80,18 @@ def _ai_parts(seat: SeatLike) -> tuple[int | None, str, str]:
     return None, level, seat.name
 
 
-def seat_names(seats: Sequence[SeatLike], shown: Callable[[str], str] = safe_markdown
-               ) -> list[str]:
+def seat_names(seats: Sequence[SeatLike], shown: Callable[[str], str] = safe_markdown,
+               paused: bool = False) -> list[str]:
     """Every seat's name as the table shows it in a message (`shown`: see seat_label):
-    an absent human's marked as such."""
+    an absent human's marked as such. `paused`: the table waits for its members
+    (every one away): nobody plays for them, and the mark says only "away" (short: the
+    pause line under the table says the rest once)."""
     names = []
     for index, seat in enumerate(seats):
         name = seat_label(seats, index, shown)
         if seat.away:
-            name = _("{name} (away, AI plays)").format(name=name)
+            name = _("{name} (away)").format(name=name) if paused \
+                else _("{name} (away, AI plays)").format(name=name)
         names.append(name)
     return names
 

@@ -158,8 +158,10 @@ class LoggedMatch:
     order the updates happened in), the bot's time and who sat at each seat when the
     deal began; ``covered``: the seats the AI played for at any point of the deal (their
     member's rating may fall but not rise); ``forfeit``: the deal was abandoned unfinished
-    (a cancel), a loss for every member at it; ``absent``: the seats whose member was
-    away when the deal began, a deal they had no part in (bot/tables/rating_book.py)."""
+    (a cancel, or a table all its members left), a loss for every member at it but the
+    ``absent`` ones; ``absent``: the seats whose member was away when the deal began, a
+    deal they had no part in, and in a forfeit also those it spares, who did not cause
+    the deal's end (bot/tables/rating_book.py, bot/tables/rater.py)."""
 
     number: int
     at: float

@@ -32,14 +32,40 @@ class DealSeats:
     # The seats whose member was away when the deal began: a deal they had no part in,
     # whatever they do later in it (coming back to a hand they have seen included).
     absent: frozenset[int] = frozenset()
+    # The seats whose member left the deal by their own doing (`away`, `leave`, or a
+    # timeout that gave the seat to the AI) and is not back: the members a deal that
+    # is abandoned unfinished is rated a forfeit for (README, "Ratings").
+    left: frozenset[int] = frozenset()
 
     def cover(self, seat: int) -> DealSeats:
         """The same deal with `seat` covered."""
-        return DealSeats(self.seats, self.covered | {seat}, self.absent)
+        return DealSeats(self.seats, self.covered | {seat}, self.absent, self.left)
+
+    def leave(self, seat: int) -> DealSeats:
+        """The same deal with `seat`'s member gone from it (nothing if the deal is not
+        theirs: someone else began it, or they were away when it began)."""
+        if seat in self.absent or isinstance(self.seats[seat], str):
+            return self
+        return DealSeats(self.seats, self.covered, self.absent, self.left | {seat})
+
+    def returned(self, seat: int) -> DealSeats:
+        """The same deal with `seat`'s member back in it."""
+        return DealSeats(self.seats, self.covered, self.absent, self.left - {seat})
+
+    def forfeits(self, by: int | None) -> frozenset[int]:
+        """The seats a deal abandoned unfinished is a forfeit for: those who left it,
+        and the member `by` who ended it, if it was theirs (seated and present when it
+        began). Nobody else: those who stayed did not cause its end."""
+        ended = {seat for seat, who in enumerate(self.seats)
+                 if by is not None and who == by and seat not in self.absent}
+        return frozenset(self.left | ended)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seats": list(self.seats), "covered": sorted(self.covered),
-                "absent": sorted(self.absent)}
+        out = {"seats": list(self.seats), "covered": sorted(self.covered),
+               "absent": sorted(self.absent)}
+        if self.left:
+            out["left"] = sorted(self.left)
+        return out
 
 
 def current(meta: Mapping[str, Any], sitting: Sequence[Seated]) -> DealSeats:
@@ -49,7 +75,8 @@ def current(meta: Mapping[str, Any], sitting: Sequence[Seated]) -> DealSeats:
     if isinstance(stored, Mapping) and len(stored.get("seats", ())) == len(sitting):
         return DealSeats(tuple(stored["seats"]),
                          frozenset(int(seat) for seat in stored.get("covered", ())),
-                         frozenset(int(seat) for seat in stored.get("absent", ())))
+                         frozenset(int(seat) for seat in stored.get("absent", ())),
+                         frozenset(int(seat) for seat in stored.get("left", ())))
     return DealSeats(tuple(sitting))
 
 
@@ -65,7 +92,7 @@ def to_meta(meta: Mapping[str, Any], deal: DealSeats, sitting: Sequence[Seated]
     """`meta` keeping `deal`: stored only while it says more than `current` would
     (someone covered, or a seat changed hands), so most deals write nothing."""
     out = {key: value for key, value in meta.items() if key != META_KEY}
-    if deal.covered or deal.absent or deal.seats != tuple(sitting):
+    if deal.covered or deal.absent or deal.left or deal.seats != tuple(sitting):
         out[META_KEY] = deal.to_json()
     return out
 

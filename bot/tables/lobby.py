@@ -29,6 +29,7 @@ from bot.tables.table import (
     TABLE_SWITCHES,
     Seat,
     Table,
+    abandoned,
     copied,
     deal_of,
     seat_infos,
@@ -278,9 +279,30 @@ class Lobby:
         async with self.keeper.changing(table_id) as table:
             if user_id != table.host_id and not manager:
                 raise TableError("not_host", action="cancel")
-            await self.keeper.write(table, self._cancel_writes(table))
+            await self.keeper.write(table, self._cancel_writes(table, user_id))
             table.stage = CANCELLED
             self.registry.unregister(table)
+        return table
+
+    async def abandon(self, table_id: int) -> Table | None:
+        """End a table whose members have all left it (PAUSE_ABSENT held
+        ABANDON_AFTER): cancelled, the deal under way rated a forfeit for those who left
+        it (README, "Ratings"), the standings as they stood posted (POST_FINAL,
+        `ended`), in one write; so the channel is free again. None if the table is no
+        longer waiting that long (someone came back meanwhile)."""
+        table = self.registry.get(table_id)
+        if table is None:
+            return None
+        async with table.lock:
+            await self.keeper.sync(table)
+            if table.stage != PLAYING or not abandoned(table, self.clock.time()):
+                return None
+            posts = [Post(POST_FINAL, {"ended": True, "abandoned": True})]
+            await self.keeper.write(table, self._cancel_writes(table, None, posts))
+            table.stage = CANCELLED
+            self.registry.unregister(table)
+        if self.outbox is not None:
+            self.outbox.kick(table.id)
         return table
 
     async def end_unreachable(self, table_id: int, user_id: int) -> Table:
@@ -301,18 +323,20 @@ class Lobby:
             self.outbox.kick(table.id)
         return table
 
-    async def _cancel_writes(self, table: Table) -> None:
-        """Cancel the game, and rate the deal it abandons (a loss for every member who
-        sat at it: README, "Ratings"), in one commit."""
+    async def _cancel_writes(self, table: Table, by: int | None,
+                             posts: Sequence[Post] = ()) -> None:
+        """Cancel the game (with `posts`), and rate the deal it abandons a forfeit for
+        the members who caused its end: `by`, who ended it, if it was theirs, and those
+        who left it (README, "Ratings"), in one commit."""
         if table.stage != PLAYING or table.game is None \
                 or table.kind.finished(table.game):
-            await self.store.cancel_game(table.id)
+            await self.store.cancel_game(table.id, list(posts))
             return
         async with self.rater.guild(table.guild_id):
             deal = deal_of(table, table.seats)
             ratings = await self.rater.update(table, table.game, deal, self.clock.time(),
-                                              forfeit=True)
+                                              forfeit=deal.forfeits(by))
             async with self.store.transaction():
                 if ratings is not None:
                     await self.store.write_ratings(ratings)
-                await self.store.cancel_game(table.id)
+                await self.store.cancel_game(table.id, list(posts))

@@ -12,7 +12,15 @@ from bot.clock import Clock
 from bot.store import Store
 from bot.tables.keeping import Keeper
 from bot.tables.registry import NextTurn, Registry
-from bot.tables.table import LOBBY, PAUSE_ABSENT, PAUSE_REASONS, PLAYING, Table, all_absent
+from bot.tables.table import (
+    ABSENT_SINCE,
+    LOBBY,
+    PAUSE_ABSENT,
+    PAUSE_REASONS,
+    PLAYING,
+    Table,
+    all_absent,
+)
 
 
 class Pauses:
@@ -38,8 +46,10 @@ class Pauses:
                 raise ValueError(f"unknown pause reason {reason!r}")
             if reason in table.paused:
                 return False
-            await self.keeper.set_meta(table, {**table.meta,
-                                               "paused": sorted(table.paused | {reason})})
+            meta = {**table.meta, "paused": sorted(table.paused | {reason})}
+            if reason == PAUSE_ABSENT:  # its members' absence ends it in time
+                meta[ABSENT_SINCE] = self.clock.time()
+            await self.keeper.set_meta(table, meta)
         self.registry.stop_clocks(table)
         return True
 
@@ -53,7 +63,8 @@ class Pauses:
             if reason not in table.paused:
                 return False
             left = sorted(table.paused - {reason})
-            meta = {k: v for k, v in table.meta.items() if k != "paused"}
+            dropped = ("paused", ABSENT_SINCE) if reason == PAUSE_ABSENT else ("paused",)
+            meta = {k: v for k, v in table.meta.items() if k not in dropped}
             if left:
                 meta["paused"] = left
             now = self.clock.time()

@@ -195,6 +195,8 @@ class Play:
                 deal = deal.cover(mover)
             # A refusal (GameError) passes on as the game raised it: its words are the
             # game's, and only the copy saw the attempt.
+            if seats is not None and after[mover].away and not table.seats[mover].away:
+                deal = deal.leave(mover)  # a timeout that gave the seat to the AI
             applied = kind.apply(game, action, self.rng)
             if applied.deal_finished:
                 rated_deal = deal

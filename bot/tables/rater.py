@@ -1,9 +1,10 @@
 """The ratings a move commits with it: a move that finishes a deal rates the game's
 matches not rated yet (`GameKind.rating_matches` beyond the count the store holds), by
-who sat at the seats when the deal began and at the move's time; a cancel rates the deal
-it abandons as a loss for its members. The rating rows go into the move's own commit
-(`record_action`'s `ratings`): a refused commit leaves the ratings as they were, a
-restart rates nothing twice.
+who sat at the seats when the deal began and at the move's time; a deal abandoned
+unfinished (a cancel, or a table whose members all left it: README, "Ratings") is rated
+a forfeit, a loss, for the members who caused its end alone (`DealSeats.forfeits`).
+The rating rows go into the move's own commit (`record_action`'s `ratings`): a refused
+commit leaves the ratings as they were, a restart rates nothing twice.
 
 The moves that rate at one guild's tables take turns (`guild`, a lock per guild), so an
 update is never computed from ratings another is about to change (a guild's tables all
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Collection
 from typing import Any
 
 from bot.store import Store
@@ -37,11 +39,13 @@ class Rater:
         return self._locks.setdefault(guild_id, asyncio.Lock())
 
     async def update(self, table: Table, game: Any, deal: deal_seats.DealSeats,
-                     now: float, forfeit: bool = False) -> RatingUpdate | None:
+                     now: float, forfeit: Collection[int] = ()) -> RatingUpdate | None:
         """The ratings of the game's matches not rated yet (those the move finished, or
         any a failed rating left behind), rated at `now` to who sat at the seats when
-        the `deal` began (its covered seats clamped), to commit with the move; with
-        `forfeit`, then the unfinished deal as a loss for its members (a cancel). None
+        the `deal` began (its covered seats clamped), to commit with the move; then
+        the unfinished deal as a loss for the members at the `forfeit` seats (an
+        abandoned deal; the deal's other members are logged as absent from that
+        forfeit, so `rerate` spares them too). None
         if there is nothing to rate. The store's read fails the move
         as its commit would; a failure of the rating itself (a bug) is logged and the
         move goes on unrated: the matches are rated with the next move that ends one,
@@ -58,6 +62,10 @@ class Rater:
         state = await self.store.rating_state(table.id, table.guild_id, pool, month,
                                               members)
         new = matches[state.rated:]
+        spared = frozenset(seat for seat, who in enumerate(deal.seats)
+                           if seat not in forfeit and not isinstance(who, str))
+        forfeit = [seat for seat in sorted(set(forfeit))
+                   if not isinstance(deal.seats[seat], str) and seat not in deal.absent]
         if not new and not forfeit:
             return None
         try:
@@ -67,7 +75,7 @@ class Rater:
                                      absent=deal.absent) for match in new)
             if forfeit:
                 logged += (book.rate(pool, None, deal.seats, now, deal.covered,
-                                     forfeit=True, absent=deal.absent),)
+                                     forfeit=True, absent=deal.absent | spared),)
         except Exception:
             log.exception("could not rate the matches of table %s", table.id)
             return None

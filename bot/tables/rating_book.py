@@ -17,10 +17,12 @@ they played themselves). So an AI, however strong, never earns a member anything
 going idle on a losing deal never avoids the loss: an honest idle member and one farming
 the AI end alike. The others at the table are rated as having played the cover (the
 pool's strongest AI, at its fixed rating) at an absent or covered seat. A deal abandoned
-unfinished (a cancel mid-deal: `forfeit`) is a loss for every member who sat at it, each
+unfinished (a cancel mid-deal, or a table all of whose members left it: `forfeit`) is a
+loss for the members who caused its end (who ended it, who left it: the service says
+which, bot/tables/deal_seats.py `forfeits`; the others are passed as `absent`), each
 rated last against the others, clamped the same way: the platform cannot tell who was
 winning an unfinished deal, and no one, the host least, can escape a deal by ending the
-game.
+game, nor cost the others anything by it.
 
 Seasons: a month ('YYYY-MM', UTC, by the bot's clock) is a season of its own that starts
 afresh: every member's first match of the month is rated from `MODEL.initial()`, against

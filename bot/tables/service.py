@@ -53,9 +53,12 @@ from bot.tables.registry import ForeignGuildError, Registry
 from bot.tables.restore import Restore
 from bot.tables.seats import Seats
 from bot.tables.table import (
+    ABANDON_AFTER,
     CANCELLED,
     FINISHED,
+    GIVEN_AWAY,
     LOBBY,
+    OFFER_MESSAGES,
     OFFERS,
     PAUSE_ABSENT,
     PAUSE_CHANNEL,
@@ -71,6 +74,7 @@ from bot.tables.table import (
     ActResult,
     Seat,
     Table,
+    abandon_at,
     all_absent,
     cover_level,
 )
@@ -97,13 +101,15 @@ from bot.tables.turn_clock import TurnClock
 
 # The names callers have always imported from here (the rooms hold them now).
 __all__ = [
-    "CANCELLED", "DEFAULT_REMINDERS", "FINISHED", "KEEP", "LOBBY", "MAX_REMINDERS",
+    "ABANDON_AFTER", "CANCELLED", "DEFAULT_REMINDERS", "FINISHED", "GIVEN_AWAY", "KEEP",
+    "LOBBY", "MAX_REMINDERS", "OFFER_MESSAGES",
     "MAX_TURN_TIMER", "OFFERS", "PAUSE_ABSENT", "PAUSE_CHANNEL", "PAUSE_GUILD",
     "PAUSE_REASONS", "PLAYING", "POST_CLAIM", "POST_FINAL", "POST_HAND_SUMMARY",
     "POST_TABLE_MESSAGE", "POST_TIMEOUT", "REMINDER_GAP", "STORE_REFUSALS",
     "TABLE_SWITCHES", "TIMEOUT_ACTIONS", "TIMEOUT_PLAY", "TIMEOUT_SEAT", "ActResult",
     "AiChooser", "ForeignGuildError", "Listener", "Seat", "SeatNamer", "Table",
-    "TableError", "TableService", "_copied", "_results", "_seat_infos", "all_absent",
+    "TableError", "TableService", "_copied", "_results", "_seat_infos", "abandon_at",
+    "all_absent",
     "check_reminders", "check_timeout_action", "check_turn_timer", "cover_level",
     "reminder_offset", "reminder_schedule",
 ]
@@ -157,6 +163,7 @@ class TableService:
         seats = self._seats = Seats(store, keeper, pauses, seat_name, next_turn)
         self._lobby = Lobby(store, registry, keeper, seats, rater, turn_clock, health, clock,
                             outbox, rng, next_turn)
+        turn_clock.abandon = self._lobby.abandon
         self._restore = Restore(store, registry, keeper, pauses, clock, next_turn)
         ai = self._ai = AiTurns(registry, keeper, play, turn_clock, listeners, ai_delay,
                                 trick_pause)
@@ -351,6 +358,10 @@ class TableService:
     async def replace(self, table_id: int, user_id: int, seat: int,
                       new_user: tuple[int, str] | None) -> Table:
         return await self._seats.replace(table_id, user_id, seat, new_user)
+
+    async def set_offer_message(self, table_id: int, seat: int, user_id: int,
+                                message_id: int) -> None:
+        await self._seats.set_offer_message(table_id, seat, user_id, message_id)
 
     async def answer_offer(self, table_id: int, user_id: int, seat: int, accept: bool
                            ) -> Table:

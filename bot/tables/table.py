@@ -48,9 +48,24 @@ PAUSE_GUILD = "guild"  # the bot was removed from the server, or the server is a
 PAUSE_ABSENT = "absent"  # every human seated at the table is away or timed out
 PAUSE_REASONS = (PAUSE_CHANNEL, PAUSE_GUILD, PAUSE_ABSENT)
 
+# A table held by PAUSE_ABSENT this long (its members all gone: away, left, timed out
+# with TIMEOUT_SEAT) ends (`Lobby.abandon`): the deal under way is rated a forfeit for
+# those who left it, and the channel is free again (README, "Ratings"). A week: the
+# longest turn timer (MAX_TURN_TIMER), so a member away for as long as one turn may
+# last still finds the table. When the pause began: meta ABSENT_SINCE (epoch seconds).
+ABANDON_AFTER = 7 * 86400.0
+ABSENT_SINCE = "absent_since"
+
 # The seats the host offered to members (`replace` with a member), in the table's meta:
 # {seat: [user id, name]}, until the member accepts or declines (`answer_offer`).
 OFFERS = "offers"
+# Each offer's message, once posted (cogs): {seat: message id}, dropped with its offer.
+# One live offer per member and table: a new offer to the same member (or of the same
+# seat) replaces the last, whose message the cog deletes (issue 50).
+OFFER_MESSAGES = "offer_messages"
+# The members whose seat the host gave away (to the AI for good, or to a member who took
+# it): {user id: seat}, so that their `back` says what happened (issue 52).
+GIVEN_AWAY = "given_away"
 
 # A table's own switches, kept in its meta; None (unset) takes the default here. A server
 # sets its defaults for new tables (the cog passes them to `create`).
@@ -67,6 +82,22 @@ def all_absent(table: Table) -> bool:
     """Whether a game in play has humans seated and every one of them is away."""
     humans = [seat for seat in table.seats if not seat.is_ai]
     return table.stage == PLAYING and bool(humans) and all(seat.away for seat in humans)
+
+
+def abandon_at(table: Table) -> float | None:
+    """When a table its members all left ends (ABANDON_AFTER after the pause began), or
+    None if PAUSE_ABSENT does not hold it. A pause stored before its start was kept
+    counts from the last move."""
+    if table.stage != PLAYING or PAUSE_ABSENT not in table.paused:
+        return None
+    since = table.meta.get(ABSENT_SINCE, table.turn_since)
+    return None if since is None else float(since) + ABANDON_AFTER
+
+
+def abandoned(table: Table, now: float) -> bool:
+    """Whether the table's members left it ABANDON_AFTER ago or more (at `now`)."""
+    at = abandon_at(table)
+    return at is not None and now >= at
 
 
 def cover_level(kind: GameKind) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.clock import Clock
 from bot.tables.errors import TableError
@@ -20,7 +20,15 @@ from bot.tables.listeners import Listeners
 from bot.tables.pauses import Pauses
 from bot.tables.play import Play
 from bot.tables.registry import NextTurn, Registry
-from bot.tables.table import PLAYING, POST_TIMEOUT, ActResult, Table, copied, cover_level
+from bot.tables.table import (
+    PLAYING,
+    POST_TIMEOUT,
+    ActResult,
+    Table,
+    abandon_at,
+    copied,
+    cover_level,
+)
 from bot.tables.timer_settings import TIMEOUT_SEAT
 
 log = logging.getLogger(__name__)
@@ -38,6 +46,9 @@ class TurnClock:
         self.listeners = listeners
         self.clock = clock
         self.next_turn = next_turn
+        # Ends a table its members all left (Lobby.abandon; set by the service, which
+        # builds the lobby after this clock): None, or the table ended.
+        self.abandon: Callable[[int], Awaitable[Table | None]] | None = None
 
     def arm(self, table: Table) -> None:
         """(Re)start the clock task of the current turn, if a human with a timer is to
@@ -47,10 +58,39 @@ class TurnClock:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         seat = table.to_act
+        ends = abandon_at(table)
+        if ends is not None and not self.registry.closed and self.abandon is not None:
+            timers[table.id] = asyncio.create_task(self._abandon(table, ends))
+            return
         if self.registry.closed or table.stage != PLAYING or seat is None or table.paused \
                 or table.turn_deadline is None:
             return
         timers[table.id] = asyncio.create_task(self._timer(table, seat, table.version))
+
+    async def _abandon(self, table: Table, ends: float) -> None:
+        """A table its members all left: at `ends` (unless one is back by then) it ends,
+        the deal under way a forfeit for those who left (Lobby.abandon)."""
+        assert self.abandon is not None
+        try:
+            await self.clock.sleep_until(ends)
+            failures = 0
+            while not self.registry.closed and abandon_at(table) is not None:
+                try:
+                    ended = await self.abandon(table.id)
+                except TableError as exc:
+                    if exc.code not in STORE_REFUSALS:
+                        raise
+                    failures += 1
+                    self.keeper.retrying(table, "the end of an abandoned table", failures)
+                    await asyncio.sleep(self.keeper.retry_wait(failures))
+                    continue
+                if ended is not None:
+                    await self.listeners.notify(table, "abandoned")
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the end of abandoned table %s failed", table.id)
 
     def _turn_moved(self, table: Table, seat: int, version: int) -> bool:
         """Whether the turn the timer was armed for is over (or the service stops)."""

@@ -35,6 +35,7 @@ from cogs.tables.errors import run_component
 from cogs.tables.guards import check_bot_permissions, is_manager, seat_op
 from cogs.tables.host import host_of
 from cogs.tables.lifecycle import LifecycleRoom
+from cogs.tables.offers import tell_seat_given
 from cogs.tables.panels import PanelsRoom
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.table_message import TableMessageRoom
@@ -257,14 +258,18 @@ class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         seat, accept = int(self.parts[1]), self.parts[2] == "yes"
+        holder = table.seats[seat].user_id if 0 <= seat < len(table.seats) else None
         await cog.tables.answer_offer(table.id, interaction.user.id, seat, accept)
         mark_committed(interaction, table)
+        name = safe_markdown(interaction.user.display_name)
         with await cog.settings.public(table.guild_id):
-            text = offer_answered_text(seat + 1,
-                                       safe_markdown(interaction.user.display_name), accept)
+            text = offer_answered_text(seat + 1, name, accept)
         await interaction.response.edit_message(content=text, view=None)
         if accept:
             cog.messages.request_refresh(table)
+            # The member whose seat it was is told (issue 52: he never was).
+            await tell_seat_given(cog.bot, cog.panels.pings, table, holder, seat + 1, name,
+                                  await cog.settings.public(table.guild_id))
 
 
 # ----------------------------------------------------------------- the player's hand

@@ -157,6 +157,10 @@ class Tables(commands.Cog):
             return
         if event == "timed_out":  # told by its timeout post (a DM is another listener's)
             return
+        if event == "abandoned":  # ended (Lobby.abandon): its final post says why
+            self.panels.forget_table(table)
+            await self.messages.retire_ended(table)
+            return
         if "action" in detail:  # a move the service made by itself: named in a recap
             await self.panels.recaps.note_played_for(table, detail.get("seat"))
         self.messages.after_change(table, event in ("deal_finished", "game_finished"))

@@ -61,11 +61,14 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
         await host(interaction).lobby.back(interaction, game)
 
     @app_commands.describe(seat="The seat number (1 is the first seat)",
-                           member="Who takes the seat (leave empty: the AI keeps it)")
+                           member="Who takes the seat (leave empty: the AI keeps it)",
+                           player="Or the away player whose seat it is (instead of its "
+                                  "number)")
     async def replace(interaction: discord.Interaction[Any],
-                      seat: app_commands.Range[int, 1, 6],
-                      member: discord.Member | None = None) -> None:
-        await host(interaction).lobby.replace(interaction, game, seat, member)
+                      seat: app_commands.Range[int, 1, 6] | None = None,
+                      member: discord.Member | None = None,
+                      player: discord.Member | None = None) -> None:
+        await host(interaction).lobby.replace(interaction, game, seat, member, player)
 
     async def cancel(interaction: discord.Interaction[Any]) -> None:
         await host(interaction).lobby.cancel(interaction, game)

@@ -275,13 +275,15 @@ class GameUIs:
 
 async def reply(interaction: discord.Interaction[Any], text: str | None = None, *,
                 panel: Panel | None = None, view: discord.ui.View | None = None,
-                ephemeral: bool = True, file: discord.File | None = None) -> None:
+                ephemeral: bool = True, file: discord.File | None = None,
+                mentions: discord.AllowedMentions | None = None) -> None:
     """Answer `interaction` (or follow it up, if it is answered): `text`, `panel` as
     an embed, `view`'s controls, `file`; for the user alone unless `ephemeral` is
-    False. It never mentions anyone."""
+    False. It never mentions anyone, but those `mentions` allows (a seat's offer: its
+    invitee alone)."""
     # No mentions: a reply quotes names and what users typed, never to ping anyone.
     kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                              "allowed_mentions": no_mentions()}
+                              "allowed_mentions": mentions or no_mentions()}
     if text is not None:
         kwargs["content"] = shorten(text, CONTENT_LIMIT)
     if panel is not None:

@@ -12,7 +12,6 @@ from bot.discord.access import GONE
 from bot.i18n import language_of
 from bot.render import (
     button_label,
-    seat_names,
 )
 from bot.render.guide import nothing_open_text
 from bot.render.lost import channel_lost_row_text
@@ -28,11 +27,12 @@ from bot.tables.service import (
     PAUSE_ABSENT,
     PAUSE_CHANNEL,
     PLAYING,
+    abandon_at,
 )
 from cogs.tables.common import Components, mark_committed, reply, table_link, to_embed
 from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
 from cogs.tables.pings import PingsRoom
-from cogs.tables.views import deadline_of
+from cogs.tables.views import deadline_of, table_names
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +47,17 @@ def games_row(table: Table, user: int, gone: bool = False
             False
     where = f"<#{table.channel_id}>"
     own = table.seat_of(user)
+    paused = PAUSE_ABSENT in table.paused  # nobody plays: the AI neither
     if own is not None and table.stage == PLAYING and table.seats[own].away:
-        where += f" · {away_row_text()}"  # its Back button is on the row (show_games)
-    if PAUSE_ABSENT in table.paused:
-        where += f"\n{absent_paused_text()}"
+        # its Back button is on the row (show_games)
+        where += f" · {away_row_text(paused)}"
+    if paused:
+        where += f"\n{absent_paused_text(abandon_at(table))}"
     seat = table.to_act if table.stage == PLAYING else None
     if seat is None:
         return table.kind.words.title(table.rules), where, lobby_turn_text(), None, False
     mine = table.seats[seat].user_id == user and not table.seats[seat].played_by_ai
-    return (table.kind.words.title(table.rules), where, seat_names(table.seats)[seat],
+    return (table.kind.words.title(table.rules), where, table_names(table)[seat],
             deadline_of(table), mine)
 
 

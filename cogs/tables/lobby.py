@@ -3,6 +3,7 @@ replace, cancel, score, hand."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping
@@ -10,6 +11,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.mentions import no_mentions, pinging_user
 from bot.render import (
     away_text,
     back_text,
@@ -22,16 +24,21 @@ from bot.render import (
     thread_name,
     thread_opened_text,
 )
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown, safe_plain
 from bot.tables.service import (
     LOBBY,
+    OFFER_MESSAGES,
+    OFFERS,
+    PAUSE_ABSENT,
     PLAYING,
+    abandon_at,
     check_reminders,
     check_timeout_action,
 )
-from cogs.tables.common import TableBot, mark_committed, reply, to_embed
+from cogs.tables.common import LET_GO, TableBot, mark_committed, reply, to_embed
 from cogs.tables.guards import check_bot_permissions, is_manager, table_here
+from cogs.tables.offers import drop_stale_offers, offer_by_dm, tell_seat_given
 from cogs.tables.panels import PanelsRoom
 from cogs.tables.settings import SettingsRoom, reminder_points, table_switches
 from cogs.tables.table_message import TableMessageRoom
@@ -50,6 +57,7 @@ class LobbyRoom:
         self.settings = settings
         self.messages = messages
         self.panels = panels
+        self._offering: dict[int, asyncio.Lock] = {}  # table -> its offers, in turn
 
     async def hand(self, interaction: discord.Interaction[Any], game: str) -> None:
         await self.panels.show_hand(interaction, table_here(self.tables, interaction))
@@ -192,7 +200,8 @@ class LobbyRoom:
         table = table_here(self.tables, interaction)
         await self.tables.set_away(table.id, interaction.user.id, True)
         mark_committed(interaction, table)
-        await reply(interaction, away_text(game))
+        # Nobody left present: the table waits (issue 52), nobody plays for them.
+        await reply(interaction, away_text(game, abandon_at(table)))
         self.messages.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -214,21 +223,62 @@ class LobbyRoom:
                    and (seat := t.seat_of(user)) is not None and t.seats[seat].away]
         return covered[0] if len(covered) == 1 else None
 
-    async def replace(self, interaction: discord.Interaction[Any], game: str, seat: int,
-                      member: discord.Member | None) -> None:
+    async def replace(self, interaction: discord.Interaction[Any], game: str,
+                      seat: int | None, member: discord.Member | None,
+                      player: discord.Member | None = None) -> None:
+        """The host hands a seat over: named by its number, or by its away `player`
+        (issue 52: the table message shows no seat numbers)."""
         table = table_here(self.tables, interaction)
+        if seat is None:
+            if player is None:
+                raise TableError("bad_input", reason="which_seat")
+            found = table.seat_of(player.id)
+            if found is None:
+                raise TableError("bad_input", reason="no_player",
+                                 name=safe_markdown(player.display_name))
+            seat = found + 1
+        # One at a time a table: an offer's message is kept with it once posted, and
+        # the next offer reads which messages it makes stale only after that.
+        async with self._offering.setdefault(table.id, asyncio.Lock()):
+            await self._replace(interaction, table, seat, member)
+
+    async def _replace(self, interaction: discord.Interaction[Any], table: Table, seat: int,
+                       member: discord.Member | None) -> None:
         newcomer = (member.id, member.display_name) if member is not None else None
+        # What the table held before: the live offers' messages (one per member and
+        # table, issue 50), and the member of the seat (told if it is given away).
+        offered_before = [int(o[0]) for o in table.meta.get(OFFERS, {}).values()]
+        messages_before = dict(table.meta.get(OFFER_MESSAGES, {}))
+        holder = table.seats[seat - 1].user_id if 0 < seat <= len(table.seats) else None
         await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
         mark_committed(interaction, table)
-        # A member is offered the seat: named, never mentioned (the reply pings nobody),
-        # and seated only by their own click on the offer's button (OfferButton).
-        who = safe_markdown(member.display_name) if member is not None else None
-        with await self.settings.public(table.guild_id):
-            text = replaced_text(seat, who)
-            view = offer_view(table.id, seat - 1) if member is not None else None
-        await reply(interaction, text, view=view, ephemeral=False)
+        pings = self.panels.pings
         if member is None:
+            with await self.settings.public(table.guild_id):
+                text = replaced_text(seat, None)
+            await reply(interaction, text, ephemeral=False)
             self.messages.request_refresh(table)
+            await drop_stale_offers(pings, table, messages_before)
+            await tell_seat_given(self.bot, pings, table, holder, seat, None,
+                                  await self.settings.public(table.guild_id))
+            return
+        # The invitee is mentioned once, and pinged by their first offer alone; they
+        # are seated only by their own click on the offer's button (OfferButton).
+        again = member.id in offered_before
+        with await self.settings.public(table.guild_id):
+            text = replaced_text(seat, f"<@{member.id}>", PAUSE_ABSENT in table.paused)
+            view = offer_view(table.id, seat - 1)
+        await reply(interaction, text, view=view, ephemeral=False,
+                    mentions=no_mentions() if again else pinging_user(member.id))
+        try:
+            posted = await interaction.original_response()
+        except LET_GO as exc:  # the offer stands; its message is not kept
+            log.info("table %s: the offer's message was not read back (%r)", table.id, exc)
+        else:
+            await self.tables.set_offer_message(table.id, seat - 1, member.id, posted.id)
+        await drop_stale_offers(pings, table, messages_before)
+        if not again:
+            await offer_by_dm(self.bot, pings, table, member.id, seat)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)

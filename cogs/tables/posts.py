@@ -18,13 +18,19 @@ from bot.render import (
     seat_names,
     timeout_text,
 )
-from bot.render.text import dm_timeout_text, game_over_players_text, timeout_seat_text
+from bot.render.text import (
+    abandoned_text,
+    dm_timeout_text,
+    game_over_players_text,
+    timeout_seat_text,
+)
 from bot.store import PostRow
 from bot.tables import Table, TableService
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, Transient, post_nonce
 from bot.tables.service import (
+    ABANDON_AFTER,
     LOBBY,
     PAUSE_GUILD,
     PLAYING,
@@ -163,6 +169,9 @@ class PostsRoom:
             humans = list(dict.fromkeys(s.user_id for s in table.seats
                                         if s.user_id is not None))
             message = await channel.send(
+                abandoned_text([f"<@{u}>" for u in humans],
+                               round(ABANDON_AFTER / 86400))
+                if row.params.get("abandoned") else
                 game_over_players_text([f"<@{u}>" for u in humans]) if humans else None,
                 allowed_mentions=pinging_users(humans),
                 embed=with_picture(to_embed(panel), chart),

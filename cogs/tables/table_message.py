@@ -275,6 +275,12 @@ class TableMessageRoom:
         if not await self.pings.delete_own(table.channel_id, message_id):
             await self._retire_table_message(table, message_id)
 
+    async def retire_ended(self, table: Table) -> None:
+        """A table the service ended by itself (its members all gone): its message
+        shows the last state, without buttons."""
+        await self._retire_table_message(table, table.message_id)
+        self.forget(table.id)
+
     async def _retire_table_message(self, table: Table, message_id: int | None) -> None:
         """Take the buttons off a table message that no longer is the live one (at the
         end of a game, with the final state). Best effort: Discord may refuse it (a

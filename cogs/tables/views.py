@@ -36,6 +36,7 @@ from bot.tables.service import (
     LOBBY,
     PAUSE_ABSENT,
     PLAYING,
+    abandon_at,
 )
 from cogs.tables.common import OPTION_LABEL_LIMIT, SELECT_OPTIONS_LIMIT, Components, table_link
 from cogs.tables.components import TableButton, TableSelect
@@ -163,9 +164,15 @@ def table_view(table: Table) -> Components:
     return view
 # ----------------------------------------------------------------- panels of a table
 
+def table_names(table: Table) -> list[str]:
+    """The seats' names as a live table shows them: an away member's marked, with
+    "AI plays" only where the AI does (not while the table waits for its members)."""
+    return seat_names(table.seats, paused=PAUSE_ABSENT in table.paused)
+
+
 def table_panel(table: Table) -> Panel:
     """The public table message: the lobby, or the game as everyone may see it."""
-    names = seat_names(table.seats)
+    names = table_names(table)
     kind = table.kind
     if table.stage == LOBBY:
         options = kind.words.options_line(table.rules)
@@ -179,7 +186,7 @@ def table_panel(table: Table) -> Panel:
                            kind.words.lobby_title(table.rules), options)
     panel = _with_deadline(table, kind.words.table_panel(table.game, names))
     if PAUSE_ABSENT in table.paused:  # it waits for a human: say so, and how it goes on
-        text = absent_paused_text()
+        text = absent_paused_text(abandon_at(table))
         panel = dataclasses.replace(panel, description=f"{panel.description}\n{text}"
                                     if panel.description else text)
     return panel
@@ -189,7 +196,7 @@ def hand_panel(table: Table, seat: int, details: bool = False) -> Panel:
     """A player's own hand, for them alone: compact, so that it and its buttons fit one
     phone screen; `details`: with the whole table (the panel's Table button)."""
     return _with_deadline(table, table.kind.words.seat_panel(table.game, seat,
-                                                       seat_names(table.seats),
+                                                       table_names(table),
                                                        compact=not details))
 
 

@@ -22,7 +22,7 @@ from bot.render.text import (
     game_over_players_text,
     timeout_seat_text,
 )
-from bot.tables.service import PAUSE_ABSENT
+from bot.tables.service import PAUSE_ABSENT, abandon_at
 from tests.e2e.driver import ButtonDriver, choose_ai, lobby_host_menu
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -213,7 +213,8 @@ async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_a
         await fake.wait_until(lambda: any(told in (m.content or "") and alice in p.users
                                           for m, p in fake.pings()), 10, "alice told")
         assert table.seats[seat].away
-        paused_line = _in(language, absent_paused_text)
+        # The pause says what is true (issue 52): nobody plays, and when it ends.
+        paused_line = _in(language, lambda: absent_paused_text(abandon_at(table)))
         await fake.wait_until(lambda: table.message_id is not None and paused_line in (
             fake.message(table.message_id).embeds[0].get("description") or ""),
             10, "the table message to say it waits")
@@ -230,7 +231,8 @@ async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_a
         listed = await fake.slash("alice", elsewhere, "games")
         assert listed.message is not None
         row = _fields(listed.message)[0]["value"]
-        assert _in(language, away_row_text) in row and paused_line in row, row
+        assert _in(language, lambda: away_row_text(True)) in row and paused_line in row, row
+        assert _in(language, away_row_text) not in row, row  # nobody plays her seat
         back = next(b for b in listed.message.buttons()
                     if b.get("custom_id") == f"amk:{table.id}:back:list")
         assert back["label"] == "1. " + _in(language, lambda: button_label("seat_back"))

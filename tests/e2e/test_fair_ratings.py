@@ -201,16 +201,17 @@ async def test_a_cancel_mid_deal_is_a_loss_for_its_members(
 
 async def test_replace_member_is_an_offer_that_pings_and_rates_nobody_until_taken(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
-    """The host offers bob's away seat to carol, who never joined: she is named, not
-    mentioned, not seated and not rated while the AI plays the seat on; only her own
-    click seats her (dave's is refused), and the deal under way stays bob's."""
+    """The host offers bob's away seat to carol, who never joined: she is mentioned by
+    the offer alone (issue 52), not seated and not rated while the AI plays the seat
+    on; only her own click seats her (dave's is refused), and the deal under way stays
+    bob's."""
     table = await _open(fake, bot, "amerikaner", ["alice", "bob"], {}, ["easy"])
     carol = fake.user("carol").id
     await fake.slash("bob", None, "amerikaner away")
     offer = await fake.slash("alice", None, "amerikaner replace",
                              {"seat": 2, "member": "carol"})
     assert not offer.callback.ephemeral, offer.callback.data
-    assert "offers seat 2 to carol" in (offer.content or ""), offer.content
+    assert f"offers seat 2 to <@{carol}>" in (offer.content or ""), offer.content
     assert table.seat_of(carol) is None and table.seats[1].away
     # The AI plays bob's seat on, alice's turns by the AI too, until deals are rated.
     await fake.slash("alice", None, "amerikaner away")
@@ -221,7 +222,8 @@ async def test_replace_member_is_an_offer_that_pings_and_rates_nobody_until_take
                           or len(table.kind.rating_matches(table.game)) >= 2, timeout=60,
                           what="two rated deals with the seat still offered")
     assert table.seat_of(carol) is None
-    assert all(carol not in pings.users for _, pings in fake.pings())
+    assert offer.message is not None
+    assert [m.id for m, pings in fake.pings() if carol in pings.users] == [offer.message.id]
     assert await _rating(bot, fake, table, "carol") is None
     assert table.stage == "playing"  # a game to 52 points: far from over
     await fake.slash("alice", None, "amerikaner back")
