@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -12,6 +13,7 @@ from bot.config import Settings
 from bot.discord import edit_queue
 from bot.discord.budget import (
     PREPAID,
+    TIDY_EVERY,
     Priority,
     RequestBudget,
     api_route,
@@ -144,7 +146,7 @@ async def test_edits_are_coalesced_fair_and_retried(monkeypatch: pytest.MonkeyPa
         value = state[key]
         if await turn():
             value = state[key]
-        await budget.spend("PATCH", f"/channels/{key}/messages/9")
+        (await budget.spend("PATCH", f"/channels/{key}/messages/9")).answered()
         if failures.get(key):
             failures[key] -= 1
             raise Retry("503")
@@ -163,3 +165,93 @@ async def test_edits_are_coalesced_fair_and_retried(monkeypatch: pytest.MonkeyPa
         await queue.close()
     assert shown == state  # every table shows its last state
     assert landed[0] == 3  # it asked first
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Until `condition` holds (the tasks of the test ran far enough): events, not
+    time; the bound only keeps a broken test from hanging."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+    await asyncio.wait_for(poll(), 10)
+
+
+async def test_a_moves_edit_is_not_held_behind_the_deletes() -> None:
+    """Issue 53: a move's table edit takes the budget's next slot once its edit delay
+    has passed, ahead of the deletes of spent pings waiting before it (1,000 of them,
+    sent first, left the table messages 10-14 s behind at 1,000 tables). On the fake
+    clock: the budget (1 a second) is full until t=1; the move is made at t=0, its
+    edit is due at t=0.5 and goes at t=1, the first slot."""
+    now = [0.0]
+    budget = RequestBudget(1, slack=0.0, clock=lambda: now[0])
+    sent: list[tuple[str, float]] = []
+
+    async def delete(i: int) -> None:
+        (await budget.spend("DELETE", f"/channels/{i}/messages/9")).answered()
+        sent.append((f"delete{i}", now[0]))
+
+    async def edit(key: int, turn: Turn) -> None:
+        await turn()
+        (await budget.spend("PATCH", f"/channels/{key}/messages/9")).answered()
+        sent.append((f"edit{key}", now[0]))
+
+    queue = EditQueue(budget, edit, delay=0.5, interval=0.0, clock=lambda: now[0])
+    deletes = [asyncio.create_task(delete(i)) for i in range(20)]
+    try:
+        await _until(lambda: budget.waiting() == 19)  # one went at once: t=0 is full
+        queue.request(7)  # the move, at t=0
+        now[0] = 0.5  # its edit is due: it waits for the slot the window frees at t=1
+        await _until(lambda: budget.waiting(Priority.EDIT) == 1)
+        now[0] = 1.0
+        await _until(lambda: len(sent) == 2)
+        assert sent == [("delete0", 0.0), ("edit7", 1.0)]
+        now[0] = 2.0  # the deletes go on in the slots no edit waits for
+        await _until(lambda: len(sent) == 3)
+        assert sent[2] == ("delete1", 2.0)
+    finally:
+        await queue.close()
+        for task in deletes:
+            task.cancel()
+        await asyncio.gather(*deletes, return_exceptions=True)
+
+
+async def test_edits_and_deletes_share_the_slots_fairly() -> None:
+    """While table edits wait, one slot in TIDY_EVERY goes to a delete (of a spent
+    ping, a stale copy): a busy bot still tidies, and the deletes never take more than
+    their share from the tables. Posts go first, as always. (Slots held and given back
+    unused: no time passes.)"""
+    assert route_priority("DELETE", "/channels/1/messages/2") == Priority.TIDY
+    budget = RequestBudget(1, slack=0.0)
+    order: list[str] = []
+    hold = await budget.reserve()  # the one slot, held: every request below waits
+
+    async def request(name: str, priority: Priority) -> None:
+        (await budget.reserve(priority)).release()  # granted, then given back unused
+        order.append(name)
+
+    tasks = [asyncio.create_task(request("delete", Priority.TIDY)) for _ in range(3)]
+    tasks += [asyncio.create_task(request("edit", Priority.EDIT)) for _ in range(20)]
+    tasks.append(asyncio.create_task(request("post", Priority.POST)))
+    await _until(lambda: budget.waiting() == 24)
+    hold.release()
+    await asyncio.gather(*tasks)
+    nine = ["edit"] * (TIDY_EVERY - 1)
+    assert order == ["post", *nine, "delete", *nine, "delete", "edit", "edit", "delete"]
+
+
+async def test_a_request_counts_until_a_window_after_its_answer() -> None:
+    """A request reaches Discord at any moment before its answer leaves: it holds its
+    slot while unanswered, and for a window after the answer, so that a slow way there
+    (a starved machine, the network) never bunches more than the budget into one of
+    Discord's seconds (issue 53: the set-up's global 429s)."""
+    now = [0.0]
+    budget = RequestBudget(1, slack=0.0, clock=lambda: now[0])
+    flight = await budget.spend("PATCH", "/channels/1/messages/2")
+    now[0] = 1.5  # a window after it was sent: still on its way
+    assert budget.room() == 0
+    flight.answered()
+    flight.answered()  # told twice (an answer, then a failure reading it): once
+    now[0] = 2.4
+    assert budget.room() == 0
+    now[0] = 2.5  # a window after the answer
+    assert budget.room() == 1
