@@ -75,8 +75,8 @@ async def test_never_more_than_the_limit_in_any_second() -> None:
     await asyncio.gather(*(request(Priority(i % 3)) for i in range(50)))
     assert len(sent) == 50
     assert most_in_a_window(sent) <= 20
-    # ...paced: at most a fifth of them in a fifth of the window
-    assert most_in_a_window(sent, budget.burst / budget.rate) <= budget.burst == 4
+    # ...paced: at most half of them in half the window
+    assert most_in_a_window(sent, budget.burst / budget.rate) <= budget.burst == 10
     # ...and not much slower than that: 50 requests at 20 a second take 2 windows.
     assert time.monotonic() - started < 2 * budget.window + 1.0
 
