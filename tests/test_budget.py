@@ -14,6 +14,7 @@ from bot.discord import edit_queue
 from bot.discord.budget import (
     PREPAID,
     TIDY_EVERY,
+    TIDY_PATIENCE,
     Priority,
     RequestBudget,
     api_route,
@@ -216,27 +217,41 @@ async def test_a_moves_edit_is_not_held_behind_the_deletes() -> None:
 
 
 async def test_edits_and_deletes_share_the_slots_fairly() -> None:
-    """While table edits wait, one slot in TIDY_EVERY goes to a delete (of a spent
-    ping, a stale copy): a busy bot still tidies, and the deletes never take more than
-    their share from the tables. Posts go first, as always. (Slots held and given back
-    unused: no time passes.)"""
+    """The deletes (of spent pings, stale copies) take the slots no table edit waits
+    for; once one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while edits wait: a
+    busy bot still tidies, and the deletes never take more than that from the tables.
+    Posts go first, as always. (Slots held and given back unused, on the fake clock.)"""
     assert route_priority("DELETE", "/channels/1/messages/2") == Priority.TIDY
-    budget = RequestBudget(1, slack=0.0)
+    now = [0.0]
+    budget = RequestBudget(1, slack=0.0, clock=lambda: now[0])
     order: list[str] = []
-    hold = await budget.reserve()  # the one slot, held: every request below waits
 
     async def request(name: str, priority: Priority) -> None:
         (await budget.reserve(priority)).release()  # granted, then given back unused
         order.append(name)
 
-    tasks = [asyncio.create_task(request("delete", Priority.TIDY)) for _ in range(3)]
-    tasks += [asyncio.create_task(request("edit", Priority.EDIT)) for _ in range(20)]
-    tasks.append(asyncio.create_task(request("post", Priority.POST)))
-    await _until(lambda: budget.waiting() == 24)
-    hold.release()
-    await asyncio.gather(*tasks)
-    nine = ["edit"] * (TIDY_EVERY - 1)
-    assert order == ["post", *nine, "delete", *nine, "delete", "edit", "edit", "delete"]
+    async def round_of(edits: int, waited: float) -> list[str]:
+        """3 deletes, `edits` edits and a post ask while the one slot is held; it is
+        given back `waited` seconds later."""
+        order.clear()
+        hold = await budget.reserve()
+        tasks = [asyncio.create_task(request("delete", Priority.TIDY)) for _ in range(3)]
+        tasks += [asyncio.create_task(request("edit", Priority.EDIT))
+                  for _ in range(edits)]
+        tasks.append(asyncio.create_task(request("post", Priority.POST)))
+        await _until(lambda: budget.waiting() == edits + 4)
+        now[0] += waited
+        hold.release()
+        await asyncio.gather(*tasks)
+        return list(order)
+
+    # Young deletes wait for the edits.
+    assert await round_of(25, 0.0) == ["post", *["edit"] * 25, "delete", "delete", "delete"]
+    # Past their patience: one slot in TIDY_EVERY.
+    edits = 2 * (TIDY_EVERY - 1) + 2
+    between = ["edit"] * (TIDY_EVERY - 1)
+    assert await round_of(edits, TIDY_PATIENCE) == [
+        "post", *between, "delete", *between, "delete", "edit", "edit", "delete"]
 
 
 async def test_a_request_counts_until_a_window_after_its_answer() -> None:

@@ -19,9 +19,10 @@ outbox, turn mentions and reminders) before anything else; then the edits of the
 table message (coalesced: a later one shows everything an earlier one would have,
 bot/discord/edit_queue.py) and the deletes of the bot's own stale messages (spent turn
 pings, old copies of a table message) share what is left: the deletes take the slots no
-edit waits for, and one in TIDY_EVERY while edits wait, so that a burst of them never
-holds the tables back (issue 53: 1,000 spent pings deleted ahead of every edit left the
-table messages 10-14 s behind at 1,000 tables) and a busy bot still tidies.
+edit waits for, and, once one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while
+edits wait, so that a burst of them never holds the tables back (issue 53: 1,000 spent
+pings deleted ahead of every edit left the table messages 10-14 s behind at 1,000
+tables) and a busy bot still tidies.
 
 A request counts from the moment it is sent until a window after its answer came back
 (`Flight`): Discord counts it when it arrives, at any moment before its answer leaves,
@@ -54,10 +55,14 @@ class Priority(IntEnum):
     TIDY = 3  # deletes of the bot's own stale messages: cosmetic, shared with the edits
 
 
-# While edits wait, every TIDY_EVERY-th slot of the two goes to a delete (the others to
-# the edits): at 45 a second, 4.5 deletes a second at least, and 40 edits a second for
-# 1,000 tables' 37 moves a second.
-TIDY_EVERY = 10
+# A delete takes the slots no edit waits for. Once the oldest has waited TIDY_PATIENCE
+# seconds, every TIDY_EVERY-th slot of the two goes to a delete while edits wait: at 45
+# a second, 2.25 deletes a second at least, and 42.75 edits a second for 1,000 tables'
+# 37 moves a second. (A tenth, at once, took 4 edits a second from tables that needed
+# them on a loaded machine: the first moves of 1,000 tables, and their 1,000 spent
+# pings, come within half a minute.)
+TIDY_EVERY = 20
+TIDY_PATIENCE = 30.0
 
 
 # The requests each process may send in any second, of the token's 50 (Discord's
@@ -204,7 +209,8 @@ class RequestBudget:
         self._flying = 0  # sent, the answer not yet told
         self._held = 0  # reservations granted, not yet used or given back
         # The waiters of each priority, in order of asking.
-        self._waiting: list[deque[asyncio.Future[None]]] = [deque() for _ in Priority]
+        self._waiting: list[deque[tuple[float, asyncio.Future[None]]]] = [
+            deque() for _ in Priority]  # (when it asked, its future)
         self._edits_before_tidy = 0  # edits granted while deletes waited (TIDY_EVERY)
         self._timer: asyncio.TimerHandle | None = None
         # What was spent, for the benchmark and the logs.
@@ -254,7 +260,7 @@ class RequestBudget:
         """Requests waiting for a slot (of `priority`, or all)."""
         return sum(1 for p, queue in enumerate(self._waiting)
                    if priority is None or p == priority
-                   for future in queue if not future.done())
+                   for _, future in queue if not future.done())
 
     async def reserve(self, priority: Priority = Priority.OTHER) -> Reservation:
         """A slot, once every request of a higher priority and those of the same that
@@ -264,7 +270,7 @@ class RequestBudget:
             return Reservation(self)
         started = self._clock()
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting[int(priority)].append(future)
+        self._waiting[int(priority)].append((started, future))
         self._dispatch()
         try:
             await future
@@ -320,21 +326,28 @@ class RequestBudget:
         """The waiter whose turn it is (not yet taken off its queue): by priority, the
         edits and the deletes sharing theirs."""
         for queue in self._waiting:
-            while queue and queue[0].done():  # its asker was cancelled
+            while queue and queue[0][1].done():  # its asker was cancelled
                 queue.popleft()
         posts, other, edits, tidy = self._waiting
         if posts or other:
-            return (posts or other)[0]
-        if edits and (not tidy or self._edits_before_tidy < TIDY_EVERY - 1):
-            return edits[0]
-        return tidy[0] if tidy else None
+            return (posts or other)[0][1]
+        if edits and not self._tidy_turn():
+            return edits[0][1]
+        return tidy[0][1] if tidy else None
+
+    def _tidy_turn(self) -> bool:
+        """Whether a delete goes before the edits waiting: the oldest has waited its
+        patience out, and the edits had their TIDY_EVERY - 1 slots since the last."""
+        tidy = self._waiting[Priority.TIDY]
+        return bool(tidy) and self._edits_before_tidy >= TIDY_EVERY - 1 \
+            and self._clock() - tidy[0][0] >= TIDY_PATIENCE
 
     def _grant(self, future: asyncio.Future[None]) -> None:
         edits, tidy = self._waiting[Priority.EDIT], self._waiting[Priority.TIDY]
-        if edits and future is edits[0]:
+        if edits and future is edits[0][1]:
             edits.popleft()
             self._edits_before_tidy += 1 if tidy else 0
-        elif tidy and future is tidy[0]:
+        elif tidy and future is tidy[0][1]:
             tidy.popleft()
             self._edits_before_tidy = 0
         else:
