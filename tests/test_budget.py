@@ -254,6 +254,29 @@ async def test_edits_and_deletes_share_the_slots_fairly() -> None:
         "post", *between, "delete", *between, "delete", "edit", "edit", "delete"]
 
 
+async def test_a_delete_leaves_the_last_slots_to_the_edits() -> None:
+    """A delete takes a slot only while TIDY_ROOM of the window is free: the table edits
+    come one after another, and the next one must find a slot (a delete taking every
+    slot free at its moment took 6 edits a second from 1,000 tables)."""
+    now = [0.0]
+    budget = RequestBudget(10, slack=0.0, clock=lambda: now[0])  # 10 in a second
+    assert budget.burst == 5
+
+    async def send(count: int) -> None:
+        for _ in range(count):
+            (await budget.spend("PATCH", "/channels/1/messages/2")).answered()
+
+    await send(5)
+    now[0] = 0.5
+    await send(4)  # 9 in the window: 1 free, fewer than TIDY_ROOM's 2
+    delete = asyncio.create_task(budget.spend("DELETE", "/channels/1/messages/3"))
+    await _until(lambda: budget.waiting(Priority.TIDY) == 1)
+    await send(1)  # an edit takes the last slot at once
+    now[0] = 1.0  # the first 5 leave the window: the delete goes
+    (await asyncio.wait_for(delete, 10)).answered()
+    assert budget.sent == 11
+
+
 async def test_a_request_counts_until_a_window_after_its_answer() -> None:
     """A request reaches Discord at any moment before its answer leaves: it holds its
     slot while unanswered, and for a window after the answer, so that a slow way there

@@ -19,8 +19,9 @@ outbox, turn mentions and reminders) before anything else; then the edits of the
 table message (coalesced: a later one shows everything an earlier one would have,
 bot/discord/edit_queue.py) and the deletes of the bot's own stale messages (spent turn
 pings, old copies of a table message) share what is left: the deletes take the slots no
-edit waits for, and, once one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while
-edits wait, so that a burst of them never holds the tables back (issue 53: 1,000 spent
+edits leave (a delete goes while a fifth of the window is free, TIDY_ROOM), and, once
+one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while edits wait, so that a burst
+of them never holds the tables back (issue 53: 1,000 spent
 pings deleted ahead of every edit left the table messages 10-14 s behind at 1,000
 tables) and a busy bot still tidies.
 
@@ -55,14 +56,17 @@ class Priority(IntEnum):
     TIDY = 3  # deletes of the bot's own stale messages: cosmetic, shared with the edits
 
 
-# A delete takes the slots no edit waits for. Once the oldest has waited TIDY_PATIENCE
-# seconds, every TIDY_EVERY-th slot of the two goes to a delete while edits wait: at 45
-# a second, 2.25 deletes a second at least, and 42.75 edits a second for 1,000 tables'
-# 37 moves a second. (A tenth, at once, took 4 edits a second from tables that needed
-# them on a loaded machine: the first moves of 1,000 tables, and their 1,000 spent
-# pings, come within half a minute.)
+# A delete takes a slot the edits leave: while at least TIDY_ROOM (a fifth) of the
+# window is free, since the edits come one after another, and one that finds the window
+# full waits for a slot (a delete taking every slot free at its moment took 6 a second
+# from 1,000 tables that needed them). Once the oldest delete has waited TIDY_PATIENCE
+# seconds, every TIDY_EVERY-th slot goes to a delete while edits wait: at 45 a second,
+# 2.25 deletes a second at least, 42.75 edits for 1,000 tables' 37 moves a second. (A
+# tenth at once took 4 edits a second from the tables on a loaded machine: the first
+# moves of 1,000 tables, and their 1,000 spent pings, come within half a minute.)
+TIDY_ROOM = 0.2
 TIDY_EVERY = 20
-TIDY_PATIENCE = 30.0
+TIDY_PATIENCE = 60.0
 
 
 # The requests each process may send in any second, of the token's 50 (Discord's
@@ -234,14 +238,18 @@ class RequestBudget:
         counted = len(self._expiries) + self._flying
         return min(self.limit - counted, self.burst - recent) - self._held
 
-    def _next_room(self) -> float:
-        """When a slot is next freed by a counted request leaving a window (seconds from
-        now; 0 if one is free, or if only an answer or a held slot can free one)."""
+    def _next_room(self, free: int = 1) -> float:
+        """When `free` slots are next free, as counted requests leave the window
+        (seconds from now; 0 if they are, or if only answers or held slots can free
+        them)."""
         now = self._clock()
+        while self._expiries and self._expiries[0] <= now:
+            heapq.heappop(self._expiries)
         waits = [0.0]  # (a window cut short by held reservations frees none here)
-        counted = len(self._expiries) + self._flying
-        if counted + self._held >= self.limit and self._expiries:
-            waits.append(self._expiries[0] - now)
+        excess = len(self._expiries) + self._flying + self._held - (self.limit - free)
+        if excess > 0 and self._expiries:
+            k = min(excess, len(self._expiries))
+            waits.append(heapq.nsmallest(k, self._expiries)[-1] - now)
         if len(self._sends) >= self.burst:
             waits.append(self._sends[0] + self.burst_window - now)
         return max(waits)
@@ -265,7 +273,8 @@ class RequestBudget:
     async def reserve(self, priority: Priority = Priority.OTHER) -> Reservation:
         """A slot, once every request of a higher priority and those of the same that
         asked before have theirs (the edits and the deletes by their share)."""
-        if not any(self._waiting) and self.room() > 0:
+        needs = self._tidy_room() if priority == Priority.TIDY else 1
+        if not any(self._waiting) and self.room() >= needs:
             self._held += 1
             return Reservation(self)
         started = self._clock()
@@ -333,7 +342,18 @@ class RequestBudget:
             return (posts or other)[0][1]
         if edits and not self._tidy_turn():
             return edits[0][1]
-        return tidy[0][1] if tidy else None
+        if tidy and (self._tidy_turn() or self.room() >= self._tidy_room()):
+            return tidy[0][1]
+        return None
+
+    def _tidy_room(self) -> int:
+        """The slots free that a delete needs when it is not its turn (TIDY_ROOM)."""
+        return max(1, math.ceil(TIDY_ROOM * self.limit))
+
+    def _only_deletes_wait(self) -> bool:
+        """Whether the only waiters are deletes that need TIDY_ROOM free slots."""
+        posts, other, edits, tidy = self._waiting
+        return bool(tidy) and not (posts or other or edits) and not self._tidy_turn()
 
     def _tidy_turn(self) -> bool:
         """Whether a delete goes before the edits waiting: the oldest has waited its
@@ -367,7 +387,7 @@ class RequestBudget:
             # A counted request frees its slot here, as it leaves a window; a held
             # reservation, or an answer, wakes the waiters when it comes. With neither
             # to come, a timer always: nothing else would wake them.
-            delay = self._next_room()
+            delay = self._next_room(self._tidy_room() if self._only_deletes_wait() else 1)
             if delay > 0 or (self._held == 0 and self._flying == 0):
                 self._timer = asyncio.get_running_loop().call_later(
                     max(delay, 0.001), self._dispatch)
