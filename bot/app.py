@@ -117,10 +117,18 @@ class AmerikanerBot(commands.AutoShardedBot):
             if blocked is not None:
                 raise blocked  # passes out of discord.py to the sender (not an OSError)
             if counted(route, self.application_id):
-                await self.budget.spend(params.method, route)
+                # It counts until a window after its answer (or its failure): aiohttp
+                # tells every request that passed this hook the one or the other.
+                context.budget_flight = await self.budget.spend(params.method, route)
+
+        def landed(context: Any) -> None:
+            flight = getattr(context, "budget_flight", None)
+            if flight is not None:
+                flight.answered()
 
         async def after_request(session: aiohttp.ClientSession, context: Any,
                                 params: aiohttp.TraceRequestEndParams) -> None:
+            landed(context)
             route = api_route(params.url.path)
             if route is not None:
                 self.access.answered(route, params.response.status,
@@ -128,8 +136,13 @@ class AmerikanerBot(commands.AutoShardedBot):
             # A table edit's 5xx goes back to its queue at once (bot/discord/retries.py).
             give_back_server_errors(params.response)
 
+        async def request_failed(session: aiohttp.ClientSession, context: Any,
+                                 params: aiohttp.TraceRequestExceptionParams) -> None:
+            landed(context)
+
         trace.on_request_start.append(before_request)
         trace.on_request_end.append(after_request)
+        trace.on_request_exception.append(request_failed)
         return trace
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

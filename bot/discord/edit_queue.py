@@ -4,8 +4,9 @@ Every change of a table asks for an edit of its public message (`request`). The 
 keeps, per table, only that there is something new to show and since when: an edit
 renders the table as it is when its turn comes, so the states in between are never sent
 (coalesced), and the table whose players have waited longest goes first (fair). An edit
-is sent only once the budget grants it a slot (bot/discord/budget.py, at the lowest priority),
-so edits take what the budget leaves after the posts players need, and never more.
+is sent only once the budget grants it a slot (bot/discord/budget.py, after the posts players
+need, sharing the rest with the deletes of stale messages: at least nineteen slots in
+twenty while both wait), so edits take what the budget leaves, and never more.
 
 An edit renders its table (and draws its picture) first, then waits for its slot
 (`Turn`), and renders again only if the table changed meanwhile: a slot is held only

@@ -4,6 +4,7 @@ answered in time, table-message edits are coalesced, and the last one shows the 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -136,3 +137,33 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
         assert not fake.rate_limited, [(r.method, r.path) for r in fake.rate_limited]
         assert_interactions_answered(fake)
     leaks.assert_clean()
+
+
+async def test_a_slow_way_to_discord_bunches_no_429(error_logs: Any,
+                                                   tmp_path: Path) -> None:
+    """Issue 53: the set-up of 1,000 tables met the global limit (8 to 67 429s) though
+    the bot sent at most its budget in any second: the fake, starved of CPU, read a
+    backlog of requests at once, as Discord counts them, by arrival. The budget counts a
+    request until a window after its answer, so a slow way bunches at most the budget:
+    here the way holds every request for longer than a window, then lets them through
+    together, and none is refused."""
+    fake = make_fake(channel_names=[f"t{i}" for i in range(12)])
+    assert fake.global_limiter is not None
+    fake.global_limiter.limit = 5  # Discord's 50 a second, scaled to the budget below
+    await fake.start()
+    try:
+        async with bot_running(fake, tmp_path / "db.sqlite3", request_budget=5.0) as bot:
+            before = len(fake.global_requests())
+            fake.hold_arrivals()
+            # One fetch a channel: discord.py sends them at once (a bucket each).
+            fetches = [asyncio.create_task(bot.fetch_channel(channel.id))
+                       for channel in fake.guild.text_channels]
+            # The way stays slow for longer than a window: whatever the bot sends in it
+            # arrives at once. (A pause of the test, not a measured time.)
+            await asyncio.sleep(1.5)
+            fake.release_arrivals()
+            await asyncio.gather(*fetches)
+        assert not fake.rate_limited, [(r.method, r.path) for r in fake.rate_limited]
+        assert len(fake.global_requests()) - before == 12
+    finally:
+        await fake.stop()

@@ -355,6 +355,9 @@ class FakeDiscord(Lifecycle):
             self.rate_limiter = RateLimiter(rate_limit_rules or default_rules(rate_limit_scale))
         self.global_limiter: GlobalLimiter | None = (
             GlobalLimiter() if rule(global_rate_limit) else None)
+        # While set (hold_arrivals): the bot token's requests are held on their way in
+        # and reach the fake, and its counts, together once it is released.
+        self._arrivals: asyncio.Event | None = None
 
         self.users: list[FakeUser] = [FakeUser(self._snowflake(), n) for n in user_names]
         self._users_by_id: dict[int, FakeUser] = {u.id: u for u in self.users}
@@ -657,6 +660,20 @@ class FakeDiscord(Lifecycle):
         the bot's messages only unless ``bot_only`` is False."""
         return [(m, m.pings) for m in self._messages.values()
                 if m.pings and (not bot_only or int(m.author["id"]) == self.bot_user.id)]
+
+    def hold_arrivals(self) -> None:
+        """A slow way to Discord (a starved machine, the network): the bot token's
+        requests sent from now on are held before Discord counts them, until
+        `release_arrivals`, when they all arrive at once. Discord counts a request
+        against the global limit when it arrives
+        (https://docs.discord.com/developers/topics/rate-limits#global-rate-limit: "up to
+        50 requests per second to our API"), so held ones count in the same second."""
+        self._arrivals = asyncio.Event()
+
+    def release_arrivals(self) -> None:
+        if self._arrivals is not None:
+            self._arrivals.set()
+            self._arrivals = None
 
     def global_requests(self) -> list[GlobalRequest]:
         """The requests counted against the bot token's global limit (every route but
@@ -988,6 +1005,8 @@ class FakeDiscord(Lifecycle):
                 if request.headers.get("Authorization") != f"Bot {self.token}":
                     raise HTTPError(401, 0, "401: Unauthorized")
                 record.authorized = True
+                if self._arrivals is not None:  # hold_arrivals: on the way still
+                    await self._arrivals.wait()
             headers: dict[str, str] = {}
             # the interaction routes (served without the bot token) are exempt from the
             # global limit (ratelimit.GLOBAL_LIMIT), not from their own buckets
