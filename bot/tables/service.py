@@ -264,6 +264,13 @@ class TableService:
         restarts too)."""
         self._listeners.add(listener)
 
+    def watch(self, watcher: Callable[[Table], None]) -> Callable[[], None]:
+        """`watcher(table)` is called (not awaited: it must not block) after every change
+        made under a table's lock, a member's or the service's own; returns what undoes
+        that. The Activity's pages follow their tables so (bot/web)."""
+        self._keeper.watchers.append(watcher)
+        return lambda: self._keeper.watchers.remove(watcher)
+
     def get(self, table_id: int) -> Table | None:
         return self._registry.get(table_id)
 
