@@ -19,6 +19,7 @@ from bot.render import seat_names
 from bot.tables import Table
 from bot.tables.names import safe_plain
 from bot.tables.scene import Scene
+from bot.web.words import choose_text
 
 # An action of several cards (a discard, an exchange, a swap) is listed once, with every
 # card it may take and the counts it allows, not as each combination (thousands).
@@ -35,7 +36,7 @@ def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
     """The member's view of `table`: the public table, and their seat's own if seated."""
     with use_locale(language):
         names = seat_names(table.seats, safe_plain)  # plain: the page shows text
-        frame: dict[str, Any] = {"type": "view", "table_id": table.id,
+        frame: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
                                  "version": table.version, "stage": table.stage,
                                  "seat": table.seat_of(user_id)}
         if table.game is None:
@@ -64,7 +65,8 @@ def scene_json(scene: Scene) -> dict[str, Any]:
 def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
     """The seat's own: its panel, its hand, and its legal actions now."""
     kind, game = table.kind, table.game
-    panel = kind.words.seat_panel(game, seat, names)
+    # compact: the table in a few lines (the page draws the table itself)
+    panel = kind.words.seat_panel(game, seat, names, compact=True)
     out: dict[str, Any] = {
         "panel": {"title": panel.title, "description": panel.description,
                   "fields": [{"name": n, "value": v} for n, v, _inline in panel.fields]},
@@ -82,11 +84,12 @@ def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
                                    "card": record.get("card")})
             continue
         group = groups.setdefault(str(record.get("action")), {
-            "action": record.get("action"), "cards": set(), "counts": set()})
+            "action": record.get("action"), "key": many, "cards": set(), "counts": set()})
         group["cards"].update(record[many])
         group["counts"].add(len(record[many]))
-    out["groups"] = [{"action": g["action"], "cards": sorted(g["cards"]),
-                      "counts": sorted(g["counts"])} for g in groups.values()]
+    out["groups"] = [{"action": g["action"], "key": g["key"], "cards": sorted(g["cards"]),
+                      "counts": sorted(g["counts"]), "label": choose_text(max(g["counts"]))}
+                     for g in groups.values()]
     return out
 
 

@@ -95,6 +95,7 @@ class ActivityServer:
         app = web.Application(client_max_size=64 * 1024)
         for prefix in PREFIXES:
             app.router.add_post(f"{prefix}/api/token", self._token)
+            app.router.add_get(f"{prefix}/api/config", self._config)
             app.router.add_get(f"{prefix}/ws", self._socket)
         app.router.add_get("/", self._index)
         app.router.add_get("/{name}", self._file)
@@ -120,6 +121,13 @@ class ActivityServer:
             self._runner = None
         await self.api.close()
 
+    async def disconnect(self, table_id: int) -> None:
+        """Close every page of a table (each reconnects and is shown the table as it is
+        then): what a restart does to them, for one table."""
+        for conn in list(self._by_table.get(table_id, ())):
+            self._forget(conn)
+            await conn.ws.close(code=1012, message=b"reconnect")
+
     def connections(self, table_id: int) -> int:
         """How many pages follow a table (for tests and the bench)."""
         return len(self._by_table.get(table_id, ()))
@@ -138,6 +146,10 @@ class ActivityServer:
         if not path.is_file():
             raise web.HTTPNotFound()
         return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    async def _config(self, request: web.Request) -> web.Response:
+        """What the page needs before the SDK starts: the app's client id (public)."""
+        return web.json_response({"client_id": str(self.api.app_id)})
 
     async def _token(self, request: web.Request) -> web.Response:
         """The SDK's one-time code for the member's access token, exchanged here with the

@@ -3,7 +3,7 @@ of a game is worded by bot.render.error_text, as in messages)."""
 
 from __future__ import annotations
 
-from bot.i18n import _
+from bot.i18n import _, ngettext
 
 
 def refusal_text(code: str) -> str:
@@ -23,3 +23,9 @@ def refusal_text(code: str) -> str:
         return _("Too many messages at once: wait a moment, then try again.")
     return _("The page sent something the table does not understand: reload the "
              "Activity.")
+
+
+def choose_text(count: int) -> str:
+    """The button that sends the cards a member chose for a move of several cards."""
+    return ngettext("Tap {count} card, then here", "Tap {count} cards, then here",
+                    count).format(count=count)
