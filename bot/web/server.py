@@ -22,7 +22,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +34,17 @@ from bot.render import error_text
 from bot.tables import Table, TableService
 from bot.web.discord_api import DiscordApi, DiscordRefused, Member
 from bot.web.frames import MANY, action_key, view_frame
+from bot.web.outgoing import Outgoing
 from bot.web.words import refusal_text
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 PREFIXES = ("", "/.proxy")
-# Frames a page may keep unsent before it is dropped as too slow: a table never waits.
-QUEUE_SIZE = 32
 # Frames a connection may send: a burst, then this many a second (a token bucket).
 BURST = 20
 RATE = 5.0
 MAX_FRAME = 4096  # bytes: a move is a few dozen
-TOO_SLOW = 4008  # the close code of a dropped connection (an application's own range)
 
 
 class Refusal(Exception):
@@ -65,11 +63,10 @@ class Connection:
     member: Member
     table_id: int
     language: str
-    queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    outgoing: Outgoing
     tokens: float = BURST
     refilled: float = 0.0
     last_view: str = ""
-    dropped: bool = False
 
 
 class ActivityServer:
@@ -86,7 +83,6 @@ class ActivityServer:
         self._by_table: dict[int, set[Connection]] = {}
         self._dirty: set[int] = set()
         self._flush_scheduled = False
-        self._senders: set[asyncio.Task[Any]] = set()
         self._runner: web.AppRunner | None = None
         self._unwatch: Callable[[], None] | None = None
 
@@ -126,6 +122,7 @@ class ActivityServer:
         then): what a restart does to them, for one table."""
         for conn in list(self._by_table.get(table_id, ())):
             self._forget(conn)
+            conn.outgoing.stop()
             await conn.ws.close(code=1012, message=b"reconnect")
 
     def connections(self, table_id: int) -> int:
@@ -175,8 +172,6 @@ class ActivityServer:
         if conn is None:
             await ws.close()
             return ws
-        sender = asyncio.create_task(self._send_loop(conn))
-        self._senders.add(sender)
         try:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
@@ -184,8 +179,7 @@ class ActivityServer:
                 await self._frame(conn, message.data)
         finally:
             self._forget(conn)
-            sender.cancel()
-            self._senders.discard(sender)
+            conn.outgoing.stop()
         return ws
 
     async def _welcome(self, ws: web.WebSocketResponse) -> Connection | None:
@@ -203,7 +197,7 @@ class ActivityServer:
         except Refusal as exc:
             await ws.send_str(json.dumps(_refused(exc.code, language)))
             return None
-        conn = Connection(ws, member, table.id, language)
+        conn = Connection(ws, member, table.id, language, Outgoing(ws))
         self._by_table.setdefault(table.id, set()).add(conn)
         self._push(conn, table)
         return conn
@@ -319,26 +313,10 @@ class ActivityServer:
         self._send_text(conn, json.dumps(frame))
 
     def _send_text(self, conn: Connection, text: str) -> None:
-        """Queue a frame; a page that lets QUEUE_SIZE pile up is dropped (it reconnects
-        and gets the whole view again), so a table never waits for a slow socket."""
-        if conn.dropped:
-            return
-        try:
-            conn.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            conn.dropped = True
+        """Queue a frame (bot/web/outgoing.py): a page too slow to take its frames is
+        dropped, and reconnects to the table as it is then."""
+        if not conn.outgoing.put(text):
             self._forget(conn)
-            task = asyncio.ensure_future(conn.ws.close(code=TOO_SLOW, message=b"too slow"))
-            self._senders.add(task)
-            task.add_done_callback(self._senders.discard)
-
-    async def _send_loop(self, conn: Connection) -> None:
-        while not conn.ws.closed:
-            text = await conn.queue.get()
-            try:
-                await conn.ws.send_str(text)
-            except ConnectionError:
-                return
 
 
 def canonical(action_json: Any) -> str:
