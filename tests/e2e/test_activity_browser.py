@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.web.frames import view_frame
 from tests.e2e.activity_page import check_frame
 from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, cards_in_text, open_table
 from tests.e2e.harness import bot_running
@@ -28,7 +29,6 @@ CHROMIUM = Path("/usr/bin/chromium")  # Debian's package (.ci/run installs it)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
-DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "activity.png"
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists() and os.environ.get("CI") != "true",
@@ -138,9 +138,8 @@ async def test_two_pages_and_two_panels_play_one_table(
             await reconnects(bot, table, driver, pages)
         finally:
             await browser.close()
+    # (docs/activity.png, the README's, is one of these, copied by hand)
     assert {"bid", "play"} <= set(shots), shots
-    DOCS_SHOT.parent.mkdir(exist_ok=True)
-    shutil.copyfile(shots["play"], DOCS_SHOT)
 
 
 async def no_leak(table: Any, fake: FakeDiscord, page: BrowserPage) -> None:
@@ -175,14 +174,71 @@ async def reconnects(bot: AmerikanerBot, table: Any, driver: ButtonDriver,
     assert server is not None
     await server.disconnect(table.id)
     await driver.next_turn()
-    seat = table.to_act
-    if seat in pages:  # the move from a panel button, while the pages are away
-        driver_seat_page = pages[seat]
-        assert driver_seat_page is not None
-    await driver.step()
-    for page in pages.values():
+    await driver.step()  # a move from a panel button while the pages are away
+    for seat, page in pages.items():
         await page.shows(table.version)
         hand = await page.page.locator("#hand .card").count()
-        assert hand == len(table.kind.hand_cards(table.game, table.seat_of(
-            bot.tables.get(table.id).seats[next(s for s, p in pages.items() if p is page)]
-            .user_id)))
+        assert hand == len(table.kind.hand_cards(table.game, seat))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_page_comes_back_after_a_restart_in_its_members_words(
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+        tmp_path: Path) -> None:
+    """The bot restarts under an open page (the same database and port): the page
+    reconnects by itself and shows the same table, and a move made after the restart
+    reaches it. Bob's Discord is Norwegian: so is his page."""
+    from playwright.async_api import async_playwright, expect
+
+    db, port = tmp_path / "db.sqlite3", free_port()
+    settings = {"activity_client_secret": fake.activity.client_secret, "activity_port": port}
+    current: dict[str, AmerikanerBot] = {}
+    driver = ButtonDriver(fake, lambda: current["bot"], fake.channel, seed=43)
+    running = bot_running(fake, db, **settings)
+    current["bot"] = await running.__aenter__()
+    leaks.bot = current["bot"]
+    try:
+        current["bot"].tables.rng = random.Random(43)
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+        table = current["bot"].tables.in_channel(fake.channel.id)
+        assert table is not None
+        bob = fake.user("bob")
+        seat = table.seat_of(bob.id)
+        instance = fake.activity.launch(fake.channel.id, fake.guild.id, bob.id)
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            try:
+                context = await browser.new_context(viewport=PHONE)
+                page = BrowserPage("bob", await context.new_page())
+                code = fake.activity.authorize(bob.id)
+                await page.page.goto(f"http://127.0.0.1:{port}/?mock=1&mock_code={code}"
+                                     f"&mock_instance={instance.instance_id}&mock_locale=no")
+                await page.shows(table.version)
+                english = view_frame(table, bob.id, "en")["panel"]["title"]
+                norwegian = view_frame(table, bob.id, "nb")["panel"]["title"]
+                assert english != norwegian
+                await expect(page.page.locator("#panel h2")).to_have_text(norwegian)
+                version = table.version
+                await running.__aexit__(None, None, None)  # the bot stops...
+                running = bot_running(fake, db, **settings)
+                current["bot"] = await running.__aenter__()  # ...and starts again
+                leaks.bot = current["bot"]
+                table = current["bot"].tables.in_channel(fake.channel.id)
+                assert table is not None and table.version == version
+                await page.shows(version)
+                await driver.next_turn()
+                await driver.step()  # a move after the restart, from a panel
+                await page.shows(table.version)
+                cards = await page.page.locator("#hand .card").count()
+                assert cards == len(table.kind.hand_cards(table.game, seat))
+                await no_leak(table, fake, page)
+                await page.page.screenshot(path=str(tmp_path / "activity-after-restart.png"))
+            finally:
+                await browser.close()
+    finally:
+        await running.__aexit__(None, None, None)
