@@ -45,6 +45,7 @@ PREFIXES = ("", "/.proxy")
 BURST = 20
 RATE = 5.0
 MAX_FRAME = 4096  # bytes: a move is a few dozen
+HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
 
 
 class Refusal(Exception):
@@ -184,7 +185,10 @@ class ActivityServer:
 
     async def _welcome(self, ws: web.WebSocketResponse) -> Connection | None:
         """The hello frame: who, where, in which words; None (refused) if any check fails."""
-        message = await ws.receive()
+        try:
+            message = await ws.receive(timeout=HELLO_WITHIN)
+        except TimeoutError:
+            return None  # a socket that never says who it is
         hello = _parse(message.data) if message.type == WSMsgType.TEXT else None
         language = language_of(hello.get("locale")) if hello else "en"
         try:

@@ -181,6 +181,13 @@ async def test_who_and_where_are_discords_to_say(fake: FakeDiscord,
         await erin.authorize()  # a real token, but erin never joined the instance
         await erin.connect()
         assert (await erin.refusal(0))["code"] == "not_in_instance"
+        # once in the instance, a member without a seat watches: the public table only
+        fake.activity.join(bob.instance_id, fake.user("erin").id)
+        erin.frames.clear()
+        await erin.connect()
+        watched = await erin.view_at(table.version)
+        assert watched["seat"] is None and "hand" not in watched and watched["scene"]
+        assert not check_frame(table, fake.user("erin").id, watched)
         liar = Page(fake, bob.base, "carol", bob.instance_id, session, token="made-up")
         await liar.connect()
         assert (await liar.refusal(0))["code"] == "unauthorized"
@@ -193,4 +200,35 @@ async def test_who_and_where_are_discords_to_say(fake: FakeDiscord,
         async with session.post(f"{bob.base}/.proxy/api/token", json={"code": "x"}) as resp:
             assert resp.status == 401
         for page in (bob, erin, liar, dave):
+            await page.close()
+
+
+async def test_pages_play_american_too(fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """The page knows no game: American's moves (several cards at once, picking the pile
+    up) come as the same frames, played through the same path."""
+    bot = activity_bot
+    names = NAMES[:3]
+    await open_table(fake, list(names), {}, game="american")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.kind.name == "american"
+    rng = random.Random(5)
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, names)
+        by_seat = {table.seat_of(fake.user(p.user).id): p for p in pages}
+        for _ in range(12):
+            seat = table.to_act
+            assert seat is not None
+            page = by_seat[seat]
+            view = await page.view_at(table.version)
+            assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
+            action = rng.choice(table.kind.legal_actions(table.game, seat))
+            before = table.version
+            await page.send(action_frame(bot, table, action))
+            await fake.wait_until(lambda b=before: table.version > b, 20, "the move")
+            for other in pages:
+                await other.view_at(table.version)
+                leaks = [p for f in other.frames
+                         for p in check_frame(table, fake.user(other.user).id, f)]
+                assert not leaks, leaks
+        for page in pages:
             await page.close()
