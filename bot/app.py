@@ -191,7 +191,8 @@ class AmerikanerBot(commands.AutoShardedBot):
 
         assert self.application_id is not None  # known once logged in
         api = DiscordApi(discord.http.Route.BASE, self.application_id,
-                         settings.activity_client_secret, settings.token)
+                         settings.activity_client_secret, settings.token,
+                         trace_configs=[self._budget_trace()])
         self.activity_server = ActivityServer(self.tables, api, host=settings.activity_host,
                                               port=settings.activity_port,
                                               clock=settings.clock.time)

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import error_text
 from bot.tables import Table, TableService
-from bot.web.discord_api import DiscordApi, DiscordRefused, Member
+from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
 from bot.web.outgoing import Outgoing
 from bot.web.words import refusal_text
@@ -46,6 +47,7 @@ BURST = 20
 RATE = 5.0
 MAX_FRAME = 4096  # bytes: a move is a few dozen
 HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
+INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
 
 
 class Refusal(Exception):
@@ -83,6 +85,7 @@ class ActivityServer:
         self.static = static
         self._by_table: dict[int, set[Connection]] = {}
         self._dirty: set[int] = set()
+        self._instances: dict[str, tuple[float, Instance]] = {}
         self._flush_scheduled = False
         self._runner: web.AppRunner | None = None
         self._unwatch: Callable[[], None] | None = None
@@ -211,7 +214,7 @@ class ActivityServer:
         the member is and that they are in the instance (both Discord's own answers)."""
         try:
             member = await self.api.member(token)
-            instance = await self.api.instance(instance_id)
+            instance = await self._instance(instance_id, member.id)
         except DiscordRefused as exc:
             raise Refusal("unauthorized" if exc.status == 401 else "not_in_instance") \
                 from None
@@ -221,6 +224,22 @@ class ActivityServer:
         if table is None or table.guild_id != instance.guild_id:
             raise Refusal("no_table")
         return member, table
+
+    async def _instance(self, instance_id: str, member_id: int) -> Instance:
+        """The instance as Discord says, asked once for the members who open it together
+        (a table's four pages: one request, not four): an answer a few seconds old
+        serves a member it lists; anyone else makes it asked again."""
+        now = time.monotonic()
+        known = self._instances.get(instance_id)
+        if known is not None and now - known[0] < INSTANCE_FRESH \
+                and member_id in known[1].users:
+            return known[1]
+        instance = await self.api.instance(instance_id)
+        self._instances[instance_id] = (now, instance)
+        for old in [k for k, (when, _) in self._instances.items()
+                    if now - when >= INSTANCE_FRESH]:
+            del self._instances[old]
+        return instance
 
     def _forget(self, conn: Connection) -> None:
         followers = self._by_table.get(conn.table_id)
