@@ -292,7 +292,10 @@ class ActivityServer:
                 return None  # not this seat's turn: the service refuses that first
             raise Refusal("unknown_action")
 
-        await self.tables.act(conn.table_id, conn.member.id, version, make)
+        result = await self.tables.act(conn.table_id, conn.member.id, version, make)
+        # The channel's side, as after a click: the table message, the next player's
+        # panel or ping (the table cog hears it as it hears an AI's move).
+        await self.tables.tell(result)
 
     def _game_refusal(self, conn: Connection, error: GameError) -> dict[str, Any]:
         table = self.tables.get(conn.table_id)

@@ -16,8 +16,9 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.cards import card_label
+from cogs.tables.views import table_panel
 from tests.e2e.activity_page import Page, check_frame
-from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table
+from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord
 
@@ -53,6 +54,15 @@ async def pages_of(fake: FakeDiscord, bot: AmerikanerBot, session: aiohttp.Clien
         await page.connect()
         pages.append(page)
     return pages
+
+
+def shows_now(fake: FakeDiscord, table: Any) -> bool:
+    """Whether the channel's table message shows the table as it is now."""
+    try:
+        shown = table_message(fake).embeds[0].get("description")
+    except (LookupError, IndexError):
+        return False
+    return bool(shown == table_panel(table).description)
 
 
 def action_frame(bot: AmerikanerBot, table: Any, action: Any) -> dict[str, Any]:
@@ -97,6 +107,9 @@ async def test_four_pages_and_the_panels_play_one_table(
                 _, action = driver.decide(seat)
                 await by_seat[seat].send(action_frame(bot, table, action))
                 await fake.wait_until(lambda b=before: table.version > b, 20, "the move")
+                # the channel's table message follows the page's move, as a click's
+                await fake.wait_until(lambda: shows_now(fake, table), 20,
+                                      "the table message of the page's move")
             for page in pages:  # every page is shown the move
                 await page.view_at(table.version)
                 for frame in page.frames:
