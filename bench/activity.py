@@ -14,8 +14,8 @@ the fake and the pages share it, so it is an upper bound), memory per connected 
 move counted against the bot token's global limit (the table messages' edits: pages add
 none of their own).
 
-    python bench/activity.py                     # 1,000 tables, 4 pages each
-    python bench/activity.py --tables 20 --moves 10
+    python bench/activity.py                     # 1,000 tables, 4 pages, ~5 s a move
+    python bench/activity.py --tables 50 --moves 10 --think 0   # saturated
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def the_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def play(pages: list[BenchPage], moves: int, rng: random.Random,
-               took: list[float]) -> None:
+               took: list[float], think: float) -> None:
     """`moves` moves at one table, each from the page of the seat to act, each timed to
     the last of the four pages shown the new state."""
     await asyncio.gather(*(wait_version(p, 0) for p in pages))  # every page's first view
@@ -86,6 +86,8 @@ async def play(pages: list[BenchPage], moves: int, rng: random.Random,
                              if i == p.seat)), None)
         if actor is None:
             return  # the game is over
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))  # the player thinks
         for page in pages:
             page.shown.clear()
         started = time.perf_counter()
@@ -159,7 +161,8 @@ async def bench(args: argparse.Namespace, fake: FakeDiscord, bot: Any, names: li
         requests_before = len(fake.global_requests())
         cpu_before = time.process_time()
         rng = random.Random(args.seed)
-        await asyncio.gather(*(play(pages, args.moves, rng, took) for pages in tables))
+        await asyncio.gather(*(play(pages, args.moves, rng, took, args.think)
+                               for pages in tables))
         cpu = time.process_time() - cpu_before
         requests = len(fake.global_requests()) - requests_before
         report(took, cpu, requests)
@@ -185,6 +188,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=20, help="moves a table")
+    parser.add_argument("--think", type=float, default=5.0,
+                        help="seconds a player thinks, on average (0: every table at once, "
+                             "as fast as it goes)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     asyncio.run(run(args))

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_activity_bench_runs_and_prints_its_figures() -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "activity.py"), "--tables", "2", "--moves", "3"],
+        [sys.executable, str(ROOT / "bench" / "activity.py"), "--tables", "2", "--moves", "3",
+         "--think", "0"],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 0, result.stderr

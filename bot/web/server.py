@@ -86,6 +86,7 @@ class ActivityServer:
         self._by_table: dict[int, set[Connection]] = {}
         self._dirty: set[int] = set()
         self._instances: dict[str, tuple[float, Instance]] = {}
+        self._telling: set[asyncio.Task[None]] = set()
         self._flush_scheduled = False
         self._runner: web.AppRunner | None = None
         self._unwatch: Callable[[], None] | None = None
@@ -294,8 +295,11 @@ class ActivityServer:
 
         result = await self.tables.act(conn.table_id, conn.member.id, version, make)
         # The channel's side, as after a click: the table message, the next player's
-        # panel or ping (the table cog hears it as it hears an AI's move).
-        await self.tables.tell(result)
+        # panel or ping (the table cog hears it as it hears an AI's move). In a task of
+        # its own: a post waits for the bot's request budget, the page's next frame not.
+        told = asyncio.create_task(self.tables.tell(result))
+        self._telling.add(told)
+        told.add_done_callback(self._telling.discard)
 
     def _game_refusal(self, conn: Connection, error: GameError) -> dict[str, Any]:
         table = self.tables.get(conn.table_id)
