@@ -1,7 +1,7 @@
 """The Activity's page in a real browser: Playwright drives Debian's Chromium (never a
-downloaded one) against the bot and the strict fake Discord. Two members play one
+downloaded one) against the bot and the strict fake Discord. Four members play one
 Amerikaner table from their pages (the SDK in its mock mode, handed the code and the
-instance Discord would give), the two others from the message panels' buttons,
+instance Discord would give), and from the message panels' buttons,
 interleaved; every frame each page receives and the text each page shows go through
 the leak checker; a forged hello is refused; a dropped socket reconnects and loses
 nothing. Screenshots at a phone's 390x844 are saved per phase under the test's tmp dir."""
@@ -87,7 +87,7 @@ class BrowserPage:
         await page.get_by_role("button", name=action["label"], exact=True).click()
 
 
-async def test_two_pages_and_two_panels_play_one_table(
+async def test_four_pages_and_the_panels_play_one_table(
         fake: FakeDiscord, activity_bot: AmerikanerBot, tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
 
@@ -97,13 +97,14 @@ async def test_two_pages_and_two_panels_play_one_table(
     assert table is not None and bot.activity_server is not None
     base = f"http://127.0.0.1:{bot.activity_server.port}"
     instance = fake.activity.launch(fake.channel.id, fake.guild.id, fake.user("alice").id)
-    fake.activity.join(instance.instance_id, fake.user("bob").id)
+    for name in NAMES[1:4]:
+        fake.activity.join(instance.instance_id, fake.user(name).id)
     shots: dict[str, Path] = {}
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         try:
             pages: dict[int, BrowserPage] = {}
-            for name in ("alice", "bob"):
+            for name in NAMES[:4]:
                 context = await browser.new_context(viewport=PHONE)
                 page = BrowserPage(name, await context.new_page())
                 code = fake.activity.authorize(fake.user(name).id)
@@ -113,12 +114,14 @@ async def test_two_pages_and_two_panels_play_one_table(
             for page in pages.values():
                 await page.shows(table.version)
             driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
-            for _ in range(24):
+            for step in range(24):
                 turn = await driver.next_turn()
                 assert turn is not None
                 seat, _ = turn
                 phase = table.kind.seat_view(table.game, seat).phase
-                if seat in pages:
+                # two moves in three from the pages (every discard: its cards are
+                # tapped, then the button), the others from the panels' buttons
+                if step % 3 != 2 or phase in ("discard", "exchange"):
                     await pages[seat].shows(table.version)
                     if phase not in shots:
                         shots[phase] = tmp_path / f"activity-{phase}.png"
@@ -139,7 +142,7 @@ async def test_two_pages_and_two_panels_play_one_table(
         finally:
             await browser.close()
     # (docs/activity.png, the README's, is one of these, copied by hand)
-    assert {"bid", "play"} <= set(shots), shots
+    assert {"bid", "discard", "play"} <= set(shots), shots
 
 
 async def no_leak(table: Any, fake: FakeDiscord, page: BrowserPage) -> None:
