@@ -33,6 +33,7 @@ from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import error_text
 from bot.tables import Table, TableService
+from bot.tables.table import LOBBY, PLAYING
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
 from bot.web.outgoing import Outgoing
@@ -47,6 +48,7 @@ BURST = 20
 RATE = 5.0
 MAX_FRAME = 4096  # bytes: a move is a few dozen
 HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
+LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
 INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
 
 
@@ -87,6 +89,7 @@ class ActivityServer:
         self._dirty: set[int] = set()
         self._instances: dict[str, tuple[float, Instance]] = {}
         self._telling: set[asyncio.Task[None]] = set()
+        self._channel_of: dict[int, int] = {}  # a followed table -> its channel
         self._flush_scheduled = False
         self._runner: web.AppRunner | None = None
         self._unwatch: Callable[[], None] | None = None
@@ -207,6 +210,7 @@ class ActivityServer:
             return None
         conn = Connection(ws, member, table.id, language, Outgoing(ws))
         self._by_table.setdefault(table.id, set()).add(conn)
+        self._channel_of[table.id] = table.channel_id
         self._push(conn, table)
         return conn
 
@@ -311,12 +315,30 @@ class ActivityServer:
     def changed(self, table: Table) -> None:
         """A table changed: its pages get their new views once the change is done (one
         flush for every change of this turn of the event loop)."""
-        if table.id not in self._by_table:
+        if table.id not in self._by_table and not self._follow_new(table):
             return
         self._dirty.add(table.id)
         if not self._flush_scheduled:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
+
+    def _follow_new(self, table: Table) -> bool:
+        """A new table in a channel whose pages followed one that is over (a rematch, a
+        new game): they follow the new one, as the channel does."""
+        old_id = next((tid for tid in self._by_table
+                       if tid != table.id and self._channel_of.get(tid) == table.channel_id),
+                      None)
+        if old_id is None:
+            return False
+        old = self.tables.get(old_id)
+        if old is not None and old.stage in LIVE:
+            return False  # the channel's table is still that one
+        moved = self._by_table.pop(old_id)
+        for conn in moved:
+            conn.table_id = table.id
+        self._by_table[table.id] = moved
+        self._channel_of[table.id] = table.channel_id
+        return True
 
     async def _heard(self, table: Table, event: str, detail: dict[str, Any]) -> None:
         """The service's own moves (AI turns, timeouts) are changes too."""

@@ -245,3 +245,30 @@ async def test_pages_play_american_too(fake: FakeDiscord, activity_bot: Amerikan
                 assert not leaks, leaks
         for page in pages:
             await page.close()
+
+
+async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
+                                                    activity_bot: AmerikanerBot) -> None:
+    """The table is cancelled and a new one opens in the channel: the pages open there
+    follow the new one (a member without a seat at it watches)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    first = bot.tables.in_channel(fake.channel.id)
+    assert first is not None
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        for page in pages:
+            await page.view_at(first.version)
+        it = await fake.slash("alice", None, "amerikaner cancel")
+        assert not it.callback.ephemeral, it.callback.data
+        await open_table(fake, ["bob", "carol", "dave", "erin"], {"preset": "amerikaner"})
+        second = bot.tables.in_channel(fake.channel.id)
+        assert second is not None and second.id != first.id
+        for page in pages:
+            view = await page.wait_for(lambda f: f.get("table_id") == second.id
+                                       and f.get("stage") == "playing",
+                                       "the new table in play")
+            assert view["seat"] == second.seat_of(fake.user(page.user).id)
+            assert ("hand" in view) == (page.user != "alice")
+        for page in pages:
+            await page.close()
