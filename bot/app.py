@@ -10,7 +10,7 @@ import logging
 import signal
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -28,6 +28,9 @@ from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from bot.tables.rerate import rerate_if_due
 from cogs.words import CommandTranslator
+
+if TYPE_CHECKING:
+    from bot.web import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +97,8 @@ class AmerikanerBot(commands.AutoShardedBot):
         # handed to them (bot/store/relay.py); the gateway payloads of this process's
         # DM clicks, by interaction id, for as long as a click takes to be routed.
         self.relay: InteractionRelay | None = None
+        # The table as a Discord Activity (bot/web), when its settings are set.
+        self.activity_server: ActivityServer | None = None
         self._dm_payloads: collections.OrderedDict[int, dict[str, Any]] = \
             collections.OrderedDict()
 
@@ -184,8 +189,27 @@ class AmerikanerBot(commands.AutoShardedBot):
         # What was committed before a crash but not yet posted.
         await self.outbox.drain_all()
         await self._open_relay()
+        await self._open_activity()
         if self._runs_shard_zero():
             await self._sync_commands()
+
+    async def _open_activity(self) -> None:
+        """The table as a Discord Activity (bot/web), when its settings are set: its page,
+        code exchange and websockets on ACTIVITY_HOST:ACTIVITY_PORT."""
+        settings = self.settings
+        if settings.activity_client_secret is None or settings.activity_port is None:
+            return
+        from bot.web import ActivityServer  # only when on: its modules load then
+        from bot.web.discord_api import DiscordApi
+
+        assert self.application_id is not None  # known once logged in
+        api = DiscordApi(discord.http.Route.BASE, self.application_id,
+                         settings.activity_client_secret, settings.token,
+                         trace_configs=[self._budget_trace()])
+        self.activity_server = ActivityServer(self.tables, api, host=settings.activity_host,
+                                              port=settings.activity_port,
+                                              clock=settings.clock.time)
+        await self.activity_server.start()
 
     # ------------------------------------------------------------- DMs across processes
 
@@ -291,6 +315,8 @@ class AmerikanerBot(commands.AutoShardedBot):
         checkpointer = getattr(self, "_checkpointer", None)
         if checkpointer is not None:
             checkpointer.cancel()
+        if self.activity_server is not None:
+            await self.activity_server.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
             await tables.close(grace=STOP_GRACE / 2)

@@ -56,6 +56,15 @@ class Settings:
     # without it computes tomorrow's deal. Unset: one is generated once and kept in the
     # store, so every process on the database agrees on it.
     daily_secret: str | None = None
+    # The table as a Discord Activity (bot/web, README "The Activity"): off unless both the
+    # app's OAuth2 client secret and the port of the page's server are set.
+    activity_client_secret: str | None = None
+    activity_port: int | None = None
+    activity_host: str = "127.0.0.1"
+
+    @property
+    def activity_on(self) -> bool:
+        return self.activity_client_secret is not None and self.activity_port is not None
 
     @property
     def request_rate(self) -> float:
@@ -108,6 +117,9 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
     shard_count, shard_ids = _shards(os.environ.get("SHARD_COUNT", ""),
                                      os.environ.get("SHARD_IDS", ""))
+    activity_secret, activity_port, activity_host = _activity(
+        os.environ.get("ACTIVITY_CLIENT_SECRET", ""), os.environ.get("ACTIVITY_PORT", ""),
+        os.environ.get("ACTIVITY_HOST", ""))
     return Settings(
         token=token,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -123,7 +135,30 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         shard_count=shard_count,
         shard_ids=shard_ids,
         daily_secret=os.environ.get("DAILY_SECRET", "").strip() or None,
+        activity_client_secret=activity_secret,
+        activity_port=activity_port,
+        activity_host=activity_host,
     )
+
+
+def _activity(secret: str, port_text: str, host: str) -> tuple[str | None, int | None, str]:
+    """ACTIVITY_CLIENT_SECRET and ACTIVITY_PORT (and ACTIVITY_HOST), checked together:
+    both or neither (the Activity off)."""
+    secret, port_text, host = secret.strip(), port_text.strip(), host.strip()
+    if not secret and not port_text:
+        return None, None, host or "127.0.0.1"
+    if not secret:
+        raise ConfigError("ACTIVITY_PORT is set but ACTIVITY_CLIENT_SECRET is not: put the "
+                          "app's OAuth2 client secret (Developer Portal -> OAuth2) in .env, "
+                          "or leave both empty to run without the Activity.")
+    if not port_text:
+        raise ConfigError("ACTIVITY_CLIENT_SECRET is set but ACTIVITY_PORT is not: the port "
+                          "the Activity's page is served on (e.g. 8080), or leave both empty "
+                          "to run without the Activity.")
+    if not (port_text.isascii() and port_text.isdigit()) or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"ACTIVITY_PORT must be a port number (1 to 65535), "
+                          f"not {port_text!r}.")
+    return secret, int(port_text), host or "127.0.0.1"
 
 
 def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

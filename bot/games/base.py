@@ -403,6 +403,9 @@ class GameKindBase(GameKind):
     def can_claim(self, game: Any, seat: int) -> bool:
         return False
 
+    def hand_cards(self, game: Any, seat: int) -> tuple[int, ...]:
+        return ()  # a game without a hand to lay out
+
     def rating_matches(self, game: Any) -> list[RatedMatch]:
         return []  # not rated
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -67,6 +67,9 @@ class Keeper:
         self.retry_first = retry_first
         self.retry_cap = retry_cap
         self._background: set[asyncio.Task[None]] = set()
+        # Told of each table after every change made under its lock, by a member or by
+        # the service itself (TableService.watch: the Activity's pages follow them).
+        self.watchers: list[Callable[[Table], None]] = []
 
     @asynccontextmanager
     async def changing(self, table_id: int, reason: str | None = "change"
@@ -78,6 +81,8 @@ class Keeper:
         async with table.lock:
             await self.sync(table, reason)
             yield table
+        for watcher in list(self.watchers):
+            watcher(table)
 
     async def write(self, table: Table, write: Awaitable[Any]) -> Any:
         """Await a store write of `table`'s. Memory is changed by the caller only after

@@ -187,6 +187,11 @@ class GameKind(Protocol):
         """What `seat` may see, with its legal actions when it is to act."""
         ...
 
+    def hand_cards(self, game: Any, seat: int) -> tuple[int, ...]:
+        """The cards in `seat`'s own hand, as its seat view holds them (what the
+        Activity's page lays out for that player alone; bot/web); () for none."""
+        ...
+
     def legal_actions(self, game: Any, seat: int) -> list[Any]:
         """Every legal action of `seat` now (none when it is not to act): the default hand
         panel's controls (cogs/tables/api.py), the terminal game's moves, the tests'."""

@@ -262,7 +262,8 @@ class TableService:
 
     def add_listener(self, listener: Listener) -> None:
         """`listener(table, event, detail)` is awaited after every change the service makes
-        by itself (AI turns, timeouts): `changed`, `deal_finished`, `game_finished`, with
+        by itself (AI turns, timeouts) or is told of (`tell`): `changed`,
+        `deal_finished`, `game_finished`, with
         `detail` {"seat": ..., "action": ..., "deal_index": ...} (a timeout's notice is
         in the outbox: POST_TIMEOUT); `timed_out` (TIMEOUT_SEAT gave the seat to the AI,
         {"seat": s, "user_id": ...}); and `reminder`, a human's turn is running out,
@@ -270,6 +271,19 @@ class TableService:
         (one of the table's `reminders`; never twice for one turn and point, across
         restarts too)."""
         self._listeners.add(listener)
+
+    async def tell(self, result: ActResult) -> None:
+        """Tell the listeners of a move made without the bot's cog (a page of the
+        Activity, bot/web), as of the service's own moves: the table message, the next
+        player's panel and ping follow it as they follow an AI's."""
+        await self._listeners.result(result.table, result)
+
+    def watch(self, watcher: Callable[[Table], None]) -> Callable[[], None]:
+        """`watcher(table)` is called (not awaited: it must not block) after every change
+        made under a table's lock, a member's or the service's own; returns what undoes
+        that. The Activity's pages follow their tables so (bot/web)."""
+        self._keeper.watchers.append(watcher)
+        return lambda: self._keeper.watchers.remove(watcher)
 
     def get(self, table_id: int) -> Table | None:
         return self._registry.get(table_id)

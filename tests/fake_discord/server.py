@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from .activity import LAUNCH_ACTIVITY, ActivitySide, OAuthError
 from .clock import FakeClock
 from .commands import validate_command, validate_commands
 from .lifecycle import Lifecycle
@@ -85,11 +86,13 @@ INTENT_DM_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
 
 # Which callback types each interaction type accepts
+# (12, LAUNCH_ACTIVITY: after a command, a button or a modal, like a message; refused
+# below unless the app has Activities enabled)
 _ALLOWED_CALLBACKS: dict[int, set[int]] = {
-    2: {4, 5, 9},
-    3: {4, 5, 6, 7, 9},
+    2: {4, 5, 9, LAUNCH_ACTIVITY},
+    3: {4, 5, 6, 7, 9, LAUNCH_ACTIVITY},
     4: {8},
-    5: {4, 5, 6, 7},
+    5: {4, 5, 6, 7, LAUNCH_ACTIVITY},
 }
 
 _OPTION_TYPES = {
@@ -334,6 +337,8 @@ class FakeDiscord(Lifecycle):
         self.shard_count = shard_count
         self.app_id = self._snowflake()
         self.bot_user = FakeUser(self.app_id, bot_name, bot=True)
+        #: the Activity's side: OAuth2 codes and tokens, instances (activity.py)
+        self.activity = ActivitySide(self.clock, self.app_id, self._snowflake)
         self.heartbeat_interval = heartbeat_interval
         self.interaction_timeout = interaction_timeout
         self.validate = rule(validate)
@@ -1049,7 +1054,10 @@ class FakeDiscord(Lifecycle):
     def _register_routes(self) -> None:
         r = self._route
         snow = r"(\d+)"
-        r("GET", r"/users/@me", self._get_me)
+        # the bot's token or a member's Bearer token (the Activity's), checked in _get_me
+        r("GET", r"/users/@me", self._get_me, auth=False)
+        r("POST", r"/oauth2/token", self._oauth2_token, auth=False)
+        r("GET", rf"/applications/{snow}/activity-instances/([^/]+)", self._activity_instance)
         r("GET", rf"/users/{snow}", self._get_user)
         r("POST", r"/users/@me/channels", self._create_dm)
         r("GET", r"/oauth2/applications/@me", self._get_app)
@@ -1117,7 +1125,33 @@ class FakeDiscord(Lifecycle):
         return web.Response(status=204)
 
     async def _get_me(self, ctx: _Ctx) -> web.Response:
-        return json_response({**self.bot_user.to_dict(), "verified": True, "mfa_enabled": False})
+        authorization = ctx.request.headers.get("Authorization")
+        if authorization == f"Bot {self.token}":
+            ctx.record.authorized = True
+            return json_response({**self.bot_user.to_dict(), "verified": True,
+                                  "mfa_enabled": False})
+        user_id = self.activity.user_of(authorization)
+        if user_id is None:
+            raise HTTPError(401, 0, "401: Unauthorized")
+        return json_response(self._users_by_id[user_id].to_dict())
+
+    async def _oauth2_token(self, ctx: _Ctx) -> web.Response:
+        """https://discord.com/developers/docs/topics/oauth2#authorization-code-grant: a
+        code for a member's access token (activity.py holds the rules)."""
+        try:
+            return json_response(self.activity.exchange(
+                ctx.json, ctx.request.headers.get("Authorization")))
+        except OAuthError as exc:
+            return json_response(exc.body, exc.status)
+
+    async def _activity_instance(self, ctx: _Ctx) -> web.Response:
+        """https://discord.com/developers/docs/resources/application#get-application-
+        activity-instance: the instance with the bot token of its application; "if found,
+        otherwise it returns a 404" (https://github.com/discord/discord-api-docs/pull/6981)."""
+        instance = self.activity.instances.get(ctx.group(2))
+        if ctx.int_group(1) != self.app_id or instance is None:
+            raise HTTPError(404, 0, "404: Not Found")
+        return json_response(instance.to_dict(self.app_id))
 
     async def _get_user(self, ctx: _Ctx) -> web.Response:
         user = self._users_by_id.get(ctx.int_group(1))
@@ -2074,9 +2108,17 @@ class FakeDiscord(Lifecycle):
             raise HTTPError(
                 400, 50035, "Invalid Form Body", {"type": f"callback {ctype} invalid here"}
             )
+        if ctype == LAUNCH_ACTIVITY and not self.activity.enabled:
+            # "Only available for apps with Activities enabled" (activity.py); Discord's
+            # exact error is not documented: the form's, on its "type".
+            raise HTTPError(400, 50035, "Invalid Form Body",
+                            {"type": "LAUNCH_ACTIVITY: the app has no Activity enabled"})
         channel = self._need_channel(inter.channel_id)
         message: StoredMessage | None = None
-        if ctype == CHANNEL_MESSAGE_WITH_SOURCE:
+        launched = None
+        if ctype == LAUNCH_ACTIVITY:
+            launched = self.activity.launch(channel.id, inter.guild_id, inter.user.id)
+        elif ctype == CHANNEL_MESSAGE_WITH_SOURCE:
             self._check_payload(data, creating=True, files=len(ctx.files))
             message = self._new_message(
                 channel, data, ctx.files, msg_type=20 if inter.type == 2 else 0, interaction=inter
@@ -2122,6 +2164,10 @@ class FakeDiscord(Lifecycle):
             info["response_message_ephemeral"] = inter.original.ephemeral
         if message is not None:
             resource["message"] = message.to_payload()
+        if launched is not None:
+            # the interaction callback resource's "activity_instance" ({id}), "only
+            # present if type is LAUNCH_ACTIVITY"
+            resource["activity_instance"] = {"id": launched.instance_id}
         return json_response({"interaction": info, "resource": resource})
 
     def _webhook_route(

@@ -127,6 +127,10 @@ class AmericanKind(GameKindBase):
     def seat_view(self, game: Game, seat: int) -> GameView | None:
         return game_view(game, seat) if game.current is not None else None
 
+    def hand_cards(self, game: Game, seat: int) -> tuple[int, ...]:
+        view = self.seat_view(game, seat)
+        return view.deal.hand or () if view is not None and view.deal is not None else ()
+
     def choose_action(self, game: Game, seat: int, level: str, rng: random.Random
                       ) -> Action:
         from .ai import choose_action

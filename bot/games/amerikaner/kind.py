@@ -115,6 +115,10 @@ class AmerikanerKind(GameKindBase):
         hand = game.current
         return hand_view(hand, seat) if hand is not None else None
 
+    def hand_cards(self, game: Game, seat: int) -> tuple[int, ...]:
+        view = self.seat_view(game, seat)
+        return view.cards or () if view is not None else ()
+
     def choose_action(self, game: Game, seat: int, level: str, rng: random.Random
                       ) -> Action:
         from .ai import choose_action

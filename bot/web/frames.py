@@ -1,0 +1,102 @@
+"""What a page is sent: its member's seat of the table, in the member's words.
+
+Everything comes from what the panels and the table message already use: the public
+table as the game's Scene (`GameWords.table_scene`), the seat's own panel
+(`GameWords.seat_panel`), the seat's hand (`GameKind.hand_cards`) and its legal actions
+(`GameKind.legal_actions`, named by `GameWords.describe_action`). Nothing here knows a
+rule: a move the page sends is one of the legal actions listed, matched by its record
+form (`GameKind.action_to_json`), and played through the table service."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.cards import card_label, card_name
+from bot.i18n import use_locale
+from bot.render import seat_names
+from bot.tables import Table
+from bot.tables.names import safe_plain
+from bot.tables.scene import Scene
+from bot.web.words import choose_text
+
+# An action of several cards (a discard, an exchange, a swap) is listed once, with every
+# card it may take and the counts it allows, not as each combination (thousands).
+MANY = ("cards", "hand", "up")
+
+
+def action_key(action_json: Mapping[str, Any]) -> str:
+    """An action's identity as the page sends it back: its record form without the seat
+    (the seat is the member's, never the page's), in one canonical string."""
+    return json.dumps({k: v for k, v in action_json.items() if k != "seat"}, sort_keys=True)
+
+
+def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
+    """The member's view of `table`: the public table, and their seat's own if seated."""
+    with use_locale(language):
+        names = seat_names(table.seats, safe_plain)  # plain: the page shows text
+        frame: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
+                                 "version": table.version, "stage": table.stage,
+                                 "seat": table.seat_of(user_id)}
+        if table.game is None:
+            frame["title"] = table.kind.words.lobby_title(table.rules)
+            return frame
+        frame["scene"] = scene_json(table.kind.words.table_scene(table.game, names))
+        seat = frame["seat"]
+        if seat is not None:
+            frame.update(seat_json(table, seat, names))
+        return frame
+
+
+def scene_json(scene: Scene) -> dict[str, Any]:
+    return {
+        "title": scene.title,
+        "seats": [{"name": s.name, "lines": list(s.lines), "cards": cards(s.cards),
+                   "backs": s.backs, "to_act": s.to_act} for s in scene.seats],
+        "centre": [{"seat": seat, **card_json(card)} for seat, card in scene.centre],
+        "centre_label": scene.centre_label,
+        "groups": [{"label": g.label, "cards": cards(g.cards), "backs": g.backs}
+                   for g in scene.groups],
+        "lines": list(scene.lines),
+    }
+
+
+def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    """The seat's own: its panel, its hand, and its legal actions now."""
+    kind, game = table.kind, table.game
+    # compact: the table in a few lines (the page draws the table itself)
+    panel = kind.words.seat_panel(game, seat, names, compact=True)
+    out: dict[str, Any] = {
+        "panel": {"title": panel.title, "description": panel.description,
+                  "fields": [{"name": n, "value": v} for n, v, _inline in panel.fields]},
+        "hand": cards(kind.hand_cards(game, seat)),
+        "actions": [],
+        "groups": [],
+    }
+    groups: dict[str, dict[str, Any]] = {}
+    for action in kind.legal_actions(game, seat):
+        record = dict(kind.action_to_json(action))
+        many = next((key for key in MANY if isinstance(record.get(key), list)), None)
+        if many is None:
+            out["actions"].append({"key": action_key(record),
+                                   "label": kind.words.describe_action(record),
+                                   "card": record.get("card")})
+            continue
+        group = groups.setdefault(str(record.get("action")), {
+            "action": record.get("action"), "key": many, "cards": set(), "counts": set()})
+        group["cards"].update(record[many])
+        group["counts"].add(len(record[many]))
+    out["groups"] = [{"action": g["action"], "key": g["key"], "cards": sorted(g["cards"]),
+                      "counts": sorted(g["counts"]), "label": choose_text(max(g["counts"]))}
+                     for g in groups.values()]
+    return out
+
+
+def cards(values: Sequence[int]) -> list[dict[str, str]]:
+    return [card_json(card) for card in values]
+
+
+def card_json(card: int) -> dict[str, str]:
+    """A card as the page shows it (`A♠`) and names it back (`AS`, the record's)."""
+    return {"name": card_name(card), "label": card_label(card)}

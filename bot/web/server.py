@@ -1,0 +1,395 @@
+"""The Activity's backend: the page, the code exchange, and one websocket per member.
+
+Discord shows the page at `https://<app id>.discordsays.com/` and carries the page's
+requests to the backend through its proxy: relative paths under `/.proxy/` (websockets
+too: "we currently only support websockets",
+https://discord.com/developers/docs/activities/development-guides/networking). The URL
+mapping of `/` points at this server; each route is served with and without the
+`/.proxy` prefix, so that the page also works served straight from here (the tests).
+
+A websocket's first frame is `hello` with the member's access token and the instance id
+the SDK gives; the member is who Discord says the token belongs to (`/users/@me`), and
+the instance must hold the member and run in a channel that has a table (checked with
+the bot token) before any hand is sent. Then the page gets its member's view after every
+change of the table, and sends `act` frames: one of the legal actions listed in its last
+view, at that view's version, played through the table service like a click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.errors import GameError
+from bot.i18n import language_of, use_locale
+from bot.render import error_text
+from bot.tables import Table, TableService
+from bot.tables.table import LOBBY, PLAYING
+from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
+from bot.web.frames import MANY, action_key, view_frame
+from bot.web.outgoing import Outgoing
+from bot.web.words import refusal_text
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+PREFIXES = ("", "/.proxy")
+# Frames a connection may send: a burst, then this many a second (a token bucket).
+BURST = 20
+RATE = 5.0
+MAX_FRAME = 4096  # bytes: a move is a few dozen
+HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
+LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
+INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
+
+
+class Refusal(Exception):
+    """A frame the backend refuses by its own code (bot/web/words.py)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(eq=False)  # each page is itself: kept in sets by identity
+class Connection:
+    """One page: its member, its table, and what waits to be sent to it."""
+
+    ws: web.WebSocketResponse
+    member: Member
+    table_id: int
+    language: str
+    outgoing: Outgoing
+    tokens: float = BURST
+    refilled: float = 0.0
+    last_view: str = ""
+
+
+class ActivityServer:
+    """The backend, in the bot's process, on `host:port` (port 0: any free one)."""
+
+    def __init__(self, tables: TableService, api: DiscordApi, *, host: str, port: int,
+                 clock: Callable[[], float], static: Path = STATIC) -> None:
+        self.tables = tables
+        self.api = api
+        self.host = host
+        self.port = port
+        self.clock = clock  # the rate limit's time
+        self.static = static
+        self._by_table: dict[int, set[Connection]] = {}
+        self._dirty: set[int] = set()
+        self._instances: dict[str, tuple[float, Instance]] = {}
+        self._telling: set[asyncio.Task[None]] = set()
+        self._channel_of: dict[int, int] = {}  # a followed table -> its channel
+        self._flush_scheduled = False
+        self._runner: web.AppRunner | None = None
+        self._unwatch: Callable[[], None] | None = None
+
+    # ------------------------------------------------------------ start and stop
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024)
+        for prefix in PREFIXES:
+            app.router.add_post(f"{prefix}/api/token", self._token)
+            app.router.add_get(f"{prefix}/api/config", self._config)
+            app.router.add_get(f"{prefix}/ws", self._socket)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/{name}", self._file)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        self._unwatch = self.tables.watch(self.changed)
+        self.tables.add_listener(self._heard)
+        log.info("the Activity's page is served on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+        for connections in list(self._by_table.values()):
+            for conn in list(connections):
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(code=1001, message=b"the bot is restarting")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.api.close()
+
+    async def disconnect(self, table_id: int) -> None:
+        """Close every page of a table (each reconnects and is shown the table as it is
+        then): what a restart does to them, for one table."""
+        for conn in list(self._by_table.get(table_id, ())):
+            self._forget(conn)
+            conn.outgoing.stop()
+            await conn.ws.close(code=1012, message=b"reconnect")
+
+    def connections(self, table_id: int) -> int:
+        """How many pages follow a table (for tests and the bench)."""
+        return len(self._by_table.get(table_id, ()))
+
+    # ------------------------------------------------------------ the page
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return self._serve(self.static / "index.html")
+
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if "/" in name or name.startswith("."):
+            raise web.HTTPNotFound()
+        return self._serve(self.static / name)
+
+    def _serve(self, path: Path) -> web.StreamResponse:
+        if not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    async def _config(self, request: web.Request) -> web.Response:
+        """What the page needs before the SDK starts: the app's client id (public)."""
+        return web.json_response({"client_id": str(self.api.app_id)})
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """The SDK's one-time code for the member's access token, exchanged here with the
+        app's client secret (which never reaches the page)."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not code or len(code) > 200:
+            return web.json_response({"error": "bad_frame"}, status=400)
+        try:
+            token = await self.api.exchange(code)
+        except DiscordRefused:
+            return web.json_response({"error": "unauthorized"}, status=401)
+        return web.json_response({"access_token": token})
+
+    # ------------------------------------------------------------ a member's socket
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
+        await ws.prepare(request)
+        conn = await self._welcome(ws)
+        if conn is None:
+            await ws.close()
+            return ws
+        try:
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    break
+                await self._frame(conn, message.data)
+        finally:
+            self._forget(conn)
+            conn.outgoing.stop()
+        return ws
+
+    async def _welcome(self, ws: web.WebSocketResponse) -> Connection | None:
+        """The hello frame: who, where, in which words; None (refused) if any check fails."""
+        try:
+            message = await ws.receive(timeout=HELLO_WITHIN)
+        except TimeoutError:
+            return None  # a socket that never says who it is
+        hello = _parse(message.data) if message.type == WSMsgType.TEXT else None
+        language = language_of(hello.get("locale")) if hello else "en"
+        try:
+            if hello is None or hello.get("type") != "hello":
+                raise Refusal("bad_frame")
+            token, instance_id = hello.get("access_token"), hello.get("instance_id")
+            if not isinstance(token, str) or not isinstance(instance_id, str):
+                raise Refusal("bad_frame")
+            member, table = await self._table_of(token, instance_id)
+        except Refusal as exc:
+            await ws.send_str(json.dumps(_refused(exc.code, language)))
+            return None
+        conn = Connection(ws, member, table.id, language, Outgoing(ws))
+        self._by_table.setdefault(table.id, set()).add(conn)
+        self._channel_of[table.id] = table.channel_id
+        self._push(conn, table)
+        return conn
+
+    async def _table_of(self, token: str, instance_id: str) -> tuple[Member, Table]:
+        """The member and the table of the instance's channel, once Discord has said who
+        the member is and that they are in the instance (both Discord's own answers)."""
+        try:
+            member = await self.api.member(token)
+            instance = await self._instance(instance_id, member.id)
+        except DiscordRefused as exc:
+            raise Refusal("unauthorized" if exc.status == 401 else "not_in_instance") \
+                from None
+        if member.id not in instance.users:
+            raise Refusal("not_in_instance")
+        table = self.tables.in_channel(instance.channel_id)
+        if table is None or table.guild_id != instance.guild_id:
+            raise Refusal("no_table")
+        return member, table
+
+    async def _instance(self, instance_id: str, member_id: int) -> Instance:
+        """The instance as Discord says, asked once for the members who open it together
+        (a table's four pages: one request, not four): an answer a few seconds old
+        serves a member it lists; anyone else makes it asked again."""
+        now = time.monotonic()
+        known = self._instances.get(instance_id)
+        if known is not None and now - known[0] < INSTANCE_FRESH \
+                and member_id in known[1].users:
+            return known[1]
+        instance = await self.api.instance(instance_id)
+        self._instances[instance_id] = (now, instance)
+        for old in [k for k, (when, _) in self._instances.items()
+                    if now - when >= INSTANCE_FRESH]:
+            del self._instances[old]
+        return instance
+
+    def _forget(self, conn: Connection) -> None:
+        followers = self._by_table.get(conn.table_id)
+        if followers is not None:
+            followers.discard(conn)
+            if not followers:
+                del self._by_table[conn.table_id]
+
+    # ------------------------------------------------------------ frames from the page
+    async def _frame(self, conn: Connection, data: str) -> None:
+        if not self._allowed(conn):
+            self._send(conn, _refused("rate_limited", conn.language))
+            return
+        frame = _parse(data)
+        try:
+            if frame is None or frame.get("type") != "act":
+                raise Refusal("bad_frame")
+            await self._act(conn, frame)
+        except Refusal as exc:
+            self._send(conn, _refused(exc.code, conn.language))
+        except GameError as error:
+            self._send(conn, self._game_refusal(conn, error))
+
+    def _allowed(self, conn: Connection) -> bool:
+        """A token bucket: BURST frames, then RATE a second."""
+        now = self.clock()
+        conn.tokens = min(BURST, conn.tokens + (now - conn.refilled) * RATE)
+        conn.refilled = now
+        if conn.tokens < 1:
+            return False
+        conn.tokens -= 1
+        return True
+
+    async def _act(self, conn: Connection, frame: dict[str, Any]) -> None:
+        """One of the member's legal actions, at the version its view was drawn for,
+        through the table service as a click is (the service checks the seat, the
+        version and the turn; the game checks the move)."""
+        version, wanted = frame.get("version"), frame.get("action")
+        if not isinstance(version, int) or not isinstance(wanted, dict):
+            raise Refusal("bad_frame")
+        key = canonical(wanted)
+        table = self.tables.require(conn.table_id)
+
+        def make(seat: int) -> Any:
+            kind = table.kind
+            for action in kind.legal_actions(table.game, seat):
+                if canonical(kind.action_to_json(action)) == key:
+                    return action
+            if table.to_act is not None and table.to_act != seat:
+                return None  # not this seat's turn: the service refuses that first
+            raise Refusal("unknown_action")
+
+        result = await self.tables.act(conn.table_id, conn.member.id, version, make)
+        # The channel's side, as after a click: the table message, the next player's
+        # panel or ping (the table cog hears it as it hears an AI's move). In a task of
+        # its own: a post waits for the bot's request budget, the page's next frame not.
+        told = asyncio.create_task(self.tables.tell(result))
+        self._telling.add(told)
+        told.add_done_callback(self._telling.discard)
+
+    def _game_refusal(self, conn: Connection, error: GameError) -> dict[str, Any]:
+        table = self.tables.get(conn.table_id)
+        with use_locale(conn.language):
+            text = error_text(error, table.kind if table is not None else None)
+        return {"type": "refused", "code": error.code, "text": text}
+
+    # ------------------------------------------------------------ views to the pages
+    def changed(self, table: Table) -> None:
+        """A table changed: its pages get their new views once the change is done (one
+        flush for every change of this turn of the event loop)."""
+        if table.id not in self._by_table and not self._follow_new(table):
+            return
+        self._dirty.add(table.id)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _follow_new(self, table: Table) -> bool:
+        """A new table in a channel whose pages followed one that is over (a rematch, a
+        new game): they follow the new one, as the channel does."""
+        old_id = next((tid for tid in self._by_table
+                       if tid != table.id and self._channel_of.get(tid) == table.channel_id),
+                      None)
+        if old_id is None:
+            return False
+        old = self.tables.get(old_id)
+        if old is not None and old.stage in LIVE:
+            return False  # the channel's table is still that one
+        moved = self._by_table.pop(old_id)
+        for conn in moved:
+            conn.table_id = table.id
+        self._by_table[table.id] = moved
+        self._channel_of[table.id] = table.channel_id
+        return True
+
+    async def _heard(self, table: Table, event: str, detail: dict[str, Any]) -> None:
+        """The service's own moves (AI turns, timeouts) are changes too."""
+        self.changed(table)
+
+    def _flush(self) -> None:
+        self._flush_scheduled = False
+        dirty, self._dirty = self._dirty, set()
+        for table_id in dirty:
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            for conn in list(self._by_table.get(table_id, ())):
+                self._push(conn, table)
+
+    def _push(self, conn: Connection, table: Table) -> None:
+        frame = view_frame(table, conn.member.id, conn.language)
+        text = json.dumps(frame)
+        if text != conn.last_view:
+            conn.last_view = text
+            self._send_text(conn, text)
+
+    def _send(self, conn: Connection, frame: dict[str, Any]) -> None:
+        self._send_text(conn, json.dumps(frame))
+
+    def _send_text(self, conn: Connection, text: str) -> None:
+        """Queue a frame (bot/web/outgoing.py): a page too slow to take its frames is
+        dropped, and reconnects to the table as it is then."""
+        if not conn.outgoing.put(text):
+            self._forget(conn)
+
+
+def canonical(action_json: Any) -> str:
+    """An action's record form without the seat, its lists of cards in one order."""
+    if not isinstance(action_json, dict):
+        return ""
+    out = dict(action_json)
+    for key in MANY:
+        if isinstance(out.get(key), list):
+            out[key] = sorted(str(card) for card in out[key])
+    return action_key(out)
+
+
+def _parse(data: Any) -> dict[str, Any] | None:
+    try:
+        frame = json.loads(data)
+    except (TypeError, ValueError):
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
+def _refused(code: str, language: str) -> dict[str, Any]:
+    with use_locale(language):
+        return {"type": "refused", "code": code, "text": refusal_text(code)}

@@ -1,0 +1,274 @@
+"""The table as a Discord Activity (bot/web), through the strict fake: four members'
+pages follow one Amerikaner table and play on it, interleaved with moves from the message
+panels' buttons; every frame through the leak checker; forged, stale, out-of-turn and
+too many frames refused; a dropped socket reconnects and loses nothing. (The page itself,
+in a browser: tests/e2e/test_activity_browser.py.)"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.app import AmerikanerBot
+from bot.cards import card_label
+from cogs.tables.views import table_panel
+from tests.e2e.activity_page import Page, check_frame
+from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
+from tests.e2e.harness import bot_running
+from tests.fake_discord import FakeDiscord
+
+
+def activity_on(fake: FakeDiscord) -> dict[str, Any]:
+    """The settings that turn the Activity on (any free port)."""
+    return {"activity_client_secret": fake.activity.client_secret, "activity_port": 0}
+
+
+@pytest.fixture
+async def activity_bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
+                       answered: None, tmp_path: Path) -> AsyncIterator[AmerikanerBot]:
+    fake.activity.enabled = True
+    async with bot_running(fake, tmp_path / "db.sqlite3", **activity_on(fake)) as bot:
+        leaks.bot = bot
+        bot.tables.rng = random.Random(41)
+        yield bot
+
+
+async def pages_of(fake: FakeDiscord, bot: AmerikanerBot, session: aiohttp.ClientSession,
+                   names: tuple[str, ...]) -> list[Page]:
+    """The members open the Activity in the table's channel, each on a page of theirs."""
+    first = fake.user(names[0]).id
+    instance = fake.activity.launch(fake.channel.id, fake.guild.id, first)
+    server = bot.activity_server
+    assert server is not None
+    pages = []
+    for name in names:
+        fake.activity.join(instance.instance_id, fake.user(name).id)
+        page = Page(fake, f"http://127.0.0.1:{server.port}", name, instance.instance_id,
+                    session)
+        await page.authorize()
+        await page.connect()
+        pages.append(page)
+    return pages
+
+
+def shows_now(fake: FakeDiscord, table: Any) -> bool:
+    """Whether the channel's table message shows the table as it is now."""
+    try:
+        shown = table_message(fake).embeds[0].get("description")
+    except (LookupError, IndexError):
+        return False
+    return bool(shown == table_panel(table).description)
+
+
+def action_frame(bot: AmerikanerBot, table: Any, action: Any) -> dict[str, Any]:
+    """An action as the page sends it: its record form, without the seat."""
+    record = dict(table.kind.action_to_json(action))
+    record.pop("seat")
+    return {"type": "act", "version": table.version, "action": record}
+
+
+async def test_the_activity_is_off_unless_configured(fake: FakeDiscord, tmp_path: Path,
+                                                     error_logs: Any) -> None:
+    async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+        assert getattr(bot, "activity_server", None) is None
+
+
+async def test_four_pages_and_the_panels_play_one_table(
+        fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    leaks: list[str] = []
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        by_seat = {table.seat_of(fake.user(p.user).id): p for p in pages}
+        for page in pages:
+            view = await page.view_at(table.version)
+            seat = table.seat_of(fake.user(page.user).id)
+            assert view["seat"] == seat
+            assert [c["name"] for c in view["hand"]] == [
+                c for c in (card["name"] for card in view["hand"])]
+            assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+        for step in range(16):
+            turn = await driver.next_turn()
+            assert turn is not None
+            seat, _ = turn
+            before = table.version
+            if step % 2:
+                await driver.step()  # a click on the message panel
+            else:
+                _, action = driver.decide(seat)
+                await by_seat[seat].send(action_frame(bot, table, action))
+                await fake.wait_until(lambda b=before: table.version > b, 20, "the move")
+                # the channel's table message follows the page's move, as a click's
+                await fake.wait_until(lambda: shows_now(fake, table), 20,
+                                      "the table message of the page's move")
+            for page in pages:  # every page is shown the move
+                await page.view_at(table.version)
+                for frame in page.frames:
+                    leaks += check_frame(table, fake.user(page.user).id, frame)
+        assert not leaks, leaks
+        # (the check bites: another seat's hand in a frame is caught)
+        other = table.kind.hand_cards(table.game, (table.to_act + 1) % 4)
+        forged = {**pages[0].last_view(), "version": table.version,
+                  "hand": [{"name": "x", "label": card_label(other[0])}]}
+        seat0 = table.seat_of(fake.user(pages[0].user).id)
+        assert seat0 == (table.to_act + 1) % 4 or check_frame(
+            table, fake.user(pages[0].user).id, forged)
+        await page_refusals(fake, bot, table, by_seat)
+        await dropped_socket(fake, bot, table, driver, by_seat)
+        for page in pages:
+            await page.close()
+
+
+async def page_refusals(fake: FakeDiscord, bot: AmerikanerBot, table: Any,
+                        by_seat: dict[Any, Page]) -> None:
+    """Forged, stale and out-of-turn frames each get a refusal; nothing changes."""
+    seat = table.to_act
+    page, other = by_seat[seat], by_seat[(seat + 1) % 4]
+    version = table.version
+    legal = table.kind.legal_actions(table.game, seat)[0]
+    cases = [
+        (page, "not json", "bad_frame"),
+        (page, {"type": "act", "version": version, "action": {"action": "play", "card": "ZZ"}},
+         "unknown_action"),
+        (page, {**action_frame(bot, table, legal), "version": version - 1}, "stale"),
+        (other, action_frame(bot, table, legal), "not_your_turn"),
+    ]
+    for sender, frame, code in cases:
+        count = len(sender.frames)
+        await sender.send(frame)
+        refused = await sender.refusal(count)
+        assert refused["code"] == code and refused["text"], refused
+    assert table.version == version
+    # too many frames at once: with the backend's clock standing still, the burst passes
+    # and the frames after it are refused
+    server = bot.activity_server
+    assert server is not None
+    server.clock = lambda: 10_000.0
+    count = len(other.frames)
+    for _ in range(30):
+        await other.send("{}")
+    await other.wait_for(lambda f: f.get("code") == "rate_limited"
+                         and other.frames.index(f) >= count, "a rate limit")
+
+
+async def dropped_socket(fake: FakeDiscord, bot: AmerikanerBot, table: Any,
+                         driver: ButtonDriver, by_seat: dict[Any, Page]) -> None:
+    """A page whose socket dropped reconnects with its token and is shown the table as it
+    is now, moves it missed included."""
+    page = by_seat[(table.to_act + 2) % 4]
+    await page.close()
+    await driver.next_turn()
+    await driver.step()
+    page.frames.clear()
+    await page.connect()
+    view = await page.view_at(table.version)
+    seat = table.seat_of(fake.user(page.user).id)
+    assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
+
+
+async def test_who_and_where_are_discords_to_say(fake: FakeDiscord,
+                                                 activity_bot: AmerikanerBot) -> None:
+    """The member is whom the token names, never whom the page says; a member not in the
+    instance, a made-up token and a channel without a table are refused."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    async with aiohttp.ClientSession() as session:
+        (bob,) = await pages_of(fake, bot, session, ("bob",))
+        await bob.close()
+        bob.frames.clear()
+        await bob.connect(user_id=str(fake.user("alice").id), seat=0)
+        view = await bob.view_at(table.version)
+        assert view["seat"] == table.seat_of(fake.user("bob").id)
+        erin = Page(fake, bob.base, "erin", bob.instance_id, session)
+        await erin.authorize()  # a real token, but erin never joined the instance
+        await erin.connect()
+        assert (await erin.refusal(0))["code"] == "not_in_instance"
+        # once in the instance, a member without a seat watches: the public table only
+        fake.activity.join(bob.instance_id, fake.user("erin").id)
+        erin.frames.clear()
+        await erin.connect()
+        watched = await erin.view_at(table.version)
+        assert watched["seat"] is None and "hand" not in watched and watched["scene"]
+        assert not check_frame(table, fake.user("erin").id, watched)
+        liar = Page(fake, bob.base, "carol", bob.instance_id, session, token="made-up")
+        await liar.connect()
+        assert (await liar.refusal(0))["code"] == "unauthorized"
+        elsewhere = fake.activity.launch(fake.guild.text_channels[1].id, fake.guild.id,
+                                         fake.user("dave").id)
+        dave = Page(fake, bob.base, "dave", elsewhere.instance_id, session)
+        await dave.authorize()
+        await dave.connect()
+        assert (await dave.refusal(0))["code"] == "no_table"
+        async with session.post(f"{bob.base}/.proxy/api/token", json={"code": "x"}) as resp:
+            assert resp.status == 401
+        for page in (bob, erin, liar, dave):
+            await page.close()
+
+
+async def test_pages_play_american_too(fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """The page knows no game: American's moves (several cards at once, picking the pile
+    up) come as the same frames, played through the same path."""
+    bot = activity_bot
+    names = NAMES[:3]
+    await open_table(fake, list(names), {}, game="american")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.kind.name == "american"
+    rng = random.Random(5)
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, names)
+        by_seat = {table.seat_of(fake.user(p.user).id): p for p in pages}
+        for _ in range(12):
+            seat = table.to_act
+            assert seat is not None
+            page = by_seat[seat]
+            view = await page.view_at(table.version)
+            assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
+            action = rng.choice(table.kind.legal_actions(table.game, seat))
+            before = table.version
+            await page.send(action_frame(bot, table, action))
+            await fake.wait_until(lambda b=before: table.version > b, 20, "the move")
+            for other in pages:
+                await other.view_at(table.version)
+                leaks = [p for f in other.frames
+                         for p in check_frame(table, fake.user(other.user).id, f)]
+                assert not leaks, leaks
+        for page in pages:
+            await page.close()
+
+
+async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
+                                                    activity_bot: AmerikanerBot) -> None:
+    """The table is cancelled and a new one opens in the channel: the pages open there
+    follow the new one (a member without a seat at it watches)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    first = bot.tables.in_channel(fake.channel.id)
+    assert first is not None
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        for page in pages:
+            await page.view_at(first.version)
+        it = await fake.slash("alice", None, "amerikaner cancel")
+        assert not it.callback.ephemeral, it.callback.data
+        await open_table(fake, ["bob", "carol", "dave", "erin"], {"preset": "amerikaner"})
+        second = bot.tables.in_channel(fake.channel.id)
+        assert second is not None and second.id != first.id
+        for page in pages:
+            view = await page.wait_for(lambda f: f.get("table_id") == second.id
+                                       and f.get("stage") == "playing",
+                                       "the new table in play")
+            assert view["seat"] == second.seat_of(fake.user(page.user).id)
+            assert ("hand" in view) == (page.user != "alice")
+        for page in pages:
+            await page.close()
