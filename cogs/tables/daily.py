@@ -1,5 +1,6 @@
 """The deal of the day's room (bot/tables/daily.py): `/<game> daily`, its private panels,
-its one public message per server and day, its boards and settings.
+its one public message per server and day (with its results: daily_shown.py), its boards
+and settings.
 
 A member's daily is drawn as a table of their own that exists only in their panels: a
 `Table` built for the moment from their play (the member in their seat, the AI in the
