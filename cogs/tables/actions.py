@@ -277,6 +277,17 @@ class RulesButton(TableAction, template=on_table("rules")):
         await reply(interaction, table.kind.words.rules_text(table.rules))
 
 
+class ActivityButton(TableAction, template=on_table("activity")):
+    """The table message's Play in the Activity (when the Activity is on, bot/web):
+    Discord opens the app's Activity in this channel, where its page shows this table
+    (https://discord.com/developers/docs/interactions/receiving-and-responding: callback
+    LAUNCH_ACTIVITY, 12). Anyone in the channel may: a member without a seat watches."""
+
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        await interaction.response.launch_activity()
+
+
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:
     """Whether the click came from a message for the user alone (their hand panel)."""
     return interaction.message is not None and bool(interaction.message.flags.ephemeral)
@@ -437,6 +448,7 @@ class OldSelect(OldButton, template=_none_of("amks")):
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, CancelConfirm, HostMenu,
-    HouseRulesMenu, OfferButton, RulesButton, HandButton, BackButton, TableToggle, HintButton,
+    HouseRulesMenu, OfferButton, RulesButton, ActivityButton, HandButton, BackButton,
+    TableToggle, HintButton,
     ClaimButton, MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard,
     GoneEndButton, GoneLeaveButton, OldButton, OldSelect)

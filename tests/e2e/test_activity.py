@@ -272,3 +272,39 @@ async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
             assert ("hand" in view) == (page.user != "alice")
         for page in pages:
             await page.close()
+
+
+async def test_the_table_message_opens_the_activity(fake: FakeDiscord,
+                                                    activity_bot: AmerikanerBot) -> None:
+    """With the Activity on, the table message has Play in the Activity: Discord launches
+    the app's Activity in the channel (LAUNCH_ACTIVITY), and the page opened there shows
+    that table (erin, without a seat, watches)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    await fake.wait_until(lambda: any(b.get("label") == "Play in the Activity"
+                                      for b in table_message(fake).buttons()), 20,
+                          "the table message's button")
+    it = await fake.click_label("erin", table_message(fake), "Play in the Activity")
+    assert it.response_type == 12
+    (instance,) = fake.activity.instances.values()
+    assert instance.channel_id == fake.channel.id
+    assert instance.users == [fake.user("erin").id]
+    async with aiohttp.ClientSession() as session:
+        server = bot.activity_server
+        assert server is not None
+        page = Page(fake, f"http://127.0.0.1:{server.port}", "erin", instance.instance_id,
+                    session)
+        await page.authorize()
+        await page.connect()
+        view = await page.view_at(table.version)
+        assert view["table_id"] == table.id and view["seat"] is None
+        await page.close()
+
+
+async def test_without_the_activity_the_table_message_has_no_such_button(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    labels = [b.get("label") for b in table_message(fake).buttons()]
+    assert labels and "Play in the Activity" not in labels
