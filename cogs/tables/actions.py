@@ -25,7 +25,7 @@ from bot.render import (
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
 from cogs.tables.boards import BoardsRoom, board_pool
@@ -285,7 +285,14 @@ class ActivityButton(TableAction, template=on_table("activity")):
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await interaction.response.launch_activity()
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            # Discord refuses LAUNCH_ACTIVITY for an app whose Activities are off (the
+            # docs: "Only available for apps with Activities enabled"): say so.
+            if exc.status != 400:
+                raise
+            raise TableError("activity_off") from None
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:

@@ -308,3 +308,20 @@ async def test_without_the_activity_the_table_message_has_no_such_button(
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
     labels = [b.get("label") for b in table_message(fake).buttons()]
     assert labels and "Play in the Activity" not in labels
+
+
+async def test_an_app_without_activities_enabled_gets_a_clear_answer(
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, tmp_path: Path) -> None:
+    """The settings are on but the Developer Portal's Activities switch is off: Discord
+    refuses LAUNCH_ACTIVITY (the strict fake too), and the member is told why."""
+    assert not fake.activity.enabled  # a new app's
+    async with bot_running(fake, tmp_path / "db.sqlite3", **activity_on(fake)) as bot:
+        leaks.bot = bot
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+        await fake.wait_until(lambda: any(b.get("label") == "Play in the Activity"
+                                          for b in table_message(fake).buttons()), 20,
+                              "the table message's button")
+        it = await fake.click_label("bob", table_message(fake), "Play in the Activity")
+        assert it.response_type == 4 and it.callback.ephemeral
+        assert "not turned on for this app" in (it.content or "")
+        assert not fake.activity.instances
