@@ -325,3 +325,22 @@ async def test_an_app_without_activities_enabled_gets_a_clear_answer(
         assert it.response_type == 4 and it.callback.ephemeral
         assert "not turned on for this app" in (it.content or "")
         assert not fake.activity.instances
+
+
+async def test_the_page_is_served_and_nothing_else(fake: FakeDiscord,
+                                                   activity_bot: AmerikanerBot) -> None:
+    """The built page and the app's client id are served; no other file of the bot."""
+    server = activity_bot.activity_server
+    assert server is not None
+    base = f"http://127.0.0.1:{server.port}"
+    async with aiohttp.ClientSession() as session:
+        for path, status in (("/", 200), ("/app.js", 200), ("/app.css", 200),
+                             ("/.proxy/api/config", 200), ("/SOURCES.sha256", 200),
+                             ("/.env", 404), ("/%2e%2e%2fpyproject.toml", 404),
+                             ("/..%2f..%2fconfig.py", 404), ("/nothing.js", 404)):
+            async with session.get(base + path) as resp:
+                assert resp.status == status, (path, resp.status)
+                if path == "/.proxy/api/config":
+                    assert (await resp.json()) == {"client_id": str(fake.app_id)}
+        async with session.post(base + "/.proxy/api/token", data="not json") as resp:
+            assert resp.status == 400
