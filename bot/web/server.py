@@ -211,6 +211,7 @@ class ActivityServer:
         conn = Connection(ws, member, table.id, language, Outgoing(ws))
         self._by_table.setdefault(table.id, set()).add(conn)
         self._channel_of[table.id] = table.channel_id
+        self.tables.set_watching(table.id, member.id, True)
         self._push(conn, table)
         return conn
 
@@ -248,7 +249,8 @@ class ActivityServer:
 
     def _forget(self, conn: Connection) -> None:
         followers = self._by_table.get(conn.table_id)
-        if followers is not None:
+        if followers is not None and conn in followers:
+            self.tables.set_watching(conn.table_id, conn.member.id, False)
             followers.discard(conn)
             if not followers:
                 del self._by_table[conn.table_id]
@@ -335,6 +337,8 @@ class ActivityServer:
             return False  # the channel's table is still that one
         moved = self._by_table.pop(old_id)
         for conn in moved:
+            self.tables.set_watching(old_id, conn.member.id, False)
+            self.tables.set_watching(table.id, conn.member.id, True)
             conn.table_id = table.id
         self._by_table[table.id] = moved
         self._channel_of[table.id] = table.channel_id

@@ -363,6 +363,8 @@ class PanelsRoom:
         edited = await self._edit_panel(table, seat, user)
         if edited and self._active(table, user):
             return  # they played here minutes ago, and their panel shows the turn
+        if self.tables.watching(table.id, user):
+            return  # the Activity's page shows them the turn as it comes (bot/web)
         if not table.switch("mentions"):
             return
         # Discord notifies of new messages, never of edits

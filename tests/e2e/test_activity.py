@@ -96,6 +96,7 @@ async def test_four_pages_and_the_panels_play_one_table(
                 c for c in (card["name"] for card in view["hand"])]
             assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
         driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+        pinged = len(fake.pings())
         for step in range(16):
             turn = await driver.next_turn()
             assert turn is not None
@@ -115,6 +116,8 @@ async def test_four_pages_and_the_panels_play_one_table(
                 for frame in page.frames:
                     leaks += check_frame(table, fake.user(page.user).id, frame)
         assert not leaks, leaks
+        # whose page is open sees their turn there: nobody was pinged in the channel
+        assert len(fake.pings()) == pinged, fake.pings()[pinged:]
         # (the check bites: another seat's hand in a frame is caught)
         other = table.kind.hand_cards(table.game, (table.to_act + 1) % 4)
         forged = {**pages[0].last_view(), "version": table.version,
