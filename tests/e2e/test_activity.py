@@ -347,3 +347,49 @@ async def test_the_page_is_served_and_nothing_else(fake: FakeDiscord,
                     assert (await resp.json()) == {"client_id": str(fake.app_id)}
         async with session.post(base + "/.proxy/api/token", data="not json") as resp:
             assert resp.status == 400
+
+
+async def test_hint_and_claim_from_a_page(fake: FakeDiscord,
+                                          activity_bot: AmerikanerBot) -> None:
+    """The page offers Hint and Claim the rest when the panel would, and both go through
+    the table service as the panel's do: the hint for the member alone, the claim
+    decided by the game (played out, or refused with its reason)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        by_seat = {table.seat_of(fake.user(p.user).id): p for p in pages}
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+        await driver.next_turn()
+        page = by_seat[table.to_act]
+        view = await page.view_at(table.version)
+        count = len(page.frames)
+        await page.send({"type": "hint", "version": table.version})
+        answer = await page.wait_for(lambda f: f.get("type") in ("hint", "refused")
+                                     and page.frames.index(f) >= count, "the hint")
+        if table.switch("hints"):
+            assert view["hint"] and answer["type"] == "hint" and answer["text"]
+        else:
+            assert "hint" not in view and answer["code"] == "hints_off"
+        others = [p for p in pages if p is not page]
+        assert all(f.get("type") != "hint" for p in others for f in p.frames)
+        for _ in range(120):  # on until the member to act may claim
+            await driver.next_turn()
+            view = await by_seat[table.to_act].view_at(table.version)
+            if "claim" in view:
+                break
+            await driver.step()
+        else:
+            raise AssertionError("no claim offered")
+        page, version = by_seat[table.to_act], table.version
+        count = len(page.frames)
+        await page.send({"type": "claim", "version": version})
+        outcome = await page.wait_for(
+            lambda f: page.frames.index(f) >= count and (
+                f.get("type") == "refused" or f.get("version", version) > version),
+            "the claim's outcome")
+        assert outcome["type"] == "view" or outcome["text"], outcome
+        for page in pages:
+            await page.close()
