@@ -64,6 +64,7 @@ BUTTON_LABELS: dict[str, str] = {
     "next": N_("Next ▶"),
     "accept_seat": N_("Take the seat"),
     "decline_seat": N_("No, thanks"),
+    "activity": N_("Play in the Activity"),  # the table message, when the Activity is on
 }
 
 

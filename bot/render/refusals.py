@@ -134,6 +134,8 @@ def _fixed() -> dict[str, str]:
         "rematch_started": _("The rematch has already started."),
         "hints_off": _("This table plays without hints."),
         "not_offered": _("That seat is not offered to you (any more)."),
+        "activity_off": _("Discord would not open the Activity: it is not turned on for this "
+                          "app (the bot's owner turns it on in the Developer Portal)."),
         # Refusals by discord.py, before a command runs.
         "outdated_command": _("Discord showed you an older version of this command: please "
                               "try again in a minute."),

@@ -141,6 +141,8 @@ class TableService:
         self.restored = asyncio.Event()  # set once `restore` has run
         # Awaited, in turn, once `restore` has run (the table cog follows its panels again).
         self._when_restored: list[Callable[[], Awaitable[object]]] = []
+        # table -> member -> the Activity's pages that show it to them (set_watching)
+        self._watching: dict[int, dict[int, int]] = {}
         rng = rng or random.Random()
         seat_name = seat_name or stored_name
         clock, health = self.clock, self.health
@@ -271,6 +273,21 @@ class TableService:
         (one of the table's `reminders`; never twice for one turn and point, across
         restarts too)."""
         self._listeners.add(listener)
+
+    def set_watching(self, table_id: int, user_id: int, watching: bool) -> None:
+        """A page of the Activity (bot/web) shows `user_id` the table live (`watching`),
+        or no longer does; counted, as a member may have two pages open."""
+        counts = self._watching.setdefault(table_id, {})
+        counts[user_id] = counts.get(user_id, 0) + (1 if watching else -1)
+        if counts[user_id] <= 0:
+            del counts[user_id]
+        if not counts:
+            del self._watching[table_id]
+
+    def watching(self, table_id: int, user_id: int) -> bool:
+        """Whether a page of the Activity shows `user_id` the table live: their turn
+        reaches them there as it comes, and needs no ping in the channel."""
+        return user_id in self._watching.get(table_id, {})
 
     async def tell(self, result: ActResult) -> None:
         """Tell the listeners of a move made without the bot's cog (a page of the

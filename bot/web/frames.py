@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.cards import card_label, card_name
 from bot.i18n import use_locale
-from bot.render import seat_names
+from bot.render import button_label, seat_names
 from bot.tables import Table
 from bot.tables.names import safe_plain
 from bot.tables.scene import Scene
@@ -87,6 +87,12 @@ def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
             "action": record.get("action"), "key": many, "cards": set(), "counts": set()})
         group["cards"].update(record[many])
         group["counts"].add(len(record[many]))
+    # The platform's own moves, when the panel would offer them: Hint, Claim the rest.
+    if table.to_act == seat and not table.seats[seat].played_by_ai:
+        if table.switch("hints"):
+            out["hint"] = button_label("hint")
+        if kind.can_claim(game, seat):
+            out["claim"] = button_label("claim")
     out["groups"] = [{"action": g["action"], "key": g["key"], "cards": sorted(g["cards"]),
                       "counts": sorted(g["counts"]), "label": choose_text(max(g["counts"]))}
                      for g in groups.values()]

@@ -32,7 +32,7 @@ from aiohttp import WSMsgType, web
 from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import error_text
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.table import LOBBY, PLAYING
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
@@ -211,6 +211,7 @@ class ActivityServer:
         conn = Connection(ws, member, table.id, language, Outgoing(ws))
         self._by_table.setdefault(table.id, set()).add(conn)
         self._channel_of[table.id] = table.channel_id
+        self.tables.set_watching(table.id, member.id, True)
         self._push(conn, table)
         return conn
 
@@ -248,7 +249,8 @@ class ActivityServer:
 
     def _forget(self, conn: Connection) -> None:
         followers = self._by_table.get(conn.table_id)
-        if followers is not None:
+        if followers is not None and conn in followers:
+            self.tables.set_watching(conn.table_id, conn.member.id, False)
             followers.discard(conn)
             if not followers:
                 del self._by_table[conn.table_id]
@@ -260,9 +262,15 @@ class ActivityServer:
             return
         frame = _parse(data)
         try:
-            if frame is None or frame.get("type") != "act":
+            kind = frame.get("type") if frame is not None else None
+            if frame is None or kind not in ("act", "claim", "hint"):
                 raise Refusal("bad_frame")
-            await self._act(conn, frame)
+            if kind == "act":
+                await self._act(conn, frame)
+            elif kind == "claim":
+                await self._claim(conn, frame)
+            else:
+                await self._hint(conn, frame)
         except Refusal as exc:
             self._send(conn, _refused(exc.code, conn.language))
         except GameError as error:
@@ -298,9 +306,32 @@ class ActivityServer:
             raise Refusal("unknown_action")
 
         result = await self.tables.act(conn.table_id, conn.member.id, version, make)
-        # The channel's side, as after a click: the table message, the next player's
-        # panel or ping (the table cog hears it as it hears an AI's move). In a task of
-        # its own: a post waits for the bot's request budget, the page's next frame not.
+        self._tell(result)
+
+    async def _claim(self, conn: Connection, frame: dict[str, Any]) -> None:
+        """Claim the rest of the deal, as the panel's Claim does (the game decides)."""
+        version = frame.get("version")
+        if not isinstance(version, int):
+            raise Refusal("bad_frame")
+        result = await self.tables.claim(conn.table_id, conn.member.id, version)
+        self._tell(result)
+
+    async def _hint(self, conn: Connection, frame: dict[str, Any]) -> None:
+        """The strong AI's move and why, for this member alone, as the panel's Hint."""
+        version = frame.get("version")
+        if not isinstance(version, int):
+            raise Refusal("bad_frame")
+        table = self.tables.require(conn.table_id)
+        if not table.switch("hints"):
+            raise TableError("hints_off")
+        with use_locale(conn.language):  # the game words the reason (in a thread: kept)
+            hint = await self.tables.hint(conn.table_id, conn.member.id, version)
+        self._send(conn, {"type": "hint", "text": hint.sentence})
+
+    def _tell(self, result: Any) -> None:
+        """The channel's side of a page's move, as after a click: the table message, the
+        next player's panel or ping (the table cog hears it as it hears an AI's move). In
+        a task of its own: a post waits for the bot's request budget, the page not."""
         told = asyncio.create_task(self.tables.tell(result))
         self._telling.add(told)
         told.add_done_callback(self._telling.discard)
@@ -335,6 +366,8 @@ class ActivityServer:
             return False  # the channel's table is still that one
         moved = self._by_table.pop(old_id)
         for conn in moved:
+            self.tables.set_watching(old_id, conn.member.id, False)
+            self.tables.set_watching(table.id, conn.member.id, True)
             conn.table_id = table.id
         self._by_table[table.id] = moved
         self._channel_of[table.id] = table.channel_id

@@ -25,7 +25,7 @@ from bot.render import (
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY
 from cogs.tables.boards import BoardsRoom, board_pool
@@ -282,6 +282,24 @@ class RulesButton(TableAction, template=on_table("rules")):
         await reply(interaction, table.kind.words.rules_text(table.rules))
 
 
+class ActivityButton(TableAction, template=on_table("activity")):
+    """The table message's Play in the Activity (when the Activity is on, bot/web):
+    Discord opens the app's Activity in this channel, where its page shows this table
+    (https://discord.com/developers/docs/interactions/receiving-and-responding: callback
+    LAUNCH_ACTIVITY, 12). Anyone in the channel may: a member without a seat watches."""
+
+    async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
+                  values: list[str]) -> None:
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            # Discord refuses LAUNCH_ACTIVITY for an app whose Activities are off (the
+            # docs: "Only available for apps with Activities enabled"): say so.
+            if exc.status != 400:
+                raise
+            raise TableError("activity_off") from None
+
+
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:
     """Whether the click came from a message for the user alone (their hand panel)."""
     return interaction.message is not None and bool(interaction.message.flags.ephemeral)
@@ -455,6 +473,7 @@ class OldSelect(OldButton, template=_none_of("amks")):
 # Every class above, for the bot to register (Tables.cog_load).
 ACTIONS: tuple[type[TableAction], ...] = (
     JoinButton, LeaveButton, AiButton, StartButton, CancelButton, CancelConfirm, HostMenu,
-    HouseRulesMenu, OfferButton, RulesButton, HandButton, BackButton, TableToggle, HintButton,
+    HouseRulesMenu, OfferButton, RulesButton, ActivityButton, HandButton, BackButton,
+    TableToggle, HintButton,
     ClaimButton, MoveButton, MoveMenu, ReviewButton, RematchButton, StandingsLeaderboard,
     GoneEndButton, GoneLeaveButton, GoneConfirm, OldButton, OldSelect)

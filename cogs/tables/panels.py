@@ -329,6 +329,8 @@ class PanelsRoom:
             # if it stays unplayed a little while (they may have put the phone down).
             self._ping_if_late(table, user, version)
             return
+        if self.tables.watching(table.id, user):
+            return  # the Activity's page shows them the turn as it comes (bot/web)
         if not table.switch("mentions"):
             return
         # Discord notifies of new messages, never of edits

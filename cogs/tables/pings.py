@@ -196,6 +196,8 @@ class PingsRoom:
         seat = table.seats[table.to_act]
         if seat.user_id != user or seat.played_by_ai or await self.pinged_for(table, user):
             return
+        if self.bot.tables.watching(table_id, user):
+            return  # the Activity's page shows them the turn as it comes (bot/web)
         await self.ping(table, user, deadline=deadline(table), version=version)
 
     async def pinged_for(self, table: Table, user: int) -> bool:

@@ -178,7 +178,9 @@ class TableMessageRoom:
         embed = to_embed(table_panel(table))
         if table.stage == LOBBY:
             return embed, lobby_view(table), no_picture()
-        return embed, table_view(table), table_picture(table) if draw else no_picture()
+        activity = bool(getattr(self.bot.settings, "activity_on", False))
+        return (embed, table_view(table, activity),
+                table_picture(table) if draw else no_picture())
 
     def _picture_due(self, table: Table) -> bool:
         """Whether this edit draws the table's picture anew: always while the edits

@@ -157,10 +157,15 @@ def final_view(table: Table) -> Components:
     return view
 
 
-def table_view(table: Table) -> Components:
+def table_view(table: Table, activity: bool = False) -> Components:
+    """The table message's buttons; `activity`: the Activity is on (bot/web), and opens
+    this table for whoever clicks."""
     view = Components()
     view.add_item(hand_button(table))
     view.add_item(TableButton(table.id, "rules", label=button_label("rules")))
+    if activity:
+        view.add_item(TableButton(table.id, "activity", label=button_label("activity"),
+                                  emoji="🎴"))
     return view
 # ----------------------------------------------------------------- panels of a table
 

@@ -96,6 +96,7 @@ async def test_four_pages_and_the_panels_play_one_table(
                 c for c in (card["name"] for card in view["hand"])]
             assert len(view["hand"]) == len(table.kind.hand_cards(table.game, seat))
         driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+        pinged = len(fake.pings())
         for step in range(16):
             turn = await driver.next_turn()
             assert turn is not None
@@ -115,6 +116,8 @@ async def test_four_pages_and_the_panels_play_one_table(
                 for frame in page.frames:
                     leaks += check_frame(table, fake.user(page.user).id, frame)
         assert not leaks, leaks
+        # whose page is open sees their turn there: nobody was pinged in the channel
+        assert len(fake.pings()) == pinged, fake.pings()[pinged:]
         # (the check bites: another seat's hand in a frame is caught)
         other = table.kind.hand_cards(table.game, (table.to_act + 1) % 4)
         forged = {**pages[0].last_view(), "version": table.version,
@@ -270,5 +273,123 @@ async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
                                        "the new table in play")
             assert view["seat"] == second.seat_of(fake.user(page.user).id)
             assert ("hand" in view) == (page.user != "alice")
+        for page in pages:
+            await page.close()
+
+
+async def test_the_table_message_opens_the_activity(fake: FakeDiscord,
+                                                    activity_bot: AmerikanerBot) -> None:
+    """With the Activity on, the table message has Play in the Activity: Discord launches
+    the app's Activity in the channel (LAUNCH_ACTIVITY), and the page opened there shows
+    that table (erin, without a seat, watches)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    await fake.wait_until(lambda: any(b.get("label") == "Play in the Activity"
+                                      for b in table_message(fake).buttons()), 20,
+                          "the table message's button")
+    it = await fake.click_label("erin", table_message(fake), "Play in the Activity")
+    assert it.response_type == 12
+    (instance,) = fake.activity.instances.values()
+    assert instance.channel_id == fake.channel.id
+    assert instance.users == [fake.user("erin").id]
+    async with aiohttp.ClientSession() as session:
+        server = bot.activity_server
+        assert server is not None
+        page = Page(fake, f"http://127.0.0.1:{server.port}", "erin", instance.instance_id,
+                    session)
+        await page.authorize()
+        await page.connect()
+        view = await page.view_at(table.version)
+        assert view["table_id"] == table.id and view["seat"] is None
+        await page.close()
+
+
+async def test_without_the_activity_the_table_message_has_no_such_button(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    labels = [b.get("label") for b in table_message(fake).buttons()]
+    assert labels and "Play in the Activity" not in labels
+
+
+async def test_an_app_without_activities_enabled_gets_a_clear_answer(
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, tmp_path: Path) -> None:
+    """The settings are on but the Developer Portal's Activities switch is off: Discord
+    refuses LAUNCH_ACTIVITY (the strict fake too), and the member is told why."""
+    assert not fake.activity.enabled  # a new app's
+    async with bot_running(fake, tmp_path / "db.sqlite3", **activity_on(fake)) as bot:
+        leaks.bot = bot
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+        await fake.wait_until(lambda: any(b.get("label") == "Play in the Activity"
+                                          for b in table_message(fake).buttons()), 20,
+                              "the table message's button")
+        it = await fake.click_label("bob", table_message(fake), "Play in the Activity")
+        assert it.response_type == 4 and it.callback.ephemeral
+        assert "not turned on for this app" in (it.content or "")
+        assert not fake.activity.instances
+
+
+async def test_the_page_is_served_and_nothing_else(fake: FakeDiscord,
+                                                   activity_bot: AmerikanerBot) -> None:
+    """The built page and the app's client id are served; no other file of the bot."""
+    server = activity_bot.activity_server
+    assert server is not None
+    base = f"http://127.0.0.1:{server.port}"
+    async with aiohttp.ClientSession() as session:
+        for path, status in (("/", 200), ("/app.js", 200), ("/app.css", 200),
+                             ("/.proxy/api/config", 200), ("/SOURCES.sha256", 200),
+                             ("/.env", 404), ("/%2e%2e%2fpyproject.toml", 404),
+                             ("/..%2f..%2fconfig.py", 404), ("/nothing.js", 404)):
+            async with session.get(base + path) as resp:
+                assert resp.status == status, (path, resp.status)
+                if path == "/.proxy/api/config":
+                    assert (await resp.json()) == {"client_id": str(fake.app_id)}
+        async with session.post(base + "/.proxy/api/token", data="not json") as resp:
+            assert resp.status == 400
+
+
+async def test_hint_and_claim_from_a_page(fake: FakeDiscord,
+                                          activity_bot: AmerikanerBot) -> None:
+    """The page offers Hint and Claim the rest when the panel would, and both go through
+    the table service as the panel's do: the hint for the member alone, the claim
+    decided by the game (played out, or refused with its reason)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        by_seat = {table.seat_of(fake.user(p.user).id): p for p in pages}
+        driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+        await driver.next_turn()
+        page = by_seat[table.to_act]
+        view = await page.view_at(table.version)
+        count = len(page.frames)
+        await page.send({"type": "hint", "version": table.version})
+        answer = await page.wait_for(lambda f: f.get("type") in ("hint", "refused")
+                                     and page.frames.index(f) >= count, "the hint")
+        if table.switch("hints"):
+            assert view["hint"] and answer["type"] == "hint" and answer["text"]
+        else:
+            assert "hint" not in view and answer["code"] == "hints_off"
+        others = [p for p in pages if p is not page]
+        assert all(f.get("type") != "hint" for p in others for f in p.frames)
+        for _ in range(120):  # on until the member to act may claim
+            await driver.next_turn()
+            view = await by_seat[table.to_act].view_at(table.version)
+            if "claim" in view:
+                break
+            await driver.step()
+        else:
+            raise AssertionError("no claim offered")
+        page, version = by_seat[table.to_act], table.version
+        count = len(page.frames)
+        await page.send({"type": "claim", "version": version})
+        outcome = await page.wait_for(
+            lambda f: page.frames.index(f) >= count and (
+                f.get("type") == "refused" or f.get("version", version) > version),
+            "the claim's outcome")
+        assert outcome["type"] == "view" or outcome["text"], outcome
         for page in pages:
             await page.close()

@@ -46,6 +46,11 @@ what Discord refuses, each rule beside its Discord source (the module named):
   (``fake.global_requests()``; interaction routes exempt); 429s in ``fake.rate_limited``;
 * interaction tokens expire 15 minutes after the interaction: 401 50027;
 * command sync payloads are checked as Discord checks them (commands.py).
+* the Activity's side (activity.py, ``fake.activity``): the OAuth2 code exchange (a
+  one-time code, 100 s; invalid_grant / invalid_client / unsupported_grant_type),
+  ``/users/@me`` with a member's Bearer token, activity instances with the bot token
+  (404 when none), and LAUNCH_ACTIVITY (type 12), refused unless
+  ``fake.activity.enabled`` (a new app's Activities are off).
 
 Each can be turned off by its keyword (``check_emoji=False``...) for the fake's own tests.
 

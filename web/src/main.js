@@ -70,16 +70,23 @@ function receive(frame) {
     render(frame);
   } else if (frame.type === "refused") {
     showStatus(frame.text);
+  } else if (frame.type === "hint") {
+    showStatus(frame.text, "hint");
   }
 }
 
-function send(action) {
+function send(action, type = "act") {
   const view = state.view;
   if (!view || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
-  state.ws.send(JSON.stringify({ type: "act", version: view.version, action }));
+  const frame = { type, version: view.version };
+  if (type === "act") frame.action = action;
+  state.ws.send(JSON.stringify(frame));
 }
 
-function showStatus(text) { $("status").textContent = text || ""; }
+function showStatus(text, kind = "") {
+  $("status").textContent = text || "";
+  $("status").className = kind;
+}
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -167,6 +174,12 @@ function renderActions(view) {
     if (action.card) continue; // a card's move: tap the card
     const button = el("button", "", action.label);
     button.onclick = () => send(JSON.parse(action.key));
+    box.append(button);
+  }
+  for (const type of ["hint", "claim"]) { // the platform's, as the panel offers them
+    if (!view[type]) continue;
+    const button = el("button", "platform", view[type]);
+    button.onclick = () => send(null, type);
     box.append(button);
   }
   for (const group of view.groups || []) {
