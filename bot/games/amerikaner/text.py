@@ -156,9 +156,10 @@ def preset_name(preset: str) -> str:
 def lobby_title(rules: Rules) -> str:
     """The lobby's title: the game, and its variant unless that is the game's own name
     (issue 52: "Amerikaner table — Amerikaner")."""
-    if rules.preset == "amerikaner":
+    variant = preset_name(rules.preset)
+    if variant == TITLE:
         return _("{game} table").format(game=TITLE)
-    return _("{game} table — {preset}").format(game=TITLE, preset=preset_name(rules.preset))
+    return _("{game} table — {preset}").format(game=TITLE, preset=variant)
 
 
 def describe_action(action: Action) -> str:
