@@ -16,7 +16,6 @@ installed first. PostgreSQL refuses to run as root: then the server runs as the
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import glob
 import itertools
 import os
@@ -27,9 +26,10 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests.debian import apt_install, can_install, install_lock
 
 SUPERUSER = "postgres"
 
@@ -52,14 +52,10 @@ def find_bin_dir() -> Path | None:
 
 def install_debian_postgres() -> None:
     """Install Debian's PostgreSQL server (root only), without starting its cluster."""
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+    if not can_install():
         raise NoPostgres("PostgreSQL is not installed (initdb not found) and this is not "
                          "a root shell with apt-get: install the postgresql package")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                    "postgresql"], check=True, env=env, stdout=subprocess.DEVNULL)
+    apt_install("postgresql")
 
 
 def ensure_bin_dir() -> Path:
@@ -68,7 +64,7 @@ def ensure_bin_dir() -> Path:
         # The suite runs in several worker processes (pytest-xdist), each with a server of
         # its own: one installs the package while the others wait (apt refuses a second
         # dpkg at once), then they find it installed.
-        with _install_lock():
+        with install_lock():
             found = find_bin_dir()
             if found is None:
                 install_debian_postgres()
@@ -76,18 +72,6 @@ def ensure_bin_dir() -> Path:
     if found is None:
         raise NoPostgres("PostgreSQL was installed but initdb is still not found")
     return found
-
-
-@contextlib.contextmanager
-def _install_lock() -> Iterator[None]:
-    """An exclusive lock shared by every test process of this machine."""
-    path = Path(tempfile.gettempdir()) / "amerikaner-tests-postgres-install.lock"
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def free_port() -> int:
