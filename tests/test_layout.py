@@ -286,3 +286,84 @@ def test_the_store_names_no_game(path: Path) -> None:
     named = [(word, game) for word in _code_words(path) for game in GAMES
              if re.search(rf"(?<![a-z]){re.escape(game)}(?![a-z])", word, re.IGNORECASE)]
     assert not named, (path, named)
+
+
+def _private(name: str) -> bool:
+    """An underscored name another module should not reach for: not `_` (gettext's
+    translation function, public by convention) and not a dunder (`__version__`)."""
+    return (name.startswith("_") and name != "_"
+            and not (name.startswith("__") and name.endswith("__")))
+
+
+def _project_module(module: str) -> bool:
+    """Whether `module` (dotted) is a module or package of bot/ or cogs/."""
+    if not module.startswith(("bot.", "cogs.")) and module not in ("bot", "cogs"):
+        return False
+    path = REPO.joinpath(*module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _private_reaches(path: Path) -> list[str]:
+    """Where `path` takes an underscored name defined in another module:
+    `from X import _name` (whatever X is: its private parts are its own), or a module
+    of the project bound by an import and then read as `module._name`. A public name
+    aliased to an underscored local (`from x import y as _y`) is the module's own
+    choice and is fine."""
+    package = ".".join(path.relative_to(REPO).with_suffix("").parts[:-1])
+    tree = ast.parse(path.read_text())
+    found: list[str] = []
+    modules: set[str] = set()  # the dotted names under which a project module is bound
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            source = ".".join(part for part in (base, node.module or "") if part)
+            for alias in node.names:
+                if _private(alias.name):
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno} "
+                                 f"from {source} import {alias.name}")
+                elif _project_module(f"{source}.{alias.name}"):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if _project_module(alias.name):
+                    # `import bot.x.y` binds `bot` and is read as `bot.x.y._name`.
+                    modules.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _private(node.attr)
+                and ast.unparse(node.value) in modules):
+            found.append(f"{path.relative_to(REPO)}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_takes_another_modules_underscored_name() -> None:
+    """An underscored name is its module's own: no module of bot/ or cogs/ imports one
+    from another module or reads one off an imported module (issue 51: the store's
+    front imported some 50 `_programs` from its sections, the claim reader the hand's
+    `_STRENGTH`). What another module needs is public where it is defined."""
+    paths = sorted([*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")])
+    found = [where for path in paths for where in _private_reaches(path)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(("source", "caught"), [
+    ("from bot.store.games import _add_posts\n", True),
+    ("from .games import _TOUCH\n", True),
+    ("import bot.store.games\nbot.store.games._add_posts\n", True),
+    ("import bot.store.games as g\ng._add_posts\n", True),
+    ("from bot.store import games\ngames._add_posts\n", True),
+    ("from bot.i18n import _\n", False),  # the translation function
+    ("from bot.tables.table import copied as _copied\n", False),  # a local alias
+    ("from bot import __version__\n", False),
+    ("import os\nos._exit(0)\n", False),  # not a module of the project
+    ("from bot.games.amerikaner.actions import Action\nAction._fields\n", False),
+])
+def test_an_underscored_name_taken_is_caught(source: str, caught: bool) -> None:
+    """The check above sees each way of taking another module's underscored name, and
+    lets the allowed ones be."""
+    path = REPO / "bot" / "store" / "probe_not_a_module.py"
+    assert not path.exists()
+    path.write_text(source)
+    try:
+        assert bool(_private_reaches(path)) is caught
+    finally:
+        path.unlink()

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .games import _insert_seats
+from .games import insert_seats
 from .models import (
     DailyDay,
     DailyPlay,
@@ -37,14 +37,14 @@ def _play(r: Sequence[Any]) -> DailyPlay:
                      game_id=r[9])
 
 
-def _daily_play(d: Dialect, guild_id: int, game: str, day: str,
+def daily_play(d: Dialect, guild_id: int, game: str, day: str,
                user_id: int) -> Program[DailyPlay | None]:
     row = yield stmt("one", f"SELECT {_PLAY_COLUMNS} FROM daily_plays WHERE {_KEY} "
                           "AND user_id = $4", (guild_id, game, day, user_id))
     return _play(row) if row is not None else None
 
 
-def _daily_begin(d: Dialect, guild_id: int, game: str, day: str, user_id: int, name: str,
+def daily_begin(d: Dialect, guild_id: int, game: str, day: str, user_id: int, name: str,
                 actions: str, now: float) -> Program[DailyPlay]:
     """The member's play of the day: begun now with `actions` (the AI players' before
     the member's first turn), or the one they already have (one try per day)."""
@@ -52,12 +52,12 @@ def _daily_begin(d: Dialect, guild_id: int, game: str, day: str, user_id: int, n
                     "actions, started_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) "
                     "ON CONFLICT (guild_id, game, day, user_id) DO NOTHING",
              (guild_id, game, day, user_id, name, actions, now))
-    play = yield from _daily_play(d, guild_id, game, day, user_id)
+    play = yield from daily_play(d, guild_id, game, day, user_id)
     assert play is not None
     return play
 
 
-def _daily_save(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
+def daily_save(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
                actions: str, now: float) -> Program[None]:
     """The play's actions, now: refused (StoreError) unless the play is unfinished and
     still has the `before` actions it was read with (two clicks at once: one wins)."""
@@ -69,13 +69,13 @@ def _daily_save(d: Dialect, guild_id: int, game: str, day: str, user_id: int, be
                     "AND user_id = $4", (guild_id, game, day, user_id, actions, now))
 
 
-def _daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
+def daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, before: int,
                  channel_id: int, rules: str, first_dealer: int, seats: list[SeatInfo],
                  hands: list[tuple[str, list[str]]], meta: str, actions: str, score: str,
                  now: float) -> Program[int]:
     """The play finished: its game record written (finished) and the result stored, in
     one transaction; returns the record's game id."""
-    yield from _daily_save(d, guild_id, game, day, user_id, before, actions, now)
+    yield from daily_save(d, guild_id, game, day, user_id, before, actions, now)
     try:
         game_id = yield stmt(
             "new_id",
@@ -86,7 +86,7 @@ def _daily_finish(d: Dialect, guild_id: int, game: str, day: str, user_id: int, 
             conflict=True)
     except Conflict as exc:
         raise StoreError(f"invalid daily record: {exc}") from exc
-    yield from _insert_seats(d, game_id, seats)
+    yield from insert_seats(d, game_id, seats)
     for index, (deal, texts) in enumerate(hands):
         yield stmt("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
                         "VALUES ($1, $2, $3, $4)", (game_id, index, deal, now))
@@ -124,11 +124,11 @@ def _daily_unscore(d: Dialect, guild_id: int, game: str, day: str) -> Program[No
     yield stmt("run", f"DELETE FROM daily_points WHERE {_KEY}", key)
 
 
-def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str
+def daily_results(d: Dialect, guild_id: int, game: str, first_day: str, last_day: str
                    ) -> Program[list[tuple[str, int, str, tuple[int, ...] | None]]]:
     """The finished plays of the days from `first_day` to `last_day` (both included):
     (day, member, name, score), by day then member: a range scan of `daily_board`. An
-    abandoned play (`_daily_abandon`) is finished with no score: None."""
+    abandoned play (`daily_abandon`) is finished with no score: None."""
     rows = yield stmt("all", "SELECT day, user_id, display_name, score "
                            f"FROM daily_plays{d.indexed('daily_board')} "
                            "WHERE guild_id = $1 AND game = $2 AND day >= $3 AND day <= $4 "
@@ -138,14 +138,14 @@ def _daily_results(d: Dialect, guild_id: int, game: str, first_day: str, last_da
             for r in rows]
 
 
-def _daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
+def daily_scored(d: Dialect, guild_id: int, game: str, first_day: str,
                   last_day: str) -> Program[set[str]]:
     rows = yield stmt("all", "SELECT day FROM daily_scored WHERE guild_id = $1 AND game = $2 "
                            "AND day >= $3 AND day <= $4", (guild_id, game, first_day, last_day))
     return {r[0] for r in rows}
 
 
-def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
+def daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
                      points: list[tuple[int, str, float]]) -> Program[None]:
     """A day that is over scored once: its matchpoints stored, and added to its week's
     and month's ladders (one row per member and period), in one transaction."""
@@ -168,32 +168,32 @@ def _daily_score_day(d: Dialect, guild_id: int, game: str, day: str,
                  [(guild_id, game, period, u, name, mp) for u, name, mp in points])
 
 
-def _daily_ladder(d: Dialect, guild_id: int, game: str, period: str, first_day: str,
+def daily_ladder(d: Dialect, guild_id: int, game: str, period: str, first_day: str,
                   last_day: str, min_days: int
                   ) -> Program[tuple[set[str], list[tuple[int, str, float, int]]]]:
     """A ladder's members with at least `min_days` days (one primary-key range), and
     which of its days from `first_day` to `last_day` are scored, in one read."""
-    days = yield from _daily_scored(d, guild_id, game, first_day, last_day)
+    days = yield from daily_scored(d, guild_id, game, first_day, last_day)
     rows = yield stmt("all", "SELECT user_id, display_name, total, days FROM daily_ladders "
                            f"WHERE {_LADDER_KEY} AND days >= $4",
                     (guild_id, game, period, min_days))
     return days, [(r[0], r[1], float(r[2]), int(r[3])) for r in rows]
 
 
-def _daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
+def daily_started(d: Dialect, guild_id: int, game: str, day: str) -> Program[int]:
     """How many members began the day's deal (finished or not)."""
     count = yield stmt("val", f"SELECT COUNT(*) FROM daily_plays WHERE {_KEY}",
                      (guild_id, game, day))
     return int(count)
 
 
-def _daily_day(d: Dialect, guild_id: int, game: str, day: str) -> Program[DailyDay | None]:
+def daily_day(d: Dialect, guild_id: int, game: str, day: str) -> Program[DailyDay | None]:
     row = yield stmt("one", f"SELECT channel_id, message_id, shown FROM daily_days "
                           f"WHERE {_KEY}", (guild_id, game, day))
     return DailyDay(row[0], row[1], row[2]) if row is not None else None
 
 
-def _set_daily_day(d: Dialect, guild_id: int, game: str, day: str, channel_id: int,
+def set_daily_day(d: Dialect, guild_id: int, game: str, day: str, channel_id: int,
                   message_id: int | None, shown: str) -> Program[None]:
     yield stmt("run", "INSERT INTO daily_days (guild_id, game, day, channel_id, message_id, "
                     "shown) VALUES ($1, $2, $3, $4, $5, $6) "
@@ -207,26 +207,26 @@ def _set_daily_day(d: Dialect, guild_id: int, game: str, day: str, channel_id: i
 # ------------------------------------------------- a day's rules, its end, abandoned plays
 # (migration 10.)
 
-def _daily_fix_day(d: Dialect, guild_id: int, game: str, day: str, settings: str,
+def daily_fix_day(d: Dialect, guild_id: int, game: str, day: str, settings: str,
                    ends_at: float) -> Program[tuple[dict[str, Any], float]]:
     """The day's rules and end: those stored already (the first to fix the day wins),
     else `settings` and `ends_at`, stored now."""
     yield stmt("run", "INSERT INTO daily_rules (guild_id, game, day, settings, ends_at) "
                     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, game, day) DO NOTHING",
              (guild_id, game, day, settings, ends_at))
-    fixed = yield from _daily_day_rules(d, guild_id, game, day)
+    fixed = yield from daily_day_rules(d, guild_id, game, day)
     assert fixed is not None
     return fixed
 
 
-def _daily_day_rules(d: Dialect, guild_id: int, game: str, day: str
+def daily_day_rules(d: Dialect, guild_id: int, game: str, day: str
                      ) -> Program[tuple[dict[str, Any], float] | None]:
     row = yield stmt("one", f"SELECT settings, ends_at FROM daily_rules WHERE {_KEY}",
                    (guild_id, game, day))
     return (json.loads(row[0]), float(row[1])) if row is not None else None
 
 
-def _daily_last_day(d: Dialect, guild_id: int, game: str
+def daily_last_day(d: Dialect, guild_id: int, game: str
                     ) -> Program[tuple[str, float] | None]:
     """The latest day whose rules are fixed, and its end (a primary-key range's last)."""
     row = yield stmt("one", "SELECT day, ends_at FROM daily_rules WHERE guild_id = $1 "
@@ -234,7 +234,7 @@ def _daily_last_day(d: Dialect, guild_id: int, game: str
     return (row[0], float(row[1])) if row is not None else None
 
 
-def _daily_abandon(d: Dialect, guild_id: int, game: str, day: str,
+def daily_abandon(d: Dialect, guild_id: int, game: str, day: str,
                    at: float) -> Program[int]:
     """Every play of the day still unfinished, finished `at` with no score (abandoned:
     below every finished result of the day); if any, the day leaves the ladders, to be
@@ -247,7 +247,7 @@ def _daily_abandon(d: Dialect, guild_id: int, game: str, day: str,
     return int(changed or 0)
 
 
-def _daily_open_days(d: Dialect) -> Program[list[tuple[int, str, str]]]:
+def daily_open_days(d: Dialect) -> Program[list[tuple[int, str, str]]]:
     """The days whose public message is posted and does not say yet that its day is
     over (`shown` starts "closed:" once it does: cogs/tables/daily.py)."""
     rows = yield stmt("all", "SELECT guild_id, game, day FROM daily_days "

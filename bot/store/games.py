@@ -27,7 +27,7 @@ _GAME_COLUMNS = (
 )
 
 
-def _create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
+def create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
                  now: float) -> Program[int]:
     try:
         game_id = yield stmt(
@@ -40,11 +40,11 @@ def _create_game(d: Dialect, row: tuple[Any, ...], seats: list[SeatInfo],
         if exc.busy_channel:
             raise ChannelBusyError(f"channel {row[2]} already has an active game") from exc
         raise StoreError(f"invalid game: {exc}") from exc
-    yield from _insert_seats(d, game_id, seats)
+    yield from insert_seats(d, game_id, seats)
     return int(game_id)
 
 
-def _insert_seats(d: Dialect, game_id: int, seats: Sequence[SeatInfo]) -> Program[None]:
+def insert_seats(d: Dialect, game_id: int, seats: Sequence[SeatInfo]) -> Program[None]:
     if not seats:
         return
     try:
@@ -66,29 +66,29 @@ def _lock_game(d: Dialect, game_id: int) -> Program[tuple[str, int, str]]:
     return row[0], row[1], row[2]
 
 
-def _lock_active(d: Dialect, game_id: int) -> Program[tuple[int, str]]:
+def lock_active(d: Dialect, game_id: int) -> Program[tuple[int, str]]:
     status, guild_id, game = yield from _lock_game(d, game_id)
     if status != "active":
         raise GameNotActiveError(f"game {game_id} is {status}")
     return guild_id, game
 
 
-def _update_seats(d: Dialect, game_id: int, seats: list[SeatInfo],
+def update_seats(d: Dialect, game_id: int, seats: list[SeatInfo],
                   now: float) -> Program[None]:
-    yield from _lock_active(d, game_id)
+    yield from lock_active(d, game_id)
     yield stmt("run", "DELETE FROM game_seats WHERE game_id = $1", (game_id,))
-    yield from _insert_seats(d, game_id, seats)
-    yield stmt("run", _TOUCH, (now, game_id))
+    yield from insert_seats(d, game_id, seats)
+    yield stmt("run", TOUCH, (now, game_id))
 
 
-def _set_meta(d: Dialect, game_id: int, meta: str, now: float) -> Program[None]:
+def set_meta(d: Dialect, game_id: int, meta: str, now: float) -> Program[None]:
     changed = yield stmt("run", "UPDATE games SET meta = $1, updated_at = $2 WHERE id = $3",
                        (meta, now, game_id))
     if changed == 0:
         raise GameNotFoundError(f"no game {game_id}")
 
 
-def _set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None]:
+def set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None]:
     changed = yield stmt(
         "run",
         "UPDATE games SET rules = $1, updated_at = $2 WHERE id = $3 AND status = 'active' "
@@ -98,10 +98,10 @@ def _set_rules(d: Dialect, game_id: int, rules: str, now: float) -> Program[None
         raise GameNotFoundError(f"no game {game_id} in a lobby")
 
 
-_TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"  # a game changed (updated_at)
+TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"  # a game changed (updated_at)
 
 
-def _games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]:
+def games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]:
     """The games matching ``where`` with their seats, oldest first: one statement, so
     one snapshot."""
     rows = yield stmt("all", f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN game_seats s "
@@ -124,14 +124,14 @@ def _games_where(d: Dialect, where: str, *params: Any) -> Program[list[GameRow]]
             for game_id, fields in games.items()]
 
 
-def _cancel_game(d: Dialect, game_id: int, now: float,
+def cancel_game(d: Dialect, game_id: int, now: float,
                  posts: Sequence[tuple[str, str]] = ()) -> Program[bool]:
     status, _, _ = yield from _lock_game(d, game_id)
     if status != "active":
         return False
     yield stmt("run", "UPDATE games SET status = 'cancelled', finished_at = $1, "
                     "updated_at = $1 WHERE id = $2", (now, game_id))
-    yield from _add_posts(d, game_id, posts, now)  # what the end obliges the bot to post
+    yield from add_posts(d, game_id, posts, now)  # what the end obliges the bot to post
     return True
 
 
@@ -139,7 +139,7 @@ def _cancel_game(d: Dialect, game_id: int, now: float,
 # ------------------------------------------------------------------------ outbox
 
 
-def _add_posts(d: Dialect, game_id: int, posts: Sequence[tuple[str, str]],
+def add_posts(d: Dialect, game_id: int, posts: Sequence[tuple[str, str]],
                now: float) -> Program[None]:
     if posts:
         yield stmt("many", "INSERT INTO outbox (game_id, channel_id, kind, params, "
@@ -148,7 +148,7 @@ def _add_posts(d: Dialect, game_id: int, posts: Sequence[tuple[str, str]],
                  [(kind, params, now, game_id) for kind, params in posts])
 
 
-def _pending_posts(d: Dialect, game_id: int | None) -> Program[list[PostRow]]:
+def pending_posts(d: Dialect, game_id: int | None) -> Program[list[PostRow]]:
     where, params = ("AND game_id = $1", (game_id,)) if game_id is not None else ("", ())
     rows = yield stmt("all", "SELECT id, game_id, channel_id, kind, params, created_at "
                            f"FROM outbox{d.indexed('outbox_pending')} "
@@ -156,7 +156,7 @@ def _pending_posts(d: Dialect, game_id: int | None) -> Program[list[PostRow]]:
     return [PostRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
 
 
-def _mark_posted(d: Dialect, post_id: int, message_id: int | None,
+def mark_posted(d: Dialect, post_id: int, message_id: int | None,
                  now: float) -> Program[None]:
     yield stmt("run", "UPDATE outbox SET message_id = $1, done_at = $2 WHERE id = $3",
              (message_id, now, post_id))

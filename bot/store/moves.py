@@ -1,5 +1,5 @@
 """The store's programs for a game's hands and actions: a move's one commit
-(``_record_action``), and the record read back. See :mod:`.program`."""
+(``record_action``), and the record read back. See :mod:`.program`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .games import _TOUCH, _add_posts
+from .games import TOUCH, add_posts
 from .models import (
     DuplicateActionError,
     GameNotActiveError,
@@ -17,12 +17,12 @@ from .models import (
     ResultRow,
 )
 from .program import Conflict, Dialect, Program, stmt
-from .results import _finish_game, _write_ratings
+from .results import finish_game, write_ratings
 
 # ---------------------------------------------------------------- hands, actions
 
 
-def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
+def append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
                     texts: Sequence[str], now: float) -> Program[None]:
     # One indexed lookup (the game's row locked) checks the game is active, the hand
     # exists and the order.
@@ -56,14 +56,14 @@ def _append_actions(d: Dialect, game_id: int, hand_index: int, first_seq: int,
                                                 for i, text in enumerate(texts)], True)
     except Conflict as exc:  # pragma: no cover - checked above
         raise DuplicateActionError(str(exc)) from exc
-    yield stmt("run", _TOUCH, (now, game_id))
+    yield stmt("run", TOUCH, (now, game_id))
 
 
 _INSERT_ACTION = ("INSERT INTO game_actions (game_id, hand_index, seq, action, created_at) "
                   "VALUES ($1, $2, $3, $4, $5)")
 
 
-def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
+def add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
               now: float) -> Program[None]:
     row = yield stmt("one", "SELECT status, (SELECT COUNT(*) FROM game_hands "
                           "WHERE game_id = $1) FROM games WHERE id = $1 FOR UPDATE",
@@ -79,41 +79,41 @@ def _add_hand(d: Dialect, game_id: int, hand_index: int, deal: str,
         raise OutOfOrderError(f"game {game_id}: next hand is {count}, not {hand_index}")
     yield stmt("run", "INSERT INTO game_hands (game_id, hand_index, deal, created_at) "
                     "VALUES ($1, $2, $3, $4)", (game_id, hand_index, deal, now))
-    yield stmt("run", _TOUCH, (now, game_id))
+    yield stmt("run", TOUCH, (now, game_id))
 
 
-def _record_action(d: Dialect, game_id: int, hand_index: int, seq: int,
+def record_action(d: Dialect, game_id: int, hand_index: int, seq: int,
                    texts: Sequence[str], deal: str | None,
                    results: Sequence[ResultRow] | None, posts: Sequence[tuple[str, str]],
                    turn_since: float | None, ratings: RatingUpdate | None,
                    now: float) -> Program[None]:
-    yield from _append_actions(d, game_id, hand_index, seq, texts, now)
+    yield from append_actions(d, game_id, hand_index, seq, texts, now)
     if deal is not None:
-        yield from _add_hand(d, game_id, hand_index + 1, deal, now)
+        yield from add_hand(d, game_id, hand_index + 1, deal, now)
     if results is not None:
-        yield from _finish_game(d, game_id, results, now)
+        yield from finish_game(d, game_id, results, now)
     if posts:
-        yield from _add_posts(d, game_id, posts, now)
+        yield from add_posts(d, game_id, posts, now)
     if turn_since is not None:
-        yield from _set_turn_since(d, game_id, turn_since)
+        yield from set_turn_since(d, game_id, turn_since)
     if ratings is not None:
-        yield from _write_ratings(d, ratings)
+        yield from write_ratings(d, ratings)
 
 
-def _set_turn_since(d: Dialect, game_id: int, since: float) -> Program[None]:
+def set_turn_since(d: Dialect, game_id: int, since: float) -> Program[None]:
     changed = yield stmt("run", "UPDATE games SET turn_since = $1 WHERE id = $2",
                        (since, game_id))
     if changed == 0:
         raise GameNotFoundError(f"no game {game_id}")
 
 
-def _action_count(d: Dialect, game_id: int, hand_index: int) -> Program[int]:
+def action_count(d: Dialect, game_id: int, hand_index: int) -> Program[int]:
     count = yield stmt("val", "SELECT COUNT(*) FROM game_actions WHERE game_id = $1 "
                             "AND hand_index = $2", (game_id, hand_index))
     return int(count)
 
 
-def _load_record(d: Dialect, game_id: int, record_format: str) -> Program[dict[str, Any]]:
+def load_record(d: Dialect, game_id: int, record_format: str) -> Program[dict[str, Any]]:
     """The record, read in ONE statement (one snapshot): the game's row, then its
     hands, then their actions in order."""
     rows = yield stmt(

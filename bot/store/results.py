@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .games import _lock_active
+from .games import lock_active
 from .models import (
     DayRow,
     LeaderRow,
@@ -32,9 +32,9 @@ from .values import (
 # ------------------------------------------------------- results, leaderboards
 
 
-def _finish_game(d: Dialect, game_id: int, results: Sequence[ResultRow],
+def finish_game(d: Dialect, game_id: int, results: Sequence[ResultRow],
                  now: float) -> Program[None]:
-    guild_id, game = yield from _lock_active(d, game_id)
+    guild_id, game = yield from lock_active(d, game_id)
     yield stmt("run", "UPDATE games SET status = 'finished', finished_at = $1, "
                     "updated_at = $1 WHERE id = $2", (now, game_id))
     if results:
@@ -56,7 +56,7 @@ def sum_stats(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
     return total
 
 
-def _leaderboard(d: Dialect, guild_id: int, game: str, order: str, limit: int,
+def leaderboard(d: Dialect, guild_id: int, game: str, order: str, limit: int,
                  offset: int) -> Program[list[LeaderRow]]:
     order_by = check_page(order, limit, offset)
     rows = yield stmt("all", "SELECT user_id, games, wins, points FROM player_totals"
@@ -66,13 +66,13 @@ def _leaderboard(d: Dialect, guild_id: int, game: str, order: str, limit: int,
     return [LeaderRow(user_id=r[0], games=r[1], wins=r[2], points=r[3]) for r in rows]
 
 
-def _leaderboard_size(d: Dialect, guild_id: int, game: str) -> Program[int]:
+def leaderboard_size(d: Dialect, guild_id: int, game: str) -> Program[int]:
     count = yield stmt("val", "SELECT COUNT(*) FROM player_totals WHERE guild_id = $1 "
                             "AND game = $2", (guild_id, game))
     return int(count)
 
 
-def _member_stats(d: Dialect, guild_id: int, game: str,
+def member_stats(d: Dialect, guild_id: int, game: str,
                   user_id: int) -> Program[MemberStats]:
     row = yield stmt("one", "SELECT games, wins, points, stats FROM player_totals "
                           "WHERE guild_id = $1 AND game = $2 AND user_id = $3",
@@ -93,7 +93,7 @@ def _rating_row(r: Sequence[Any], month: str | None = None) -> RatingRow:
                      hands=r[5], ranked=bool(r[6]), updated_at=r[7], month=month)
 
 
-def _rating_state(d: Dialect, game_id: int, guild_id: int, pool: str, month: str,
+def rating_state(d: Dialect, game_id: int, guild_id: int, pool: str, month: str,
                   user_ids: list[int]) -> Program[RatingState]:
     # One statement, one snapshot: the members' rows, then the two counts.
     rows = yield stmt(
@@ -120,7 +120,7 @@ _RATING_SETS = ("mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.or
                 "updated_at = excluded.updated_at")
 
 
-def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
+def write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
     # The guild's count, locked for the rest of the transaction: a second writer waits,
     # then finds the count moved and is refused.
     counted = yield stmt("val", "SELECT matches FROM rating_counts WHERE guild_id = $1 "
@@ -171,7 +171,7 @@ def _write_ratings(d: Dialect, update: RatingUpdate) -> Program[None]:
                   for day in update.days])
 
 
-def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit: int,
+def rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit: int,
                   offset: int) -> Program[list[RatingRow]]:
     if month is None:
         rows = yield stmt("all", f"SELECT {_RATING_COLUMNS} FROM ratings"
@@ -190,7 +190,7 @@ def _rating_board(d: Dialect, guild_id: int, pool: str, month: str | None, limit
     return [_rating_row(r, month) for r in rows]
 
 
-def _rating_board_size(d: Dialect, guild_id: int, pool: str,
+def rating_board_size(d: Dialect, guild_id: int, pool: str,
                        month: str | None) -> Program[int]:
     if month is None:
         count = yield stmt("val", "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 "
@@ -202,7 +202,7 @@ def _rating_board_size(d: Dialect, guild_id: int, pool: str,
     return int(count)
 
 
-def _member_rating(d: Dialect, guild_id: int, pool: str, user_id: int, month: str,
+def member_rating(d: Dialect, guild_id: int, pool: str, user_id: int, month: str,
                    trend_day: str) -> Program[MemberRating]:
     rows = yield stmt(
         "all",
@@ -223,23 +223,23 @@ def _member_rating(d: Dialect, guild_id: int, pool: str, user_id: int, month: st
         if before else None)
 
 
-def _rating_logs(d: Dialect) -> Program[dict[int, tuple[str, list[LoggedMatch]]]]:
+def rating_logs(d: Dialect) -> Program[dict[int, tuple[str, list[LoggedMatch]]]]:
     rows = yield stmt("all", "SELECT game_id, pool, log FROM rating_games ORDER BY game_id")
     return {r[0]: (r[1], logged_matches(r[2])) for r in rows}
 
 
-def _clear_ratings(d: Dialect) -> Program[None]:
+def clear_ratings(d: Dialect) -> Program[None]:
     for table in ("ratings", "rating_seasons", "rating_days", "rating_games",
                   "rating_counts", "rerate_due"):
         yield stmt("run", f"DELETE FROM {table}")
 
 
-def _rerate_due(d: Dialect) -> Program[bool]:
+def rerate_due(d: Dialect) -> Program[bool]:
     rows = yield stmt("all", "SELECT reason FROM rerate_due")
     return bool(rows)
 
 
-def _guilds(d: Dialect) -> Program[list[int]]:
+def guilds(d: Dialect) -> Program[list[int]]:
     rows = yield stmt("all", "SELECT DISTINCT guild_id FROM games ORDER BY guild_id")
     return [r[0] for r in rows]
 

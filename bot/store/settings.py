@@ -14,12 +14,12 @@ from .program import Dialect, Program, stmt
 # ---------------------------------------------------------------- settings
 
 
-def _json_value(d: Dialect, sql: str, *params: Any) -> Program[dict[str, Any]]:
+def json_value(d: Dialect, sql: str, *params: Any) -> Program[dict[str, Any]]:
     text = yield stmt("val", sql, params)
     return json.loads(text) if text is not None else {}
 
 
-def _set_guild_settings(d: Dialect, guild_id: int, game: str, settings: str,
+def set_guild_settings(d: Dialect, guild_id: int, game: str, settings: str,
                         now: float) -> Program[None]:
     yield stmt("run", "INSERT INTO guild_settings (guild_id, game, settings, updated_at) "
                     "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, game) DO UPDATE SET "
@@ -27,13 +27,13 @@ def _set_guild_settings(d: Dialect, guild_id: int, game: str, settings: str,
              (guild_id, game, settings, now))
 
 
-def _guild_language(d: Dialect, guild_id: int) -> Program[str | None]:
+def guild_language(d: Dialect, guild_id: int) -> Program[str | None]:
     language = yield stmt("val", "SELECT language FROM guild_prefs WHERE guild_id = $1",
                         (guild_id,))
     return language  # type: ignore[no-any-return]
 
 
-def _set_guild_language(d: Dialect, guild_id: int, language: str | None,
+def set_guild_language(d: Dialect, guild_id: int, language: str | None,
                         now: float) -> Program[None]:
     yield stmt("run", "INSERT INTO guild_prefs (guild_id, language, updated_at) "
                     "VALUES ($1, $2, $3) ON CONFLICT (guild_id) DO UPDATE SET "
@@ -41,7 +41,7 @@ def _set_guild_language(d: Dialect, guild_id: int, language: str | None,
              (guild_id, language, now))
 
 
-def _set_member_setting(d: Dialect, guild_id: int, user_id: int, key: str,
+def set_member_setting(d: Dialect, guild_id: int, user_id: int, key: str,
                         value: str | None, now: float) -> Program[None]:
     yield from d.set_member_setting(guild_id, user_id, key, value, now)
 
@@ -56,20 +56,20 @@ MEMBER_SETTINGS_SQL = ("SELECT settings FROM member_settings "
 _PANEL_COLUMNS = "game_id, user_id, application_id, token, language, since"
 
 
-def _save_panel(d: Dialect, row: tuple[Any, ...]) -> Program[None]:
+def save_panel(d: Dialect, row: tuple[Any, ...]) -> Program[None]:
     yield stmt("run", f"INSERT INTO panels ({_PANEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) "
                     "ON CONFLICT (game_id, user_id) DO UPDATE SET "
                     "application_id = excluded.application_id, token = excluded.token, "
                     "language = excluded.language, since = excluded.since", row)
 
 
-def _panels(d: Dialect, after: float) -> Program[list[PanelRow]]:
+def panels(d: Dialect, after: float) -> Program[list[PanelRow]]:
     rows = yield stmt("all", f"SELECT {_PANEL_COLUMNS} FROM panels WHERE since > $1 "
                            "ORDER BY since, game_id, user_id", (after,))
     return [PanelRow(*r) for r in rows]
 
 
-def _delete_panels(d: Dialect, table_id: int, user_id: int | None) -> Program[None]:
+def delete_panels(d: Dialect, table_id: int, user_id: int | None) -> Program[None]:
     if user_id is None:
         yield stmt("run", "DELETE FROM panels WHERE game_id = $1", (table_id,))
     else:
@@ -77,7 +77,7 @@ def _delete_panels(d: Dialect, table_id: int, user_id: int | None) -> Program[No
                  (table_id, user_id))
 
 
-def _prune_panels(d: Dialect, before: float) -> Program[int]:
+def prune_panels(d: Dialect, before: float) -> Program[int]:
     deleted = yield stmt("run", "DELETE FROM panels WHERE since <= $1", (before,))
     return int(deleted)
 
@@ -86,7 +86,7 @@ def _prune_panels(d: Dialect, before: float) -> Program[int]:
 # ------------------------------------------------------------- the bot's values
 
 
-def _bot_value(d: Dialect, name: str, fresh: str) -> Program[str]:
+def bot_value(d: Dialect, name: str, fresh: str) -> Program[str]:
     """The bot's value `name`, set to `fresh` if it has none yet (the first writer's
     stays: several processes on one database agree on it)."""
     yield stmt("run", "INSERT INTO bot_values (name, value) VALUES ($1, $2) "

@@ -43,7 +43,7 @@ from bot.errors import GameError
 
 from .actions import Action
 from .game import Game
-from .hand import _LEAD_WINS, _STRENGTH, DONE, GRAND, LEAD, NO_TRUMP, PLAY, Hand
+from .hand import DONE, GRAND, LEAD, LEAD_WINS, NO_TRUMP, PLAY, STRENGTH, Hand
 from .views import HandView, hand_view
 
 # The refusal code of a claim (only Amerikaner makes claims); `reason` says which:
@@ -115,12 +115,12 @@ def claim_line(view: HandView) -> tuple[int, ...]:
 
 def _beaten_by(card: int, trump: int, two_wins: bool) -> int:
     """The cards that would win a trick over `card` led, by the core's trick strengths
-    (hand.py: `_STRENGTH`, and `_LEAD_WINS` for what wins whenever it is led)."""
+    (hand.py: `STRENGTH`, and `LEAD_WINS` for what wins whenever it is led)."""
     if card >= JOKER_BASE or (two_wins and card % 13 == 0):
-        return 0  # a joker led, or a 2 led under two_wins: strength _LEAD_WINS, unbeatable
-    table = _STRENGTH[trump + 1][card // 13]
+        return 0  # a joker led, or a 2 led under two_wins: strength LEAD_WINS, unbeatable
+    table = STRENGTH[trump + 1][card // 13]
     led = table[card]
-    assert led < _LEAD_WINS
+    assert led < LEAD_WINS
     return sum(1 << other for other, strength in enumerate(table) if strength > led)
 
 

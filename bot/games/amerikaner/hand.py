@@ -77,7 +77,7 @@ IN_PROGRESS: Final = "in_progress"
 NO_TRUMP: Final = -1
 GRAND: Final = 4
 PASS: Final = 0  # a pass in the auction list
-_LEAD_WINS: Final = 1000  # strength of a led joker, or a led 2 under `two_wins`
+LEAD_WINS: Final = 1000  # strength of a led joker, or a led 2 under `two_wins`
 
 
 def _strength_table(trump: int, led: int) -> tuple[int, ...]:
@@ -97,8 +97,8 @@ def _strength_table(trump: int, led: int) -> tuple[int, ...]:
     return tuple(table)
 
 
-# _STRENGTH[trump + 1][led]: trump -1 (none) .. 3, and 4 (grand); led 0..3, 4 = a joker.
-_STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+# STRENGTH[trump + 1][led]: trump -1 (none) .. 3, and 4 (grand); led 0..3, 4 = a joker.
+STRENGTH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(_strength_table(trump, led) for led in range(5)) for trump in range(-1, 5))
 
 # `Final` names are static in the compiled build (no look-up in the module's dict per call).
@@ -300,7 +300,7 @@ class Hand:
         self._max_bid = facts.max_bid
         self._top_value = facts.top_value
         self._cards_each = facts.cards_each
-        self._strength = _STRENGTH[0][4]
+        self._strength = STRENGTH[0][4]
         self._next_seat = facts.next_seat
         self.to_act = (dealer + 1) % n
         self.phase = facts.first_phase
@@ -685,12 +685,12 @@ class Hand:
             self.win_seat = seat
             if card >= JOKER_BASE:
                 self.led_suit = -2
-                self._strength = _STRENGTH[self.trump + 1][4]
-                self.win_strength = _LEAD_WINS
+                self._strength = STRENGTH[self.trump + 1][4]
+                self.win_strength = LEAD_WINS
             else:
                 led = self.led_suit = card // 13
-                self._strength = table = _STRENGTH[self.trump + 1][led]
-                self.win_strength = (_LEAD_WINS if self._two_wins and card % 13 == 0
+                self._strength = table = STRENGTH[self.trump + 1][led]
+                self.win_strength = (LEAD_WINS if self._two_wins and card % 13 == 0
                                      else table[card])
         trick.append(card)
         if card == self.called:
