@@ -19,6 +19,7 @@ from bot.cards import RANKS, card_label, card_name, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP, Action
 from bot.games.american.kind import AMERICAN
+from bot.games.american.rules import MAX_PLAYERS, MIN_PLAYERS
 from bot.games.american.text import (
     choice_all,
     control_label,
@@ -146,6 +147,9 @@ def take_components(table: Table, given: tuple[int, ...], up: tuple[int, ...]) -
     return ui
 
 
+_PLAYERS_WORDS = f"Number of players ({MIN_PLAYERS} to {MAX_PLAYERS})"
+
+
 class American(GameCog):
     """American, the shedding game, at the table in this channel."""
 
@@ -155,9 +159,11 @@ class American(GameCog):
 
     kind = AMERICAN
     command_words = CommandWords(
-        new="Open an American table in this channel", players="Number of players (2 to 5)",
-        target="Deals to win the match (default 1)", settings_players="Number of players "
-        "(2 to 5)", settings_target="Deals to win the match",
+        # The range from the rules: the English reads it, and the Norwegian is found by
+        # the English, so a changed range cannot keep a stale translation.
+        new="Open an American table in this channel", players=_PLAYERS_WORDS,
+        target="Deals to win the match (default 1)", settings_players=_PLAYERS_WORDS,
+        settings_target="Deals to win the match",
         settings_options="House rules, e.g. same_rank swap ('none': none)")
 
     # ------------------------------------------------------------- the hand's controls

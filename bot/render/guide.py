@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.i18n import _, ngettext
 from bot.tables.panel import GREEN, Panel
+from bot.tables.timer_settings import MAX_TURN_TIMER
 
 from .replies import duration_text
 
@@ -20,11 +21,11 @@ def days_help_pages(command: str) -> list[Panel]:
            "turn comes as a new message naming you, with **My hand**; **/notify** "
            "chooses where: in the channel or by direct message. **/games** lists your "
            "tables in this server, your turn first, with the time left.\n"
-           "**Timers**: /{command} new turn-timer:1d (1 hour to 7 days) gives each turn "
+           "**Timers**: /{command} new turn-timer:1d (up to {longest}) gives each turn "
            "its time, with reminders before it runs out; then the AI plays that turn.\n"
            "**/{command} away** lets the AI play your seat until **/{command} back**; "
            "when every human at a table is away, it waits for the first one back.")
-         .format(command=command)),
+         .format(command=command, longest=duration_text(int(MAX_TURN_TIMER // 60)))),
         (_("The deal of the day"),
          _("**/{command} daily** (or **Play today's deal** under the day's message): the "
            "same cards for everyone on this server today, against the same AI players, "

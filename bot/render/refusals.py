@@ -215,7 +215,8 @@ def _bad_input(p: dict[str, Any]) -> str:
             length=duration_text(int(p["minutes"])))
     if reason == "timer":
         return _("{typed} is not a turn timer: give a length such as 1h, 12h, 1d or 3d "
-                 "(at most 7 days; 0: no timer).").format(typed=p["typed"])
+                 "(at most {length}; 0: no timer).").format(
+                     typed=p["typed"], length=duration_text(int(p["minutes"])))
     if reason == "reminder":
         return _("{point} is not a reminder point: give a share of the turn's time, such "
                  "as 50%, or the time left, such as 30m, 1h or 1d (at most {most} "

@@ -31,6 +31,7 @@ from bot.tables.service import (
     check_timeout_action,
     check_turn_timer,
 )
+from bot.tables.timer_settings import MAX_TURN_TIMER
 from cogs.tables.common import TableBot, choices, mark_committed, reply
 from cogs.tables.guards import is_manager
 
@@ -70,9 +71,9 @@ def reminder_points(text: str | None) -> list[str] | None:
 
 # The turn timers `turn_timer` offers as it is typed (issue 35: a day, not "1440
 # minutes"), in seconds; any other length may be typed ("36h", "5 døgn", "90m").
-TIMER_PRESETS = (HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY)
+TIMER_PRESETS = (HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, MAX_TURN_TIMER)
 _PRESET_VALUES = {HOUR: "1h", 12 * HOUR: "12h", DAY: "1d", 2 * DAY: "2d", 3 * DAY: "3d",
-                  7 * DAY: "7d"}
+                  MAX_TURN_TIMER: f"{MAX_TURN_TIMER / DAY:g}d"}
 
 
 def timer_minutes(typed: str | None) -> int | None:
@@ -83,7 +84,8 @@ def timer_minutes(typed: str | None) -> int | None:
         return None
     seconds = parse_duration(typed)
     if seconds is None:
-        raise TableError("bad_input", reason="timer", typed=typed.strip()[:40])
+        raise TableError("bad_input", reason="timer", typed=typed.strip()[:40],
+                         minutes=int(MAX_TURN_TIMER // 60))
     return round(seconds / 60)
 
 
@@ -123,7 +125,7 @@ def bare_number_readings(typed: str) -> list[tuple[float, str]]:
         else ("m", "h", "d")
     seconds = {"d": DAY, "h": HOUR, "m": 60.0}
     return [(number * seconds[unit], f"{number}{unit}" if unit != "m" else typed)
-            for unit in units if number * seconds[unit] <= 7 * DAY]
+            for unit in units if number * seconds[unit] <= MAX_TURN_TIMER]
 
 
 ON_TIMEOUT_CHOICES = [

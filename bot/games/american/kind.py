@@ -19,7 +19,7 @@ from .actions import PICKUP, Action
 from .game import Game
 from .record import FORMAT, action_to_json, game_to_record, load_game, replay
 from .results import game_results
-from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, Rules
+from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from .views import GameView, game_view
 from .words import AmericanWords
 
@@ -58,7 +58,7 @@ class AmericanKind(GameKindBase):
     ai_mu = rating.AI_MU
     min_rated = rating.MIN_RATED_DEALS
     default_players: int = DEFAULT_PLAYERS
-    players_range = (2, 5)
+    players_range = (MIN_PLAYERS, MAX_PLAYERS)
     house_rule_keys = BOOLEAN_OPTIONS
     rules_class = Rules
     words = AmericanWords()

@@ -43,7 +43,7 @@ from .actions import (
     SWAP,
     Action,
 )
-from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, ROW, Rules
+from .rules import BOOLEAN_OPTIONS, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, ROW, Rules
 from .state import DRAWN, FINISHED
 from .views import (
     DEAL_NOT_FINISHED,
@@ -866,9 +866,10 @@ def help_pages() -> list[Panel]:
     hand = "\n".join(rank_lines([parse_card(c) for c in _EXAMPLE_HAND]))
     pages = [
         (_("American in a minute"),
-         _("The shedding game of the Idiot family, for 2 to 5 players: the first to get "
-           "rid of all their cards wins. Each player has three cards face down, three face "
-           "up on them, and a hand of three; the rest is the deck.")),
+         _("The shedding game of the Idiot family, for {low} to {high} players: the first "
+           "to get rid of all their cards wins. Each player has three cards face down, "
+           "three face up on them, and a hand of three; the rest is the deck.").format(
+               low=MIN_PLAYERS, high=MAX_PLAYERS)),
         (_("A turn"),
          _("Play one or more cards of one rank onto the pile, higher than its top card, "
            "then draw back up to three while the deck lasts. A **2** resets the pile; a "

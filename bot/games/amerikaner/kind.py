@@ -21,7 +21,7 @@ from .actions import Action
 from .game import Game
 from .record import FORMAT, action_to_json, game_to_record, load_game, replay
 from .results import game_results
-from .rules import BOOLEAN_OPTIONS, PRESETS, Rules
+from .rules import BOOLEAN_OPTIONS, PLAYERS_RANGE, PRESETS, Rules
 from .views import GameView, HandView, game_view, hand_view, known_cards
 from .words import AmerikanerWords
 
@@ -46,7 +46,7 @@ class AmerikanerKind(GameKindBase):
     ai_levels: tuple[str, ...] = ("easy", "strong")
     ai_mu = rating.AI_MU
     default_players: int = 4
-    players_range = (3, 6)
+    players_range = PLAYERS_RANGE
     target_range = (1, 1000)
     house_rule_keys = BOOLEAN_OPTIONS
     rules_class = Rules

@@ -59,6 +59,13 @@ KANI_PRESET = Preset(
 PRESET_TABLE: Mapping[str, Preset] = {
     p.name: p for p in (AMERIKANER_PRESET, NORSK_PRESET, KANI_PRESET)}
 PRESETS = tuple(PRESET_TABLE)
+# The most players the `jokers` house rule allows, whatever the preset's own most.
+JOKERS_MAX_PLAYERS = 6
+# The fewest and the most players of any preset: what `new` offers (the kind's
+# players_range); a preset's own range refuses the rest.
+PLAYERS_RANGE: tuple[int, int] = (
+    min(p.players[0] for p in PRESET_TABLE.values()),
+    max(JOKERS_MAX_PLAYERS, *(p.players[1] for p in PRESET_TABLE.values())))
 
 
 def _half_up(n: int) -> int:
@@ -98,7 +105,7 @@ class Rules:
         flags, target = _parse_options(style, options or {})
         low, high = style.players
         if "jokers" in flags:
-            high = 6
+            high = JOKERS_MAX_PLAYERS
         if not low <= players <= high:
             raise GameError(INVALID_RULES, reason="player_count", preset=preset, low=low,
                             high=high, players=players)
