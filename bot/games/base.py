@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy as _copy
 import random
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
@@ -500,11 +500,6 @@ class GameKindBase(GameKind):
             answer = ask("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
-
-    def error_examples(self) -> Iterator[GameError]:
-        """Refusals of the game, one of each code and reason it words (the conformance
-        suite checks they read in every language); none by default."""
-        return iter(())
 
     def secret_cards(self, game: Any, seat: int | None) -> set[int]:
         """The cards `seat` (None: anyone, a public message) may not know now: what a

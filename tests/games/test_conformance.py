@@ -6,6 +6,7 @@ terminal game. A new game gets all of it by registering (tests/games/conftest.py
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from collections.abc import Iterator
@@ -127,10 +128,33 @@ def test_no_hidden_card_in_the_public_view_or_another_seats(kind: GameKindBase) 
                 assert not mine & kind.secret_cards(game, seat), (kind.name, seat)
 
 
+def error_examples(kind: GameKindBase) -> list[GameError]:
+    """The game's own refusals, one of each code and reason it words: test data, kept
+    out of the game's kind in an `examples` module beside it (`bot/games/<game>/
+    examples.py`, `error_examples(kind)`), found by the kind's folder, so a new game adds
+    its examples in its folder and nothing else; none if it has no such module."""
+    package = type(kind).__module__.rpartition(".")[0]
+    name = f"{package}.examples"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:  # the module is there but imports something missing
+            raise
+        return []
+    return list(module.error_examples(kind))
+
+
+def test_a_games_examples_are_found_in_its_folder(toy: GameKindBase) -> None:
+    """The toy game's examples (tests/games/toy/examples.py) are found by its folder; a
+    game without an examples module has none (the registry's games may have none)."""
+    assert len(error_examples(toy)) >= 5
+    assert all(isinstance(error, GameError) for error in error_examples(toy))
+
+
 def _refusals(kind: GameKindBase) -> list[GameError]:
     """The game's own examples, and refusals every game has: a house rule it does not
     know, a record that is no record of it."""
-    errors = list(kind.error_examples())
+    errors = error_examples(kind)
     try:
         kind.make_rules(None, kind.default_players, {"no_such_rule_anywhere": True})
     except GameError as error:

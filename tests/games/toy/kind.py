@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import GameError
@@ -93,28 +93,6 @@ class ToyKind(GameKindBase):
     def secret_cards(self, game: Game, seat: int | None) -> set[int]:
         held = {c for hand in game.deals[-1].held for c in hand} if game.deals else set()
         return held - core.known_cards(core.view(game, seat))
-
-    def error_examples(self) -> Iterator[GameError]:
-        """One of each refusal of the game (the conformance suite words them all)."""
-        rng = random.Random(1)
-        game, _ = self.new_game(self.make_rules(None, 2, {}), 0, rng)
-        to_act = self.to_act(game)
-        assert to_act is not None
-        absent = next(c for c in range(52) if c not in game.deals[-1].held[to_act])
-        for action in (Action(1 - to_act, absent), Action(to_act, absent)):
-            try:
-                self.apply(game, action, rng)
-            except GameError as error:
-                yield error
-        for options in ({"trumps": True}, {"target": 99}):
-            try:
-                self.make_rules(None, 2, options)
-            except GameError as error:
-                yield error
-        try:
-            self.make_rules(None, 7, {})
-        except GameError as error:
-            yield error
 
 
 TOY = ToyKind()
