@@ -3,6 +3,7 @@ terminal game."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -522,7 +523,12 @@ def test_cli_play_subcommand() -> None:
 
 def test_strong_settings_set_from_outside_take_effect(monkeypatch: pytest.MonkeyPatch) -> None:
     """bench/ai.py sets `strong.STRONG_BUDGET` and `strong.MAX_SAMPLES`: they are plain
-    module globals, which the compiled build (setup.py) reads at each use too."""
+    module globals, which the compiled build (setup.py) reads at each use too. The AI
+    reads its budget on a clock of the test's, a microsecond a reading: no count below
+    depends on how busy the machine is (the machine's clock once stopped the third step
+    at STRONG_CAP with 4 worlds, under load)."""
+    ticks = itertools.count()
+    monkeypatch.setattr(strong, "clock", lambda: next(ticks) * 1e-6)
     rules = Rules.create("amerikaner", 4, {})
     rng = random.Random(8)
     while True:

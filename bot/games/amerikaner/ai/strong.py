@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from bot.cards import JOKER_BASE, SUIT_MASKS, SUITS, bits, mask_of
 from bot.errors import GameError
@@ -79,6 +80,10 @@ STRONG_BUDGET: float = 0.040
 MAX_SAMPLES: int = 200
 MIN_SAMPLES: int = 100 if COMPILED else 4
 STRONG_CAP: float = 0.150
+# The clock the budget and the cap are read on, seconds. A module global like the tuning
+# values (read at each use), so that a test can give the AI a clock of its own: what a
+# decision samples under a budget must not depend on how busy the machine is.
+clock: Callable[[], float] = time.perf_counter
 # The deal of the day's strong AI (AmerikanerKind.fixed_action): this many worlds, no
 # clock, so its answers are the same on any machine (bench/daily.py: its cost).
 DAILY_SAMPLES: int = 24
@@ -451,7 +456,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     legal = view.legal
     if legal is None or view.seat is None or view.cards is None:
         raise ValueError("strong_action needs the view of the seat to act")
-    start = time.perf_counter()
+    start = clock()
     easy = easy_action(view, rng)
     phase = legal.phase
     if phase == "exchange" or easy.kind == "redeal":
@@ -472,7 +477,7 @@ def strong_decision(view: HandView, rng: random.Random, budget: float | None = N
     values: list[list[float]] = [[] for _ in candidates]  # each one's value, world by world
     while samples < max_samples and failures < 20:
         if samples >= floor:
-            now = time.perf_counter()
+            now = clock()
             if now > cap or (samples >= MIN_SAMPLES and now > deadline):
                 break
         switch_point()  # compiled, other threads get the GIL only here (switch.py)
