@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.tables.service import PAUSE_ABSENT, _copied, _seat_infos
+from bot.tables.service import PAUSE_ABSENT
+from bot.tables.table import copied as _copied
+from bot.tables.table import seat_infos as _seat_infos
 from tests.fake_discord.clock import FakeClock
 from tests.test_days import DAY, Levels, _humans, _service, _stop, _until
 

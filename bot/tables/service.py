@@ -78,9 +78,6 @@ from bot.tables.table import (
     all_absent,
     cover_level,
 )
-from bot.tables.table import copied as _copied
-from bot.tables.table import results_of as _results
-from bot.tables.table import seat_infos as _seat_infos
 from bot.tables.timer_settings import (
     DEFAULT_REMINDERS,
     KEEP,
@@ -108,7 +105,7 @@ __all__ = [
     "POST_TABLE_MESSAGE", "POST_TIMEOUT", "REMINDER_GAP", "STORE_REFUSALS",
     "TABLE_SWITCHES", "TIMEOUT_ACTIONS", "TIMEOUT_PLAY", "TIMEOUT_SEAT", "ActResult",
     "AiChooser", "ForeignGuildError", "Listener", "Seat", "SeatNamer", "Table",
-    "TableError", "TableService", "_copied", "_results", "_seat_infos", "abandon_at",
+    "TableError", "TableService", "abandon_at",
     "all_absent",
     "check_reminders", "check_timeout_action", "check_turn_timer", "cover_level",
     "reminder_offset", "reminder_schedule",
