@@ -97,3 +97,19 @@ def test_the_timer_refusal_carries_the_longest_timer() -> None:
     with pytest.raises(TableError) as raised:
         timer_minutes("soon")
     assert raised.value.params["minutes"] == int(MAX_TURN_TIMER // 60)
+
+
+@pytest.mark.parametrize("language", sorted(_TO))
+def test_amerikaner_refusal_says_the_jokers_most(language: str) -> None:
+    """The refusal of a player count names the most the jokers rule allows; its text.py
+    still writes the number (being split now: a placeholder there is for after), so
+    this keeps it in step with JOKERS_MAX_PLAYERS."""
+    from bot.errors import GameError
+    from bot.render.text import error_text as game_error_text
+
+    kind = _kind("amerikaner")
+    with pytest.raises(GameError) as raised:
+        amerikaner_rules.Rules.create("amerikaner", amerikaner_rules.JOKERS_MAX_PLAYERS + 1)
+    with use_locale(language):
+        worded = game_error_text(raised.value, kind)
+    assert f"({amerikaner_rules.JOKERS_MAX_PLAYERS} " in worded, worded
