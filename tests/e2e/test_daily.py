@@ -121,7 +121,11 @@ async def _open(fake: FakeDiscord, name: str, channel: Any = None, game: str = G
     it = await fake.slash(name, channel, f"{game} daily")
     assert it.callback.ephemeral and it.message is not None, it.callback.data
     assert it.message.visible_to == fake.user(name).id
-    return it.message
+    # On a loaded machine the bot defers and shows the panel a moment later (its play
+    # is stored by then): waited for, never assumed.
+    shown = it.message.id
+    return await fake.wait_until(lambda: (m := fake.message(shown)).embeds and m, 30,
+                                 "the daily's panel")
 
 
 async def reopened(fake: FakeDiscord, name: str, game: str = GAME) -> StoredMessage:

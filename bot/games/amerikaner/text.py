@@ -416,7 +416,8 @@ def seat_panel(view: HandView, names: Sequence[str], totals: Sequence[int],
 
 def _table_lines(view: HandView, names: Sequence[str]) -> list[str]:
     """The table under a compact hand: the bids of the round, or the contract with its
-    trump and called card; the trick on the table and who is winning it."""
+    trump and called card; the last trick and who took it, the trick on the table and
+    who is winning it, and the tricks the seat (and its side, once known) took."""
     if view.phase in ("exchange", "bid"):
         if not view.auction:
             return []
@@ -436,7 +437,16 @@ def _table_lines(view: HandView, names: Sequence[str]) -> list[str]:
             line += " · " + _("called {card} — {partner}").format(
                 card=card_label(view.called), partner=_partner_words(view, names))
         lines.append(line)
-    if view.trick is not None:
+    # The trick just won stays in view (issue 52: the answers after a member's card
+    # moved her panel on to her next turn, and the trick she had played in was gone).
+    # A trick was won once there is a last trick: the tricks the seat (and its side)
+    # took follow it on its line, which a phone's panel has room for.
+    if view.last_trick is not None:
+        taken = [text for _name, text, _inline in _tricks_field(view, view.seat)] \
+            if view.seat is not None else []
+        lines.append(" · ".join([_("Last trick: {plays}").format(
+            plays=trick_line(view.last_trick, names)), *taken]))
+    if view.trick is not None and view.trick.plays:
         lines.append(_("Trick: {plays}").format(plays=trick_line(view.trick, names)))
     return lines
 
