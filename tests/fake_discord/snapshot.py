@@ -115,6 +115,7 @@ pre {{ font-family: "DejaVu Sans Mono", monospace; font-size: 0.85em; background
             padding: 0 2px; font-weight: 500; }}
 .time-tag {{ background: rgba(255, 255, 255, 0.06); border-radius: 3px; padding: 0 2px; }}
 a {{ color: {LINK}; text-decoration: none; }}
+.emoji {{ font-family: "Noto Color Emoji", "Twemoji", sans-serif; }}
 """
 
 _TIMESTAMP = re.compile(r"&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;")
@@ -122,6 +123,9 @@ _USER = re.compile(r"&lt;@!?(\d+)&gt;")
 _CHANNEL = re.compile(r"&lt;#(\d+)&gt;")
 _ROLE = re.compile(r"&lt;@&amp;(\d+)&gt;")
 _EMOJI = re.compile(r"&lt;a?:(\w+):\d+&gt;")
+# Emoji drawn as pictures (Discord's Twemoji; here Noto Color Emoji), not as a text
+# font's glyph (DejaVu Sans has a black-and-white 🃏): the pictographs' planes.
+_PICTOGRAPH = re.compile("([\U0001F000-\U0001FAFF][\ufe0f\u200d]?)")
 _COMMAND = re.compile(r"&lt;/([\w \-]+):\d+&gt;")
 
 
@@ -186,7 +190,13 @@ def _inline(text: str, names: dict[int, str], channels: dict[int, str], now: flo
     out = re.sub(r"~~(.+?)~~", r"<s>\1</s>", out)
     out = re.sub(r"\|\|(.+?)\|\|", r'<span style="background:#1e1f22">\1</span>', out)
     out = re.sub(r"\x01(\d+)\x01", lambda m: chr(int(m.group(1))), out)
-    return re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], out)
+    out = re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], out)
+    return pictographs(out)
+
+
+def pictographs(text: str) -> str:
+    """Each pictograph of an HTML text in the emoji font."""
+    return _PICTOGRAPH.sub(r'<span class="emoji">\1</span>', text)
 
 
 def markdown(text: str, names: dict[int, str] | None = None,
@@ -278,7 +288,8 @@ def _button(button: dict[str, Any]) -> str:
     if button.get("style") == 5:
         label += " ↗"
     disabled = " disabled" if button.get("disabled") else ""
-    return f'<div class="button{disabled}" style="background:{colour}">{label}</div>'
+    return (f'<div class="button{disabled}" style="background:{colour}">'
+            f"{pictographs(label)}</div>")
 
 
 def _row(row: dict[str, Any]) -> str:
