@@ -18,10 +18,14 @@ width from their bytes; one that is missing is a grey box.
 
 The sizes are those of tests/fake_discord/layout.py (its phone model, in points; one
 CSS px here is one point there): a 16 px left margin, a 40 px avatar, messages from
-x = 68 to 374, 36 px buttons, 44 px selects. The model estimates wrapped lines by mean
-glyph widths; here a browser wraps real glyphs (DejaVu Sans, wider than Discord's gg
-sans, which is not free to ship), so pages run somewhat taller than the model for the
-same text, and a picture adds its drawn height, which the model leaves out.
+x = 68 to 374, 36 px buttons, 44 px selects. How the two differ (measured on the
+screenshots of tests/e2e/test_phone_screenshots.py): the model estimates wrapped lines
+by mean glyph widths, here a browser wraps real glyphs (DejaVu Sans, wider than
+Discord's gg sans, which is not free to ship), so text-heavy messages come out taller
+than the model (a Norwegian daily result 399 px against 356 pt, panels 559 px against
+520 to 556 pt, English results within 5 px); the model leaves out a picture (the table's
+is drawn 326 px tall at the embed's width) and counts the "Only you can see this" line
+(22 pt) for public messages too: a paused table is 795 px here against 478 pt.
 """
 
 from __future__ import annotations
