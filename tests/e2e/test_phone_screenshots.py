@@ -55,6 +55,21 @@ def _channels(fake: FakeDiscord) -> dict[int, str]:
     return {c.id: c.name for g in fake.guilds.values() for c in g.channels.values()}
 
 
+def _command(fake: FakeDiscord, words: str, language: str) -> str:
+    """A slash command as the member's app names it ("/amerikaner dagens-giv" in
+    Norwegian): each word by the registered command's name_localizations."""
+    locale = "no" if language == "nb" else "en-US"
+    head, *rest = words.split()
+    command = fake.commands()[head]
+    shown = [(command.get("name_localizations") or {}).get(locale) or head]
+    options = command.get("options") or []
+    for word in rest:
+        option: dict[str, Any] = next((o for o in options if o.get("name") == word), {})
+        shown.append((option.get("name_localizations") or {}).get(locale) or word)
+        options = option.get("options") or []
+    return "/" + " ".join(shown)
+
+
 class Album:
     """Screenshots of messages, saved under the tmp dir and AMERIKANER_SCREENSHOTS."""
 
@@ -68,15 +83,16 @@ class Album:
             folder.mkdir(parents=True, exist_ok=True)
         self.heights: dict[str, int] = {}
 
-    async def take(self, name: str, message: StoredMessage, command: str | None = None
-                   ) -> int:
+    async def take(self, name: str, message: StoredMessage, command: str | None = None,
+                   language: str = "en") -> int:
         message = self.fake.message(message)
         invoker = None
         if message.interaction_metadata is not None:
             user = message.interaction_metadata["user"]
             invoker = user.get("global_name") or user.get("username")
         page = render_html(message, names=_names(self.fake), channels=_channels(self.fake),
-                           now=self.fake.clock.time(), invoker=invoker, command=command)
+                           now=self.fake.clock.time(), invoker=invoker, command=command,
+                           language=language)
         png, height = await self.camera.shoot(page)
         for folder in self.folders:
             (folder / f"{name}.png").write_bytes(png)
@@ -144,16 +160,17 @@ async def test_phone_screenshots(fake: FakeDiscord, tmp_path: Path, error_logs: 
             [Seat(1, "x", away=True)], paused=True)[0])[1:]
             in fake.message(table.message_id or 0).text(), 10, "the seats marked away")
         paused = fake.message(table.message_id or 0)
-        await album.take(f"paused_table_{language}", paused, "/amerikaner new")
+        await album.take(f"paused_table_{language}", paused,
+                         _command(fake, "amerikaner new", language), language)
         ai_plays = _in(language, lambda: seat_names([Seat(1, "x", away=True)])[0])[1:]
         assert ai_plays not in paused.text(), paused.text()
         assert "AI plays" not in paused.text() and "AI-en spiller" not in paused.text()
         # (b) carol's deal of the day after a trick was won, (c) her result.
         driver, panel = await _daily_mid_play(fake, bot, "carol")
-        command = "/amerikaner daily" if language == "en" else "/amerikaner dagens-giv"
-        await album.take(f"daily_mid_play_{language}", panel, command)
+        command = _command(fake, "amerikaner daily", language)
+        await album.take(f"daily_mid_play_{language}", panel, command, language)
         result = await _finish(fake, driver, panel, language)
-        height = await album.take(f"daily_result_{language}", result, command)
+        height = await album.take(f"daily_result_{language}", result, command, language)
         print(f"heights ({language}): {album.heights}")
         assert height <= RESULT_MAX, album.heights
 

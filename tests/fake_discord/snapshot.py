@@ -102,6 +102,7 @@ body {{ font-family: "gg sans", "Noto Sans", "DejaVu Sans", "Liberation Sans", s
            padding: 0 36px 0 12px; position: relative; white-space: nowrap; overflow: hidden;
            text-overflow: ellipsis; }}
 .select::after {{ content: "⌄"; position: absolute; right: 14px; top: -4px; color: {TEXT}; }}
+.edited {{ color: {MUTED}; font-size: 10px; }}
 .ephemeral {{ color: {MUTED}; font-size: 12px; line-height: 22px; }}
 .ephemeral a {{ color: {LINK}; }}
 strong {{ font-weight: 700; }}
@@ -121,6 +122,14 @@ pre {{ font-family: "DejaVu Sans Mono", monospace; font-size: 0.85em; background
 a {{ color: {LINK}; text-decoration: none; }}
 .emoji {{ font-family: "Noto Color Emoji", "Twemoji", sans-serif; }}
 """
+
+# The app's own words, in the member's client language (Discord's Norwegian client).
+CHROME = {
+    "en": {"used": "used", "today": "Today at", "edited": "(edited)",
+           "only_you": "Only you can see this", "dismiss": "Dismiss message"},
+    "nb": {"used": "brukte", "today": "I dag kl.", "edited": "(redigert)",
+           "only_you": "Bare du kan se dette", "dismiss": "Avvis melding"},
+}
 
 _TIMESTAMP = re.compile(r"&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;")
 _USER = re.compile(r"&lt;@!?(\d+)&gt;")
@@ -313,12 +322,13 @@ def _row(row: dict[str, Any]) -> str:
 def render_html(message: Any, *, names: dict[int, str] | None = None,
                 channels: dict[int, str] | None = None, now: float | None = None,
                 invoker: str | None = None, command: str | None = None,
-                bot_name: str = "Amerikaner") -> str:
+                bot_name: str = "Amerikaner", language: str = "en") -> str:
     """A self-contained HTML page of one message (StoredMessage or payload dict), as the
     phone's app shows it in the dark theme. `names` and `channels` name the ids of
     mentions; `now` (the fake's clock) words relative timestamps; `invoker` and
     `command` make the header line of a reply to an interaction ("alice used
-    /amerikaner daily")."""
+    /amerikaner daily"); `language` ("en", "nb") the app's own words."""
+    words = CHROME.get(language, CHROME["en"])
     now = dt.datetime.now(dt.UTC).timestamp() if now is None else now
 
     def md(text: str) -> str:
@@ -326,15 +336,18 @@ def render_html(message: Any, *, names: dict[int, str] | None = None,
 
     body: list[str] = []
     if invoker:
-        used = f" used <b>{html.escape(command)}</b>" if command else ""
+        used = f" {words['used']} <b>{html.escape(command)}</b>" if command else ""
         body.append(f'<div class="reply">↱ <b>{html.escape(invoker)}</b>{used}</div>')
     body.append(f'<div class="avatar">{html.escape(bot_name[:1])}</div>')
     clock = dt.datetime.fromtimestamp(now, dt.UTC).strftime("%H:%M")
     body.append(f'<div class="author"><span class="name">{html.escape(bot_name)}</span>'
-                f'<span class="app">APP</span><span class="time">Today at {clock}</span></div>')
+                f'<span class="app">APP</span><span class="time">{words["today"]} {clock}'
+                "</span></div>")
     content = _get(message, "content") or ""
     if content:
-        body.append(f'<div class="content">{md(content)}</div>')
+        edited = f' <span class="edited">{words["edited"]}</span>' \
+            if _get(message, "edited_timestamp") else ""
+        body.append(f'<div class="content">{md(content)}{edited}</div>')
     files = _attachments(message)
     used_files: set[str] = set()
     inner = WIDTH - 68 - 16 - 4 - 12 - 16 - 2
@@ -384,8 +397,8 @@ def render_html(message: Any, *, names: dict[int, str] | None = None,
     if rows:
         body.append(f'<div class="rows">{"".join(_row(r) for r in rows)}</div>')
     if int(_get(message, "flags", 0) or 0) & EPHEMERAL:
-        body.append('<div class="ephemeral">👁 Only you can see this · '
-                    "<a>Dismiss message</a></div>")
+        body.append(f'<div class="ephemeral">👁 {words["only_you"]} · '
+                    f'<a>{words["dismiss"]}</a></div>')
     return ("<!doctype html><html><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width={WIDTH}'><style>{CSS}</style></head>"
             f"<body><div id='message'>{''.join(body)}</div></body></html>")
