@@ -96,7 +96,8 @@ def seat_names(seats: Sequence[SeatLike], shown: Callable[[str], str] = safe_mar
     return names
 
 
-def picture_seat_names(seats: Sequence[SeatLike]) -> list[str]:
+def picture_seat_names(seats: Sequence[SeatLike], paused: bool = False) -> list[str]:
     """Every seat's name as a picture shows it: without invisible characters, and no
-    Markdown escapes (a picture renders none)."""
-    return seat_names(seats, safe_plain)
+    Markdown escapes (a picture renders none); `paused` as for seat_names (the picture
+    says what the text under it says: issue 52, it said "(away, AI plays)")."""
+    return seat_names(seats, safe_plain, paused)

@@ -254,8 +254,8 @@ async def table_picture(table: Table) -> discord.File | None:
     here, from the game as it is now, and drawn by the painter's process."""
     if table.stage != PLAYING or table.game is None or not table.switch("pictures"):
         return None
-    png = await PAINTER.table(table.kind.words.table_scene(table.game,
-                                                     picture_seat_names(table.seats)))
+    names = picture_seat_names(table.seats, paused=PAUSE_ABSENT in table.paused)
+    png = await PAINTER.table(table.kind.words.table_scene(table.game, names))
     return None if png is None else discord.File(io.BytesIO(png), filename=TABLE_PICTURE)
 
 
