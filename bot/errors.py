@@ -1,7 +1,7 @@
 """The one error type: a refusal with a stable code and the parameters its words need.
 
 No English here: the sentence a player reads is looked up by code and parameters in the
-render layer (bot/render for the platform's codes, a game's text.py for the game's).
+render layer (bot/render for the platform's codes, a game's text_refusals.py for the game's).
 The record codes below are stable (docs/record-format.md, "Errors"; the conformance records
 pin them); a code only one game uses lives in that game's package.
 """

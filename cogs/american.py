@@ -19,7 +19,7 @@ from bot.cards import RANKS, card_label, card_name, parse_card
 from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP, Action
 from bot.games.american.kind import AMERICAN
-from bot.games.american.text import (
+from bot.games.american.text_hand import (
     choice_all,
     control_label,
     fewer_option,

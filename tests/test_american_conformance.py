@@ -53,7 +53,7 @@ def test_faulty_record_is_refused_with_its_code(path: Path) -> None:
     assert (got["code"], got["deal"], got["action"]) == (
         expected["code"], expected["deal"], expected["action"])
     assert isinstance(got["message"], str) and got["message"]
-    assert got["message"] != got["code"]  # a sentence of text.py, not the bare code
+    assert got["message"] != got["code"]  # a sentence of text_refusals.py, not the bare code
 
 
 def test_every_error_code_of_section_10_is_met() -> None:

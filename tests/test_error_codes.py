@@ -12,7 +12,7 @@ from bot.errors import SHARED_CODES, GameError, RecordError
 from bot.games import GAMES
 from bot.games.american import record as american_record
 from bot.games.amerikaner import errors as amerikaner_errors
-from bot.games.amerikaner import text as amerikaner_text
+from bot.games.amerikaner import text_refusals as amerikaner_text_refusals
 from bot.i18n import use_locale
 from bot.render import error_text
 from bot.render.text import shared_sentence
@@ -64,7 +64,7 @@ def test_a_game_that_words_a_shared_code_keeps_its_words(kind: object) -> None:
 
 
 def test_amerikaners_own_codes_are_worded_by_amerikaner() -> None:
-    assert set(amerikaner_errors.GAME_CODES) <= set(amerikaner_text.ERROR_CODES)
+    assert set(amerikaner_errors.GAME_CODES) <= set(amerikaner_text_refusals.ERROR_CODES)
 
 
 def test_one_record_error_for_every_game() -> None:

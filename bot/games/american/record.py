@@ -22,7 +22,7 @@ from .deal import ROWS, Deal, deal_from_names, parse_card_of_pack
 from .game import Game
 from .rules import Rules
 from .state import FINISHED, IN_PROGRESS, DealState, sorted_cards
-from .text import error_sentence
+from .text_refusals import error_sentence
 
 FORMAT = "american-record/1"
 

@@ -31,7 +31,7 @@ from .hand import (
     trump_name,
 )
 from .rules import Rules
-from .text import error_sentence
+from .text_refusals import error_sentence
 
 FORMAT = "amerikaner-record/1"
 
