@@ -28,6 +28,15 @@ SHARED_CODES = (
     CARD_NOT_IN_HAND, WRONG_CARD_COUNT, GAME_OVER,
 )
 
+# The reasons of a shared code that every game's records give alike: the platform words
+# them once (bot/render/refusals.py), and a game gives the code back for them.
+SHARED_REASONS: dict[str, tuple[str, ...]] = {
+    INVALID_RECORD: ("not_object", "no_rules", "action_not_object", "no_seat_or_kind",
+                     "first_dealer"),
+    INVALID_RULES: ("players_not_whole", "options_not_object"),
+    INVALID_DEAL: ("twice", "missing"),
+}
+
 
 class GameError(Exception):
     """Something refused: an action, rule set, deal, record or request.

@@ -35,13 +35,14 @@ from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
 from bot.tables.kind import Applied, GameKind, GameWords, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
-__all__ = ["NO_CLAIMS", "GameKindBase", "GuideText", "InputFn", "OutputFn", "RefusalsText",
-           "ResultsText", "TableText", "TextWords", "WordViews", "WordsBase"]
+__all__ = ["NO_CLAIMS", "GameKindBase", "GuideText", "InputFn", "OutputFn", "RefusalFn",
+           "RefusalsText", "ResultsText", "TableText", "TextWords", "WordViews", "WordsBase"]
 
 NO_CLAIMS = "no_claims"  # the game has no claim of the rest (the default `claim` refusal)
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
+RefusalFn = Callable[[GameError], str]  # a refusal's sentence (the platform's error_text)
 
 
 class WordsBase(GameWords):
@@ -470,8 +471,9 @@ class GameKindBase(GameKind):
     def is_record(self, data: object) -> bool:
         return isinstance(data, Mapping) and data.get("format") == self.FORMAT
 
-    def replay(self, data: object) -> dict[str, object]:
-        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error."""
+    def replay(self, data: object, word: RefusalFn | None = None) -> dict[str, object]:
+        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error
+        worded by `word` (the CLI's: the platform's error_text), else by the game's words."""
         try:
             if not isinstance(data, Mapping):
                 from bot.errors import INVALID_RECORD
@@ -482,7 +484,8 @@ class GameKindBase(GameKind):
             located = error if isinstance(error, RecordError) else \
                 RecordError.located(error, None)
             # docs/record-format.md's error names the part by the game's word for a deal.
-            return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
+            return located.to_json((word or self.words.error_text)(located),
+                                   self.DEALS.rstrip("s"))
         results = self.results(game) if self.finished(game) else []
         return {"format": self.FORMAT, "finished": self.finished(game),
                 "results": [r._asdict() for r in results]}

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.cards import RANKS, card_label, card_name
+from bot.cards import RANKS, card_label
 from bot.errors import (
     CARD_NOT_IN_HAND,
     GAME_OVER,
@@ -19,6 +19,7 @@ from bot.errors import (
     INVALID_RECORD,
     INVALID_RULES,
     NOT_YOUR_TURN,
+    SHARED_REASONS,
     WRONG_CARD_COUNT,
     WRONG_PHASE,
     GameError,
@@ -28,10 +29,6 @@ from bot.tables.panel import quote
 
 from .actions import FLIP, INVALID_INDEX, MIXED_RANKS, NOT_PLAYABLE, PICKUP_NOT_ALLOWED
 from .views import DEAL_NOT_FINISHED, NO_CLAIMS
-
-
-def _names(cards: Sequence[int]) -> str:
-    return ", ".join(card_name(c) for c in cards)
 
 
 def _given(value: object) -> str:
@@ -73,13 +70,9 @@ def _part_name(part: str) -> str:
 def _invalid_record(p: dict[str, Any]) -> str:
     reason = p.get("reason")
     simple = {
-        "not_object": _("A record is a JSON object."),
-        "no_rules": _("The record has no rules object."),
         "first_dealer_not_whole": _("first_dealer must be a whole number."),
         "deals_not_list": _("The record's deals must be a list."),
         "deck_not_list": _("A deal's deck must be a list of cards."),
-        "action_not_object": _("An action is a JSON object."),
-        "no_seat_or_kind": _("An action needs a seat and a kind."),
         "cards_not_list": _("The cards of an action must be a list."),
     }
     if reason in simple:
@@ -87,8 +80,6 @@ def _invalid_record(p: dict[str, Any]) -> str:
     if reason == "format":
         return _("Unknown record format {format}; expected {expected}.").format(
             format=_given(p["format"]), expected=repr(p["expected"]))
-    if reason == "first_dealer":
-        return _("first_dealer must be a seat from 0 to {last}.").format(last=p["last"])
     if reason == "deal_not_object":
         return _("Deal {index} is not a JSON object.").format(index=p["index"])
     if reason == "rows_not_lists":
@@ -127,15 +118,11 @@ def _invalid_rules(p: dict[str, Any]) -> str:
     if reason == "wrong_game":
         return _("rules.game must be {expected}, not {game}.").format(
             expected=repr(p["expected"]), game=_given(p["game"]))
-    if reason == "players_not_whole":
-        return _("The number of players must be a whole number.")
     if reason == "player_count":
         return _("American is for {low} to {high} players, not {players}.").format(
             low=p["low"], high=p["high"], players=p["players"])
     if reason == "rules_not_object":
         return _("The rules must be an object with game, players and options.")
-    if reason == "options_not_object":
-        return _("The options must be an object.")
     if reason == "bad_target":
         return _("The target must be a positive whole number, not {value}.").format(
             value=_given(p["value"]))
@@ -159,10 +146,6 @@ def _invalid_deal(p: dict[str, Any]) -> str:
         return _("Seat {seat} was dealt {count} {part}, not {expected}.").format(
             seat=p["seat"], count=p["count"], part=_part_name(p["part"]),
             expected=p["expected"])
-    if reason == "twice":
-        return _("{card} is dealt twice.").format(card=card_name(p["card"]))
-    if reason == "missing":
-        return _("Missing from the deal: {cards}.").format(cards=_names(p["cards"]))
     return _("{value} in the deal is not a card.").format(value=_given(p.get("value")))
 
 
@@ -266,6 +249,8 @@ ERROR_CODES = tuple(_SENTENCES)  # every code this game's refusals carry
 def error_sentence(error: GameError) -> str:
     """The sentence for one of this game's refusals, from its code and parameters, in the
     locale of the moment."""
+    if error.params.get("reason") in SHARED_REASONS.get(error.code, ()):
+        return error.code  # worded alike for every game: the platform's words
     sentence = _SENTENCES.get(error.code)
     if sentence is None:
         return error.code  # not this game's: never shown to players

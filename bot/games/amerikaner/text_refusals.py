@@ -17,6 +17,7 @@ from bot.errors import (
     INVALID_RECORD,
     INVALID_RULES,
     NOT_YOUR_TURN,
+    SHARED_REASONS,
     WRONG_CARD_COUNT,
     WRONG_PHASE,
     GameError,
@@ -91,14 +92,10 @@ def _invalid_rules(p: dict[str, Any]) -> str:
     if reason == "unknown_preset":
         return _("Unknown preset {preset}: choose one of {presets}.").format(
             preset=repr(p["preset"]), presets=_choices(p["presets"]))
-    if reason == "players_not_whole":
-        return _("The number of players must be a whole number.")
     if reason == "player_count":
         return _player_count(p)
     if reason == "rules_not_object":
         return _("The rules must be an object with preset, players and options.")
-    if reason == "options_not_object":
-        return _("The options must be an object.")
     if reason == "bad_target":
         return _("The target must be a positive whole number, not {value}.").format(
             value=repr(p["value"]))
@@ -118,8 +115,10 @@ def _invalid_rules(p: dict[str, Any]) -> str:
         return _("Options {first} and {second} exclude each other: choose one way of scoring "
                  "the bid.").format(first=quote(option_name(first)),
                                     second=quote(option_name(second)))
-    return _("Option {option} needs a kitty, but {by} deals every card.").format(
-        option=repr(p["option"]), by=repr(p["by"]))
+    if reason == "needs_kitty":
+        return _("Option {option} needs a kitty, but {by} deals every card.").format(
+            option=repr(p["option"]), by=repr(p["by"]))
+    return INVALID_RULES  # a reason not its own: the platform words the code
 
 
 def _player_count(p: dict[str, Any]) -> str:
@@ -137,12 +136,8 @@ def _player_count(p: dict[str, Any]) -> str:
 def _invalid_record(p: dict[str, Any]) -> str:
     reason = p.get("reason")
     simple = {
-        "not_object": _("A record is a JSON object."),
-        "no_rules": _("The record has no rules object."),
         "hands_not_list": _("The record's hands must be a list."),
-        "action_not_object": _("An action is a JSON object."),
         "action_cards_not_list": _("cards must be a list."),
-        "no_seat_or_kind": _("An action needs a seat and a kind."),
         "empty_move": _("Type a move (or 'help', or 'quit')."),
     }
     if reason in simple:
@@ -152,8 +147,6 @@ def _invalid_record(p: dict[str, Any]) -> str:
     if reason == "format":
         return _("Unknown record format {format}; expected {expected}.").format(
             format=repr(p["format"]), expected=repr(p["expected"]))
-    if reason == "first_dealer":
-        return _("first_dealer must be a seat from 0 to {last}.").format(last=p["last"])
     if reason in ("hand_not_object", "actions_not_list", "unfinished", "no_deal",
                   "cards_not_list"):
         return _record_hand(reason, p)
@@ -177,7 +170,7 @@ def _invalid_record(p: dict[str, Any]) -> str:
     if reason == "not_understood":
         return _("I do not understand {words}: write e.g. 'AS' or 'AS call KS'.").format(
             words=repr(p["words"]))
-    return p.get("reason") or INVALID_RECORD
+    return INVALID_RECORD  # a reason not its own: the platform words the code
 
 
 def _deal_part(part: str, seat: int | None) -> str:
@@ -217,12 +210,8 @@ def _invalid_deal(p: dict[str, Any]) -> str:
     if reason == "removed":
         return _("The removed cards do not match the rules: {cards}.").format(
             cards=_names(p["cards"]) or _("none"))
-    if reason == "twice":
-        return _("{card} is dealt twice.").format(card=card_name(p["card"]))
     if reason == "not_in_pack":
         return _("Not in this game's pack: {cards}.").format(cards=_names(p["cards"]))
-    if reason == "missing":
-        return _("Missing from the deal: {cards}.").format(cards=_names(p["cards"]))
     if reason == "deal_not_a_card":
         return _("{value} in the {part} is not a card.").format(
             value=repr(p["value"]), part=_deal_part(p["part"], p.get("seat")))
@@ -415,6 +404,8 @@ ERROR_CODES = tuple(_SENTENCES)  # every code this game's refusals carry
 def error_sentence(error: GameError) -> str:
     """The sentence for one of this game's refusals, from its code and parameters, in the
     locale of the moment."""
+    if error.params.get("reason") in SHARED_REASONS.get(error.code, ()):
+        return error.code  # worded alike for every game: the platform's words
     sentence = _SENTENCES.get(error.code)
     if sentence is None:
         return error.code  # not this game's: never shown to players (render's own codes)
