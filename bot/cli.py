@@ -17,13 +17,17 @@ def _replay_any(data: object) -> dict[str, object]:
     field (a record of none is refused as the default game's, which names the format
     expected)."""
     from bot.games import game_of_record
+    from bot.render import error_text
 
-    return game_of_record(data).replay(data)
+    kind = game_of_record(data)
+    # The platform words the refusals every game's records share (bot/render/refusals.py).
+    return kind.replay(data, lambda error: error_text(error, kind))
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from bot.errors import INVALID_RECORD, RecordError
     from bot.games import GAMES
+    from bot.render import error_text
 
     try:
         if args.file == "-":
@@ -39,7 +43,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except ValueError as exc:
         error = RecordError(INVALID_RECORD, reason="not_json", detail=str(exc))
         default = next(iter(GAMES.values()))
-        out: dict[str, object] = error.to_json(default.words.error_text(error))
+        out: dict[str, object] = error.to_json(error_text(error, default))
     else:
         out = _replay_any(data)
     print(json.dumps(out, ensure_ascii=False, indent=args.indent))

@@ -1,7 +1,7 @@
 """The one error type: a refusal with a stable code and the parameters its words need.
 
 No English here: the sentence a player reads is looked up by code and parameters in the
-render layer (bot/render for the platform's codes, a game's text.py for the game's).
+render layer (bot/render for the platform's codes, a game's text_refusals.py for the game's).
 The record codes below are stable (docs/record-format.md, "Errors"; the conformance records
 pin them); a code only one game uses lives in that game's package.
 """
@@ -27,6 +27,15 @@ SHARED_CODES = (
     INVALID_RECORD, INVALID_RULES, INVALID_DEAL, INVALID_CARD, NOT_YOUR_TURN, WRONG_PHASE,
     CARD_NOT_IN_HAND, WRONG_CARD_COUNT, GAME_OVER,
 )
+
+# The reasons of a shared code that every game's records give alike: the platform words
+# them once (bot/render/refusals.py), and a game gives the code back for them.
+SHARED_REASONS: dict[str, tuple[str, ...]] = {
+    INVALID_RECORD: ("not_object", "no_rules", "action_not_object", "no_seat_or_kind",
+                     "first_dealer"),
+    INVALID_RULES: ("players_not_whole", "options_not_object"),
+    INVALID_DEAL: ("twice", "missing"),
+}
 
 
 class GameError(Exception):

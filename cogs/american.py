@@ -20,7 +20,7 @@ from bot.errors import CARD_NOT_IN_HAND, INVALID_CARD, GameError
 from bot.games.american.actions import FLIP, PICKUP, PLAY, SWAP, Action
 from bot.games.american.kind import AMERICAN
 from bot.games.american.rules import MAX_PLAYERS, MIN_PLAYERS
-from bot.games.american.text import (
+from bot.games.american.text_hand import (
     choice_all,
     control_label,
     fewer_option,

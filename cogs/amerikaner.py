@@ -21,8 +21,7 @@ from bot.games.amerikaner.actions import INVALID_BID, TRUMP_CHOICES, Action
 from bot.games.amerikaner.errors import INVALID_LEAD, INVALID_TRUMP
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.text import (
-    bid_label,
+from bot.games.amerikaner.text_hand import (
     call_label,
     call_placeholder,
     control_label,
@@ -32,8 +31,8 @@ from bot.games.amerikaner.text import (
     lead_trump_panel,
     led_trump_label,
     trump_label,
-    usual_call,
 )
+from bot.games.amerikaner.text_table import bid_label, usual_call
 from bot.games.amerikaner.views import HandView
 from bot.render import button_label
 from bot.tables import Table, TableError

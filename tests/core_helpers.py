@@ -10,7 +10,7 @@ from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.deal import Deal
 from bot.games.amerikaner.hand import Hand
 from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.text import error_sentence
+from bot.games.amerikaner.text_refusals import error_sentence
 
 
 def card(text: str) -> int:

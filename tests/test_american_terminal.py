@@ -150,7 +150,7 @@ def test_the_command_line_refuses_an_unknown_option() -> None:
 
 
 def test_the_terminal_speaks_norwegian_by_lang_or_the_environment() -> None:
-    from bot.games.american.text import terminal_bye
+    from bot.games.american.text_terminal import terminal_bye
     from bot.i18n import use_locale
 
     with use_locale("nb"):

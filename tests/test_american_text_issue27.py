@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.cards import parse_card
-from bot.games.american import text
+from bot.cards import card_label, parse_card
+from bot.games.american import text_table
 from bot.games.american.actions import Action
 from bot.games.american.kind import AMERICAN as KIND
 from bot.games.american.views import legal_action_list
@@ -35,19 +35,19 @@ def test_a_ten_that_burns_the_pile_is_announced() -> None:
     ten = parse_card("10H")
     burned = _with_deal(view, pile=(), burned=(parse_card("4S"), parse_card("9C"), ten),
                         last=Action.play(1, (ten,)))
-    panel = text.table_panel(burned, NAMES)
+    panel = text_table.table_panel(burned, NAMES)
     assert "bob" in panel.description and "10" in panel.description
-    assert text.burn_line(burned.deal, NAMES) in panel.description
+    assert text_table.burn_line(burned.deal, NAMES) in panel.description
     # The same deal without a burn says nothing of one.
     plain = _with_deal(view, last=Action.play(1, (parse_card("9C"),)))
-    assert text.burn_line(plain.deal, NAMES) is None
+    assert text_table.burn_line(plain.deal, NAMES) is None
 
 
 def test_four_of_a_kind_that_burns_is_announced_with_its_rank() -> None:
     view = _view_in_play()
     fours = tuple(parse_card(c) for c in ("7S", "7H", "7D", "7C"))
     burned = _with_deal(view, pile=(), burned=fours, last=Action.play(2, fours[2:]))
-    line = text.burn_line(burned.deal, NAMES)
+    line = text_table.burn_line(burned.deal, NAMES)
     assert line is not None and "carol" in line and "7" in line and "10" not in line
 
 
@@ -55,18 +55,18 @@ def test_the_pile_count_is_the_same_in_the_text_and_the_picture() -> None:
     view = _view_in_play()
     pile = tuple(parse_card(c) for c in ("3S", "4H", "5D", "6C", "8S", "9H"))
     shown = _with_deal(view, pile=pile)
-    field = text.table_panel(shown, NAMES).fields[0][1]
-    scene = text.table_scene(shown, NAMES)
+    field = text_table.table_panel(shown, NAMES).fields[0][1]
+    scene = text_table.table_scene(shown, NAMES)
     assert "6 cards" in field and "6 cards" in scene.centre_label
 
 
 def test_cards_seen_going_into_a_hand_are_summarised() -> None:
     many = tuple(parse_card(c) for c in ("3S", "4H", "5D", "6C", "8S", "9H", "KS", "AH"))
-    summary = text.known_summary(many)
+    summary = text_table.known_summary(many)
     assert summary.count(" ") < 10 and "4 more" in summary
     assert "A" in summary and "K" in summary  # the highest by name
-    assert text.known_summary(many[:3]) == " ".join(
-        text.card_label(card) for card in many[:3])
+    assert text_table.known_summary(many[:3]) == " ".join(
+        card_label(card) for card in many[:3])
 
 
 def test_a_burn_stays_on_the_public_table_until_another_player_moves() -> None:
@@ -95,13 +95,13 @@ def test_a_burn_stays_on_the_public_table_until_another_player_moves() -> None:
             if before.burn is not None and before.burn[0] == seat and before.last is not None \
                     and before.last.seat == seat and not burned_now:
                 # The burner played on after their burn: the line is still there.
-                line = text.burn_line(deal, NAMES)
+                line = text_table.burn_line(deal, NAMES)
                 assert line is not None and NAMES[seat] in line
-                assert line in text.table_panel(after, NAMES).description
+                assert line in text_table.table_panel(after, NAMES).description
                 checked += 1
             if before.last is not None and seat != before.last.seat \
                     and not burned_now and deal.burn is None:
-                assert text.burn_line(deal, NAMES) is None  # another player moved
+                assert text_table.burn_line(deal, NAMES) is None  # another player moved
         if checked >= 3:
             break
     assert checked >= 3, "no burn followed by a play of the same player: other seeds"

@@ -89,3 +89,15 @@ def test_replay_a_faulty_american_record_exits_2_with_the_error_object() -> None
     error = json.loads(result.stdout)["error"]
     assert list(error) == ["deal", "action", "code", "message"]
     assert (error["code"], error["deal"], error["action"]) == ("invalid_index", 0, 139)
+
+
+def test_a_refusal_every_game_shares_is_worded_by_the_platform() -> None:
+    """An American record with a card dealt twice: a reason every game's records share
+    (bot/errors.py's SHARED_REASONS), which the game gives back and the platform words
+    (bot/render/refusals.py), in the CLI as in the bot."""
+    path = Path(__file__).parent / "fixtures" / "conformance-american" / "faulty" / \
+        "corrupt_00012.json"
+    result = _run("replay", str(path))
+    assert result.returncode == 2
+    error = json.loads(result.stdout)["error"]
+    assert (error["code"], error["message"]) == ("invalid_deal", "8S is dealt twice.")

@@ -21,7 +21,7 @@ from bot.games.amerikaner.hand import Hand
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import game_to_record
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, Rules
-from bot.games.amerikaner.text import error_sentence
+from bot.games.amerikaner.text_refusals import error_sentence
 from bot.games.amerikaner.views import hand_view
 from tests.core_helpers import card, cards, make_deal, run
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, is_card, parse_card
 from bot.errors import GameError
 from bot.games.amerikaner.rules import Rules
-from bot.games.amerikaner.text import error_sentence
+from bot.games.amerikaner.text_refusals import error_sentence
 
 # preset, players, options -> cards each, kitty, blind, jokers, removed, min bid, max bid
 LAYOUTS = [

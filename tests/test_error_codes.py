@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 from bot import cards, errors
-from bot.errors import SHARED_CODES, GameError, RecordError
+from bot.errors import SHARED_CODES, SHARED_REASONS, GameError, RecordError
 from bot.games import GAMES
 from bot.games.american import record as american_record
 from bot.games.amerikaner import errors as amerikaner_errors
-from bot.games.amerikaner import text as amerikaner_text
+from bot.games.amerikaner import text_refusals as amerikaner_text_refusals
 from bot.i18n import use_locale
 from bot.render import error_text
 from bot.render.text import shared_sentence
@@ -63,8 +63,29 @@ def test_a_game_that_words_a_shared_code_keeps_its_words(kind: object) -> None:
         assert error_text(error, kind) == kind.words.error_text(error)  # type: ignore[attr-defined]
 
 
+# The parameters each reason every game's records share is raised with.
+_REASON_PARAMS: dict[str, dict[str, object]] = {"first_dealer": {"last": 3}, "twice": {"card": 12},
+                                                "missing": {"cards": [0, 13]}}
+
+
+@pytest.mark.parametrize("kind", list(GAMES.values()), ids=list(GAMES))
+@pytest.mark.parametrize(("code", "reason"), [(code, reason) for code, reasons in
+                                              SHARED_REASONS.items() for reason in reasons])
+def test_the_reasons_every_game_shares_are_worded_once_by_the_platform(
+        kind: object, code: str, reason: str) -> None:
+    error = GameError(code, reason=reason, **_REASON_PARAMS.get(reason, {}))
+    assert kind.words.error_text(error) == code  # type: ignore[attr-defined]
+    with use_locale("en"):
+        english = error_text(error, kind)  # type: ignore[arg-type]
+    with use_locale("nb"):
+        norwegian = error_text(error, kind)  # type: ignore[arg-type]
+    assert english == shared_sentence(error) != code
+    assert english != shared_sentence(GameError(code))  # its own words, not the code's
+    assert norwegian not in (english, code)
+
+
 def test_amerikaners_own_codes_are_worded_by_amerikaner() -> None:
-    assert set(amerikaner_errors.GAME_CODES) <= set(amerikaner_text.ERROR_CODES)
+    assert set(amerikaner_errors.GAME_CODES) <= set(amerikaner_text_refusals.ERROR_CODES)
 
 
 def test_one_record_error_for_every_game() -> None:

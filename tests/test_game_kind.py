@@ -20,7 +20,7 @@ from bot.games.amerikaner.deal import Deal
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import game_to_record
-from bot.games.amerikaner.text import hint_sentence
+from bot.games.amerikaner.text_guide import hint_sentence
 from tests.core_helpers import card, cards, make_deal, parse_step
 
 KIND = AMERIKANER

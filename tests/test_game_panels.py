@@ -1,4 +1,4 @@
-"""What Amerikaner's panels show (bot/games/amerikaner/text.py through the GameKind): the
+"""What Amerikaner's panels show (bot/games/amerikaner/text_*.py through the GameKind): the
 hand panel shows what a player at a real table sees and nothing hidden, the table panel
 the trick and who is winning it, and a finished deal face up in its review."""
 
@@ -17,7 +17,8 @@ from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.kind import AMERIKANER
-from bot.games.amerikaner.text import hand_lines, seat_panel, table_panel
+from bot.games.amerikaner.text_hand import seat_panel
+from bot.games.amerikaner.text_table import hand_lines, table_panel
 from bot.games.amerikaner.views import GameView, hand_view
 from bot.render import fit_panel
 from bot.tables.panel import Panel

@@ -1,4 +1,4 @@
-"""The terminal game's words (bot/games/amerikaner/terminal.py and text.py): help on
+"""The terminal game's words (bot/games/amerikaner/terminal.py and text_terminal.py): help on
 request, grammatical results, and one minus sign in everything a played game shows."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from bot.cards import RANKS
 from bot.games.amerikaner.hand import FAILED, MADE
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.terminal import run_game
-from bot.games.amerikaner.text import terminal_hand_result
+from bot.games.amerikaner.text_terminal import terminal_hand_result
 from bot.tables.panel import Panel
 
 KIND = AMERIKANER

@@ -1,4 +1,4 @@
-"""Amerikaner's words (bot/games/amerikaner/text.py), built from views and seat names."""
+"""Amerikaner's words (bot/games/amerikaner/text_*.py), built from views and seat names."""
 
 from __future__ import annotations
 
@@ -9,13 +9,9 @@ from bot.errors import GameError
 from bot.games.amerikaner.actions import INVALID_BID
 from bot.games.amerikaner.hand import FAILED, MADE
 from bot.games.amerikaner.kind import AMERIKANER
-from bot.games.amerikaner.text import (
-    deal_summary,
-    describe_action,
-    error_sentence,
-    final_standings,
-    table_panel,
-)
+from bot.games.amerikaner.text_refusals import error_sentence
+from bot.games.amerikaner.text_results import deal_summary, final_standings
+from bot.games.amerikaner.text_table import describe_action, table_panel
 from bot.games.amerikaner.views import GameView, HandView, hand_view
 from bot.tables.panel import GOLD, GREEN, RED
 from tests.core_helpers import new_hand, parse_step

@@ -1,4 +1,4 @@
-"""The reasons a hint gives (ai/reasons.py of each game, worded in its text.py): for
+"""The reasons a hint gives (ai/reasons.py of each game, worded in its text_guide.py): for
 constructed positions, the reason code of a move, and its words in English and bokmål."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from types import SimpleNamespace
 from bot.games.american.actions import Action as AmericanAction
 from bot.games.american.ai.reasons import reason as american_reason
 from bot.games.american.rules import Rules as AmericanRules
-from bot.games.american.text import hint_reason as american_words
+from bot.games.american.text_guide import hint_reason as american_words
 from bot.games.american.views import LegalActions as AmericanLegal
 from bot.games.amerikaner.ai.reasons import reason, winning_after
 from bot.games.amerikaner.hand import Hand
 from bot.games.amerikaner.kind import AMERIKANER
-from bot.games.amerikaner.text import hint_reason
+from bot.games.amerikaner.text_guide import hint_reason
 from bot.games.amerikaner.views import hand_view
 from bot.i18n import use_locale
 from tests.core_helpers import cards, make_deal, parse_step, run

@@ -35,21 +35,27 @@ from babel.messages.pofile import read_po
 from bot.cards import JOKER_BASE, card_label
 from bot.errors import GameError
 from bot.games import GAMES
-from bot.games.american import text as american_text
+from bot.games.american import text_guide as american_text_guide
+from bot.games.american import text_hand as american_text_hand
+from bot.games.american import text_refusals as american_text_refusals
 from bot.games.american.actions import Action as AmericanAction
 from bot.games.american.game import Game as AmericanGame
+from bot.games.american.kind import AMERICAN
 from bot.games.american.record import load_game as load_american_game
 from bot.games.american.rules import BOOLEAN_OPTIONS as AMERICAN_OPTIONS
 from bot.games.american.rules import Rules as AmericanRules
 from bot.games.american.views import deal_view, legal_action_list
 from bot.games.amerikaner import WORDS as amerikaner_words
-from bot.games.amerikaner import text as game_text
+from bot.games.amerikaner import text_guide as game_guide
+from bot.games.amerikaner import text_hand as game_hand
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import load_game
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS, PRESETS, Rules
 from bot.games.amerikaner.terminal import run_game
-from bot.games.amerikaner.text import describe_action, error_sentence, help_text, rules_text
+from bot.games.amerikaner.text_guide import help_text, rules_text
+from bot.games.amerikaner.text_refusals import error_sentence
+from bot.games.amerikaner.text_table import describe_action
 from bot.i18n import _, catalog_dirs, install, ngettext, split_catalogs, use_locale
 from bot.render import (
     error_text,
@@ -393,9 +399,9 @@ def test_every_refusal_shows_only_catalog_words(pseudo: None) -> None:
     game = list(_game_errors())
     assert len({e.code for e in game}) >= 15
     for error in [*platform, *game]:
+        # what a player reads: the game's words, or the platform's for a code or reason
+        # every game shares (the game gives those back: bot/errors.py's SHARED_REASONS)
         _check([error_text(error, AMERIKANER)], repr(error))
-        if not isinstance(error, TableError):
-            _check([error_sentence(error)], repr(error))
 
 
 def _american_errors() -> Iterator[GameError]:
@@ -431,8 +437,6 @@ def _american_errors() -> Iterator[GameError]:
         except GameError as exc:
             yield exc
     # the table's own: a review of a deal being played, a claim, what players type
-    from bot.games.american.kind import AMERICAN
-
     live, _ = AMERICAN.new_game(AmericanRules.create(2, {}), 0, rng)
     for refused in (lambda: AMERICAN.words.deal_review(live, 0, ["a", "b"]),
                     lambda: AMERICAN.claim(live, 0)):
@@ -454,9 +458,9 @@ def _american_errors() -> Iterator[GameError]:
 
 def test_every_american_refusal_shows_only_catalog_words(pseudo: None) -> None:
     errors = list(_american_errors())
-    assert {e.code for e in errors} == set(american_text.ERROR_CODES)
+    assert {e.code for e in errors} == set(american_text_refusals.ERROR_CODES)
     for error in errors:
-        sentence = american_text.error_sentence(error)
+        sentence = error_text(error, AMERICAN)  # the platform's words for a shared reason
         assert sentence != error.code, error
         _check([sentence], repr(error))
 
@@ -498,7 +502,7 @@ def test_plurals_are_right_in_english() -> None:
 def _cog_texts() -> list[str]:
     """What every text function the cogs call gives for their buttons, menus, replies
     and panels."""
-    r, g = render_text, game_text
+    r, g = render_text, game_hand
     texts = [r.button_label(key) for key in r.BUTTON_LABELS]
     texts += [r.joined_text(3), r.game_started_text(), r.left_text("amerikaner", True),
               r.left_text("amerikaner", False), r.left_button_text("amerikaner"),
@@ -518,7 +522,8 @@ def _cog_texts() -> list[str]:
     for settings in ({}, {"preset": "kani", "players": 5, "target": 40, "turn_timer": 1,
                           "options": {"jokers": True, "two_wins": True}},
                      {"preset": "norsk", "turn_timer": 0}, {"turn_timer": 5}):
-        texts += [g.settings_text(settings), g.settings_text(settings, saved=True)]
+        texts += [game_guide.settings_text(settings),
+                  game_guide.settings_text(settings, saved=True)]
     return texts
 
 
@@ -838,7 +843,7 @@ def _nb_played_games() -> list[tuple[str, list[str]]]:
                 # (random moves made a game of thousands of turns: most of the suite's
                 # longest unit test, for no word more)
                 action = kind.choose_action(game, seat, "easy", rng)
-                shown.append(("hint", [american_text.hint_sentence(action)]))
+                shown.append(("hint", [american_text_guide.hint_sentence(action)]))
             else:
                 action = kind.choose_action(game, seat, "easy", rng)
                 if turns % 17 == 0:  # the strong search behind a hint is costly
@@ -869,7 +874,7 @@ def test_a_played_game_reads_in_norwegian() -> None:
 
 def _american_controls() -> list[str]:
     """The words of American's buttons, menus and swap panel."""
-    a = american_text
+    a = american_text_hand
     texts = [a.control_label(key) for key in ("pickup", "keep", "back")]
     texts += [a.flip_label(0), a.fewer_placeholder(), a.fewer_option([5, 18]),
               a.give_placeholder(), a.take_placeholder(1), a.take_placeholder(2),
@@ -887,10 +892,10 @@ def _nb_reference() -> list[tuple[str, list[str]]]:
              r.spectator_text(), r.rematch_text(["alice", "bob"], ["carol"]),
              r.rematch_started_text(), r.internal_error()]
     return [*_shared_texts(), ("the cogs' words", _cog_texts()), ("more replies", extra),
-            ("American's help", [american_text.help_text()]),
+            ("American's help", [american_text_guide.help_text()]),
             ("American's controls", _american_controls()),
             *(("help page", _texts(page)) for page in (*AMERIKANER.words.help_pages(),
-                                                       *american_text.help_pages()))]
+                                                       *american_text_guide.help_pages()))]
 
 
 def test_the_table_texts_and_help_read_in_norwegian() -> None:
@@ -902,12 +907,11 @@ def test_every_refusal_of_both_games_reads_in_norwegian() -> None:
     platform, game, american = (list(_platform_errors()), list(_game_errors()),
                                 list(_american_errors()))
     assert {e.code for e in platform} == set(PLATFORM_CODES)
-    assert {e.code for e in american} == set(american_text.ERROR_CODES)
+    assert {e.code for e in american} == set(american_text_refusals.ERROR_CODES)
 
     def render() -> list[tuple[str, list[str]]]:
         shown = [(repr(e), [error_text(e, AMERIKANER)]) for e in [*platform, *game]]
-        shown += [(repr(e), [error_sentence(e)]) for e in game]
-        return shown + [(repr(e), [american_text.error_sentence(e)]) for e in american]
+        return shown + [(repr(e), [error_text(e, AMERICAN)]) for e in american]
 
     for what, en, nb in _in_both(render):
         _check_norwegian(en, nb, what)

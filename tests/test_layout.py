@@ -226,9 +226,9 @@ def _imports(path: Path) -> list[tuple[str, list[str]]]:
     return out
 
 
+# a game's words are its text modules, one by audience (text_table.py, text_hand.py, ...)
 _TEXT_MODULES = [*sorted((REPO / "bot" / "render").glob("*.py")),
-                 REPO / "bot" / "games" / "amerikaner" / "text.py",
-                 REPO / "bot" / "games" / "american" / "text.py"]
+                 *sorted((REPO / "bot" / "games").glob("*/text_*.py"))]
 
 
 @pytest.mark.parametrize("path", _TEXT_MODULES, ids=lambda p: str(p.relative_to(REPO)))

@@ -10,10 +10,11 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.games.american import text as american_text
+from bot.games.american import text_table as american_text_table
 from bot.games.american.kind import AMERICAN
 from bot.games.american.rules import BOOLEAN_OPTIONS as AMERICAN_OPTIONS
-from bot.games.amerikaner import text as amerikaner_text
+from bot.games.amerikaner import text_guide as amerikaner_text_guide
+from bot.games.amerikaner import text_table as amerikaner_text_table
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS as AMERIKANER_OPTIONS
 from bot.i18n import use_locale
@@ -35,9 +36,9 @@ def test_every_house_rule_has_a_norwegian_name_and_keeps_its_key() -> None:
 def test_the_lobby_line_and_rules_read_the_names_not_the_keys() -> None:
     rules = AMERIKANER.make_rules("norsk", 4, {"free_trump": True, "two_wins": True})
     with use_locale("nb"):
-        line = amerikaner_text.options_line(rules)
-        rules_text = amerikaner_text.rules_text(rules)
-        settings = amerikaner_text.settings_text({"preset": "norsk",
+        line = amerikaner_text_table.options_line(rules)
+        rules_text = amerikaner_text_guide.rules_text(rules)
+        settings = amerikaner_text_guide.settings_text({"preset": "norsk",
                                                   "options": {"free_trump": True}})
     assert "free_trump" not in line and "two_wins" not in line
     assert "fri trumf" in line and "Norsk" in line and "norsk" not in line
@@ -45,7 +46,7 @@ def test_the_lobby_line_and_rules_read_the_names_not_the_keys() -> None:
     assert "fri trumf" in settings and "free_trump" not in settings
     shedding = AMERICAN.make_rules(None, 3, {"four_burns": True})
     with use_locale("nb"):
-        assert "fire like slår ut" in american_text.options_line(shedding)
+        assert "fire like slår ut" in american_text_table.options_line(shedding)
 
 
 def test_the_shedding_game_is_idiot_in_norwegian() -> None:

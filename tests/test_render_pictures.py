@@ -13,7 +13,7 @@ from babel.messages.catalog import Catalog
 from PIL import Image
 
 from bot.cards import JOKERS, parse_card
-from bot.games.amerikaner import text
+from bot.games.amerikaner import text_table
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.views import GameView, hand_view, known_cards
@@ -228,7 +228,7 @@ def test_the_trick_on_the_table_is_drawn_by_seat() -> None:
                "1 bid 7", "2 pass", "3 pass", "0 pass", "1 play AS call QS", "2 play AD")
     view = GameView(rules=hand.rules, hand_number=3, totals=(5, -2, 0, 9), finished=False,
                     winners=(), hand=hand_view(hand))
-    scene = text.table_scene(view, NAMES[:4])
+    scene = text_table.table_scene(view, NAMES[:4])
     assert scene.centre == ((1, parse_card("AS")), (2, parse_card("AD")))
     assert [seat.to_act for seat in scene.seats] == [False, False, False, True]
     assert [seat.backs for seat in scene.seats] == [13, 12, 12, 13]

@@ -35,13 +35,14 @@ from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
 from bot.tables.kind import Applied, GameKind, GameWords, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
-__all__ = ["NO_CLAIMS", "GameKindBase", "GameText", "InputFn", "OutputFn", "TextWords",
-           "WordViews", "WordsBase"]
+__all__ = ["NO_CLAIMS", "GameKindBase", "GuideText", "InputFn", "OutputFn", "RefusalFn",
+           "RefusalsText", "ResultsText", "TableText", "TextWords", "WordViews", "WordsBase"]
 
 NO_CLAIMS = "no_claims"  # the game has no claim of the rest (the default `claim` refusal)
 
 InputFn = Callable[[str], str]
 OutputFn = Callable[[str], None]
+RefusalFn = Callable[[GameError], str]  # a refusal's sentence (the platform's error_text)
 
 
 class WordsBase(GameWords):
@@ -144,29 +145,39 @@ class WordsBase(GameWords):
         raise NotImplementedError
 
 
-class GameText(Protocol):
-    """What `TextWords` reads of a game's text module (a module satisfies a protocol: mypy
-    checks the game's module against this): its functions of values and views."""
+class TableText(Protocol):
+    """What `TextWords` reads of a game's words at the table (its text_table.py; a module
+    satisfies a protocol: mypy checks the game's module against this): functions of
+    values and views. The game's other words, by audience, follow."""
 
     def title(self) -> str: ...
-
-    def lobby_title(self, rules: Any) -> str: ...
 
     def options_line(self, rules: Any) -> str: ...
 
     def option_name(self, name: str) -> str: ...
 
-    def option_help(self, name: str) -> str: ...
-
     def table_panel(self, view: Any, names: Sequence[str]) -> Panel: ...
 
     def table_scene(self, view: Any, names: Sequence[str]) -> Scene: ...
+
+    def describe_action(self, action: Any) -> str: ...
+
+
+class ResultsText(Protocol):
+    """A deal's end and a deal face up (the game's text_results.py)."""
 
     def deal_summary(self, view: Any, names: Sequence[str]) -> Panel: ...
 
     def deal_review(self, review: Any, names: Sequence[str]) -> Panel: ...
 
-    def describe_action(self, action: Any) -> str: ...
+
+class GuideText(Protocol):
+    """The lobby's title and the guide: rules, house rules, help, hints, settings, stats
+    (the game's text_guide.py)."""
+
+    def lobby_title(self, rules: Any) -> str: ...
+
+    def option_help(self, name: str) -> str: ...
 
     def hint_sentence(self, action: Any) -> str: ...
 
@@ -182,6 +193,11 @@ class GameText(Protocol):
 
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]: ...
 
+
+class RefusalsText(Protocol):
+    """The game's own refusals by code (the game's text_refusals.py): a code it does not
+    word is given back, and the platform words it (bot/render/refusals.py)."""
+
     def error_sentence(self, error: GameError) -> str: ...
 
 
@@ -195,73 +211,77 @@ class WordViews(NamedTuple):
 
 
 class TextWords(WordsBase):
-    """A game's words from its text module (`GameText`) and its views (`WordViews`): the
-    hooks every game words alike are forwarded here by name, so that a game's words.py
-    keeps only what is its own (the view a seat reads, the reason of a hint, a hook its
-    text words differently). A game names its module and its views as class variables
-    (the module annotated `ClassVar[GameText]`: unannotated, mypy takes a module assigned
-    in a class body for an instance variable)."""
+    """A game's words from its text modules, one by audience (`TableText`, `ResultsText`,
+    `GuideText`, `RefusalsText`), and its views (`WordViews`): the hooks every game words
+    alike are forwarded here by name, so that a game's words.py keeps only what is its
+    own (the view a seat reads, the reason of a hint, a hook its text words differently).
+    A game names its modules and its views as class variables (each module annotated with
+    its protocol: unannotated, mypy takes a module assigned in a class body for an
+    instance variable)."""
 
-    text_module: ClassVar[GameText]  # the game's text.py (mypy checks it against GameText)
+    table_text: ClassVar[TableText]
+    results_text: ClassVar[ResultsText]
+    guide_text: ClassVar[GuideText]
+    refusals_text: ClassVar[RefusalsText]
     views: ClassVar[WordViews]
 
     def title(self, rules: Any) -> str:
-        return self.text_module.title()
+        return self.table_text.title()
 
     def lobby_title(self, rules: Any) -> str:
-        return self.text_module.lobby_title(rules)
+        return self.guide_text.lobby_title(rules)
 
     def options_line(self, rules: Any) -> str:
-        return self.text_module.options_line(rules)
+        return self.table_text.options_line(rules)
 
     def option_label(self, key: str) -> str:
-        return self.text_module.option_name(key)
+        return self.table_text.option_name(key)
 
     def option_help(self, key: str) -> str:
-        return self.text_module.option_help(key)
+        return self.guide_text.option_help(key)
 
     def table_panel(self, game: Any, names: Sequence[str]) -> Panel:
-        return self.text_module.table_panel(self.views.public(game), names)
+        return self.table_text.table_panel(self.views.public(game), names)
 
     def table_scene(self, game: Any, names: Sequence[str]) -> Scene:
-        return self.text_module.table_scene(self.views.public(game), names)
+        return self.table_text.table_scene(self.views.public(game), names)
 
     def deal_summary(self, game: Any, index: int, names: Sequence[str]) -> Panel:
-        return self.text_module.deal_summary(self.views.after_deal(game, index), names)
+        return self.results_text.deal_summary(self.views.after_deal(game, index), names)
 
     def deal_review(self, game: Any, index: int, names: Sequence[str]) -> Panel:
-        return self.text_module.deal_review(self.views.deal_review(game, index), names)
+        return self.results_text.deal_review(self.views.deal_review(game, index), names)
 
     def describe_action(self, action: Mapping[str, Any]) -> str:
-        return self.text_module.describe_action(self.views.action_from_json(action))
+        return self.table_text.describe_action(self.views.action_from_json(action))
 
     def hint_text(self, game: Any, seat: int, action: Any) -> str:
         code, params = self.hint_reason(game, seat, action)
-        text = self.text_module
+        text = self.guide_text
         return text.hint_sentence(action) + " " + text.hint_reason(code, params)
 
     def hint_reason(self, game: Any, seat: int, action: Any) -> tuple[str, Mapping[str, Any]]:
-        """Why the strong AI chose `action` for `seat`: a reason code of the text
-        module's `hint_reason` and its parameters, from that seat's view only."""
+        """Why the strong AI chose `action` for `seat`: a reason code of the guide's
+        `hint_reason` (text_guide.py) and its parameters, from that seat's view only."""
         raise NotImplementedError
 
     def rules_text(self, rules: Any) -> str:
-        return self.text_module.rules_text(rules)
+        return self.guide_text.rules_text(rules)
 
     def settings_text(self, settings: Mapping[str, Any], saved: bool) -> str:
-        return self.text_module.settings_text(dict(settings), saved)
+        return self.guide_text.settings_text(dict(settings), saved)
 
     def help_text(self) -> str:
-        return self.text_module.help_text()
+        return self.guide_text.help_text()
 
     def help_pages(self) -> list[Panel]:
-        return self.text_module.help_pages()
+        return self.guide_text.help_pages()
 
     def stats_lines(self, stats: Mapping[str, int]) -> list[str]:
-        return self.text_module.stats_lines(stats)
+        return self.guide_text.stats_lines(stats)
 
     def error_text(self, error: GameError) -> str:
-        return self.text_module.error_sentence(error)
+        return self.refusals_text.error_sentence(error)
 
 
 class GameKindBase(GameKind):
@@ -451,8 +471,9 @@ class GameKindBase(GameKind):
     def is_record(self, data: object) -> bool:
         return isinstance(data, Mapping) and data.get("format") == self.FORMAT
 
-    def replay(self, data: object) -> dict[str, object]:
-        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error."""
+    def replay(self, data: object, word: RefusalFn | None = None) -> dict[str, object]:
+        """The CLI's `replay` output: the record replayed, or docs/record-format.md's error
+        worded by `word` (the CLI's: the platform's error_text), else by the game's words."""
         try:
             if not isinstance(data, Mapping):
                 from bot.errors import INVALID_RECORD
@@ -463,7 +484,8 @@ class GameKindBase(GameKind):
             located = error if isinstance(error, RecordError) else \
                 RecordError.located(error, None)
             # docs/record-format.md's error names the part by the game's word for a deal.
-            return located.to_json(self.words.error_text(located), self.DEALS.rstrip("s"))
+            return located.to_json((word or self.words.error_text)(located),
+                                   self.DEALS.rstrip("s"))
         results = self.results(game) if self.finished(game) else []
         return {"format": self.FORMAT, "finished": self.finished(game),
                 "results": [r._asdict() for r in results]}

@@ -1,4 +1,4 @@
-"""The words every game shares (a game's own live in bot/games/<name>/text.py)."""
+"""The words every game shares (a game's own live in bot/games/<name>/text_*.py)."""
 
 from typing import TYPE_CHECKING
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from bot.cards import card_label
+from bot.cards import card_label, card_name
 from bot.errors import (
     CARD_NOT_IN_HAND,
     GAME_OVER,
@@ -78,6 +78,9 @@ def shared_sentence(error: GameError) -> str:
     that does not word it more closely with its own parameters."""
     p = error.params
     code = error.code
+    record = _record_sentence(code, p)
+    if record is not None:
+        return record
     if code == NOT_YOUR_TURN and "to_act" in p and "seat" in p:
         return _("It is seat {to_act}'s turn, not seat {seat}'s.").format(
             to_act=p["to_act"], seat=p["seat"])
@@ -95,6 +98,28 @@ def shared_sentence(error: GameError) -> str:
         WRONG_CARD_COUNT: _("That is not the right number of cards."),
         GAME_OVER: _("The game is over."),
     }[code]
+
+
+def _record_sentence(code: str, p: dict[str, Any]) -> str | None:
+    """The refusals of a record's shape that every game's records share and word alike
+    (bot/errors.py's SHARED_REASONS): a game gives the code back for these reasons."""
+    reason = str(p.get("reason"))
+    if code == INVALID_RECORD:
+        if reason == "first_dealer" and "last" in p:
+            return _("first_dealer must be a seat from 0 to {last}.").format(last=p["last"])
+        return {"not_object": _("A record is a JSON object."),
+                "no_rules": _("The record has no rules object."),
+                "action_not_object": _("An action is a JSON object."),
+                "no_seat_or_kind": _("An action needs a seat and a kind.")}.get(reason)
+    if code == INVALID_RULES:
+        return {"players_not_whole": _("The number of players must be a whole number."),
+                "options_not_object": _("The options must be an object.")}.get(reason)
+    if code == INVALID_DEAL and reason == "twice" and isinstance(p.get("card"), int):
+        return _("{card} is dealt twice.").format(card=card_name(p["card"]))
+    if code == INVALID_DEAL and reason == "missing" and isinstance(p.get("cards"), (list, tuple)):
+        return _("Missing from the deal: {cards}.").format(
+            cards=", ".join(card_name(c) for c in p["cards"]))
+    return None
 
 
 def _platform_sentence(code: str, params: dict[str, Any]) -> str:

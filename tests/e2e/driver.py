@@ -34,11 +34,11 @@ from bot.cards import (
     suit_of,
 )
 from bot.games.amerikaner import _ as translate  # its catalog, then the platform's
-from bot.games.amerikaner import text as game_text
+from bot.games.amerikaner import text_hand as game_text_hand
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
-from bot.games.amerikaner.text import bid_label
+from bot.games.amerikaner.text_table import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.i18n import LANGUAGES, language_of, use_locale
 from bot.render import button_label, seat_label, seat_names
@@ -816,7 +816,7 @@ class ButtonDriver(BaseDriver):
 
     def _control_words(self, name: str) -> dict[str, str]:
         """The labels of the hand panel's fixed buttons, in `name`'s language."""
-        return {key: in_language_of(self.fake, name, lambda k=key: game_text.control_label(k))
+        return {key: in_language_of(self.fake, name, lambda k=key: game_text_hand.control_label(k))
                 for key in ("pass", "redeal", "keep_hand")}
 
     async def _lead_steps(self, name: str, it: Any, view: HandView, action: Action) -> Any:
@@ -828,7 +828,7 @@ class ButtonDriver(BaseDriver):
         self.stats.interactions += 1
         text = msg.text()
         if view.legal.trumps:
-            assert in_language_of(fake, name, lambda: game_text.lead_trump_panel(
+            assert in_language_of(fake, name, lambda: game_text_hand.lead_trump_panel(
                 action.card).title) in text, text
             choice = action.trump or "led"
             trumps = [b["custom_id"] for b in msg.buttons() if b.get("custom_id", "")
@@ -840,7 +840,7 @@ class ButtonDriver(BaseDriver):
             text = msg.text()
         calls = view.legal.calls_for(suit_of(action.card))
         if calls:
-            assert in_language_of(fake, name, lambda: game_text.lead_call_panel(
+            assert in_language_of(fake, name, lambda: game_text_hand.lead_call_panel(
                 action.card).title) in text, text
             (sel,) = msg.selects()
             assert sorted(o["value"] for o in sel["options"]) == sorted(

@@ -12,7 +12,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.cards import card_name
 from bot.games.amerikaner.rules import BOOLEAN_OPTIONS
-from bot.games.amerikaner.text import option_name
+from bot.games.amerikaner.text_table import option_name
 from bot.typed_cards import norwegian_notation
 from tests.e2e.driver import in_bokmal, lobby_house_menu, norwegian_fake, open_table
 from tests.fake_discord import FakeDiscord

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import GameError
-from bot.games.base import GameKindBase, InputFn, OutputFn
+from bot.games.base import GameKindBase, InputFn, OutputFn, RefusalFn
 from bot.tables.kind import Applied, SeatResult
 from bot.tables.ratings import RatedMatch
 
@@ -174,8 +174,9 @@ class AmericanKind(GameKindBase):
 
     # ------------------------------------------------------------ outside the bot
 
-    def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # docs/rules-american.md section 10's output
+    def replay(self, data: object, word: RefusalFn | None = None) -> dict[str, object]:
+        # docs/rules-american.md section 10's output
+        return replay(data, word or self.words.error_text)
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

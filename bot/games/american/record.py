@@ -3,7 +3,7 @@ save."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.cards import card_name
@@ -22,7 +22,7 @@ from .deal import ROWS, Deal, deal_from_names, parse_card_of_pack
 from .game import Game
 from .rules import Rules
 from .state import FINISHED, IN_PROGRESS, DealState, sorted_cards
-from .text import error_sentence
+from .text_refusals import error_sentence
 
 FORMAT = "american-record/1"
 
@@ -241,12 +241,15 @@ def replay_output(game: Game) -> dict[str, object]:
     }
 
 
-def replay(data: object) -> dict[str, object]:
-    """Replay a record to its output, or to `{"error": ...}` if it breaks a rule."""
+def replay(data: object, word: Callable[[GameError], str] = error_sentence
+           ) -> dict[str, object]:
+    """Replay a record to its output, or to `{"error": ...}` if it breaks a rule, worded
+    by `word` (the CLI's is the platform's error_text, which words the codes every game
+    shares; the default, this game's own words, gives such a code back)."""
     try:
         return replay_output(load_game(data))
     except RecordError as exc:
-        return exc.to_json(error_sentence(exc), part="deal")
+        return exc.to_json(word(exc), part="deal")
 
 
 # ----------------------------------------------------------------------------- saving

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 
 from bot.cards import RANKS
 from bot.errors import INVALID_CARD, INVALID_RECORD, GameError
-from bot.games.american import text as words
+from bot.games.american import text_terminal as words
 from bot.games.american.actions import Action
 from bot.games.american.ai import choose_action
 from bot.games.american.deal import parse_card_of_pack

@@ -1,7 +1,7 @@
-"""American's words, one object (`AMERICAN.words`): ./text.py read through the game's
-views by bot/games/base.py's TextWords; here only what is American's own: a seat reads
-the game's view from its seat, the standings name every place, and a hint's reason reads
-the deal."""
+"""American's words, one object (`AMERICAN.words`): its text modules (./text_*.py, one by
+audience) read through the game's views by bot/games/base.py's TextWords; here only what
+is American's own: a seat reads the game's view from its seat, the standings name every
+place, and a hint's reason reads the deal."""
 
 from __future__ import annotations
 
@@ -9,30 +9,40 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.american import _, ngettext
-from bot.games.base import GameText, TextWords, WordViews
+from bot.games.base import (
+    GuideText,
+    RefusalsText,
+    ResultsText,
+    TableText,
+    TextWords,
+    WordViews,
+)
 from bot.tables.kind import Panel
 
-from . import text
+from . import text_guide, text_hand, text_refusals, text_results, text_table
 from .actions import Action
 from .game import Game
 from .record import action_from_json
 from .results import final_places
 from .state import DealState
-from .text import BURNED, PICKED_UP, WENT_OUT
+from .text_results import BURNED, PICKED_UP, WENT_OUT
 from .views import deal_review, game_view, game_view_after
 
 
 class AmericanWords(TextWords):
-    text_module: ClassVar[GameText] = text
+    table_text: ClassVar[TableText] = text_table
+    results_text: ClassVar[ResultsText] = text_results
+    guide_text: ClassVar[GuideText] = text_guide
+    refusals_text: ClassVar[RefusalsText] = text_refusals
     views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
                       action_from_json=action_from_json)
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
-        return text.seat_panel(game_view(game, seat), names, compact)
+        return text_hand.seat_panel(game_view(game, seat), names, compact)
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
-        return text.final_standings(game_view(game), names, final_places(game))
+        return text_results.final_standings(game_view(game), names, final_places(game))
 
     def ai_level_line(self, level: str) -> str | None:
         """What American's AI players do (bot/games/american/ai): the lobby's AI menu."""
@@ -63,7 +73,7 @@ class AmericanWords(TextWords):
                 events[(PICKED_UP, seat)] = events.get((PICKED_UP, seat), 0) + 1
             if seat in replay.places[places:]:
                 events[(WENT_OUT, seat)] = 1
-        return text.recap_facts(
+        return text_results.recap_facts(
             [(what, names[seat], count, seat == (replay.places or [-1])[0])
              for (what, seat), count in events.items()],
             state.outcome if state.finished else None,

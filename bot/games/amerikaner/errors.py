@@ -1,5 +1,5 @@
 """The refusal codes of Amerikaner alone (the shared ones are in bot/errors.py), worded
-in the game's text.py. Stable: the conformance records pin them (docs/record-format.md,
+in the game's text_refusals.py. Stable: the conformance records pin them (docs/record-format.md,
 "Errors")."""
 
 from __future__ import annotations

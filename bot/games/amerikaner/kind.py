@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.cards import cards_of, mask_of, suit_of
 from bot.errors import GameError
-from bot.games.base import GameKindBase, InputFn, OutputFn
+from bot.games.base import GameKindBase, InputFn, OutputFn, RefusalFn
 from bot.tables.kind import Applied, SeatResult
 from bot.tables.ratings import RatedMatch
 
@@ -186,8 +186,8 @@ class AmerikanerKind(GameKindBase):
 
     # ------------------------------------------------------------ outside the bot
 
-    def replay(self, data: object) -> dict[str, object]:
-        return replay(data)  # docs/record-format.md's output
+    def replay(self, data: object, word: RefusalFn | None = None) -> dict[str, object]:
+        return replay(data, word or self.words.error_text)  # docs/record-format.md's output
 
     def terminal(self, players: int | None, options: Mapping[str, object],
                  seed: int | None, level: str, target: int | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.cards import card_name, parse_card
@@ -31,7 +31,7 @@ from .hand import (
     trump_name,
 )
 from .rules import Rules
-from .text import error_sentence
+from .text_refusals import error_sentence
 
 FORMAT = "amerikaner-record/1"
 
@@ -223,12 +223,15 @@ def replay_output(game: Game) -> dict[str, object]:
     }
 
 
-def replay(data: object) -> dict[str, object]:
-    """Replay a record to its output, or to `{"error": ...}` if it breaks a rule."""
+def replay(data: object, word: Callable[[GameError], str] = error_sentence
+           ) -> dict[str, object]:
+    """Replay a record to its output, or to `{"error": ...}` if it breaks a rule, worded
+    by `word` (the CLI's is the platform's error_text, which words the codes every game
+    shares; the default, this game's own words, gives such a code back)."""
     try:
         return replay_output(load_game(data))
     except RecordError as exc:
-        return exc.to_json(error_sentence(exc))
+        return exc.to_json(word(exc))
 
 
 def action_to_json(action: Action, rules: Rules | None = None) -> dict[str, object]:

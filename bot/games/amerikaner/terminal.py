@@ -14,12 +14,13 @@ from collections.abc import Callable, Mapping
 
 from bot.cards import SUIT_SYMBOLS, card_label, card_name, parse_card, suit_of
 from bot.errors import INVALID_CARD, INVALID_RECORD, GameError
-from bot.games.amerikaner import text as words
+from bot.games.amerikaner import text_terminal as words
 from bot.games.amerikaner.actions import Action
 from bot.games.amerikaner.ai import choose_action
 from bot.games.amerikaner.game import Game
 from bot.games.amerikaner.hand import FAILED, MADE, Hand
 from bot.games.amerikaner.rules import Rules
+from bot.games.amerikaner.text_table import hand_order
 from bot.games.amerikaner.views import HandView, hand_view
 
 HUMAN = 0
@@ -38,7 +39,7 @@ def seat_name(seat: int | None) -> str:
 def hand_text(cards: tuple[int, ...]) -> str:
     """A hand sorted by suit, high to low: `♠ A Q 7  ♥ K 3  ♦ -  ♣ 10 2`, jokers last."""
     parts = []
-    cards = words.hand_order(cards)
+    cards = hand_order(cards)
     for suit, symbol in enumerate(SUIT_SYMBOLS):
         ranks = [card_label(c)[:-1] for c in cards if suit_of(c) == suit]
         parts.append(f"{symbol} {' '.join(ranks) if ranks else '-'}")
@@ -55,7 +56,7 @@ def describe(view: HandView, totals: list[int] | None = None) -> list[str]:
 
 
 def parse_move(text: str, view: HandView) -> Action:
-    """The action `text` asks for; raises `GameError` (see text.error_sentence) when it
+    """The action `text` asks for; raises `GameError` (see text_refusals.error_sentence) when it
     cannot be read (the rules themselves are checked when it is applied)."""
     legal = view.legal
     seat = view.seat

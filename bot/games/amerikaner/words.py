@@ -1,7 +1,7 @@
-"""Amerikaner's words, one object (`AMERIKANER.words`): ./text.py read through the game's
-views by bot/games/base.py's TextWords; here only what is Amerikaner's own: a seat reads
-its hand's view and the game's totals, and a hint's reason weighs who would take the
-trick."""
+"""Amerikaner's words, one object (`AMERIKANER.words`): its text modules (./text_*.py, one
+by audience) read through the game's views by bot/games/base.py's TextWords; here only
+what is Amerikaner's own: a seat reads its hand's view and the game's totals, and a
+hint's reason weighs who would take the trick."""
 
 from __future__ import annotations
 
@@ -9,10 +9,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.amerikaner import _
-from bot.games.base import GameText, TextWords, WordViews
+from bot.games.base import (
+    GuideText,
+    RefusalsText,
+    ResultsText,
+    TableText,
+    TextWords,
+    WordViews,
+)
 from bot.tables.kind import Panel
 
-from . import text
+from . import text_guide, text_hand, text_refusals, text_results, text_table
 from .actions import Action
 from .game import Game
 from .hand import BID, DISCARD, EXCHANGE, LEAD, PLAY
@@ -21,17 +28,20 @@ from .views import deal_review, game_view, game_view_after, hand_view
 
 
 class AmerikanerWords(TextWords):
-    text_module: ClassVar[GameText] = text
+    table_text: ClassVar[TableText] = text_table
+    results_text: ClassVar[ResultsText] = text_results
+    guide_text: ClassVar[GuideText] = text_guide
+    refusals_text: ClassVar[RefusalsText] = text_refusals
     views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
                       action_from_json=action_from_json)
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
         assert game.current is not None
-        return text.seat_panel(hand_view(game.current, seat), names, game.totals, compact)
+        return text_hand.seat_panel(hand_view(game.current, seat), names, game.totals, compact)
 
     def final_standings(self, game: Game, names: Sequence[str]) -> Panel:
-        return text.final_standings(game_view(game), names)
+        return text_results.final_standings(game_view(game), names)
 
     def ai_level_line(self, level: str) -> str | None:
         """What Amerikaner's AI players do (bot/games/amerikaner/ai): the lobby's AI menu."""
@@ -56,7 +66,7 @@ class AmerikanerWords(TextWords):
             if plays % hand.n == 0 and index >= start:
                 winner = hand.history[plays // hand.n - 1][2]
                 taken[winner] = taken.get(winner, 0) + 1
-        return text.recap_facts(list(taken.items()),
+        return text_results.recap_facts(list(taken.items()),
                                 hand_view(hand) if hand.finished else None, names)
 
     def moment_text(self, game: Game, seat: int) -> str | None:

@@ -1,5 +1,5 @@
 """Why the strong AI's move is a good one, as a code and its parameters (the words are
-the text layer's: text.hint_reason), read from the seat's own view."""
+the text layer's: text_guide.hint_reason), read from the seat's own view."""
 
 from __future__ import annotations
 

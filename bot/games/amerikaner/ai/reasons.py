@@ -1,5 +1,5 @@
 """Why the strong AI's move is a good one, as a code and its parameters (the words are
-the text layer's: text.hint_reason): what the hint shows beside the marked move.
+the text layer's: text_guide.hint_reason): what the hint shows beside the marked move.
 
 Read from the seat's own view before the move and, for a card, the trick as the rules
 core judges it once the card is on it (`winning_after`: the seat that would then take
