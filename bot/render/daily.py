@@ -11,6 +11,10 @@ from bot.render.guide import matchpoints_text
 from bot.tables.names import safe_markdown
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, shorten
 
+# The moments where the strong AI would have played otherwise that a result names
+# (the others are counted; the advice button lists them all).
+MOMENTS_SHOWN = 3
+
 # A board shows this many members (an embed's description stays well within its limit).
 BOARD_ROWS = 20
 # The result's summary shows the top of the day's board, and the member's own row:
@@ -99,8 +103,12 @@ def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int
                        "matchpoints (the share of the others' results you beat).").format(
                            rank=rank, count=results, percent=percent(matchpoints)))
     if ai_moments:
+        shown = list(ai_moments[:MOMENTS_SHOWN])
+        more = len(ai_moments) - len(shown)
+        if more:  # the rest is a tap away (AI's advice): a list of every trick is noise
+            shown.append(ngettext("{count} more", "{count} more", more).format(count=more))
         lines.append(_("The strong AI would have played otherwise: {moments}.").format(
-            moments=_(", ").join(ai_moments)))
+            moments=_(", ").join(shown)))
     else:
         lines.append(_("The strong AI would have made every one of your moves."))
     fields = []
