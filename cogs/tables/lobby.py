@@ -193,7 +193,7 @@ class LobbyRoom:
         table = table_here(self.tables, interaction)
         await self.tables.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
-        await reply(interaction, left_text(game, table.stage == LOBBY))
+        await reply(interaction, left_text(game, table.stage == LOBBY, abandon_at(table)))
         self.messages.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
