@@ -23,18 +23,25 @@ def game_started_text() -> str:
     return _("The game is on.")
 
 
-def left_text(command: str, in_lobby: bool) -> str:
-    """To a player who left, with /`command` (the game's command group)."""
+def left_text(command: str, in_lobby: bool, ends: float | None = None) -> str:
+    """To a player who left, with /`command` (the game's command group). `ends`: every
+    other member is away, so the table waits (nobody plays) and ends then unless one
+    comes back (epoch seconds, bot.tables.table.abandon_at)."""
     if in_lobby:
         return _("You left the table.")
+    if ends is not None:
+        return _("You left the game for good. Every other player is away, so the table "
+                 "waits and nobody plays; if nobody is back {when}, the game ends and "
+                 "the deal under way counts as a loss for those who left it.").format(
+            when=timestamp(ends))
     return _("You left the game for good: the AI plays your seat from now on (the deal "
              "being played still counts for your rating). /{command} away instead "
              "keeps your seat until you are back.").format(command=command)
 
 
-def left_button_text(command: str) -> str:
-    """To a player who left a game with the Leave button."""
-    return left_text(command, False)
+def left_button_text(command: str, ends: float | None = None) -> str:
+    """To a player who left a game with the Leave button (`ends`: as left_text's)."""
+    return left_text(command, False, ends)
 
 
 def away_text(command: str, ends: float | None = None) -> str:

@@ -27,7 +27,7 @@ from bot.render import (
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
 from bot.tables import Table, TableError, TableService
 from bot.tables.names import safe_markdown
-from bot.tables.service import LOBBY
+from bot.tables.service import LOBBY, abandon_at
 from cogs.tables.boards import BoardsRoom, board_pool
 from cogs.tables.common import Components, GameUIs, TableBot, mark_committed, reply, to_embed
 from cogs.tables.components import TableButton
@@ -155,7 +155,7 @@ class LeaveButton(TableAction, template=on_table("leave")):
             await _lobby_change(cog, interaction, table)
             return
         mark_committed(interaction, table)
-        await reply(interaction, left_button_text(table.kind.name))
+        await reply(interaction, left_button_text(table.kind.name, abandon_at(table)))
         cog.messages.request_refresh(table)
 
 

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import HTTPClient
 
-from bot.discord import RequestBudget, no_mentions
+from bot.discord import RequestBudget, no_mentions, pinging_user
 from bot.discord.access import Blocked, ChannelAccess
 from bot.render import (
     CONTENT_LIMIT,
@@ -276,14 +276,15 @@ class GameUIs:
 async def reply(interaction: discord.Interaction[Any], text: str | None = None, *,
                 panel: Panel | None = None, view: discord.ui.View | None = None,
                 ephemeral: bool = True, file: discord.File | None = None,
-                mentions: discord.AllowedMentions | None = None) -> None:
+                ping: int | None = None) -> None:
     """Answer `interaction` (or follow it up, if it is answered): `text`, `panel` as
     an embed, `view`'s controls, `file`; for the user alone unless `ephemeral` is
-    False. It never mentions anyone, but those `mentions` allows (a seat's offer: its
-    invitee alone)."""
+    False. It never mentions anyone but the user `ping` (a seat's offer: its invitee
+    alone)."""
     # No mentions: a reply quotes names and what users typed, never to ping anyone.
     kwargs: dict[str, Any] = {"ephemeral": ephemeral,
-                              "allowed_mentions": mentions or no_mentions()}
+                              "allowed_mentions": pinging_user(ping) if ping is not None
+                              else no_mentions()}
     if text is not None:
         kwargs["content"] = shorten(text, CONTENT_LIMIT)
     if panel is not None:

@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 
-from bot.discord.mentions import no_mentions, pinging_user
 from bot.render import (
     away_text,
     back_text,
@@ -193,7 +192,7 @@ class LobbyRoom:
         table = table_here(self.tables, interaction)
         await self.tables.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
-        await reply(interaction, left_text(game, table.stage == LOBBY))
+        await reply(interaction, left_text(game, table.stage == LOBBY, abandon_at(table)))
         self.messages.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -269,7 +268,7 @@ class LobbyRoom:
             text = replaced_text(seat, f"<@{member.id}>", PAUSE_ABSENT in table.paused)
             view = offer_view(table.id, seat - 1)
         await reply(interaction, text, view=view, ephemeral=False,
-                    mentions=no_mentions() if again else pinging_user(member.id))
+                    ping=None if again else member.id)
         try:
             posted = await interaction.original_response()
         except LET_GO as exc:  # the offer stands; its message is not kept

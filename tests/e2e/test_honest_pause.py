@@ -21,6 +21,7 @@ from bot.render.text import (
     away_row_text,
     away_text,
     error_text,
+    left_text,
     replaced_text,
     seat_given_text,
 )
@@ -197,3 +198,18 @@ async def test_repeated_offers_leave_one_live_offer_that_mentions_once(
     taken = await fake.click(carol, offers[-1], f"amk:{table.id}:offer:{seat}:yes")
     assert taken.response_type == 7, taken.callback.data
     assert table.seat_of(carol) == seat
+
+
+async def test_the_last_member_to_leave_is_told_the_table_waits(
+        fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """bob is away; alice leaves for good: the AI does not play her seat, the table waits
+    for bob, and her answer says so and when it ends (today: "the AI plays your seat
+    from now on")."""
+    table = await _open(fake, bot, "amerikaner", ["alice", "bob"], {}, ["easy"])
+    await fake.slash("bob", None, "amerikaner away")
+    left = await fake.slash("alice", None, "amerikaner leave")
+    assert table.paused == {PAUSE_ABSENT}
+    ends = abandon_at(table)
+    assert ends is not None
+    assert left.content == left_text("amerikaner", False, ends), left.content
+    assert left.content != left_text("amerikaner", False)

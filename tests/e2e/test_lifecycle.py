@@ -71,10 +71,14 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
 
 async def time_passes(fake: FakeDiscord, bot: AmerikanerBot, seconds: float) -> None:
     """The fake's clock moves on (a waiting table has no clock running: no turn timer
-    sleeps and no AI turn is scheduled, as tests/test_days.py checks of the service)."""
+    sleeps and no AI turn is scheduled, as tests/test_days.py checks of the service;
+    a table all its members left has one clock, its end 7 days on: issue 50)."""
     fake.clock.advance(seconds)
     await asyncio.sleep(0.1)  # (any sleeper woken by the move has looked at the clock)
-    assert not bot.tables._timers and not bot.tables._ai_tasks
+    assert not bot.tables._ai_tasks
+    for table_id in bot.tables._timers:
+        waiting = bot.tables.get(table_id)
+        assert waiting is not None and PAUSE_ABSENT in waiting.paused, table_id
 
 
 def refused_there(fake: FakeDiscord, channel_id: int) -> int:
