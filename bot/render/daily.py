@@ -103,12 +103,12 @@ def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int
                        "matchpoints (the share of the others' results you beat).").format(
                            rank=rank, count=results, percent=percent(matchpoints)))
     if ai_moments:
-        shown = list(ai_moments[:MOMENTS_SHOWN])
-        more = len(ai_moments) - len(shown)
+        named = list(ai_moments[:MOMENTS_SHOWN])
+        more = len(ai_moments) - len(named)
         if more:  # the rest is a tap away (AI's advice): a list of every trick is noise
-            shown.append(ngettext("{count} more", "{count} more", more).format(count=more))
+            named.append(ngettext("{count} more", "{count} more", more).format(count=more))
         lines.append(_("The strong AI would have played otherwise: {moments}.").format(
-            moments=_(", ").join(shown)))
+            moments=_(", ").join(named)))
     else:
         lines.append(_("The strong AI would have made every one of your moves."))
     fields = []
