@@ -303,11 +303,13 @@ def absent_paused_text(ends: float | None = None) -> str:
     """The table message of a table whose humans are all away: it waits for one, and
     nobody plays meanwhile; `ends`: when it ends if none is back (epoch seconds)."""
     if ends is None:
-        return _("⏸ Paused: every player is away. The game goes on when one is back "
-                 "(/games, then I'm back), or the host cancels it.")
-    return _("⏸ Paused: every player is away, nobody plays. The game goes on when one "
-             "is back (/games, then I'm back); if none is back {when}, it ends: a loss for "
-             "those who left.").format(when=timestamp(ends))
+        return _("⏸ Paused: every member is away. The game goes on when one is back "
+                 "(/games, then **I'm back**), or the host cancels it.")
+    # "every member": the AI seats are players too, and they are not away (issue 52's
+    # screenshots); the button's name in bold, as the table message names buttons.
+    return _("⏸ Paused: every member is away, nobody plays. The game goes on when one "
+             "is back (/games, then **I'm back**); if none is back {when}, it ends: a loss "
+             "for those who left.").format(when=timestamp(ends))
 
 
 def away_row_text(paused: bool = False) -> str:
