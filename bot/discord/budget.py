@@ -250,8 +250,9 @@ class RequestBudget:
         if excess > 0 and self._expiries:
             k = min(excess, len(self._expiries))
             waits.append(heapq.nsmallest(k, self._expiries)[-1] - now)
-        if len(self._sends) >= self.burst:
-            waits.append(self._sends[0] + self.burst_window - now)
+        allowed = self.burst - free  # recent sends that leave `free` slots of the burst
+        if len(self._sends) > allowed:
+            waits.append(self._sends[-allowed - 1] + self.burst_window - now)
         return max(waits)
 
     def summary(self) -> str:
