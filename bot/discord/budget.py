@@ -18,12 +18,12 @@ The slots go by priority, then first come first served: what players need (posts
 outbox, turn mentions and reminders) before anything else; then the edits of the public
 table message (coalesced: a later one shows everything an earlier one would have,
 bot/discord/edit_queue.py) and the deletes of the bot's own stale messages (spent turn
-pings, old copies of a table message) share what is left: the deletes take the slots no
-edits leave (a delete goes while a fifth of the window is free, TIDY_ROOM), and, once
-one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while edits wait, so that a burst
-of them never holds the tables back (issue 53: 1,000 spent
-pings deleted ahead of every edit left the table messages 10-14 s behind at 1,000
-tables) and a busy bot still tidies.
+pings, old copies of a table message) share what is left: the deletes take the slots
+the edits leave (a delete goes while a fifth of the window is free, TIDY_ROOM), and,
+once one has waited TIDY_PATIENCE, one slot in TIDY_EVERY while edits wait, so that a
+burst of them never holds the tables back (issue 53: 1,000 spent pings deleted ahead of
+every edit left the table messages 10-14 s behind at 1,000 tables) and a busy bot
+still tidies.
 
 A request counts from the moment it is sent until a window after its answer came back
 (`Flight`): Discord counts it when it arrives, at any moment before its answer leaves,
@@ -250,8 +250,9 @@ class RequestBudget:
         if excess > 0 and self._expiries:
             k = min(excess, len(self._expiries))
             waits.append(heapq.nsmallest(k, self._expiries)[-1] - now)
-        if len(self._sends) >= self.burst:
-            waits.append(self._sends[0] + self.burst_window - now)
+        allowed = self.burst - free  # recent sends that leave `free` slots of the burst
+        if len(self._sends) > allowed:
+            waits.append(self._sends[-allowed - 1] + self.burst_window - now)
         return max(waits)
 
     def summary(self) -> str:
