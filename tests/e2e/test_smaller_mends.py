@@ -12,7 +12,6 @@ from bot.games import GAMES
 from bot.i18n import use_locale
 from bot.render.daily import board_panel, result_panel
 from bot.render.guide import matchpoints_text
-from bot.tables.panel import Panel
 from tests.fake_discord import FakeDiscord
 
 
@@ -57,11 +56,13 @@ async def test_the_lobby_title_and_how_long_a_game_may_take(
 
 
 def test_the_dailys_percentages_say_what_matchpoints_are() -> None:
-    review = Panel(title="", description="")
-    alone = result_panel("Amerikaner", "2026-12-07", "+8", 0.5, 1, 1, review, [], [],
-                         "alice", [])
-    assert "50% of the matchpoints" in alone.description
-    assert matchpoints_text() in alone.description
+    # The first to finish is told her place comes as others finish (no "50%" alone to
+    # misread); with others, the share is said with what it is.
+    alone = result_panel("Amerikaner", "2031-05-14", "+8", 0.5, 1, 1, [])
+    assert "first to finish" in alone.description and "%" not in alone.description
+    shared = result_panel("Amerikaner", "2031-05-14", "+8", 0.5, 2, 3, [])
+    assert "50% of the matchpoints (the share of the others' results you beat)" \
+        in shared.description, shared.description
     assert "alone on the deal so far: 50%" in matchpoints_text()
     for period in ("day", "week"):
         board = board_panel("Amerikaner", period, [(1, "alice", 0.5, "+8")], 3)
