@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import AmerikanerBot
+from bot.discord.budget import TIDY_PATIENCE
 from bot.render import back_text
 from bot.render.text import timeout_seat_text
 from bot.tables import Table
@@ -59,8 +60,10 @@ async def assert_quiet(fake: FakeDiscord, table: Table, hands: int) -> None:
     def quiet() -> bool:
         return len(fake.messages(table.channel_id)) == hands + 1
 
+    # A delete waits while table edits want the budget, up to TIDY_PATIENCE of real
+    # time (bot/discord/budget.py): the bound leaves it that and a minute more.
     with contextlib.suppress(AssertionError):  # the assertions below tell what stayed
-        await fake.wait_until(quiet, 60, "a quiet channel")
+        await fake.wait_until(quiet, TIDY_PATIENCE + 60, "a quiet channel")
     live = fake.messages(table.channel_id)
     titles = [m.embeds[0].get("title", "") if m.embeds else "" for m in live]
     finals = [t for t in titles if t.startswith("Game over")]
