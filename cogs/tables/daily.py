@@ -128,7 +128,7 @@ class DailyRoom:
         index = sorted(self.tables.games).index(game)
         return int(f"9{index}{day.replace('-', '')}{guild_id}")
 
-    def _daily_of_id(self, table_id: int) -> tuple[str, str, int]:
+    def daily_of_id(self, table_id: int) -> tuple[str, str, int]:
         """(game, day, server) of a daily's table id; refused (stale) if it names none."""
         digits = str(table_id)
         games = sorted(self.tables.games)
@@ -138,7 +138,7 @@ class DailyRoom:
         day = f"{digits[2:6]}-{digits[6:8]}-{digits[8:10]}"
         return games[index], day, int(digits[10:])
 
-    def _daily_table(self, state: DailyState) -> Table:
+    def daily_table(self, state: DailyState) -> Table:
         """The member's play as a table of their own, for their panel alone."""
         deal = state.deal
         seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
@@ -150,7 +150,7 @@ class DailyRoom:
     def _daily_controls(self, table: Table, seat: int) -> discord.ui.View:
         return self.uis.of(table).hand_components(table, table.seat_view(seat))
 
-    async def _in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
+    async def in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
                        command: bool = False) -> _T:
         """`work`'s result; if it is not ready within ANSWER_WITHIN seconds, the answer
         is deferred first (a command's: thinking, for the user alone; a click's: the
@@ -188,7 +188,7 @@ class DailyRoom:
         service = self.daily_service
         user = interaction.user
         try:
-            state = await self._in_time(interaction, service.open(guild, game, user.id,
+            state = await self.in_time(interaction, service.open(guild, game, user.id,
                                                                     user.display_name),
                                         command=True)
         except TableError as exc:
@@ -206,7 +206,7 @@ class DailyRoom:
         if await self.bot.store.daily_day(guild, game, state.deal.day) is None:
             await self.bot.store.set_daily_day(guild, game, state.deal.day, channel, None, "")
         mark_committed(interaction, None, "opened")
-        table = self._daily_table(state)
+        table = self.daily_table(state)
         seat = state.deal.seat
         title = state.kind.words.title(state.deal.rules)
         content = opened_text(title, state.deal.day)
@@ -253,7 +253,7 @@ class DailyRoom:
                              ) -> Any:
         """The member's play of the daily that `table_id` names, or None once it is
         finished (the finished panel is then the answer); refused if never begun."""
-        game, day, guild = self._daily_of_id(table_id)
+        game, day, guild = self.daily_of_id(table_id)
         state = await self.daily_service.state(guild, game, interaction.user.id, day)
         if state is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
@@ -275,7 +275,7 @@ class DailyRoom:
         state = await self._daily_in_play(interaction, action.table_id)
         if state is None:
             return
-        table = self._daily_table(state)
+        table = self.daily_table(state)
         parts = action.parts
         if parts and parts[0].isdigit():
             await self.uis.of(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
@@ -287,7 +287,7 @@ class DailyRoom:
         """The member's move in their daily (GameCog.act_on_click routes it here):
         stored with the AI players' answers, then the panel shows the play now, or the
         result once the deal is over."""
-        game, day, guild = self._daily_of_id(table.id)
+        game, day, guild = self.daily_of_id(table.id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
@@ -300,7 +300,7 @@ class DailyRoom:
             return state, await self.shown.result_panel(state) if state.finished else None
 
         try:
-            state, result = await self._in_time(interaction, step())
+            state, result = await self.in_time(interaction, step())
         except TableError as exc:
             if exc.params.get("reason") != DAILY_STALE:
                 raise
@@ -313,7 +313,7 @@ class DailyRoom:
                                    view=self.shown.result_view(state), content=None)
             await self.shown.public(guild, game, day)
             return
-        table = self._daily_table(state)
+        table = self.daily_table(state)
         await self._show_panel(interaction, embed=to_embed(hand_panel(table, seat)),
                                view=self._daily_controls(table, seat))
 
@@ -322,7 +322,7 @@ class DailyRoom:
         state = await self._daily_in_play(interaction, table.id)
         if state is None:
             return
-        fresh = self._daily_table(state)
+        fresh = self.daily_table(state)
         seat = state.deal.seat
         await self._show_panel(interaction, embed=to_embed(hand_panel(fresh, seat)),
                                view=self._daily_controls(fresh, seat))

@@ -68,11 +68,11 @@ class DailyHost(Protocol):
 
     def daily_table_id(self, game: str, day: str, guild_id: int) -> int: ...
 
-    def _daily_of_id(self, table_id: int) -> tuple[str, str, int]: ...
+    def daily_of_id(self, table_id: int) -> tuple[str, str, int]: ...
 
-    def _daily_table(self, state: DailyState) -> Table: ...
+    def daily_table(self, state: DailyState) -> Table: ...
 
-    async def _in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
+    async def in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
                        command: bool = False) -> _T: ...
 
 
@@ -92,7 +92,7 @@ class DailyShown:
                        note: str | None = None) -> None:
         """The member's finished daily, in the clicked panel (or a new one for them):
         the result, which can be reopened all day (`daily`, the board's button)."""
-        panel = await self.room._in_time(interaction, self.result_panel(state))
+        panel = await self.room.in_time(interaction, self.result_panel(state))
         fields: dict[str, Any] = {"embed": to_embed(panel), "content": note,
                                   "view": self.result_view(state)}
         message = interaction.message
@@ -169,7 +169,7 @@ class DailyShown:
                      what: list[str]) -> None:
         """A result's detail, for the member alone, as a message of its own (the result
         stays): the deal face up, their line beside the best, or the AI's advice."""
-        game, day, guild = self.room._daily_of_id(table_id)
+        game, day, guild = self.room.daily_of_id(table_id)
         state = await self.room.daily_service.state(guild, game, interaction.user.id, day)
         if state is None or not state.finished or state.abandoned:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
@@ -178,7 +178,7 @@ class DailyShown:
         title = words.title(deal.rules)
         seat = deal.seat
         if what[:1] == ["deal"]:
-            names = seat_names(self.room._daily_table(state).seats)
+            names = seat_names(self.room.daily_table(state).seats)
             panel = words.deal_review(state.game, 0, names)
         elif what[:1] == ["lines"]:
             best_name, best = await self.room.daily_service.best_actions(state)
@@ -190,7 +190,7 @@ class DailyShown:
                                 if a.get("seat") == seat], None if own else best_name)
         else:
             panel = result_advice_panel(title, day,
-                                        await self.room._in_time(interaction, self._advice(state)))
+                                        await self.room.in_time(interaction, self._advice(state)))
         await reply(interaction, panel=panel)
 
     # ------------------------------------------------------------ the public message

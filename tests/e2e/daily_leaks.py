@@ -62,7 +62,7 @@ def _recording(method: Callable[..., Awaitable[DailyState | None]]
 
 
 def table_of(state: DailyState, table_id: int) -> Table:
-    """The member's play as the cog draws it (cogs/tables/daily.py, _daily_table)."""
+    """The member's play as the cog draws it (cogs/tables/daily.py, daily_table)."""
     deal = state.deal
     seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
              else Seat(None, "", ai_level=deal.level) for s in range(deal.players_count)]

@@ -57,7 +57,7 @@ class DailyPlaying:
                                               self.fake.user(self.name).id)
         assert state is not None
         self.finished = state.finished
-        self._table = cog.daily._daily_table(state)
+        self._table = cog.daily.daily_table(state)
 
     async def play(self, panel: StoredMessage, moves: int | None = None) -> StoredMessage:
         await self.sync()

@@ -44,7 +44,7 @@ async def _not_near_midnight() -> None:
 class SharedDaily:
     """The daily as the shared database holds it, read by a service of our own (the
     secret the bots generated is in the store), for the driver: it stands in for the
-    bot's Tables cog (`daily_service`, `_daily_table`)."""
+    bot's Tables cog (`daily_service`, `daily_table`)."""
 
     def __init__(self, store: Store) -> None:
         self.daily_service = DailyService(store, GAMES, time.time)
@@ -53,7 +53,7 @@ class SharedDaily:
     def get_cog(self, name: str) -> Any:
         return self
 
-    def _daily_table(self, state: DailyState) -> Table:
+    def daily_table(self, state: DailyState) -> Table:
         deal = state.deal
         index = sorted(GAMES).index(deal.game)
         return table_of(state, int(f"9{index}{deal.day.replace('-', '')}{deal.guild_id}"))
