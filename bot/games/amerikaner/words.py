@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.amerikaner import _
-from bot.games.base import (
+from bot.games.words_base import (
     GuideText,
     RefusalsText,
     ResultsText,
