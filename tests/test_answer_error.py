@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.games.amerikaner.errors import BID_TOO_LOW
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.render import INTERNAL_ERROR
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from cogs.tables import answer_error
 
 
@@ -60,8 +60,8 @@ class Interaction:
         self.id = 7
         self.channel_id = 3
         self.command = None  # a button: the game is the channel's table's, or the first
-        self.client = SimpleNamespace(tables=SimpleNamespace(
-            games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER))
+        self.client = SimpleNamespace(tables=SimpleNamespace(registry=SimpleNamespace(
+            games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER)))
         self.response = Response(refused or [], done)
         self.followup = Followup(followup_refused or [])
 

@@ -36,7 +36,6 @@ from bot.render.daily import (
     stats_line,
 )
 from bot.render.guide import dm_link_label
-from bot.tables import Table, TableError, TableService
 from bot.tables.daily import (
     DAILY,
     DAILY_DONE,
@@ -49,8 +48,10 @@ from bot.tables.daily import (
     DailyService,
     DailyState,
 )
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
-from bot.tables.service import PLAYING, Seat
+from bot.tables.service import TableService
+from bot.tables.table import PLAYING, Seat, Table
 from cogs.tables.common import (
     Components,
     GameUIs,
@@ -118,20 +119,20 @@ class DailyRoom:
     def daily_service(self) -> DailyService:
         if self._daily is None:
             secret = getattr(self.bot.settings, "daily_secret", None)
-            self._daily = DailyService(self.bot.store, self.tables.games,
-                                       self.tables.clock.time, secret=secret)
+            self._daily = DailyService(self.bot.store, self.tables.registry.games,
+                                       self.tables.shared.clock.time, secret=secret)
         return self._daily
 
     # ----------------------------------------------------------------- the ids
 
     def daily_table_id(self, game: str, day: str, guild_id: int) -> int:
-        index = sorted(self.tables.games).index(game)
+        index = sorted(self.tables.registry.games).index(game)
         return int(f"9{index}{day.replace('-', '')}{guild_id}")
 
     def daily_of_id(self, table_id: int) -> tuple[str, str, int]:
         """(game, day, server) of a daily's table id; refused (stale) if it names none."""
         digits = str(table_id)
-        games = sorted(self.tables.games)
+        games = sorted(self.tables.registry.games)
         index = int(digits[1])
         if not digits.startswith("9") or index >= len(games) or len(digits) < 27:
             raise TableError(DAILY, reason=DAILY_STALE)
@@ -344,7 +345,7 @@ class DailyRoom:
         if guild is None:
             raise TableError("guild_only")
         service = self.daily_service
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         period = period if period in ("day", "week", "month") else "day"
         if period == "day":
             today = await service.today(guild, game)
@@ -399,7 +400,7 @@ class DailyRoom:
         guild = interaction.guild_id
         if guild is None:
             raise TableError("guild_only")
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         settings = await self.bot.store.get_guild_settings(guild, game)
         daily = dict(settings.get(SETTINGS_KEY) or {})
         changing = any(v is not None for v in (enabled, channel, preset, house, time_zone))

@@ -22,7 +22,7 @@ from bot.render import (
     internal_error,
     shorten,
 )
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from cogs.tables.host import host_of
 
@@ -117,16 +117,17 @@ def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
     of the table in the channel (a button), else the first game."""
     # Read with getattr: it must never fail, whatever answered the interaction.
     tables = getattr(getattr(interaction, "client", None), "tables", None)
-    games = getattr(tables, "games", None)
-    if tables is None or not games:
+    registry = getattr(tables, "registry", None)
+    games = getattr(registry, "games", None)
+    if registry is None or not games:
         return None
     command = getattr(interaction, "command", None)
     root = getattr(command, "root_parent", None) or command
     name = getattr(root, "name", None)
     if isinstance(name, str) and name in games:
         return games[name]  # type: ignore[no-any-return]
-    table = tables.in_channel(getattr(interaction, "channel_id", None) or 0)
-    return table.kind if table is not None else tables.kind(None)  # type: ignore[no-any-return]
+    table = registry.in_channel(getattr(interaction, "channel_id", None) or 0)
+    return table.kind if table is not None else registry.kind(None)  # type: ignore[no-any-return]
 
 
 def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:

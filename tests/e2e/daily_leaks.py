@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import GAMES
 from bot.tables.daily import DailyService, DailyState
-from bot.tables.service import PLAYING, Seat, Table
+from bot.tables.table import PLAYING, Seat, Table
 from cogs.tables.daily import DAILY_IDS
 from tests.fake_discord import StoredMessage
 

@@ -15,8 +15,8 @@ from bot.games import GAMES
 from bot.i18n import use_locale
 from bot.render.daily import done_text, percent
 from bot.render.text import card_list
-from bot.tables import Table
 from bot.tables.daily import day_of, matchpoints
+from bot.tables.table import Table
 from tests.e2e.american_driver import AmericanButtonDriver
 from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
 from tests.e2e.harness import bot_running

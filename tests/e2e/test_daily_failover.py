@@ -19,7 +19,7 @@ from typing import Any
 from bot.games import GAMES
 from bot.store import Store, open_database
 from bot.tables.daily import DailyService, DailyState
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.daily_leaks import table_of
 from tests.e2e.driver import make_fake
 from tests.e2e.test_daily import DailyDriver

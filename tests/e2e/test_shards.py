@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.store import Store, open_database
-from bot.tables import TableService
+from bot.tables.service import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
@@ -37,7 +37,7 @@ class SharedView:
 
     async def reload(self) -> None:
         tables = TableService(self.store, GAMES)
-        tables.closed = True  # never schedules anything
+        tables.registry.closed = True  # never schedules anything
         await tables.restore()
         self.tables = tables
 
