@@ -108,7 +108,7 @@ class AmericanDailyDriver(DailyPlaying, AmericanButtonDriver):  # type: ignore[m
 
 def today_of(bot: Any) -> str:
     """Today in UTC (the servers of these tests have no time zone setting)."""
-    return day_of(bot.get_cog("Tables").tables.clock.time())
+    return day_of(bot.get_cog("Tables").tables.shared.clock.time())
 
 
 def _public_daily(fake: FakeDiscord, channel: Any) -> list[StoredMessage]:
