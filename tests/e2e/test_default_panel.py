@@ -131,3 +131,33 @@ async def test_the_default_panel_words_actions_and_plays_a_choice_in_steps(
                     break
             else:
                 raise AssertionError("no move was made in steps")
+
+
+async def test_a_step_drawn_for_another_state_or_forged_changes_nothing(
+        fake: FakeDiscord, error_logs: Any, answered: None, tmp_path: Path) -> None:
+    """A step's button drawn for another state shows the hand as it is now (the panel
+    edited, as a stale move's click is); one naming no step is refused in words. None
+    changes the table."""
+    from bot.render import moved_on_text, old_button_text
+
+    with default_panel_for("american"):
+        async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
+            bot.tables.rng = random.Random(7)
+            await open_table(fake, ["alice", "bob"], {"swap": True}, game="american")
+            table = bot.tables.in_channel(fake.channel.id)
+            assert table is not None and table.to_act is not None
+            name, version = table.seats[table.to_act].name, table.version
+            opened = await fake.click_label(name, table_message(fake), "My hand")
+            assert opened.message is not None
+            panel = fake.message(opened.message.id)
+            step = next(b["custom_id"] for b in panel.buttons() if ":step:" in b["custom_id"])
+            head, tail = step.split(":step:")  # head: the table's prefix and the version
+            another = f"{head.rsplit(':', 1)[0]}:{version + 1}:step:{tail}"
+            it = await fake.forge_component(name, panel, another)
+            assert it.response_type == 7 and it.content == moved_on_text(), it.callback.data
+            it = await fake.forge_component(name, panel, f"{head}:step:999:1")
+            assert it.callback.ephemeral and it.content == old_button_text(), \
+                it.callback.data
+            it = await fake.forge_component(name, panel, f"{head}:step:0:x")
+            assert it.callback.ephemeral and it.content == old_button_text()
+            assert table.version == version
