@@ -8,8 +8,10 @@ command group (`group`), and gets from the game's data:
   timer, reminders, switches, language), with the descriptions the cog gives in English
   (`CommandWords`; Discord shows them translated, cogs/words.py);
 - a default hand panel, a button for each of `kind.legal_actions` worded by
-  `kind.words.describe_action`, and `on_action` to play the one clicked: a game
-  overrides `hand_components` and `on_action` only to group its controls;
+  `kind.words.action_label` ("Play 7♠"), a choice that follows another a later step
+  (`kind.words.action_steps`, cogs/tables/default_panel.py), and `on_action` to play
+  the one clicked: a game overrides `hand_components` and `on_action` only to group its
+  controls;
 - the commands every game shares (join, hand, leave, ..., help), added to its group by
   cogs/tables/commands.py.
 
