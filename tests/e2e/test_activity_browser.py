@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.errors import GameError
 from bot.web.frames import view_frame
 from tests.debian import apt_install, can_install, install_lock
 from tests.e2e.activity_page import check_frame
@@ -183,12 +184,13 @@ async def play_whole_game(fake: FakeDiscord, table: Any, driver: BaseDriver,
                           pages: dict[str, BrowserPage], album: Album,
                           page_phases: tuple[str, ...]) -> dict[str, int]:
     """Until the game is over: two moves in three from the seat's page (every move of
-    `page_phases` too), the others from the message panels; a claim from the page the
-    first time the game offers one. After each move every page shows the table, its
+    `page_phases` too), the others from the message panels; from the page, Claim the
+    rest when the game offers it: once where the game refuses it (its reason shown), once
+    where it holds (the rest played out). After each move every page shows the table, its
     frames and text checked for leaks. What was played from where, counted."""
     seated = {table.seat_of(fake.user(name).id): page for name, page in pages.items()
               if table.seat_of(fake.user(name).id) is not None}
-    counts: dict[str, int] = {"page": 0, "panel": 0, "claims": 0, "claimed": 0}
+    counts: dict[str, int] = {"page": 0, "panel": 0, "refused": 0, "claimed": 0}
     for page in pages.values():
         page.album = album
     step = 0
@@ -202,13 +204,16 @@ async def play_whole_game(fake: FakeDiscord, table: Any, driver: BaseDriver,
             await page.shows(before)
             await album.take(phase, page.page)
             view = page.last_view()
-            if "claim" in view and not counts["claims"]:
-                counts["claims"] += 1
-                if await claimed(fake, table, page, before):
-                    counts["claimed"] += 1
-                    await check_pages(table, fake, pages)
-                    step += 1
-                    continue
+            if "claim" in view and not counts["claimed"]:
+                holds = claim_holds(table, seat)
+                if holds or not counts["refused"]:  # one refused, then one made
+                    made = await claimed(fake, table, page, before)
+                    assert made == holds
+                    counts["claimed" if made else "refused"] += 1
+                    if made:
+                        await check_pages(table, fake, pages)
+                        step += 1
+                        continue
             _, action = driver.decide(seat)
             record = dict(table.kind.action_to_json(action))
             record.pop("seat")
@@ -243,6 +248,15 @@ async def claimed(fake: FakeDiscord, table: Any, page: BrowserPage, before: int)
     refusal = next(f for f in page.frames[count:] if f.get("type") == "refused")
     await expect(page.page.locator("#status")).to_have_text(refusal["text"])
     return False
+
+
+def claim_holds(table: Any, seat: int) -> bool:
+    """Whether the game would accept the seat's claim now (on a copy)."""
+    try:
+        table.kind.claim(table.kind.copy(table.game), seat)
+    except GameError:
+        return False
+    return True
 
 
 def phase_of(table: Any, seat: int) -> str:
@@ -290,6 +304,7 @@ async def test_four_pages_and_the_panels_play_a_whole_amerikaner_game(
         finally:
             await browser.close()
     assert counts["page"] > counts["panel"] > 0, counts
+    assert counts["claimed"] == 1 and counts["refused"] == 1, counts
     assert {"bid", "discard", "lead", "play"} <= album.taken, album.taken
     print("amerikaner", counts)
 
@@ -303,7 +318,8 @@ async def test_four_pages_and_the_panels_play_a_whole_american_game(
     from playwright.async_api import async_playwright
 
     bot = activity_bot
-    await open_table(fake, list(NAMES[:4]), {"target": 1, "swap": True}, game="american")
+    await open_table(fake, list(NAMES[:4]), {"target": 1, "swap": True, "blind_down": True},
+                     game="american")
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and table.kind.name == "american"
     assert bot.activity_server is not None
@@ -319,7 +335,7 @@ async def test_four_pages_and_the_panels_play_a_whole_american_game(
         finally:
             await browser.close()
     assert counts["page"] > counts["panel"] > 0, counts
-    assert {"swap", "play"} <= album.taken, album.taken
+    assert {"swap", "play", "flip"} <= album.taken, album.taken
     print("american", counts)
 
 
