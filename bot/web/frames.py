@@ -3,7 +3,7 @@
 Everything comes from what the panels and the table message already use: the public
 table as the game's Scene (`GameWords.table_scene`), the seat's own panel
 (`GameWords.seat_panel`), the seat's hand (`GameKind.hand_cards`) and its legal actions
-(`GameKind.legal_actions`, named by `GameWords.describe_action`). Nothing here knows a
+(`GameKind.legal_actions`, labelled by `GameWords.action_label`). Nothing here knows a
 rule: a move the page sends is one of the legal actions listed, matched by its record
 form (`GameKind.action_to_json`), and played through the table service."""
 
@@ -83,7 +83,7 @@ def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
         if not lists or not any(record[key] for key in lists):
             # one move (a bid, a card, a pick-up; "no swap": a move of no cards)
             out["actions"].append({"key": action_key(record),
-                                   "label": kind.words.describe_action(record),
+                                   "label": kind.words.action_label(record),
                                    "card": record.get("card")})
             continue
         # a move of several cards, perhaps from several rows (a swap: hand and face-up
