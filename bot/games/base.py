@@ -279,7 +279,7 @@ class GameKindBase(GameKind):
         say(_panel_text(self.words.seat_panel(game, 0, names)))
         legal = self.legal_actions(game, 0)
         for number, action in enumerate(legal, 1):
-            say(f"{number}. {self.words.describe_action(self.action_to_json(action))}")
+            say(f"{number}. {self.words.action_label(self.action_to_json(action))}")
         while True:
             answer = ask("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):

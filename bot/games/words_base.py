@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from bot.errors import GameError
+from bot.games.labels import default_action_label
 from bot.tables.kind import GameWords, Panel, Scene
 
 __all__ = ["GuideText", "RefusalsText", "ResultsText", "TableText", "TextWords", "WordViews",
@@ -79,6 +80,14 @@ class WordsBase(GameWords):
     @abstractmethod
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        """The common verbs' imperative ("Play 7♠"), else the narration (bot/games/labels.py)."""
+        return default_action_label(action, self.describe_action)
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        """One step each, its label (GameWords.action_steps)."""
+        return [(self.action_label(action),) for action in actions]
 
     def recap_facts(self, game: Any, deal: int, start: int, names: Sequence[str]
                     ) -> list[str]:

@@ -1,5 +1,5 @@
 """American's words, one object (`AMERICAN.words`): its text modules (./text_*.py, one by
-audience) read through the game's views by bot/games/base.py's TextWords; here only what
+audience) read through the game's views by bot/games/words_base.py's TextWords; here only what
 is American's own: a seat reads the game's view from its seat, the standings name every
 place, and a hint's reason reads the deal."""
 
@@ -36,6 +36,12 @@ class AmericanWords(TextWords):
     refusals_text: ClassVar[RefusalsText] = text_refusals
     views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
                       action_from_json=action_from_json)
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        return text_hand.action_label(action_from_json(action))
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        return text_hand.action_steps([action_from_json(a) for a in actions])
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:

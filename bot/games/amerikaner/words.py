@@ -1,5 +1,5 @@
 """Amerikaner's words, one object (`AMERIKANER.words`): its text modules (./text_*.py, one
-by audience) read through the game's views by bot/games/base.py's TextWords; here only
+by audience) read through the game's views by bot/games/words_base.py's TextWords; here only
 what is Amerikaner's own: a seat reads its hand's view and the game's totals, and a
 hint's reason weighs who would take the trick."""
 
@@ -34,6 +34,12 @@ class AmerikanerWords(TextWords):
     refusals_text: ClassVar[RefusalsText] = text_refusals
     views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
                       action_from_json=action_from_json)
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        return text_hand.action_label(action_from_json(action))
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        return text_hand.action_steps([action_from_json(a) for a in actions])
 
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
