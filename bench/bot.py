@@ -131,7 +131,7 @@ class Shows:
         for move in self.moves:
             if move.at < since:
                 continue
-            times = self.tables.registry.get(move.channel_id, [])
+            times = self.tables.get(move.channel_id, [])
             k = bisect.bisect_right(times, move.at)
             if k < len(times):
                 lags.append(times[k] - move.at)

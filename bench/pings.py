@@ -163,7 +163,7 @@ async def run(args: argparse.Namespace) -> None:
             total_pings = sum(len(s.pings()) for s in seats.values())
             dm_pings = sum(len([m for m in s.pings() if m.channel_id != s.channel.id])
                            for s in seats.values())
-            all_moves = sum(t.version for t in list(bot.tables.registry.tables.values()))
+            all_moves = sum(t.version for t in bot.tables.registry.tables.values())
             reminders = sum(len([m for m in s.pings() if "⏳" in (m.content or "")])
                             for s in seats.values())
     await fake.stop()
