@@ -284,7 +284,7 @@ class DailyService:
                 await self.store.daily_save(guild_id, game, day, user_id, before, actions)
                 play = _with(play, actions=tuple(actions))
                 return DailyState(deal, play, game_state, kind)
-            score = kind.deal_score(game_state, 0, deal.seat)
+            score = _score(kind, game_state, deal.seat)
             state = DailyState(deal, _with(play, actions=tuple(actions)), game_state, kind)
             hands = [dict(deal.deal, actions=actions)]
             if steps[-1].applied.next_deal is not None:
@@ -422,6 +422,20 @@ class DailyService:
         if best is None:
             return None, []
         return best.display_name, list(best.actions)
+
+
+def _score(kind: GameKind, game: Any, seat: int) -> tuple[int, ...]:
+    """The member's result of the day's one deal (the larger the better): the game's
+    `deal_score`; for a game that totals its points only at its end (GameKindBase's
+    `running_totals`, as a game of one deal would) and refuses a deal's score before,
+    the points its results give the seat now, once the deal is over (it is the only one
+    played)."""
+    try:
+        return kind.deal_score(game, 0, seat)
+    except GameError as exc:
+        if exc.code != "deal_not_finished":
+            raise
+    return (next(result.points for result in kind.results(game) if result.seat == seat),)
 
 
 def _over(kind: GameKind, game: Any, last: Step) -> bool:
