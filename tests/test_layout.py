@@ -250,6 +250,23 @@ def test_no_table_kind_is_told_by_the_size_of_its_id() -> None:
         assert not _ID_SIZE.search(line), line
 
 
+def test_one_function_applies_a_move_at_every_kind_of_table() -> None:
+    """The platform applies an action through a GameKind in one place,
+    bot/tables/moves.py, whatever the kind of table (issue 51: a table's move and a deal
+    of the day's were applied by two paths, and a change had to be made twice)."""
+    found = [f"{path.relative_to(REPO)}:{number}"
+             for part in ("bot/tables", "bot/web", "cogs")
+             for path in sorted((REPO / part).rglob("*.py"))
+             if path != REPO / "bot" / "tables" / "moves.py"
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"\bkind\.apply\(", line)]
+    assert found == [], found
+    moves = (REPO / "bot" / "tables" / "moves.py").read_text()
+    assert "kind.apply(" in moves
+    for room in ("play.py", "daily.py"):
+        assert "await move(" in (REPO / "bot" / "tables" / room).read_text(), room
+
+
 def test_ruff_is_clean() -> None:
     result = subprocess.run([str(BIN / "ruff"), "check", "."], cwd=REPO,
                             capture_output=True, text=True, timeout=120)

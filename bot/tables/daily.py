@@ -56,7 +56,7 @@ from bot.tables.daily_deal import (
 from bot.tables.days import day_end, day_of, days_back, days_from, next_midnight
 from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
-from bot.tables.moves import Answers, Refusals, Step, answer, move
+from bot.tables.moves import Answers, Refusals, Step, answer, move, step
 from bot.tables.table import PLAYING, DailyKey, Seat, Table
 
 # A deal of the day refuses a control drawn for another moment as stale (the panel shows
@@ -401,7 +401,7 @@ class DailyService:
             hint = kind.hint(game, deal.seat, seeded(deal.seed, "hint", version))
             tried = kind.copy(game)
             try:
-                made = kind.apply(tried, hint.action, random.Random(0)).action
+                made = step(kind, tried, hint.action, random.Random(0)).applied.action
             except GameError:
                 continue
             if made != state.play.actions[version]:
