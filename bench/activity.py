@@ -68,8 +68,9 @@ def the_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A move the view lists, as the page sends it."""
     options: list[dict[str, Any]] = [json.loads(a["key"]) for a in view.get("actions", ())]
     for group in view.get("groups", ()):
-        count = group["counts"][0]
-        options.append({"action": group["action"], group["key"]: group["cards"][:count]})
+        count = group["counts"][0]  # as many of each row's cards (a swap's two rows)
+        options.append({"action": group["action"],
+                        **{part["key"]: part["cards"][:count] for part in group["parts"]}})
     return {"type": "act", "version": view["version"], "action": rng.choice(options)}
 
 

@@ -206,6 +206,36 @@ async def test_a_select_option_description_over_100_characters_is_refused(
     assert status == 200
 
 
+async def test_more_than_25_buttons_or_a_label_over_80_characters_is_refused(
+        world: Any) -> None:
+    """Discord (https://discord.com/developers/docs/components/reference): "Legacy
+    messages allow up to 5 action rows as top-level components"
+    (#legacy-message-component-behavior), an action row holds "Up to 5 contextually
+    grouped buttons" (#action-row), and a button's label is "max 80 characters"
+    (#button-button-structure): 25 buttons at most, each labelled within 80. More makes
+    the whole message a 400 50035, on a post and in an interaction's answer alike (the
+    default hand panel keeps within them: cogs/tables/default_panel.py)."""
+    fake, api, _ = world
+
+    def rows(count: int, each: int = 5, label: str = "x") -> list[dict[str, Any]]:
+        return [{"type": 1, "components": [
+            {**BUTTON, "custom_id": f"b{r}.{b}", "label": label} for b in range(each)]}
+            for r in range(count)]
+
+    assert (await api.post(fake.channel.id, {"content": "x", "components": rows(5)}))[0] \
+        == 200  # 25 buttons, as the default panel's fullest step has
+    for too_many in (rows(6), rows(1, each=6), rows(1, each=1, label="y" * 81)):
+        status, data = await api.post(fake.channel.id, {"content": "x",
+                                                        "components": too_many})
+        assert status == 400 and error_code(data) == 50035, data
+    inter = await api.interaction()
+    status, _ = await api.callback(inter, {"type": 7, "data": {"components": rows(6)}})
+    assert status == 400 and inter.errors[-1]["code"] == 50035
+    status, _ = await api.callback(inter, {"type": 7, "data": {
+        "components": rows(1, each=1, label="y" * 80)}})
+    assert status == 204
+
+
 async def test_emoji_rule_can_be_turned_off() -> None:
     async with FakeDiscord(check_emoji=False) as fake, aiohttp.ClientSession() as session:
         bad = {"type": 1, "components": [{**BUTTON, "emoji": {"name": "🂠"}}]}

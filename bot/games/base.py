@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
+from bot.games.labels import default_action_label
 from bot.tables.kind import Applied, GameKind, GameWords, Hint, Panel, Scene, SeatResult
 from bot.tables.ratings import RatedMatch
 
@@ -108,6 +109,14 @@ class WordsBase(GameWords):
     @abstractmethod
     def describe_action(self, action: Mapping[str, Any]) -> str:
         raise NotImplementedError
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        """The common verbs' imperative ("Play 7♠"), else the narration (bot/games/labels.py)."""
+        return default_action_label(action, self.describe_action)
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        """One step each, its label (GameWords.action_steps)."""
+        return [(self.action_label(action),) for action in actions]
 
     def recap_facts(self, game: Any, deal: int, start: int, names: Sequence[str]
                     ) -> list[str]:
@@ -517,7 +526,7 @@ class GameKindBase(GameKind):
         say(_panel_text(self.words.seat_panel(game, 0, names)))
         legal = self.legal_actions(game, 0)
         for number, action in enumerate(legal, 1):
-            say(f"{number}. {self.words.describe_action(self.action_to_json(action))}")
+            say(f"{number}. {self.words.action_label(self.action_to_json(action))}")
         while True:
             answer = ask("> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(legal):

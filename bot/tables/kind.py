@@ -319,7 +319,25 @@ class GameWords(Protocol):
         ...
 
     def describe_action(self, action: Mapping[str, Any]) -> str:
-        """An action as the record stores it, in a few words ("a bid of 8")."""
+        """An action as the record stores it, in a few words ("a bid of 8"): the
+        narration of what was done (the recap, the terminal, the history)."""
+        ...
+
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        """An action as the record stores it, worded as a button offers it: the
+        imperative ("Play 7♠", "Bid 7", "Pass"), apart from `describe_action`'s narration
+        of what was done. The default hand panel's buttons (cogs/tables/api.py)."""
+        ...
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        """How the default hand panel offers these legal actions (as the record stores
+        them, in order): for each, the labels of the steps by which it is chosen, one a
+        step. Most actions are one step, their `action_label`; a choice that follows
+        another (the call after the card led) is a later step: the panel offers the first
+        labels, then, once one is clicked, the next ones of the actions under it. Actions
+        sharing their first labels share those steps; a step's labels differ from each
+        other. The whole list is given, so that a game words a step by what else is
+        offered (a trump step only where some action names a trump)."""
         ...
 
     def moment_text(self, game: Any, seat: int) -> str | None:

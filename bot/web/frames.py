@@ -3,7 +3,7 @@
 Everything comes from what the panels and the table message already use: the public
 table as the game's Scene (`GameWords.table_scene`), the seat's own panel
 (`GameWords.seat_panel`), the seat's hand (`GameKind.hand_cards`) and its legal actions
-(`GameKind.legal_actions`, named by `GameWords.describe_action`). Nothing here knows a
+(`GameKind.legal_actions`, labelled by `GameWords.action_label`). Nothing here knows a
 rule: a move the page sends is one of the legal actions listed, matched by its record
 form (`GameKind.action_to_json`), and played through the table service."""
 
@@ -18,6 +18,7 @@ from bot.i18n import use_locale
 from bot.render import button_label, seat_names
 from bot.tables import Table
 from bot.tables.names import safe_plain
+from bot.tables.panel import Panel
 from bot.tables.scene import Scene
 from bot.web.words import choose_text
 
@@ -43,6 +44,8 @@ def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
             frame["title"] = table.kind.words.lobby_title(table.rules)
             return frame
         frame["scene"] = scene_json(table.kind.words.table_scene(table.game, names))
+        if table.kind.finished(table.game):  # the standings, as the channel was told
+            frame["final"] = panel_json(table.kind.words.final_standings(table.game, names))
         seat = frame["seat"]
         if seat is not None:
             frame.update(seat_json(table, seat, names))
@@ -68,8 +71,7 @@ def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
     # compact: the table in a few lines (the page draws the table itself)
     panel = kind.words.seat_panel(game, seat, names, compact=True)
     out: dict[str, Any] = {
-        "panel": {"title": panel.title, "description": panel.description,
-                  "fields": [{"name": n, "value": v} for n, v, _inline in panel.fields]},
+        "panel": panel_json(panel),
         "hand": cards(kind.hand_cards(game, seat)),
         "actions": [],
         "groups": [],
@@ -77,26 +79,38 @@ def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
     groups: dict[str, dict[str, Any]] = {}
     for action in kind.legal_actions(game, seat):
         record = dict(kind.action_to_json(action))
-        many = next((key for key in MANY if isinstance(record.get(key), list)), None)
-        if many is None:
+        lists = [key for key in MANY if isinstance(record.get(key), list)]
+        if not lists or not any(record[key] for key in lists):
+            # one move (a bid, a card, a pick-up; "no swap": a move of no cards)
             out["actions"].append({"key": action_key(record),
-                                   "label": kind.words.describe_action(record),
+                                   "label": kind.words.action_label(record),
                                    "card": record.get("card")})
             continue
+        # a move of several cards, perhaps from several rows (a swap: hand and face-up
+        # cards): each row's cards, and the counts of the first row's
         group = groups.setdefault(str(record.get("action")), {
-            "action": record.get("action"), "key": many, "cards": set(), "counts": set()})
-        group["cards"].update(record[many])
-        group["counts"].add(len(record[many]))
+            "action": record.get("action"), "parts": {}, "counts": set()})
+        for key in lists:
+            group["parts"].setdefault(key, set()).update(record[key])
+        group["counts"].add(len(record[lists[0]]))
     # The platform's own moves, when the panel would offer them: Hint, Claim the rest.
     if table.to_act == seat and not table.seats[seat].played_by_ai:
         if table.switch("hints"):
             out["hint"] = button_label("hint")
         if kind.can_claim(game, seat):
             out["claim"] = button_label("claim")
-    out["groups"] = [{"action": g["action"], "key": g["key"], "cards": sorted(g["cards"]),
-                      "counts": sorted(g["counts"]), "label": choose_text(max(g["counts"]))}
+    out["groups"] = [{"action": g["action"],
+                      "parts": [{"key": key, "cards": sorted(cards)}
+                                for key, cards in g["parts"].items()],
+                      "counts": sorted(g["counts"]),
+                      "label": choose_text(g["counts"])}
                      for g in groups.values()]
     return out
+
+
+def panel_json(panel: Panel) -> dict[str, Any]:
+    return {"title": panel.title, "description": panel.description,
+            "fields": [{"name": n, "value": v} for n, v, _inline in panel.fields]}
 
 
 def cards(values: Sequence[int]) -> list[dict[str, str]]:

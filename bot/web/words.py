@@ -3,6 +3,8 @@ of a game is worded by bot.render.error_text, as in messages)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from bot.i18n import _, ngettext
 
 
@@ -25,7 +27,11 @@ def refusal_text(code: str) -> str:
              "Activity.")
 
 
-def choose_text(count: int) -> str:
-    """The button that sends the cards a member chose for a move of several cards."""
-    return ngettext("Tap {count} card, then here", "Tap {count} cards, then here",
-                    count).format(count=count)
+def choose_text(counts: Collection[int]) -> str:
+    """The button that sends the cards a member chose for a move of several cards: how
+    many to tap when the move takes one number of them, else just to tap them."""
+    if len(counts) == 1:
+        count = next(iter(counts))
+        return ngettext("Tap {count} card, then here", "Tap {count} cards, then here",
+                        count).format(count=count)
+    return _("Tap the cards, then here")

@@ -25,11 +25,19 @@ from bot.render import (
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
-from bot.tables import Table, TableError, TableService
+from bot.tables import Table, TableService
 from bot.tables.names import safe_markdown
 from bot.tables.service import LOBBY, abandon_at
 from cogs.tables.boards import BoardsRoom, board_pool
-from cogs.tables.common import Components, GameUIs, TableBot, mark_committed, reply, to_embed
+from cogs.tables.common import (
+    Components,
+    GameUIs,
+    TableBot,
+    launch_activity,
+    mark_committed,
+    reply,
+    to_embed,
+)
 from cogs.tables.components import TableButton
 from cogs.tables.errors import run_component
 from cogs.tables.guards import check_bot_permissions, is_manager, seat_op
@@ -39,7 +47,7 @@ from cogs.tables.offers import tell_seat_given
 from cogs.tables.panels import PanelsRoom
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.table_message import TableMessageRoom
-from cogs.tables.views import host_choice, lobby_view, table_view
+from cogs.tables.views import host_choice, lobby_view
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +181,7 @@ class StartButton(TableAction, template=on_table("start")):
         check_bot_permissions(interaction)
         await cog.tables.start(table.id, interaction.user.id)
         mark_committed(interaction, table, "start")
-        await cog.messages.show_public(interaction, table, table_view)
+        await cog.messages.show_public(interaction, table, cog.messages.table_controls)
         cog.messages.request_refresh(table)  # with its picture, drawn after the answer
         await cog.panels.follow_turn(table, None)  # the first player is pinged, host too
 
@@ -283,21 +291,14 @@ class RulesButton(TableAction, template=on_table("rules")):
 
 
 class ActivityButton(TableAction, template=on_table("activity")):
-    """The table message's Play in the Activity (when the Activity is on, bot/web):
-    Discord opens the app's Activity in this channel, where its page shows this table
-    (https://discord.com/developers/docs/interactions/receiving-and-responding: callback
-    LAUNCH_ACTIVITY, 12). Anyone in the channel may: a member without a seat watches."""
+    """Play in the Activity, on the table message and under a turn ping in the channel
+    (when the Activity is on, bot/web): Discord opens the app's Activity in this
+    channel, where its page shows this table (common.launch_activity). Anyone in the
+    channel may: a member without a seat watches."""
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        try:
-            await interaction.response.launch_activity()
-        except discord.HTTPException as exc:
-            # Discord refuses LAUNCH_ACTIVITY for an app whose Activities are off (the
-            # docs: "Only available for apps with Activities enabled"): say so.
-            if exc.status != 400:
-                raise
-            raise TableError("activity_off") from None
+        await launch_activity(interaction)
 
 
 def _ephemeral(interaction: discord.Interaction[Any]) -> bool:

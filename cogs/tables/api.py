@@ -8,8 +8,10 @@ command group (`group`), and gets from the game's data:
   timer, reminders, switches, language), with the descriptions the cog gives in English
   (`CommandWords`; Discord shows them translated, cogs/words.py);
 - a default hand panel, a button for each of `kind.legal_actions` worded by
-  `kind.words.describe_action`, and `on_action` to play the one clicked: a game
-  overrides `hand_components` and `on_action` only to group its controls;
+  `kind.words.action_label` ("Play 7♠"), a choice that follows another a later step
+  (`kind.words.action_steps`, cogs/tables/default_panel.py), and `on_action` to play
+  the one clicked: a game overrides `hand_components` and `on_action` only to group its
+  controls;
 - the commands every game shares (join, hand, leave, ..., help), added to its group by
   cogs/tables/commands.py.
 
@@ -35,7 +37,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render import Panel, button_label
+from bot.render import Panel
 from bot.tables import ActResult, Table, TableError
 from bot.tables.kind import GameKind
 from cogs.tables.cog import Tables
@@ -52,6 +54,7 @@ from cogs.tables.common import (
     to_embed,
 )
 from cogs.tables.components import TableButton, TableSelect
+from cogs.tables.default_panel import ACT, STEP, show_step, step_components, step_of
 from cogs.tables.host import host_of
 from cogs.tables.settings import (
     LANGUAGE_CHOICES,
@@ -73,13 +76,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-
-# The custom id of the default panel's buttons: `<version>:act:<index>`, the index of the
-# action among `kind.legal_actions` at that version (the same state lists the same).
-ACT = "act"
-# A message has at most 25 buttons (5 rows of 5; https://discord.com/developers/docs/
-# components/reference#action-row): the default panel shows 24 moves and its refresh.
-MOST_MOVES = 24
 
 
 @dataclasses.dataclass(frozen=True)
@@ -382,19 +378,12 @@ class GameCog(commands.Cog):
 
     def hand_components(self, table: Table, view: Any, hint: Any = None
                         ) -> discord.ui.View:
-        """A button for each legal action of the seat whose `view` this is, worded as the
-        record's action (`kind.words.describe_action`); `hint`'s move marked; then the
-        refresh. A game overrides this to group its controls (menus, steps)."""
-        ui = Components()
-        for index, action in enumerate(self._legal_now(table, view)[:MOST_MOVES]):
-            label = self.kind.words.describe_action(self.kind.action_to_json(action))
-            button = TableButton(table.id, f"{table.version}:{ACT}:{index}",
-                                 label=label[:80], style=discord.ButtonStyle.primary)
-            if hint is not None and action == hint:
-                button.item.style, button.item.emoji = HINT_STYLE, HINT_EMOJI
-            ui.add_item(button)
-        ui.add_item(TableButton(table.id, "hand", label=button_label("refresh"), emoji="🔄"))
-        return ui
+        """A button for each legal action of the seat whose `view` this is, worded as a
+        button offers it (`kind.words.action_label`: "Play 7♠"), and actions that share
+        a first step (`kind.words.action_steps`) one button whose next step follows the
+        click (cogs/tables/default_panel.py); `hint`'s move marked; then the refresh. A
+        game overrides this to group its controls (menus, steps)."""
+        return step_components(self.kind, table, self._legal_now(table, view), hint)
 
     def _legal_now(self, table: Table, view: Any) -> list[Any]:
         """The legal actions of the seat to act, if `view` is its view (a panel shows
@@ -408,7 +397,11 @@ class GameCog(commands.Cog):
     async def on_action(self, interaction: discord.Interaction[Any], table: Table,
                         version: int, parts: list[str], values: list[str]) -> None:
         """A click on a default panel's button: the action at its index among the legal
-        actions, read when the service has checked the click's version is the table's."""
+        actions, read when the service has checked the click's version is the table's;
+        or a step, whose next choices the panel then offers."""
+        if parts[:1] == [STEP]:
+            await self._next_step(interaction, table, version, parts[1:])
+            return
         index = parts[1] if parts[:1] == [ACT] and len(parts) == 2 else ""
         if not (index.isascii() and index.isdigit()):
             raise TableError("bad_input", reason="old_button")
@@ -419,3 +412,16 @@ class GameCog(commands.Cog):
                 raise TableError("bad_input", reason="old_button")
             return legal[int(index)]
         await self.act_on_click(interaction, table, version, make)
+
+    async def _next_step(self, interaction: discord.Interaction[Any], table: Table,
+                         version: int, args: list[str]) -> None:
+        """A step of the default panel clicked: its next choices, in the clicked panel.
+        Nothing changes; drawn for an earlier state, the panel shows the hand now."""
+        index, depth = step_of(args)
+        seat = table.seat_of(interaction.user.id)
+        view = table.seat_view(seat) if seat is not None else None
+        legal = self._legal_now(table, view) if version == table.version else []
+        if seat is None or not legal:
+            await self.answer_stale(interaction, table)
+            return
+        await show_step(self.kind, interaction, table, seat, legal, index, depth)

@@ -51,6 +51,9 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
     async def score(interaction: discord.Interaction[Any]) -> None:
         await host(interaction).lobby.score(interaction, game)
 
+    async def table(interaction: discord.Interaction[Any]) -> None:
+        await host(interaction).lobby.table(interaction, game)
+
     async def leave(interaction: discord.Interaction[Any]) -> None:
         await host(interaction).lobby.leave(interaction, game)
 
@@ -136,6 +139,7 @@ def add_shared_commands(group: app_commands.Group, game: str) -> None:
         (join, "join", "Take a seat at the table in this channel"),
         (start, "start", "Start the game (host)"),
         (score, "score", "The running totals of this table"),
+        (table, "table", "This channel's table (in the Activity, where it is on)"),
         (leave, "leave", "Leave the table (the AI takes over in a game)"),
         (away, "away", "Let the AI play your seat until you are back"),
         (back, "back", "Take your seat back from the AI"),

@@ -27,7 +27,7 @@ from bot.render import (
     shorten,
 )
 from bot.store import Store
-from bot.tables import Table, TableService
+from bot.tables import Table, TableError, TableService
 from bot.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -190,6 +190,28 @@ def table_link(table: Table) -> discord.ui.Button[Any]:
     """A link button (style 5: no custom id, no interaction) to the table message."""
     return discord.ui.Button(style=discord.ButtonStyle.link, label=button_label("to_table"),
                              url=jump_url(table.guild_id, table.channel_id, table.message_id))
+
+
+def activity_on(bot: TableBot) -> bool:
+    """Whether the table is also a Discord Activity here (bot/web, README "The Activity"):
+    then the table message, a turn ping in the channel and `/<game> table` open it."""
+    return bool(getattr(bot.settings, "activity_on", False))
+
+
+async def launch_activity(interaction: discord.Interaction[Any]) -> None:
+    """Answer with LAUNCH_ACTIVITY: Discord opens the app's Activity in the channel of
+    the click or command, where its page shows that channel's table
+    (https://discord.com/developers/docs/interactions/receiving-and-responding,
+    interaction callback type: "LAUNCH_ACTIVITY 12 Launch the Activity associated with
+    the app. Only available for apps with Activities enabled"; the strict fake refuses it
+    otherwise, tests/fake_discord/activity.py)."""
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as exc:
+        # Refused for an app whose Activities are off in the Developer Portal: say so.
+        if exc.status != 400:
+            raise
+        raise TableError("activity_off") from None
 
 
 def mark_committed(interaction: discord.Interaction[Any], table: Table | None,

@@ -1,5 +1,5 @@
 """The lobby and the shared commands of a table: new, join, start, leave, away, back,
-replace, cancel, score, hand."""
+replace, cancel, score, table, hand."""
 
 from __future__ import annotations
 
@@ -35,7 +35,15 @@ from bot.tables.service import (
     check_reminders,
     check_timeout_action,
 )
-from cogs.tables.common import LET_GO, TableBot, mark_committed, reply, to_embed
+from cogs.tables.common import (
+    LET_GO,
+    TableBot,
+    activity_on,
+    launch_activity,
+    mark_committed,
+    reply,
+    to_embed,
+)
 from cogs.tables.guards import check_bot_permissions, is_manager, table_here
 from cogs.tables.offers import drop_stale_offers, offer_by_dm, tell_seat_given
 from cogs.tables.panels import PanelsRoom
@@ -186,6 +194,15 @@ class LobbyRoom:
 
     async def score(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
+        await reply(interaction, panel=table_panel(table))
+
+    async def table(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """`/<game> table`: with the Activity on, Discord opens it on this channel's table
+        (LAUNCH_ACTIVITY); without it, the table as its message shows it, as `score`."""
+        table = table_here(self.tables, interaction)
+        if activity_on(self.bot):
+            await launch_activity(interaction)
+            return
         await reply(interaction, panel=table_panel(table))
 
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:

@@ -30,7 +30,7 @@ from bot.render.text import (
 from bot.tables import Table
 from bot.tables.names import safe_markdown
 from bot.tables.service import PLAYING
-from cogs.tables.common import LET_GO, TableBot, given
+from cogs.tables.common import LET_GO, TableBot, activity_on, given
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import ping_view
 
@@ -109,7 +109,7 @@ class PingsRoom:
             line = turn_ping_text(user, title, None if reminder else deadline)
             if reminder:
                 line = reminder_text(turn_mention(user, title), deadline)
-            view = ping_view(table)
+            view = ping_view(table, activity_on(self.bot))
         try:
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 line, view=view, allowed_mentions=pinging_user(user),

@@ -36,6 +36,7 @@ from cogs.tables.common import (
     PICTURE_EVERY,
     Components,
     TableBot,
+    activity_on,
     given,
     to_embed,
 )
@@ -178,9 +179,12 @@ class TableMessageRoom:
         embed = to_embed(table_panel(table))
         if table.stage == LOBBY:
             return embed, lobby_view(table), no_picture()
-        activity = bool(getattr(self.bot.settings, "activity_on", False))
-        return (embed, table_view(table, activity),
+        return (embed, self.table_controls(table),
                 table_picture(table) if draw else no_picture())
+
+    def table_controls(self, table: Table) -> Components:
+        """The table message's buttons in a game (Play in the Activity when it is on)."""
+        return table_view(table, activity_on(self.bot))
 
     def _picture_due(self, table: Table) -> bool:
         """Whether this edit draws the table's picture anew: always while the edits

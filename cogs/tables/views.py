@@ -124,11 +124,15 @@ def hand_button(table: Table) -> TableButton:
 
 
 
-def ping_view(table: Table) -> Components:
-    """Under a turn ping or a reminder: the player's hand in one tap, and the table."""
+def ping_view(table: Table, activity: bool = False) -> Components:
+    """Under a turn ping or a reminder: the player's hand in one tap, and the table;
+    `activity`: in the table's channel with the Activity on, Play in the Activity too
+    (not in a DM: Discord would open it in the DM, where no table is)."""
     view = Components()
     view.add_item(hand_button(table))
     view.add_item(table_link(table))
+    if activity:
+        view.add_item(activity_button(table))
     return view
 
 
@@ -164,9 +168,13 @@ def table_view(table: Table, activity: bool = False) -> Components:
     view.add_item(hand_button(table))
     view.add_item(TableButton(table.id, "rules", label=button_label("rules")))
     if activity:
-        view.add_item(TableButton(table.id, "activity", label=button_label("activity"),
-                                  emoji="🎴"))
+        view.add_item(activity_button(table))
     return view
+
+
+def activity_button(table: Table) -> TableButton:
+    """Play in the Activity (ActivityButton: LAUNCH_ACTIVITY in the channel clicked)."""
+    return TableButton(table.id, "activity", label=button_label("activity"), emoji="🎴")
 # ----------------------------------------------------------------- panels of a table
 
 def table_names(table: Table) -> list[str]:

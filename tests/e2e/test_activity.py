@@ -306,11 +306,84 @@ async def test_the_table_message_opens_the_activity(fake: FakeDiscord,
         await page.close()
 
 
-async def test_without_the_activity_the_table_message_has_no_such_button(
+async def test_the_table_command_opens_the_activity_for_both_games(
+        fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """`/amerikaner table` and `/american table` answer with LAUNCH_ACTIVITY (type 12,
+    https://discord.com/developers/docs/interactions/receiving-and-responding: "Launch
+    the Activity associated with the app"): Discord opens it in the channel of the
+    command, and the page there shows that channel's table."""
+    bot = activity_bot
+    channels = fake.guild.text_channels[:2]
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"}, channel=channels[0])
+    await open_table(fake, list(NAMES[:3]), {}, channel=channels[1], game="american")
+    server = bot.activity_server
+    assert server is not None
+    async with aiohttp.ClientSession() as session:
+        for channel, game in zip(channels, ("amerikaner", "american"), strict=True):
+            table = bot.tables.in_channel(channel.id)
+            assert table is not None and table.kind.name == game
+            it = await fake.slash("erin", channel, f"{game} table")
+            assert it.response_type == 12, it.callback.data
+            instance = next(i for i in fake.activity.instances.values()
+                            if i.channel_id == channel.id)
+            assert fake.user("erin").id in instance.users
+            page = Page(fake, f"http://127.0.0.1:{server.port}", "erin",
+                        instance.instance_id, session)
+            await page.authorize()
+            await page.connect()
+            view = await page.view_at(table.version)
+            assert view["table_id"] == table.id and view["seat"] is None  # erin watches
+            await page.close()
+
+
+async def test_a_turn_ping_in_the_channel_opens_the_activity(
+        fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """The member whose turn it is gets Play in the Activity under the ping too (within
+    Discord's limits: one row, three buttons); a click launches the Activity there."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+    await driver.next_turn()
+    to_act = fake.user(table.seats[table.to_act].name).id
+
+    def ping() -> Any:
+        return next((m for m, p in fake.pings() if to_act in p.users
+                     and m.id != table.message_id), None)
+    await fake.wait_until(lambda: ping() is not None, 20, "the turn ping")
+    message = ping()
+    assert len(message.components) == 1  # one row
+    labels = [b.get("label") for b in message.buttons()]
+    assert len(labels) == 3 and "Play in the Activity" in labels, labels
+    name = table.seats[table.to_act].name
+    it = await fake.click_label(name, message, "Play in the Activity")
+    assert it.response_type == 12
+    (instance,) = fake.activity.instances.values()
+    assert instance.channel_id == fake.channel.id and instance.users == [to_act]
+
+
+async def test_without_the_activity_no_button_and_the_table_command_shows_the_table(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
+    """Off (the settings unset): no Play in the Activity on the table message or under a
+    turn ping, and `/amerikaner table` shows the table as its message does, to the
+    member alone."""
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
     labels = [b.get("label") for b in table_message(fake).buttons()]
     assert labels and "Play in the Activity" not in labels
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None
+    driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
+    await driver.next_turn()
+    to_act = fake.user(table.seats[table.to_act].name).id
+    await fake.wait_until(lambda: any(to_act in p.users for _m, p in fake.pings()), 20,
+                          "the turn ping")
+    for message, _pings in fake.pings():
+        assert "Play in the Activity" not in [b.get("label") for b in message.buttons()]
+    it = await fake.slash("erin", fake.channel, "amerikaner table")
+    assert it.response_type == 4 and it.callback.ephemeral
+    assert it.embeds and it.embeds[0]["title"] == table_message(fake).embeds[0]["title"]
+    assert not fake.activity.instances
 
 
 async def test_an_app_without_activities_enabled_gets_a_clear_answer(

@@ -1,10 +1,14 @@
 """The Activity's page in a real browser: Playwright drives Debian's Chromium (never a
-downloaded one) against the bot and the strict fake Discord. Four members play one
-Amerikaner table from their pages (the SDK in its mock mode, handed the code and the
-instance Discord would give), and from the message panels' buttons,
-interleaved; every frame each page receives and the text each page shows go through
-the leak checker; a forged hello is refused; a dropped socket reconnects and loses
-nothing. Screenshots at a phone's 390x844 are saved per phase under the test's tmp dir."""
+downloaded one) against the bot and the strict fake Discord. Four members play a whole
+Amerikaner game from their pages (the SDK in its mock mode, handed the code and the
+instance Discord would give) and from the message panels' buttons, interleaved: bids,
+the kitty's discard, the opening lead's trump and call, the tricks, a claim when the
+game offers one; a fifth member without a seat watches the public table. Four more play
+a whole American game the same way (swaps, plays from the hand and the face-up row,
+pick-ups, flips). Every frame each page receives and the text each page shows go
+through the leak checker; a forged hello is refused; a dropped socket reconnects and
+loses nothing. Screenshots at a phone's 390x844 are saved per phase under the test's
+tmp dir (and AMERIKANER_SCREENSHOTS, when it names a folder)."""
 
 from __future__ import annotations
 
@@ -19,10 +23,20 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
+from bot.errors import GameError
 from bot.web.frames import view_frame
 from tests.debian import apt_install, can_install, install_lock
 from tests.e2e.activity_page import check_frame
-from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, cards_in_text, open_table
+from tests.e2e.american_driver import AmericanButtonDriver
+from tests.e2e.driver import (
+    NAMES,
+    BaseDriver,
+    ButtonDriver,
+    LeakChecker,
+    cards_in_text,
+    open_table,
+    wait_game_over,
+)
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord
 
@@ -30,6 +44,7 @@ CHROMIUM = Path("/usr/bin/chromium")  # Debian's package (the `chromium` fixture
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
+MOST_BUTTONS = 6  # web/src/main.js: a card with more moves offers them in a list
 
 @pytest.fixture(scope="session", autouse=True)
 def chromium() -> Path:
@@ -60,6 +75,30 @@ async def activity_bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
         yield bot
 
 
+class Album:
+    """The pages' screenshots: the first of each phase, under the tmp dir and
+    AMERIKANER_SCREENSHOTS (docs/activity.png, the README's, is Amerikaner's "play",
+    copied by hand)."""
+
+    def __init__(self, tmp_path: Path, game: str) -> None:
+        self.game = game
+        self.folders = [tmp_path / "screenshots"]
+        extra = os.environ.get("AMERIKANER_SCREENSHOTS")
+        if extra:
+            self.folders.append(Path(extra))
+        for folder in self.folders:
+            folder.mkdir(parents=True, exist_ok=True)
+        self.taken: set[str] = set()
+
+    async def take(self, phase: str, page: Any) -> None:
+        if phase in self.taken:
+            return
+        self.taken.add(phase)
+        png = await page.screenshot(full_page=True)
+        for folder in self.folders:
+            (folder / f"activity-{self.game}-{phase}.png").write_bytes(png)
+
+
 class BrowserPage:
     """A member's page in its own browser context, and the frames it was sent."""
 
@@ -67,6 +106,7 @@ class BrowserPage:
         self.name = name
         self.page = page
         self.frames: list[dict[str, Any]] = []
+        self.album: Album | None = None  # shoots the choice of a lead's trump and call
         page.on("websocket", self._follow)
 
     def _follow(self, ws: Any) -> None:
@@ -80,83 +120,223 @@ class BrowserPage:
         await expect(self.page.locator("body")).to_have_attribute(
             "data-version", str(version), timeout=20_000)
 
+    def card(self, name: str) -> Any:
+        """A card of the member's own, in their hand or their face-up row."""
+        return self.page.locator(f'#hand .card[data-card="{name}"], '
+                                 f'#mine .card[data-card="{name}"]')
+
+    def button(self, label: str) -> Any:
+        return self.page.get_by_role("button", name=label, exact=True)
+
     async def play(self, record: dict[str, Any]) -> None:
-        """Tap what a player taps for this move: its card, its cards then the group's
-        button, or its button (labelled as the frame says, in the member's words)."""
+        """Tap what a player taps for this move: its cards then the group's button, its
+        card (and the trump and call it names, from the card's list of moves), or its
+        button (labelled as the frame says, in the member's words)."""
         view = self.last_view()
-        page = self.page
-        for key in ("cards", "hand"):
-            if isinstance(record.get(key), list):
-                for name in record[key]:
-                    await page.locator(f'#hand .card[data-card="{name}"]').click()
-                group = next(g for g in view["groups"] if g["action"] == record["action"])
-                await page.get_by_role("button", name=group["label"], exact=True).click()
+        for group in view["groups"]:
+            keys = [part["key"] for part in group["parts"]]
+            if group["action"] == record["action"] and record.get(keys[0]):
+                if group["counts"] == [1] and len(keys) == 1:
+                    await self.card(record[keys[0]][0]).click()  # one card: the tap
+                    return
+                for key in keys:
+                    for name in record[key]:
+                        await self.card(name).click()
+                await self.button(group["label"]).click()
                 return
         wanted = json.dumps(record, sort_keys=True)
         action = next(a for a in view["actions"] if a["key"] == wanted)
-        if action.get("card"):
-            await page.locator(f'#hand .card[data-card="{action["card"]}"]').click()
-            if sum(a.get("card") == action["card"] for a in view["actions"]) == 1:
-                return
-        await page.get_by_role("button", name=action["label"], exact=True).click()
+        if not action.get("card"):
+            await self.button(action["label"]).click()
+            return
+        await self.card(action["card"]).click()
+        moves = sum(a.get("card") == action["card"] for a in view["actions"])
+        if moves == 1:
+            return
+        if self.album is not None:
+            await self.album.take("lead-choice", self.page)  # a lead's trumps and calls
+        if moves <= MOST_BUTTONS:
+            await self.button(action["label"]).click()
+        else:
+            await self.page.locator("#actions select").select_option(value=action["key"])
 
 
-async def test_four_pages_and_the_panels_play_one_table(
+async def open_pages(browser: Any, fake: FakeDiscord, table: Any, base: str,
+                     names: list[str]) -> dict[str, BrowserPage]:
+    """Each member opens the Activity in the table's channel, in a browser context of
+    their own at a phone's size; every page shows the table."""
+    instance = fake.activity.launch(fake.channel.id, fake.guild.id, fake.user(names[0]).id)
+    pages: dict[str, BrowserPage] = {}
+    for name in names:
+        fake.activity.join(instance.instance_id, fake.user(name).id)
+        context = await browser.new_context(viewport=PHONE)
+        page = BrowserPage(name, await context.new_page())
+        code = fake.activity.authorize(fake.user(name).id)
+        await page.page.goto(f"{base}/?mock=1&mock_code={code}"
+                             f"&mock_instance={instance.instance_id}")
+        pages[name] = page
+    for page in pages.values():
+        await page.shows(table.version)
+    return pages
+
+
+async def play_whole_game(fake: FakeDiscord, table: Any, driver: BaseDriver,
+                          pages: dict[str, BrowserPage], album: Album,
+                          page_phases: tuple[str, ...]) -> dict[str, int]:
+    """Until the game is over: two moves in three from the seat's page (every move of
+    `page_phases` too), the others from the message panels; from the page, Claim the
+    rest when the game offers it: once where the game refuses it (its reason shown), once
+    where it holds (the rest played out). After each move every page shows the table, its
+    frames and text checked for leaks. What was played from where, counted."""
+    seated = {table.seat_of(fake.user(name).id): page for name, page in pages.items()
+              if table.seat_of(fake.user(name).id) is not None}
+    counts: dict[str, int] = {"page": 0, "panel": 0, "refused": 0, "claimed": 0}
+    for page in pages.values():
+        page.album = album
+    step = 0
+    while (turn := await driver.next_turn()) is not None:
+        seat, _ = turn
+        phase = phase_of(table, seat)
+        counts[f"phase:{phase}"] = counts.get(f"phase:{phase}", 0) + 1
+        before = table.version
+        if step % 3 != 2 or phase in page_phases:
+            page = seated[seat]
+            await page.shows(before)
+            await album.take(phase, page.page)
+            view = page.last_view()
+            if "claim" in view and not counts["claimed"]:
+                holds = claim_holds(table, seat)
+                if holds or not counts["refused"]:  # one refused, then one made
+                    made = await claimed(fake, table, page, before)
+                    assert made == holds
+                    counts["claimed" if made else "refused"] += 1
+                    if made:
+                        await check_pages(table, fake, pages)
+                        step += 1
+                        continue
+            _, action = driver.decide(seat)
+            record = dict(table.kind.action_to_json(action))
+            record.pop("seat")
+            await page.play(record)
+            await fake.wait_until(lambda b=before: table.version > b, 20, "the tap")
+            counts["page"] += 1
+        else:
+            await driver.step()  # a click on the message panel
+            counts["panel"] += 1
+        await check_pages(table, fake, pages)
+        step += 1
+    await wait_game_over(fake, table)
+    await check_pages(table, fake, pages)
+    from playwright.async_api import expect
+    for page in pages.values():  # the standings, as the channel was told them
+        await expect(page.page.locator("#final h2")).to_have_text(
+            page.last_view()["final"]["title"].replace("**", ""))
+    await album.take("game-over", seated[0].page)
+    return counts
+
+
+async def claimed(fake: FakeDiscord, table: Any, page: BrowserPage, before: int) -> bool:
+    """Press Claim the rest: the game plays the rest out (True), or refuses with its
+    reason, shown on the page (False)."""
+    count = len(page.frames)
+    await page.button(page.last_view()["claim"]).click()
+    await fake.wait_until(lambda: table.version > before or any(
+        f.get("type") == "refused" for f in page.frames[count:]), 20, "the claim's answer")
+    if table.version > before:
+        return True
+    from playwright.async_api import expect
+    refusal = next(f for f in page.frames[count:] if f.get("type") == "refused")
+    await expect(page.page.locator("#status")).to_have_text(refusal["text"])
+    return False
+
+
+def claim_holds(table: Any, seat: int) -> bool:
+    """Whether the game would accept the seat's claim now (on a copy)."""
+    try:
+        table.kind.claim(table.kind.copy(table.game), seat)
+    except GameError:
+        return False
+    return True
+
+
+def phase_of(table: Any, seat: int) -> str:
+    view = table.kind.seat_view(table.game, seat)
+    deal = getattr(view, "deal", None)  # American's view holds its deal
+    if deal is not None:
+        return str(deal.phase)
+    return str(view.phase)
+
+
+async def check_pages(table: Any, fake: FakeDiscord, pages: dict[str, BrowserPage]) -> None:
+    for page in pages.values():
+        await page.shows(table.version)
+        await no_leak(table, fake, page)
+
+
+async def test_four_pages_and_the_panels_play_a_whole_amerikaner_game(
         fake: FakeDiscord, activity_bot: AmerikanerBot, tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
 
     bot = activity_bot
-    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    # to 10: a game of a hand or two, each bid, kitty, lead and trick of it played
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 10})
     table = bot.tables.in_channel(fake.channel.id)
     assert table is not None and bot.activity_server is not None
     base = f"http://127.0.0.1:{bot.activity_server.port}"
-    instance = fake.activity.launch(fake.channel.id, fake.guild.id, fake.user("alice").id)
-    for name in NAMES[1:4]:
-        fake.activity.join(instance.instance_id, fake.user(name).id)
-    shots: dict[str, Path] = {}
+    album = Album(tmp_path, "amerikaner")
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         try:
-            pages: dict[int, BrowserPage] = {}
-            for name in NAMES[:4]:
-                context = await browser.new_context(viewport=PHONE)
-                page = BrowserPage(name, await context.new_page())
-                code = fake.activity.authorize(fake.user(name).id)
-                await page.page.goto(f"{base}/?mock=1&mock_code={code}"
-                                     f"&mock_instance={instance.instance_id}")
-                pages[table.seat_of(fake.user(name).id)] = page
-            for page in pages.values():
-                await page.shows(table.version)
+            pages = await open_pages(browser, fake, table, base, [*NAMES[:4], "erin"])
+            watcher = pages["erin"]
+            await album.take("watching", watcher.page)
             driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
-            for step in range(24):
-                turn = await driver.next_turn()
-                assert turn is not None
-                seat, _ = turn
-                phase = table.kind.seat_view(table.game, seat).phase
-                # two moves in three from the pages (every discard: its cards are
-                # tapped, then the button), the others from the panels' buttons
-                if step % 3 != 2 or phase in ("discard", "exchange"):
-                    await pages[seat].shows(table.version)
-                    if phase not in shots:
-                        shots[phase] = tmp_path / f"activity-{phase}.png"
-                        await pages[seat].page.screenshot(path=str(shots[phase]))
-                    _, action = driver.decide(seat)
-                    record = dict(table.kind.action_to_json(action))
-                    record.pop("seat")
-                    before = table.version
-                    await pages[seat].play(record)
-                    await fake.wait_until(lambda b=before: table.version > b, 20, "the tap")
-                else:
-                    await driver.step()  # a click on the message panel
-                for page in pages.values():
-                    await page.shows(table.version)
-                    await no_leak(table, fake, page)
-            await forged_hello(pages[next(iter(pages))], base, instance.instance_id)
-            await reconnects(bot, table, driver, pages)
+            (instance,) = fake.activity.instances.values()
+            await forged_hello(pages[NAMES[0]], base, instance.instance_id)
+            await reconnects(fake, bot, table, driver, pages)
+            counts = await play_whole_game(fake, table, driver, pages, album,
+                                           ("discard", "exchange", "lead"))
+            # the watcher was shown the public table only, all along
+            assert all(f.get("seat") is None and "hand" not in f and "actions" not in f
+                       for f in watcher.frames if f.get("type") == "view")
+            assert await watcher.page.locator("#hand .card").count() == 0
+            assert table.game is not None and table.kind.finished(table.game)
         finally:
             await browser.close()
-    # (docs/activity.png, the README's, is one of these, copied by hand)
-    assert {"bid", "discard", "play"} <= set(shots), shots
+    assert counts["page"] > counts["panel"] > 0, counts
+    assert counts["claimed"] == 1 and counts["refused"] == 1, counts
+    assert {"bid", "discard", "lead", "play"} <= album.taken, album.taken
+    print("amerikaner", counts)
+
+
+async def test_four_pages_and_the_panels_play_a_whole_american_game(
+        fake: FakeDiscord, activity_bot: AmerikanerBot, tmp_path: Path) -> None:
+    """The page knows no game: American's table (the pile, each seat's face-up row and
+    face-down count, the deck) and its moves (a swap of hand cards for face-up ones, a
+    play of several cards of a rank, from the hand or the face-up row, a pick-up, a
+    flip) come as the same frames."""
+    from playwright.async_api import async_playwright
+
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"target": 1, "swap": True, "blind_down": True},
+                     game="american")
+    table = bot.tables.in_channel(fake.channel.id)
+    assert table is not None and table.kind.name == "american"
+    assert bot.activity_server is not None
+    base = f"http://127.0.0.1:{bot.activity_server.port}"
+    album = Album(tmp_path, "american")
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            pages = await open_pages(browser, fake, table, base, list(NAMES[:4]))
+            driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=7)
+            counts = await play_whole_game(fake, table, driver, pages, album, ("swap",))
+            assert table.game is not None and table.kind.finished(table.game)
+        finally:
+            await browser.close()
+    assert counts["page"] > counts["panel"] > 0, counts
+    assert {"swap", "play", "flip"} <= album.taken, album.taken
+    print("american", counts)
 
 
 async def no_leak(table: Any, fake: FakeDiscord, page: BrowserPage) -> None:
@@ -183,8 +363,8 @@ async def forged_hello(page: BrowserPage, base: str, instance_id: str) -> None:
     assert answer["type"] == "refused" and answer["code"] == "unauthorized", answer
 
 
-async def reconnects(bot: AmerikanerBot, table: Any, driver: ButtonDriver,
-                     pages: dict[int, BrowserPage]) -> None:
+async def reconnects(fake: FakeDiscord, bot: AmerikanerBot, table: Any,
+                     driver: ButtonDriver, pages: dict[str, BrowserPage]) -> None:
     """Every page's socket dropped, a move made meanwhile: each page comes back on its
     own and shows the table as it is, that move included."""
     server = bot.activity_server
@@ -192,10 +372,12 @@ async def reconnects(bot: AmerikanerBot, table: Any, driver: ButtonDriver,
     await server.disconnect(table.id)
     await driver.next_turn()
     await driver.step()  # a move from a panel button while the pages are away
-    for seat, page in pages.items():
+    for name, page in pages.items():
         await page.shows(table.version)
+        seat = table.seat_of(fake.user(name).id)
         hand = await page.page.locator("#hand .card").count()
-        assert hand == len(table.kind.hand_cards(table.game, seat))
+        assert hand == (len(table.kind.hand_cards(table.game, seat)) if seat is not None
+                        else 0)
 
 
 def free_port() -> int:

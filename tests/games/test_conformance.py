@@ -232,6 +232,7 @@ def test_the_pseudo_locale_shows_only_catalog_words(kind: GameKindBase,
                 break
             seats = names[:kind.players(rules)]
             if kind.version(game) % 11 == 0:
+                texts += _button_words(kind, game)
                 texts.append(_text(kind.words.table_panel(game, seats)))
                 texts += kind.words.table_scene(game, seats).texts()
                 texts.append(_text(kind.words.seat_panel(game, 0, seats)))
@@ -247,6 +248,49 @@ def test_the_pseudo_locale_shows_only_catalog_words(kind: GameKindBase,
         # Outside the marks only names: seats, games, presets, options, cards (the same
         # allowance as tests/test_i18n.py's).
         assert not _escaped(text), (kind.name, text)
+
+
+def _button_words(kind: GameKindBase, game: Any) -> list[str]:
+    """The labels and steps of the legal actions of the seat to act (the default hand
+    panel's buttons)."""
+    seat = kind.to_act(game)
+    if seat is None:
+        return []
+    records = [kind.action_to_json(a) for a in kind.legal_actions(game, seat)]
+    return [*(kind.words.action_label(r) for r in records),
+            *(label for steps in kind.words.action_steps(records) for label in steps)]
+
+
+def test_the_default_panel_offers_every_action_within_discords_limits(
+        kind: GameKindBase) -> None:
+    """At states of random play, every legal action of the seat to act is reached through
+    the default hand panel's steps (cogs/tables/default_panel.py), each step at most
+    MOST_MOVES buttons, their labels distinct and within LABEL_LIMIT characters
+    (Discord's 25 buttons and 80 characters: the module cites them), in every language."""
+    from bot.tables.steps import choices
+    from cogs.tables.default_panel import LABEL_LIMIT, MOST_MOVES
+
+    for _rules, game, _stored in _played(kind, kind.presets[0], seed=40):
+        seat = kind.to_act(game)
+        if seat is None or kind.version(game) > 400:
+            break  # a game's first few hundred moves: every phase of a deal or two
+        records = [kind.action_to_json(a) for a in kind.legal_actions(game, seat)]
+        if kind.version(game) % 7 and len(records) < 30:
+            continue  # every state with many actions (steps), and some of the others
+        for language in LANGUAGES:
+            with use_locale(language):
+                steps = kind.words.action_steps(records)
+                labels = [kind.words.action_label(r) for r in records]
+            reached: set[int] = set()
+            todo = [(0, 0)]
+            while todo:
+                shown = choices(steps, labels, *todo.pop())
+                assert 0 < len(shown) <= MOST_MOVES, (kind.name, language, shown)
+                assert len({c.label for c in shown}) == len(shown), shown
+                assert all(0 < len(c.label) <= LABEL_LIMIT for c in shown), shown
+                reached.update(c.first for c in shown if c.plays)
+                todo += [(c.first, c.depth) for c in shown if not c.plays]
+            assert reached == set(range(len(records))), (kind.name, language)
 
 
 def test_terminal_play_runs_to_the_end(kind: GameKindBase) -> None:

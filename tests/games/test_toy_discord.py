@@ -35,13 +35,15 @@ async def _play_by_buttons(fake: FakeDiscord, toy: GameKindBase, table: Any) -> 
         assert it.callback.ephemeral and it.message is not None
         panel = fake.message(it.message)
         assert "Your turn" in panel.text(), panel.text()
-        # The platform's default panel (cogs/tables/api.py): a button a legal move, worded
-        # by the game's words; the toy declares no controls of its own.
+        # The platform's default panel (cogs/tables/default_panel.py): a button a legal
+        # move, worded as a button offers it by the game's words ("Play 7♠", where the
+        # record's narration says "played 7♠"); the toy declares no controls of its own.
         cards = [b for b in panel.buttons() if ":act:" in b.get("custom_id", "")]
         legal = toy.legal_actions(table.game, seat)
         assert len(cards) == len(legal) and cards, panel.buttons()
         assert [b["label"] for b in cards] == [
-            toy.words.describe_action(toy.action_to_json(a)) for a in legal]
+            toy.words.action_label(toy.action_to_json(a)) for a in legal]
+        assert all(b["label"].startswith("Play ") for b in cards), cards
         click = await fake.click(name, panel, random.Random(clicks).choice(cards)["custom_id"])
         assert click.response_type in (4, 7), click.callback.data
         clicks += 1

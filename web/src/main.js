@@ -1,10 +1,16 @@
 // The Activity's page: authorize through Discord's SDK, exchange the code at the
 // backend, then follow the member's seat over a websocket and send their moves.
-// Every word shown comes from the backend, already in the member's language.
+// Every word shown comes from the backend, already in the member's language; the page
+// knows no game: it draws the game's Scene (seats, the middle, rows of cards, lines)
+// and offers exactly the moves its view lists.
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
+
+// A card with more moves than this (an opening lead: each trump and call) offers them
+// in a list rather than as buttons.
+const MOST_BUTTONS = 6;
 
 // Inside Discord the page has `frame_id` (the SDK's handshake); the tests open it with
 // `mock=1`, the SDK's mock mode, and hand it the code and instance Discord would.
@@ -102,44 +108,70 @@ function cardEl(card) {
   return node;
 }
 
+function backsEl(count) {
+  const node = el("span", "backs", `🂠 ${count}`);
+  node.dataset.backs = String(count);
+  return node;
+}
+
 function render(view) {
   document.documentElement.lang = view.language || "";
   const scene = view.scene;
   $("title").textContent = scene ? scene.title : view.title || "";
   $("lines").textContent = scene ? scene.lines.join("\n") : "";
+  const mine = scene && view.seat !== null && view.seat !== undefined
+    ? scene.seats[view.seat] : null;
+  document.body.classList.toggle("my-turn", Boolean(mine && mine.to_act));
+  document.body.classList.toggle("watching", view.seat === null || view.seat === undefined);
   renderSeats(view);
   renderTrick(scene);
   renderGroups(scene);
-  renderPanel(view.panel);
+  const moves = movesByCard(view);
   renderActions(view);
-  renderHand(view);
+  renderMine(mine, moves);
+  renderHand(view.hand || [], moves);
+  renderPanel($("final"), view.final);
+  renderPanel($("panel"), view.panel);
   document.body.dataset.version = String(view.version); // what the page shows now
 }
 
+// The seats, from the one after the member's round to the member's own (last): the
+// others across the table, the member nearest their hand.
 function renderSeats(view) {
   const seats = $("seats");
   seats.replaceChildren();
-  (view.scene ? view.scene.seats : []).forEach((seat, index) => {
+  const all = view.scene ? view.scene.seats : [];
+  const me = typeof view.seat === "number" ? view.seat : -1;
+  const order = all.map((_, i) => (me + 1 + i) % all.length);
+  for (const index of order) {
+    const seat = all[index];
     const box = el("div", "seat");
     if (seat.to_act) box.classList.add("to-act");
-    if (index === view.seat) box.classList.add("me");
+    if (index === me) box.classList.add("me");
     box.append(el("b", "", seat.name));
-    const lines = [...seat.lines];
-    if (seat.backs) lines.push(`🂠 ${seat.backs}`);
-    box.append(el("span", "", lines.join(" · ")));
+    const lines = el("span", "lines", seat.lines.join(" · "));
+    box.append(lines);
+    if (seat.backs) lines.append(" ", backsEl(seat.backs));
+    if (seat.cards.length && index !== me) { // the member's own row is above their hand
+      const row = el("div", "row");
+      seat.cards.forEach((card) => row.append(cardEl(card)));
+      box.append(row);
+    }
     box.dataset.seat = String(index);
     seats.append(box);
-  });
+  }
 }
 
 function renderTrick(scene) {
   $("trick-label").textContent = scene ? scene.centre_label : "";
   const centre = $("centre");
   centre.replaceChildren();
-  for (const played of scene ? scene.centre : []) {
+  const played = scene ? scene.centre : [];
+  centre.classList.toggle("pile", played.length > 0 && played.every((p) => p.seat < 0));
+  for (const card of played) {
     const box = el("div", "played");
-    box.append(cardEl(played), el("span", "", played.seat >= 0
-      ? scene.seats[played.seat].name : ""));
+    box.append(cardEl(card));
+    if (card.seat >= 0) box.append(el("span", "", scene.seats[card.seat].name));
     centre.append(box);
   }
 }
@@ -148,15 +180,16 @@ function renderGroups(scene) {
   const groups = $("groups");
   groups.replaceChildren();
   for (const group of scene ? scene.groups : []) {
-    const row = el("div", "group", `${group.label} `);
+    const row = el("div", "group");
+    row.append(el("span", "label", group.label));
     group.cards.forEach((card) => row.append(cardEl(card)));
-    if (group.backs) row.append(el("span", "", ` 🂠 ${group.backs}`));
+    if (group.backs) row.append(backsEl(group.backs));
     groups.append(row);
   }
 }
 
-function renderPanel(panel) {
-  const box = $("panel");
+// A panel of the game's words (the seat's own; a finished game's standings).
+function renderPanel(box, panel) {
   box.replaceChildren();
   if (!panel) return;
   box.append(el("h2", "", plain(panel.title)));
@@ -167,6 +200,17 @@ function renderPanel(panel) {
 // The game's panels are written for Discord's Markdown: shown here as plain text.
 function plain(text) { return String(text).replace(/\*\*|__|~~|`/g, "").replace(/\\([\\*_~`|>])/g, "$1"); }
 
+// Each card's own moves (playing it; a lead's trump and call), by the card's name.
+function movesByCard(view) {
+  const byCard = new Map();
+  for (const action of view.actions || []) {
+    if (!action.card) continue;
+    if (!byCard.has(action.card)) byCard.set(action.card, []);
+    byCard.get(action.card).push(action);
+  }
+  return byCard;
+}
+
 function renderActions(view) {
   const box = $("actions");
   box.replaceChildren();
@@ -176,50 +220,95 @@ function renderActions(view) {
     button.onclick = () => send(JSON.parse(action.key));
     box.append(button);
   }
+  for (const group of view.groups || []) {
+    const button = el("button", "confirm", group.label);
+    button.onclick = () => sendChosen(group);
+    box.append(button);
+  }
   for (const type of ["hint", "claim"]) { // the platform's, as the panel offers them
     if (!view[type]) continue;
     const button = el("button", "platform", view[type]);
     button.onclick = () => send(null, type);
     box.append(button);
   }
-  for (const group of view.groups || []) {
-    const button = el("button", "confirm", group.label);
-    button.onclick = () => {
-      if (group.counts.includes(state.chosen.size)) {
-        send({ action: group.action, [group.key]: [...state.chosen] });
-      } else {
-        showStatus(group.label);
-      }
-    };
-    box.append(button);
-  }
 }
 
-function renderHand(view) {
-  const hand = $("hand");
-  hand.replaceChildren();
-  const byCard = new Map();
-  for (const action of view.actions || []) {
-    if (!action.card) continue;
-    if (!byCard.has(action.card)) byCard.set(action.card, []);
-    byCard.get(action.card).push(action);
+// A move of several cards: the cards tapped, each row's (a swap gives hand cards for
+// face-up ones); the backend checks the move is one of the member's legal ones.
+function sendChosen(group) {
+  const action = { action: group.action };
+  for (const part of group.parts) {
+    action[part.key] = part.cards.filter((name) => state.chosen.has(name));
   }
-  const choosable = new Set((view.groups || []).flatMap((g) => g.cards));
-  for (const card of view.hand || []) {
+  if (!group.counts.includes(action[group.parts[0].key].length)) {
+    showStatus(group.label);
+    return;
+  }
+  send(action);
+}
+
+// A move of one card, from one row (a shedding game's play of a rank held once): the
+// tap is the move, as a card's own.
+function singleCardGroup(name) {
+  return (state.view.groups || []).find((g) => g.parts.length === 1 && g.counts.length === 1
+    && g.counts[0] === 1 && g.parts[0].cards.includes(name));
+}
+
+function choosable(view) {
+  return new Set((view.groups || []).flatMap((g) => g.parts.flatMap((p) => p.cards)));
+}
+
+// The member's own face-up row (a shedding game's), tappable like the hand.
+function renderMine(seat, moves) {
+  const box = $("mine");
+  box.replaceChildren();
+  if (!seat || !seat.cards.length) return;
+  const row = el("div", "cards");
+  addTappable(row, seat.cards, moves);
+  if (seat.backs) row.append(backsEl(seat.backs)); // the face-down cards under them
+  box.append(row);
+}
+
+function renderHand(hand, moves) {
+  const box = $("hand");
+  box.replaceChildren();
+  addTappable(box, hand, moves);
+}
+
+function addTappable(box, cards, moves) {
+  const chosenable = choosable(state.view);
+  for (const card of cards) {
     const node = cardEl(card);
-    const moves = byCard.get(card.name);
-    if (moves || choosable.has(card.name)) node.classList.add("legal");
-    node.onclick = () => tapCard(card, node, moves);
-    hand.append(node);
+    const own = moves.get(card.name);
+    if (own || chosenable.has(card.name)) node.classList.add("legal");
+    node.onclick = () => tapCard(card, node, own);
+    box.append(node);
   }
 }
 
 function tapCard(card, node, moves) {
   if (moves && moves.length === 1) { send(JSON.parse(moves[0].key)); return; }
   if (moves) {
-    // one card, several moves (an opening lead that may call a card or name a trump)
-    const box = $("actions");
-    box.replaceChildren();
+    for (const other of document.querySelectorAll(".card.chosen")) other.classList.remove("chosen");
+    node.classList.add("chosen");
+    chooseAmong(card, moves);
+    return;
+  }
+  const single = singleCardGroup(card.name);
+  if (single) { state.chosen = new Set([card.name]); sendChosen(single); return; }
+  if (node.classList.contains("legal")) {
+    if (state.chosen.has(card.name)) state.chosen.delete(card.name);
+    else state.chosen.add(card.name);
+    node.classList.toggle("chosen");
+  }
+}
+
+// One card, several moves (an opening lead that names a trump and calls a card): its
+// moves as buttons, or as a list when there are many.
+function chooseAmong(card, moves) {
+  const box = $("actions");
+  box.replaceChildren();
+  if (moves.length <= MOST_BUTTONS) {
     for (const move of moves) {
       const button = el("button", "", move.label);
       button.onclick = () => send(JSON.parse(move.key));
@@ -227,11 +316,18 @@ function tapCard(card, node, moves) {
     }
     return;
   }
-  if (node.classList.contains("legal")) {
-    if (state.chosen.has(card.name)) state.chosen.delete(card.name);
-    else state.chosen.add(card.name);
-    node.classList.toggle("chosen");
+  const list = el("select", "moves");
+  const first = el("option", "", `${card.label} …`);
+  first.value = "";
+  list.append(first);
+  for (const move of moves) {
+    const option = el("option", "", move.label);
+    option.value = move.key;
+    list.append(option);
   }
+  list.onchange = () => { if (list.value) send(JSON.parse(list.value)); };
+  box.append(list);
+  list.focus();
 }
 
 start().catch((error) => showStatus(String(error)));

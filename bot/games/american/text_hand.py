@@ -10,7 +10,7 @@ from bot.cards import RANKS, card_label
 from bot.games.american import _, ngettext
 from bot.tables.panel import GOLD, GREY, Panel
 
-from .actions import FLIP
+from .actions import FLIP, PICKUP, PLAY, SWAP, Action
 from .text_table import burn_line, card_labels, pile_lines, rank_lines, table_fields
 from .views import DealView, GameView
 
@@ -144,3 +144,41 @@ def choice_all(cards: Sequence[int]) -> str:
 
 def position_choice(index: int) -> str:
     return _("face-down card {number}").format(number=index + 1)
+
+
+# ----------------------------------------------------------------- actions as buttons
+
+def action_label(action: Action) -> str:
+    """An action as a button offers it, in the imperative ("Play 7♠ 7♥"): the default
+    hand panel's words (`describe_action` narrates the record: "7♠ 7♥")."""
+    if action.kind == PLAY:
+        return _("Play {cards}").format(cards=card_labels(action.cards))
+    if action.kind == PICKUP:
+        return control_label("pickup")
+    if action.kind == SWAP:
+        if not action.cards:
+            return control_label("keep")
+        return _("Swap {given} for {taken}").format(given=card_labels(action.cards),
+                                                    taken=card_labels(action.up))
+    return flip_label(action.position)
+
+
+def action_steps(actions: Sequence[Action]) -> list[tuple[str, ...]]:
+    """The default hand panel's steps of these legal actions: a rank, then which of its
+    cards, where more than one play of that rank is offered; a swap's hand cards, then
+    the face-up cards taken for them; the rest one step, its label."""
+    plays: dict[int, int] = {}
+    for a in actions:
+        if a.kind == PLAY and a.cards:
+            plays[a.cards[0] % 13] = plays.get(a.cards[0] % 13, 0) + 1
+    steps: list[tuple[str, ...]] = []
+    for a in actions:
+        if a.kind == PLAY and a.cards and plays[a.cards[0] % 13] > 1:
+            steps.append((_("Play {rank}…").format(rank=RANKS[a.cards[0] % 13]),
+                          action_label(a)))
+        elif a.kind == SWAP and a.cards:
+            steps.append((_("Swap {cards}").format(cards=card_labels(a.cards)),
+                          _("Take {cards}").format(cards=card_labels(a.up))))
+        else:
+            steps.append((action_label(a),))
+    return steps

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.cards import card_label
+from bot.cards import SUIT_SYMBOLS, card_label, suit_of
 from bot.games.amerikaner import _, ngettext
 from bot.tables.panel import GOLD, GREY, Panel
 
+from .actions import Action
 from .text_table import (
     bid_label,
     deal_fields,
@@ -20,6 +21,7 @@ from .text_table import (
     trick_line,
     tricks_text,
     trump_words,
+    usual_call,
 )
 from .views import HandView
 
@@ -204,3 +206,58 @@ def lead_call_panel(card: int) -> Panel:
     return Panel(title=_("Lead {card}: call a card").format(card=card_label(card)),
                  description=_("Whoever holds the called card is your partner, revealed "
                                "when it is played."))
+
+
+# ----------------------------------------------------------------- actions as buttons
+
+def action_label(action: Action) -> str:
+    """An action as a button offers it, in the imperative ("Bid 7", "Play 7♠"): the
+    default hand panel's words (`describe_action` narrates the record: "a bid of 7")."""
+    if action.kind in ("pass", "redeal"):
+        return control_label(action.kind)
+    if action.kind == "bid":
+        return _("Bid {bid}").format(bid=bid_label(action.bid))
+    if action.kind == "exchange" and not action.cards:
+        return control_label("keep_hand")
+    if action.kind in ("exchange", "discard"):
+        cards = " ".join(card_label(c) for c in action.cards)
+        return (_("Exchange {cards}") if action.kind == "exchange"
+                else _("Discard {cards}")).format(cards=cards)
+    return " · ".join(_lead_steps(action, action.trump is not None, None))
+
+
+def action_steps(actions: Sequence[Action]) -> list[tuple[str, ...]]:
+    """The default hand panel's steps of these legal actions: the opening lead's card,
+    then its trump (where a trump may be named), then its call (the usual call marked);
+    the cards of a discard or an exchange one at a time, in the order listed; the rest
+    one step, its label."""
+    trumps = any(a.kind == "play" and a.trump is not None for a in actions)
+    calls: dict[int, set[int]] = {}
+    for a in actions:
+        if a.kind == "play" and a.card is not None and a.call is not None:
+            calls.setdefault(a.card, set()).add(a.call)
+    usual = {card: usual_call(sorted(called)) for card, called in calls.items()}
+    steps: list[tuple[str, ...]] = []
+    for a in actions:
+        if a.kind in ("exchange", "discard") and a.cards:
+            first, *rest = a.cards
+            steps.append((action_label(a._replace(cards=(first,))),
+                          *(_("and {card}").format(card=card_label(c)) for c in rest)))
+        elif a.kind == "play" and a.card is not None:
+            steps.append(_lead_steps(a, trumps, usual.get(a.card)))
+        else:
+            steps.append((action_label(a),))
+    return steps
+
+
+def _lead_steps(action: Action, trumps: bool, usual: int | None) -> tuple[str, ...]:
+    """A card played, then (the opening lead) the trump named, if `trumps` may be, and
+    the card called."""
+    assert action.card is not None
+    steps = [_("Play {card}").format(card=card_label(action.card))]
+    if trumps:
+        steps.append(trump_label(action.trump) if action.trump is not None
+                     else led_trump_label(SUIT_SYMBOLS[suit_of(action.card)]))
+    if action.call is not None:
+        steps.append(call_label(action.call, action.call == usual))
+    return tuple(steps)

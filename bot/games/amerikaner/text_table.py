@@ -95,7 +95,7 @@ def auction_line(view: HandView, names: Sequence[str]) -> str:
 
 
 def describe_action(action: Action) -> str:
-    """An action in a few words: `a pass`, `a bid of 8`, `the A♠`."""
+    """An action in a few words: `a pass`, `a bid of 8`, `the A♠`, `the A♠ · Call K♠`."""
     if action.kind == "pass":
         return _("a pass")
     if action.kind == "bid":
@@ -110,7 +110,15 @@ def describe_action(action: Action) -> str:
         return ngettext("a discard of {count} card", "a discard of {count} cards",
                         count).format(count=count)
     assert action.card is not None
-    return _("the {card}").format(card=card_label(action.card))
+    played = _("the {card}").format(card=card_label(action.card))
+    # An opening lead names its trump and call (the Activity's page offers each choice
+    # of a lead by these words; a record shows what was named).
+    named = [played]
+    if action.trump is not None:
+        named.append(_("Trump: {trump}").format(trump=trump_words(action.trump)))
+    if action.call is not None:
+        named.append(_("Call {card}").format(card=card_label(action.call)))
+    return " · ".join(named)
 
 
 # ----------------------------------------------------------------- the table

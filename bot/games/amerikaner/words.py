@@ -35,6 +35,12 @@ class AmerikanerWords(TextWords):
     views = WordViews(public=game_view, after_deal=game_view_after, deal_review=deal_review,
                       action_from_json=action_from_json)
 
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        return text_hand.action_label(action_from_json(action))
+
+    def action_steps(self, actions: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]]:
+        return text_hand.action_steps([action_from_json(a) for a in actions])
+
     def seat_panel(self, game: Game, seat: int, names: Sequence[str],
                    compact: bool = False) -> Panel:
         assert game.current is not None

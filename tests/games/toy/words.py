@@ -94,6 +94,12 @@ class ToyWords(WordsBase):
 
         return _("played {card}").format(card=card_label(action_from_json(action).card))
 
+    def action_label(self, action: Mapping[str, Any]) -> str:
+        """A button's words: the imperative ("Play 7♠"), where the record says "played"."""
+        from .game import action_from_json
+
+        return _("Play {card}").format(card=card_label(action_from_json(action).card))
+
     def hint_text(self, game: Game, seat: int, action: Action) -> str:
         return _("Play {card}: the highest card if it can take the trick, else the "
                  "lowest.").format(card=card_label(action.card))
