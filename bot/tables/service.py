@@ -11,7 +11,10 @@ an object with the few collaborators it needs, none of which knows the service:
 - the AI's turns: ai_turns.py; a human's turn clock (reminders, the timeout):
   turn_clock.py, its settings timer_settings.py; why a table waits: pauses.py;
 - a restart (the tables reloaded, what the bot showed of them): restore.py; who hears of
-  the service's own moves: listeners.py; the table itself: table.py.
+  the service's own moves: listeners.py; the table itself: table.py;
+- the deal of the day, the other kind of table (a member's own, kept in the store per
+  step): daily.py, `TableService.daily`; a move at either kind of table is checked and
+  applied by moves.py.
 
 Every change goes through one table's lock: the seat and the state version are checked,
 the action is applied through the table's GameKind (which refuses illegal ones with a
@@ -40,6 +43,7 @@ from bot.clock import SYSTEM_CLOCK, Clock
 from bot.store import PANEL_TOKEN_LIFE, PanelRow, Store
 from bot.store.health import FIRST_RETRY, LAST_RETRY, Health
 from bot.tables.ai_turns import AiTurns
+from bot.tables.daily import DailyService
 from bot.tables.errors import TableError
 from bot.tables.keeping import STORE_REFUSALS, Keeper
 from bot.tables.kind import GameKind, Hint
@@ -124,7 +128,8 @@ class TableService:
                  seat_name: SeatNamer | None = None,
                  owns_guild: Callable[[int], bool] | None = None,
                  health: Health | None = None, retry_first: float = FIRST_RETRY,
-                 retry_cap: float = LAST_RETRY, clock: Clock | None = None) -> None:
+                 retry_cap: float = LAST_RETRY, clock: Clock | None = None,
+                 daily_secret: str | None = None) -> None:
         self.games = games  # name -> GameKind; the first is the default
         self.outbox = outbox  # posts what a change obliges the bot to post
         # Whether the database answers, shared with the outbox: one log line when it
@@ -167,6 +172,10 @@ class TableService:
         ai = self._ai = AiTurns(registry, keeper, play, turn_clock, listeners, ai_delay,
                                 trick_pause)
         self.owns_guild = registry.owns_guild
+        # The deal of the day: any process serves any server's (it lives in the store).
+        # `daily_secret`: the secret its deals derive from (Settings.daily_secret; one
+        # is generated and kept in the store when unset).
+        self.daily = DailyService(store, games, clock.time, secret=daily_secret)
 
     # ------------------------------------------------------------------ settings
     # Set on a running service by the bot and the tests: held by the rooms that use them.
@@ -230,7 +239,7 @@ class TableService:
     def store(self, store: Store) -> None:
         # A test puts a store that fails on cue in its place (tests/outage.py).
         for room in (self._keeper, self._rater, self._play, self._pauses, self._seats,
-                     self._lobby, self._restore):
+                     self._lobby, self._restore, self.daily):
             room.store = store
 
     # What tests look into: the live tables, the clocks running, the AI's chooser.
