@@ -166,7 +166,8 @@ class AmerikanerBot(commands.AutoShardedBot):
         self.tables = TableService(self.store, GAMES, ai_delay=self.settings.ai_delay,
                                    trick_pause=self.settings.trick_pause,
                                    outbox=self.outbox, seat_name=seat_label,
-                                   owns_guild=owns, clock=self.settings.clock)
+                                   owns_guild=owns, clock=self.settings.clock,
+                                   daily_secret=self.settings.daily_secret)
         # Discord shows the commands in the user's language (cogs/words.py).
         await self.tree.set_translator(CommandTranslator())
         for name in extensions():

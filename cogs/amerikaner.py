@@ -220,11 +220,10 @@ class Amerikaner(GameCog):
             return
         trump = args[1] if op == "trump" and len(args) > 1 else "led"
         calls = view.legal.calls_for(suit_of(card))
-        if not calls:
-            result = await self.tables.play.act(
-                table.id, interaction.user.id, version,
+        if not calls:  # (act_on_click: a member's deal of the day is routed by its kind)
+            await self.act_on_click(
+                interaction, table, version,
                 lambda s: Action.play(s, card, None, None if trump == "led" else trump))
-            await self.confirm(interaction, table, result, edit=True)
             return
         await interaction.response.edit_message(embed=to_embed(lead_call_panel(card)),
                                                 view=call_components(table, card, trump, calls))

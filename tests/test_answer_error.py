@@ -173,3 +173,31 @@ async def test_a_long_sentence_is_cut_to_fit() -> None:
     await answer(it, TableError("not_your_turn", name="y" * 5000))
     (text,) = it.answers()
     assert len(text) == 2000 and text.endswith("…")
+
+
+async def test_a_refusal_at_a_deal_of_the_day_speaks_its_game() -> None:
+    """A click on a member's deal of the day names the daily's table, whose kind names
+    its game (issue 51): a refusal there is worded by that game's words, not by the
+    channel's table's or the first game's. A live table's click, likewise, by its own."""
+    from bot.tables.daily import DailyService
+    from bot.tables.table import DailyKey
+
+    daily = DailyService(None, GAMES, lambda: 0.0)  # type: ignore[arg-type]
+    key = DailyKey(123456789012345678, "american", "2027-01-15")
+    it = Interaction()
+    it.client.tables.daily = daily
+    it.client.tables.registry.get = lambda table_id: None
+    it.data = {"custom_id": f"amk:{daily.table_id(key)}:4:act:0"}  # type: ignore[attr-defined]
+    await answer(it, GameError("deal_not_finished", index=0))
+    assert it.answers() == [
+        "Deal 1 cannot be shown face up: it is not over, or there is no such deal yet."]
+    table = Interaction()  # a table of this process, clicked in a DM: its game's words
+    table.client.tables.daily = daily
+    table.client.tables.registry.get = lambda table_id: SimpleNamespace(kind=GAMES["american"])
+    table.data = {"custom_id": "amk:17:4:act:0"}  # type: ignore[attr-defined]
+    await answer(table, GameError("deal_not_finished", index=0))
+    assert table.answers() == it.answers()
+    plain = Interaction()  # no click named: the first game's, as before
+    await answer(plain, GameError("deal_not_finished", index=0))
+    assert plain.answers() == [
+        "Hand 1 cannot be shown face up: it is not over, or there is no such hand yet."]

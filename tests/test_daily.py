@@ -12,19 +12,10 @@ import pytest
 
 from bot.errors import GameError
 from bot.games import GAMES
-from bot.tables.daily import (
-    DAILY_BETWEEN,
-    DAILY_DONE,
-    DAILY_OFF,
-    DAILY_STALE,
-    DailyService,
-    DailyState,
-    day_end,
-    day_of,
-    ladder,
-    matchpoints,
-    next_midnight,
-)
+from bot.tables.daily import DailyService
+from bot.tables.daily_board import ladder, matchpoints
+from bot.tables.daily_deal import DAILY_BETWEEN, DAILY_DONE, DAILY_OFF, DAILY_STALE, DailyState
+from bot.tables.days import day_end, day_of, next_midnight
 from tests.store_backends import Database
 
 # The daily's AI on 4 worlds, not 24 (tests/conftest.py).

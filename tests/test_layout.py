@@ -51,6 +51,13 @@ def test_the_import_rules_hold() -> None:
     # The table service's rooms: none imports the service, or a room above it.
     ("bot/tables/keeping.py", "import bot.tables.service", "The service's rooms import only"),
     ("bot/tables/play.py", "import bot.tables.ai_turns", "The service's rooms import only"),
+    # The deal of the day is a room of the service, under the same contract, and the
+    # move both kinds of table take stands on no room.
+    ("bot/tables/daily.py", "import bot.tables.service", "The service's rooms import only"),
+    ("bot/tables/daily_deal.py", "import bot.tables.daily", "The service's rooms import only"),
+    ("bot/tables/moves.py", "import bot.tables.play", "The service's rooms import only"),
+    ("bot/tables/days.py", "import bot.tables.daily_board", "The service's rooms import only"),
+    ("bot/games/eights/kind.py", "import bot.tables.daily", "A game imports only"),
     ("bot/games/eights/kind.py", "import bot.tables.table", "A game imports only"),
     # An import circle, wherever it is: between two of the platform's words (no other
     # contract orders them), between two modules of bot/, and in the store's sections.
@@ -203,6 +210,61 @@ def test_the_app_imports_nothing_behind_the_contracts_back() -> None:
 def test_a_room_of_the_table_cog_stays_small(path: Path) -> None:
     """A newcomer reads a room of the table cog whole (issue 39: about 500 lines at most)."""
     assert len(path.read_text().splitlines()) <= 500
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "bot" / "tables").glob("*.py")),
+                         ids=lambda path: path.name)
+def test_a_room_of_the_table_service_stays_small(path: Path) -> None:
+    """A newcomer reads a room of the table service whole (issue 51: the deal of the
+    day's service was 647 lines; its calendar, scoring and deal are modules of their
+    own)."""
+    assert len(path.read_text().splitlines()) <= 500
+
+
+# A table's kind told by the size of its id (issue 51: `table_id >= DAILY_IDS`, a deal
+# of the day's id being above 10 ** 24): an id compared with a number, or a threshold of
+# ids. The kind is the table's (`Table.daily`), and the daily's ids are read by their
+# scheme alone (bot/tables/daily_deal.py, daily_key).
+_ID_SIZE = re.compile(
+    r"(?:\b(?:\w*table_id|table\.id)\s*(?:>=|<=|>|<)\s*(?:[A-Z_]{3,}|\d|10\s*\*\*))"
+    r"|(?:(?:[A-Z_]*IDS|10\s*\*\*\s*\d+)\s*(?:>=|<=|>|<)\s*\w*(?:table_id|table\.id)\b)"
+    r"|\bDAILY_IDS\b|\bis_daily_table\b")
+
+
+def test_no_table_kind_is_told_by_the_size_of_its_id() -> None:
+    """Clicks and commands are routed by the table's kind, never by its id's size: no
+    module of bot/ or cogs/ compares a table id with a threshold. (The check itself is
+    checked on the lines it was written against.)"""
+    found = [f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+             for part in ("bot", "cogs") for path in sorted((REPO / part).rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if _ID_SIZE.search(line)]
+    assert found == [], found
+    for line in ("        if is_daily_table(action.table_id):",
+                 "    return table_id >= DAILY_IDS",
+                 "if table.id > 10 ** 24:", "if action.table_id >= FIRST_DAILY:",
+                 "DAILY_IDS = 10 ** 24"):
+        assert _ID_SIZE.search(line), line
+    for line in ("daily = self.daily.daily_service.key_of(action.table_id)",
+                 "if table.daily is not None:", "if guild_id is None:"):
+        assert not _ID_SIZE.search(line), line
+
+
+def test_one_function_applies_a_move_at_every_kind_of_table() -> None:
+    """The platform applies an action through a GameKind in one place,
+    bot/tables/moves.py, whatever the kind of table (issue 51: a table's move and a deal
+    of the day's were applied by two paths, and a change had to be made twice)."""
+    found = [f"{path.relative_to(REPO)}:{number}"
+             for part in ("bot/tables", "bot/web", "cogs")
+             for path in sorted((REPO / part).rglob("*.py"))
+             if path != REPO / "bot" / "tables" / "moves.py"
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"\bkind\.apply\(", line)]
+    assert found == [], found
+    moves = (REPO / "bot" / "tables" / "moves.py").read_text()
+    assert "kind.apply(" in moves
+    for room in ("play.py", "daily.py"):
+        assert "await move(" in (REPO / "bot" / "tables" / room).read_text(), room
 
 
 def test_ruff_is_clean() -> None:

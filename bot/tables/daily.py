@@ -1,5 +1,8 @@
 """The deal of the day (issue 38): one deal per game, server and day, the same for every
-member, played privately at any pace, one try each, scored as duplicate.
+member, played privately at any pace, one try each, scored as duplicate. A kind of
+table: a member's play is drawn as a `Table` whose `daily` names its day (`table`), and
+a move is checked and applied by the path every table's takes (bot/tables/moves.py),
+the AI players answering at once.
 
 Everything of a day's deal comes from one seed, an HMAC of the bot's secret with the
 server, the game and the day: the rules (the server's daily preset and house rules),
@@ -15,266 +18,52 @@ another process takes it up where it was; each step (the member's action and the
 answers up to the member's next turn) is one commit, made before the caller answers.
 A finished play is also written as a normal finished game record, tagged with its day.
 
-Knows no game (GameKind only) and no Discord: the cog (cogs/tables/daily.py) draws it.
+What a day's deal is: bot/tables/daily_deal.py; its calendar: days.py; its scoring:
+daily_board.py. Knows no game (GameKind only) and no Discord: the cog
+(cogs/tables/daily.py) draws it. The table service builds it (TableService.daily).
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import dataclasses
-import datetime as dt
-import hashlib
-import hmac
 import random
 import secrets as _secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.errors import GameError
-from bot.store import DailyPlay, SeatInfo, Store, StoreError, ladder_period
+from bot.store import DailyPlay, Store, ladder_period
+from bot.tables.daily_board import MIN_DAYS, BoardRow, day_board, day_points, ranked
+from bot.tables.daily_deal import (
+    DAILY,
+    DAILY_BETWEEN,
+    DAILY_DONE,
+    DAILY_NOT_STARTED,
+    DAILY_OFF,
+    DAILY_OVER,
+    DAILY_STALE,
+    GRACE,
+    SECRET_NAME,
+    DailyDeal,
+    DailySettings,
+    DailyState,
+    daily_key,
+    daily_table_id,
+    day_seed,
+    seeded,
+)
+from bot.tables.days import day_end, day_of, days_back, days_from, next_midnight
 from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
+from bot.tables.moves import Answers, Refusals, Step, answer, move, step
+from bot.tables.table import PLAYING, DailyKey, Seat, Table
 
-# The guild setting (in each game's settings) that holds the daily's own settings:
-# {"enabled": bool, "channel": id, "preset": str | None, "house": [key, ...],
-#  "players": int, "level": str, "time_zone": "Europe/Oslo"}.
-SETTINGS_KEY = "daily"
-SECRET_NAME = "daily_secret"  # the bot value that keeps the generated secret
-MIN_DAYS = 3  # the days a member must have played to be on a weekly or monthly ladder
-
-# The daily's refusals: TableError("daily", reason=...) (bot/render/text.py words them).
-DAILY = "daily"
-DAILY_DONE = "done"  # the member played today's deal already
-DAILY_OFF = "off"  # the server turned its daily off
-DAILY_NOT_STARTED = "not_started"  # an action before /<game> daily
-DAILY_STALE = "stale"  # a control drawn at another state of the play (or another day)
-DAILY_OVER = "over"  # a play of a day that has ended (its grace too): scored, closed
-DAILY_BETWEEN = "between"  # no day open (a time-zone change moved the day back): `at`
-DAILY_SEALED = "board_first"  # a day's records or board, to a member not done with it
-
-# A play of a day can be continued this long after its day ended (midnight in the zone
-# the day was fixed in), so a deal begun late in the evening can be finished: a daily
-# deal takes minutes. After it, the play is scored as abandoned: below every finished
-# result of the day (`matchpoints`), so that stopping a deal that starts badly never
-# helps, and a day's records are open to everyone.
-GRACE = 3600.0
-# The settings that make a day's deal, fixed at its first play (DailyService.fix).
-FIXED = ("preset", "house", "players", "level", "time_zone")
-
-
-def day_of(now: float, time_zone: str | None = None) -> str:
-    """The day ('YYYY-MM-DD') at epoch second `now` in `time_zone` (UTC by default)."""
-    zone: dt.tzinfo = dt.UTC
-    if time_zone:
-        try:
-            zone = ZoneInfo(time_zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            zone = dt.UTC
-    return dt.datetime.fromtimestamp(now, zone).date().isoformat()
-
-
-def _zone(time_zone: str | None) -> dt.tzinfo:
-    if time_zone:
-        try:
-            return ZoneInfo(time_zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    return dt.UTC
-
-
-def day_end(day: str, time_zone: str | None = None) -> float:
-    """The epoch second `day` ends in `time_zone` (UTC by default): the next midnight."""
-    next_day = dt.date.fromisoformat(day) + dt.timedelta(days=1)
-    return dt.datetime.combine(next_day, dt.time(), _zone(time_zone)).timestamp()
-
-
-def next_midnight(when: float, time_zone: str | None = None) -> float:
-    """The first midnight in `time_zone` at or after epoch second `when`."""
-    zone = _zone(time_zone)
-    moment = dt.datetime.fromtimestamp(when, zone)
-    if moment.time() == dt.time():
-        return when
-    return dt.datetime.combine(moment.date() + dt.timedelta(days=1), dt.time(),
-                               zone).timestamp()
-
-
-def days_back(day: str, count: int) -> str:
-    """The first day of the `count` days that end with `day` (included)."""
-    return (dt.date.fromisoformat(day) - dt.timedelta(days=count - 1)).isoformat()
-
-
-def day_seed(secret: bytes, guild_id: int, game: str, day: str) -> bytes:
-    """The seed of a server's deal of a game on a day."""
-    return hmac.new(secret, f"daily:{guild_id}:{game}:{day}".encode(), hashlib.sha256).digest()
-
-
-def seeded(seed: bytes, *parts: object) -> random.Random:
-    """A random source derived from the day's seed for one purpose (`parts`)."""
-    key = ":".join(str(p) for p in parts).encode()
-    return random.Random(int.from_bytes(hmac.new(seed, key, hashlib.sha256).digest(), "big"))
-
-
-def matchpoints(scores: Sequence[Sequence[int] | None]) -> list[float]:
-    """Each result's matchpoints against the others of the same deal: the share of the
-    other results it beat, a tie counting half (duplicate scoring); a result alone on its
-    deal has beaten nobody and lost to nobody: half. None: an abandoned play, below
-    every finished result (and tied with the other abandoned ones)."""
-    keys = [(0,) if s is None else (1, *s) for s in scores]
-    others = len(keys) - 1
-    if others <= 0:
-        return [0.5] * len(keys)
-    ordered = sorted(keys)
-    points = []
-    for key in keys:
-        below = bisect.bisect_left(ordered, key)
-        equal = bisect.bisect_right(ordered, key) - below - 1  # the others with the same
-        points.append((below + equal / 2) / others)
-    return points
-
-
-@dataclass(frozen=True, slots=True)
-class DailySettings:
-    """A server's daily of one game, as its settings give it."""
-
-    enabled: bool
-    channel_id: int | None
-    preset: str | None
-    house: tuple[str, ...]
-    players: int
-    level: str
-    time_zone: str | None
-
-    @classmethod
-    def of(cls, kind: GameKind, settings: Mapping[str, Any]) -> DailySettings:
-        daily = settings.get(SETTINGS_KEY) or {}
-        level = daily.get("level")
-        players = daily.get("players") or settings.get("players") or kind.default_players
-        return cls(enabled=bool(daily.get("enabled", True)),
-                   channel_id=daily.get("channel"),
-                   preset=daily.get("preset"),
-                   house=tuple(daily.get("house") or ()),
-                   players=int(players),
-                   level=level if level in kind.ai_levels else kind.ai_levels[-1],
-                   time_zone=daily.get("time_zone"))
-
-    def fixed(self) -> dict[str, Any]:
-        """What makes a day's deal, as a day keeps it (FIXED)."""
-        return {"preset": self.preset, "house": list(self.house), "players": self.players,
-                "level": self.level, "time_zone": self.time_zone}
-
-    def with_fixed(self, kind: GameKind, fixed: Mapping[str, Any]) -> DailySettings:
-        """These settings with a day's fixed ones in place of the current ones."""
-        level = fixed.get("level")
-        return dataclasses.replace(
-            self, preset=fixed.get("preset"), house=tuple(fixed.get("house") or ()),
-            players=int(fixed.get("players") or self.players),
-            level=level if level in kind.ai_levels else self.level,
-            time_zone=fixed.get("time_zone"))
-
-
-@dataclass(frozen=True, slots=True)
-class DailyDeal:
-    """A server's deal of the day: all a member's play needs besides its actions."""
-
-    guild_id: int
-    game: str
-    day: str
-    seed: bytes
-    rules: Any
-    first_dealer: int
-    seat: int  # the member's seat
-    level: str  # the AI players'
-    deal: dict[str, Any]  # deal 0, as the record stores it
-    channel_id: int | None  # the server's daily channel, if it chose one
-    players_count: int
-    ends_at: float = 0.0  # the epoch second the day ends (in the zone it was fixed in)
-
-    @property
-    def closes_at(self) -> float:
-        """Until when a play of the day may be continued: its end and the grace."""
-        return self.ends_at + GRACE
-
-
-@dataclass(slots=True)
-class DailyState:
-    """A member's play, as the cog draws it: the game replayed to its last action."""
-
-    deal: DailyDeal
-    play: DailyPlay
-    game: Any
-    kind: GameKind
-
-    @property
-    def finished(self) -> bool:
-        return self.play.finished_at is not None
-
-    @property
-    def abandoned(self) -> bool:
-        """Finished by its day's end, not by the member: scored below every result."""
-        return self.finished and self.play.score is None
-
-    @property
-    def version(self) -> int:
-        return len(self.play.actions)
-
-    def seats(self) -> list[SeatInfo]:
-        return [SeatInfo(seat=s, user_id=self.play.user_id if s == self.deal.seat else None,
-                         display_name=self.play.display_name if s == self.deal.seat else "",
-                         is_ai=s != self.deal.seat,
-                         ai_level=None if s == self.deal.seat else self.deal.level)
-                for s in range(self.deal.players_count)]
-
-
-@dataclass(frozen=True, slots=True)
-class BoardRow:
-    """A result on the day's board (or a ladder's average): best first."""
-
-    rank: int
-    user_id: int
-    name: str
-    matchpoints: float  # 0..1 (a ladder: the average over the member's days)
-    score: tuple[int, ...] | None  # the day's score (None on a ladder)
-    days: int = 1
-
-
-def _ranked(rows: list[tuple[float, int, str, tuple[int, ...] | None, int]]
-            ) -> list[BoardRow]:
-    rows.sort(key=lambda r: (-r[0], r[1]))
-    board: list[BoardRow] = []
-    for index, (points, user_id, name, score, days) in enumerate(rows):
-        rank = board[-1].rank if board and abs(board[-1].matchpoints - points) < 1e-9 \
-            else index + 1
-        board.append(BoardRow(rank, user_id, name, points, score, days))
-    return board
-
-
-Result = tuple[str, int, str, tuple[int, ...] | None]  # (day, member, name, score)
-
-
-def day_board(results: Sequence[Result]) -> list[BoardRow]:
-    """One day's results (store.daily_results of that day) as its board."""
-    points = matchpoints([r[3] for r in results])
-    return _ranked([(mp, r[1], r[2], r[3], 1) for mp, r in zip(points, results, strict=True)])
-
-
-def ladder(results: Sequence[Result], min_days: int = MIN_DAYS) -> list[BoardRow]:
-    """Average matchpoints per member over the days of `results` (each day scored
-    against that day's results), members with at least `min_days` days."""
-    by_day: dict[str, list[Result]] = {}
-    for row in results:
-        by_day.setdefault(row[0], []).append(row)
-    totals: dict[int, list[Any]] = {}
-    for rows in by_day.values():
-        for mp, row in zip(matchpoints([r[3] for r in rows]), rows, strict=True):
-            entry = totals.setdefault(row[1], [0.0, 0, row[2]])
-            entry[0] += mp
-            entry[1] += 1
-            entry[2] = row[2]  # the latest name
-    return _ranked([(total / days, user_id, name, None, days)
-                    for user_id, (total, days, name) in totals.items() if days >= min_days])
+# A deal of the day refuses a control drawn for another moment as stale (the panel shows
+# the play as it is now): in a play of one member, the AI answering at once, a control
+# for another seat's turn is one drawn before.
+REFUSALS = Refusals(stale=lambda: TableError(DAILY, reason=DAILY_STALE),
+                    not_your_turn=lambda seat: TableError(DAILY, reason=DAILY_STALE))
 
 
 class DailyService:
@@ -292,6 +81,27 @@ class DailyService:
 
     def kind(self, game: str) -> GameKind:
         return self.games[game]
+
+    # ----------------------------------------------------------------- as a table
+
+    def table_id(self, key: DailyKey) -> int:
+        """The table id of the deal of the day `key` (its panels' controls name it)."""
+        return daily_table_id(self.games, key)
+
+    def key_of(self, table_id: int) -> DailyKey | None:
+        """The deal of the day a table id names, or None (a stored table's); refused
+        (stale) for a daily's id that names no day of a game here."""
+        return daily_key(self.games, table_id)
+
+    def table(self, state: DailyState) -> Table:
+        """The member's play as a table of their own, for their panels alone: the member
+        in their seat, the AI in the others, its `daily` the day's key."""
+        deal = state.deal
+        seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
+                 else Seat(None, "", ai_level=deal.level) for s in range(deal.players_count)]
+        return Table(self.table_id(deal.key), deal.guild_id, deal.channel_id or 0,
+                     state.play.user_id, state.kind, deal.rules, deal.first_dealer, seats,
+                     stage=PLAYING, game=state.game, daily=deal.key)
 
     async def secret(self) -> bytes:
         if self._secret is None:
@@ -425,7 +235,9 @@ class DailyService:
                 await self.fix(guild_id, game, deal.day)
                 deal = await self.deal(guild_id, game, deal.day)
                 game_state = self.replay(deal, [])
-                actions, _, _ = await self._ai_until_member(deal, game_state, [])
+                steps = await answer(self.kind(game), game_state, self._answers(deal), 0,
+                                     self._sources(deal))
+                actions = [done.applied.action for done in steps]
                 play = await self.store.daily_begin(guild_id, game, deal.day, user_id, name,
                                                     actions)
             if play.finished_at is not None:
@@ -448,8 +260,9 @@ class DailyService:
     async def act(self, guild_id: int, game: str, user_id: int, version: int, day: str,
                   action: Any, channel_id: int = 0) -> DailyState:
         """The member's `action` at the play's `version` (drawn on `day`), then the AI
-        players' answers up to the member's next turn or the deal's end: one commit; a
-        finished deal writes its game record and result in the same commit."""
+        players' answers up to the member's next turn or the deal's end (bot/tables/
+        moves.py, as at any table): one commit; a finished deal writes its game record
+        and result in the same commit."""
         kind = self.kind(game)
         deal = await self.deal(guild_id, game, day)
         async with self._lock(guild_id, game, user_id):
@@ -461,30 +274,21 @@ class DailyService:
                 raise TableError(DAILY, reason=DAILY_OVER, day=day)
             if play.finished_at is not None:
                 raise TableError(DAILY, reason=DAILY_DONE)
-            if version != len(play.actions):
-                raise TableError(DAILY, reason=DAILY_STALE)
-            game_state = self.replay(deal, play.actions)
-            if kind.to_act(game_state) != deal.seat:
-                raise TableError(DAILY, reason=DAILY_STALE)
-            actions = list(play.actions)
-            applied = kind.apply(game_state, action, seeded(deal.seed, "apply",
-                                                            len(actions)))
-            actions.append(applied.action)
-            done = applied.deal_finished or kind.finished(game_state)
-            next_deal = applied.next_deal
-            if not done:
-                actions, done, next_deal = await self._ai_until_member(deal, game_state,
-                                                                       actions)
             before = len(play.actions)
-            if not done:
+            game_state = self.replay(deal, play.actions)
+            steps = await move(kind, game_state, deal.seat, lambda _: action, drawn=version,
+                               version=before, refusals=REFUSALS,
+                               sources=self._sources(deal), answers=self._answers(deal))
+            actions = [*play.actions, *(done.applied.action for done in steps)]
+            if not _over(kind, game_state, steps[-1]):
                 await self.store.daily_save(guild_id, game, day, user_id, before, actions)
                 play = _with(play, actions=tuple(actions))
                 return DailyState(deal, play, game_state, kind)
-            score = kind.deal_score(game_state, 0, deal.seat)
+            score = _score(kind, game_state, deal.seat)
             state = DailyState(deal, _with(play, actions=tuple(actions)), game_state, kind)
             hands = [dict(deal.deal, actions=actions)]
-            if next_deal is not None:
-                hands.append(dict(next_deal, actions=[]))
+            if steps[-1].applied.next_deal is not None:
+                hands.append(dict(steps[-1].applied.next_deal, actions=[]))
             game_id = await self.store.daily_finish(
                 guild_id, game, day, user_id, before, actions,
                 channel_id=channel_id or deal.channel_id or 0,
@@ -496,23 +300,16 @@ class DailyService:
                                game_id=game_id)
             return state
 
-    async def _ai_until_member(self, deal: DailyDeal, game: Any,
-                               actions: list[dict[str, Any]]
-                               ) -> tuple[list[dict[str, Any]], bool, dict[str, Any] | None]:
-        """The AI players' actions from `game` (changed in place) until the member is to
-        act or deal 0 ends (then True, with the next deal if the game dealt one): each
-        from the state and a source keyed by its version."""
-        kind = self.kind(deal.game)
-        actions = list(actions)
-        while (seat := kind.to_act(game)) is not None and seat != deal.seat:
-            version = len(actions)
-            choice = await asyncio.to_thread(kind.fixed_action, game, seat, deal.level,
-                                             seeded(deal.seed, "ai", version))
-            applied = kind.apply(game, choice, seeded(deal.seed, "apply", version))
-            actions.append(applied.action)
-            if applied.deal_finished:
-                return actions, True, applied.next_deal
-        return actions, kind.to_act(game) is None, None
+    def _answers(self, deal: DailyDeal) -> Answers:
+        """The day's AI players: every seat but the member's, at the day's level, each
+        decision from the state and a source keyed by its version."""
+        return Answers(member=deal.seat, level=deal.level,
+                       choose=self.kind(deal.game).fixed_action,
+                       choosing=lambda version: seeded(deal.seed, "ai", version))
+
+    @staticmethod
+    def _sources(deal: DailyDeal) -> Callable[[int], random.Random]:
+        return lambda version: seeded(deal.seed, "apply", version)
 
     # -------------------------------------------------------------- boards
 
@@ -538,24 +335,20 @@ class DailyService:
         first = start if period == "week" else f"{start}-01"
         scored, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
                                                      min_days)
-        day = dt.date.fromisoformat(first)
         changed = False
-        while (name := day.isoformat()) <= yesterday:
+        for name in days_from(first, yesterday):
             if name not in scored:
                 # Its plays left unfinished count, as abandoned (stopping never helps).
                 await self.store.daily_abandon(guild_id, game, name,
                                                await self._closes_at(guild_id, game, name))
                 results = await self.store.daily_results(guild_id, game, name, name)
-                await self.store.daily_score_day(
-                    guild_id, game, name, [(r[1], r[2], mp) for mp, r in zip(
-                        matchpoints([r[3] for r in results]), results, strict=True)])
+                await self.store.daily_score_day(guild_id, game, name, day_points(results))
                 changed = True
-            day += dt.timedelta(days=1)
         if changed:  # the first read after a day: once a server a day
             _, rows = await self.store.daily_ladder(guild_id, game, key, first, yesterday,
                                                     min_days)
-        return _ranked([(total / days, user_id, name, None, days)
-                        for user_id, name, total, days in rows])
+        return ranked([(total / days, user_id, name, None, days)
+                       for user_id, name, total, days in rows])
 
     async def _closes_at(self, guild_id: int, game: str, day: str) -> float:
         stored = await self.store.daily_day_rules(guild_id, game, day)
@@ -608,7 +401,7 @@ class DailyService:
             hint = kind.hint(game, deal.seat, seeded(deal.seed, "hint", version))
             tried = kind.copy(game)
             try:
-                made = kind.apply(tried, hint.action, random.Random(0)).action
+                made = step(kind, tried, hint.action, random.Random(0)).applied.action
             except GameError:
                 continue
             if made != state.play.actions[version]:
@@ -631,6 +424,26 @@ class DailyService:
         return best.display_name, list(best.actions)
 
 
+def _score(kind: GameKind, game: Any, seat: int) -> tuple[int, ...]:
+    """The member's result of the day's one deal (the larger the better): the game's
+    `deal_score`; for a game that totals its points only at its end (GameKindBase's
+    `running_totals`, as a game of one deal would) and refuses a deal's score before,
+    the points its results give the seat now, once the deal is over (it is the only one
+    played)."""
+    try:
+        return kind.deal_score(game, 0, seat)
+    except GameError as exc:
+        if exc.code != "deal_not_finished":
+            raise
+    return (next(result.points for result in kind.results(game) if result.seat == seat),)
+
+
+def _over(kind: GameKind, game: Any, last: Step) -> bool:
+    """Whether the play of deal 0 is over after its `last` step: the deal ended, or the
+    game, or nobody is to act."""
+    return last.applied.deal_finished or last.finished or kind.to_act(game) is None
+
+
 def _seat_of(action: Mapping[str, Any]) -> int | None:
     seat = action.get("seat")
     return seat if isinstance(seat, int) else None
@@ -638,10 +451,3 @@ def _seat_of(action: Mapping[str, Any]) -> int | None:
 
 def _with(play: DailyPlay, **changes: Any) -> DailyPlay:
     return dataclasses.replace(play, **changes)
-
-
-__all__ = ["DAILY", "DAILY_BETWEEN", "DAILY_DONE", "DAILY_NOT_STARTED", "DAILY_OFF",
-           "DAILY_OVER", "DAILY_SEALED", "DAILY_STALE", "GRACE", "MIN_DAYS", "BoardRow",
-           "DailyDeal", "DailyService", "DailySettings", "DailyState", "StoreError",
-           "day_board", "day_end", "day_of", "day_seed", "ladder", "matchpoints",
-           "next_midnight", "seeded"]

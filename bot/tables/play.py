@@ -1,7 +1,9 @@
-"""Playing: a member's action, a claim of the rest of the deal, a hint, and the one path
-every action takes, whoever plays it (a member, the AI, a timeout).
+"""Playing at a table of a channel: a member's action, a claim of the rest of the deal,
+a hint, and the one path every action takes, whoever plays it (a member, the AI, a
+timeout).
 
-An action is applied through the table's GameKind (which refuses an illegal one with a
+An action is checked and applied by `bot.tables.moves.move` (the path a member's deal
+of the day takes too) through the table's GameKind (which refuses an illegal one with a
 stable code) to a copy of the game; the action is committed to the store with what it
 obliges the bot to post and the ratings of the matches it finishes; only then does the
 copy become the table's game, and the result go back for the caller to confirm. So
@@ -14,7 +16,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from bot.clock import Clock
 from bot.store import Post, Store
@@ -24,6 +26,7 @@ from bot.tables import deal_seats
 from bot.tables.errors import TableError
 from bot.tables.keeping import Keeper
 from bot.tables.kind import GameKind, Hint
+from bot.tables.moves import Refusals, Step, check_drawn, move, step
 from bot.tables.outbox import Outbox
 from bot.tables.rater import Rater
 from bot.tables.registry import NextTurn, Registry
@@ -58,16 +61,6 @@ def stored_name(seats: Sequence[Seat], index: int) -> str:
 def default_ai(kind: GameKind, game: Any, seat: int, level: str, rng: random.Random
                ) -> Any:
     return kind.choose_action(game, seat, level, rng)
-
-
-class _Step(NamedTuple):
-    """One action applied to the working copy of a game, not yet committed."""
-
-    seat: int
-    action: Any
-    applied: Any  # the game's Applied
-    finished: bool
-    posts: list[Post]
 
 
 def posts_after(deal_index: int, deal_finished: bool, game_finished: bool) -> list[Post]:
@@ -106,8 +99,13 @@ class Play:
         version the user's button was drawn for (None for slash commands, which always
         mean "now"); an older one is refused as stale."""
         async with self.keeper.changing(table_id, reason=None) as table:
-            seat = self._acting_seat(table, user_id, version)
-            result = await self.apply(table, seat, make(seat))
+            seat = self._acting_seat(table, user_id, None)
+            assert table.game is not None
+            game = table.kind.copy(table.game)  # the game deals the next deal on it too
+            steps = await move(table.kind, game, seat, make, drawn=version,
+                               version=table.version, refusals=self.refusals(table),
+                               sources=self._source)
+            result = (await self._keep(table, game, steps))[0]
         self.next_turn(table)
         return result
 
@@ -117,8 +115,11 @@ class Play:
         post), and the result is the claimer's, for the deal's end."""
         async with self.keeper.changing(table_id, reason=None) as table:
             seat = self._acting_seat(table, user_id, version)
+            assert table.game is not None
             actions = table.kind.claim(table.game, seat)  # a refusal passes on
-            results = await self._play(table, actions, POST_CLAIM)
+            game = table.kind.copy(table.game)
+            steps = [step(table.kind, game, action, self.rng) for action in actions]
+            results = await self._keep(table, game, steps, POST_CLAIM)
         self.next_turn(table)
         last = results[-1]
         return ActResult(table, seat, last.action, results[0].record, last.deal_index,
@@ -141,9 +142,19 @@ class Play:
         seat = table.seat_of(user_id)
         if seat is None:
             raise TableError("not_seated", reason="not_playing")
-        if version is not None and version != table.version:
-            raise TableError("stale", reason="choices")
+        check_drawn(version, table.version, self.refusals(table))
         return seat
+
+    def refusals(self, table: Table) -> Refusals:
+        """How a table refuses a move drawn for another moment: stale (the panel shows
+        the hand now), or the seat to act named."""
+        return Refusals(
+            stale=lambda: TableError("stale", reason="choices"),
+            not_your_turn=lambda seat: TableError(
+                "not_your_turn", name=self.seat_name(table.seats, seat)))
+
+    def _source(self, version: int) -> random.Random:
+        return self.rng  # the table's one random source, whatever the version
 
     async def choose(self, table: Table, seat: int, level: str) -> Any:
         """The AI's action at `level` for `seat` (in a worker thread: the strong AI
@@ -161,52 +172,45 @@ class Play:
         the table's seats after the action, committed with it (a timeout that gives the
         seat away)."""
         assert table.game is not None
-        to_act = table.kind.to_act(table.game)
-        if to_act is not None and to_act != seat:
-            name = self.seat_name(table.seats, to_act)
-            raise TableError("not_your_turn", name=name)
-        return (await self._play(table, [action], notice, notice_params=notice_params,
+        game = table.kind.copy(table.game)
+        steps = await move(table.kind, game, seat, lambda _: action, drawn=None,
+                           version=table.version, refusals=self.refusals(table),
+                           sources=self._source)
+        return (await self._keep(table, game, steps, notice, notice_params=notice_params,
                                  seats=seats))[0]
 
-    async def _play(self, table: Table, actions: Sequence[Any],
+    async def _keep(self, table: Table, game: Any, steps: Sequence[Step],
                     notice: str | None = None, *,
                     notice_params: Mapping[str, Any] | None = None,
                     seats: list[Seat] | None = None) -> list[ActResult]:
-        """Apply `actions` in order (each by the seat to act then) and commit them at
-        once. They are applied to a copy of the game, which
+        """Commit `steps`, applied to `game`, a copy of the table's, at once. The copy
         becomes the table's game only once the store has committed them: a refusal, by
-        the game or by the store, leaves the table exactly as it was, so that nothing is
-        ever shown of a state that is not stored. `notice` goes with the first; `seats`
-        (if given) become the table's seats in the same commit. The next turn begins
-        now, by the service's clock (stored with the actions)."""
-        kind = table.kind
-        assert table.game is not None
-        game = kind.copy(table.game)  # the game deals the next deal on this copy too
-        steps: list[_Step] = []
+        the game (before this) or by the store, leaves the table exactly as it was, so
+        that nothing is ever shown of a state that is not stored. `notice` goes with the
+        first; `seats` (if given) become the table's seats in the same commit. The next
+        turn begins now, by the service's clock (stored with the actions)."""
+        posts: list[list[Post]] = []
         after = seats or table.seats
         deal = deal_of(table, table.seats)
         rated_deal = None  # who the deal the actions finish is rated to
-        for action in actions:
-            mover = kind.to_act(game)
-            assert mover is not None
+        for done in steps:
+            mover = done.seat
             # The AI chose for a member: a timeout's move, or an away member's turn.
-            by_ai = (notice == POST_TIMEOUT and not steps) or table.seats[mover].away
+            by_ai = (notice == POST_TIMEOUT and not posts) or table.seats[mover].away
             if deal_seats.covered_by(deal, mover, keys(after)[mover], by_ai):
                 deal = deal.cover(mover)
-            # A refusal (GameError) passes on as the game raised it: its words are the
-            # game's, and only the copy saw the attempt.
             if seats is not None and after[mover].away and not table.seats[mover].away:
                 deal = deal.leave(mover)  # a timeout that gave the seat to the AI
-            applied = kind.apply(game, action, self.rng)
+            applied = done.applied
             if applied.deal_finished:
                 rated_deal = deal
                 deal = deal_seats.begun(keys(after), [seat.away for seat in after])
-            finished = kind.finished(game)
-            posts = [Post(notice, {"seat": mover, "action": applied.action,
-                                   **(notice_params or {})})] \
-                if notice and not steps else []
-            posts.extend(posts_after(applied.deal_index, applied.deal_finished, finished))
-            steps.append(_Step(mover, action, applied, finished, posts))
+            made = [Post(notice, {"seat": mover, "action": applied.action,
+                                  **(notice_params or {})})] \
+                if notice and not posts else []
+            made.extend(posts_after(applied.deal_index, applied.deal_finished,
+                                    done.finished))
+            posts.append(made)
         version = table.version
         now = self.clock.time()
         meta = deal_seats.to_meta(table.meta, deal, keys(after))
@@ -215,9 +219,10 @@ class Play:
             if rated_deal is not None:
                 async with self.rater.guild(table.guild_id):
                     ratings = await self.rater.update(table, game, rated_deal, now)
-                    await self._commit(table, game, steps, now, seats, ratings, new_meta)
+                    await self._commit(table, game, steps, posts, now, seats, ratings,
+                                       new_meta)
             else:
-                await self._commit(table, game, steps, now, seats, meta=new_meta)
+                await self._commit(table, game, steps, posts, now, seats, meta=new_meta)
         except Exception as exc:
             await self.keeper.recover(table, exc, landed=version + len(steps))
         else:
@@ -227,42 +232,45 @@ class Play:
             if new_meta is not None:
                 table.meta = new_meta
             self.health.answered()
-        return self._installed(table, steps, now)
+        return self._installed(table, steps, posts, now)
 
-    async def _commit(self, table: Table, game: Any, steps: Sequence[_Step], now: float,
+    async def _commit(self, table: Table, game: Any, steps: Sequence[Step],
+                      posts: Sequence[list[Post]], now: float,
                       seats: list[Seat] | None = None,
                       ratings: RatingUpdate | None = None,
                       meta: dict[str, Any] | None = None) -> None:
         """Every step as one atomic commit, each with what it obliges the bot to post
-        (the outbox), and `seats` and `meta` if given, and the `ratings` of the matches
-        the steps finished (with the last); one step in one trip to the database."""
+        (the outbox: `posts`, one list a step), and `seats` and `meta` if given, and
+        the `ratings` of the matches the steps finished (with the last); one step in
+        one trip to the database."""
         if len(steps) == 1 and seats is None and meta is None:
-            await self._record(table, game, steps[0], now, ratings)
+            await self._record(table, game, steps[0], posts[0], now, ratings)
             return
         async with self.store.transaction():
             if seats is not None:
                 await self.store.update_seats(table.id, seat_infos(seats))
             if meta is not None:
                 await self.store.set_meta(table.id, meta)
-            for step in steps:
-                await self._record(table, game, step, now,
-                                   ratings if step is steps[-1] else None)
+            last = len(steps) - 1
+            for index, (done, made) in enumerate(zip(steps, posts, strict=True)):
+                await self._record(table, game, done, made, now,
+                                   ratings if index == last else None)
 
-    async def _record(self, table: Table, game: Any, step: _Step, now: float,
-                      ratings: RatingUpdate | None = None) -> None:
-        applied = step.applied
+    async def _record(self, table: Table, game: Any, done: Step, posts: list[Post],
+                      now: float, ratings: RatingUpdate | None = None) -> None:
+        applied = done.applied
         await self.store.record_action(
             table.id, applied.deal_index, applied.seq, applied.action,
             next_deal=applied.next_deal,
-            results=results_of(table, game) if step.finished else None, posts=step.posts,
+            results=results_of(table, game) if done.finished else None, posts=posts,
             turn_since=now, ratings=ratings)
 
-    def _installed(self, table: Table, steps: Sequence[_Step], since: float
-                   ) -> list[ActResult]:
+    def _installed(self, table: Table, steps: Sequence[Step], posts: Sequence[list[Post]],
+                   since: float) -> list[ActResult]:
         """The table after its committed `steps`: posts kicked, the turn's clock reset
         (the next turn began at `since`), a finished game let go; the result of each
         step."""
-        if any(step.posts for step in steps) and self.outbox is not None:
+        if any(posts) and self.outbox is not None:
             self.outbox.kick(table.id)
         table.pause_after = steps[-1].applied.pause
         table.turn_since = since
@@ -273,6 +281,6 @@ class Play:
         if finished:
             table.stage = FINISHED
             self.registry.unregister(table)
-        return [ActResult(table, step.seat, step.action, step.applied.action,
-                          step.applied.deal_index, step.applied.deal_finished,
-                          step.finished, idle) for step in steps]
+        return [ActResult(table, done.seat, done.action, done.applied.action,
+                          done.applied.deal_index, done.applied.deal_finished,
+                          done.finished, idle) for done in steps]

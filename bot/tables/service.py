@@ -15,6 +15,9 @@ restore and who waits on it, the Activity's watchers). The rooms:
   turn_clock.py, its settings timer_settings.py; why a table waits: pauses.py;
 - a restart (the tables reloaded, what the bot showed of them): restore.py; who hears of
   the service's own moves: listeners.py; the table itself: table.py;
+- the deal of the day, the other kind of table (a member's own, kept in the store per
+  step): daily.py, `service.daily`; a move at either kind of table is checked and
+  applied by moves.py;
 - what several rooms read and a test or the bot may change (the store, the random
   source, the clock, the database's health, the outbox): one object they share,
   shared.py.
@@ -45,6 +48,7 @@ from bot.clock import SYSTEM_CLOCK, Clock
 from bot.store import Store
 from bot.store.health import FIRST_RETRY, LAST_RETRY, Health
 from bot.tables.ai_turns import AiTurns
+from bot.tables.daily import DailyService
 from bot.tables.keeping import Keeper
 from bot.tables.kind import GameKind
 from bot.tables.listeners import Listeners
@@ -75,6 +79,7 @@ class TableService:
     - `pauses`: `pause`, `resume`; `turn_clock`: `arm`; `ai`: `ai_delay`, `trick_pause`;
     - `keeper`: `load`, `watch`, `retry_first`, `retry_cap`;
     - `restorer`: `set_message`, `set_summary_shown`, `followed_panels`;
+    - `daily`: the deal of the day, a member's own table (bot/tables/daily.py);
     - `listeners`: `add` (a listener), `result` (tell them of a move made elsewhere);
     - `shared`: the settings they share (`store`, `rng`, `clock`, `health`, `outbox`).
     """
@@ -86,7 +91,8 @@ class TableService:
                  seat_name: SeatNamer | None = None,
                  owns_guild: Callable[[int], bool] | None = None,
                  health: Health | None = None, retry_first: float = FIRST_RETRY,
-                 retry_cap: float = LAST_RETRY, clock: Clock | None = None) -> None:
+                 retry_cap: float = LAST_RETRY, clock: Clock | None = None,
+                 daily_secret: str | None = None) -> None:
         # Whether the database answers, shared with the outbox: one log line when it
         # goes away and one when it is back, whoever notices first.
         health = health or (outbox.health if outbox is not None else Health())
@@ -125,6 +131,11 @@ class TableService:
         self.restorer = Restore(shared, registry, keeper, pauses, next_turn)
         ai = self.ai = AiTurns(registry, keeper, play, turn_clock, listeners, ai_delay,
                                trick_pause)
+        # The deal of the day: any process serves any server's (it lives in the store).
+        # `daily_secret`: the secret its deals derive from (Settings.daily_secret; one
+        # is generated and kept in the store when unset).
+        self.daily = DailyService(store, games, shared.clock.time, secret=daily_secret)
+        shared.copies.append(self.daily)
 
     # ------------------------------------------------------------------ the Activity
 

@@ -26,11 +26,14 @@ class Shared:
     health: Health  # whether the database answers, shared with the outbox
     outbox: Outbox | None  # posts what a change obliges the bot to post
     # Rooms that keep a copy of a setting as their own attribute (bot/tables/play.py's
-    # Play, for now): a setting changed here is set on them too.
+    # Play and bot/tables/daily.py's DailyService, for now): a setting changed here is
+    # set on them too.
     copies: list[Any] = field(default_factory=list)
 
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
+        if name not in ("store", "rng"):  # the two a running bot or a test changes
+            return
         for room in self.__dict__.get("copies", ()):
             if hasattr(room, name):
                 setattr(room, name, value)

@@ -129,6 +129,15 @@ class Seat:
         return self.user_id is None or self.away
 
 
+@dataclass(frozen=True, slots=True)
+class DailyKey:
+    """Which deal of the day: a server's deal of a game on a day (bot/tables/daily.py)."""
+
+    guild_id: int
+    game: str
+    day: str  # 'YYYY-MM-DD'
+
+
 @dataclass
 class Table:
     id: int
@@ -151,6 +160,11 @@ class Table:
     # When the turn to play began: epoch seconds by the service's clock, stored with
     # each move (None before the game starts).
     turn_since: float | None = None
+    # What kind of table this is: None, a table of a channel, played by its seats and
+    # kept by the table service's rooms; a key, a member's deal of the day, drawn for
+    # their panels alone from their play (DailyService.table) and played through
+    # DailyService.act. Clicks and commands are routed by it.
+    daily: DailyKey | None = None
 
     @property
     def turn_timer(self) -> float | None:

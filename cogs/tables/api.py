@@ -56,7 +56,7 @@ from cogs.tables.common import (
     to_embed,
 )
 from cogs.tables.components import TableButton, TableSelect
-from cogs.tables.daily import DailyRoom, is_daily_table
+from cogs.tables.daily import DailyRoom
 from cogs.tables.default_panel import ACT, STEP, show_step, step_components, step_of
 from cogs.tables.host import host_of
 from cogs.tables.lobby import LobbyRoom
@@ -321,7 +321,7 @@ class GameCog(commands.Cog):
                            version: int, make: Callable[[int], Any]) -> None:
         """The action `make(seat)` of a click drawn at state `version`: confirmed in the
         clicked panel, or, drawn for an earlier state, the panel shows the state now."""
-        if is_daily_table(table.id):  # a member's deal of the day (cogs/tables/daily.py)
+        if table.daily is not None:  # a member's deal of the day (cogs/tables/daily.py)
             await self.daily.daily_move(interaction, table, version, make)
             return
         result = await self.panels.unless_stale(
@@ -343,7 +343,7 @@ class GameCog(commands.Cog):
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand now."""
-        if is_daily_table(table.id):
+        if table.daily is not None:  # a member's deal of the day
             await self.daily.daily_stale(interaction, table)
             return
         await self.panels.answer_stale(interaction, table)

@@ -28,7 +28,7 @@ from cogs.tables.components import (
     LeaderboardButton,
     PagesHost,
 )
-from cogs.tables.daily import DailyRoom, is_daily_table
+from cogs.tables.daily import DailyRoom
 from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
 from cogs.tables.guards import check_place
@@ -248,8 +248,11 @@ class Tables(commands.Cog):
         table of another process's server goes to that process, which checks it there
         (a deal of the day is served by any process: it lives in the store).
         Errors are answered by the caller (run_component)."""
-        if is_daily_table(action.table_id):  # a member's deal of the day (daily.py)
-            await self.daily.daily_click(interaction, action, values)
+        # The kind of table the id names: a member's deal of the day (daily.py), drawn
+        # from their play, or a table of a channel.
+        daily = self.daily.daily_service.key_of(action.table_id)
+        if daily is not None:
+            await self.daily.daily_click(interaction, daily, action, values)
             return
         if await self.relayed(interaction, action.table_id):
             return

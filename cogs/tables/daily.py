@@ -2,12 +2,13 @@
 its one public message per server and day (with its results: daily_shown.py), its boards
 and settings.
 
-A member's daily is drawn as a table of their own that exists only in their panels: a
-`Table` built for the moment from their play (the member in their seat, the AI in the
-others) with an id no stored table has (`daily_table_id`: the game, the day and the
-server in its digits), so the game's own hand controls (GameUI) draw it and answer its
-clicks as at any table; the platform routes those ids here (Tables.on_click,
-GameCog.act_on_click). Nothing of a play reaches the channel: the table message, the
+A member's daily is a kind of table that exists only in their panels: a `Table` built
+for the moment from their play (DailyService.table: the member in their seat, the AI in
+the others, its `daily` the day's key) with an id that names the day
+(bot/tables/daily_deal.py), so the game's own hand controls (GameUI) draw it and answer
+its clicks as at any table; the platform routes by the table's kind (Tables.on_click,
+GameCog.act_on_click), and the move takes the path of every table's (bot/tables/moves.py)
+in the daily's service. Nothing of a play reaches the channel: the table message, the
 deal's summary and the pings are never made for it.
 """
 
@@ -36,22 +37,22 @@ from bot.render.daily import (
     stats_line,
 )
 from bot.render.guide import dm_link_label
-from bot.tables.daily import (
+from bot.tables.daily import DailyService
+from bot.tables.daily_board import MIN_DAYS
+from bot.tables.daily_deal import (
     DAILY,
     DAILY_DONE,
     DAILY_NOT_STARTED,
     DAILY_OVER,
     DAILY_SEALED,
     DAILY_STALE,
-    MIN_DAYS,
     SETTINGS_KEY,
-    DailyService,
     DailyState,
 )
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.service import TableService
-from bot.tables.table import PLAYING, Seat, Table
+from bot.tables.table import DailyKey, Table
 from cogs.tables.common import (
     Components,
     GameUIs,
@@ -68,11 +69,6 @@ from cogs.tables.views import hand_panel
 
 log = logging.getLogger(__name__)
 
-# A daily's table id: "9", the game's index, the day's 8 digits, then the server's id
-# (a snowflake of 17 digits or more), so every id is above DAILY_IDS, far above any
-# stored table's (the store numbers tables from 1).
-DAILY_IDS = 10 ** 24
-
 # Discord drops an interaction not answered within 3 seconds ("you must send an initial
 # response within 3 seconds of receiving the event":
 # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction;
@@ -81,10 +77,6 @@ DAILY_IDS = 10 ** 24
 # the answer (Discord's "thinking", or a deferred update of the panel) and edits it after.
 ANSWER_WITHIN = 2.0
 _T = TypeVar("_T")
-
-
-def is_daily_table(table_id: int) -> bool:
-    return table_id >= DAILY_IDS
 
 
 def dm_link_view(url: str) -> discord.ui.View:
@@ -105,48 +97,16 @@ class DailyRoom:
                  uis: GameUIs) -> None:
         self.bot = bot
         self.tables = tables
+        # The daily's service, built with the table service (TableService.daily).
+        self.daily_service: DailyService = tables.daily
         self.settings = settings
         # A change of the server's settings (its `players`) reaches the daily's next day.
         settings.before_change.append(
             lambda guild, game: self.daily_service.fix_today(guild, game))
         self.uis = uis  # a daily's hand panel holds its game's controls
         self.clock = bot.settings.clock  # Discord's time of day (message age)
-        self._daily: DailyService | None = None  # made at first use
         # Its results and its day's public message (cogs/tables/daily_shown.py).
         self.shown = DailyShown(self)
-
-    @property
-    def daily_service(self) -> DailyService:
-        if self._daily is None:
-            secret = getattr(self.bot.settings, "daily_secret", None)
-            self._daily = DailyService(self.bot.store, self.tables.registry.games,
-                                       self.tables.shared.clock.time, secret=secret)
-        return self._daily
-
-    # ----------------------------------------------------------------- the ids
-
-    def daily_table_id(self, game: str, day: str, guild_id: int) -> int:
-        index = sorted(self.tables.registry.games).index(game)
-        return int(f"9{index}{day.replace('-', '')}{guild_id}")
-
-    def daily_of_id(self, table_id: int) -> tuple[str, str, int]:
-        """(game, day, server) of a daily's table id; refused (stale) if it names none."""
-        digits = str(table_id)
-        games = sorted(self.tables.registry.games)
-        index = int(digits[1])
-        if not digits.startswith("9") or index >= len(games) or len(digits) < 27:
-            raise TableError(DAILY, reason=DAILY_STALE)
-        day = f"{digits[2:6]}-{digits[6:8]}-{digits[8:10]}"
-        return games[index], day, int(digits[10:])
-
-    def daily_table(self, state: DailyState) -> Table:
-        """The member's play as a table of their own, for their panel alone."""
-        deal = state.deal
-        seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
-                 else Seat(None, "", ai_level=deal.level) for s in range(deal.players_count)]
-        return Table(self.daily_table_id(deal.game, deal.day, deal.guild_id), deal.guild_id,
-                     deal.channel_id or 0, state.play.user_id, state.kind, deal.rules,
-                     deal.first_dealer, seats, stage=PLAYING, game=state.game)
 
     def _daily_controls(self, table: Table, seat: int) -> discord.ui.View:
         return self.uis.of(table).hand_components(table, table.seat_view(seat))
@@ -207,7 +167,7 @@ class DailyRoom:
         if await self.bot.store.daily_day(guild, game, state.deal.day) is None:
             await self.bot.store.set_daily_day(guild, game, state.deal.day, channel, None, "")
         mark_committed(interaction, None, "opened")
-        table = self.daily_table(state)
+        table = service.table(state)
         seat = state.deal.seat
         title = state.kind.words.title(state.deal.rules)
         content = opened_text(title, state.deal.day)
@@ -250,33 +210,34 @@ class DailyRoom:
             await interaction.response.send_message(**fields, ephemeral=True)
         await self.shown.public(guild, game, state.deal.day)
 
-    async def _daily_in_play(self, interaction: discord.Interaction[Any], table_id: int
+    async def _daily_in_play(self, interaction: discord.Interaction[Any], key: DailyKey
                              ) -> Any:
-        """The member's play of the daily that `table_id` names, or None once it is
-        finished (the finished panel is then the answer); refused if never begun."""
-        game, day, guild = self.daily_of_id(table_id)
-        state = await self.daily_service.state(guild, game, interaction.user.id, day)
+        """The member's play of the daily `key`, or None once it is finished (the
+        finished panel is then the answer); refused if never begun."""
+        state = await self.daily_service.state(key.guild_id, key.game, interaction.user.id,
+                                               key.day)
         if state is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
         if state.abandoned:  # an old panel of a day whose end and grace are past
-            raise TableError(DAILY, reason=DAILY_OVER, game=game)
+            raise TableError(DAILY, reason=DAILY_OVER, game=key.game)
         if state.finished:
             await self.shown.finished(interaction, state)
             return None
         return state
 
-    async def daily_click(self, interaction: discord.Interaction[Any], action: Any,
-                          values: list[str]) -> None:
-        """A click on a daily panel's control (its id names a daily): the game's own
-        moves go to the game's controls, Refresh shows the panel anew (the result, once
-        the play is finished), and a finished result's buttons its details."""
+    async def daily_click(self, interaction: discord.Interaction[Any], key: DailyKey,
+                          action: Any, values: list[str]) -> None:
+        """A click on a daily panel's control (its id names the daily `key`): the
+        game's own moves go to the game's controls, Refresh shows the panel anew (the
+        result, once the play is finished), and a finished result's buttons its
+        details."""
         if action.parts[0] == RESULT:
-            await self.shown.detail(interaction, action.table_id, action.parts[1:])
+            await self.shown.detail(interaction, key, action.parts[1:])
             return
-        state = await self._daily_in_play(interaction, action.table_id)
+        state = await self._daily_in_play(interaction, key)
         if state is None:
             return
-        table = self.daily_table(state)
+        table = self.daily_service.table(state)
         parts = action.parts
         if parts and parts[0].isdigit():
             await self.uis.of(table).on_action(interaction, table, int(parts[0]), parts[1:], values)
@@ -285,10 +246,11 @@ class DailyRoom:
 
     async def daily_move(self, interaction: discord.Interaction[Any], table: Table,
                          version: int, make: Callable[[int], Any]) -> None:
-        """The member's move in their daily (GameCog.act_on_click routes it here):
-        stored with the AI players' answers, then the panel shows the play now, or the
-        result once the deal is over."""
-        game, day, guild = self.daily_of_id(table.id)
+        """The member's move in their daily (GameCog.act_on_click routes a daily's
+        table here): stored with the AI players' answers, then the panel shows the play
+        now, or the result once the deal is over."""
+        key = _key(table)
+        game, day, guild = key.game, key.day, key.guild_id
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
@@ -314,16 +276,16 @@ class DailyRoom:
                                    view=self.shown.result_view(state), content=None)
             await self.shown.public(guild, game, day)
             return
-        table = self.daily_table(state)
+        table = self.daily_service.table(state)
         await self._show_panel(interaction, embed=to_embed(hand_panel(table, seat)),
                                view=self._daily_controls(table, seat))
 
     async def daily_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A daily panel drawn for another moment: it shows the play as it is now."""
-        state = await self._daily_in_play(interaction, table.id)
+        state = await self._daily_in_play(interaction, _key(table))
         if state is None:
             return
-        fresh = self.daily_table(state)
+        fresh = self.daily_service.table(state)
         seat = state.deal.seat
         await self._show_panel(interaction, embed=to_embed(hand_panel(fresh, seat)),
                                view=self._daily_controls(fresh, seat))
@@ -365,7 +327,7 @@ class DailyRoom:
         view = None
         if period == "day":  # the member's own result, a tap away (a finished play's)
             view = Components()
-            view.add_item(TableButton(self.daily_table_id(game, deal.day, guild), "hand",
+            view.add_item(TableButton(service.table_id(deal.key), "hand",
                                       label=result_button_label("result")))
         # For the asker alone (issue 52): the channel keeps the day's one message.
         await reply(interaction, panel=panel, view=view)
@@ -437,3 +399,10 @@ class DailyRoom:
                              daily.get("preset"), daily.get("house") or (),
                              daily.get("time_zone"))
         await reply(interaction, text)
+
+
+def _key(table: Table) -> DailyKey:
+    """The day of a daily's table; refused (stale) for a table of another kind."""
+    if table.daily is None:
+        raise TableError(DAILY, reason=DAILY_STALE)
+    return table.daily

@@ -28,10 +28,11 @@ from bot.render.daily import (
     result_panel,
 )
 from bot.render.guide import play_today_label
-from bot.tables.daily import DAILY, DAILY_NOT_STARTED, DailyService, DailyState
+from bot.tables.daily import DailyService
+from bot.tables.daily_deal import DAILY, DAILY_NOT_STARTED, DailyState
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
-from bot.tables.table import Table
+from bot.tables.table import DailyKey
 from cogs.tables.common import LET_GO, Components, TableBot, reply, to_embed
 from cogs.tables.components import DailyButton, TableButton
 from cogs.tables.settings import SettingsRoom
@@ -65,14 +66,7 @@ class DailyHost(Protocol):
     settings: SettingsRoom
     clock: Clock
 
-    @property
-    def daily_service(self) -> DailyService: ...
-
-    def daily_table_id(self, game: str, day: str, guild_id: int) -> int: ...
-
-    def daily_of_id(self, table_id: int) -> tuple[str, str, int]: ...
-
-    def daily_table(self, state: DailyState) -> Table: ...
+    daily_service: DailyService
 
     async def in_time(self, interaction: discord.Interaction[Any], work: Awaitable[_T], *,
                        command: bool = False) -> _T: ...
@@ -108,8 +102,7 @@ class DailyShown:
 
     def result_view(self, state: DailyState) -> discord.ui.View:
         """The result's details, a tap away: the deal face up, the lines, the advice."""
-        deal = state.deal
-        table_id = self.room.daily_table_id(deal.game, deal.day, deal.guild_id)
+        table_id = self.room.daily_service.table_id(state.deal.key)
         view = Components()
         for what in ("deal", "lines", "advice"):
             view.add_item(TableButton(table_id, f"{RESULT}:{what}",
@@ -167,12 +160,14 @@ class DailyShown:
             advice.append((moment, hint.sentence))
         return advice
 
-    async def detail(self, interaction: discord.Interaction[Any], table_id: int,
+    async def detail(self, interaction: discord.Interaction[Any], key: DailyKey,
                      what: list[str]) -> None:
-        """A result's detail, for the member alone, as a message of its own (the result
-        stays): the deal face up, their line beside the best, or the AI's advice."""
-        game, day, guild = self.room.daily_of_id(table_id)
-        state = await self.room.daily_service.state(guild, game, interaction.user.id, day)
+        """A result's detail of the daily `key`, for the member alone, as a message of
+        its own (the result stays): the deal face up, their line beside the best, or
+        the AI's advice."""
+        day = key.day
+        state = await self.room.daily_service.state(key.guild_id, key.game,
+                                                    interaction.user.id, day)
         if state is None or not state.finished or state.abandoned:
             raise TableError(DAILY, reason=DAILY_NOT_STARTED)
         deal = state.deal
@@ -180,7 +175,7 @@ class DailyShown:
         title = words.title(deal.rules)
         seat = deal.seat
         if what[:1] == ["deal"]:
-            names = seat_names(self.room.daily_table(state).seats)
+            names = seat_names(self.room.daily_service.table(state).seats)
             panel = words.deal_review(state.game, 0, names)
         elif what[:1] == ["lines"]:
             best_name, best = await self.room.daily_service.best_actions(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -28,6 +29,8 @@ from cogs.tables.host import host_of
 
 log = logging.getLogger(__name__)
 
+# The table a click names (TableButton, TableSelect: `amk:<table>:...`, `amks:...`).
+_CLICKED_TABLE = re.compile(r"amks?:([0-9]+):")
 
 # Discord's code for a second answer to one interaction.
 _ALREADY_ACKNOWLEDGED = 40060
@@ -114,7 +117,8 @@ class ShowsChanges(Protocol):
 
 def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
     """The game whose words answer a refusal: the command group's game, else the game
-    of the table in the channel (a button), else the first game."""
+    of the table a click names (a member's deal of the day's too, by its kind), else
+    of the table in the channel, else the first game."""
     # Read with getattr: it must never fail, whatever answered the interaction.
     tables = getattr(getattr(interaction, "client", None), "tables", None)
     registry = getattr(tables, "registry", None)
@@ -126,8 +130,30 @@ def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
     name = getattr(root, "name", None)
     if isinstance(name, str) and name in games:
         return games[name]  # type: ignore[no-any-return]
+    clicked = _clicked_game(tables, interaction)
+    if clicked is not None:
+        return clicked
     table = registry.in_channel(getattr(interaction, "channel_id", None) or 0)
     return table.kind if table is not None else registry.kind(None)  # type: ignore[no-any-return]
+
+
+def _clicked_game(tables: Any, interaction: discord.Interaction[Any]) -> GameKind | None:
+    """The game of the table a click names, if it is a member's deal of the day (its
+    key names the game) or a live table of this process; None otherwise."""
+    data = getattr(interaction, "data", None)
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    found = _CLICKED_TABLE.match(custom_id) if isinstance(custom_id, str) else None
+    if found is None:
+        return None
+    table_id = int(found[1])
+    with contextlib.suppress(Exception):  # it must never fail: the refusal is answered
+        daily = getattr(tables, "daily", None)
+        key = daily.key_of(table_id) if daily is not None else None
+        if key is not None:
+            return tables.registry.games.get(key.game)  # type: ignore[no-any-return]
+        table = tables.registry.get(table_id)
+        return table.kind if table is not None else None  # type: ignore[no-any-return]
+    return None
 
 
 def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:

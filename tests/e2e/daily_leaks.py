@@ -24,9 +24,9 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.games import GAMES
-from bot.tables.daily import DailyService, DailyState
+from bot.tables.daily import DailyService
+from bot.tables.daily_deal import DailyState, daily_key
 from bot.tables.table import PLAYING, Seat, Table
-from cogs.tables.daily import DAILY_IDS
 from tests.fake_discord import StoredMessage
 
 if TYPE_CHECKING:
@@ -62,20 +62,13 @@ def _recording(method: Callable[..., Awaitable[DailyState | None]]
 
 
 def table_of(state: DailyState, table_id: int) -> Table:
-    """The member's play as the cog draws it (cogs/tables/daily.py, daily_table)."""
+    """The member's play as the cog draws it (DailyService.table)."""
     deal = state.deal
     seats = [Seat(state.play.user_id, state.play.display_name) if s == deal.seat
              else Seat(None, "", ai_level=deal.level) for s in range(deal.players_count)]
     return Table(table_id, deal.guild_id, deal.channel_id or 0, state.play.user_id,
                  state.kind, deal.rules, deal.first_dealer, seats, stage=PLAYING,
                  game=state.game)
-
-
-def daily_of_id(table_id: int) -> tuple[str, str, int]:
-    """(game, day, server) of a daily's table id (cogs/tables/daily.py's scheme)."""
-    digits = str(table_id)
-    day = f"{digits[2:6]}-{digits[6:8]}-{digits[8:10]}"
-    return sorted(GAMES)[int(digits[1])], day, int(digits[10:])
 
 
 def check(checker: LeakChecker, msg: StoredMessage, text: str, owner: int | None) -> None:
@@ -87,10 +80,10 @@ def check(checker: LeakChecker, msg: StoredMessage, text: str, owner: int | None
         return
     fake = checker.fake
     seen = dataclasses.replace(msg, visible_to=owner)
-    daily_ids = {int(i) for i in _IDS.findall(str(msg.components))
-                 if int(i) >= DAILY_IDS}
-    for table_id in daily_ids:
-        game, day, guild = daily_of_id(table_id)
+    daily_ids = {int(i): key for i in _IDS.findall(str(msg.components))
+                 if (key := daily_key(GAMES, int(i))) is not None}
+    for table_id, key in daily_ids.items():
+        game, day, guild = key.game, key.day, key.guild_id
         state = states.get((guild, game, day, owner or 0))
         if state is None or state.finished:
             continue
@@ -101,8 +94,10 @@ def check(checker: LeakChecker, msg: StoredMessage, text: str, owner: int | None
             from tests.e2e import american_leaks
 
             american_leaks.check(checker, table, seen, text)
-        else:
+        elif game == "amerikaner":
             checker._check_ephemeral(table, seen, text)
+        else:  # any other game, by its own leak rules (GameKind.secret_cards)
+            checker._check_by_kind(table, seen, text)
     if owner is None:
         channel = fake.channels.get(msg.channel_id)
         guild_id = channel.guild_id if channel is not None else None

@@ -15,7 +15,8 @@ from bot.games import GAMES
 from bot.i18n import use_locale
 from bot.render.daily import done_text, percent
 from bot.render.text import card_list
-from bot.tables.daily import day_of, matchpoints
+from bot.tables.daily_board import matchpoints
+from bot.tables.days import day_of
 from bot.tables.table import Table
 from tests.e2e.american_driver import AmericanButtonDriver
 from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
@@ -57,7 +58,7 @@ class DailyPlaying:
                                               self.fake.user(self.name).id)
         assert state is not None
         self.finished = state.finished
-        self._table = cog.daily.daily_table(state)
+        self._table = cog.daily.daily_service.table(state)
 
     async def play(self, panel: StoredMessage, moves: int | None = None) -> StoredMessage:
         await self.sync()

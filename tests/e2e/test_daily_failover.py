@@ -18,9 +18,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.store import Store, open_database
-from bot.tables.daily import DailyService, DailyState
-from bot.tables.table import Table
-from tests.e2e.daily_leaks import table_of
+from bot.tables.daily import DailyService
 from tests.e2e.driver import make_fake
 from tests.e2e.test_daily import DailyDriver
 from tests.e2e.test_shards import SHARDS, assert_clean_run, shard_process
@@ -44,7 +42,7 @@ async def _not_near_midnight() -> None:
 class SharedDaily:
     """The daily as the shared database holds it, read by a service of our own (the
     secret the bots generated is in the store), for the driver: it stands in for the
-    bot's Tables cog (`daily_service`, `daily_table`)."""
+    bot's Tables cog (`daily_service`)."""
 
     def __init__(self, store: Store) -> None:
         self.daily_service = DailyService(store, GAMES, time.time)
@@ -52,11 +50,6 @@ class SharedDaily:
 
     def get_cog(self, name: str) -> Any:
         return self
-
-    def daily_table(self, state: DailyState) -> Table:
-        deal = state.deal
-        index = sorted(GAMES).index(deal.game)
-        return table_of(state, int(f"9{index}{deal.day.replace('-', '')}{deal.guild_id}"))
 
 
 async def test_a_daily_goes_on_on_the_other_process_after_a_sigkill(

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES
-from bot.tables.daily import DailyService, day_of
+from bot.tables.daily import DailyService
+from bot.tables.days import day_of
 from tests.e2e.harness import bot_running
 from tests.e2e.test_daily import AmericanDailyDriver, DailyDriver, _open, reopened
 from tests.fake_discord import FakeDiscord, StoredMessage

@@ -82,6 +82,56 @@ async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
     assert leaks.checked_public and leaks.checked_ephemeral and not leaks.violations
 
 
+async def test_the_toy_game_gets_the_deal_of_the_day(
+        toy: GameKindBase, fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
+        answered: None, tmp_path: Path) -> None:
+    """A third game gets the deal of the day with nothing of its own (issue 51): `/toy
+    daily` opens the member's deal in the platform's default panel, a table of the
+    daily's kind, whose buttons play it to the end (the AI answering within each move);
+    the result is shown, stored as a finished game record, and a second try is refused
+    with it."""
+    async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="toy") as bot:
+        leaks.bot = bot
+        it = await fake.slash("alice", None, "toy daily")
+        assert it.callback.ephemeral and it.message is not None, it.callback.data
+        shown = it.message.id
+        await fake.wait_until(lambda: fake.message(shown).embeds, 30, "the daily's panel")
+        service = bot.tables.daily
+        alice = fake.user("alice").id
+        clicks = 0
+        while (state := await service.state(fake.guild.id, "toy", alice)) is not None \
+                and not state.finished:
+            table = service.table(state)
+            assert table.daily is not None and table.to_act == state.deal.seat
+            panel = fake.message(shown)
+            cards = [b for b in panel.buttons() if ":act:" in b.get("custom_id", "")]
+            legal = toy.legal_actions(state.game, state.deal.seat)
+            assert len(cards) == len(legal) and cards, panel.buttons()
+            before = str(panel.components)
+            click = await fake.click("alice", panel,
+                                     random.Random(clicks).choice(cards)["custom_id"])
+            assert click.response_type in (6, 7), click.callback.data
+            clicks += 1
+            await fake.wait_until(
+                lambda before=before: str(fake.message(shown).components) != before,
+                30, "the panel after the move")
+        assert state is not None and clicks > 0
+        await fake.wait_until(
+            lambda: any("Deal of the day" in (e.get("title") or "")
+                        for e in fake.message(shown).embeds), 30, "the result")
+        play = await bot.store.daily_play(fake.guild.id, "toy", state.deal.day, alice)
+        assert play is not None and play.finished_at is not None and play.game_id is not None
+        row = await bot.store.get_game(play.game_id)
+        assert row is not None and row.status == "finished"
+        assert row.meta["daily"]["day"] == state.deal.day
+        again = await fake.slash("alice", None, "toy daily")
+        assert again.message is not None
+        result = await fake.wait_until(lambda: (m := fake.message(again.message)).embeds
+                                       and m, 30, "the result reopened")
+        assert "Deal of the day" in result.embeds[0]["title"]
+    assert leaks.checked_ephemeral and not leaks.violations
+
+
 def test_the_toy_game_is_only_under_tests_games() -> None:
     """A game is a folder, a cog and its words: no code outside tests/games/ names it (the
     developers' guide points to it as the example to copy)."""
