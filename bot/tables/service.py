@@ -119,9 +119,8 @@ class TableService:
         keeper = self.keeper = Keeper(shared, registry, listeners, next_turn, retry_first,
                                       retry_cap)
         rater = self.rater = Rater(shared)
-        play = self.play = Play(store, registry, keeper, rater, health, shared.clock, outbox,
-                                shared.rng, seat_name, ai_chooser or default_ai, next_turn)
-        shared.copies.append(play)
+        play = self.play = Play(shared, registry, keeper, rater, seat_name,
+                                ai_chooser or default_ai, next_turn)
         pauses = self.pauses = Pauses(shared, registry, keeper, next_turn)
         turn_clock = self.turn_clock = TurnClock(shared, registry, keeper, play, pauses,
                                                  listeners, next_turn)

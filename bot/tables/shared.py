@@ -25,9 +25,9 @@ class Shared:
     clock: Clock  # turn timers, reminders, pauses: epoch seconds of this clock
     health: Health  # whether the database answers, shared with the outbox
     outbox: Outbox | None  # posts what a change obliges the bot to post
-    # Rooms that keep a copy of a setting as their own attribute (bot/tables/play.py's
-    # Play and bot/tables/daily.py's DailyService, for now): a setting changed here is
-    # set on them too.
+    # Rooms that keep a copy of a setting as their own attribute: the deal of the day's
+    # (bot/tables/daily.py's DailyService, which tests and bench/daily.py also build
+    # alone, on a store of their own): a setting changed here is set on them too.
     copies: list[Any] = field(default_factory=list)
 
     def __setattr__(self, name: str, value: Any) -> None:
