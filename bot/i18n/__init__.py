@@ -33,12 +33,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-__all__ = ["LANGUAGES", "LOCALES", "N_", "SOURCE_LOCALE", "Translator", "_", "add_catalog",
-           "catalog_dirs", "current_locale", "install", "language_of", "ngettext",
-           "pgettext", "set_locale", "translator_for", "use_locale"]
+__all__ = ["LANGUAGES", "LOCALES", "N_", "RIGHT_TO_LEFT", "SOURCE_LOCALE", "Translator", "_",
+           "add_catalog", "catalog_dirs", "current_locale", "install", "language_of",
+           "ngettext", "pgettext", "set_locale", "translator_for", "use_locale"]
 
 SOURCE_LOCALE = "en"
-LANGUAGES = ("en", "nb")  # the languages the bot speaks: English, Norwegian bokmål
+# The languages the bot speaks: English, Norwegian bokmål, Persian (فارسی, issue 55).
+LANGUAGES = ("en", "nb", "fa")
+# Those written right to left: their text isolates what runs left to right (rtl.py).
+RIGHT_TO_LEFT = frozenset({"fa"})
 LOCALES = Path(__file__).resolve().parent / "locales"
 
 _locale: ContextVar[str] = ContextVar("locale", default=SOURCE_LOCALE)
@@ -118,11 +121,15 @@ def current_locale() -> str:
 
 
 def language_of(locale: object) -> str:
-    """The bot's language for a locale as Discord or an environment names it: Norwegian
-    ("no" at Discord, "nb", "nn", "nb_NO.UTF-8") is bokmål, anything else English."""
+    """The bot's language for a locale as Discord, a member's choice or an environment
+    names it: Norwegian ("no" at Discord, "nb", "nn", "nb_NO.UTF-8") is bokmål, Persian
+    ("fa", "fa_IR.UTF-8"; Discord never sends it: its locales have no Persian, so a
+    member chooses it with /language), anything else English."""
     text = str(getattr(locale, "value", locale) or "").lower()
     primary = text.replace("_", "-").split("-")[0].split(".")[0]
-    return "nb" if primary in ("no", "nb", "nn") else SOURCE_LOCALE
+    if primary in ("no", "nb", "nn"):
+        return "nb"
+    return "fa" if primary == "fa" else SOURCE_LOCALE
 
 
 def set_locale(lang: str) -> None:
