@@ -27,20 +27,27 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .rtl import RightToLeft, isolate_template, strip_isolates
+from .rtl import isolate as _isolate
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
 __all__ = ["LANGUAGES", "LOCALES", "N_", "RIGHT_TO_LEFT", "SOURCE_LOCALE", "Translator", "_",
-           "add_catalog", "catalog_dirs", "current_locale", "install", "language_of",
-           "ngettext", "pgettext", "set_locale", "translator_for", "use_locale"]
+           "add_catalog", "catalog_dirs", "current_locale", "install", "isolate",
+           "language_of", "ngettext", "pgettext", "right_to_left", "set_locale",
+           "strip_isolates", "translator_for", "use_locale"]
 
 SOURCE_LOCALE = "en"
 # The languages the bot speaks: English, Norwegian bokmål, Persian (فارسی, issue 55).
 LANGUAGES = ("en", "nb", "fa")
-# Those written right to left: their text isolates what runs left to right (rtl.py).
+# Those written right to left: their messages isolate what runs left to right in them,
+# their own words and the arguments formatted in (rtl.py; discord-api-docs#5341, open:
+# https://github.com/discord/discord-api-docs/issues/5341).
 RIGHT_TO_LEFT = frozenset({"fa"})
 LOCALES = Path(__file__).resolve().parent / "locales"
 
@@ -74,7 +81,7 @@ class Translator:
     def _(self, message: str) -> str:
         """`message` (English) in the locale of the moment."""
         catalog = self._catalog()
-        return message if catalog is None else catalog.gettext(message)
+        return message if catalog is None else _directed(catalog.gettext(message))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form for `n` ("{n} trick" / "{n} tricks") in the locale of the moment; the
@@ -82,12 +89,36 @@ class Translator:
         catalog = self._catalog()
         if catalog is None:
             return singular if n == 1 else plural
-        return catalog.ngettext(singular, plural, n)
+        return _directed(catalog.ngettext(singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
         """`message` where the same English needs different translations by `context`."""
         catalog = self._catalog()
-        return message if catalog is None else catalog.pgettext(context, message)
+        return message if catalog is None else _directed(catalog.pgettext(context, message))
+
+
+def _directed(text: str) -> str:
+    """A translation as the locale of the moment writes it: in a right-to-left language,
+    with its left-to-right runs isolated and a `format()` that isolates each argument
+    (rtl.py), the one place this is done; else as it is."""
+    return _right_to_left(text) if _locale.get() in RIGHT_TO_LEFT else text
+
+
+def right_to_left() -> bool:
+    """Whether the language of the moment is written right to left."""
+    return _locale.get() in RIGHT_TO_LEFT
+
+
+def isolate(text: str) -> str:
+    """A piece of text the render layer joins with others outside a message (a number
+    and a name in an embed field's name, a button's label), isolated when the language
+    of the moment is written right to left (rtl.py); else as it is."""
+    return _isolate(text) if _locale.get() in RIGHT_TO_LEFT else text
+
+
+@lru_cache(maxsize=8192)
+def _right_to_left(text: str) -> RightToLeft:
+    return RightToLeft(isolate_template(text))
 
 
 _PLATFORM = Translator(None)
