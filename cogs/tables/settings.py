@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -37,6 +38,11 @@ from cogs.tables.common import TableBot, choices, mark_committed, reply
 from cogs.tables.guards import is_manager
 
 log = logging.getLogger(__name__)
+
+# How long a member's language is waited for (seconds): an interaction is answered
+# within 3 s (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction),
+# and a read by primary key takes a millisecond; past this the store is away.
+MEMBER_LANGUAGE_WAIT = 1.0
 
 
 # The languages `settings language` offers ("default": the server's own locale). Persian
@@ -164,7 +170,8 @@ class SettingsRoom:
         self.tables = tables
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
         # user -> the language they chose for what they alone read (None: their
-        # Discord's), as read once from the store.
+        # Discord's), as last read from the store: only what a read that failed falls
+        # back to (chosen_language).
         self._members: dict[int, str | None] = {}
         # Called with (server, game) before a game's settings change: the deal of the day
         # fixes today's rules first, so the change reaches its next day (cogs/tables/daily.py).
@@ -194,10 +201,22 @@ class SettingsRoom:
         self._languages.pop(guild_id, None)
 
     async def chosen_language(self, user_id: int) -> str | None:
-        """The language a member chose with /language, or None (their Discord's)."""
-        if user_id not in self._members:
-            self._members[user_id] = await self.bot.store.get_member_language(user_id)
-        return self._members[user_id]
+        """The language a member chose with /language, or None (their Discord's), read
+        from the store each time. A member is in servers of every shard, each run by its
+        own process, and /language may be given in any of them: a process that kept a
+        first read would go on answering in the old language until it restarted. (A
+        server's language is kept, `server_language`: only its own shard's process reads
+        and sets it.) One read by primary key an interaction; if the store does not
+        answer within MEMBER_LANGUAGE_WAIT, or fails, the last language read is used."""
+        try:
+            chosen = await asyncio.wait_for(self.bot.store.get_member_language(user_id),
+                                            MEMBER_LANGUAGE_WAIT)
+        except Exception:  # the store away: the answer must come all the same
+            log.warning("could not read member %s's language; the last one read is used",
+                        user_id, exc_info=True)
+            return self._members.get(user_id)
+        self._members[user_id] = chosen
+        return chosen
 
     async def member_language(self, user_id: int, discord_locale: object) -> str:
         """The language of what a member alone reads (answers, their hand, their
@@ -205,9 +224,8 @@ class SettingsRoom:
         (an interaction's `locale`, "the selected language of the invoking user":
         https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
         Discord's locales have no Persian (https://discord.com/developers/docs/reference#locales),
-        so a Persian reader is known only by their choice. (A choice made in another
-        shard process is read there at its first use; one changed there later is seen
-        here after a restart.)"""
+        so a Persian reader is known only by their choice, read afresh each time (so a
+        choice made in another shard's process holds here at once)."""
         return await self.chosen_language(user_id) or language_of(discord_locale)
 
     async def set_member_language(self, interaction: discord.Interaction[Any],
