@@ -117,8 +117,10 @@ def isolate(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _right_to_left(text: str) -> RightToLeft:
-    return RightToLeft(isolate_template(text))
+def _right_to_left(text: str) -> str:
+    isolated = isolate_template(text)
+    # Only a message with placeholders needs its own format(); the rest stay plain str.
+    return RightToLeft(isolated) if "{" in isolated else isolated
 
 
 _PLATFORM = Translator(None)
