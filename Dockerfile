@@ -12,6 +12,9 @@ COPY cogs ./cogs
 RUN pip wheel --no-cache-dir -w /wheels .
 
 FROM python:3.11-slim
+# FriBiDi: Pillow's libraqm orders Persian words in pictures with it (bot/render/letters.py).
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/app/data/amerikaner.sqlite3
 WORKDIR /app

@@ -43,6 +43,26 @@ _NORWEGIAN_SUIT: Final = {"C": ("k", "kløver"), "D": ("r", "ruter"), "H": ("h",
                           "S": ("s", "spar")}
 
 
+# Persian card names (issue 55), as Persian players say them: the rank, then the suit
+# ("آس پیک", "بی‌بی خشت", "10 گشنیز"; the suit first reads too), Persian or Latin digits.
+# Suits: پیک spades, دل hearts, خشت diamonds, گشنیز or خاج clubs; ranks: آس ace,
+# شاه king, بی‌بی queen (with its zero-width non-joiner, or written "بی بی"), سرباز jack.
+_PERSIAN_SUITS: Final = {"پیک": "S", "دل": "H", "خشت": "D", "گشنیز": "C", "خاج": "C"}
+_PERSIAN_RANKS: Final = {"آس": "A", "شاه": "K", "بی\u200cبی": "Q", "بیبی": "Q",
+                         "سرباز": "J", **{str(n): str(n) for n in range(2, 11)}}
+_PERSIAN_DIGITS: Final = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+
+
+def _persian_pair(first: str, second: str) -> int:
+    """A Persian rank and suit in two words, either order: the card, or -1."""
+    for rank_word, suit_word in ((first, second), (second, first)):
+        rank = _PERSIAN_RANKS.get(rank_word.translate(_PERSIAN_DIGITS))
+        suit = _PERSIAN_SUITS.get(suit_word)
+        if rank is not None and suit is not None:
+            return parse_card(rank + suit)
+    return -1
+
+
 def _norwegian_compact(word: str) -> int:
     """`rd`, `k10`, `hkn`: the card, or -1."""
     suit = _SUIT_LETTERS.get(word[:1])
@@ -67,13 +87,20 @@ def read_card(word: str, language: str | None = None) -> int:
 
 def read_cards(text: str, language: str | None = None) -> tuple[int, ...]:
     """The cards in `text`, separated by spaces or commas: each a word (`QD`, `rd`) or a
-    Norwegian suit and rank in two words (`ruter dame`, `kløver 10`). Anything else
-    raises GameError(invalid_card, reason="typed", text=the word)."""
-    words = text.replace(",", " ").split()
+    Norwegian suit and rank in two words (`ruter dame`, `kløver 10`), or a Persian rank
+    and suit (`آس پیک`, `بی‌بی خشت`). Anything else raises GameError(invalid_card,
+    reason="typed", text=the word)."""
+    words = text.replace(",", " ").replace("،", " ").replace("بی بی", "بی\u200cبی").split()
     cards: list[int] = []
     index = 0
     while index < len(words):
         word = words[index]
+        persian = (_persian_pair(word, words[index + 1]) if index + 1 < len(words)
+                   else -1)
+        if persian >= 0:
+            cards.append(persian)
+            index += 2
+            continue
         suit = _SUIT_WORDS.get(word.lower())
         if suit is not None and index + 1 < len(words):
             rank_word = words[index + 1].lower()

@@ -612,3 +612,22 @@ async def test_closed_dms_answer_50007(world: Any) -> None:
     fake.close_dms("alice", closed=False)
     status, data = await api.post(int(dm["id"]), body)
     assert status == 200, data
+
+
+# ------------------------------------------------------------- locales (issue 55)
+async def test_an_interaction_carries_only_a_locale_of_discords_list(world: Any) -> None:
+    """Discord sends a user's `locale` (and the guild's) from its list of locales, which
+    has Norwegian ("no") and no Persian: https://discord.com/developers/docs/reference#locales
+    (so the bot's Persian is chosen by the member, /language). The fake refuses to send
+    another."""
+    fake, api, _ = world
+    fake.user("alice").locale = "no"
+    inter = await api.interaction("alice")
+    assert inter.payload["locale"] == "no"
+    fake.user("alice").locale = "fa"
+    with pytest.raises(AssertionError, match="no locale 'fa'"):
+        await api.interaction("alice")
+    fake.user("alice").locale = "en-US"
+    fake.guild.preferred_locale = "fa-IR"
+    with pytest.raises(AssertionError, match="no locale 'fa-IR'"):
+        await api.interaction("alice")

@@ -704,26 +704,37 @@ def _placeholders(message: str) -> set[str]:
     return set(_PLACEHOLDER.findall(message))
 
 
-def _nb_catalog(owner: str) -> Catalog:
-    with (CATALOGS[owner] / NB / "LC_MESSAGES" / "messages.po").open("rb") as fh:
-        return read_po(fh, locale=NB)
+def _nb_catalog(owner: str, language: str = NB) -> Catalog:
+    with (CATALOGS[owner] / language / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+        return read_po(fh, locale=language)
 
 
+# Each translated language's plural rule, as Babel (CLDR) gives it: Persian (issue 55)
+# has two forms by Babel's rule, though a Persian noun after a number stays singular,
+# so its two forms are mostly alike.
+_PLURALS = {NB: (2, "(n != 1)"), "fa": (2, "(n > 1)")}
+
+
+@pytest.mark.parametrize("language", sorted(_PLURALS))
 @pytest.mark.parametrize("owner", sorted(CATALOGS))
-def test_the_nb_catalog_parses_with_two_plural_forms_and_no_fuzzy_entry(owner: str) -> None:
-    catalog = _nb_catalog(owner)
-    assert (catalog.num_plurals, catalog.plural_expr) == (2, "(n != 1)")
+def test_the_nb_catalog_parses_with_two_plural_forms_and_no_fuzzy_entry(
+        owner: str, language: str) -> None:
+    catalog = _nb_catalog(owner, language)
+    assert (catalog.num_plurals, catalog.plural_expr) == _PLURALS[language]
     assert not catalog.fuzzy
     assert [m.id for m in catalog if m.id and m.fuzzy] == []
     assert [(m.id, errors) for m, errors in catalog.check() if errors] == []
 
 
+@pytest.mark.parametrize("language", sorted(_PLURALS))
 @pytest.mark.parametrize("owner", sorted(CATALOGS))
-def test_the_nb_catalog_translates_every_message_of_the_template(owner: str) -> None:
-    """Every message of the template has a non-empty nb translation, every plural form,
-    with exactly the placeholders of the English (regenerate the template, then
-    `pybabel update -l nb` and translate what is new, when this fails)."""
-    catalog = _nb_catalog(owner)
+def test_the_nb_catalog_translates_every_message_of_the_template(owner: str,
+                                                                 language: str) -> None:
+    """Every message of the template has a non-empty translation in Norwegian and in
+    Persian, every plural form, with exactly the placeholders of the English (regenerate
+    the template, then `python -m bot.i18n.split_catalogs` and translate what is new,
+    when this fails)."""
+    catalog = _nb_catalog(owner, language)
     with (CATALOGS[owner] / "messages.pot").open("rb") as fh:
         template = [m for m in read_po(fh) if m.id]
     problems = []

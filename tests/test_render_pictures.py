@@ -496,3 +496,67 @@ def test_every_strip_label_fits_whole_at_the_phone_size(
                 assert place.left + place.width <= TABLE_SIZE[0]
                 labels.add(label)
     assert labels  # the strip had words to check
+
+
+# ------------------------------------------------------------ Persian (issue 55)
+PERSIAN_NAMES = ["علی", "Sara", "مریم رضایی", "dave"]
+
+
+def test_persian_words_are_shaped_joined_and_right_to_left() -> None:
+    """Pictures shape Persian (libraqm, with the font of bot/render/fonts): a word's
+    letters joined make it narrower than the same letters drawn apart, and it is laid out
+    right to left, its first letter at the right."""
+    from PIL import ImageDraw
+
+    from bot.render.letters import rtl_direction, rtl_font, shapes, text_width
+
+    assert shapes(), "Pillow without libraqm/FriBiDi: Persian is drawn unshaped"
+    word = "کارت‌های"
+    apart = sum(text_width(letter, 40) for letter in word)
+    assert text_width(word, 40) < 0.9 * apart
+    font = rtl_font(40)
+
+    def ink(text: str) -> Image.Image:
+        image = Image.new("L", (400, 80))
+        ImageDraw.Draw(image).text((10, 60), text, font=font, fill=255, anchor="ls",
+                                   direction=rtl_direction())
+        return image
+
+    def height_at(image: Image.Image, right: bool) -> int:
+        """How tall the ink is in the first inked column from the right or the left."""
+        box = image.getbbox()
+        assert box is not None
+        x = box[2] - 2 if right else box[0] + 1
+        column = [image.getpixel((x, y)) for y in range(image.height)]
+        return sum(1 for v in column if v > 128)
+
+    # ا (a tall stroke) then و (short): right to left, the tall one stands at the right.
+    drawn = ink("ا  و")
+    assert height_at(drawn, right=True) > height_at(drawn, right=False)
+
+
+def test_a_persian_table_and_chart_are_drawn_shaped(tmp_path: object) -> None:
+    """The table picture and the totals chart of a Persian table: their words shaped
+    (drawn by the Persian font, not left out), names in Latin or Arabic script whole."""
+    drawn: list[str] = []
+    from bot.render import canvas as canvas_module
+
+    original = canvas_module._draw_pieces
+
+    def spy(draw: object, x: float, baseline: float, pieces: object, *args: object) -> None:
+        drawn.extend(what for kind, what in pieces if kind == "rtl")  # type: ignore[attr-defined]
+        original(draw, x, baseline, pieces, *args)  # type: ignore[arg-type]
+
+    canvas_module._draw_pieces = spy  # type: ignore[assignment]
+    try:
+        with use_locale("fa"):
+            game = _game_in_play(4, {}, seed=4)
+            table = table_picture(KIND.words.table_scene(game, PERSIAN_NAMES))
+            chart = totals_chart(text_table.title(), PERSIAN_NAMES,
+                                 [(5, -3, 8, 0), (12, 4, 2, -6)], target=52)
+    finally:
+        canvas_module._draw_pieces = original  # type: ignore[assignment]
+    assert _png(table).size == TABLE_SIZE and _png(chart).size == CHART_SIZE
+    assert any("علی" in words for words in drawn)
+    assert any("مریم رضایی" in words for words in drawn)
+    assert any("آمریکانر" in words for words in drawn)

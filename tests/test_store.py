@@ -773,6 +773,23 @@ async def test_guild_language(database: Database) -> None:
         assert await store.get_guild_settings(5, GAME) == {}  # apart from the settings
 
 
+async def test_member_language(database: Database) -> None:
+    """A member's own language (/language, issue 55), one for every server: chosen,
+    changed, kept across a reopening, forgotten; another member's stays."""
+    async with await database.open() as store:
+        assert await store.get_member_language(70) is None
+        await store.set_member_language(70, "fa")
+        await store.set_member_language(71, "nb")
+        await store.set_member_language(71, "fa")
+    async with await database.open() as store:
+        assert await store.get_member_language(70) == "fa"
+        assert await store.get_member_language(71) == "fa"
+        await store.set_member_language(70, None)  # back to their Discord's
+        assert await store.get_member_language(70) is None
+        assert await store.get_member_language(71) == "fa"
+        assert await store.get_member_settings(5, 70) == {}  # apart from the settings
+
+
 def test_migrations_are_numbered_files_for_each_dialect() -> None:
     """One SQL file a version in each dialect's folder, shipped as package data, numbered
     1, 2, 3... alike on both sides (docs/operating.md, "Adding a migration")."""

@@ -58,6 +58,7 @@ async def _build(path: Path) -> None:
         await store.add_posts(live, [Post("table_message", {"n": 1})])
         await store.set_guild_settings(2002, "american", {"players": 5, "name": "Ærø ♠"})
         await store.set_guild_language(2002, "nb")
+        await store.set_member_language(700, "fa")
 
 
 def _ids(path: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -99,6 +100,9 @@ async def _assert_same(sqlite_path: Path, a: Store, b: Store) -> None:
             guild_id, game)
     for (guild_id,) in _ids(sqlite_path, "SELECT guild_id FROM guild_prefs"):
         assert await b.get_guild_language(guild_id) == await a.get_guild_language(guild_id)
+    for (user_id,) in _ids(sqlite_path, "SELECT user_id FROM member_languages"):
+        assert await b.get_member_language(user_id) == await a.get_member_language(user_id)
+    assert await b.get_member_language(700) == "fa"
     assert await b.pending_posts() == await a.pending_posts()
     assert await b.unfinished_games() == await a.unfinished_games()
 

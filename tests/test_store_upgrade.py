@@ -78,7 +78,7 @@ def test_the_fixture_is_schema_2_in_one_file() -> None:
 
 
 async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
-    assert await store.schema_version() == latest_version() == 10
+    assert await store.schema_version() == latest_version() == 11
     for table, count in RAW["counts"].items():
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(count,)], table
     assert await copy.rows("SELECT COUNT(*) FROM guild_prefs") == [(0,)]
@@ -100,6 +100,8 @@ async def test_upgrade_keeps_every_row(store: Store, copy: Database) -> None:
         assert await copy.rows(f"SELECT COUNT(*) FROM {table}") == [(0,)], table
     # Version 10 (a day's rules kept with the day): no day fixed yet.
     assert await copy.rows("SELECT COUNT(*) FROM daily_rules") == [(0,)]
+    # Version 11 (a member's own language, issue 55): nobody has chosen one yet.
+    assert await copy.rows("SELECT COUNT(*) FROM member_languages") == [(0,)]
     # Version 8 (ratings of a member's own play): nothing rated, so no rerate due.
     assert await copy.rows("SELECT COUNT(*) FROM rerate_due") == [(0,)]
     if copy.backend == "sqlite":

@@ -82,3 +82,17 @@ def test_autocomplete_helpers() -> None:
     assert typed_matches(parse_card("QD"), "Q", "en")
     assert read_some("rd ruter", "nb") == (parse_card("QD"),)
     assert read_some("rd ruter dame", "nb") == (parse_card("QD"),) * 2
+
+
+def test_persian_card_names_are_read() -> None:
+    """Persian players name a card rank first, then suit (issue 55): آس ace, شاه king,
+    بی‌بی queen (also typed "بی بی"), سرباز jack; پیک spades, دل hearts, خشت diamonds,
+    گشنیز or خاج clubs; Persian or Latin digits; the suit first reads too."""
+    from bot.cards import card_name
+    from bot.typed_cards import read_cards
+
+    typed = "آس پیک، بی‌بی خشت, بی بی دل ۱۰ گشنیز 7 خاج دل شاه سرباز پیک QD"
+    assert [card_name(c) for c in read_cards(typed)] == [
+        "AS", "QD", "QH", "10C", "7C", "KH", "JS", "QD"]
+    with pytest.raises(GameError):
+        read_cards("آس")

@@ -27,18 +27,28 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .rtl import RightToLeft, isolate_template, strip_isolates
+from .rtl import isolate as _isolate
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
-__all__ = ["LANGUAGES", "LOCALES", "N_", "SOURCE_LOCALE", "Translator", "_", "add_catalog",
-           "catalog_dirs", "current_locale", "install", "language_of", "ngettext",
-           "pgettext", "set_locale", "translator_for", "use_locale"]
+__all__ = ["LANGUAGES", "LOCALES", "N_", "RIGHT_TO_LEFT", "SOURCE_LOCALE", "Translator", "_",
+           "add_catalog", "catalog_dirs", "current_locale", "install", "isolate",
+           "language_of", "ngettext", "pgettext", "right_to_left", "set_locale",
+           "strip_isolates", "translator_for", "use_locale"]
 
 SOURCE_LOCALE = "en"
-LANGUAGES = ("en", "nb")  # the languages the bot speaks: English, Norwegian bokmål
+# The languages the bot speaks: English, Norwegian bokmål, Persian (فارسی, issue 55).
+LANGUAGES = ("en", "nb", "fa")
+# Those written right to left: their messages isolate what runs left to right in them,
+# their own words and the arguments formatted in (rtl.py; discord-api-docs#5341, open:
+# https://github.com/discord/discord-api-docs/issues/5341).
+RIGHT_TO_LEFT = frozenset({"fa"})
 LOCALES = Path(__file__).resolve().parent / "locales"
 
 _locale: ContextVar[str] = ContextVar("locale", default=SOURCE_LOCALE)
@@ -71,7 +81,7 @@ class Translator:
     def _(self, message: str) -> str:
         """`message` (English) in the locale of the moment."""
         catalog = self._catalog()
-        return message if catalog is None else catalog.gettext(message)
+        return message if catalog is None else _directed(catalog.gettext(message))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form for `n` ("{n} trick" / "{n} tricks") in the locale of the moment; the
@@ -79,12 +89,38 @@ class Translator:
         catalog = self._catalog()
         if catalog is None:
             return singular if n == 1 else plural
-        return catalog.ngettext(singular, plural, n)
+        return _directed(catalog.ngettext(singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
         """`message` where the same English needs different translations by `context`."""
         catalog = self._catalog()
-        return message if catalog is None else catalog.pgettext(context, message)
+        return message if catalog is None else _directed(catalog.pgettext(context, message))
+
+
+def _directed(text: str) -> str:
+    """A translation as the locale of the moment writes it: in a right-to-left language,
+    with its left-to-right runs isolated and a `format()` that isolates each argument
+    (rtl.py), the one place this is done; else as it is."""
+    return _right_to_left(text) if _locale.get() in RIGHT_TO_LEFT else text
+
+
+def right_to_left() -> bool:
+    """Whether the language of the moment is written right to left."""
+    return _locale.get() in RIGHT_TO_LEFT
+
+
+def isolate(text: str) -> str:
+    """A piece of text the render layer joins with others outside a message (a number
+    and a name in an embed field's name, a button's label), isolated when the language
+    of the moment is written right to left (rtl.py); else as it is."""
+    return _isolate(text) if _locale.get() in RIGHT_TO_LEFT else text
+
+
+@lru_cache(maxsize=8192)
+def _right_to_left(text: str) -> str:
+    isolated = isolate_template(text)
+    # Only a message with placeholders needs its own format(); the rest stay plain str.
+    return RightToLeft(isolated) if "{" in isolated else isolated
 
 
 _PLATFORM = Translator(None)
@@ -118,11 +154,15 @@ def current_locale() -> str:
 
 
 def language_of(locale: object) -> str:
-    """The bot's language for a locale as Discord or an environment names it: Norwegian
-    ("no" at Discord, "nb", "nn", "nb_NO.UTF-8") is bokmål, anything else English."""
+    """The bot's language for a locale as Discord, a member's choice or an environment
+    names it: Norwegian ("no" at Discord, "nb", "nn", "nb_NO.UTF-8") is bokmål, Persian
+    ("fa", "fa_IR.UTF-8"; Discord never sends it: its locales have no Persian, so a
+    member chooses it with /language), anything else English."""
     text = str(getattr(locale, "value", locale) or "").lower()
     primary = text.replace("_", "-").split("-")[0].split(".")[0]
-    return "nb" if primary in ("no", "nb", "nn") else SOURCE_LOCALE
+    if primary in ("no", "nb", "nn"):
+        return "nb"
+    return "fa" if primary == "fa" else SOURCE_LOCALE
 
 
 def set_locale(lang: str) -> None:

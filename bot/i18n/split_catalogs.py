@@ -46,7 +46,7 @@ from babel.messages.pofile import read_po, write_po
 REPO = Path(__file__).resolve().parents[2]
 PLATFORM = "platform"
 PROJECT = "amerikaner"
-TRANSLATED = ("nb",)  # the languages with catalogs, besides English (the source)
+TRANSLATED = ("nb", "fa")  # the languages with catalogs, besides English (the source)
 OWNER_COMMENT = "words of:"  # cogs/words.py's comment on a command's string
 _PO = Path("LC_MESSAGES") / "messages.po"
 

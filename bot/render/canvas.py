@@ -14,7 +14,16 @@ from PIL import Image, ImageDraw
 
 from bot.cards import JOKER_BASE, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 
-from .letters import Piece, piece_width, pieces_of, run_width, sized_font, text_width
+from .letters import (
+    Piece,
+    piece_width,
+    pieces_of,
+    rtl_direction,
+    rtl_font,
+    run_width,
+    sized_font,
+    text_width,
+)
 
 SCALE = 2  # drawn at this multiple, then reduced: the reduction smooths every edge
 PALETTE_COLOURS = 64  # a small palette keeps a picture to a few tens of KB
@@ -224,6 +233,9 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, x: float, baseline: float,
         width = piece_width(piece, size)
         if kind == "text":
             draw.text((x, baseline), what, font=font, fill=fill, anchor="ls")
+        elif kind == "rtl":  # Persian: shaped and ordered right to left (letters.py)
+            draw.text((x, baseline), what, font=rtl_font(round(size)), fill=fill,
+                      anchor="ls", direction=rtl_direction())
         elif kind == "suit":
             suit = SUIT_SYMBOLS.index(what)
             colour = red if suit in (1, 2) else fill

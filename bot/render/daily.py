@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import _, ngettext
+from bot.i18n import _, isolate, ngettext
 from bot.render.guide import matchpoints_text
 from bot.tables.names import safe_markdown
 from bot.tables.panel import BLUE, GOLD, GREEN, GREY, Panel, shorten
@@ -25,6 +25,13 @@ RESULT_ROWS = 5
 def percent(matchpoints: float) -> str:
     """Matchpoints (0..1) as players read them: a whole percentage."""
     return f"{round(matchpoints * 100)}%"
+
+
+def board_row(rank: int, name: str, matchpoints: float, extra: str) -> str:
+    """A row of a board: "1. name · 62% · the score in words", its place, name and
+    percentage each one piece in right-to-left text (bot/i18n/rtl.py)."""
+    return (f"{isolate(str(rank))}. {isolate(safe_markdown(name))} · "
+            f"{isolate(percent(matchpoints))} · {extra}")
 
 
 def closed_public_panel(title: str, command: str, day: str, finished: int) -> Panel:
@@ -116,8 +123,7 @@ def result_panel(title: str, day: str, score: str, matchpoints: float, rank: int
         shown = [row for index, row in enumerate(board)
                  if index < RESULT_ROWS or row[1] == mine]
         fields.append((_("The day's board so far"), shorten("\n".join(
-            f"{rank}. {safe_markdown(name)} · {percent(mp)} · {extra}"
-            for rank, name, mp, extra in shown), 1024), False))
+            board_row(rank, name, mp, extra) for rank, name, mp, extra in shown), 1024), False))
     return Panel(title=_("Deal of the day: {game}, {day}").format(game=title, day=day),
                  description="\n".join(lines), fields=tuple(fields), colour=GREEN)
 
@@ -164,8 +170,7 @@ def board_panel(title: str, period: str, rows: Sequence[tuple[int, str, float, s
     heading = {"day": _("Deal of the day: today's board ({game})"),
                "week": _("Deal of the day: this week's ladder ({game})"),
                "month": _("Deal of the day: this month's ladder ({game})")}[period]
-    lines = [f"{rank}. {safe_markdown(name)} · {percent(mp)} · {extra}"
-             for rank, name, mp, extra in rows[:BOARD_ROWS]]
+    lines = [board_row(rank, name, mp, extra) for rank, name, mp, extra in rows[:BOARD_ROWS]]
     if not lines:
         lines = [_("Nobody is on this board yet.")]
     lines.append(matchpoints_text())  # what the percentages are (issue 52)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import _
+from bot.i18n import _, isolate
 from bot.tables.panel import BLUE, Panel, shorten
 
 from .boards import page_footer
@@ -110,7 +110,8 @@ def games_panel(rows: Sequence[tuple[str, str, str, float | None, bool]], page: 
                  if turn else ""]
         if deadline is not None:
             lines.append(time_left_text(deadline))
-        fields.append((f"{index}. {game}", "\n".join(line for line in lines if line), False))
+        fields.append((f"{isolate(str(index))}. {game}",
+                       "\n".join(line for line in lines if line), False))
     return Panel(title=_("Your games"), colour=BLUE, fields=tuple(fields),
                  footer=page_footer(page, pages) if pages > 1 else "")
 

@@ -34,6 +34,12 @@ def days_help_pages(command: str) -> list[Panel]:
            "**/{command} daily board:today** shows the day's board once you have played; "
            "this week's and this month's ladders too.").format(
              command=command, matchpoints=matchpoints_text())),
+        (_("Your language"),
+         _("**/language** chooses the language of what only you read (answers, your "
+           "hand, direct messages), in every server: English, Norwegian or Persian "
+           "(فارسی). Discord has no Persian of its own, so a Persian reader chooses it "
+           "here. The language of the table messages everyone reads is the server's: "
+           "**/{command} settings language:** (Manage Server).").format(command=command)),
     ]
     return [Panel(title=title, description=body, colour=GREEN) for title, body in pages]
 

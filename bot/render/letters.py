@@ -2,16 +2,60 @@
 suit symbols, dashes and arrows are drawn as shapes, accents as drawn marks over their
 letter, ø as o and a stroke, æ as "ae", and what is left (emoji) is left out. Widths,
 fitting and wrapping of such words.
+
+Persian words (issue 55) are drawn whole, in a font that has them (fonts/, a subset of
+DejaVu Sans: its Arabic letters and their shaping tables), laid out by libraqm (Pillow's
+`Layout.RAQM`: HarfBuzz joins the letters, FriBiDi orders the text right to left, the
+isolates of bot/i18n/rtl.py included). Pillow's wheels carry libraqm and HarfBuzz and
+load FriBiDi from the system (Debian's libfribidi0; the README). Without it the letters
+are drawn apart, left to right, and a warning says why.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from bot.cards import SUIT_SYMBOLS
+
+log = logging.getLogger(__name__)
+
+# ----------------------------------------------------------------- right-to-left words
+
+RTL_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Persian.ttf"
+# A letter of the Arabic script (Persian's): a text with one is drawn by `rtl_font`.
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
+
+
+def shapes() -> bool:
+    """Whether Persian words are shaped (Pillow has libraqm, with FriBiDi)."""
+    return bool(features.check_feature("raqm"))
+
+
+@lru_cache(maxsize=32)
+def rtl_font(size: int) -> ImageFont.FreeTypeFont:
+    """The font of right-to-left words, laid out by libraqm where Pillow has it."""
+    if not shapes():
+        log.warning("Pillow has no libraqm (or FriBiDi): Persian words in pictures are "
+                    "drawn unshaped; install FriBiDi (Debian: libfribidi0)")
+        return ImageFont.truetype(str(RTL_FONT), size, layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(str(RTL_FONT), size, layout_engine=ImageFont.Layout.RAQM)
+
+
+def rtl_direction() -> str | None:
+    """The `direction` Pillow draws right-to-left words with (only libraqm takes one)."""
+    return "rtl" if shapes() else None
+
+
+@lru_cache(maxsize=4096)
+def rtl_width(text: str, size: int) -> float:
+    return rtl_font(size).getlength(text, direction=rtl_direction())
+
 
 # ----------------------------------------------------------------- text without a full font
 
@@ -53,7 +97,10 @@ Piece = tuple[str, str]  # (kind, what): ("text", run), ("suit", "♠"), ("ring"
 @lru_cache(maxsize=2048)
 def pieces_of(text: str) -> tuple[Piece, ...]:
     """`text` as runs the font draws and shapes drawn by hand; characters neither can
-    show are left out ("?" if that leaves nothing)."""
+    show are left out ("?" if that leaves nothing). A text with Persian letters is one
+    piece, drawn whole right to left ("rtl")."""
+    if _ARABIC.search(text):
+        return (("rtl", text),)
     kept = [piece for piece in map(_piece, text) if piece is not None]
     if len(kept) < len(text):  # something left out: no double space where it stood
         kept = [piece for i, piece in enumerate(kept) if piece != ("text", " ") or (
@@ -99,6 +146,8 @@ def piece_width(piece: Piece, size: float) -> float:
         return 0.95 * size
     if kind in ("play", "star"):
         return 0.7 * size
+    if kind == "rtl":
+        return rtl_width(what, round(size))
     return run_width(what, round(size))
 
 

@@ -1,7 +1,8 @@
 """Pictures: the public table of any game (its Scene) and the running-totals chart, as PNG.
 
 Only the picture modules (this one's neighbours below) import Pillow. Everything is
-drawn there, with no image or font file:
+drawn there, with no image file and one font file, for Persian words (`letters`: a
+subset of DejaVu Sans in fonts/, laid out by libraqm, right to left); the rest:
 cards are rounded rectangles with their rank in Pillow's bundled font
 (`ImageFont.load_default`) and their suit as vector shapes, card backs a pattern. The
 bundled font has ASCII only, so text goes through a small fallback: suit symbols, dashes

@@ -201,10 +201,26 @@ def thread_opened_text(thread_id: int, title: str) -> str:
         game=title, thread=thread_id)
 
 
+def language_name(language: str) -> str:
+    """A language the bot speaks, named in the reader's words."""
+    return {"nb": _("Norwegian (bokmål)"), "fa": _("Persian")}.get(language, _("English"))
+
+
 def language_text(language: str) -> str:
     """The language of a server's public messages (its name in that language)."""
-    name = {"nb": _("Norwegian (bokmål)")}.get(language, _("English"))
-    return _("Public messages: {language}.").format(language=name)
+    return _("Public messages: {language}.").format(language=language_name(language))
+
+
+def member_language_text(language: str, discords: bool) -> str:
+    """The answer to /language: what the member alone reads is now in `language`
+    (`discords`: their Discord's, no choice of their own)."""
+    if discords:
+        return _("What only you read (answers, your hand, direct messages) now follows "
+                 "your Discord's language: {language}.").format(
+            language=language_name(language))
+    return _("What only you read (answers, your hand, direct messages) is now in "
+             "{language}, in every server. /language language:My Discord's goes back to "
+             "your Discord's.").format(language=language_name(language))
 
 
 def spectator_text() -> str:

@@ -51,7 +51,7 @@ async def copy_sqlite_to_postgres(sqlite_path: str | Path, url: str) -> dict[str
 
 async def _refuse_if_not_empty(dest: Any) -> None:
     for table in ("games", "player_totals", "guild_settings", "guild_prefs",
-                  "member_settings"):
+                  "member_settings", "member_languages"):
         if await dest.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
             raise StoreError(f"the PostgreSQL database is not empty (table {table} has "
                              "rows): copy into a new database")

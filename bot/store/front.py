@@ -79,11 +79,13 @@ from .settings import (
     delete_panels,
     guild_language,
     json_value,
+    member_language,
     panels,
     prune_panels,
     save_panel,
     set_guild_language,
     set_guild_settings,
+    set_member_language,
     set_member_setting,
 )
 from .values import (
@@ -310,6 +312,15 @@ class StoreFront(BoardsFront):
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Choose the guild's language; None forgets the choice."""
         await self._write(set_guild_language, guild_id, language, self._now())
+
+    async def get_member_language(self, user_id: int) -> str | None:
+        """The language a member chose for what they alone read, in every server
+        (/language), or None: their Discord's."""
+        return await self._read(member_language, user_id)
+
+    async def set_member_language(self, user_id: int, language: str | None) -> None:
+        """Choose a member's own language; None forgets the choice."""
+        await self._write(set_member_language, user_id, language, self._now())
 
     # --------------------------------------------------------- member settings
 

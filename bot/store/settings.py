@@ -41,6 +41,23 @@ def set_guild_language(d: Dialect, guild_id: int, language: str | None,
              (guild_id, language, now))
 
 
+def member_language(d: Dialect, user_id: int) -> Program[str | None]:
+    language = yield stmt("val", "SELECT language FROM member_languages WHERE user_id = $1",
+                        (user_id,))
+    return language  # type: ignore[no-any-return]
+
+
+def set_member_language(d: Dialect, user_id: int, language: str | None,
+                        now: float) -> Program[None]:
+    if language is None:
+        yield stmt("run", "DELETE FROM member_languages WHERE user_id = $1", (user_id,))
+        return
+    yield stmt("run", "INSERT INTO member_languages (user_id, language, updated_at) "
+                    "VALUES ($1, $2, $3) ON CONFLICT (user_id) DO UPDATE SET "
+                    "language = excluded.language, updated_at = excluded.updated_at",
+             (user_id, language, now))
+
+
 def set_member_setting(d: Dialect, guild_id: int, user_id: int, key: str,
                         value: str | None, now: float) -> Program[None]:
     yield from d.set_member_setting(guild_id, user_id, key, value, now)

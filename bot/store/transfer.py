@@ -21,7 +21,7 @@ TABLES = ("games", "game_seats", "game_hands", "game_actions", "results", "playe
           "guild_settings", "guild_prefs", "outbox", "member_settings", "panels",
           "ratings", "rating_seasons", "rating_days", "rating_games", "rating_counts",
           "rerate_due", "daily_plays", "daily_days", "bot_values", "daily_points",
-          "daily_scored", "daily_ladders", "daily_rules")
+          "daily_scored", "daily_ladders", "daily_rules", "member_languages")
 _IDENTITY = (("games", "id"), ("outbox", "id"))
 BATCH = 10_000
 

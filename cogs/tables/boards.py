@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord import no_mentions
-from bot.i18n import language_of, use_locale
+from bot.i18n import use_locale
 from bot.render import (
     Panel,
     button_label,
@@ -38,6 +38,7 @@ from bot.tables.table import FINISHED, PLAYING
 from cogs.tables.common import PAGE_SIZE, Components, TableBot, mark_committed, reply, to_embed
 from cogs.tables.components import HelpButton, LeaderboardButton
 from cogs.tables.daily import DailyRoom
+from cogs.tables.errors import users_language
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import final_panel, final_view, rematch_line
 
@@ -92,7 +93,7 @@ class BoardsRoom:
         mark_committed(interaction, new or old, "start" if new is not None else "change")
         message = interaction.message
         private = message is not None and message.flags.ephemeral  # a closed panel
-        with use_locale(language_of(interaction.locale) if private
+        with use_locale(await users_language(interaction) if private
                         else await self.settings.server_language(old.guild_id)):
             text = rematch_started_text() if new is not None else rematch_line(old)
             view = final_view(old)
@@ -157,7 +158,7 @@ class BoardsRoom:
                                              PAGE_SIZE, offset)
             rows = [(f"<@{r.user_id}>", r.games, r.wins, r.points) for r in totals]
         with use_locale(await self.settings.server_language(guild) if public
-                        else language_of(interaction.locale)):
+                        else await users_language(interaction)):
             panel = (rating_board_panel(rows, current, pages, month, min_rated(pool))
                      if order == "rating" else
                      leaderboard_panel(rows, current, pages, order,
@@ -190,7 +191,7 @@ class BoardsRoom:
         trend = None if rating is None else rating.ordinal - (
             rated.before.ordinal if rated.before is not None else MODEL.initial().ordinal)
         # In the asker's words: the answer is theirs alone.
-        with use_locale(language_of(interaction.locale)):
+        with use_locale(await users_language(interaction)):
             daily = await self.daily.daily_stats_line(guild, game, who.id)
             lines = self.tables.registry.kind(game).words.stats_lines(s.stats)
             rating_text = rating_lines(

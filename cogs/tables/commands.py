@@ -15,6 +15,7 @@ from cogs.tables.daily import DailyRoom
 from cogs.tables.games_list import GamesListRoom
 from cogs.tables.host import host_of
 from cogs.tables.lobby import LobbyRoom
+from cogs.tables.settings import MEMBER_LANGUAGE_CHOICES, SettingsRoom
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ class CommandHost(Protocol):
     boards: BoardsRoom
     daily: DailyRoom
     games_list: GamesListRoom
+    settings: SettingsRoom
 
 
 def table_cog(interaction: discord.Interaction[Any]) -> CommandHost:
@@ -170,10 +172,12 @@ NOTIFY_CHOICES = [app_commands.Choice(name="By direct message", value="dm"),
 
 def member_commands() -> list[app_commands.Command[Any, Any, None]]:
     """The member's own commands, one for every game (top level, not in a game's group):
-    `/games`, their open tables of every game in this server, and `/notify`, where
-    their turn pings go. A member at tables of two games wants them in one list, and
-    one setting for every game; Discord lists a bot's commands together under the bot,
-    so a top-level command is as easy to find as a game's. Built afresh for each bot."""
+    `/games`, their open tables of every game in this server, `/notify`, where
+    their turn pings go, and `/language`, the language of what they alone read (issue
+    55: Discord never sends Persian, so a Persian reader says so here). A member at
+    tables of two games wants them in one list, and one setting for every game; Discord
+    lists a bot's commands together under the bot, so a top-level command is as easy to
+    find as a game's. Built afresh for each bot."""
 
     host = table_cog
 
@@ -187,6 +191,12 @@ def member_commands() -> list[app_commands.Command[Any, Any, None]]:
     async def notify(interaction: discord.Interaction[Any], where: str) -> None:
         await host(interaction).games_list.notify(interaction, where)
 
+    @app_commands.describe(language="English, Norwegian, Persian (فارسی), or your "
+                                    "Discord's")
+    @app_commands.choices(language=MEMBER_LANGUAGE_CHOICES)
+    async def language(interaction: discord.Interaction[Any], language: str) -> None:
+        await host(interaction).settings.set_member_language(interaction, language)
+
     return [
         app_commands.Command(name="games", callback=games,
                              description="Your tables in this server, your turn first "
@@ -194,6 +204,9 @@ def member_commands() -> list[app_commands.Command[Any, Any, None]]:
         app_commands.Command(name="notify", callback=notify,
                              description="Get your turn pings by direct message or in "
                                          "the channel (this server)"),
+        app_commands.Command(name="language", callback=language,
+                             description="The language of what only you read, in every "
+                                         "server (e.g. Persian)"),
     ]
 
 

@@ -53,8 +53,8 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     anything else with an apology, its traceback logged once. It never raises: the user
     gets an answer even if Discord refused the first one, and that is logged once."""
     error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    # A refusal is for the user: their words (read with getattr: it must never fail).
-    set_locale(language_of(getattr(interaction, "locale", None)))
+    # A refusal is for the user: their words (users_language never fails).
+    set_locale(await users_language(interaction))
     committed = getattr(interaction, "extras", {}).get("committed")
     if committed is not None:
         await _answer_committed(interaction, error, *committed)
@@ -181,9 +181,31 @@ def _error_answer(error: BaseException, kind: GameKind | None = None) -> str:
 
 async def speak_the_users_language(interaction: discord.Interaction[Any]) -> bool:
     """The command tree's check before each command: the handler's task speaks the
-    language of the user's Discord (it switches to the server's for public words)."""
-    set_locale(language_of(interaction.locale))
+    user's language (it switches to the server's for public words)."""
+    set_locale(await users_language(interaction))
     return True
+
+
+class _Languages(Protocol):
+    async def member_language(self, user_id: int, discord_locale: object) -> str: ...
+
+
+class _LanguageHost(Protocol):
+    settings: _Languages
+
+
+async def users_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of what the user of `interaction` alone reads: the one they chose
+    with /language, else their Discord's (SettingsRoom.member_language). Never fails:
+    a handler run during a stop, or the store away, reads their Discord's."""
+    locale = getattr(interaction, "locale", None)
+    try:
+        host: _LanguageHost = host_of(interaction.client)
+        return await host.settings.member_language(interaction.user.id, locale)
+    except Exception:  # the error handler and every click rely on an answer
+        log.warning("could not read a member's language; their Discord's is used",
+                    exc_info=True)
+        return language_of(locale)
 
 
 async def _send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
@@ -208,7 +230,7 @@ async def run_component(item: discord.ui.Item[Any], interaction: discord.Interac
     """Run the handler of a button or menu, `work()` (which finds the table cog,
     cogs/tables/host.py): an error is answered as a command's is (answer_error), and
     the objects of the click are let go."""
-    set_locale(language_of(interaction.locale))  # this click's task speaks the user's language
+    set_locale(await users_language(interaction))  # this click's task speaks the user's
     try:
         await work()
     except Exception as exc:

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.discord import PANEL_TOKEN_SECONDS
-from bot.i18n import language_of, use_locale
+from bot.i18n import current_locale, use_locale
 from bot.render import (
     button_label,
     game_done_panel,
@@ -211,8 +211,9 @@ class PanelsRoom:
         whose token still lasts, loses its buttons."""
         clicked = interaction.message
         message_id = sent if sent is not None else clicked.id if clicked is not None else None
+        # The language it was drawn in: the user's (/language, else their Discord's).
         panel = OpenPanel(interaction.application_id, interaction.token,
-                          language_of(interaction.locale),
+                          current_locale(),
                           discord.utils.snowflake_time(interaction.id).timestamp(),
                           message_id)
         key = (table.id, interaction.user.id)

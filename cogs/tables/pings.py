@@ -454,9 +454,11 @@ class PingsRoom:
             return None
 
     async def dm_language(self, guild_id: int, user: int) -> AbstractContextManager[None]:
-        """The words of a DM to `user`: their own language, as their Discord gave it when
-        they chose DMs (/notify); the server's for a choice made before it was kept."""
-        language = (await self.member_settings(guild_id, user)).get("language")
+        """The words of a DM to `user`: their own language, the one they chose with
+        /language, else as their Discord gave it when they chose DMs (/notify); the
+        server's for a choice made before it was kept."""
+        language = (await self.settings.chosen_language(user)
+                    or (await self.member_settings(guild_id, user)).get("language"))
         return use_locale(language) if language else await self.settings.public(guild_id)
 
     async def _dm_refused(self, guild_id: int, user: int, exc: discord.Forbidden) -> None:

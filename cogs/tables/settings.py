@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -15,6 +16,7 @@ from discord import app_commands
 from bot.i18n import language_of, use_locale
 from bot.render import (
     language_text,
+    member_language_text,
     switches_text,
 )
 from bot.render.text import (
@@ -38,11 +40,22 @@ from cogs.tables.guards import is_manager
 
 log = logging.getLogger(__name__)
 
+# How long a member's language is waited for (seconds): an interaction is answered
+# within 3 s (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction),
+# and a read by primary key takes a millisecond; past this the store is away.
+MEMBER_LANGUAGE_WAIT = 1.0
 
-# The languages `settings language` offers ("default": the server's own locale).
+
+# The languages `settings language` offers ("default": the server's own locale). Persian
+# (issue 55) is named in its own words with the English beside it, as Discord shows a
+# choice's name in the member's Discord language and has no Persian of its own.
 LANGUAGE_CHOICES = [app_commands.Choice(name="English", value="en"),
                     app_commands.Choice(name="Norsk (bokmål)", value="nb"),
+                    app_commands.Choice(name="فارسی (Persian)", value="fa"),
                     app_commands.Choice(name="The server's own", value="default")]
+# The languages /language offers a member ("default": their Discord's).
+MEMBER_LANGUAGE_CHOICES = [*LANGUAGE_CHOICES[:3],
+                           app_commands.Choice(name="My Discord's", value="default")]
 LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Server)"
 
 # A turn timer's reminders and what its end does (Lobby.create), offered by every
@@ -157,6 +170,10 @@ class SettingsRoom:
         self.bot = bot
         self.tables = tables
         self._languages: dict[int, str] = {}  # guild -> the language of its public words
+        # user -> the language they chose for what they alone read (None: their
+        # Discord's), as last read from the store: only what a read that failed falls
+        # back to (chosen_language).
+        self._members: dict[int, str | None] = {}
         # Called with (server, game) before a game's settings change: the deal of the day
         # fixes today's rules first, so the change reaches its next day (cogs/tables/daily.py).
         self.before_change: list[Callable[[int, str], Awaitable[None]]] = []
@@ -183,6 +200,46 @@ class SettingsRoom:
     async def set_server_language(self, guild_id: int, language: str | None) -> None:
         await self.bot.store.set_guild_language(guild_id, language)
         self._languages.pop(guild_id, None)
+
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language a member chose with /language, or None (their Discord's), read
+        from the store each time. A member is in servers of every shard, each run by its
+        own process, and /language may be given in any of them: a process that kept a
+        first read would go on answering in the old language until it restarted. (A
+        server's language is kept, `server_language`: only its own shard's process reads
+        and sets it.) One read by primary key an interaction; if the store does not
+        answer within MEMBER_LANGUAGE_WAIT, or fails, the last language read is used."""
+        try:
+            chosen = await asyncio.wait_for(self.bot.store.get_member_language(user_id),
+                                            MEMBER_LANGUAGE_WAIT)
+        except Exception:  # the store away: the answer must come all the same
+            log.warning("could not read member %s's language; the last one read is used",
+                        user_id, exc_info=True)
+            return self._members.get(user_id)
+        self._members[user_id] = chosen
+        return chosen
+
+    async def member_language(self, user_id: int, discord_locale: object) -> str:
+        """The language of what a member alone reads (answers, their hand, their
+        direct messages): the one they chose with /language, else their Discord's
+        (an interaction's `locale`, "the selected language of the invoking user":
+        https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
+        Discord's locales have no Persian (https://discord.com/developers/docs/reference#locales),
+        so a Persian reader is known only by their choice, read afresh each time (so a
+        choice made in another shard's process holds here at once)."""
+        return await self.chosen_language(user_id) or language_of(discord_locale)
+
+    async def set_member_language(self, interaction: discord.Interaction[Any],
+                                  language: str) -> None:
+        """/language: the language of what this member alone reads, in every server;
+        "default" goes back to their Discord's. Answered in the new language."""
+        chosen = None if language == "default" else language_of(language)
+        await self.bot.store.set_member_language(interaction.user.id, chosen)
+        self._members[interaction.user.id] = chosen
+        mark_committed(interaction, None)
+        now = chosen or language_of(interaction.locale)
+        with use_locale(now):
+            await reply(interaction, member_language_text(now, chosen is None))
 
 
     async def save_settings(self, interaction: discord.Interaction[Any], game: str, *,

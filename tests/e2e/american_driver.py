@@ -17,15 +17,20 @@ import re
 from typing import Any
 
 from bot.cards import card_label, card_name
+from bot.games.american import _ as translate  # its catalog, then the platform's
+from bot.games.american import text_hand
 from bot.games.american.actions import Action
 from bot.games.american.record import FORMAT, game_to_record, replay
 from bot.games.american.views import DealView
-from bot.render import seat_names
+from bot.render import button_label, seat_names
 from bot.tables.names import safe_markdown
 from bot.tables.table import Table
 from tests.e2e.driver import (
     BaseDriver,
     enabled_actions,
+    in_every_language,
+    in_language_of,
+    in_server_language,
     settled,
     table_message,
     wait_game_over,
@@ -109,7 +114,10 @@ class AmericanButtonDriver(AmericanDriver):
             it = await fake.click(name, old, refresh["custom_id"])
             assert it.response_type == 7, it
         else:
-            it = await fake.click_label(name, table_message(fake, self.channel), "My hand")
+            table = table_message(fake, self.channel)
+            label = next(b["label"] for b in table.buttons()
+                         if b.get("label") in in_every_language(lambda: button_label("hand")))
+            it = await fake.click_label(name, table, label)
             assert it.response_type == 4 and it.callback.ephemeral, it
         self.stats.interactions += 1
         msg = it.message
@@ -123,29 +131,41 @@ class AmericanButtonDriver(AmericanDriver):
             return False
         seat, name = turn
         msg = await self.open_hand(name)
-        assert "Your turn" in msg.text(), msg.text()
+        your_turn = in_language_of(self.fake, name, lambda: translate(
+            "**Your turn:** {what}").split("{")[0].replace("*", "").strip())
+        assert your_turn in msg.text(), msg.text()
         await self.act(name, seat, msg)
         return True
 
-    def check_offer(self, view: DealView, msg: StoredMessage) -> None:
-        """The panel offers exactly the legal actions, and nothing else."""
+    def _words(self, name: str) -> dict[str, str]:
+        """The panel's fixed labels, in `name`'s language."""
+        return {key: in_language_of(self.fake, name, lambda k=key: text_hand.control_label(k))
+                for key in ("pickup", "keep")}
+
+    def _flip(self, name: str, index: int) -> str:
+        return in_language_of(self.fake, name, lambda: text_hand.flip_label(index))
+
+    def check_offer(self, view: DealView, msg: StoredMessage, name: str) -> None:
+        """The panel offers exactly the legal actions, and nothing else (in `name`'s
+        language)."""
+        words = self._words(name)
         legal = view.legal
         assert legal is not None
         buttons, selects = enabled_actions(msg)
         labels = sorted(b["label"] for b in buttons)
         if legal.phase == "swap":
-            assert labels == ["Keep my cards"], labels
+            assert labels == [words["keep"]], labels
             (give,) = selects
             assert sorted(o["value"] for o in give["options"]) == sorted(
                 card_name(c) for c in legal.hand)
         elif legal.phase == "flip":
-            assert labels == sorted(f"Turn over card {i + 1}" for i in legal.indexes)
+            assert labels == sorted(self._flip(name, i) for i in legal.indexes)
             assert not selects
         else:
             want = [" ".join(card_label(c) for c in legal.cards_of_rank(r))
                     for r in legal.ranks]
             if legal.can_pickup:
-                want.append("Pick up the pile")
+                want.append(words["pickup"])
             assert labels == sorted(want), (labels, want)
             fewer = fewer_plays([legal.cards_of_rank(r) for r in legal.ranks])
             if fewer:
@@ -159,7 +179,8 @@ class AmericanButtonDriver(AmericanDriver):
         before = self.table.version
         edits = fake.message(msg).edit_count
         view, action = self.decide(seat)
-        self.check_offer(view, msg)
+        self.check_offer(view, msg, name)
+        words = self._words(name)
         buttons, selects = enabled_actions(msg)
 
         def button(label: str) -> str:
@@ -170,9 +191,9 @@ class AmericanButtonDriver(AmericanDriver):
         legal = view.legal
         assert legal is not None
         if action.kind == "pickup":
-            it = await fake.click(name, msg, button("Pick up the pile"))
+            it = await fake.click(name, msg, button(words["pickup"]))
         elif action.kind == "flip":
-            it = await fake.click(name, msg, button(f"Turn over card {action.position + 1}"))
+            it = await fake.click(name, msg, button(self._flip(name, action.position)))
         elif action.kind == "play" and len(action.cards) == len(
                 legal.cards_of_rank(action.cards[0] % 13)):
             it = await fake.click(name, msg, button(" ".join(card_label(c)
@@ -180,7 +201,7 @@ class AmericanButtonDriver(AmericanDriver):
         elif action.kind == "play":
             it = await fake.select(name, msg, selects[0]["custom_id"], [_names(action.cards)])
         elif not action.cards:
-            it = await fake.click(name, msg, button("Keep my cards"))
+            it = await fake.click(name, msg, button(words["keep"]))
         else:
             it = await fake.select(name, msg, selects[0]["custom_id"],
                                    [card_name(c) for c in action.cards])
@@ -199,7 +220,9 @@ class AmericanButtonDriver(AmericanDriver):
         self._acted(before, action)
         after = fake.message(msg)
         title = after.embeds[0]["title"] if after.embeds else ""
-        assert title in (f"Your hand — {safe_markdown(name)}", "Done"), after.text()
+        assert title in (in_language_of(fake, name, lambda: translate(
+            "Your hand — {name}").format(name=safe_markdown(name))),
+            in_language_of(fake, name, lambda: translate("Done"))), after.text()
 
 
 class AmericanSlashDriver(AmericanDriver):
@@ -282,13 +305,15 @@ async def open_american(fake: FakeDiscord, players: list[str], options: dict[str
     assert lobby is not None
     for name in players[1:]:
         if via == "buttons":
-            it = await fake.click_label(name, fake.message(lobby), "Join")
+            it = await fake.click_label(name, fake.message(lobby), in_server_language(
+                fake, lambda: button_label("join")))
             assert it.response_type == 7, it.callback.data
         else:
             it = await fake.slash(name, channel, "american join")
             assert it.callback.ephemeral and "You joined" in (it.content or "")
     if via == "buttons":
-        start = await fake.click_label(host, fake.message(lobby), "Start")
+        start = await fake.click_label(host, fake.message(lobby), in_server_language(
+            fake, lambda: button_label("start")))
         assert start.response_type == 7
     else:
         start = await fake.slash(host, channel, "american start")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +41,7 @@ from bot.games.amerikaner.hand import BID, EXCHANGE, Hand
 from bot.games.amerikaner.record import game_to_record, load_game, replay_output
 from bot.games.amerikaner.text_table import bid_label
 from bot.games.amerikaner.views import HandView, hand_view, known_cards
-from bot.i18n import LANGUAGES, language_of, use_locale
+from bot.i18n import LANGUAGES, language_of, strip_isolates, use_locale
 from bot.render import button_label, seat_label, seat_names
 from bot.tables.names import safe_markdown
 from bot.tables.table import PLAYING, Table
@@ -67,15 +68,51 @@ def in_every_language(render: Callable[[], str]) -> list[str]:
     return shown
 
 
+# The languages the bot has stored, by fake Discord: each member's own (/language) by
+# user id, and each server's (`settings language:`) by guild id, as `learn_languages`
+# last read them from the bot's store. Discord's locales have no Persian (issue 55), so
+# a Persian reader is known only by what is stored.
+_STORED: weakref.WeakKeyDictionary[FakeDiscord, tuple[dict[int, str], dict[int, str]]] = (
+    weakref.WeakKeyDictionary())
+
+
+async def learn_languages(fake: FakeDiscord, bot: Any) -> None:
+    """Read the languages the bot stored for the fake's members and servers: from now
+    on `in_language_of` and `in_server_language` (and what a checker expects) follow
+    them. Called after a test chose them (`/language`, `settings language:`)."""
+    store = bot.store
+    members = {u.id: lang for u in fake.users
+               if (lang := await store.get_member_language(u.id))}
+    servers = {g: lang for g in fake.guilds
+               if (lang := await store.get_guild_language(g)) not in (None, "default")}
+    _STORED[fake] = (members, servers)
+
+
+def language_of_member(fake: FakeDiscord, user_id: int) -> str:
+    """The language of what member `user_id` alone reads: their stored choice, else their
+    Discord's."""
+    chosen = _STORED.get(fake, ({}, {}))[0].get(user_id)
+    return chosen or language_of(fake.user(user_id).locale)
+
+
+def language_of_server(fake: FakeDiscord, guild_id: int | None = None) -> str:
+    """The language of what everyone reads in a server: its stored choice, else its
+    Discord locale's."""
+    guild = fake.guilds[guild_id] if guild_id is not None else fake.guild
+    chosen = _STORED.get(fake, ({}, {}))[1].get(guild.id)
+    return chosen or language_of(guild.preferred_locale)
+
+
 def in_language_of(fake: FakeDiscord, name: str, render: Callable[[], str]) -> str:
-    """`render()` in the language of user `name`'s Discord."""
-    with use_locale(language_of(fake.user(name).locale)):
+    """`render()` in the language of user `name`: their /language, else their Discord's."""
+    with use_locale(language_of_member(fake, fake.user(name).id)):
         return render()
 
 
 def in_server_language(fake: FakeDiscord, render: Callable[[], str]) -> str:
-    """`render()` in the language of the server (what everyone reads: the lobby)."""
-    with use_locale(language_of(fake.guild.preferred_locale)):
+    """`render()` in the language of the server (what everyone reads: the lobby): its
+    `settings language:`, else its Discord locale's."""
+    with use_locale(language_of_server(fake)):
         return render()
 
 
@@ -267,12 +304,14 @@ class LeakChecker:
     def check(self, msg: StoredMessage) -> None:
         if int(msg.author["id"]) != self.fake.bot_user.id:
             return
+        # What it shows, without the isolates of right-to-left text (issue 55).
+        shown = strip_isolates(message_text(msg))
         if self.daily_states:
             dm_owner = self.fake.channels.get(msg.channel_id)
             owner = msg.visible_to if msg.visible_to is not None else (
                 dm_owner.recipient.id if dm_owner is not None and dm_owner.type == 1
                 and dm_owner.recipient is not None else None)
-            daily_leaks.check(self, msg, message_text(msg), owner)
+            daily_leaks.check(self, msg, shown, owner)
         table = self._table(msg.channel_id)
         first = self._message_tables.get(msg.id)
         if first is not None:
@@ -283,14 +322,14 @@ class LeakChecker:
             return
         if table.kind.name == "american":
             if table.game.deals:
-                american_leaks.check(self, table, msg, message_text(msg))
+                american_leaks.check(self, table, msg, shown)
             return
         if table.kind.name != "amerikaner":
-            self._check_by_kind(table, msg, message_text(msg))
+            self._check_by_kind(table, msg, shown)
             return
         if not table.game.hands:
             return
-        text = message_text(msg)
+        text = shown
         if msg.visible_to is None:
             self._check_public(table, msg, text)
         elif self.check_ephemeral:
@@ -342,7 +381,7 @@ class LeakChecker:
         owner = msg.visible_to
         assert owner is not None
         seat = table.seat_of(owner)
-        title = msg.embeds[0].get("title", "") if msg.embeds else ""
+        title = strip_isolates(msg.embeds[0].get("title", "") if msg.embeds else "")
         review = _HAND_NUMBER.match(title)
         if review is not None:
             # A review: the deal face up, allowed once it is over, never before.
@@ -355,8 +394,8 @@ class LeakChecker:
             self.checked_ephemeral += 1
             self.checked_ids.add(msg.id)
             mine = seat_label(table.seats, seat) if seat is not None else None
-            if mine is None or title not in in_every_language(
-                    lambda: translate("Your hand — {name}").format(name=mine)):
+            if mine is None or title not in [strip_isolates(t) for t in in_every_language(
+                    lambda: translate("Your hand — {name}").format(name=mine))]:
                 self.violations.append(Violation(
                     f"hand panel {title!r} shown to user {owner} (seat {seat})", msg.id,
                     text))
@@ -750,7 +789,7 @@ class ButtonDriver(BaseDriver):
         labels = sorted(b["label"] for b in buttons)
         if legal.phase == "bid":
             want = [words["pass"]] + ([words["redeal"]] if legal.can_redeal else []) + [
-                _bid_text(b) for b in legal.bids]
+                in_language_of(self.fake, name, lambda b=b: _bid_text(b)) for b in legal.bids]
             assert labels == sorted(want), (labels, want)
         elif legal.phase in ("discard", "exchange"):
             (sel,) = selects
@@ -788,7 +827,9 @@ class ButtonDriver(BaseDriver):
             it = await fake.click(name, msg, button(words["redeal"]))
         elif action.kind == "bid":
             assert action.bid is not None
-            it = await fake.click(name, msg, button(_bid_text(action.bid)))
+            bid = action.bid
+            it = await fake.click(name, msg, button(in_language_of(
+                fake, name, lambda: _bid_text(bid))))
         elif action.kind == "discard":
             it = await fake.select(name, msg, selects[0]["custom_id"],
                                    [card_name(c) for c in action.cards])

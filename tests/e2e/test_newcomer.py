@@ -88,9 +88,10 @@ async def test_help_and_empty_answers_lead_to_the_daily_and_the_days(
         fake: FakeDiscord, bot: Any) -> None:
     for game in ("amerikaner", "american"):
         pages = await _pages(fake, game)
-        assert len(pages) == len(GAMES[game].words.help_pages()) + 2
+        assert len(pages) == len(GAMES[game].words.help_pages()) + 3
         text = "\n".join(f"{p.get('title')}\n{p.get('description')}" for p in pages)
-        for said in ("/games", "/notify", "turn-timer", f"/{game} away", f"/{game} back",
+        for said in ("/games", "/notify", "/language", "Persian", "settings language:",
+                     "turn-timer", f"/{game} away", f"/{game} back",
                      f"/{game} daily", "Play today's deal", "Matchpoints", "50%",
                      "**Fill the empty seats with AI** in the lobby's menu"):
             assert said in text, (game, said)

@@ -274,3 +274,47 @@ async def test_dm_clicks_are_served_by_the_process_of_their_table(tmp_path: Path
     finally:
         await store.close()
         await fake.stop()
+
+
+async def test_a_members_language_holds_in_every_shards_process_at_once(
+        tmp_path: Path, pg_url: str) -> None:
+    """A member is in servers of both shards, each run by its own process: /language
+    given in one holds in the other at once (issue 55), not after a restart. Bob's
+    answers in shard 0's server are English; he chooses Persian in shard 1's server;
+    shard 0's process answers him in Persian at his next command; he goes back to his
+    Discord's there, and shard 1's process answers him in English."""
+    from bot.i18n import use_locale
+    from bot.render import error_text
+    from bot.tables.errors import TableError
+
+    def refusal(language: str) -> str:
+        with use_locale(language):
+            return error_text(TableError("no_table"), GAMES["amerikaner"])
+
+    fake = make_fake(shard_count=SHARDS, clock=FakeClock(real=True))
+    guilds = [fake.add_guild(f"Shard {n}", channel_names=("tables",), shard=n)
+              for n in range(SHARDS)]
+    await fake.start()
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            for n, guild in enumerate(guilds):
+                await stack.enter_async_context(
+                    shard_process(fake, pg_url, n, guild, tmp_path, 0))
+            here, there = (guild.text_channels[0] for guild in guilds)
+
+            async def answer(channel: FakeChannel) -> str:
+                it = await fake.slash("bob", channel, "amerikaner bid", {"value": "pass"})
+                assert it.callback.ephemeral
+                return it.content or ""
+
+            assert await answer(here) == refusal("en")
+            chosen = await fake.slash("bob", there, "language", {"language": "fa"})
+            assert chosen.callback.ephemeral
+            assert await answer(there) == refusal("fa")
+            assert await answer(here) == refusal("fa") != refusal("en")
+            await fake.slash("bob", here, "language", {"language": "default"})
+            assert await answer(here) == refusal("en")
+            assert await answer(there) == refusal("en")
+        assert_clean_run(fake, logs=[tmp_path / f"shard-{n}-0.log" for n in range(SHARDS)])
+    finally:
+        await fake.stop()

@@ -296,19 +296,21 @@ async def test_help_is_a_guide_a_page_at_a_time(fake: FakeDiscord, bot: Amerikan
     it = await fake.slash("erin", None, "amerikaner help")
     assert it.callback.ephemeral and it.message is not None
     guide = it.message
-    # The game's six pages, then the two every game shares (issue 52: days, the daily).
-    assert "Amerikaner in a minute" in guide.text() and "Page 1 of 8" in guide.text()
+    # The game's six pages, then the three every game shares (issue 52: days, the daily;
+    # issue 55: your language).
+    assert "Amerikaner in a minute" in guide.text() and "Page 1 of 9" in guide.text()
     assert not _labels(fake, guide)["◀ Previous"] and _labels(fake, guide)["Next ▶"]
     seen = [guide.text()]
-    for _ in range(7):
+    for _ in range(8):
         turned = await fake.click_label("erin", guide, "Next ▶")
         assert turned.response_type == 7  # the same message, turned to the next page
         seen.append(fake.message(guide).text())
-    assert "Page 8 of 8" in seen[-1] and not _labels(fake, guide)["Next ▶"]
+    assert "Page 9 of 9" in seen[-1] and not _labels(fake, guide)["Next ▶"]
     example = next(text for text in seen if "An example hand" in text)
     assert "♥ A K J 9 6" in example and "Q♥" in example
     assert "Claim the rest" in seen[5] and "Rematch" in seen[5]
-    assert "The deal of the day" in seen[-1] and "Playing over days" in seen[-2]
+    assert "/language" in seen[-1] and "Persian" in seen[-1]
+    assert "The deal of the day" in seen[-2] and "Playing over days" in seen[-3]
 
 
 async def test_the_host_picks_house_rules_from_a_described_menu(

@@ -20,7 +20,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 
 from .activity import LAUNCH_ACTIVITY, ActivitySide, OAuthError
 from .clock import FakeClock
-from .commands import validate_command, validate_commands
+from .commands import LOCALES, validate_command, validate_commands
 from .lifecycle import Lifecycle
 from .mentions import NO_PINGS, PARSE_ALL, PARSE_USERS, Pings, compute_pings
 from .models import (
@@ -2295,6 +2295,13 @@ class FakeDiscord(Lifecycle):
             if ch.archived and itype in (2, 4):
                 raise AssertionError(f"no application commands in archived thread {ch.id}")
         guild = self.guilds.get(ch.guild_id or 0)
+        # An interaction's `locale` and `guild_locale` are locales of Discord's list
+        # (https://discord.com/developers/docs/reference#locales), which has no Persian
+        # (nor any right-to-left language): a test cannot make Discord send "fa".
+        for locale in (u.locale, *([guild.preferred_locale] if guild is not None else [])):
+            if locale not in LOCALES:
+                raise AssertionError(f"Discord sends no locale {locale!r} (its locales: "
+                                     "https://discord.com/developers/docs/reference#locales)")
         created_at = self.clock.time()
         iid = snowflake(created_at)
         token = f"aW50ZXJhY3Rpb246{iid}:{secrets.token_urlsafe(48)}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.cards import RANKS, card_label
 from bot.games.american import _, ngettext
+from bot.i18n import isolate
 from bot.tables.panel import GREEN, Panel
 
 from .actions import PICKUP, PLAY, SWAP, Action
@@ -103,7 +104,8 @@ def rules_text(rules: Rules) -> str:
     on = [name for name in BOOLEAN_OPTIONS if name in rules.options]
     if on:
         lines.append(_("House rules: {rules}").format(rules="; ".join(
-            f"**{option_name(name)}** (`{name}`): {option_help(name)}" for name in on)))
+            f"**{option_name(name)}** ({isolate(f'`{name}`')}): {option_help(name)}"
+            for name in on)))
     return "\n".join(lines)
 
 

@@ -14,17 +14,17 @@ from bot.tables.panel import GREEN, Panel
 
 from .actions import Action
 from .rules import Rules, default_target
-from .text_table import TITLE, bid_label, hand_lines, option_name, preset_name, trump_words
+from .text_table import bid_label, hand_lines, option_name, preset_name, title, trump_words
 
 # ----------------------------------------------------------------- the lobby
 
 def lobby_title(rules: Rules) -> str:
     """The lobby's title: the game, and its variant unless that is the game's own name
     (issue 52: "Amerikaner table — Amerikaner")."""
-    variant = preset_name(rules.preset)
-    if variant == TITLE:
-        return _("{game} table").format(game=TITLE)
-    return _("{game} table — {preset}").format(game=TITLE, preset=variant)
+    variant, game = preset_name(rules.preset), title()
+    if variant == game:
+        return _("{game} table").format(game=game)
+    return _("{game} table — {preset}").format(game=game, preset=variant)
 
 
 # ----------------------------------------------------------------- reference

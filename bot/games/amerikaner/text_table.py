@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from bot.cards import card_label, card_list, is_joker, suit_of
 from bot.games.amerikaner import _, ngettext, pgettext
+from bot.i18n import isolate
 from bot.tables.panel import Panel
 from bot.tables.scene import CardGroup, Scene, SeatScene
 
@@ -23,12 +24,14 @@ from .actions import Action
 from .rules import BOOLEAN_OPTIONS, Rules
 from .views import GameView, HandView, TrickView
 
-TITLE = "Amerikaner"  # the game's name: the same in every language
+TITLE = "Amerikaner"  # the game's name in English; `title()` names it in the reader's words
 
 
 def title() -> str:
-    """The game's name as players read it (the same in every language)."""
-    return TITLE
+    """The game's name as players read it: Amerikaner in English and Norwegian, آمریکانر
+    in Persian (issue 55: the Persian article this project's rules come from names it so).
+    The command (`/amerikaner`) keeps its name."""
+    return pgettext("game name", "Amerikaner")
 
 
 def _phase_name(phase: str) -> str:
@@ -45,10 +48,11 @@ def trump_words(trump: str) -> str:
 # ----------------------------------------------------------------- small pieces
 
 def bid_label(bid: int | str | None) -> str:
-    """A bid as shown: a number, or the top bid's name (a game's name: not translated)."""
+    """A bid as shown: a number, or the top bid's name, the game's (its variant's) name
+    as players read it (آمریکانر, کانی in Persian; the same in English and Norwegian)."""
     if bid is None:
         return "—"
-    return bid.capitalize() if isinstance(bid, str) else str(bid)
+    return preset_name(bid) if isinstance(bid, str) else str(bid)
 
 
 def tricks_text(count: int) -> str:
@@ -139,7 +143,7 @@ def table_panel(view: GameView, names: Sequence[str]) -> Panel:
             "The opening lead: the suit {name} leads becomes trump. With it {name} calls "
             "a card they lack, usually the highest of that suit; whoever holds it is "
             "their partner, shown when it is played.").format(name=names[hand.bidder])
-    return Panel(title=TITLE, description=description, fields=tuple(fields),
+    return Panel(title=title(), description=description, fields=tuple(fields),
                  footer=_("Open “My hand” to see your cards and act."))
 
 
@@ -237,8 +241,8 @@ def table_scene(view: GameView, names: Sequence[str]) -> Scene:
     hand = view.hand
     assert hand is not None
     seats = tuple(_seat_scene(view, hand, seat, name) for seat, name in enumerate(names))
-    title = _("{game} · hand {number}").format(game=TITLE, number=view.hand_number)
-    return Scene(title=title, seats=seats,
+    heading = _("{game} · hand {number}").format(game=title(), number=view.hand_number)
+    return Scene(title=heading, seats=seats,
                  centre=hand.trick.plays if hand.trick is not None else (),
                  centre_label=_centre_label(hand), groups=_scene_groups(hand),
                  lines=_scene_lines(view, hand, names))
@@ -261,7 +265,7 @@ def _seat_scene(view: GameView, hand: HandView, seat: int, name: str) -> SeatSce
             second.append(_("partner"))
         second.append(tricks_text(hand.tricks_won[seat]))
     if hand.scores is not None:
-        second.append(f"{hand.scores[seat]:+d}")
+        second.append(isolate(f"{hand.scores[seat]:+d}"))
     lines = tuple(" · ".join(parts) for parts in (first, second) if parts)
     return SeatScene(name=name, lines=lines, backs=hand.hand_sizes[seat],
                      to_act=hand.to_act == seat)
