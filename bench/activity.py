@@ -139,7 +139,7 @@ async def run(args: argparse.Namespace) -> None:
 
 async def bench(args: argparse.Namespace, fake: FakeDiscord, bot: Any, names: list[str]
                 ) -> None:
-    bot.tables.rng = random.Random(args.seed)
+    bot.tables.shared.rng = random.Random(args.seed)
     channels = fake.guild.text_channels[:args.tables]
     seated = [names[4 * i:4 * i + 4] for i in range(args.tables)]
     for channel, players in zip(channels, seated, strict=True):
@@ -152,7 +152,7 @@ async def bench(args: argparse.Namespace, fake: FakeDiscord, bot: Any, names: li
         before = tracemalloc.get_traced_memory()[0]
         tables = []
         for channel, players in zip(channels, seated, strict=True):
-            table = bot.tables.in_channel(channel.id)
+            table = bot.tables.registry.in_channel(channel.id)
             tables.append(await connect(fake, session, base, channel, players, table))
         per_page = (tracemalloc.get_traced_memory()[0] - before) / (4 * args.tables)
         tracemalloc.stop()

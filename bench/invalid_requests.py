@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.tables.service import PAUSE_CHANNEL  # noqa: E402
+from bot.tables.table import PAUSE_CHANNEL  # noqa: E402
 from tests.e2e.driver import choose_ai  # noqa: E402
 from tests.e2e.harness import bot_running  # noqa: E402
 from tests.fake_discord import SEND_MESSAGES, FakeDiscord  # noqa: E402
@@ -57,7 +57,7 @@ async def run(args: argparse.Namespace) -> None:
                     await choose_ai(fake, user, fake.message(new.message), "fill")
                     await fake.click_label(user, fake.message(new.message), "Start")
                     await fake.slash(user, channel, "amerikaner away")
-                    table = bot.tables.in_channel(channel.id)
+                    table = bot.tables.registry.in_channel(channel.id)
                     assert table is not None
                     tables.append(table)
                 print(f"{n} tables playing after {time.monotonic() - started:.0f} s")

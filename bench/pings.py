@@ -133,7 +133,7 @@ async def run(args: argparse.Namespace) -> None:
     channels = [fake.channel] + [await fake.add_channel(f"t{i}") for i in range(1, args.tables)]
     with tempfile.TemporaryDirectory() as work:
         async with bot_running(fake, Path(work) / "db.sqlite3") as bot:
-            bot.tables.rng = random.Random(args.seed)
+            bot.tables.shared.rng = random.Random(args.seed)
             drivers, seats = [], {}
             for index, channel in enumerate(channels):
                 a, b = names[2 * index], names[2 * index + 1]
@@ -163,7 +163,7 @@ async def run(args: argparse.Namespace) -> None:
             total_pings = sum(len(s.pings()) for s in seats.values())
             dm_pings = sum(len([m for m in s.pings() if m.channel_id != s.channel.id])
                            for s in seats.values())
-            all_moves = sum(t.version for t in bot.tables.tables())
+            all_moves = sum(t.version for t in bot.tables.registry.tables.values())
             reminders = sum(len([m for m in s.pings() if "⏳" in (m.content or "")])
                             for s in seats.values())
     await fake.stop()

@@ -24,9 +24,9 @@ from bot.games import COGS, GAMES
 from bot.render import seat_label
 from bot.store import SqliteStore, Store, open_database
 from bot.store.relay import InteractionRelay
-from bot.tables import TableService
 from bot.tables.outbox import Outbox
 from bot.tables.rerate import rerate_if_due
+from bot.tables.service import TableService
 from cogs.words import CommandTranslator
 
 if TYPE_CHECKING:
@@ -320,7 +320,7 @@ class AmerikanerBot(commands.AutoShardedBot):
             await self.activity_server.stop()
         tables = getattr(self, "tables", None)
         if tables is not None:
-            await tables.close(grace=STOP_GRACE / 2)
+            await tables.registry.close(grace=STOP_GRACE / 2)
         await self._wait_for_answers(STOP_GRACE / 4)
         outbox = getattr(self, "outbox", None)
         if outbox is not None:

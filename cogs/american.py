@@ -34,8 +34,8 @@ from bot.games.american.text_hand import (
 )
 from bot.games.american.views import GameView, LegalActions
 from bot.render import button_label
-from bot.tables import Table, TableError
-from bot.tables.service import PLAYING
+from bot.tables.errors import TableError
+from bot.tables.table import PLAYING, Table
 from bot.typed_cards import (
     choice_name,
     norwegian_suffix,
@@ -304,7 +304,7 @@ class American(GameCog):
                         if str(i + 1).startswith(current.strip()))
 
     def _legal_for(self, interaction: discord.Interaction[Any]) -> LegalActions | None:
-        table = self.tables.in_channel(interaction.channel_id or 0)
+        table = self.tables.registry.in_channel(interaction.channel_id or 0)
         if table is None or table.stage != PLAYING or table.kind.name != GAME:
             return None
         seat = table.seat_of(interaction.user.id)

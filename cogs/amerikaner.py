@@ -35,8 +35,8 @@ from bot.games.amerikaner.text_hand import (
 from bot.games.amerikaner.text_table import bid_label, usual_call
 from bot.games.amerikaner.views import HandView
 from bot.render import button_label
-from bot.tables import Table, TableError
-from bot.tables.service import PLAYING
+from bot.tables.errors import TableError
+from bot.tables.table import PLAYING, Table
 from bot.typed_cards import choice_name, read_cards, read_some, typed_matches, typed_value
 from cogs.tables.api import (
     HINT_EMOJI,
@@ -322,7 +322,7 @@ class Amerikaner(GameCog):
         return choices((trump_label(t), t) for t in legal.trumps if t.lower().startswith(typed))
 
     def _legal_for(self, interaction: discord.Interaction[Any]):  # noqa: ANN202
-        table = self.tables.in_channel(interaction.channel_id or 0)
+        table = self.tables.registry.in_channel(interaction.channel_id or 0)
         if table is None or table.stage != PLAYING:
             return None
         seat = table.seat_of(interaction.user.id)

@@ -16,7 +16,7 @@ from bot.games import GAMES
 from bot.games.amerikaner.errors import BID_TOO_LOW
 from bot.games.amerikaner.kind import AMERIKANER
 from bot.render import INTERNAL_ERROR
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from cogs.tables import answer_error
 
 
@@ -60,8 +60,8 @@ class Interaction:
         self.id = 7
         self.channel_id = 3
         self.command = None  # a button: the game is the channel's table's, or the first
-        self.client = SimpleNamespace(tables=SimpleNamespace(
-            games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER))
+        self.client = SimpleNamespace(tables=SimpleNamespace(registry=SimpleNamespace(
+            games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER)))
         self.response = Response(refused or [], done)
         self.followup = Followup(followup_refused or [])
 
@@ -186,14 +186,14 @@ async def test_a_refusal_at_a_deal_of_the_day_speaks_its_game() -> None:
     key = DailyKey(123456789012345678, "american", "2027-01-15")
     it = Interaction()
     it.client.tables.daily = daily
-    it.client.tables.get = lambda table_id: None
+    it.client.tables.registry.get = lambda table_id: None
     it.data = {"custom_id": f"amk:{daily.table_id(key)}:4:act:0"}  # type: ignore[attr-defined]
     await answer(it, GameError("deal_not_finished", index=0))
     assert it.answers() == [
         "Deal 1 cannot be shown face up: it is not over, or there is no such deal yet."]
     table = Interaction()  # a table of this process, clicked in a DM: its game's words
     table.client.tables.daily = daily
-    table.client.tables.get = lambda table_id: SimpleNamespace(kind=GAMES["american"])
+    table.client.tables.registry.get = lambda table_id: SimpleNamespace(kind=GAMES["american"])
     table.data = {"custom_id": "amk:17:4:act:0"}  # type: ignore[attr-defined]
     await answer(table, GameError("deal_not_finished", index=0))
     assert table.answers() == it.answers()

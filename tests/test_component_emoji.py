@@ -27,8 +27,8 @@ from bot.games import GAMES
 from bot.i18n import LANGUAGES, use_locale
 from bot.render import button_label
 from bot.store import open_store
-from bot.tables import Table, TableService
-from bot.tables.service import PLAYING
+from bot.tables.service import TableService
+from bot.tables.table import PLAYING, Table
 from cogs import american, amerikaner
 from cogs.tables import (
     Components,
@@ -136,22 +136,22 @@ async def _walk_game(game: str, preset: str | None, players: int,
     bot = SimpleNamespace(tables=service, settings=settings,
                           budget=RequestBudget(settings.request_rate))
     cog = Tables(bot)  # type: ignore[arg-type]
-    cog.register("amerikaner", SimpleNamespace(
+    cog.uis.register("amerikaner", SimpleNamespace(
         hand_components=amerikaner.hand_view_components))  # type: ignore[arg-type]
-    cog.register("american", SimpleNamespace(
+    cog.uis.register("american", SimpleNamespace(
         hand_components=american.hand_components))  # type: ignore[arg-type]
     walk = _Walk(service, cog)
-    table = await service.create(10, 20, 1, "p1", preset, players, options, game=game,
-                                 switches={"hints": True})
+    table = await service.lobby.create(10, 20, 1, "p1", preset, players, options, game=game,
+                                       switches={"hints": True})
     walk.check_table(table)
-    await service.add_ai(table.id, 1, "easy")
+    await service.lobby.add_ai(table.id, 1, "easy")
     walk.check_table(table)
     for user in range(2, players):
-        await service.join(table.id, user, f"p{user}")
+        await service.lobby.join(table.id, user, f"p{user}")
     walk.check_table(table)  # full
-    await service.remove_ai(table.id, 1)
-    await service.join(table.id, players, f"p{players}")
-    await service.start(table.id, 1)
+    await service.lobby.remove_ai(table.id, 1)
+    await service.lobby.join(table.id, players, f"p{players}")
+    await service.lobby.start(table.id, 1)
     rng = random.Random(seed)
     kind = table.kind
     deals = 0
@@ -160,8 +160,8 @@ async def _walk_game(game: str, preset: str | None, players: int,
         seat = table.to_act
         assert seat is not None
         user = table.seats[seat].user_id
-        result = await service.act(table.id, user, table.version,
-                                   lambda s: kind.choose_action(table.game, s, "easy", rng))
+        result = await service.play.act(table.id, user, table.version,
+                                        lambda s: kind.choose_action(table.game, s, "easy", rng))
         if result.deal_finished:
             walk.check(lambda i=deals: summary_view(table, i), "the deal's summary")
             walk.check(lambda: ping_view(table), "a turn ping")

@@ -22,18 +22,10 @@ from bot.games import GAMES
 from bot.games.amerikaner.ai.random_player import random_action
 from bot.render import error_text
 from bot.store import open_store
-from bot.tables import TableError, TableService
-from bot.tables.service import (
-    DEFAULT_REMINDERS,
-    LOBBY,
-    MAX_TURN_TIMER,
-    PAUSE_CHANNEL,
-    PAUSE_GUILD,
-    PLAYING,
-    POST_TIMEOUT,
-    Table,
-    reminder_schedule,
-)
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING, POST_TIMEOUT, Table
+from bot.tables.timer_settings import DEFAULT_REMINDERS, MAX_TURN_TIMER, reminder_schedule
 from tests.fake_discord.clock import FakeClock
 
 DAY = 86400.0
@@ -60,8 +52,8 @@ async def _service(clock: FakeClock, path: Path | str = ":memory:", seed: int = 
 
 
 async def _stop(service: TableService) -> None:
-    await service.close(grace=1)
-    await service.store.close()
+    await service.registry.close(grace=1)
+    await service.shared.store.close()
 
 
 async def _until(condition: Any, what: str, timeout: float = 20.0) -> None:
@@ -87,7 +79,7 @@ class Events:
     def __init__(self, service: TableService, clock: FakeClock) -> None:
         self.seen: list[tuple[str, dict[str, Any], float]] = []
         self.clock = clock
-        service.add_listener(self.listen)
+        service.listeners.add(self.listen)
 
     async def listen(self, table: Table, event: str, detail: dict[str, Any]) -> None:
         self.seen.append((event, detail, self.clock.time()))
@@ -98,10 +90,10 @@ class Events:
 
 async def _humans(service: TableService, players: int = 3, **timer: Any) -> Table:
     """A started table of `players` humans (users 1..players) in guild 10, channel 20."""
-    table = await service.create(10, 20, 1, "Host", "amerikaner", players, {}, **timer)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", players, {}, **timer)
     for user in range(2, players + 1):
-        await service.join(table.id, user, f"P{user}")
-    await service.start(table.id, 1)
+        await service.lobby.join(table.id, user, f"P{user}")
+    await service.lobby.start(table.id, 1)
     return table
 
 
@@ -110,12 +102,12 @@ async def _move(service: TableService, table: Table, rng: random.Random) -> None
     seat = table.to_act
     assert seat is not None
     action = random_action(table.seat_view(seat), rng)
-    await service.act(table.id, table.seats[seat].user_id, table.version,
-                      lambda s, a=action: a._replace(seat=s))
+    await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                           lambda s, a=action: a._replace(seat=s))
 
 
 async def _timeouts(service: TableService, table: Table) -> list[Any]:
-    return [p for p in await service.store.pending_posts(table.id) if p.kind == POST_TIMEOUT]
+    return [p for p in await service.shared.store.pending_posts(table.id) if p.kind == POST_TIMEOUT]
 
 
 # ------------------------------------------------------------------ the clock
@@ -147,29 +139,29 @@ async def test_the_fake_clock_wakes_its_sleepers_when_moved() -> None:
 async def test_timers_of_seven_days_are_taken_and_longer_ones_refused() -> None:
     clock = FakeClock()
     service = await _service(clock)
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {},
-                                 turn_timer=MAX_TURN_TIMER)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {},
+                                       turn_timer=MAX_TURN_TIMER)
     assert table.turn_timer == 7 * DAY
     for bad in (7 * DAY + 60, float("inf")):
         with pytest.raises(TableError) as info:
-            await service.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=bad)
+            await service.lobby.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=bad)
         assert info.value.code == "bad_input" and info.value.params["reason"] == "long_timer"
         assert "7 days" in error_text(info.value)  # as people say it, not in minutes
     with pytest.raises(TableError) as info:
-        await service.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=-60)
+        await service.lobby.create(10, 21, 1, "Host", "amerikaner", 3, {}, turn_timer=-60)
     assert info.value.params["reason"] == "negative_timer"
     # The host changes it later: the same checks; nothing changes on a refusal.
     with pytest.raises(TableError):
-        await service.set_timer(table.id, 1, turn_timer=7 * DAY + 60)
+        await service.lobby.set_timer(table.id, 1, turn_timer=7 * DAY + 60)
     assert table.turn_timer == 7 * DAY
     with pytest.raises(TableError) as info:
-        await service.set_timer(table.id, 2, turn_timer=HOUR)
+        await service.lobby.set_timer(table.id, 2, turn_timer=HOUR)
     assert info.value.code == "not_host"
     assert error_text(info.value)
-    await service.set_timer(table.id, 2, turn_timer=HOUR, manager=True)
+    await service.lobby.set_timer(table.id, 2, turn_timer=HOUR, manager=True)
     assert table.turn_timer == HOUR
-    assert (await service.store.get_game(table.id)).meta["turn_timer"] == HOUR  # type: ignore[union-attr]
-    await service.set_timer(table.id, 1, turn_timer=0)
+    assert (await service.shared.store.get_game(table.id)).meta["turn_timer"] == HOUR  # type: ignore[union-attr]
+    await service.lobby.set_timer(table.id, 1, turn_timer=0)
     assert table.turn_timer is None
     await _stop(service)
 
@@ -177,19 +169,19 @@ async def test_timers_of_seven_days_are_taken_and_longer_ones_refused() -> None:
 async def test_reminder_points_and_timeout_actions_are_checked() -> None:
     clock = FakeClock()
     service = await _service(clock)
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {}, turn_timer=DAY,
-                                 reminders=["25%", "2h", "1d"], timeout_action="seat")
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {}, turn_timer=DAY,
+                                       reminders=["25%", "2h", "1d"], timeout_action="seat")
     assert table.reminders == ("25%", "2h", "1d") and table.timeout_action == "seat"
     for bad in (["half"], ["0%"], ["100%"], ["8d"], ["1h", "2h", "3h", "4h", "5h"]):
         with pytest.raises(TableError) as info:
-            await service.set_timer(table.id, 1, reminders=bad)
+            await service.lobby.set_timer(table.id, 1, reminders=bad)
         assert info.value.params["reason"] == "reminder", bad
         assert error_text(info.value)
     with pytest.raises(TableError) as info:
-        await service.set_timer(table.id, 1, timeout_action="nap")
+        await service.lobby.set_timer(table.id, 1, timeout_action="nap")
     assert info.value.params["reason"] == "timeout_action"
     assert error_text(info.value)
-    await service.set_timer(table.id, 1, reminders=None, timeout_action=None)
+    await service.lobby.set_timer(table.id, 1, reminders=None, timeout_action=None)
     assert table.reminders == DEFAULT_REMINDERS and table.timeout_action == "play"
     await _stop(service)
 
@@ -258,7 +250,7 @@ async def test_a_restart_keeps_the_deadline_and_does_not_repeat_a_reminder(
     clock.advance(DAY + 60)
     await _until(lambda: len(events.reminders()) == 1, "the half-time reminder")
     # Other stored changes do not move the turn's start (the table message's id).
-    await service.set_message(table, 123456)
+    await service.restorer.set_message(table, 123456)
     await _stop(service)
     clock.advance(HOUR)  # the bot is away for an hour
 
@@ -312,7 +304,7 @@ async def test_timeout_action_seat_hands_the_seat_to_the_ai_until_back() -> None
     [post] = await _timeouts(service, table)
     assert post.params["seat"] == sleeper and post.params["away"] is True
     assert table.seats[sleeper].ai_level == "strong"
-    stored = await service.store.get_game(table.id)
+    stored = await service.shared.store.get_game(table.id)
     assert stored is not None and stored.seats[sleeper].is_ai  # a restart keeps it away
     # The others play on; the AI plays each of the away seat's turns at once, with no
     # timer of its own.
@@ -326,7 +318,7 @@ async def test_timeout_action_seat_hands_the_seat_to_the_ai_until_back() -> None
     assert {level for _, level in ai.asked} == {"strong"}
     # Back: the seat is theirs again; their turn waits for them, with its clock.
     assert user is not None
-    await service.set_away(table.id, user, False)
+    await service.seats.set_away(table.id, user, False)
     assert not table.seats[sleeper].away
     while table.to_act != sleeper:
         await _until(lambda: table.to_act is not None
@@ -355,11 +347,11 @@ async def test_the_games_list_puts_the_members_turns_first_then_by_deadline() ->
     rng = random.Random(2)
 
     async def table_in(channel: int, timer: float | None, guild: int = 10) -> Table:
-        table = await service.create(guild, channel, 1, "Host", "amerikaner", 3, {},
-                                     turn_timer=timer)
+        table = await service.lobby.create(guild, channel, 1, "Host", "amerikaner", 3, {},
+                                           turn_timer=timer)
         for user in (2, 3):
-            await service.join(table.id, user, f"P{user}")
-        await service.start(table.id, 1)
+            await service.lobby.join(table.id, user, f"P{user}")
+        await service.lobby.start(table.id, 1)
         return table
 
     slow = await table_in(31, 2 * DAY)
@@ -370,21 +362,21 @@ async def test_the_games_list_puts_the_members_turns_first_then_by_deadline() ->
     await _turn_of(service, fast, 1, True, rng)
     others = await table_in(34, HOUR)
     await _turn_of(service, others, 1, False, rng)
-    lobby = await service.create(10, 35, 1, "Host", "amerikaner", 3, {})
+    lobby = await service.lobby.create(10, 35, 1, "Host", "amerikaner", 3, {})
     elsewhere = await table_in(36, HOUR, guild=11)
     await _turn_of(service, elsewhere, 1, True, rng)
-    not_seated = await service.create(10, 37, 9, "Nine", "amerikaner", 3, {})
-    cancelled = await service.create(10, 38, 1, "Host", "amerikaner", 3, {})
-    await service.cancel(cancelled.id, 1)
+    not_seated = await service.lobby.create(10, 37, 9, "Nine", "amerikaner", 3, {})
+    cancelled = await service.lobby.create(10, 38, 1, "Host", "amerikaner", 3, {})
+    await service.lobby.cancel(cancelled.id, 1)
 
-    listed = service.tables_of(10, 1)
+    listed = service.registry.tables_of(10, 1)
     assert [t.id for t in listed] == [fast.id, slow.id, untimed.id, others.id, lobby.id]
     assert listed[-1].stage == LOBBY and listed[0].stage == PLAYING
-    assert [t.id for t in service.tables_of(11, 1)] == [elsewhere.id]
-    assert [t.id for t in service.tables_of(10, 9)] == [not_seated.id]
+    assert [t.id for t in service.registry.tables_of(11, 1)] == [elsewhere.id]
+    assert [t.id for t in service.registry.tables_of(10, 9)] == [not_seated.id]
     # After a move the list follows: the table where it was their turn moves down.
     await _move(service, fast, rng)
-    assert service.tables_of(10, 1)[0].id == slow.id
+    assert service.registry.tables_of(10, 1)[0].id == slow.id
     await _stop(service)
 
 
@@ -396,27 +388,27 @@ async def test_followed_panels_after_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     service = await _service(clock, path)
     table = await _humans(service)
-    gone = await service.create(10, 21, 1, "Host", "amerikaner", 3, {})
+    gone = await service.lobby.create(10, 21, 1, "Host", "amerikaner", 3, {})
     now = clock.time()
-    store = service.store
+    store = service.shared.store
     await store.save_panel(table.id, 1, 77, "fresh", "nb", now - 60)
     await store.save_panel(table.id, 2, 77, "old", "en", now - 15 * 60 - 1)
     await store.save_panel(table.id, 9, 77, "not seated", "en", now - 60)
     await store.save_panel(gone.id, 1, 77, "cancelled", "en", now - 60)
-    await service.cancel(gone.id, 1)
+    await service.lobby.cancel(gone.id, 1)
     await _stop(service)
 
     again = await _service(clock, path)
     await again.restore()
-    [panel] = await again.followed_panels()
+    [panel] = await again.restorer.followed_panels()
     assert (panel.table_id, panel.user_id, panel.token, panel.language) == (
         table.id, 1, "fresh", "nb")
     # The expired one and the cancelled table's are gone from the store.
-    assert {(p.table_id, p.user_id) for p in await again.store.panels(now, 3600)} == {
+    assert {(p.table_id, p.user_id) for p in await again.shared.store.panels(now, 3600)} == {
         (table.id, 1), (table.id, 9)}
     clock.advance(15 * 60)
-    assert await again.followed_panels() == []
-    assert table.id not in {p.table_id for p in await again.store.panels(clock.time())}
+    assert await again.restorer.followed_panels() == []
+    assert table.id not in {p.table_id for p in await again.shared.store.panels(clock.time())}
     await _stop(again)
 
 
@@ -429,10 +421,10 @@ def test_a_table_without_a_timer_has_no_deadline() -> None:
 async def test_a_reminder_waits_for_the_database_and_is_sent_once() -> None:
     clock = FakeClock()
     service = await _service(clock)
-    service.retry_first = service.retry_cap = 0.01  # retries within the test's time
+    service.keeper.retry_first = service.keeper.retry_cap = 0.01  # retries within the test's time
     events = Events(service, clock)
     table = await _humans(service, turn_timer=2 * DAY)
-    store = service.store
+    store = service.shared.store
     real_set_meta = store.set_meta
     refused: list[dict[str, Any]] = []
 
@@ -467,9 +459,9 @@ async def test_a_paused_table_runs_no_clock_and_plays_on_with_a_fresh_turn(
     service = await _service(clock, path, ai=ai)
     table = await _humans(service, turn_timer=DAY)
     await _until(lambda: clock.sleepers == 1, "the turn's clock sleeps")
-    assert await service.pause(table.id, PAUSE_CHANNEL)
-    assert not await service.pause(table.id, PAUSE_CHANNEL)  # held for that already
-    assert await service.pause(table.id, PAUSE_GUILD)
+    assert await service.pauses.pause(table.id, PAUSE_CHANNEL)
+    assert not await service.pauses.pause(table.id, PAUSE_CHANNEL)  # held for that already
+    assert await service.pauses.pause(table.id, PAUSE_GUILD)
     assert table.paused == {PAUSE_CHANNEL, PAUSE_GUILD} and table.turn_deadline is None
     version = table.version
     await _stop(service)
@@ -479,16 +471,16 @@ async def test_a_paused_table_runs_no_clock_and_plays_on_with_a_fresh_turn(
     clock.advance(3 * DAY)
     await asyncio.sleep(0.05)
     assert table.version == version and ai.asked == [] and clock.sleepers == 0
-    assert await service.resume(table.id, PAUSE_CHANNEL)
+    assert await service.pauses.resume(table.id, PAUSE_CHANNEL)
     assert table.paused == {PAUSE_GUILD} and clock.sleepers == 0  # still held
-    assert not await service.resume(table.id, PAUSE_CHANNEL)
+    assert not await service.pauses.resume(table.id, PAUSE_CHANNEL)
     resumed_at = clock.time()
-    assert await service.resume(table.id, PAUSE_GUILD)
+    assert await service.pauses.resume(table.id, PAUSE_GUILD)
     assert table.paused == frozenset() and table.turn_since is not None
     assert table.turn_since >= resumed_at  # the whole day again, from now
     assert table.turn_deadline == table.turn_since + DAY
     await _until(lambda: clock.sleepers == 1, "the turn's clock sleeps again")
-    stored = await service.store.get_game(table.id)
+    stored = await service.shared.store.get_game(table.id)
     assert stored is not None and "paused" not in stored.meta
     assert stored.turn_since == table.turn_since
     await _advance(clock, DAY - 60)

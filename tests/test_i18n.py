@@ -69,8 +69,9 @@ from bot.render import (
 )
 from bot.render import text as render_text
 from bot.render.text import PLATFORM_CODES
-from bot.tables import Seat, TableError
+from bot.tables.errors import TableError
 from bot.tables.panel import Panel
+from bot.tables.table import Seat
 
 REPO = Path(__file__).resolve().parent.parent
 # Every catalog by owner: the platform's and each game's (bot/i18n/split_catalogs.py).

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.render import picture_seat_names, seat_label, seat_names
-from bot.tables import Seat
 from bot.tables.names import INVISIBLE, safe_markdown, safe_plain
+from bot.tables.table import Seat
 
 ROLE = "<@&123456789012345678>"
 

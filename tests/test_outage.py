@@ -24,9 +24,10 @@ from bot.games.amerikaner.ai.random_player import random_action
 from bot.i18n import use_locale
 from bot.render import error_text
 from bot.store import Post, PostRow, SeatInfo
-from bot.tables import TableError, TableService
+from bot.tables.errors import TableError
 from bot.tables.outbox import Outbox
-from bot.tables.service import FINISHED, PLAYING
+from bot.tables.service import TableService
+from bot.tables.table import FINISHED, PLAYING
 from tests.outage import Outage, wait_for
 from tests.store_backends import GAME, Database
 
@@ -75,8 +76,8 @@ async def service(database: Database, outage: Outage) -> AsyncIterator[TableServ
     service = TableService(store, GAMES, rng=random.Random(7), ai_delay=0, trick_pause=0,
                            ai_chooser=ai)
     # Short waits between tries (attributes: a service without them ignores them).
-    service.retry_first, service.retry_cap = 0.02, 0.2
-    outage.install(service)
+    service.keeper.retry_first, service.keeper.retry_cap = 0.02, 0.2
+    outage.install(service.shared)
     service.gated_ai = ai  # type: ignore[attr-defined]
     try:
         yield service
@@ -84,17 +85,17 @@ async def service(database: Database, outage: Outage) -> AsyncIterator[TableServ
         ai.release()
         if outage.is_down:
             await outage.up()
-        await service.close(grace=1)
+        await service.registry.close(grace=1)
         await store.close()
 
 
 async def _table(service: TableService, humans: int, ai: int = 0) -> Any:
-    table = await service.create(10, 20, 1, "Host", "amerikaner", humans + ai, {})
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", humans + ai, {})
     for user in range(2, humans + 1):
-        await service.join(table.id, user, f"P{user}")
+        await service.lobby.join(table.id, user, f"P{user}")
     if ai:
-        await service.fill_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
+        await service.lobby.fill_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
     return table
 
 
@@ -108,16 +109,16 @@ def _snapshot(table: Any) -> tuple[Any, ...]:
 async def _human_move(service: TableService, table: Any, rng: random.Random) -> None:
     seat = table.to_act
     action = random_action(table.seat_view(seat), rng)
-    await service.act(table.id, table.seats[seat].user_id, table.version,
-                      lambda s, a=action: a._replace(seat=s))
+    await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                           lambda s, a=action: a._replace(seat=s))
 
 
 async def _stored_equals_memory(service: TableService, table: Any) -> None:
     # Under the table's lock: a change is committed first and installed in memory after
     # (an AI seat moving on meanwhile would be in the store and not yet in memory).
     async with table.lock:
-        record = await service.store.load_record(table.id,
-                                                 record_format=table.kind.record_format)
+        record = await service.shared.store.load_record(table.id,
+                                                        record_format=table.kind.record_format)
     stored = table.kind.load(record)
     assert table.kind.version(stored) == table.version
     assert table.kind.public_view(stored) == table.public_view()
@@ -138,8 +139,8 @@ async def test_a_move_while_the_database_is_away_is_refused_and_changes_nothing(
     async with outage.lasting():
         for _ in range(3):  # the player tries again while it lasts: the same answer
             with pytest.raises(TableError) as info:
-                await service.act(table.id, table.seats[seat].user_id, table.version,
-                                  lambda s: action._replace(seat=s))
+                await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                                       lambda s: action._replace(seat=s))
             assert info.value.code == "database_down"
             assert error_text(info.value) == SENTENCE
             with use_locale("nb"):
@@ -148,13 +149,13 @@ async def test_a_move_while_the_database_is_away_is_refused_and_changes_nothing(
             assert _snapshot(table) == before and table.game is game
         # A lobby-like change is refused the same way and changes nothing either.
         with pytest.raises(TableError) as info:
-            await service.set_away(table.id, table.seats[seat].user_id, True)
+            await service.seats.set_away(table.id, table.seats[seat].user_id, True)
         assert info.value.code == "database_down" and info.value.params["reason"] == "change"
         assert "nothing was changed" in error_text(info.value)
         assert _snapshot(table) == before
     # Back: the same move is played, once, and the game goes on.
-    await service.act(table.id, table.seats[seat].user_id, before[0],
-                      lambda s: action._replace(seat=s))
+    await service.play.act(table.id, table.seats[seat].user_id, before[0],
+                           lambda s: action._replace(seat=s))
     assert table.version == before[0] + 1
     await _stored_equals_memory(service, table)
     for _ in range(20):
@@ -187,14 +188,14 @@ async def test_a_commit_whose_answer_is_lost(service: TableService, outage: Outa
     outage.then_down = True
     try:
         with pytest.raises(TableError) as info:
-            await service.act(table.id, user, version, lambda s: action._replace(seat=s))
+            await service.play.act(table.id, user, version, lambda s: action._replace(seat=s))
         assert info.value.code == "database_down"
         assert _snapshot(table) == before
     finally:
         await outage.up()
     # Back: the table is read back first; the button drawn before the move is stale.
     with pytest.raises(TableError) as info:
-        await service.act(table.id, user, version, lambda s: action._replace(seat=s))
+        await service.play.act(table.id, user, version, lambda s: action._replace(seat=s))
     assert info.value.code in ("stale", "not_your_turn")
     assert table.version == version + 1
     await _stored_equals_memory(service, table)
@@ -226,41 +227,41 @@ async def test_a_claim_while_the_database_is_away_changes_nothing(
     before = _snapshot(table)
     async with outage.lasting():
         with pytest.raises(TableError) as info:
-            await service.claim(table.id, table.seats[claimer].user_id, table.version)
+            await service.play.claim(table.id, table.seats[claimer].user_id, table.version)
         assert info.value.code == "database_down"
         assert _snapshot(table) == before
-    result = await service.claim(table.id, table.seats[claimer].user_id, table.version)
+    result = await service.play.claim(table.id, table.seats[claimer].user_id, table.version)
     assert result.deal_finished and table.version > before[0]
     await _stored_equals_memory(service, table)
 
 
 async def test_lobby_changes_while_the_database_is_away_change_nothing(
         service: TableService, outage: Outage) -> None:
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {})
-    await service.join(table.id, 2, "Two")
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {})
+    await service.lobby.join(table.id, 2, "Two")
     before = _snapshot(table)
     async with outage.lasting():
-        attempts = [lambda: service.join(table.id, 3, "Three"),
-                    lambda: service.add_ai(table.id, 1, "easy"),
-                    lambda: service.fill_ai(table.id, 1, "easy"),
-                    lambda: service.leave(table.id, 2)]
+        attempts = [lambda: service.lobby.join(table.id, 3, "Three"),
+                    lambda: service.lobby.add_ai(table.id, 1, "easy"),
+                    lambda: service.lobby.fill_ai(table.id, 1, "easy"),
+                    lambda: service.seats.leave(table.id, 2)]
         for attempt in attempts:
             with pytest.raises(TableError) as info:
                 await attempt()
             assert info.value.code == "database_down", attempt
             assert _snapshot(table) == before
         with pytest.raises(TableError):
-            await service.cancel(table.id, 1)
-        assert table.stage == before[1] and service.in_channel(20) is table
-    await service.fill_ai(table.id, 1, "easy")
+            await service.lobby.cancel(table.id, 1)
+        assert table.stage == before[1] and service.registry.in_channel(20) is table
+    await service.lobby.fill_ai(table.id, 1, "easy")
     async with outage.lasting():
         with pytest.raises(TableError) as info:
-            await service.start(table.id, 1)
+            await service.lobby.start(table.id, 1)
         assert info.value.code == "database_down"
         assert table.stage != PLAYING and table.game is None
-    await service.start(table.id, 1)
+    await service.lobby.start(table.id, 1)
     assert table.stage == PLAYING
-    row = await service.store.get_game(table.id)
+    row = await service.shared.store.get_game(table.id)
     assert [s.display_name for s in row.seats][:2] == ["Host", "Two"]
 
 
@@ -308,14 +309,14 @@ async def test_an_ai_turn_waits_for_the_database_and_plays_once_it_answers(
 async def test_a_turn_timeout_waits_for_the_database(
         service: TableService, outage: Outage) -> None:
     ai: GatedAi = service.gated_ai  # type: ignore[attr-defined]
-    service.rng = random.Random(0)  # the first dealer is seat 3: the human bids first
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.3)
+    service.shared.rng = random.Random(0)  # the first dealer is seat 3: the human bids first
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.3)
     assert table.first_dealer == 3
-    await service.fill_ai(table.id, 1, "easy")
+    await service.lobby.fill_ai(table.id, 1, "easy")
     # The human (seat 0) does not move: when their time runs out, the AI chooses for
     # them; it is held there while the database goes away.
     ai.hold(seat=0)
-    await service.start(table.id, 1)
+    await service.lobby.start(table.id, 1)
     try:
         await wait_for(lambda: ai.waiting, what="the human's time to run out")
         version = table.version
@@ -330,7 +331,7 @@ async def test_a_turn_timeout_waits_for_the_database(
     finally:
         await outage.up()
     await wait_for(lambda: table.version > version, what="the timeout after the outage")
-    posts = await service.store.pending_posts(table.id)
+    posts = await service.shared.store.pending_posts(table.id)
     assert [p.kind for p in posts].count("timeout") == 1
     await _stored_equals_memory(service, table)
 

@@ -13,7 +13,7 @@ from bot.i18n import use_locale
 from bot.render.guide import days_help_pages
 from bot.render.refusals import error_text
 from bot.render.replies import duration_text
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from bot.tables.timer_settings import MAX_TURN_TIMER
 

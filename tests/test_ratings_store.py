@@ -24,11 +24,11 @@ from bot.store import (
     open_database,
     open_store,
 )
-from bot.tables import TableService
 from bot.tables.rating_book import RatingBook, month_of, seated
 from bot.tables.ratings import MIN_RATED_HANDS, MODEL, RatedMatch
 from bot.tables.rerate import rerate, rerate_if_due
-from bot.tables.service import ABANDON_AFTER, CANCELLED, FINISHED, PAUSE_ABSENT, PLAYING
+from bot.tables.service import TableService
+from bot.tables.table import ABANDON_AFTER, CANCELLED, FINISHED, PAUSE_ABSENT, PLAYING
 from tests.fake_discord.clock import FakeClock
 from tests.store_backends import GAME, Database
 
@@ -127,13 +127,13 @@ async def _play(service: TableService, guild: int, channel: int, game: str,
     """A game of `humans` and AI seats of `level`, the humans playing at random; left
     mid-deal once two matches are rated if not `finish`."""
     preset = "amerikaner" if game == "amerikaner" else None
-    table = await service.create(guild, channel, humans[0], "H", preset, players,
-                                 options, game=game, switches={"pictures": False})
+    table = await service.lobby.create(guild, channel, humans[0], "H", preset, players,
+                                       options, game=game, switches={"pictures": False})
     for user in humans[1:]:
-        await service.join(table.id, user, f"P{user}")
+        await service.lobby.join(table.id, user, f"P{user}")
     if len(humans) < players:
-        await service.fill_ai(table.id, humans[0], level)
-    await service.start(table.id, humans[0])
+        await service.lobby.fill_ai(table.id, humans[0], level)
+    await service.lobby.start(table.id, humans[0])
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 60
     while table.stage == PLAYING and loop.time() < deadline:
@@ -143,8 +143,8 @@ async def _play(service: TableService, guild: int, channel: int, game: str,
         seat = table.to_act
         if seat is not None and table.seats[seat].user_id is not None:
             action = table.kind.choose_action(table.game, seat, "easy", rng)
-            await service.act(table.id, table.seats[seat].user_id, table.version,
-                              lambda s, a=action: a)
+            await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                                   lambda s, a=action: a)
         else:
             await asyncio.sleep(0.001)  # the service's AI plays
     assert table.stage == FINISHED or not finish
@@ -178,7 +178,7 @@ async def _play_everything(store: Any, clock: FakeClock) -> None:
         await _play(service, 1, 14, "amerikaner", 4, [1, 2], "easy", rng, {"target": 30},
                     finish=False)
     finally:
-        await service.close()
+        await service.registry.close()
 
 
 async def _dump(database: Database) -> dict[str, list[tuple[Any, ...]]]:
@@ -212,10 +212,10 @@ async def test_a_failed_commit_leaves_the_ratings_unchanged(tmp_path: Path) -> N
     store = await open_store(tmp_path / "db.sqlite3")
     service = TableService(store, GAMES, rng=random.Random(3), ai_delay=0, trick_pause=0)
     rng = random.Random(4)
-    table = await service.create(1, 11, 1, "H", "amerikaner", 4, {"target": 30},
-                                 switches={"pictures": False})
-    await service.fill_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
+    table = await service.lobby.create(1, 11, 1, "H", "amerikaner", 4, {"target": 30},
+                                       switches={"pictures": False})
+    await service.lobby.fill_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
     failed = 0
     real = store.record_action
 
@@ -234,7 +234,7 @@ async def test_a_failed_commit_leaves_the_ratings_unchanged(tmp_path: Path) -> N
         if table.to_act == 0:
             action = table.kind.choose_action(table.game, 0, "easy", rng)
             try:
-                await service.act(table.id, 1, table.version, lambda s, a=action: a)
+                await service.play.act(table.id, 1, table.version, lambda s, a=action: a)
             except Exception:
                 break
         else:
@@ -244,7 +244,7 @@ async def test_a_failed_commit_leaves_the_ratings_unchanged(tmp_path: Path) -> N
     assert (state.rated, state.counted, state.ratings) == (0, 0, {})
     # The hand's end was not played either: memory is what the store holds.
     assert table.kind.rating_matches(table.game) == []
-    await service.close()
+    await service.registry.close()
     await store.close()
 
 
@@ -282,7 +282,7 @@ async def test_a_restart_neither_loses_nor_doubles_a_rated_hand(tmp_path: Path) 
     table = await _play(service, 3, 31, "amerikaner", 4, [1, 2], "easy", random.Random(2),
                         {"target": 40}, finish=False)
     before = len(table.kind.rating_matches(table.game))
-    await service.close()
+    await service.registry.close()
     await store.close()
     store = await open_store(path)
     service = TableService(store, GAMES, rng=random.Random(9), ai_delay=0, trick_pause=0,
@@ -297,12 +297,12 @@ async def test_a_restart_neither_loses_nor_doubles_a_rated_hand(tmp_path: Path) 
         seat = table.to_act
         if seat is not None and table.seats[seat].user_id is not None:
             action = table.kind.choose_action(table.game, seat, "easy", rng)
-            await service.act(table.id, table.seats[seat].user_id, table.version,
-                              lambda s, a=action: a)
+            await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                                   lambda s, a=action: a)
         else:
             await asyncio.sleep(0.001)
     assert table.stage == FINISHED
-    await service.close()
+    await service.registry.close()
     matches = len(table.kind.rating_matches(table.game))
     assert matches > before
     state = await store.rating_state(table.id, 3, "amerikaner", "2026-11", [1, 2])
@@ -327,7 +327,7 @@ def test_the_rerate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
                                    trick_pause=0, clock=FakeClock())
             await _play(service, 1, 11, "american", 3, [1, 2], "easy", random.Random(1),
                         {"target": 1})
-            await service.close()
+            await service.registry.close()
 
     asyncio.run(play())
     before = asyncio.run(_dump(Database("sqlite", str(path))))
@@ -373,7 +373,7 @@ async def test_two_tables_of_one_guild_rate_in_turn(tmp_path: Path) -> None:
                   {"target": 2}),
             _play(service, 1, 13, "amerikaner", 4, [2, 1], "strong", random.Random(4),
                   {"target": 8}))
-        await service.close()
+        await service.registry.close()
     assert most == 1
     database = Database("sqlite", str(path))
     running = await _dump(database)
@@ -401,13 +401,13 @@ async def _play_through_absences(service: TableService, clock: FakeClock,
     """Members time out (the AI plays one turn, or takes the seat), go away and come
     back, hand seats to the AI and to someone else, the host gives up her own seat, and
     a game is cancelled mid-deal."""
-    table = await service.create(1, 15, 1, "H", "amerikaner", 4, {"target": 8},
-                                 game="amerikaner", switches={"pictures": False})
+    table = await service.lobby.create(1, 15, 1, "H", "amerikaner", 4, {"target": 8},
+                                       game="amerikaner", switches={"pictures": False})
     for user in (2, 3):
-        await service.join(table.id, user, f"P{user}")
-    await service.fill_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
-    await service.set_timer(table.id, 1, turn_timer=60.0, timeout_action="play")
+        await service.lobby.join(table.id, user, f"P{user}")
+    await service.lobby.fill_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
+    await service.lobby.set_timer(table.id, 1, turn_timer=60.0, timeout_action="play")
     moves = 0
     done: set[str] = set()
     while (seat := await _turn_of_member(service, table)) is not None:
@@ -422,49 +422,49 @@ async def _play_through_absences(service: TableService, clock: FakeClock,
                 await asyncio.sleep(0.001)
             continue
         if moves == 8:
-            await service.set_away(table.id, user, True)
+            await service.seats.set_away(table.id, user, True)
             continue
         if moves == 16:  # everyone away comes back
             for away in [s.user_id for s in table.seats if s.away]:
-                await service.set_away(table.id, away, False)
+                await service.seats.set_away(table.id, away, False)
         if moves >= 24 and "left" not in done and user != 1:
             done.add("left")  # a member leaves for good
-            await service.leave(table.id, user)
+            await service.seats.leave(table.id, user)
             continue
         if moves == 40:  # another's seat goes to a newcomer
             other = next(s for s in table.seats if s.user_id not in (None, 1))
-            await service.set_away(table.id, other.user_id, True)
+            await service.seats.set_away(table.id, other.user_id, True)
             seat = table.seat_of(other.user_id)
-            await service.replace(table.id, 1, seat, (7, "P7"))  # an offer: 7 accepts
-            await service.answer_offer(table.id, 7, seat, True)
+            await service.seats.replace(table.id, 1, seat, (7, "P7"))  # an offer: 7 accepts
+            await service.seats.answer_offer(table.id, 7, seat, True)
             continue
         if moves == 60:  # the host hands her own seat to the AI for good
             if not table.seats[table.seat_of(1)].away:
-                await service.set_away(table.id, 1, True)
-            await service.replace(table.id, 1, table.seat_of(1), None)
+                await service.seats.set_away(table.id, 1, True)
+            await service.seats.replace(table.id, 1, table.seat_of(1), None)
             continue
         action = table.kind.choose_action(table.game, seat, "easy", rng)
-        await service.act(table.id, user, table.version, lambda s, a=action: a)
+        await service.play.act(table.id, user, table.version, lambda s, a=action: a)
     assert moves > 60 and "left" in done, moves  # every absence above happened
     while table.stage == PLAYING:
         await asyncio.sleep(0.001)
     # A game cancelled mid-deal, after one deal is rated, at a member's turn (nothing
     # moves then), one member away.
-    cancelled = await service.create(1, 16, 1, "H", None, 3, {"target": 10},
-                                     game="american", switches={"pictures": False})
-    await service.join(cancelled.id, 5, "P5")
-    await service.fill_ai(cancelled.id, 1, "easy")
-    await service.start(cancelled.id, 1)
+    cancelled = await service.lobby.create(1, 16, 1, "H", None, 3, {"target": 10},
+                                           game="american", switches={"pictures": False})
+    await service.lobby.join(cancelled.id, 5, "P5")
+    await service.lobby.fill_ai(cancelled.id, 1, "easy")
+    await service.lobby.start(cancelled.id, 1)
     while (seat := await _turn_of_member(service, cancelled)) is not None:
         if cancelled.kind.rating_matches(cancelled.game):
             break
         action = cancelled.kind.choose_action(cancelled.game, seat, "easy", rng)
-        await service.act(cancelled.id, cancelled.seats[seat].user_id, cancelled.version,
-                          lambda s, a=action: a)
+        await service.play.act(cancelled.id, cancelled.seats[seat].user_id, cancelled.version,
+                               lambda s, a=action: a)
     assert cancelled.stage == PLAYING
-    await service.set_away(cancelled.id, 5 if cancelled.seats[seat].user_id == 1 else 1,
-                           True)
-    await service.cancel(cancelled.id, 1)
+    await service.seats.set_away(cancelled.id, 5 if cancelled.seats[seat].user_id == 1 else 1,
+                                 True)
+    await service.lobby.cancel(cancelled.id, 1)
     await _abandon_and_cancel(service, clock)
 
 
@@ -473,40 +473,40 @@ async def _abandon_and_cancel(service: TableService, clock: FakeClock) -> None:
     later (a forfeit for her alone); a host cancels with a member present (a forfeit
     for the host alone, the member logged as spared); a moderator who is not seated
     cancels (a forfeit for nobody); a host away when the deal began cancels (nobody)."""
-    lone = await service.create(1, 17, 5, "P5", None, 3, {"target": 10},
-                                game="american", switches={"pictures": False})
-    await service.fill_ai(lone.id, 5, "easy")
-    await service.start(lone.id, 5)
+    lone = await service.lobby.create(1, 17, 5, "P5", None, 3, {"target": 10},
+                                      game="american", switches={"pictures": False})
+    await service.lobby.fill_ai(lone.id, 5, "easy")
+    await service.lobby.start(lone.id, 5)
     await _turn_of_member(service, lone)
-    await service.set_away(lone.id, 5, True)
+    await service.seats.set_away(lone.id, 5, True)
     assert lone.paused == {PAUSE_ABSENT}
     clock.advance(ABANDON_AFTER + 1)
     while lone.stage == PLAYING:
         await asyncio.sleep(0.001)
     assert lone.stage == CANCELLED
     for channel, canceller, manager in ((18, 1, False), (19, 9, True)):
-        table = await service.create(1, channel, 1, "H", None, 3, {"target": 10},
-                                     game="american", switches={"pictures": False})
-        await service.join(table.id, 5, "P5")
-        await service.fill_ai(table.id, 1, "easy")
-        await service.start(table.id, 1)
+        table = await service.lobby.create(1, channel, 1, "H", None, 3, {"target": 10},
+                                           game="american", switches={"pictures": False})
+        await service.lobby.join(table.id, 5, "P5")
+        await service.lobby.fill_ai(table.id, 1, "easy")
+        await service.lobby.start(table.id, 1)
         await _turn_of_member(service, table)
-        await service.cancel(table.id, canceller, manager)
+        await service.lobby.cancel(table.id, canceller, manager)
     # The host away when a deal began: P5 plays the first deal out alone.
-    table = await service.create(1, 20, 1, "H", None, 3, {"target": 10},
-                                 game="american", switches={"pictures": False})
-    await service.join(table.id, 5, "P5")
-    await service.fill_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
-    await service.set_away(table.id, 1, True)
+    table = await service.lobby.create(1, 20, 1, "H", None, 3, {"target": 10},
+                                       game="american", switches={"pictures": False})
+    await service.lobby.join(table.id, 5, "P5")
+    await service.lobby.fill_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
+    await service.seats.set_away(table.id, 1, True)
     rng = random.Random(7)
     while (seat := await _turn_of_member(service, table)) is not None:
         if table.kind.rating_matches(table.game):
             break
         action = table.kind.choose_action(table.game, seat, "easy", rng)
-        await service.act(table.id, 5, table.version, lambda s, a=action: a)
+        await service.play.act(table.id, 5, table.version, lambda s, a=action: a)
     assert table.stage == PLAYING
-    await service.cancel(table.id, 1)
+    await service.lobby.cancel(table.id, 1)
 
 
 async def test_rerate_rebuilds_exactly_through_absences(database: Database) -> None:
@@ -519,7 +519,7 @@ async def test_rerate_rebuilds_exactly_through_absences(database: Database) -> N
         try:
             await _play_through_absences(service, clock, random.Random(5))
         finally:
-            await service.close()
+            await service.registry.close()
     running = await _dump(database)
     logs = [entry for _g, _guild, _pool, _rated, log in running["rating_games"]
             for entry in json.loads(log)]
@@ -548,7 +548,7 @@ async def test_the_migration_rerates_a_rated_database_once(database: Database) -
                 await _play(service, 1, 11, "amerikaner", 4, [1, 2], "easy",
                             random.Random(2), {"target": 8})
             finally:
-                await service.close()
+                await service.registry.close()
     # The old rules' numbers, as the running bot of that time left them: made up here.
     await database.execute("UPDATE ratings SET mu = mu + 5")
     async with database.open() as store:

@@ -16,7 +16,7 @@ import bot.games  # noqa: F401 - registers every game's catalog
 from bot.i18n import LOCALES, _, add_catalog, catalog_dirs, isolate, ngettext, pgettext, use_locale
 from bot.i18n.rtl import FSI, LRI, PDI, isolate_template, isolated, strip_isolates
 from bot.render import error_text, language_text
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from tests.e2e.rtl_checker import bare_runs
 
 

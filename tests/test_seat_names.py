@@ -11,8 +11,9 @@ import pytest
 from bot.games import GAMES
 from bot.render import ai_seat_label, error_text, lobby_panel, seat_label, seat_names
 from bot.store import SeatInfo, Store, open_store
-from bot.tables import Seat, TableError, TableService
-from bot.tables.service import LOBBY
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, Seat
 
 
 def test_ai_seat_label() -> None:
@@ -57,26 +58,26 @@ async def _service(store: Store, seed: int = 1) -> TableService:
 async def test_the_service_stores_no_ai_names() -> None:
     store = await open_store(":memory:")
     service = await _service(store, seed=2)
-    table = await service.create(10, 20, 1, "alice", "amerikaner", 4, {})
-    await service.add_ai(table.id, 1, "easy")
-    await service.join(table.id, 2, "bob")
-    await service.add_ai(table.id, 1, "strong")
+    table = await service.lobby.create(10, 20, 1, "alice", "amerikaner", 4, {})
+    await service.lobby.add_ai(table.id, 1, "easy")
+    await service.lobby.join(table.id, 2, "bob")
+    await service.lobby.add_ai(table.id, 1, "strong")
     assert [s.name for s in table.seats] == ["alice", "", "bob", ""]
     assert seat_names(table.seats) == ["alice", "AI 1 (easy)", "bob", "AI 2 (strong)"]
-    await service.start(table.id, 1)
+    await service.lobby.start(table.id, 1)
     assert table.to_act == 1  # with this seed: the first AI seat (whose turn waits 60 s)
     with pytest.raises(TableError) as info:
-        await service.act(table.id, 2, None, lambda s: None)
+        await service.play.act(table.id, 2, None, lambda s: None)
     assert error_text(info.value) == "It is AI 1 (easy)'s turn, not yours."
-    await service.set_away(table.id, 2, True)
-    await service.replace(table.id, 1, 2, None)
+    await service.seats.set_away(table.id, 2, True)
+    await service.seats.replace(table.id, 1, 2, None)
     assert table.seats[2].name == "bob" and table.seats[2].is_ai
     assert seat_label(table.seats, 2) == "AI for bob"
     row = await store.get_game(table.id)
     assert row is not None
     assert [s.display_name for s in sorted(row.seats, key=lambda s: s.seat)] \
         == ["alice", "", "bob", ""]
-    await service.close()
+    await service.registry.close()
     await store.close()
 
 
@@ -89,7 +90,7 @@ async def test_legacy_seats_restored_show_as_before() -> None:
     await store.create_game(10, 20, 1, rules, 0, seats, {"stage": LOBBY}, game="amerikaner")
     service = await _service(store)
     (table,) = await service.restore()
-    await service.add_ai(table.id, 1, "strong")
+    await service.lobby.add_ai(table.id, 1, "strong")
     assert seat_names(table.seats) == ["alice", "AI 1 (easy)", "AI for dave", "AI 2 (strong)"]
-    await service.close()
+    await service.registry.close()
     await store.close()

@@ -25,7 +25,8 @@ from bot.games import GAMES
 from bot.games.amerikaner.record import load_game, replay_output
 from bot.store import ResultRow, Store, latest_version, migrations
 from bot.store.copy import copy_rows
-from bot.tables.service import PLAYING, TableService
+from bot.tables.service import TableService
+from bot.tables.table import PLAYING
 from tests.store_backends import GAME, GAME_FORMAT, Database
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -198,7 +199,7 @@ async def test_active_game_replays_and_restores(store: Store) -> None:
     assert replay_output(load_game(record)) == replay_output(load_game(want))
     # The table service's restart path rebuilds it, the away player still away.
     service = TableService(store, GAMES)
-    service.closed = True  # never schedules an AI turn
+    service.registry.closed = True  # never schedules an AI turn
     tables = await service.restore()
     assert [t.id for t in tables] == [active]
     table = tables[0]

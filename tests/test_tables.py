@@ -16,8 +16,10 @@ from bot.games.amerikaner.kind import AMERIKANER
 from bot.games.amerikaner.record import load_game, replay_output
 from bot.render import error_text
 from bot.store import open_store
-from bot.tables import TableError, TableService
-from bot.tables.service import FINISHED, PLAYING, ForeignGuildError
+from bot.tables.errors import TableError
+from bot.tables.registry import ForeignGuildError
+from bot.tables.service import TableService
+from bot.tables.table import FINISHED, PLAYING
 from tests.store_backends import Database
 
 
@@ -33,10 +35,10 @@ async def _service(path: Path | str = ":memory:", seed: int = 1) -> TableService
 
 async def _started(service: TableService, players: int = 4, preset: str = "amerikaner",
                    options: dict | None = None):
-    table = await service.create(10, 20, 1, "Host", preset, players, options or {})
+    table = await service.lobby.create(10, 20, 1, "Host", preset, players, options or {})
     for user in range(2, players + 1):
-        await service.join(table.id, user, f"P{user}")
-    await service.start(table.id, 1)
+        await service.lobby.join(table.id, user, f"P{user}")
+    await service.lobby.start(table.id, 1)
     return table
 
 
@@ -51,8 +53,8 @@ async def _play_random(service: TableService, table, rng: random.Random, steps: 
         seat = table.to_act
         view = table.seat_view(seat)
         action = random_action(view, rng)
-        await service.act(table.id, table.seats[seat].user_id, table.version,
-                          lambda s, a=action: a._replace(seat=s))
+        await service.play.act(table.id, table.seats[seat].user_id, table.version,
+                               lambda s, a=action: a._replace(seat=s))
 
 
 async def _play_seat_zero_until_the_end(service: TableService, table,
@@ -71,35 +73,35 @@ async def _play_seat_zero_until_the_end(service: TableService, table,
 async def test_lobby_rules() -> None:
     service = await _service()
     with pytest.raises(GameError) as info:  # the game's refusal, passed on as it is
-        await service.create(10, 20, 1, "Host", "amerikaner", 4, {"fixed_ten": True})
+        await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {"fixed_ten": True})
     assert info.value.code == "invalid_rules" and info.value.params["option"] == "fixed_ten"
     assert "10 points a bid" in error_text(info.value, AMERIKANER)  # its name, not its key
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {})
     with pytest.raises(TableError) as info:
-        await service.create(10, 20, 2, "Other", "amerikaner", 3, {})
+        await service.lobby.create(10, 20, 2, "Other", "amerikaner", 3, {})
     assert info.value.code == "channel_busy"
     with pytest.raises(TableError) as info:
-        await service.start(table.id, 1)
+        await service.lobby.start(table.id, 1)
     assert info.value.code == "table_not_full"
-    await service.join(table.id, 2, "Two")
+    await service.lobby.join(table.id, 2, "Two")
     with pytest.raises(TableError) as info:
-        await service.join(table.id, 2, "Two")
+        await service.lobby.join(table.id, 2, "Two")
     assert info.value.code == "already_seated"
     with pytest.raises(TableError) as info:
-        await service.add_ai(table.id, 2, "easy")
+        await service.lobby.add_ai(table.id, 2, "easy")
     assert info.value.code == "not_host"
-    await service.add_ai(table.id, 1, "easy")
+    await service.lobby.add_ai(table.id, 1, "easy")
     with pytest.raises(TableError) as info:
-        await service.join(table.id, 3, "Three")
+        await service.lobby.join(table.id, 3, "Three")
     assert info.value.code == "table_full"
     with pytest.raises(TableError) as info:
-        await service.start(table.id, 2)
+        await service.lobby.start(table.id, 2)
     assert info.value.code == "not_host"
-    await service.leave(table.id, 2)
+    await service.seats.leave(table.id, 2)
     assert len(table.seats) == 2
-    await service.cancel(table.id, 1)
-    assert service.in_channel(20) is None
-    await service.store.close()
+    await service.lobby.cancel(table.id, 1)
+    assert service.registry.in_channel(20) is None
+    await service.shared.store.close()
 
 
 async def test_acting_checks_seat_turn_version_and_rules() -> None:
@@ -109,25 +111,26 @@ async def test_acting_checks_seat_turn_version_and_rules() -> None:
     user = _user_to_act(table)
     other = next(s.user_id for i, s in enumerate(table.seats) if i != seat)
     with pytest.raises(TableError) as info:
-        await service.act(table.id, 99, None, Action.pass_)
+        await service.play.act(table.id, 99, None, Action.pass_)
     assert info.value.code == "not_seated"
     with pytest.raises(TableError) as info:
-        await service.act(table.id, other, None, Action.pass_)
+        await service.play.act(table.id, other, None, Action.pass_)
     assert info.value.code == "not_your_turn"
     with pytest.raises(GameError) as info:
-        await service.act(table.id, user, None, lambda s: Action.make_bid(s, 99))
+        await service.play.act(table.id, user, None, lambda s: Action.make_bid(s, 99))
     assert info.value.code == "bid_too_high"
     version = table.version
-    result = await service.act(table.id, user, version, lambda s: Action.make_bid(s, 6))
+    result = await service.play.act(table.id, user, version, lambda s: Action.make_bid(s, 6))
     assert result.action == Action(seat, "bid", bid=6)
     assert table.version == version + 1
     next_user = _user_to_act(table)
     with pytest.raises(TableError) as info:
-        await service.act(table.id, next_user, version, Action.pass_)
+        await service.play.act(table.id, next_user, version, Action.pass_)
     assert info.value.code == "stale"
-    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
+    record = await service.shared.store.load_record(table.id,
+                                                    record_format=table.kind.record_format)
     assert record["hands"][0]["actions"] == [{"seat": seat, "action": "bid", "bid": 6}]
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def test_simultaneous_clicks_apply_once() -> None:
@@ -136,15 +139,16 @@ async def test_simultaneous_clicks_apply_once() -> None:
     user = _user_to_act(table)
     version = table.version
     results = await asyncio.gather(
-        *(service.act(table.id, user, version, Action.pass_) for _ in range(5)),
+        *(service.play.act(table.id, user, version, Action.pass_) for _ in range(5)),
         return_exceptions=True)
     accepted = [r for r in results if not isinstance(r, Exception)]
     assert len(accepted) == 1
     assert all(isinstance(r, TableError) and r.code in ("stale", "not_your_turn")
                for r in results if isinstance(r, Exception))
-    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
+    record = await service.shared.store.load_record(table.id,
+                                                    record_format=table.kind.record_format)
     assert len(record["hands"][0]["actions"]) == 1
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def test_restart_restores_the_game_and_its_version(tmp_path: Path) -> None:
@@ -155,19 +159,19 @@ async def test_restart_restores_the_game_and_its_version(tmp_path: Path) -> None
     await _play_random(service, table, rng, 30)
     before = replay_output(table.game)
     version = table.version
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
     again = await _service(path, seed=2)
     restored = await again.restore()
     assert [t.id for t in restored] == [table.id]
-    table2 = again.get(table.id)
+    table2 = again.registry.get(table.id)
     assert table2.version == version
     assert replay_output(table2.game) == before
     # The buttons drawn before the restart still work.
     await _play_random(again, table2, rng, 5)
     assert table2.version == version + 5
-    await again.store.close()
+    await again.shared.store.close()
 
 
 async def test_hands_follow_each_other_and_the_game_ends_in_the_store() -> None:
@@ -179,15 +183,16 @@ async def test_hands_follow_each_other_and_the_game_ends_in_the_store() -> None:
             break
         await _play_random(service, table, rng, 1)
     assert table.stage == FINISHED and table.game.finished
-    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
+    record = await service.shared.store.load_record(table.id,
+                                                    record_format=table.kind.record_format)
     replayed = load_game(record)
     assert replayed.totals == table.game.totals
-    board = await service.store.leaderboard(10, "amerikaner", "points", 10, 0)
+    board = await service.shared.store.leaderboard(10, "amerikaner", "points", 10, 0)
     assert {row.user_id for row in board} == {1, 2, 3, 4}
     winners = {table.seats[s].user_id for s in table.game.winners}
     assert {row.user_id for row in board if row.wins} == winners
-    assert service.in_channel(20) is None
-    await service.store.close()
+    assert service.registry.in_channel(20) is None
+    await service.shared.store.close()
 
 
 async def test_ai_seats_play_their_turns() -> None:
@@ -197,41 +202,41 @@ async def test_ai_seats_play_their_turns() -> None:
     async def listener(table, event, detail):
         events.append(event)
 
-    service.add_listener(listener)
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 5})
+    service.listeners.add(listener)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 5})
     for _ in range(3):
-        await service.add_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
+        await service.lobby.add_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
     await _play_seat_zero_until_the_end(service, table, random.Random(9))
     assert "changed" in events and "game_finished" in events
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
 
 async def test_an_away_player_is_covered_by_the_ai() -> None:
     service = await _service()
     table = await _started(service, 4, "amerikaner", {"target": 3})
     for user in (2, 3, 4):
-        await service.set_away(table.id, user, True)
+        await service.seats.set_away(table.id, user, True)
     await _play_seat_zero_until_the_end(service, table, random.Random(4))
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
 
 async def test_away_and_back_only_change_something() -> None:
     service = await _service()
     table = await _started(service)
     with pytest.raises(TableError) as info:
-        await service.set_away(table.id, 2, False)
+        await service.seats.set_away(table.id, 2, False)
     assert info.value.code == "not_away"
-    await service.set_away(table.id, 2, True)
+    await service.seats.set_away(table.id, 2, True)
     with pytest.raises(TableError) as info:
-        await service.set_away(table.id, 2, True)
+        await service.seats.set_away(table.id, 2, True)
     assert info.value.code == "already_away"
-    await service.set_away(table.id, 2, False)
+    await service.seats.set_away(table.id, 2, False)
     assert not table.seats[1].away
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
 
 async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
@@ -241,18 +246,19 @@ async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
     async def listener(table, event, detail):
         events.append((event, detail))
 
-    service.add_listener(listener)
+    service.listeners.add(listener)
     # A second: long enough that a busy machine still reaches the half-time reminder
     # before the deadline (a reminder already overdue is skipped), short for a test.
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {}, turn_timer=1.0)
-    await service.join(table.id, 2, "Two")
-    await service.join(table.id, 3, "Three")
-    await service.start(table.id, 1)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {}, turn_timer=1.0)
+    await service.lobby.join(table.id, 2, "Two")
+    await service.lobby.join(table.id, 3, "Three")
+    await service.lobby.start(table.id, 1)
     seat = table.to_act
     loop = asyncio.get_running_loop()
 
     async def timeout_posts() -> list:
-        return [p for p in await service.store.pending_posts(table.id) if p.kind == "timeout"]
+        return [p for p in await service.shared.store.pending_posts(table.id)
+                if p.kind == "timeout"]
 
     # The timeout notice is committed with the AI's action, into the outbox.
     deadline = loop.time() + 20
@@ -262,12 +268,13 @@ async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
     [post] = await timeout_posts()
     assert post.params["seat"] == seat
     assert table.version >= 1
-    record = await service.store.load_record(table.id, record_format=table.kind.record_format)
+    record = await service.shared.store.load_record(table.id,
+                                                    record_format=table.kind.record_format)
     assert record["hands"][0]["actions"][0] == post.params["action"]
     assert record["hands"][0]["actions"][0]["seat"] == seat
     # The clock keeps running for the next player: it survives a restart too.
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
     service = again = await _service(tmp_path / "db.sqlite3")
     [restored] = await again.restore()
     assert restored.turn_timer == 1.0
@@ -277,42 +284,42 @@ async def test_turn_timer_reminds_then_lets_the_ai_play(tmp_path: Path) -> None:
         await asyncio.sleep(0.01)
     assert len(await timeout_posts()) == 2
     assert restored.version > version
-    await again.close()
-    await again.store.close()
+    await again.registry.close()
+    await again.shared.store.close()
 
 
 async def test_host_replaces_an_away_seat() -> None:
     service = await _service()
     table = await _started(service)
     with pytest.raises(TableError) as info:
-        await service.replace(table.id, 1, 1, (7, "Seven"))
+        await service.seats.replace(table.id, 1, 1, (7, "Seven"))
     assert info.value.code == "not_away"
-    await service.set_away(table.id, 2, True)
+    await service.seats.set_away(table.id, 2, True)
     with pytest.raises(TableError) as info:
-        await service.replace(table.id, 3, 1, (7, "Seven"))
+        await service.seats.replace(table.id, 3, 1, (7, "Seven"))
     assert info.value.code == "not_host"
     # A member is offered the seat: not seated until they take it, and only they can.
-    await service.replace(table.id, 1, 1, (7, "Seven"))
+    await service.seats.replace(table.id, 1, 1, (7, "Seven"))
     assert table.seats[1].user_id == 2 and table.seats[1].away
     with pytest.raises(TableError) as info:
-        await service.answer_offer(table.id, 8, 1, True)
+        await service.seats.answer_offer(table.id, 8, 1, True)
     assert info.value.code == "not_offered"
-    await service.answer_offer(table.id, 7, 1, True)
+    await service.seats.answer_offer(table.id, 7, 1, True)
     assert table.seats[1].user_id == 7 and not table.seats[1].away
     with pytest.raises(TableError) as info:  # taken: the offer is gone
-        await service.answer_offer(table.id, 7, 1, True)
+        await service.seats.answer_offer(table.id, 7, 1, True)
     assert info.value.code == "not_offered"
-    await service.set_away(table.id, 3, True)
-    await service.replace(table.id, 1, 2, None)
+    await service.seats.set_away(table.id, 3, True)
+    await service.seats.replace(table.id, 1, 2, None)
     assert table.seats[2].is_ai
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
 
 async def test_a_stop_lets_the_change_under_way_commit_and_refuses_new_ones() -> None:
     service = await _service()
     table = await _started(service)
-    store = service.store
+    store = service.shared.store
     real = store.record_action
     committing = asyncio.Event()
 
@@ -323,15 +330,15 @@ async def test_a_stop_lets_the_change_under_way_commit_and_refuses_new_ones() ->
 
     store.record_action = slow_commit  # type: ignore[method-assign]
     user = _user_to_act(table)
-    acting = asyncio.create_task(service.act(table.id, user, None, Action.pass_))
+    acting = asyncio.create_task(service.play.act(table.id, user, None, Action.pass_))
     await committing.wait()
-    await service.close()
+    await service.registry.close()
     result = await acting  # finished, not cut off
     assert result.action.kind == "pass"
     record = await store.load_record(table.id, record_format=table.kind.record_format)
     assert record["hands"][0]["actions"] == [{"seat": result.seat, "action": "pass"}]
     with pytest.raises(TableError) as refused:
-        await service.act(table.id, _user_to_act(table), None, Action.pass_)
+        await service.play.act(table.id, _user_to_act(table), None, Action.pass_)
     assert refused.value.code == "restarting"
     await store.close()
 
@@ -342,57 +349,57 @@ async def test_the_end_of_a_hand_commits_its_posts_with_the_last_card() -> None:
     rng = random.Random(5)
     while len(table.game.hands) == 1:
         await _play_random(service, table, rng, 1)
-    posts = await service.store.pending_posts(table.id)
+    posts = await service.shared.store.pending_posts(table.id)
     assert [p.kind for p in posts] == ["hand_summary", "table_message"]
     assert posts[0].params == {"hand_index": 0} and posts[0].channel_id == table.channel_id
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def test_fill_ai_gives_every_empty_seat_to_the_ai_host_only() -> None:
     service = await _service()
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 5, {})
-    await service.join(table.id, 2, "P2")
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 5, {})
+    await service.lobby.join(table.id, 2, "P2")
     with pytest.raises(TableError) as refused:
-        await service.fill_ai(table.id, 2)
+        await service.lobby.fill_ai(table.id, 2)
     assert refused.value.code == "not_host"
     with pytest.raises(TableError) as bad:
-        await service.fill_ai(table.id, 1, "grandmaster")
+        await service.lobby.fill_ai(table.id, 1, "grandmaster")
     assert bad.value.params["reason"] == "ai_level"
-    await service.fill_ai(table.id, 1, "strong")
+    await service.lobby.fill_ai(table.id, 1, "strong")
     assert [(s.user_id, s.ai_level) for s in table.seats] == \
         [(1, None), (2, None), (None, "strong"), (None, "strong"), (None, "strong")]
     with pytest.raises(TableError) as full:
-        await service.fill_ai(table.id, 1)
+        await service.lobby.fill_ai(table.id, 1)
     assert full.value.code == "table_full"
-    row = await service.store.get_game(table.id)
+    row = await service.shared.store.get_game(table.id)
     assert row is not None and len(row.seats) == 5  # stored
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def test_mentions_default_to_on_with_two_humans_and_follow_the_switch() -> None:
     service = await _service()
-    alone = await service.create(10, 20, 1, "Host", "amerikaner", 4, {})
-    await service.fill_ai(alone.id, 1)
+    alone = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {})
+    await service.lobby.fill_ai(alone.id, 1)
     assert not alone.switch("mentions") and alone.switch("pictures") and alone.switch("hints")
-    pair = await service.create(10, 21, 1, "Host", "amerikaner", 4, {})
-    await service.join(pair.id, 2, "P2")
+    pair = await service.lobby.create(10, 21, 1, "Host", "amerikaner", 4, {})
+    await service.lobby.join(pair.id, 2, "P2")
     assert pair.switch("mentions")
-    off = await service.create(10, 22, 1, "Host", "amerikaner", 4, {},
-                               switches={"mentions": False, "pictures": False, "hints": None})
-    await service.join(off.id, 2, "P2")
+    off = await service.lobby.create(10, 22, 1, "Host", "amerikaner", 4, {},
+                                     switches={"mentions": False, "pictures": False, "hints": None})
+    await service.lobby.join(off.id, 2, "P2")
     assert not off.switch("mentions") and not off.switch("pictures") and off.switch("hints")
-    row = await service.store.get_game(off.id)
+    row = await service.shared.store.get_game(off.id)
     assert row is not None and row.meta["mentions"] is False and "hints" not in row.meta
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def _finished(service: TableService, humans: int = 2) -> object:
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 1},
-                                 switches={"pictures": False})
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {"target": 1},
+                                       switches={"pictures": False})
     for user in range(2, humans + 1):
-        await service.join(table.id, user, f"P{user}")
-    await service.fill_ai(table.id, 1, "strong")
-    await service.start(table.id, 1)
+        await service.lobby.join(table.id, user, f"P{user}")
+    await service.lobby.fill_ai(table.id, 1, "strong")
+    await service.lobby.start(table.id, 1)
     rng = random.Random(5)
     deadline = asyncio.get_running_loop().time() + 60
     while table.stage != FINISHED and asyncio.get_running_loop().time() < deadline:
@@ -410,46 +417,46 @@ async def test_rematch_waits_for_every_human_then_starts_the_same_seats(tmp_path
     service = await _service(tmp_path / "db.sqlite3")
     old = await _finished(service)
     with pytest.raises(TableError) as stranger:
-        await service.rematch(old.id, 99)
+        await service.lobby.rematch(old.id, 99)
     assert stranger.value.code == "not_seated"
-    same, new = await service.rematch(old.id, 2)
+    same, new = await service.lobby.rematch(old.id, 2)
     assert new is None and same.meta["rematch"] == [2]
-    _, new = await service.rematch(old.id, 2)  # twice: still waiting
+    _, new = await service.lobby.rematch(old.id, 2)  # twice: still waiting
     assert new is None
-    _, new = await service.rematch(old.id, 1)
-    assert new is not None and new.stage == PLAYING and service.in_channel(20) is new
+    _, new = await service.lobby.rematch(old.id, 1)
+    assert new is not None and new.stage == PLAYING and service.registry.in_channel(20) is new
     assert [(s.user_id, s.ai_level) for s in new.seats] == \
         [(s.user_id, s.ai_level) for s in old.seats]
     assert new.rules == old.rules and new.meta["pictures"] is False
     assert new.first_dealer == (old.first_dealer + 1) % 4
     with pytest.raises(TableError) as late:
-        await service.rematch(old.id, 1)
+        await service.lobby.rematch(old.id, 1)
     assert late.value.code == "rematch_started"
     # Committed with its table message to post, and restored as any game after a crash.
-    posts = await service.store.pending_posts(new.id)
+    posts = await service.shared.store.pending_posts(new.id)
     assert [p.kind for p in posts] == ["table_message"]
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
     again = await _service(tmp_path / "db.sqlite3")
     restored = await again.restore()
     assert [t.id for t in restored] == [new.id]
     assert restored[0].version == new.version
-    await again.store.close()
+    await again.shared.store.close()
 
 
 async def test_rematch_needs_a_free_channel_and_a_finished_game() -> None:
     service = await _service()
     old = await _finished(service, humans=1)
-    other = await service.create(10, 20, 7, "Other", "amerikaner", 4, {})
+    other = await service.lobby.create(10, 20, 7, "Other", "amerikaner", 4, {})
     with pytest.raises(TableError) as busy:
-        await service.rematch(old.id, 1)
+        await service.lobby.rematch(old.id, 1)
     assert busy.value.code == "channel_busy"
     assert "rematch_table" not in old.meta or old.meta["rematch_table"] is None
     with pytest.raises(TableError) as unfinished:
-        await service.rematch(other.id, 7)
+        await service.lobby.rematch(other.id, 7)
     assert unfinished.value.code == "no_game"
     assert error_text(unfinished.value) == "Only a finished game can be played again."
-    await service.store.close()
+    await service.shared.store.close()
 
 
 async def test_the_ai_pauses_longer_after_a_completed_trick(monkeypatch: pytest.MonkeyPatch
@@ -461,8 +468,8 @@ async def test_the_ai_pauses_longer_after_a_completed_trick(monkeypatch: pytest.
     store = await open_store(":memory:")
     service = TableService(store, GAMES, rng=random.Random(2), ai_delay=0.6, trick_pause=1.0,
                            ai_chooser=_random_ai)
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {"target": 1})
-    await service.fill_ai(table.id, 1)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {"target": 1})
+    await service.lobby.fill_ai(table.id, 1)
 
     async def sleep(seconds: float) -> None:
         if seconds >= 0.6:  # the AI loop's pause: note it, and whether a trick just ended
@@ -470,7 +477,7 @@ async def test_the_ai_pauses_longer_after_a_completed_trick(monkeypatch: pytest.
         await real_sleep(0)
 
     monkeypatch.setattr("bot.tables.service.asyncio.sleep", sleep)
-    await service.start(table.id, 1)
+    await service.lobby.start(table.id, 1)
     rng = random.Random(1)
     await _play_seat_zero_until_the_end(service, table, rng)
     assert asked and {round(s, 6) for s, _ in asked} == {0.6, 1.6}
@@ -486,12 +493,12 @@ async def test_a_process_restores_and_holds_only_the_tables_of_its_own_guilds(
     async with database.open() as store:
         everyone = TableService(store, GAMES, rng=random.Random(3), ai_delay=60,
                                 ai_chooser=_random_ai)
-        ours = await everyone.create(4 << 22, 20, 1, "Host", "amerikaner", 3, {})
-        theirs = await everyone.create(5 << 22, 21, 1, "Host", "amerikaner", 3, {})
+        ours = await everyone.lobby.create(4 << 22, 20, 1, "Host", "amerikaner", 3, {})
+        theirs = await everyone.lobby.create(5 << 22, 21, 1, "Host", "amerikaner", 3, {})
         for table in (ours, theirs):
-            await everyone.fill_ai(table.id, 1)
-            await everyone.start(table.id, 1)
-        await everyone.close(grace=0)
+            await everyone.lobby.fill_ai(table.id, 1)
+            await everyone.lobby.start(table.id, 1)
+        await everyone.registry.close(grace=0)
 
     def even_shard(guild: int) -> bool:
         return (guild >> 22) % 2 == 0
@@ -501,33 +508,33 @@ async def test_a_process_restores_and_holds_only_the_tables_of_its_own_guilds(
                                owns_guild=even_shard)
         restored = await service.restore()
         assert [t.id for t in restored] == [ours.id]
-        assert [t.id for t in service.tables()] == [ours.id]
-        assert service.get(theirs.id) is None and service.in_channel(21) is None
+        assert [t.id for t in list(service.registry.tables.values())] == [ours.id]
+        assert service.registry.get(theirs.id) is None and service.registry.in_channel(21) is None
         with pytest.raises(TableError, match="no_table"):
-            service.require(theirs.id)
+            service.registry.require(theirs.id)
         with pytest.raises(ForeignGuildError):
-            await service.create(7 << 22, 22, 1, "Host", "amerikaner", 3, {})
+            await service.lobby.create(7 << 22, 22, 1, "Host", "amerikaner", 3, {})
         assert await store.active_game_in_channel(22) is None  # nothing was stored
-        await service.close(grace=0)
+        await service.registry.close(grace=0)
 
 
 async def test_the_turn_timer_starts_when_an_ai_hands_the_turn_to_a_human() -> None:
     """The turn timer runs for a human whose turn comes after an AI's, not only after
     another human's: the AI plays for them when it runs out, with its notice."""
     service = await _service(seed=2)  # the first dealer is seat 0: an AI bids first
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.2)
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 4, {}, turn_timer=0.2)
     assert table.first_dealer == 0
-    await service.fill_ai(table.id, 1, "easy")
-    await service.start(table.id, 1)
+    await service.lobby.fill_ai(table.id, 1, "easy")
+    await service.lobby.start(table.id, 1)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 30
-    while not (await service.store.pending_posts(table.id)):  # the timeout's notice
+    while not (await service.shared.store.pending_posts(table.id)):  # the timeout's notice
         assert loop.time() < deadline, "the human's time never ran out"
         await asyncio.sleep(0.01)
-    posts = await service.store.pending_posts(table.id)
+    posts = await service.shared.store.pending_posts(table.id)
     assert posts[0].kind == "timeout" and posts[0].params["seat"] == 0
-    await service.close(grace=1)
-    await service.store.close()
+    await service.registry.close(grace=1)
+    await service.shared.store.close()
 
 
 async def test_the_table_message_remembered_during_the_start_keeps_the_stage(
@@ -537,11 +544,11 @@ async def test_the_table_message_remembered_during_the_start_keeps_the_stage(
     lobby. (Found in CI: a shard process restored a started game as a lobby.)"""
     path = tmp_path / "db.sqlite3"
     service = await _service(path)
-    table = await service.create(10, 20, 1, "Host", "amerikaner", 3, {})
+    table = await service.lobby.create(10, 20, 1, "Host", "amerikaner", 3, {})
     for user in (2, 3):
-        await service.join(table.id, user, f"P{user}")
+        await service.lobby.join(table.id, user, f"P{user}")
     writing, release = asyncio.Event(), asyncio.Event()
-    set_meta = service.store.set_meta
+    set_meta = service.shared.store.set_meta
 
     async def slow_set_meta(game_id: int, meta: dict) -> None:
         if "message_id" in meta and not writing.is_set():  # the message id's write
@@ -549,19 +556,19 @@ async def test_the_table_message_remembered_during_the_start_keeps_the_stage(
             await release.wait()
         await set_meta(game_id, meta)
 
-    service.store.set_meta = slow_set_meta  # type: ignore[method-assign]
-    remember = asyncio.create_task(service.set_message(table, 777))
+    service.shared.store.set_meta = slow_set_meta  # type: ignore[method-assign]
+    remember = asyncio.create_task(service.restorer.set_message(table, 777))
     await writing.wait()
-    start = asyncio.create_task(service.start(table.id, 1))
+    start = asyncio.create_task(service.lobby.start(table.id, 1))
     for _ in range(20):  # let the start run as far as it can
         await asyncio.sleep(0)
     release.set()
     await asyncio.gather(remember, start)
     assert table.stage == PLAYING and table.meta["message_id"] == 777
-    await service.close()
-    await service.store.close()
+    await service.registry.close()
+    await service.shared.store.close()
 
     again = await _service(path, seed=2)
     [restored] = await again.restore()
     assert restored.stage == PLAYING and restored.meta.get("message_id") == 777
-    await again.store.close()
+    await again.shared.store.close()

@@ -1,21 +1,6 @@
-"""The table service: lobbies, seats, acting under one lock per table, persistence.
-
-It knows nothing of Discord, so the terminal, tests and the bot share it.
-"""
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .service import ActResult, Seat, Table, TableError, TableService
-
-__all__ = ["ActResult", "Seat", "Table", "TableError", "TableService"]
-
-
-def __getattr__(name: str) -> object:
-    # The service (and the store under it) loads when first asked for, not with
-    # bot.tables.scene or .kind: the process that draws pictures needs only the scene.
-    if name in __all__:
-        from . import service
-
-        return getattr(service, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+"""The table service: lobbies, seats, acting under one lock per table, persistence
+(bot/tables/service.py builds its rooms). It knows nothing of Discord, so the terminal,
+tests and the bot share it. A name is imported from the module that defines it
+(`bot.tables.table.Table`, `bot.tables.errors.TableError`, ...): this package re-exports
+nothing, and loads none of them by itself (the process that draws pictures needs only
+bot.tables.scene)."""

@@ -20,13 +20,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.clock import Clock
-from bot.store import GameRow, Store
-from bot.store.health import Health, backoff, is_outage
+from bot.store import GameRow
+from bot.store.health import backoff, is_outage
 from bot.tables.errors import TableError
 from bot.tables.listeners import Listeners
-from bot.tables.outbox import Outbox
 from bot.tables.registry import NextTurn, Registry
+from bot.tables.shared import Shared
 from bot.tables.table import CANCELLED, FINISHED, LOBBY, PLAYING, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -51,25 +50,26 @@ def _reason(landed: int | None) -> str | None:
 class Keeper:
     """The store discipline every room changes tables by."""
 
-    def __init__(self, store: Store, registry: Registry, health: Health,
-                 listeners: Listeners, clock: Clock, outbox: Outbox | None,
+    def __init__(self, shared: Shared, registry: Registry, listeners: Listeners,
                  next_turn: NextTurn, retry_first: float, retry_cap: float) -> None:
-        self.store = store
+        self.shared = shared  # the store, the clock, the database's health, the outbox
         self.registry = registry
-        # Whether the database answers, shared with the outbox: one log line when it
-        # goes away and one when it is back, whoever notices first.
-        self.health = health
         self.listeners = listeners
-        self.clock = clock
-        self.outbox = outbox
         self.next_turn = next_turn
         # Work nobody waits on retries a refused write after backoff(n) seconds.
         self.retry_first = retry_first
         self.retry_cap = retry_cap
         self._background: set[asyncio.Task[None]] = set()
         # Told of each table after every change made under its lock, by a member or by
-        # the service itself (TableService.watch: the Activity's pages follow them).
+        # the service itself (`watch`: the Activity's pages follow them).
         self.watchers: list[Callable[[Table], None]] = []
+
+    def watch(self, watcher: Callable[[Table], None]) -> Callable[[], None]:
+        """`watcher(table)` is called (not awaited: it must not block) after every change
+        made under a table's lock, a member's or the service's own; returns what undoes
+        that. The Activity's pages follow their tables so (bot/web)."""
+        self.watchers.append(watcher)
+        return lambda: self.watchers.remove(watcher)
 
     @asynccontextmanager
     async def changing(self, table_id: int, reason: str | None = "change"
@@ -94,12 +94,12 @@ class Keeper:
             raise
         except Exception as exc:
             await self.recover(table, exc)
-        self.health.answered()
+        self.shared.health.answered()
         return result
 
     async def set_meta(self, table: Table, meta: dict[str, Any]) -> None:
         """Store `meta` as the table's, then make it the table's."""
-        await self.write(table, self.store.set_meta(table.id, meta))
+        await self.write(table, self.shared.store.set_meta(table.id, meta))
         table.meta = meta
 
     async def recover(self, table: Table, exc: Exception, landed: int | None = None
@@ -115,7 +115,7 @@ class Keeper:
         except Exception as again:
             table.unsynced = True
             if is_outage(again):
-                self.health.failed(again)
+                self.shared.health.failed(again)
             raise TableError("database_down", reason=_reason(landed)) from None
         if landed is not None and table.game is not None and table.version == landed:
             log.warning("the change of table %s was stored after all", table.id)
@@ -124,7 +124,7 @@ class Keeper:
 
     def write_failed(self, exc: Exception, what: str) -> None:
         if is_outage(exc):
-            self.health.failed(exc)
+            self.shared.health.failed(exc)
             log.warning("%s: %s: %s", what, type(exc).__name__, exc)
         else:  # the store refused it on its merits: memory and store disagreed (a bug)
             log.error("%s", what, exc_info=exc)
@@ -139,13 +139,13 @@ class Keeper:
             await self.resync(table)
         except Exception as exc:
             if is_outage(exc):
-                self.health.failed(exc)
+                self.shared.health.failed(exc)
             raise TableError("database_down", reason=reason) from None
         if table.version != version:
             # A change whose commit answer was lost is in the store: show it, post what
             # it obliges, and let the AI go on from there.
-            if self.outbox is not None:
-                self.outbox.kick(table.id)
+            if self.shared.outbox is not None:
+                self.shared.outbox.kick(table.id)
             self._in_background(self._announce_resync(table))
 
     async def _announce_resync(self, table: Table) -> None:
@@ -161,7 +161,7 @@ class Keeper:
 
     async def resync(self, table: Table) -> None:
         """Make `table` what the store holds: seats, rules, meta, stage and game."""
-        row = await self.store.get_game(table.id)
+        row = await self.shared.store.get_game(table.id)
         if row is None:
             raise ValueError(f"table {table.id} is not in the store")
         stored = await self.table_from_row(row)
@@ -179,7 +179,7 @@ class Keeper:
         table = self.registry.get(table_id)
         if table is not None:
             return table
-        row = await self.store.get_game(table_id)
+        row = await self.shared.store.get_game(table_id)
         if row is None:
             return None
         table = await self.table_from_row(row)
@@ -204,7 +204,7 @@ class Keeper:
         # kept that: at its last stored change): a timer keeps running across a
         # restart instead of starting afresh.
         table.turn_since = row.turn_since if row.turn_since is not None else row.updated_at
-        table.last_activity = time.monotonic() - max(0.0, self.clock.time()
+        table.last_activity = time.monotonic() - max(0.0, self.shared.clock.time()
                                                      - table.turn_since)
         if table.stage in (PLAYING, FINISHED):
             await self._reload(table)
@@ -213,7 +213,7 @@ class Keeper:
         return table
 
     async def _reload(self, table: Table) -> None:
-        record = await self.store.load_record(table.id,
+        record = await self.shared.store.load_record(table.id,
                                              record_format=table.kind.record_format)
         table.game = table.kind.load(record) if record.get("hands") else None
 

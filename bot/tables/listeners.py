@@ -7,7 +7,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.store.health import Health, is_database_error
+from bot.store.health import is_database_error
+from bot.tables.shared import Shared
 from bot.tables.table import ActResult, Table
 
 log = logging.getLogger(__name__)
@@ -18,8 +19,8 @@ Listener = Callable[[Table, str, dict[str, Any]], Awaitable[None]]
 class Listeners:
     """The listeners, told in the order they were added."""
 
-    def __init__(self, health: Health) -> None:
-        self.health = health
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared  # the database's health
         self._listeners: list[Listener] = []
 
     def add(self, listener: Listener) -> None:
@@ -41,7 +42,7 @@ class Listeners:
                 await listener(table, event, detail)
             except Exception as exc:
                 if event == "reminder" and is_database_error(exc):
-                    self.health.failed(exc)
+                    self.shared.health.failed(exc)
                     retry = True
                     continue
                 log.exception("table listener failed")

@@ -4,20 +4,17 @@ first, then made in memory (bot/tables/keeping.py)."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.clock import Clock
-from bot.store import ChannelBusyError, Post, Store
-from bot.store.health import Health
+from bot.store import ChannelBusyError, Post
 from bot.tables.errors import TableError
 from bot.tables.keeping import Keeper, failure_code
-from bot.tables.outbox import Outbox
 from bot.tables.rater import Rater
 from bot.tables.registry import NextTurn, Registry
 from bot.tables.seats import Seats, require_host
+from bot.tables.shared import Shared
 from bot.tables.table import (
     CANCELLED,
     FINISHED,
@@ -48,19 +45,14 @@ def _require_lobby(table: Table) -> None:
 class Lobby:
     """Opens, fills, starts and ends tables."""
 
-    def __init__(self, store: Store, registry: Registry, keeper: Keeper, seats: Seats,
-                 rater: Rater, turn_clock: TurnClock, health: Health, clock: Clock,
-                 outbox: Outbox | None, rng: random.Random, next_turn: NextTurn) -> None:
-        self.store = store
+    def __init__(self, shared: Shared, registry: Registry, keeper: Keeper, seats: Seats,
+                 rater: Rater, turn_clock: TurnClock, next_turn: NextTurn) -> None:
+        self.shared = shared  # the store, the random source, the clock, the outbox
         self.registry = registry
         self.keeper = keeper
         self.seats = seats
         self.rater = rater
         self.turn_clock = turn_clock
-        self.health = health
-        self.clock = clock
-        self.outbox = outbox
-        self.rng = rng
         self.next_turn = next_turn
 
     async def create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
@@ -80,7 +72,7 @@ class Lobby:
             raise TableError("channel_busy", game=present.kind.name)
         kind = self.registry.kind(game)
         rules = kind.make_rules(preset, players, options)  # a game's refusal passes on
-        first_dealer = self.rng.randrange(players)
+        first_dealer = self.shared.rng.randrange(players)
         seats = [Seat(host_id, host_name)]
         meta: dict[str, Any] = {"stage": LOBBY,
                                 **timer_meta(turn_timer, reminders, timeout_action)}
@@ -90,7 +82,7 @@ class Lobby:
             if value is not None:
                 meta[name] = bool(value)
         try:
-            table_id = await self.store.create_game(
+            table_id = await self.shared.store.create_game(
                 guild_id, channel_id, host_id, kind.rules_to_json(rules), first_dealer,
                 seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
@@ -98,7 +90,7 @@ class Lobby:
         except Exception as exc:
             self.keeper.write_failed(exc, f"could not create a table in channel {channel_id}")
             raise TableError(failure_code(exc), reason="change") from None
-        self.health.answered()
+        self.shared.health.answered()
         table = Table(table_id, guild_id, channel_id, host_id, kind, rules, first_dealer,
                       seats, meta=meta)
         self.registry.register(table)
@@ -155,6 +147,10 @@ class Lobby:
                 table, [*table.seats, *(Seat(None, "", ai_level=level) for _ in range(empty))])
         return table
 
+    async def fill_ai(self, table_id: int, user_id: int, level: str | None = None) -> Table:
+        """The host gives every empty seat to the AI at once."""
+        return await self.add_ai(table_id, user_id, level, every_seat=True)
+
     async def set_house_rules(self, table_id: int, user_id: int, chosen: Sequence[str]
                               ) -> Table:
         """The host switches the lobby's house rules to exactly `chosen`."""
@@ -162,7 +158,7 @@ class Lobby:
             _require_lobby(table)
             require_host(table, user_id, "house_rules")
             rules = table.kind.with_house_rules(table.rules, chosen)  # a refusal passes on
-            await self.keeper.write(table, self.store.set_rules(
+            await self.keeper.write(table, self.shared.store.set_rules(
                 table.id, table.kind.rules_to_json(rules)))
             table.rules = rules
         return table
@@ -188,9 +184,9 @@ class Lobby:
             if not table.full:
                 missing = table.players - len(table.seats)
                 raise TableError("table_not_full", missing=missing)
-            game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.rng)
+            game, first_deal = table.kind.new_game(table.rules, table.first_dealer, self.shared.rng)
             meta = {**table.meta, "stage": PLAYING}
-            now = self.clock.time()
+            now = self.shared.clock.time()
             await self.keeper.write(table, self._start_writes(table, meta, first_deal, now))
             table.game = game
             table.meta = meta
@@ -202,10 +198,10 @@ class Lobby:
 
     async def _start_writes(self, table: Table, meta: dict[str, Any],
                             first_deal: dict[str, Any], now: float) -> None:
-        async with self.store.transaction():
-            await self.store.set_meta(table.id, meta)
-            await self.store.add_hand(table.id, 0, first_deal)
-            await self.store.set_turn_since(table.id, now)
+        async with self.shared.store.transaction():
+            await self.shared.store.set_meta(table.id, meta)
+            await self.shared.store.add_hand(table.id, 0, first_deal)
+            await self.shared.store.set_turn_since(table.id, now)
 
     async def rematch(self, table_id: int, user_id: int) -> tuple[Table, Table | None]:
         """A player of the finished game `table_id` asks for (or accepts) a rematch: the
@@ -228,22 +224,22 @@ class Lobby:
             humans = {seat.user_id for seat in old.seats if seat.user_id is not None}
             new = None
             try:
-                async with self.store.transaction():
+                async with self.shared.store.transaction():
                     if humans <= set(accepted):
                         new = await self._start_rematch(old)
                     meta = {**old.meta, "rematch": accepted,
                             "rematch_table": new.id if new is not None else None}
-                    await self.store.set_meta(old.id, meta)
+                    await self.shared.store.set_meta(old.id, meta)
             except TableError:
                 raise
             except Exception as exc:
                 await self.keeper.recover(old, exc)
-            self.health.answered()
+            self.shared.health.answered()
             old.meta = meta
         if new is not None:
             self.registry.register(new)
-            if self.outbox is not None:
-                self.outbox.kick(new.id)
+            if self.shared.outbox is not None:
+                self.shared.outbox.kick(new.id)
             self.next_turn(new)
         return old, new
 
@@ -260,17 +256,17 @@ class Lobby:
         switches = {name: old.meta[name] for name in TABLE_SWITCHES if name in old.meta}
         meta: dict[str, Any] = {**switches, "stage": PLAYING, "rematch_of": old.id}
         meta.update({key: old.meta[key] for key in _TIMER_KEYS if key in old.meta})
-        game, first_deal = kind.new_game(rules, first_dealer, self.rng)
-        now = self.clock.time()
+        game, first_deal = kind.new_game(rules, first_dealer, self.shared.rng)
+        now = self.shared.clock.time()
         try:
-            table_id = await self.store.create_game(
+            table_id = await self.shared.store.create_game(
                 old.guild_id, old.channel_id, old.host_id, kind.rules_to_json(rules),
                 first_dealer, seat_infos(seats), meta, game=kind.name)
         except ChannelBusyError:
             raise TableError("channel_busy", reason="taken_meanwhile", game=kind.name) from None
-        await self.store.add_hand(table_id, 0, first_deal)
-        await self.store.set_turn_since(table_id, now)
-        await self.store.add_posts(table_id, [Post(POST_TABLE_MESSAGE)])
+        await self.shared.store.add_hand(table_id, 0, first_deal)
+        await self.shared.store.set_turn_since(table_id, now)
+        await self.shared.store.add_posts(table_id, [Post(POST_TABLE_MESSAGE)])
         return Table(table_id, old.guild_id, old.channel_id, old.host_id, kind, rules,
                      first_dealer, seats, stage=PLAYING, game=game, meta=meta,
                      turn_since=now)
@@ -295,14 +291,14 @@ class Lobby:
             return None
         async with table.lock:
             await self.keeper.sync(table)
-            if table.stage != PLAYING or not abandoned(table, self.clock.time()):
+            if table.stage != PLAYING or not abandoned(table, self.shared.clock.time()):
                 return None
             posts = [Post(POST_FINAL, {"ended": True, "abandoned": True})]
             await self.keeper.write(table, self._cancel_writes(table, None, posts))
             table.stage = CANCELLED
             self.registry.unregister(table)
-        if self.outbox is not None:
-            self.outbox.kick(table.id)
+        if self.shared.outbox is not None:
+            self.shared.outbox.kick(table.id)
         return table
 
     async def end_unreachable(self, table_id: int, user_id: int) -> Table:
@@ -316,11 +312,11 @@ class Lobby:
             if PAUSE_CHANNEL not in table.paused:
                 raise TableError("not_host", action="cancel")
             posts = [Post(POST_FINAL, {"ended": True})] if table.stage == PLAYING else []
-            await self.keeper.write(table, self.store.cancel_game(table.id, posts))
+            await self.keeper.write(table, self.shared.store.cancel_game(table.id, posts))
             table.stage = CANCELLED
             self.registry.unregister(table)
-        if self.outbox is not None and posts:
-            self.outbox.kick(table.id)
+        if self.shared.outbox is not None and posts:
+            self.shared.outbox.kick(table.id)
         return table
 
     async def _cancel_writes(self, table: Table, by: int | None,
@@ -330,13 +326,13 @@ class Lobby:
         who left it (README, "Ratings"), in one commit."""
         if table.stage != PLAYING or table.game is None \
                 or table.kind.finished(table.game):
-            await self.store.cancel_game(table.id, list(posts))
+            await self.shared.store.cancel_game(table.id, list(posts))
             return
         async with self.rater.guild(table.guild_id):
             deal = deal_of(table, table.seats)
-            ratings = await self.rater.update(table, table.game, deal, self.clock.time(),
+            ratings = await self.rater.update(table, table.game, deal, self.shared.clock.time(),
                                               forfeit=deal.forfeits(by))
-            async with self.store.transaction():
+            async with self.shared.store.transaction():
                 if ratings is not None:
-                    await self.store.write_ratings(ratings)
-                await self.store.cancel_game(table.id, list(posts))
+                    await self.shared.store.write_ratings(ratings)
+                await self.shared.store.cancel_game(table.id, list(posts))

@@ -8,10 +8,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bot.clock import Clock
-from bot.store import Store
 from bot.tables.keeping import Keeper
 from bot.tables.registry import NextTurn, Registry
+from bot.tables.shared import Shared
 from bot.tables.table import (
     ABSENT_SINCE,
     LOBBY,
@@ -26,12 +25,11 @@ from bot.tables.table import (
 class Pauses:
     """Holds and releases tables, stored first."""
 
-    def __init__(self, store: Store, registry: Registry, keeper: Keeper, clock: Clock,
+    def __init__(self, shared: Shared, registry: Registry, keeper: Keeper,
                  next_turn: NextTurn) -> None:
-        self.store = store
+        self.shared = shared  # the store, the clock
         self.registry = registry
         self.keeper = keeper
-        self.clock = clock
         self.next_turn = next_turn
 
     async def pause(self, table_id: int, reason: str) -> bool:
@@ -48,7 +46,7 @@ class Pauses:
                 return False
             meta = {**table.meta, "paused": sorted(table.paused | {reason})}
             if reason == PAUSE_ABSENT:  # its members' absence ends it in time
-                meta[ABSENT_SINCE] = self.clock.time()
+                meta[ABSENT_SINCE] = self.shared.clock.time()
             await self.keeper.set_meta(table, meta)
         self.registry.stop_clocks(table)
         return True
@@ -67,7 +65,7 @@ class Pauses:
             meta = {k: v for k, v in table.meta.items() if k not in dropped}
             if left:
                 meta["paused"] = left
-            now = self.clock.time()
+            now = self.shared.clock.time()
             await self.keeper.write(table, self._resume_writes(table, meta, now, not left))
             table.meta = meta
             if not left:
@@ -78,10 +76,10 @@ class Pauses:
 
     async def _resume_writes(self, table: Table, meta: dict[str, Any], now: float,
                              playing: bool) -> None:
-        async with self.store.transaction():
-            await self.store.set_meta(table.id, meta)
+        async with self.shared.store.transaction():
+            await self.shared.store.set_meta(table.id, meta)
             if playing and table.stage == PLAYING:
-                await self.store.set_turn_since(table.id, now)
+                await self.shared.store.set_turn_since(table.id, now)
 
     async def follow_seats(self, table: Table) -> None:
         """PAUSE_ABSENT follows the seats: held while every human seated is away (gone

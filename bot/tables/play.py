@@ -18,18 +18,16 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.clock import Clock
-from bot.store import Post, Store
-from bot.store.health import Health
+from bot.store import Post
 from bot.store.models import RatingUpdate
 from bot.tables import deal_seats
 from bot.tables.errors import TableError
 from bot.tables.keeping import Keeper
 from bot.tables.kind import GameKind, Hint
 from bot.tables.moves import Refusals, Step, check_drawn, move, step
-from bot.tables.outbox import Outbox
 from bot.tables.rater import Rater
 from bot.tables.registry import NextTurn, Registry
+from bot.tables.shared import Shared
 from bot.tables.table import (
     FINISHED,
     LOBBY,
@@ -75,18 +73,13 @@ def posts_after(deal_index: int, deal_finished: bool, game_finished: bool) -> li
 class Play:
     """Applies and commits actions; the AI's choice of one too."""
 
-    def __init__(self, store: Store, registry: Registry, keeper: Keeper, rater: Rater,
-                 health: Health, clock: Clock, outbox: Outbox | None,
-                 rng: random.Random, seat_name: SeatNamer, chooser: AiChooser,
-                 next_turn: NextTurn) -> None:
-        self.store = store
+    def __init__(self, shared: Shared, registry: Registry, keeper: Keeper, rater: Rater,
+                 seat_name: SeatNamer, chooser: AiChooser, next_turn: NextTurn) -> None:
+        # the store, the random source, the clock, the database's health, the outbox
+        self.shared = shared
         self.registry = registry
         self.keeper = keeper
         self.rater = rater
-        self.health = health
-        self.clock = clock
-        self.outbox = outbox
-        self.rng = rng
         # Names seats in refusals ("It is AI 1 (easy)'s turn"): the bot passes the
         # renderer (bot.render.seat_label), which this package may not import.
         self.seat_name = seat_name
@@ -118,7 +111,7 @@ class Play:
             assert table.game is not None
             actions = table.kind.claim(table.game, seat)  # a refusal passes on
             game = table.kind.copy(table.game)
-            steps = [step(table.kind, game, action, self.rng) for action in actions]
+            steps = [step(table.kind, game, action, self.shared.rng) for action in actions]
             results = await self._keep(table, game, steps, POST_CLAIM)
         self.next_turn(table)
         last = results[-1]
@@ -132,7 +125,7 @@ class Play:
         async with table.lock:  # the game must not change under the worker thread
             seat = self._acting_seat(table, user_id, version)
             return await asyncio.to_thread(table.kind.hint, table.game, seat,
-                                           random.Random(self.rng.random()))
+                                           random.Random(self.shared.rng.random()))
 
     def _acting_seat(self, table: Table, user_id: int, version: int | None) -> int:
         """The seat of `user_id` at a game in play, drawn for the state `version`."""
@@ -154,13 +147,13 @@ class Play:
                 "not_your_turn", name=self.seat_name(table.seats, seat)))
 
     def _source(self, version: int) -> random.Random:
-        return self.rng  # the table's one random source, whatever the version
+        return self.shared.rng  # the table's one random source, whatever the version
 
     async def choose(self, table: Table, seat: int, level: str) -> Any:
         """The AI's action at `level` for `seat` (in a worker thread: the strong AI
         thinks for a while)."""
         return await asyncio.to_thread(self.chooser, table.kind, table.game, seat, level,
-                                       random.Random(self.rng.random()))
+                                       random.Random(self.shared.rng.random()))
 
     async def apply(self, table: Table, seat: int, action: Any,
                     notice: str | None = None, *,
@@ -212,7 +205,7 @@ class Play:
                                     done.finished))
             posts.append(made)
         version = table.version
-        now = self.clock.time()
+        now = self.shared.clock.time()
         meta = deal_seats.to_meta(table.meta, deal, keys(after))
         new_meta = meta if meta != table.meta else None
         try:
@@ -231,7 +224,7 @@ class Play:
                 table.seats = seats
             if new_meta is not None:
                 table.meta = new_meta
-            self.health.answered()
+            self.shared.health.answered()
         return self._installed(table, steps, posts, now)
 
     async def _commit(self, table: Table, game: Any, steps: Sequence[Step],
@@ -246,11 +239,11 @@ class Play:
         if len(steps) == 1 and seats is None and meta is None:
             await self._record(table, game, steps[0], posts[0], now, ratings)
             return
-        async with self.store.transaction():
+        async with self.shared.store.transaction():
             if seats is not None:
-                await self.store.update_seats(table.id, seat_infos(seats))
+                await self.shared.store.update_seats(table.id, seat_infos(seats))
             if meta is not None:
-                await self.store.set_meta(table.id, meta)
+                await self.shared.store.set_meta(table.id, meta)
             last = len(steps) - 1
             for index, (done, made) in enumerate(zip(steps, posts, strict=True)):
                 await self._record(table, game, done, made, now,
@@ -259,7 +252,7 @@ class Play:
     async def _record(self, table: Table, game: Any, done: Step, posts: list[Post],
                       now: float, ratings: RatingUpdate | None = None) -> None:
         applied = done.applied
-        await self.store.record_action(
+        await self.shared.store.record_action(
             table.id, applied.deal_index, applied.seq, applied.action,
             next_deal=applied.next_deal,
             results=results_of(table, game) if done.finished else None, posts=posts,
@@ -270,8 +263,8 @@ class Play:
         """The table after its committed `steps`: posts kicked, the turn's clock reset
         (the next turn began at `since`), a finished game let go; the result of each
         step."""
-        if any(posts) and self.outbox is not None:
-            self.outbox.kick(table.id)
+        if any(posts) and self.shared.outbox is not None:
+            self.shared.outbox.kick(table.id)
         table.pause_after = steps[-1].applied.pause
         table.turn_since = since
         now = time.monotonic()

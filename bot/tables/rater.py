@@ -18,10 +18,10 @@ import logging
 from collections.abc import Collection
 from typing import Any
 
-from bot.store import Store
 from bot.store.models import GameRating, RatingUpdate
 from bot.tables import deal_seats
 from bot.tables.rating_book import book_of, month_of
+from bot.tables.shared import Shared
 from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 class Rater:
     """Rates the matches a move finishes, one move of a guild at a time."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared  # the store
         self._locks: dict[int, asyncio.Lock] = {}
 
     def guild(self, guild_id: int) -> asyncio.Lock:
@@ -59,7 +59,7 @@ class Rater:
             return None
         month = month_of(now)
         members = [user for user in deal.seats if not isinstance(user, str)]
-        state = await self.store.rating_state(table.id, table.guild_id, pool, month,
+        state = await self.shared.store.rating_state(table.id, table.guild_id, pool, month,
                                               members)
         new = matches[state.rated:]
         spared = frozenset(seat for seat, who in enumerate(deal.seats)

@@ -118,7 +118,7 @@ class Registry:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
 
-    async def close(self, grace: float) -> None:
+    async def close(self, grace: float = 5.0) -> None:
         """Stop: refuse new requests, let changes under way finish their commit (for at
         most `grace` seconds), then stop AI turns and timers."""
         self.closed = True

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import logging
 
-from bot.clock import Clock
-from bot.store import PANEL_TOKEN_LIFE, PanelRow, Store
+from bot.store import PANEL_TOKEN_LIFE, PanelRow
 from bot.tables.errors import TableError
 from bot.tables.keeping import Keeper
 from bot.tables.pauses import Pauses
 from bot.tables.registry import NextTurn, Registry
+from bot.tables.shared import Shared
 from bot.tables.table import CANCELLED, FINISHED, PAUSE_ABSENT, PLAYING, Table, all_absent
 
 log = logging.getLogger(__name__)
@@ -21,20 +21,19 @@ log = logging.getLogger(__name__)
 class Restore:
     """Brings the tables of this process back, and keeps what the next one needs."""
 
-    def __init__(self, store: Store, registry: Registry, keeper: Keeper, pauses: Pauses,
-                 clock: Clock, next_turn: NextTurn) -> None:
-        self.store = store
+    def __init__(self, shared: Shared, registry: Registry, keeper: Keeper, pauses: Pauses,
+                 next_turn: NextTurn) -> None:
+        self.shared = shared  # the store, the clock
         self.registry = registry
         self.keeper = keeper
         self.pauses = pauses
-        self.clock = clock
         self.next_turn = next_turn
 
     async def restore(self) -> list[Table]:
         """Load every unfinished game of the guilds this process owns from the store
         (after a restart); the other processes' games are theirs to restore."""
         restored = []
-        for row in await self.store.unfinished_games():
+        for row in await self.shared.store.unfinished_games():
             if not self.registry.owns_guild(row.guild_id):
                 continue
             try:
@@ -60,20 +59,20 @@ class Restore:
         seated, with a token younger than `max_age` at `now` (epoch seconds; None: the
         service's clock, which is Discord's). The panels whose token ran out are
         deleted from the store, and those of tables no longer in play too."""
-        now = self.clock.time() if now is None else now
-        await self.store.prune_panels(now, max_age)
+        now = self.shared.clock.time() if now is None else now
+        await self.shared.store.prune_panels(now, max_age)
         followed = []
-        for panel in await self.store.panels(now, max_age):
+        for panel in await self.shared.store.panels(now, max_age):
             table = self.registry.get(panel.table_id)
             if table is None:
                 if await self.keeper.load(panel.table_id) is None or \
                         self.registry.get(panel.table_id) is not None:
-                    await self.store.delete_panels(panel.table_id)  # over or gone
+                    await self.shared.store.delete_panels(panel.table_id)  # over or gone
                 continue  # another process's table: theirs to follow
             if table.stage == PLAYING and table.seat_of(panel.user_id) is not None:
                 followed.append(panel)
             elif table.stage in (FINISHED, CANCELLED):
-                await self.store.delete_panels(panel.table_id)
+                await self.shared.store.delete_panels(panel.table_id)
         return followed
 
     async def set_message(self, table: Table, message_id: int) -> None:

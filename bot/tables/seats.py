@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store import Store
 from bot.tables import deal_seats
 from bot.tables.errors import TableError
 from bot.tables.keeping import Keeper
 from bot.tables.pauses import Pauses
 from bot.tables.play import SeatNamer
 from bot.tables.registry import NextTurn
+from bot.tables.shared import Shared
 from bot.tables.table import (
     GIVEN_AWAY,
     LOBBY,
@@ -65,9 +65,9 @@ def require_host(table: Table, user_id: int, action: str) -> None:
 class Seats:
     """Who sits where, stored first."""
 
-    def __init__(self, store: Store, keeper: Keeper, pauses: Pauses,
+    def __init__(self, shared: Shared, keeper: Keeper, pauses: Pauses,
                  seat_name: SeatNamer, next_turn: NextTurn) -> None:
-        self.store = store
+        self.shared = shared  # the store
         self.keeper = keeper
         self.pauses = pauses
         self.seat_name = seat_name
@@ -87,7 +87,7 @@ class Seats:
             deal = deal.returned(back) if back is not None else deal
             meta = deal_seats.to_meta(meta, deal, keys(seats))
         if meta == table.meta:
-            await self.keeper.write(table, self.store.update_seats(table.id,
+            await self.keeper.write(table, self.shared.store.update_seats(table.id,
                                                                    seat_infos(seats)))
         else:
             await self.keeper.write(table, self._seats_and_meta(table.id, seats, meta))
@@ -96,9 +96,9 @@ class Seats:
 
     async def _seats_and_meta(self, table_id: int, seats: list[Seat],
                               meta: dict[str, Any]) -> None:
-        async with self.store.transaction():
-            await self.store.update_seats(table_id, seat_infos(seats))
-            await self.store.set_meta(table_id, meta)
+        async with self.shared.store.transaction():
+            await self.shared.store.update_seats(table_id, seat_infos(seats))
+            await self.shared.store.set_meta(table_id, meta)
 
     async def _seats_changed(self, table: Table) -> None:
         """After a seat changed at a running game: the absent pause follows, and the

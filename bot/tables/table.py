@@ -41,7 +41,7 @@ POST_CLAIM = "claim"  # {"seat": s, "action": record action}: s claimed the rest
 
 # Why a table waits (its meta "paused", a list of these): while any reason stands no
 # turn timer runs, no AI moves and so nothing is rated. Each reason is set and lifted on
-# its own (`TableService.pause`, `TableService.resume`); the table plays on when the
+# its own (`Pauses.pause`, `Pauses.resume`); the table plays on when the
 # last one is lifted, the turn to play given its whole time again.
 PAUSE_CHANNEL = "channel"  # the table's channel is gone, or the bot may not post there
 PAUSE_GUILD = "guild"  # the bot was removed from the server, or the server is away

@@ -38,7 +38,7 @@ class Keep:
     """The type of KEEP: a setting left as it is."""
 
 
-KEEP = Keep()  # TableService.set_timer: leave that setting as it is
+KEEP = Keep()  # Lobby.set_timer: leave that setting as it is
 
 
 def check_turn_timer(seconds: float | None) -> float | None:

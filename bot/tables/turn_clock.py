@@ -13,13 +13,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.clock import Clock
 from bot.tables.errors import TableError
 from bot.tables.keeping import STORE_REFUSALS, Keeper
 from bot.tables.listeners import Listeners
 from bot.tables.pauses import Pauses
 from bot.tables.play import Play
 from bot.tables.registry import NextTurn, Registry
+from bot.tables.shared import Shared
 from bot.tables.table import (
     PLAYING,
     POST_TIMEOUT,
@@ -37,14 +37,14 @@ log = logging.getLogger(__name__)
 class TurnClock:
     """One clock task a table (Registry.timers), for the human whose turn it is."""
 
-    def __init__(self, registry: Registry, keeper: Keeper, play: Play, pauses: Pauses,
-                 listeners: Listeners, clock: Clock, next_turn: NextTurn) -> None:
+    def __init__(self, shared: Shared, registry: Registry, keeper: Keeper, play: Play,
+                 pauses: Pauses, listeners: Listeners, next_turn: NextTurn) -> None:
+        self.shared = shared  # the clock
         self.registry = registry
         self.keeper = keeper
         self.play = play
         self.pauses = pauses
         self.listeners = listeners
-        self.clock = clock
         self.next_turn = next_turn
         # Ends a table its members all left (Lobby.abandon; set by the service, which
         # builds the lobby after this clock): None, or the table ended.
@@ -72,7 +72,7 @@ class TurnClock:
         the deal under way a forfeit for those who left (Lobby.abandon)."""
         assert self.abandon is not None
         try:
-            await self.clock.sleep_until(ends)
+            await self.shared.clock.sleep_until(ends)
             failures = 0
             while not self.registry.closed and abandon_at(table) is not None:
                 try:
@@ -107,17 +107,17 @@ class TurnClock:
             for index, (when, point) in enumerate(schedule):
                 if point in table.reminded():
                     continue  # sent before (before a restart, too)
-                await self.clock.sleep_until(when)
+                await self.shared.clock.sleep_until(when)
                 if self._turn_moved(table, seat, version):
                     return
-                now = self.clock.time()
+                now = self.shared.clock.time()
                 if now >= deadline:
                     break
                 if any(later <= now for later, _ in schedule[index + 1:]):
                     continue  # a later point is due too (the bot was away): that one
                 due = [p for w, p in schedule if w <= now]
                 await self._remind(table, seat, version, point, due, deadline)
-            await self.clock.sleep_until(deadline)
+            await self.shared.clock.sleep_until(deadline)
             if self._turn_moved(table, seat, version):
                 return
             failures = 0
@@ -201,7 +201,7 @@ class TurnClock:
     async def _retry_before(self, deadline: float, failures: int) -> bool:
         """Wait before the next try, unless that would reach `deadline` (False)."""
         wait = self.keeper.retry_wait(failures)
-        if self.clock.time() + wait >= deadline:
+        if self.shared.clock.time() + wait >= deadline:
             return False
         await asyncio.sleep(wait)
         return True

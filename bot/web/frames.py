@@ -16,10 +16,10 @@ from typing import Any
 from bot.cards import card_label, card_name
 from bot.i18n import use_locale
 from bot.render import button_label, seat_names
-from bot.tables import Table
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
 from bot.tables.scene import Scene
+from bot.tables.table import Table
 from bot.web.words import choose_text
 
 # An action of several cards (a discard, an exchange, a swap) is listed once, with every

@@ -32,8 +32,9 @@ from aiohttp import WSMsgType, web
 from bot.errors import GameError
 from bot.i18n import language_of, use_locale
 from bot.render import error_text
-from bot.tables import Table, TableError, TableService
-from bot.tables.table import LOBBY, PLAYING
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, PLAYING, Table
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
 from bot.web.outgoing import Outgoing
@@ -108,8 +109,8 @@ class ActivityServer:
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
-        self._unwatch = self.tables.watch(self.changed)
-        self.tables.add_listener(self._heard)
+        self._unwatch = self.tables.keeper.watch(self.changed)
+        self.tables.listeners.add(self._heard)
         log.info("the Activity's page is served on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
@@ -226,7 +227,7 @@ class ActivityServer:
                 from None
         if member.id not in instance.users:
             raise Refusal("not_in_instance")
-        table = self.tables.in_channel(instance.channel_id)
+        table = self.tables.registry.in_channel(instance.channel_id)
         if table is None or table.guild_id != instance.guild_id:
             raise Refusal("no_table")
         return member, table
@@ -294,7 +295,7 @@ class ActivityServer:
         if not isinstance(version, int) or not isinstance(wanted, dict):
             raise Refusal("bad_frame")
         key = canonical(wanted)
-        table = self.tables.require(conn.table_id)
+        table = self.tables.registry.require(conn.table_id)
 
         def make(seat: int) -> Any:
             kind = table.kind
@@ -305,7 +306,7 @@ class ActivityServer:
                 return None  # not this seat's turn: the service refuses that first
             raise Refusal("unknown_action")
 
-        result = await self.tables.act(conn.table_id, conn.member.id, version, make)
+        result = await self.tables.play.act(conn.table_id, conn.member.id, version, make)
         self._tell(result)
 
     async def _claim(self, conn: Connection, frame: dict[str, Any]) -> None:
@@ -313,7 +314,7 @@ class ActivityServer:
         version = frame.get("version")
         if not isinstance(version, int):
             raise Refusal("bad_frame")
-        result = await self.tables.claim(conn.table_id, conn.member.id, version)
+        result = await self.tables.play.claim(conn.table_id, conn.member.id, version)
         self._tell(result)
 
     async def _hint(self, conn: Connection, frame: dict[str, Any]) -> None:
@@ -321,23 +322,23 @@ class ActivityServer:
         version = frame.get("version")
         if not isinstance(version, int):
             raise Refusal("bad_frame")
-        table = self.tables.require(conn.table_id)
+        table = self.tables.registry.require(conn.table_id)
         if not table.switch("hints"):
             raise TableError("hints_off")
         with use_locale(conn.language):  # the game words the reason (in a thread: kept)
-            hint = await self.tables.hint(conn.table_id, conn.member.id, version)
+            hint = await self.tables.play.hint(conn.table_id, conn.member.id, version)
         self._send(conn, {"type": "hint", "text": hint.sentence})
 
     def _tell(self, result: Any) -> None:
         """The channel's side of a page's move, as after a click: the table message, the
         next player's panel or ping (the table cog hears it as it hears an AI's move). In
         a task of its own: a post waits for the bot's request budget, the page not."""
-        told = asyncio.create_task(self.tables.tell(result))
+        told = asyncio.create_task(self.tables.listeners.result(result.table, result))
         self._telling.add(told)
         told.add_done_callback(self._telling.discard)
 
     def _game_refusal(self, conn: Connection, error: GameError) -> dict[str, Any]:
-        table = self.tables.get(conn.table_id)
+        table = self.tables.registry.get(conn.table_id)
         with use_locale(conn.language):
             text = error_text(error, table.kind if table is not None else None)
         return {"type": "refused", "code": error.code, "text": text}
@@ -361,7 +362,7 @@ class ActivityServer:
                       None)
         if old_id is None:
             return False
-        old = self.tables.get(old_id)
+        old = self.tables.registry.get(old_id)
         if old is not None and old.stage in LIVE:
             return False  # the channel's table is still that one
         moved = self._by_table.pop(old_id)
@@ -381,7 +382,7 @@ class ActivityServer:
         self._flush_scheduled = False
         dirty, self._dirty = self._dirty, set()
         for table_id in dirty:
-            table = self.tables.get(table_id)
+            table = self.tables.registry.get(table_id)
             if table is None:
                 continue
             for conn in list(self._by_table.get(table_id, ())):

@@ -25,9 +25,9 @@ from bot.render import (
     old_button_text,
 )
 from bot.render.text import cancel_confirm_labels, cancel_confirm_text, cancel_kept_text
-from bot.tables import Table, TableService
 from bot.tables.names import safe_markdown
-from bot.tables.service import LOBBY, abandon_at
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, Table, abandon_at
 from cogs.tables.boards import BoardsRoom, board_pool
 from cogs.tables.common import (
     Components,
@@ -140,25 +140,25 @@ async def _ai_seats(cog: ActionHost, interaction: discord.Interaction[Any], tabl
     level `what`."""
     user = interaction.user.id
     if what == "fill":
-        await cog.tables.fill_ai(table.id, user)
+        await cog.tables.lobby.fill_ai(table.id, user)
     elif what == "remove":
-        await cog.tables.remove_ai(table.id, user)
+        await cog.tables.lobby.remove_ai(table.id, user)
     else:
-        await cog.tables.add_ai(table.id, user, what)
+        await cog.tables.lobby.add_ai(table.id, user, what)
     await _lobby_change(cog, interaction, table)
 
 
 class JoinButton(TableAction, template=on_table("join")):
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await cog.tables.lobby.join(table.id, interaction.user.id, interaction.user.display_name)
         await _lobby_change(cog, interaction, table)
 
 
 class LeaveButton(TableAction, template=on_table("leave")):
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.tables.leave(table.id, interaction.user.id)
+        await cog.tables.seats.leave(table.id, interaction.user.id)
         if table.stage == LOBBY:
             await _lobby_change(cog, interaction, table)
             return
@@ -179,7 +179,7 @@ class StartButton(TableAction, template=on_table("start")):
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
         check_bot_permissions(interaction)
-        await cog.tables.start(table.id, interaction.user.id)
+        await cog.tables.lobby.start(table.id, interaction.user.id)
         mark_committed(interaction, table, "start")
         await cog.messages.show_public(interaction, table, cog.messages.table_controls)
         cog.messages.request_refresh(table)  # with its picture, drawn after the answer
@@ -192,7 +192,7 @@ async def _ask_cancel(cog: ActionHost, interaction: discord.Interaction[Any], ta
     acted at once): for the one who asked alone, nothing changed yet. Only one allowed
     to cancel is asked (the service refuses the others when they confirm, too)."""
     if interaction.user.id != table.host_id and not is_manager(interaction):
-        await cog.tables.cancel(table.id, interaction.user.id, False)  # refused
+        await cog.tables.lobby.cancel(table.id, interaction.user.id, False)  # refused
     yes, keep = cancel_confirm_labels()
     view = Components()
     view.add_item(TableButton(table.id, "cancel:yes", label=yes,
@@ -219,7 +219,7 @@ class CancelConfirm(TableAction, template=on_table("cancel:(?:yes|no)")):
             await interaction.response.edit_message(content=cancel_kept_text(), view=None)
             return
         user = interaction.user
-        table = await cog.tables.cancel(table.id, user.id, is_manager(interaction))
+        table = await cog.tables.lobby.cancel(table.id, user.id, is_manager(interaction))
         # Read after the cancel, which waits on the table's lock: a lobby answered a
         # moment ago may still be storing its message (set_message holds that lock), and
         # a cancel read before it found no lobby to say "cancelled" on (seen in tests
@@ -255,7 +255,7 @@ class HostMenu(TableAction, template=on_table("host", "amks")):
 class HouseRulesMenu(TableAction, template=on_table("house", "amks")):
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.tables.set_house_rules(table.id, interaction.user.id, values)
+        await cog.tables.lobby.set_house_rules(table.id, interaction.user.id, values)
         await _lobby_change(cog, interaction, table)
 
 
@@ -267,7 +267,7 @@ class OfferButton(TableAction, template=on_table("offer:[0-9]+:(?:yes|no)")):
                   values: list[str]) -> None:
         seat, accept = int(self.parts[1]), self.parts[2] == "yes"
         holder = table.seats[seat].user_id if 0 <= seat < len(table.seats) else None
-        await cog.tables.answer_offer(table.id, interaction.user.id, seat, accept)
+        await cog.tables.seats.answer_offer(table.id, interaction.user.id, seat, accept)
         mark_committed(interaction, table)
         name = safe_markdown(interaction.user.display_name)
         with await cog.settings.public(table.guild_id):
@@ -327,7 +327,7 @@ class BackButton(TableAction, template=on_table("back:list")):
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Table,
                   values: list[str]) -> None:
-        await cog.tables.set_away(table.id, interaction.user.id, False)
+        await cog.tables.seats.set_away(table.id, interaction.user.id, False)
         mark_committed(interaction, table)
         await reply(interaction, back_text())
         cog.messages.request_refresh(table)
@@ -407,8 +407,8 @@ class StandingsLeaderboard(TableAction, template=on_table("leaderboard")):
 
     async def run(self, cog: ActionHost, interaction: discord.Interaction[Any], table: Any,
                   values: list[str]) -> None:
-        finished = await cog.tables.load(self.table_id)
-        kind = finished.kind if finished is not None else cog.tables.kind(None)
+        finished = await cog.tables.keeper.load(self.table_id)
+        kind = finished.kind if finished is not None else cog.tables.registry.kind(None)
         # The rating board, once anyone is on it; before that (a server's first
         # games) the board by wins, where the game just played shows.
         rated = await cog.bot.store.rating_board_size(interaction.guild_id or 0,

@@ -38,8 +38,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import Panel
-from bot.tables import ActResult, Table, TableError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
+from bot.tables.table import ActResult, Table
+from cogs.tables import common, guards
 from cogs.tables.cog import Tables
 from cogs.tables.commands import add_shared_commands
 from cogs.tables.common import (
@@ -54,14 +56,18 @@ from cogs.tables.common import (
     to_embed,
 )
 from cogs.tables.components import TableButton, TableSelect
+from cogs.tables.daily import DailyRoom
 from cogs.tables.default_panel import ACT, STEP, show_step, step_components, step_of
 from cogs.tables.host import host_of
+from cogs.tables.lobby import LobbyRoom
+from cogs.tables.panels import PanelsRoom
 from cogs.tables.settings import (
     LANGUAGE_CHOICES,
     LANGUAGE_DESCRIPTION,
     ON_TIMEOUT_CHOICES,
     SWITCH_DESCRIPTIONS,
     TIMER_DESCRIPTIONS,
+    SettingsRoom,
     timer_choices,
     timer_minutes,
 )
@@ -242,12 +248,18 @@ class GameCog(commands.Cog):
     cog) gets `new`, `settings` and `rules` built from its kind (`kind`) and its
     CommandWords, and the commands every game has; the cog gives the table cog its hand
     controls (the GameUI: `hand_components`, `on_action`: by default a button a legal
-    action), and the methods below answer its commands and clicks through the table cog
-    (`host`)."""
+    action), and the methods below answer its commands and clicks through the table cog's
+    rooms it holds (`lobby`, `panels`, `server_settings`, `daily`, taken from `host` at
+    `cog_load`) and the table service (`tables`)."""
 
     kind: ClassVar[GameKind]  # the game (its registry name names the command group)
     group: app_commands.Group
     command_words: ClassVar[CommandWords] = CommandWords()
+    # The table cog's rooms this cog's commands and clicks go to, held at `cog_load`.
+    lobby: LobbyRoom  # a slash command's move, `new`
+    panels: PanelsRoom  # a click's move confirmed, or refused as stale
+    server_settings: SettingsRoom  # `settings`
+    daily: DailyRoom  # a deal of the day's move
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -265,7 +277,10 @@ class GameCog(commands.Cog):
         return self.kind.name
 
     async def cog_load(self) -> None:
-        self.host.register(self.game, self)  # type: ignore[arg-type]
+        host = self.host
+        self.lobby, self.panels, self.daily = host.lobby, host.panels, host.daily
+        self.server_settings = host.settings
+        host.uis.register(self.game, self)  # type: ignore[arg-type]
 
     @property
     def host(self) -> Tables:
@@ -279,11 +294,11 @@ class GameCog(commands.Cog):
 
     def table_here(self, interaction: discord.Interaction[Any]) -> Table:
         """The live table of the interaction's channel; refused (no_table) if none."""
-        return self.host.table_here(interaction)
+        return guards.table_here(self.tables, interaction)
 
     def my_seat(self, table: Table, user_id: int) -> int:
         """`user_id`'s seat at `table`; refused (not_seated) if they hold none."""
-        return self.host.my_seat(table, user_id)
+        return guards.my_seat(table, user_id)
 
     # ------------------------------------------------------------- answering
 
@@ -292,7 +307,7 @@ class GameCog(commands.Cog):
                     ephemeral: bool = True) -> None:
         """Answer (or follow up) with `text`, `panel` and `view`, for the user alone
         unless `ephemeral` is False; it never mentions anyone."""
-        await self.host.reply(interaction, text, panel=panel, view=view, ephemeral=ephemeral)
+        await common.reply(interaction, text, panel=panel, view=view, ephemeral=ephemeral)
 
     # ------------------------------------------------------------- moves
 
@@ -300,38 +315,38 @@ class GameCog(commands.Cog):
                   make: Callable[[int], Any]) -> None:
         """A slash command's move: `make(seat)` (it reads what the user typed, once the
         service has checked they play here) stored, and their hand shown."""
-        await self.host.act(interaction, table, make)
+        await self.lobby.act(interaction, table, make)
 
     async def act_on_click(self, interaction: discord.Interaction[Any], table: Table,
                            version: int, make: Callable[[int], Any]) -> None:
         """The action `make(seat)` of a click drawn at state `version`: confirmed in the
         clicked panel, or, drawn for an earlier state, the panel shows the state now."""
         if table.daily is not None:  # a member's deal of the day (cogs/tables/daily.py)
-            await self.host.daily_move(interaction, table, version, make)
+            await self.daily.daily_move(interaction, table, version, make)
             return
-        result = await self.host.unless_stale(
-            interaction, table, self.tables.act(table.id, interaction.user.id, version, make))
+        result = await self.panels.unless_stale(
+            interaction, table, self.tables.play.act(table.id, interaction.user.id, version, make))
         if result is not None:
-            await self.host.confirm(interaction, table, result, edit=True)
+            await self.panels.confirm(interaction, table, result, edit=True)
 
     async def unless_stale(self, interaction: discord.Interaction[Any], table: Table,
                            work: Awaitable[_T]) -> _T | None:
         """`work`'s result; None when it was drawn for an earlier state, which the
         clicked panel is then edited to show as it is now."""
-        return await self.host.unless_stale(interaction, table, work)
+        return await self.panels.unless_stale(interaction, table, work)
 
     async def confirm(self, interaction: discord.Interaction[Any], table: Table,
                       result: ActResult, edit: bool) -> None:
         """A stored action (`result`) shown: the player's hand in the clicked panel
         (`edit`) or a new one, then the table message and the next player's turn."""
-        await self.host.confirm(interaction, table, result, edit)
+        await self.panels.confirm(interaction, table, result, edit)
 
     async def answer_stale(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """A click drawn for an earlier state: the clicked panel shows the hand now."""
         if table.daily is not None:  # a member's deal of the day
-            await self.host.daily_stale(interaction, table)
+            await self.daily.daily_stale(interaction, table)
             return
-        await self.host.answer_stale(interaction, table)
+        await self.panels.answer_stale(interaction, table)
 
     # ------------------------------------------------------------- new and settings
 
@@ -342,11 +357,10 @@ class GameCog(commands.Cog):
                         on_timeout: str | None = None) -> None:
         """The game's `new`: a lobby with what the host asked for, else the server's
         defaults for the game, else the game's own."""
-        await self.host.new_table(interaction, self.game, preset=preset, players=players,
-                                  target=target, turn_timer=timer_minutes(turn_timer),
-                                  options=options,
-                                  switches=switches, reminders=reminders,
-                                  on_timeout=on_timeout)
+        await self.lobby.new_table(interaction, self.game, preset=preset, players=players,
+                                   target=target, turn_timer=timer_minutes(turn_timer),
+                                   options=options, switches=switches, reminders=reminders,
+                                   on_timeout=on_timeout)
 
     async def save_settings(self, interaction: discord.Interaction[Any], *,
                             preset: str | None, players: int | None, target: int | None,
@@ -356,17 +370,16 @@ class GameCog(commands.Cog):
                             on_timeout: str | None = None) -> None:
         """The game's `settings`: the server's defaults for its new tables, shown, or
         changed (Manage Server)."""
-        await self.host.save_settings(interaction, self.game, preset=preset, players=players,
-                                      target=target, options=options,
-                                      turn_timer=timer_minutes(turn_timer),
-                                      switches=switches, language=language,
-                                      reminders=reminders, on_timeout=on_timeout)
+        await self.server_settings.save_settings(
+            interaction, self.game, preset=preset, players=players, target=target,
+            options=options, turn_timer=timer_minutes(turn_timer), switches=switches,
+            language=language, reminders=reminders, on_timeout=on_timeout)
 
     async def show_rules(self, interaction: discord.Interaction[Any],
                          preset: str | None = None) -> None:
         """The game's `rules`: this channel's table's, else the preset's or the game's
         defaults."""
-        table = self.tables.in_channel(interaction.channel_id or 0)
+        table = self.tables.registry.in_channel(interaction.channel_id or 0)
         kind = self.kind
         if preset is None and table is not None and table.kind.name == kind.name:
             rules = table.rules

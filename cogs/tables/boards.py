@@ -28,15 +28,13 @@ from bot.render import (
     table_closed_text,
 )
 from bot.render.guide import days_help_pages
-from bot.tables import TableError, TableService
+from bot.tables.errors import TableError
 from bot.tables.kind import default_rating_pool
 from bot.tables.names import safe_markdown
 from bot.tables.rating_book import month_of, trend_start
 from bot.tables.ratings import MODEL, min_rated
-from bot.tables.service import (
-    FINISHED,
-    PLAYING,
-)
+from bot.tables.service import TableService
+from bot.tables.table import FINISHED, PLAYING
 from cogs.tables.common import PAGE_SIZE, Components, TableBot, mark_committed, reply, to_embed
 from cogs.tables.components import HelpButton, LeaderboardButton
 from cogs.tables.daily import DailyRoom
@@ -65,7 +63,7 @@ class BoardsRoom:
         """A button of a table that is no longer live. A finished game answers with its
         final standings (read from the store: it may have ended before a restart), in
         place of the clicked panel when that is the player's own."""
-        table = await self.tables.load(table_id)
+        table = await self.tables.keeper.load(table_id)
         if table is None or table.stage != FINISHED:
             await reply(interaction, table_closed_text())
             return
@@ -81,7 +79,7 @@ class BoardsRoom:
     async def review(self, interaction: discord.Interaction[Any], table_id: int,
                       index: int) -> None:
         """Deal `index` face up, once it is over, for the one who asked (anyone)."""
-        table = await self.tables.load(table_id)
+        table = await self.tables.keeper.load(table_id)
         if table is None or table.game is None:
             await reply(interaction, table_closed_text())
             return
@@ -91,7 +89,7 @@ class BoardsRoom:
     async def rematch(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A click on Rematch under a finished game (its standings, or a closed panel):
         the click's message says who is in, and the new game starts once all are."""
-        old, new = await self.tables.rematch(table_id, interaction.user.id)
+        old, new = await self.tables.lobby.rematch(table_id, interaction.user.id)
         mark_committed(interaction, new or old, "start" if new is not None else "change")
         message = interaction.message
         private = message is not None and message.flags.ephemeral  # a closed panel
@@ -109,7 +107,7 @@ class BoardsRoom:
         if row is None or row.guild_id != interaction.guild_id:
             raise TableError("no_game")
         await self.daily.check_daily_record(interaction, row.meta, row.game)
-        kind = self.tables.kind(row.game)
+        kind = self.tables.registry.kind(row.game)
         stored = await self.bot.store.load_record(game_id, record_format=kind.record_format)
         if row.status == "active":
             # The deal being played would show every hidden card: leave it out.
@@ -123,7 +121,7 @@ class BoardsRoom:
                              ) -> tuple[int, str]:
         if game is not None:
             return game, export_note(game)
-        table = self.tables.in_channel(interaction.channel_id or 0)
+        table = self.tables.registry.in_channel(interaction.channel_id or 0)
         if table is not None and table.stage == PLAYING:
             return table.id, export_note(table.id, partial=True)
         finished = await self.bot.store.last_game_in_channel(interaction.channel_id or 0,
@@ -138,8 +136,8 @@ class BoardsRoom:
         """A page of the game's leaderboard in this server: by rating (all time, or this
         month's season: `period` "month"), by wins or by points (all time)."""
         guild = interaction.guild_id or 0
-        month = month_of(self.tables.clock.time()) if period == "month" else None
-        pool = board_pool(self.tables.kind(game))
+        month = month_of(self.tables.shared.clock.time()) if period == "month" else None
+        pool = board_pool(self.tables.registry.kind(game))
         store = self.bot.store
         size = (await store.rating_board_size(guild, pool, month) if order == "rating"
                 else await store.leaderboard_size(guild, game))
@@ -183,9 +181,10 @@ class BoardsRoom:
         who = member or interaction.user
         guild = interaction.guild_id or 0
         s = await self.bot.store.member_stats(guild, game, who.id)
-        now = self.tables.clock.time()
-        rated = await self.bot.store.member_rating(guild, board_pool(self.tables.kind(game)),
-                                                   who.id, month_of(now), trend_start(now))
+        now = self.tables.shared.clock.time()
+        rated = await self.bot.store.member_rating(
+            guild, board_pool(self.tables.registry.kind(game)), who.id, month_of(now),
+            trend_start(now))
         rating = rated.rating
         # The rating's change over 30 days (the value the board shows): from the end
         # of the last day rated before them, or from a new member's start.
@@ -194,13 +193,13 @@ class BoardsRoom:
         # In the asker's words: the answer is theirs alone.
         with use_locale(await users_language(interaction)):
             daily = await self.daily.daily_stats_line(guild, game, who.id)
-            lines = self.tables.kind(game).words.stats_lines(s.stats)
+            lines = self.tables.registry.kind(game).words.stats_lines(s.stats)
             rating_text = rating_lines(
                 None if rating is None else (rating.mu, rating.sigma, rating.ordinal,
                                              rating.hands),
                 None if rated.season is None else (rated.season.mu, rated.season.sigma,
                                                    rated.season.ordinal, rated.season.hands),
-                trend, min_rated(board_pool(self.tables.kind(game))))
+                trend, min_rated(board_pool(self.tables.registry.kind(game))))
             panel = stats_panel(safe_markdown(who.display_name), s.games, s.wins, s.points,
                                 lines, rating_text, [daily])
         # For the asker alone (issue 52): a channel is not the place of one member's
@@ -214,7 +213,7 @@ class BoardsRoom:
                         edit: bool) -> None:
         """Page `page` of the game's guide, with the way to the others (for the reader
         alone; a click turns the page in place)."""
-        pages = [*self.tables.kind(game).words.help_pages(), *days_help_pages(game)]
+        pages = [*self.tables.registry.kind(game).words.help_pages(), *days_help_pages(game)]
         current = min(max(1, page), len(pages))
         shown = pages[current - 1]
         panel = Panel(title=shown.title, description=shown.description, fields=shown.fields,

@@ -15,12 +15,12 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import set_locale
-from bot.tables import Table, TableError
-from bot.tables.service import LOBBY, PLAYING
+from bot.tables.errors import TableError
+from bot.tables.table import LOBBY, PLAYING, Table
 from cogs.tables.actions import ACTIONS, ActionHost, TableAction
 from cogs.tables.boards import BoardsRoom
 from cogs.tables.commands import CommandHost, member_commands
-from cogs.tables.common import Background, GameUIs, TableBot, reply
+from cogs.tables.common import Background, GameUIs, TableBot
 from cogs.tables.components import (
     DailyButton,
     GamesButton,
@@ -31,7 +31,7 @@ from cogs.tables.components import (
 from cogs.tables.daily import DailyRoom
 from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
-from cogs.tables.guards import check_place, my_seat, table_here
+from cogs.tables.guards import check_place
 from cogs.tables.host import attach, detach
 from cogs.tables.lifecycle import LifecycleRoom
 from cogs.tables.lobby import LobbyRoom
@@ -72,19 +72,6 @@ class Tables(commands.Cog):
         self.boards = BoardsRoom(bot, self.tables, self.settings, self.daily)
         self.games_list = GamesListRoom(self.tables, self.pings)
         self._reporter: asyncio.Task[None] | None = None
-        # What a game's cog calls (cogs/tables/api.py's GameCog), besides table_here:
-        # the rooms' own methods, under their own names.
-        self.register = self.uis.register  # a game's hand controls, at its cog_load
-        self.reply = reply
-        self.my_seat = my_seat
-        self.act = self.lobby.act
-        self.new_table = self.lobby.new_table
-        self.save_settings = self.settings.save_settings
-        self.unless_stale = self.panels.unless_stale
-        self.confirm = self.panels.confirm
-        self.answer_stale = self.panels.answer_stale
-        self.daily_move = self.daily.daily_move
-        self.daily_stale = self.daily.daily_stale
 
     def _refresh(self, table: Table) -> None:
         self.messages.request_refresh(table)
@@ -101,7 +88,7 @@ class Tables(commands.Cog):
                                    DailyButton)
         for command in member_commands():
             self.bot.tree.add_command(command)
-        self.tables.add_listener(self._on_table_event)
+        self.tables.listeners.add(self._on_table_event)
         # The hand panels followed before a restart, once the tables are back.
         self._unwatch_restore = self.tables.when_restored(self.panels.restore_panels)
         self.bot.outbox.send = self.posts.send_post
@@ -135,12 +122,6 @@ class Tables(commands.Cog):
             await asyncio.sleep(every)
             log.info("%s; %s", self.bot.budget.summary(), self.messages.edits.summary())
 
-    # ------------------------------------------------------------- what a game's cog calls
-
-    def table_here(self, interaction: discord.Interaction[Any]) -> Table:
-        """The live table of the interaction's channel; refused (no_table) if none."""
-        return table_here(self.tables, interaction)
-
     # ------------------------------------------------------------- the service's changes
 
     async def _on_table_event(self, table: Table, event: str, detail: dict[str, Any]
@@ -170,7 +151,7 @@ class Tables(commands.Cog):
         """The public side of a stored change whose answer failed (errors.py): the table
         message (which the answer may have been) edited soon, or posted if the answer
         was to be the lobby, and the next player's panel followed."""
-        table = self.tables.get(table_id)
+        table = self.tables.registry.get(table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
             return
         if table.stage == LOBBY and table.message_id is None:
@@ -249,7 +230,7 @@ class Tables(commands.Cog):
         take it. The table's row tells its server: no game is rebuilt here."""
         relay = getattr(self.bot, "relay_interaction", None)
         if relay is None or interaction.guild_id is not None \
-                or self.tables.get(table_id) is not None:
+                or self.tables.registry.get(table_id) is not None:
             return False
         row = await self.bot.store.get_game(table_id)
         taken = await relay(interaction, row.guild_id) if row is not None else None
@@ -275,7 +256,7 @@ class Tables(commands.Cog):
             return
         if await self.relayed(interaction, action.table_id):
             return
-        owner = await self.tables.load(action.table_id)
+        owner = await self.tables.keeper.load(action.table_id)
         if owner is not None:
             check_place(interaction, owner, action.seat_op)
             if "daily" in owner.meta:  # a daily's record is no table: no review, no rematch
@@ -283,7 +264,7 @@ class Tables(commands.Cog):
         if not action.live:
             await action.run(self, interaction, owner, values)
             return
-        table = self.tables.get(action.table_id)
+        table = self.tables.registry.get(action.table_id)
         if table is None or table.stage not in (LOBBY, PLAYING):
             await self.boards.closed_table(interaction, action.table_id)
             return

@@ -27,8 +27,10 @@ from bot.render import (
     shorten,
 )
 from bot.store import Store
-from bot.tables import Table, TableError, TableService
+from bot.tables.errors import TableError
 from bot.tables.outbox import Outbox
+from bot.tables.service import TableService
+from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.tables import TableService
+from bot.tables.service import TableService
 from cogs.tables.common import make_custom_id
 from cogs.tables.errors import run_component
 from cogs.tables.host import host_of
@@ -130,7 +130,7 @@ class LeaderboardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         def work() -> Awaitable[None]:
             host = _host(interaction)
             return host.boards.show_leaderboard(
-                interaction, host.tables.kind(self.game).name, self.order, self.page,
+                interaction, host.tables.registry.kind(self.game).name, self.order, self.page,
                 edit=True, period=self.period)
 
         await run_component(self, interaction, work)

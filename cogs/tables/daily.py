@@ -37,7 +37,6 @@ from bot.render.daily import (
     stats_line,
 )
 from bot.render.guide import dm_link_label
-from bot.tables import Table, TableError, TableService
 from bot.tables.daily import DailyService
 from bot.tables.daily_board import MIN_DAYS
 from bot.tables.daily_deal import (
@@ -50,8 +49,10 @@ from bot.tables.daily_deal import (
     SETTINGS_KEY,
     DailyState,
 )
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
-from bot.tables.table import DailyKey
+from bot.tables.service import TableService
+from bot.tables.table import DailyKey, Table
 from cogs.tables.common import (
     Components,
     GameUIs,
@@ -306,7 +307,7 @@ class DailyRoom:
         if guild is None:
             raise TableError("guild_only")
         service = self.daily_service
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         period = period if period in ("day", "week", "month") else "day"
         if period == "day":
             today = await service.today(guild, game)
@@ -361,7 +362,7 @@ class DailyRoom:
         guild = interaction.guild_id
         if guild is None:
             raise TableError("guild_only")
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         settings = await self.bot.store.get_guild_settings(guild, game)
         daily = dict(settings.get(SETTINGS_KEY) or {})
         changing = any(v is not None for v in (enabled, channel, preset, house, time_zone))

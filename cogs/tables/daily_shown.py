@@ -28,9 +28,10 @@ from bot.render.daily import (
     result_panel,
 )
 from bot.render.guide import play_today_label
-from bot.tables import TableError, TableService
 from bot.tables.daily import DailyService
 from bot.tables.daily_deal import DAILY, DAILY_NOT_STARTED, DailyState
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
 from bot.tables.table import DailyKey
 from cogs.tables.common import LET_GO, Components, TableBot, reply, to_embed
 from cogs.tables.components import DailyButton, TableButton
@@ -204,9 +205,9 @@ class DailyShown:
             if place is None or not place.channel_id:
                 return
             board = await service.board(guild_id, game, day)
-            kind = self.room.tables.kind(game)
+            kind = self.room.tables.registry.kind(game)
             deal = await service.deal(guild_id, game, day)
-            closed = self.room.tables.clock.time() >= deal.ends_at
+            closed = self.room.tables.shared.clock.time() >= deal.ends_at
             with await self.room.settings.public(guild_id):
                 title = kind.words.title(deal.rules)
                 played = sum(1 for row in board if row.score is not None)
@@ -257,7 +258,7 @@ class DailyShown:
             return
 
         async def close() -> None:
-            await self.room.tables.clock.sleep_until(ends_at)
+            await self.room.tables.shared.clock.sleep_until(ends_at)
             try:
                 await self.public(guild_id, game, day)
             except Exception as exc:  # the store down: the next start closes it
@@ -273,7 +274,8 @@ class DailyShown:
         closed, the others' closing at their end planned."""
         for guild_id, game, day in await self.room.bot.store.daily_open_days():
             # This process's servers only (another shard's process closes its own).
-            if game in self.room.tables.games and self.room.bot.get_guild(guild_id) is not None:
+            if game in self.room.tables.registry.games \
+                    and self.room.bot.get_guild(guild_id) is not None:
                 await self.public(guild_id, game, day)
 
     def close(self) -> None:

@@ -23,9 +23,10 @@ from typing import Any
 import discord
 
 from bot.render import button_label, shorten
-from bot.tables import Table, TableError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from bot.tables.steps import Choice, choices
+from bot.tables.table import Table
 from cogs.tables.common import HINT_EMOJI, HINT_STYLE, Components, to_embed
 from cogs.tables.components import TableButton
 from cogs.tables.views import hand_panel

@@ -23,7 +23,7 @@ from bot.render import (
     internal_error,
     shorten,
 )
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from bot.tables.kind import GameKind
 from cogs.tables.host import host_of
 
@@ -121,8 +121,9 @@ def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
     of the table in the channel, else the first game."""
     # Read with getattr: it must never fail, whatever answered the interaction.
     tables = getattr(getattr(interaction, "client", None), "tables", None)
-    games = getattr(tables, "games", None)
-    if tables is None or not games:
+    registry = getattr(tables, "registry", None)
+    games = getattr(registry, "games", None)
+    if registry is None or not games:
         return None
     command = getattr(interaction, "command", None)
     root = getattr(command, "root_parent", None) or command
@@ -132,8 +133,8 @@ def game_of(interaction: discord.Interaction[Any]) -> GameKind | None:
     clicked = _clicked_game(tables, interaction)
     if clicked is not None:
         return clicked
-    table = tables.in_channel(getattr(interaction, "channel_id", None) or 0)
-    return table.kind if table is not None else tables.kind(None)  # type: ignore[no-any-return]
+    table = registry.in_channel(getattr(interaction, "channel_id", None) or 0)
+    return table.kind if table is not None else registry.kind(None)  # type: ignore[no-any-return]
 
 
 def _clicked_game(tables: Any, interaction: discord.Interaction[Any]) -> GameKind | None:
@@ -149,8 +150,8 @@ def _clicked_game(tables: Any, interaction: discord.Interaction[Any]) -> GameKin
         daily = getattr(tables, "daily", None)
         key = daily.key_of(table_id) if daily is not None else None
         if key is not None:
-            return tables.games.get(key.game)  # type: ignore[no-any-return]
-        table = tables.get(table_id)
+            return tables.registry.games.get(key.game)  # type: ignore[no-any-return]
+        table = tables.registry.get(table_id)
         return table.kind if table is not None else None  # type: ignore[no-any-return]
     return None
 

@@ -22,13 +22,9 @@ from bot.render.text import (
     lobby_turn_text,
     notify_text,
 )
-from bot.tables import Table, TableError, TableService
-from bot.tables.service import (
-    PAUSE_ABSENT,
-    PAUSE_CHANNEL,
-    PLAYING,
-    abandon_at,
-)
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import PAUSE_ABSENT, PAUSE_CHANNEL, PLAYING, Table, abandon_at
 from cogs.tables.common import Components, mark_committed, reply, table_link, to_embed
 from cogs.tables.components import GAMES_PAGE, GamesButton, TableButton
 from cogs.tables.pings import PingsRoom
@@ -97,7 +93,7 @@ class GamesListRoom:
         if guild is None:
             raise TableError("guild_only")
         user = interaction.user.id
-        mine = self.tables.tables_of(guild, user)
+        mine = self.tables.registry.tables_of(guild, user)
         pages = max(1, math.ceil(len(mine) / GAMES_PAGE))
         current = min(max(1, page), pages)
         first = (current - 1) * GAMES_PAGE
@@ -105,7 +101,8 @@ class GamesListRoom:
         access = self.pings.bot.access
         panel = games_panel([games_row(table, user, access.blocked(table.channel_id) == GONE)
                              for table in shown], current, pages,
-                            first=first + 1, begin=nothing_open_text(list(self.tables.games)))
+                            first=first + 1,
+                            begin=nothing_open_text(list(self.tables.registry.games)))
         view = Components()
         for row, table in enumerate(shown):
             number = first + row + 1

@@ -10,7 +10,9 @@ from typing import Any
 import discord
 
 from bot.discord import is_thread, missing_table_permissions
-from bot.tables import Table, TableError, TableService
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import Table
 from cogs.tables.errors import game_of
 
 log = logging.getLogger(__name__)
@@ -79,10 +81,10 @@ def check_bot_permissions(interaction: discord.Interaction[Any], *,
 
 def table_here(tables: TableService, interaction: discord.Interaction[Any]) -> Table:
     """The live table of the interaction's channel; refused (no_table) if none."""
-    table = tables.in_channel(interaction.channel_id or 0)
+    table = tables.registry.in_channel(interaction.channel_id or 0)
     if table is None:
         kind = game_of(interaction)
-        raise TableError("no_table", game=kind.name if kind else tables.kind(None).name)
+        raise TableError("no_table", game=kind.name if kind else tables.registry.kind(None).name)
     return table
 
 

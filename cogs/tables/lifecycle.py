@@ -40,9 +40,10 @@ from bot.render.lost import (
     lost_confirm_labels,
     lost_kept_text,
 )
-from bot.tables import Table, TableError, TableService
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
-from bot.tables.service import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, PAUSE_CHANNEL, PAUSE_GUILD, PLAYING, Table
 from cogs.tables.common import LET_GO, Components, TableBot, mark_committed, reply
 from cogs.tables.components import TableButton
 
@@ -74,7 +75,7 @@ class LifecycleRoom:
     # ------------------------------------------------------------- the tables
 
     def _live_tables(self, guild_id: int | None = None) -> list[Table]:
-        return [t for t in self.tables.tables() if t.stage in (LOBBY, PLAYING)
+        return [t for t in list(self.tables.registry.tables.values()) if t.stage in (LOBBY, PLAYING)
                 and (guild_id is None or t.guild_id == guild_id)]
 
     def _tables_under(self, channel_id: int) -> list[Table]:
@@ -99,7 +100,7 @@ class LifecycleRoom:
         stored: a restart tells nobody again)."""
         access = self.bot.access
         news = access.gone(table.channel_id) if gone else access.refuse(table.channel_id)
-        paused = await self.tables.pause(table.id, PAUSE_CHANNEL)
+        paused = await self.tables.pauses.pause(table.id, PAUSE_CHANNEL)
         if paused or news:
             log.warning("table %s: its channel %s %s: the table waits", table.id,
                         table.channel_id, "is gone" if gone else "refuses the bot")
@@ -112,11 +113,11 @@ class LifecycleRoom:
         self.bot.access.allow(channel_id)
         for game_id in self._held_posts.pop(channel_id, set()):
             self.bot.outbox.kick(game_id)  # (a finished game's final standings, too)
-        table = self.tables.in_channel(channel_id)
+        table = self.tables.registry.in_channel(channel_id)
         if table is None or self.bot.access.blocked(channel_id) == GONE:
             return
         if PAUSE_CHANNEL in table.paused:
-            await self.tables.resume(table.id, PAUSE_CHANNEL)
+            await self.tables.pauses.resume(table.id, PAUSE_CHANNEL)
             log.info("table %s: its channel %s takes the bot again: it plays on",
                      table.id, channel_id)
         self.bot.outbox.kick(table.id)
@@ -158,7 +159,7 @@ class LifecycleRoom:
         channel_id = interaction.channel_id
         if channel_id is None or self.bot.access.blocked(channel_id) == GONE:
             return
-        table = self.tables.in_channel(channel_id)
+        table = self.tables.registry.in_channel(channel_id)
         waiting = table is not None and PAUSE_CHANNEL in table.paused
         refused = self.bot.access.blocked(channel_id) is not None
         if not waiting and not refused and channel_id not in self._held_posts:
@@ -216,7 +217,7 @@ class LifecycleRoom:
         refuses the bot) ends it; the standings reach the members by DM
         (cogs/tables/posts.py). `edit`: the answer takes the clicked confirmation's
         place."""
-        await self.tables.end_unreachable(table.id, interaction.user.id)
+        await self.tables.lobby.end_unreachable(table.id, interaction.user.id)
         mark_committed(interaction, table, "cancel")
         self._forget(table)
         text = cancelled_text(safe_markdown(interaction.user.display_name))
@@ -231,7 +232,7 @@ class LifecycleRoom:
         table plays on), as /leave in the channel would."""
         if PAUSE_CHANNEL not in table.paused:
             raise TableError("not_host", action="cancel")
-        await self.tables.leave(table.id, interaction.user.id)
+        await self.tables.seats.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
         text = left_text(table.kind.name, table.stage == LOBBY)
         if edit:
@@ -248,7 +249,7 @@ class LifecycleRoom:
             await self.lost_channel(table, gone=True)
 
     async def thread_deleted(self, thread_id: int) -> None:
-        table = self.tables.in_channel(thread_id)
+        table = self.tables.registry.in_channel(thread_id)
         if table is not None:
             await self.lost_channel(table, gone=True)
 
@@ -259,7 +260,7 @@ class LifecycleRoom:
         await self._check_rights(self._live_tables(guild_id), guild_id)
 
     async def thread_updated(self, payload: discord.RawThreadUpdateEvent) -> None:
-        table = self.tables.in_channel(payload.thread_id)
+        table = self.tables.registry.in_channel(payload.thread_id)
         if table is None:
             return
         meta = payload.data.get("thread_metadata") or {}
@@ -302,7 +303,7 @@ class LifecycleRoom:
     async def guild_away(self, guild_id: int, why: str) -> None:
         tables = self._live_tables(guild_id)
         for table in tables:
-            await self.tables.pause(table.id, PAUSE_GUILD)
+            await self.tables.pauses.pause(table.id, PAUSE_GUILD)
         if tables:
             log.warning("server %s %s: its %d table(s) wait", guild_id, why, len(tables))
 
@@ -312,7 +313,7 @@ class LifecycleRoom:
         for table in self._live_tables(guild_id):
             self.bot.access.allow(table.channel_id)
             if PAUSE_GUILD in table.paused:
-                await self.tables.resume(table.id, PAUSE_GUILD)
+                await self.tables.pauses.resume(table.id, PAUSE_GUILD)
                 log.info("table %s: its server %s is back: it plays on", table.id, guild_id)
             await self._check_rights([table])
             self.bot.outbox.kick(table.id)

@@ -23,18 +23,11 @@ from bot.render import (
     thread_name,
     thread_opened_text,
 )
-from bot.tables import Table, TableError, TableService
+from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown, safe_plain
-from bot.tables.service import (
-    LOBBY,
-    OFFER_MESSAGES,
-    OFFERS,
-    PAUSE_ABSENT,
-    PLAYING,
-    abandon_at,
-    check_reminders,
-    check_timeout_action,
-)
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, OFFER_MESSAGES, OFFERS, PAUSE_ABSENT, PLAYING, Table, abandon_at
+from bot.tables.timer_settings import check_reminders, check_timeout_action
 from cogs.tables.common import (
     LET_GO,
     TableBot,
@@ -71,7 +64,7 @@ class LobbyRoom:
 
     async def join(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
-        await self.tables.join(table.id, interaction.user.id, interaction.user.display_name)
+        await self.tables.lobby.join(table.id, interaction.user.id, interaction.user.display_name)
         mark_committed(interaction, table)
         await reply(interaction, joined_text(len(table.seats)))
         self.messages.request_refresh(table)
@@ -79,7 +72,7 @@ class LobbyRoom:
     async def start(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
         check_bot_permissions(interaction)
-        await self.tables.start(table.id, interaction.user.id)
+        await self.tables.lobby.start(table.id, interaction.user.id)
         mark_committed(interaction, table, "start")
         with await self.settings.public(table.guild_id):
             text = game_started_text()
@@ -101,7 +94,7 @@ class LobbyRoom:
         same = chosen == defaults.get("preset")
         merged: dict[str, object] = dict(defaults.get("options", {})) if same else {}
         merged.update({name: on for name, on in options.items() if on is not None})
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         count = players or (defaults.get("players") if same else None) or kind.default_players
         merged["target"] = target or (defaults.get("target") if same else None)
         timer = turn_timer if turn_timer is not None else int(defaults.get("turn_timer") or 0)
@@ -123,11 +116,11 @@ class LobbyRoom:
             # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
             await interaction.response.defer(thinking=True)
             channel = await self.table_channel(interaction, kind.words.title(rules))
-        table = await self.tables.create(guild, channel, interaction.user.id,
-                                         interaction.user.display_name, chosen, int(count),
-                                         merged, timer * 60 or None, game=game,
-                                         switches=chosen_switches, reminders=points,
-                                         timeout_action=action)
+        table = await self.tables.lobby.create(guild, channel, interaction.user.id,
+                                               interaction.user.display_name, chosen, int(count),
+                                               merged, timer * 60 or None, game=game,
+                                               switches=chosen_switches, reminders=points,
+                                               timeout_action=action)
         mark_committed(interaction, table, "opened")
         await self.open_lobby(interaction, table)
 
@@ -163,11 +156,11 @@ class LobbyRoom:
         if table.channel_id == interaction.channel_id:
             if deferred:  # the thread could not be started: the lobby plays here
                 answer = await interaction.followup.send(embed=embed, view=view, wait=True)
-                await self.tables.set_message(table, answer.id)
+                await self.tables.restorer.set_message(table, answer.id)
                 return
             response = await interaction.response.send_message(embed=embed, view=view)
             if response.message_id is not None:
-                await self.tables.set_message(table, response.message_id)
+                await self.tables.restorer.set_message(table, response.message_id)
             return
         await self.post_lobby(table)
         if deferred:
@@ -182,14 +175,14 @@ class LobbyRoom:
             embed, view = to_embed(table_panel(table)), lobby_view(table)
         lobby = await self.bot.get_partial_messageable(table.channel_id).send(embed=embed,
                                                                              view=view)
-        await self.tables.set_message(table, lobby.id)
+        await self.tables.restorer.set_message(table, lobby.id)
 
     async def act(self, interaction: discord.Interaction[Any], table: Table,
                   make: Callable[[int], Any]) -> None:
         """The action `make(seat)` by the user's seat, from a slash command. `make`
         reads what they typed: it runs once the service has checked that they play at
         this table."""
-        result = await self.tables.act(table.id, interaction.user.id, None, make)
+        result = await self.tables.play.act(table.id, interaction.user.id, None, make)
         await self.panels.confirm(interaction, table, result, edit=False)
 
     async def score(self, interaction: discord.Interaction[Any], game: str) -> None:
@@ -207,23 +200,23 @@ class LobbyRoom:
 
     async def leave(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
-        await self.tables.leave(table.id, interaction.user.id)
+        await self.tables.seats.leave(table.id, interaction.user.id)
         mark_committed(interaction, table)
         await reply(interaction, left_text(game, table.stage == LOBBY, abandon_at(table)))
         self.messages.request_refresh(table)
 
     async def away(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
-        await self.tables.set_away(table.id, interaction.user.id, True)
+        await self.tables.seats.set_away(table.id, interaction.user.id, True)
         mark_committed(interaction, table)
         # Nobody left present: the table waits (issue 52), nobody plays for them.
         await reply(interaction, away_text(game, abandon_at(table)))
         self.messages.request_refresh(table)
 
     async def back(self, interaction: discord.Interaction[Any], game: str) -> None:
-        table = self.tables.in_channel(interaction.channel_id or 0) \
+        table = self.tables.registry.in_channel(interaction.channel_id or 0) \
             or self._covered_seat(interaction, game) or table_here(self.tables, interaction)
-        await self.tables.set_away(table.id, interaction.user.id, False)
+        await self.tables.seats.set_away(table.id, interaction.user.id, False)
         mark_committed(interaction, table)
         await reply(interaction, back_text())
         self.messages.request_refresh(table)
@@ -234,7 +227,7 @@ class LobbyRoom:
         where the AI covers the member's seat (none, or several: None, and the command
         answers as in a channel without a table; /games lists each with its button)."""
         user = interaction.user.id
-        covered = [t for t in self.tables.tables_of(interaction.guild_id or 0, user)
+        covered = [t for t in self.tables.registry.tables_of(interaction.guild_id or 0, user)
                    if t.kind.name == game and t.stage == PLAYING
                    and (seat := t.seat_of(user)) is not None and t.seats[seat].away]
         return covered[0] if len(covered) == 1 else None
@@ -266,7 +259,7 @@ class LobbyRoom:
         offered_before = [int(o[0]) for o in table.meta.get(OFFERS, {}).values()]
         messages_before = dict(table.meta.get(OFFER_MESSAGES, {}))
         holder = table.seats[seat - 1].user_id if 0 < seat <= len(table.seats) else None
-        await self.tables.replace(table.id, interaction.user.id, seat - 1, newcomer)
+        await self.tables.seats.replace(table.id, interaction.user.id, seat - 1, newcomer)
         mark_committed(interaction, table)
         pings = self.panels.pings
         if member is None:
@@ -291,14 +284,14 @@ class LobbyRoom:
         except LET_GO as exc:  # the offer stands; its message is not kept
             log.info("table %s: the offer's message was not read back (%r)", table.id, exc)
         else:
-            await self.tables.set_offer_message(table.id, seat - 1, member.id, posted.id)
+            await self.tables.seats.set_offer_message(table.id, seat - 1, member.id, posted.id)
         await drop_stale_offers(pings, table, messages_before)
         if not again:
             await offer_by_dm(self.bot, pings, table, member.id, seat)
 
     async def cancel(self, interaction: discord.Interaction[Any], game: str) -> None:
         table = table_here(self.tables, interaction)
-        await self.tables.cancel(table.id, interaction.user.id, is_manager(interaction))
+        await self.tables.lobby.cancel(table.id, interaction.user.id, is_manager(interaction))
         mark_committed(interaction, table, "cancel")
         self.panels.forget_table(table)
         with await self.settings.public(table.guild_id):

@@ -22,9 +22,8 @@ import discord
 
 from bot.discord.mentions import no_mentions, pinging_user
 from bot.render.text import offer_dm_text, seat_given_text
-from bot.tables import Table
 from bot.tables.names import safe_markdown
-from bot.tables.service import OFFER_MESSAGES
+from bot.tables.table import OFFER_MESSAGES, Table
 from cogs.tables.common import LET_GO, TableBot
 from cogs.tables.pings import PingsRoom
 

@@ -22,11 +22,9 @@ from bot.render import (
     spectator_text,
 )
 from bot.render.text import dm_game_over_text
-from bot.tables import ActResult, Table, TableError, TableService
-from bot.tables.service import (
-    FINISHED,
-    PLAYING,
-)
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.table import FINISHED, PLAYING, ActResult, Table
 from cogs.tables.common import (
     COMPONENTS_LIMIT,
     LET_GO,
@@ -121,7 +119,7 @@ class PanelsRoom:
         if not table.switch("hints"):
             raise TableError("hints_off")
         hint = await self.unless_stale(
-            interaction, table, self.tables.hint(table.id, interaction.user.id, version))
+            interaction, table, self.tables.play.hint(table.id, interaction.user.id, version))
         if hint is None:
             return
         seat = my_seat(table, interaction.user.id)
@@ -138,7 +136,7 @@ class PanelsRoom:
                      version: int) -> None:
         """The rest of the deal claimed: played out at once if the claim holds."""
         result = await self.unless_stale(
-            interaction, table, self.tables.claim(table.id, interaction.user.id, version))
+            interaction, table, self.tables.play.claim(table.id, interaction.user.id, version))
         if result is not None:
             await self.confirm(interaction, table, result, edit=True)  # marks it committed
 
@@ -252,7 +250,8 @@ class PanelsRoom:
         """After a restart: follow again the stored panels whose token still lasts (by
         Discord's clock), of the tables this process plays; how many."""
         try:
-            rows = await self.tables.followed_panels(self.clock.time(), PANEL_TOKEN_SECONDS)
+            rows = await self.tables.restorer.followed_panels(self.clock.time(),
+                                                              PANEL_TOKEN_SECONDS)
         except Exception as exc:
             log.warning("could not read the followed panels: %r", exc)
             return 0
@@ -273,7 +272,7 @@ class PanelsRoom:
         self._catching_up = True
         followed = 0
         try:
-            for table in list(self.tables.tables()):
+            for table in list(list(self.tables.registry.tables.values())):
                 seat = table.to_act
                 if table.stage != PLAYING or table.paused or seat is None \
                         or table.seats[seat].played_by_ai:

@@ -27,9 +27,8 @@ from bot.render.text import (
     dm_turn_text,
     turn_ping_text,
 )
-from bot.tables import Table
 from bot.tables.names import safe_markdown
-from bot.tables.service import PLAYING
+from bot.tables.table import PLAYING, Table
 from cogs.tables.common import LET_GO, TableBot, activity_on, given
 from cogs.tables.settings import SettingsRoom
 from cogs.tables.views import ping_view
@@ -146,7 +145,7 @@ class PingsRoom:
         for attempt in itertools.count():
             delay = PING_RETRY_DELAYS[min(attempt, len(PING_RETRY_DELAYS) - 1)]
             await clock.sleep_until(clock.time() + delay)
-            table = self.bot.tables.get(table_id)
+            table = self.bot.tables.registry.get(table_id)
             if table is None or self._spent(table, version) or self.bot.is_closed():
                 return
             if not reminder and await self.pinged_for(table, user):
@@ -189,7 +188,7 @@ class PingsRoom:
                               deadline: Callable[[Table], float | None],
                               when: float) -> None:
         await self.bot.settings.clock.sleep_until(when)
-        table = self.bot.tables.get(table_id)
+        table = self.bot.tables.registry.get(table_id)
         if table is None or self._spent(table, version) or self.bot.is_closed() \
                 or table.paused or table.to_act is None:
             return

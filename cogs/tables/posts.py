@@ -25,11 +25,11 @@ from bot.render.text import (
     timeout_seat_text,
 )
 from bot.store import PostRow
-from bot.tables import Table, TableService
 from bot.tables.errors import TableError
 from bot.tables.names import safe_markdown
 from bot.tables.outbox import Held, Transient, post_nonce
-from bot.tables.service import (
+from bot.tables.service import TableService
+from bot.tables.table import (
     ABANDON_AFTER,
     LOBBY,
     PAUSE_GUILD,
@@ -39,6 +39,7 @@ from bot.tables.service import (
     POST_HAND_SUMMARY,
     POST_TABLE_MESSAGE,
     POST_TIMEOUT,
+    Table,
 )
 from cogs.tables.common import LET_GO, TableBot, given, to_embed
 from cogs.tables.lifecycle import LifecycleRoom
@@ -77,7 +78,7 @@ class PostsRoom:
         """Render and send one post of the outbox (bot.tables.outbox): the id of the
         message, or None if it can never be posted. Sent with the post's nonce, so a
         post sent again after a crash is not posted twice."""
-        table = await self.tables.load(row.game_id)
+        table = await self.tables.keeper.load(row.game_id)
         if table is None:
             return None
         try:
@@ -283,7 +284,7 @@ class PostsRoom:
     async def _mark_summary(self, table: Table, message_id: int, index: int, *,
                             in_it: bool) -> None:
         try:
-            await self.tables.set_summary_shown(table, message_id, index, in_it)
+            await self.tables.restorer.set_summary_shown(table, message_id, index, in_it)
         except TableError as exc:  # the database: the summary is shown again
             self.messages.replacing.pop(table.id, None)
             raise Transient(f"the summary's mark was not stored: {exc.code}") from exc

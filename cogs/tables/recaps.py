@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from bot.errors import GameError
 from bot.render import seat_names, since_lines
 from bot.render.days import played_for_you
-from bot.tables import Table
 from bot.tables.since import Since, since_last_move
+from bot.tables.table import Table
 from cogs.tables.common import TableBot
 from cogs.tables.pings import PingsRoom
 

@@ -25,15 +25,16 @@ from bot.render.text import (
     no_turn_timer_text,
     timer_text,
 )
-from bot.tables import TableError, TableService
 from bot.tables.durations import DAY, HOUR, parse_duration, split_points
-from bot.tables.service import (
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.timer_settings import (
     DEFAULT_REMINDERS,
+    MAX_TURN_TIMER,
     check_reminders,
     check_timeout_action,
     check_turn_timer,
 )
-from bot.tables.timer_settings import MAX_TURN_TIMER
 from cogs.tables.common import TableBot, choices, mark_committed, reply
 from cogs.tables.guards import is_manager
 
@@ -57,7 +58,7 @@ MEMBER_LANGUAGE_CHOICES = [*LANGUAGE_CHOICES[:3],
                            app_commands.Choice(name="My Discord's", value="default")]
 LANGUAGE_DESCRIPTION = "The language of the tables' public messages (Manage Server)"
 
-# A turn timer's reminders and what its end does (TableService.create), offered by every
+# A turn timer's reminders and what its end does (Lobby.create), offered by every
 # game's `new` and `settings` beside `turn_timer`. A description has at most 100 characters.
 TIMER_DESCRIPTIONS = {
     "turn_timer": "Time per turn before the AI plays it: 1h, 12h, 1d, 2d, 3d, 7d, or your own",
@@ -250,7 +251,7 @@ class SettingsRoom:
         """A game's `settings`: this server's defaults for new tables of the game, shown,
         or changed (Manage Server) once the game accepts them."""
         guild = interaction.guild_id or 0
-        kind = self.tables.kind(game)
+        kind = self.tables.registry.kind(game)
         current = await self.bot.store.get_guild_settings(guild, game)
         changed = {name: on for name, on in switches.items() if on is not None}
         if turn_timer is not None:

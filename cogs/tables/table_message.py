@@ -24,13 +24,8 @@ from bot.discord import (
 )
 from bot.discord.access import GONE, REFUSED, THREAD_ARCHIVED, UNKNOWN_CHANNEL, Blocked
 from bot.store import Post
-from bot.tables import Table, TableService
-from bot.tables.service import (
-    LOBBY,
-    PAUSE_GUILD,
-    PLAYING,
-    POST_TABLE_MESSAGE,
-)
+from bot.tables.service import TableService
+from bot.tables.table import LOBBY, PAUSE_GUILD, PLAYING, POST_TABLE_MESSAGE, Table
 from cogs.tables.common import (
     LET_GO,
     PICTURE_EVERY,
@@ -258,7 +253,7 @@ class TableMessageRoom:
             self._pictured[table.id] = time.monotonic()
         else:
             self._pictured.pop(table.id, None)  # a fresh message has no picture to keep
-        await self.tables.set_message(table, message.id)
+        await self.tables.restorer.set_message(table, message.id)
         # Only now is the old message no longer the live one (set_message drops its
         # summary mark): until the new one is posted, the old one may show the last
         # hand's summary, which no edit of the table may overwrite (issue 37: a failed

@@ -31,13 +31,7 @@ from bot.render.text import (
     time_left_text,
     timer_text,
 )
-from bot.tables import Table
-from bot.tables.service import (
-    LOBBY,
-    PAUSE_ABSENT,
-    PLAYING,
-    abandon_at,
-)
+from bot.tables.table import LOBBY, PAUSE_ABSENT, PLAYING, Table, abandon_at
 from cogs.tables.common import OPTION_LABEL_LIMIT, SELECT_OPTIONS_LIMIT, Components, table_link
 from cogs.tables.components import TableButton, TableSelect
 

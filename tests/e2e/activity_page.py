@@ -14,7 +14,7 @@ import aiohttp
 
 from bot.cards import parse_card
 from bot.errors import GameError
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.driver import cards_in_text
 from tests.fake_discord import FakeDiscord
 

@@ -24,7 +24,7 @@ from bot.games.american.record import FORMAT, game_to_record, replay
 from bot.games.american.views import DealView
 from bot.render import button_label, seat_names
 from bot.tables.names import safe_markdown
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.driver import (
     BaseDriver,
     enabled_actions,

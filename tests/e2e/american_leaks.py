@@ -13,7 +13,7 @@ from bot.cards import card_name, is_card, parse_card
 from bot.games.american.state import DealState
 from bot.games.american.views import deal_view, known_cards
 from bot.render import seat_label
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.fake_discord import StoredMessage
 
 if TYPE_CHECKING:

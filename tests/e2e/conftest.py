@@ -56,5 +56,5 @@ async def bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: 
     logs and unanswered interactions."""
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(bot_seed)
+        bot.tables.shared.rng = random.Random(bot_seed)
         yield bot

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from bot.games import GAMES
 from bot.tables.daily import DailyService
 from bot.tables.daily_deal import DailyState, daily_key
-from bot.tables.service import PLAYING, Seat, Table
+from bot.tables.table import PLAYING, Seat, Table
 from tests.fake_discord import StoredMessage
 
 if TYPE_CHECKING:

@@ -44,7 +44,7 @@ from bot.games.amerikaner.views import HandView, hand_view, known_cards
 from bot.i18n import LANGUAGES, language_of, strip_isolates, use_locale
 from bot.render import button_label, seat_label, seat_names
 from bot.tables.names import safe_markdown
-from bot.tables.service import PLAYING, Table
+from bot.tables.table import PLAYING, Table
 from tests.e2e import american_leaks, daily_leaks
 from tests.fake_discord import FakeDiscord, StoredMessage
 from tests.fake_discord.layout import layout as phone_layout
@@ -294,12 +294,12 @@ class LeakChecker:
     def _table(self, channel_id: int) -> Table | None:
         if self.bot is None or not hasattr(self.bot, "tables"):
             return None
-        table = self.bot.tables.in_channel(channel_id)
+        table = self.bot.tables.registry.in_channel(channel_id)
         if table is not None:
             self._table_ids[channel_id] = table.id
             return table
         tid = self._table_ids.get(channel_id)
-        return self.bot.tables.get(tid) if tid is not None else None
+        return self.bot.tables.registry.get(tid) if tid is not None else None
 
     def check(self, msg: StoredMessage) -> None:
         if int(msg.author["id"]) != self.fake.bot_user.id:
@@ -315,7 +315,7 @@ class LeakChecker:
         table = self._table(msg.channel_id)
         first = self._message_tables.get(msg.id)
         if first is not None:
-            table = self.bot.tables.get(first) or table
+            table = self.bot.tables.registry.get(first) or table
         elif table is not None:
             self._message_tables[msg.id] = table.id
         if table is None or table.game is None:
@@ -657,10 +657,10 @@ class BaseDriver:
     def table(self) -> Table:
         bot = self.get_bot()
         if self.table_id is not None:
-            table = bot.tables.get(self.table_id)
+            table = bot.tables.registry.get(self.table_id)
             assert table is not None
             return table
-        table = bot.tables.in_channel(self.channel.id)
+        table = bot.tables.registry.in_channel(self.channel.id)
         assert table is not None, "no table in the channel"
         self.table_id = table.id
         return table

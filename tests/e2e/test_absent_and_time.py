@@ -22,7 +22,7 @@ from bot.render.text import (
     game_over_players_text,
     timeout_seat_text,
 )
-from bot.tables.service import PAUSE_ABSENT, abandon_at
+from bot.tables.table import PAUSE_ABSENT, abandon_at
 from tests.e2e.driver import ButtonDriver, choose_ai, lobby_host_menu
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, StoredMessage
@@ -123,14 +123,14 @@ async def test_turn_timers_in_hours_and_days_and_norwegian_reminders(
         assert typed.choices[0] == {"name": "36 hours", "value": "36h"}, typed.choices
         bad = await fake.slash("alice", None, "amerikaner new", {"turn_timer": "soon"})
         assert bad.callback.ephemeral and "soon is not a turn timer" in (bad.content or "")
-        assert bot.tables.in_channel(fake.channel.id) is None
+        assert bot.tables.registry.in_channel(fake.channel.id) is None
 
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 3, "turn_timer": "1d", "reminders": "50%, 1t"})
         assert new.message is not None, new.callback.data
         lobby = fake.message(new.message).embeds[0]["description"]
         assert "1 day a turn" in lobby and "reminders: 50%, 1h" in lobby, lobby
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.turn_timer == DAY
         assert table.reminders == ("50%", "1h")
         said = await fake.slash("alice", None, "amerikaner cancel")
@@ -145,7 +145,7 @@ async def test_turn_timers_in_hours_and_days_and_norwegian_reminders(
         assert new.message is not None, new.callback.data
         lobby = fake.message(new.message).embeds[0]["description"]
         assert "3 timer per trekk" in lobby and "2t" in lobby, lobby
-        table = bot.tables.in_channel(second.id)
+        table = bot.tables.registry.in_channel(second.id)
         assert table is not None and table.reminders == ("2h",)
         await fake.click("bob", new.message, f"amk:{table.id}:join")
         await fake.click("alice", new.message, f"amk:{table.id}:start")
@@ -186,12 +186,12 @@ async def test_absent_members_are_told_the_table_waits_and_they_come_back_from_a
     elsewhere = fake.guild.text_channels[1]
     alice = fake.user("alice").id
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(7)
+        bot.tables.shared.rng = random.Random(7)
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 3, "preset": "amerikaner", "turn_timer": "1d",
                                 "on_timeout": "seat"})
         assert new.message is not None, new.callback.data
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         await fake.click("bob", new.message, f"amk:{table.id}:join")
         await choose_ai(fake, "alice", fake.message(new.message), "fill")
@@ -273,21 +273,21 @@ async def test_cancelling_from_the_lobby_menu_asks_first(
         new = await fake.slash("alice", None, "amerikaner new", {"players": 3})
         lobby = new.message
         assert lobby is not None
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         menu = lobby_host_menu(fake, lobby)
         asked = await fake.select("alice", lobby, menu["custom_id"], ["cancel"])
         assert asked.callback.ephemeral and asked.message is not None
         assert asked.content == _in(language, cancel_confirm_text)
-        assert bot.tables.in_channel(fake.channel.id) is table  # nothing changed yet
+        assert bot.tables.registry.in_channel(fake.channel.id) is table  # nothing changed yet
         yes, keep = _in(language, lambda: "\n".join(cancel_confirm_labels())).split("\n")
         assert [b["label"] for b in asked.message.buttons()] == [yes, keep]
         kept = await fake.click_label("alice", asked.message, keep)
-        assert kept.response_type == 7 and bot.tables.in_channel(fake.channel.id) is table
+        assert kept.response_type == 7 and bot.tables.registry.in_channel(fake.channel.id) is table
         asked = await fake.select("alice", lobby, menu["custom_id"], ["cancel"])
         assert asked.message is not None
         done = await fake.click_label("alice", asked.message, yes)
-        assert done.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
+        assert done.response_type == 7 and bot.tables.registry.in_channel(fake.channel.id) is None
         cancelled = _in(language, lambda: cancelled_panel("x").title)
         await fake.wait_until(lambda: cancelled in fake.message(lobby).text(), 10,
                               "the lobby to say it was cancelled")

@@ -34,7 +34,7 @@ async def activity_bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
     fake.activity.enabled = True
     async with bot_running(fake, tmp_path / "db.sqlite3", **activity_on(fake)) as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(41)
+        bot.tables.shared.rng = random.Random(41)
         yield bot
 
 
@@ -82,7 +82,7 @@ async def test_four_pages_and_the_panels_play_one_table(
         fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     leaks: list[str] = []
     async with aiohttp.ClientSession() as session:
@@ -184,7 +184,7 @@ async def test_who_and_where_are_discords_to_say(fake: FakeDiscord,
     instance, a made-up token and a channel without a table are refused."""
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     async with aiohttp.ClientSession() as session:
         (bob,) = await pages_of(fake, bot, session, ("bob",))
@@ -225,7 +225,7 @@ async def test_pages_play_american_too(fake: FakeDiscord, activity_bot: Amerikan
     bot = activity_bot
     names = NAMES[:3]
     await open_table(fake, list(names), {}, game="american")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.kind.name == "american"
     rng = random.Random(5)
     async with aiohttp.ClientSession() as session:
@@ -256,7 +256,7 @@ async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
     follow the new one (a member without a seat at it watches)."""
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    first = bot.tables.in_channel(fake.channel.id)
+    first = bot.tables.registry.in_channel(fake.channel.id)
     assert first is not None
     async with aiohttp.ClientSession() as session:
         pages = await pages_of(fake, bot, session, NAMES[:4])
@@ -265,7 +265,7 @@ async def test_pages_follow_the_channels_next_table(fake: FakeDiscord,
         it = await fake.slash("alice", None, "amerikaner cancel")
         assert not it.callback.ephemeral, it.callback.data
         await open_table(fake, ["bob", "carol", "dave", "erin"], {"preset": "amerikaner"})
-        second = bot.tables.in_channel(fake.channel.id)
+        second = bot.tables.registry.in_channel(fake.channel.id)
         assert second is not None and second.id != first.id
         for page in pages:
             view = await page.wait_for(lambda f: f.get("table_id") == second.id
@@ -284,7 +284,7 @@ async def test_the_table_message_opens_the_activity(fake: FakeDiscord,
     that table (erin, without a seat, watches)."""
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     await fake.wait_until(lambda: any(b.get("label") == "Play in the Activity"
                                       for b in table_message(fake).buttons()), 20,
@@ -320,7 +320,7 @@ async def test_the_table_command_opens_the_activity_for_both_games(
     assert server is not None
     async with aiohttp.ClientSession() as session:
         for channel, game in zip(channels, ("amerikaner", "american"), strict=True):
-            table = bot.tables.in_channel(channel.id)
+            table = bot.tables.registry.in_channel(channel.id)
             assert table is not None and table.kind.name == game
             it = await fake.slash("erin", channel, f"{game} table")
             assert it.response_type == 12, it.callback.data
@@ -342,7 +342,7 @@ async def test_a_turn_ping_in_the_channel_opens_the_activity(
     Discord's limits: one row, three buttons); a click launches the Activity there."""
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
     await driver.next_turn()
@@ -371,7 +371,7 @@ async def test_without_the_activity_no_button_and_the_table_command_shows_the_ta
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
     labels = [b.get("label") for b in table_message(fake).buttons()]
     assert labels and "Play in the Activity" not in labels
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
     await driver.next_turn()
@@ -429,7 +429,7 @@ async def test_hint_and_claim_from_a_page(fake: FakeDiscord,
     decided by the game (played out, or refused with its reason)."""
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     async with aiohttp.ClientSession() as session:
         pages = await pages_of(fake, bot, session, NAMES[:4])

@@ -71,7 +71,7 @@ async def activity_bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
                            activity_client_secret=fake.activity.client_secret,
                            activity_port=0) as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(41)
+        bot.tables.shared.rng = random.Random(41)
         yield bot
 
 
@@ -280,7 +280,7 @@ async def test_four_pages_and_the_panels_play_a_whole_amerikaner_game(
     bot = activity_bot
     # to 10: a game of a hand or two, each bid, kitty, lead and trick of it played
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 10})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and bot.activity_server is not None
     base = f"http://127.0.0.1:{bot.activity_server.port}"
     album = Album(tmp_path, "amerikaner")
@@ -320,7 +320,7 @@ async def test_four_pages_and_the_panels_play_a_whole_american_game(
     bot = activity_bot
     await open_table(fake, list(NAMES[:4]), {"target": 1, "swap": True, "blind_down": True},
                      game="american")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.kind.name == "american"
     assert bot.activity_server is not None
     base = f"http://127.0.0.1:{bot.activity_server.port}"
@@ -402,9 +402,9 @@ async def test_a_page_comes_back_after_a_restart_in_its_members_words(
     current["bot"] = await running.__aenter__()
     leaks.bot = current["bot"]
     try:
-        current["bot"].tables.rng = random.Random(43)
+        current["bot"].tables.shared.rng = random.Random(43)
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-        table = current["bot"].tables.in_channel(fake.channel.id)
+        table = current["bot"].tables.registry.in_channel(fake.channel.id)
         assert table is not None
         bob = fake.user("bob")
         seat = table.seat_of(bob.id)
@@ -427,7 +427,7 @@ async def test_a_page_comes_back_after_a_restart_in_its_members_words(
                 running = bot_running(fake, db, **settings)
                 current["bot"] = await running.__aenter__()  # ...and starts again
                 leaks.bot = current["bot"]
-                table = current["bot"].tables.in_channel(fake.channel.id)
+                table = current["bot"].tables.registry.in_channel(fake.channel.id)
                 assert table is not None and table.version == version
                 await page.shows(version)
                 await driver.next_turn()

@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.games.american.record import game_to_record
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.american_driver import (
     AmericanButtonDriver,
     AmericanSlashDriver,
@@ -47,14 +47,14 @@ async def test_whole_game(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any
                           options: dict[str, Any], seed: int) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(seed)
+        bot.tables.shared.rng = random.Random(seed)
         await open_american(fake, list(NAMES[:players]), options, via=via)
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.kind.name == "american"
         kind = AmericanButtonDriver if via == "buttons" else AmericanSlashDriver
         driver = kind(fake, lambda: bot, fake.channel, seed=seed)
         await driver.play_to_end()
-        assert table.game.finished and bot.tables.in_channel(fake.channel.id) is None
+        assert table.game.finished and bot.tables.registry.in_channel(fake.channel.id) is None
         await check_finished_american(fake, table)
         assert driver.stats.actions == table.version
         assert driver.kinds.get("play", 0) > 10
@@ -70,9 +70,9 @@ async def test_stats_and_help_for_american(fake: FakeDiscord, leaks: LeakChecker
                                            tmp_path: Path) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(7)
+        bot.tables.shared.rng = random.Random(7)
         await open_american(fake, ["alice", "bob"], {})
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=7)
         await driver.play_to_end()
         out = await check_finished_american(fake, table)
@@ -116,9 +116,9 @@ def said(it: FakeInteraction) -> str:
 
 @pytest.fixture
 async def table(fake: FakeDiscord, bot: AmerikanerBot) -> Table:
-    bot.tables.rng = random.Random(11)
+    bot.tables.shared.rng = random.Random(11)
     await open_american(fake, ["alice", "bob"], {})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     return table
 
@@ -259,7 +259,7 @@ async def test_a_stop_mid_game_loses_no_confirmed_action(fake: FakeDiscord,
 
     await start()
     try:
-        current["bot"].tables.rng = random.Random(9)
+        current["bot"].tables.shared.rng = random.Random(9)
         await open_american(fake, ["alice", "bob", "carol"], {"swap": True, "target": 2})
         for stop_at in (1, 12, 40):
             while driver.table.version < stop_at:
@@ -292,7 +292,7 @@ async def test_sigkill_right_after_a_confirmed_action(fake: FakeDiscord, tmp_pat
     async with bot_process(fake, db, tmp_path):
         await open_american(fake, ["alice", "bob"], {"swap": True})
         await view.reload()
-        table_id = view.tables.in_channel(fake.channel.id).id  # type: ignore[union-attr]
+        table_id = view.tables.registry.in_channel(fake.channel.id).id  # type: ignore[union-attr]
         driver.table_id = table_id
     confirmed = 0
     for round_ in range(3):
@@ -320,7 +320,7 @@ async def test_ai_seats_away_and_back_hints_and_a_leaderboard_per_game(
     await choose_ai(fake, "alice", lobby, "strong")
     await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and [s.ai_level for s in table.seats] == [None, "strong", "easy"]
     driver = AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=7, refresh_share=0.0)
     turn = await driver.next_turn()

@@ -14,7 +14,7 @@ from bot.app import AmerikanerBot
 from bot.cards import card_label, card_name, cards_of, suit_of
 from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
 from bot.games.amerikaner.record import game_to_record
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.driver import NAMES, ButtonDriver, choose_ai, open_table, table_message
 from tests.fake_discord import FakeDiscord, FakeInteraction
 
@@ -26,7 +26,7 @@ OUTSIDER = "frank"
 @pytest.fixture
 async def table(fake: FakeDiscord, bot: AmerikanerBot) -> Table:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     return table
 
@@ -329,7 +329,7 @@ async def test_lobby_mistakes(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     it = await fake.slash("alice", None, "amerikaner new",
                           {"preset": "kani", "players": 3})
     assert "already has a table" in said(it)
-    assert bot.tables.in_channel(fake.channel.id).game is None  # type: ignore[union-attr]
+    assert bot.tables.registry.in_channel(fake.channel.id).game is None  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("options", "expected"), [
@@ -345,7 +345,7 @@ async def test_bad_table_options(fake: FakeDiscord, bot: AmerikanerBot,
                                  options: dict[str, Any], expected: str) -> None:
     it = await fake.slash("alice", None, "amerikaner new", options)
     assert expected in said(it), said(it)
-    assert bot.tables.in_channel(fake.channel.id) is None
+    assert bot.tables.registry.in_channel(fake.channel.id) is None
 
 
 # ----------------------------------------------------------------- whatever is typed
@@ -399,7 +399,7 @@ async def send_junk(fake: FakeDiscord, table: Table, name: str) -> None:
 async def test_junk_in_every_phase(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52,
                                              "free_trump": True})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=42)
     for phase in (BID, DISCARD, LEAD, PLAY):

@@ -78,7 +78,7 @@ async def test_a_hyphenated_option_reaches_its_setting(
                                {"players": 3, "no-kitty": True, "turn-timer": "2d",
                                 "on-timeout": "seat"})
         assert new.message is not None, new.callback.data
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.turn_timer == 2 * 86400
         assert "no_kitty" in table.rules.options and table.timeout_action == "seat"
         await fake.slash("alice", None, "amerikaner cancel")

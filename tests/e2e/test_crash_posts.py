@@ -84,7 +84,7 @@ async def test_sigkill_between_the_last_card_and_its_posts(
     async with bot_process(fake, db, tmp_path) as proc:
         await open_table(fake, list(NAMES[:3]), {"preset": "amerikaner", "target": target})
         await view.reload()
-        table_id = view.tables.in_channel(fake.channel.id).id  # type: ignore[union-attr]
+        table_id = view.tables.registry.in_channel(fake.channel.id).id  # type: ignore[union-attr]
         driver.table_id = table_id
         name, card = await _to_the_last_card(driver)
         hand_number = len(driver.table.game.hands)  # type: ignore[union-attr]
@@ -170,7 +170,7 @@ async def test_sigterm_mid_game_stops_cleanly_and_keeps_everything(
     async with bot_process(fake, db, tmp_path) as proc:
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
         await view.reload()
-        driver.table_id = view.tables.in_channel(fake.channel.id).id  # type: ignore[union-attr]
+        driver.table_id = view.tables.registry.in_channel(fake.channel.id).id  # type: ignore[union-attr]
         for _ in range(2):  # still bidding: nobody can have won the auction yet
             assert await driver.step()
         # One more click in flight when the signal comes: it is answered, either

@@ -15,9 +15,9 @@ from bot.games import GAMES
 from bot.i18n import use_locale
 from bot.render.daily import done_text, percent
 from bot.render.text import card_list
-from bot.tables import Table
 from bot.tables.daily_board import matchpoints
 from bot.tables.days import day_of
+from bot.tables.table import Table
 from tests.e2e.american_driver import AmericanButtonDriver
 from tests.e2e.driver import ButtonDriver, LeakChecker, cards_in_text
 from tests.e2e.harness import bot_running
@@ -109,7 +109,7 @@ class AmericanDailyDriver(DailyPlaying, AmericanButtonDriver):  # type: ignore[m
 
 def today_of(bot: Any) -> str:
     """Today in UTC (the servers of these tests have no time zone setting)."""
-    return day_of(bot.get_cog("Tables").tables.clock.time())
+    return day_of(bot.get_cog("Tables").tables.shared.clock.time())
 
 
 def _public_daily(fake: FakeDiscord, channel: Any) -> list[StoredMessage]:

@@ -21,7 +21,7 @@ async def test_a_day_long_timer_on_the_fake_clock(fake_discord, error_logs,
         for user in ("bob", "carol"):
             await fake.click_label(user, fake.message(new.message), "Join")
         await fake.click_label("alice", fake.message(new.message), "Start")
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         seat = table.to_act
         player = table.seats[seat].user_id
         deadline = table.turn_deadline

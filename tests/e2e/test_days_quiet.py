@@ -26,8 +26,7 @@ from bot.app import AmerikanerBot
 from bot.discord.budget import TIDY_PATIENCE
 from bot.render import back_text
 from bot.render.text import timeout_seat_text
-from bot.tables import Table
-from bot.tables.service import PAUSE_ABSENT
+from bot.tables.table import PAUSE_ABSENT, Table
 from cogs.tables.pings import LATE_TURN_SECONDS
 from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import BaseDriver, ButtonDriver, choose_ai
@@ -210,7 +209,7 @@ async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: P
         return True
 
     async with bot_running(fake, db) as bot:
-        bot.tables.rng = random.Random(35)
+        bot.tables.shared.rng = random.Random(35)
         for name in ("alice", "bob"):
             await fake.slash(name, None, "notify", {"where": "dm"})
         fake.close_dms("alice")
@@ -362,7 +361,7 @@ async def test_five_days_absent_members_told_paused_and_back(
     alice, bob = fake.user("alice").id, fake.user("bob").id
     start = fake.clock.time()
     async with bot_running(fake, db) as bot:
-        bot.tables.rng = random.Random(37)
+        bot.tables.shared.rng = random.Random(37)
         await fake.slash("bob", None, "notify", {"where": "dm"})
         fake.close_dms("alice")
         new = await fake.slash("alice", None, "amerikaner new",

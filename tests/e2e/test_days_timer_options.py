@@ -26,7 +26,7 @@ async def test_new_with_reminders_and_on_timeout_seat(fake_discord, error_logs,
         lobby = fake.message(new.message).embeds[0]["description"]
         assert "reminders: 1h" in lobby and "takes the seat" in lobby, lobby
         await fake.click_label("alice", fake.message(new.message), "Start")
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table.reminders == ("1h",) and table.timeout_action == "seat"
         seat = table.to_act
         assert seat is not None
@@ -62,6 +62,6 @@ async def test_a_bad_reminders_value_is_refused(fake_discord, error_logs,
                               {"turn_timer": "1h", "reminders": "50%, soon"})
         assert it.callback.ephemeral, it.callback.data
         assert "soon is not a reminder point" in (it.content or ""), it.content
-        assert bot.tables.in_channel(fake.channel.id) is None
+        assert bot.tables.registry.in_channel(fake.channel.id) is None
         it = await fake.slash("alice", None, "american settings", {"reminders": "101%"})
         assert "101% is not a reminder point" in (it.content or ""), it.content

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.games import GAMES
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.default_panel_cogs import default_panel_for
 from tests.e2e.driver import LeakChecker, open_table, table_message
 from tests.e2e.harness import bot_running
@@ -107,10 +107,10 @@ async def test_the_default_panel_words_actions_and_plays_a_choice_in_steps(
     with default_panel_for(game):
         async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
             leaks.bot = bot
-            bot.tables.rng = random.Random(7)
+            bot.tables.shared.rng = random.Random(7)
             await open_table(fake, ["alice", "bob", "carol", "dave"][:players], options,
                              game=game)
-            table = bot.tables.in_channel(fake.channel.id)
+            table = bot.tables.registry.in_channel(fake.channel.id)
             assert table is not None and table.kind is kind
             for _move in range(40):
                 legal = [dict(kind.action_to_json(a))
@@ -142,9 +142,9 @@ async def test_a_step_drawn_for_another_state_or_forged_changes_nothing(
 
     with default_panel_for("american"):
         async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-            bot.tables.rng = random.Random(7)
+            bot.tables.shared.rng = random.Random(7)
             await open_table(fake, ["alice", "bob"], {"swap": True}, game="american")
-            table = bot.tables.in_channel(fake.channel.id)
+            table = bot.tables.registry.in_channel(fake.channel.id)
             assert table is not None and table.to_act is not None
             name, version = table.seats[table.to_act].name, table.version
             opened = await fake.click_label(name, table_message(fake), "My hand")

@@ -15,7 +15,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.tables.rating_book import month_of
 from bot.tables.ratings import MODEL
-from bot.tables.service import PAUSE_ABSENT, Table, cover_level
+from bot.tables.table import PAUSE_ABSENT, Table, cover_level
 from tests.e2e.driver import LeakChecker, choose_ai
 from tests.fake_discord import FakeDiscord
 
@@ -46,7 +46,7 @@ async def _open(fake: FakeDiscord, bot: AmerikanerBot, game: str, humans: list[s
     for level in ai:
         await choose_ai(fake, host, lobby, level)
     await fake.click_label(host, fake.message(lobby), "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.stage == "playing"
     return table
 
@@ -82,7 +82,7 @@ async def _play_out(fake: FakeDiscord, bot: AmerikanerBot, table: Table, what: s
         if over():
             return
         if PAUSE_ABSENT in table.paused:
-            await bot.tables.resume(table.id, PAUSE_ABSENT)
+            await bot.tables.pauses.resume(table.id, PAUSE_ABSENT)
             continue
         seat = table.to_act
         if seat is None or table.seats[seat].played_by_ai:
@@ -217,7 +217,7 @@ async def test_replace_member_is_an_offer_that_pings_and_rates_nobody_until_take
     await fake.slash("alice", None, "amerikaner away")
     # Every human away pauses the table (issue 35); lifted by hand to let deals be rated.
     await fake.wait_until(lambda: PAUSE_ABSENT in table.paused, 10, "the absent pause")
-    await bot.tables.resume(table.id, PAUSE_ABSENT)
+    await bot.tables.pauses.resume(table.id, PAUSE_ABSENT)
     await fake.wait_until(lambda: table.stage != "playing"
                           or len(table.kind.rating_matches(table.game)) >= 2, timeout=60,
                           what="two rated deals with the seat still offered")

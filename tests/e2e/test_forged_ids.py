@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.tables.service import LOBBY, PLAYING
+from bot.tables.table import LOBBY, PLAYING
 from tests.e2e.american_driver import open_american
 from tests.e2e.driver import NAMES, choose_ai, open_table
 from tests.e2e.harness import bot_running
@@ -38,7 +38,7 @@ async def bot(fake: FakeDiscord, other: FakeGuild, error_logs: Any, tmp_path: Pa
               ) -> AsyncIterator[AmerikanerBot]:
     """The bot, started once both servers exist (it learns of them as it connects)."""
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(5)
+        bot.tables.shared.rng = random.Random(5)
         yield bot
 
 
@@ -54,7 +54,7 @@ def refused(it: FakeInteraction) -> None:
 
 
 def snapshot(bot: AmerikanerBot, table_id: int) -> Any:
-    table = bot.tables.get(table_id)
+    table = bot.tables.registry.get(table_id)
     assert table is not None
     seats = [(s.user_id, s.name, s.ai_level) for s in table.seats]
     return table.stage, table.version, seats, json.dumps(table.meta, sort_keys=True, default=str)
@@ -67,7 +67,7 @@ async def test_lobby_ids_from_another_server(fake: FakeDiscord, other: FakeGuild
     assert lobby is not None
     await fake.click_label("bob", fake.message(lobby), "Join")
     await choose_ai(fake, "alice", fake.message(lobby), "fill")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.stage == LOBBY and table.full
     before = snapshot(bot, table.id)
     there = other.text_channels[0]
@@ -97,7 +97,7 @@ async def test_lobby_ids_from_another_server(fake: FakeDiscord, other: FakeGuild
 async def test_moves_from_another_server(fake: FakeDiscord, other: FakeGuild,
                                          bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.to_act is not None
     mover = table.seats[table.to_act].name
     there = other.text_channels[0]
@@ -111,7 +111,7 @@ async def test_moves_from_another_server(fake: FakeDiscord, other: FakeGuild,
     # Nor in a second game: American, a pick-up.
     american = await fake.add_channel("american")
     await open_american(fake, ["carol", "dave"], {}, channel=american)
-    second = bot.tables.in_channel(american.id)
+    second = bot.tables.registry.in_channel(american.id)
     assert second is not None and second.to_act is not None
     mover = second.seats[second.to_act].name
     before = snapshot(bot, second.id)
@@ -126,9 +126,9 @@ async def test_finished_games_from_another_server(fake: FakeDiscord, other: Fake
                                                   bot: AmerikanerBot) -> None:
     """A finished game's buttons (its review, rematch, standings) stay in its channel."""
     await open_american(fake, ["alice", "bob"], {})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
-    await bot.tables.cancel(table.id, fake.user("alice").id, False)
+    await bot.tables.lobby.cancel(table.id, fake.user("alice").id, False)
     message = await a_message_in(fake, "alice", other.text_channels[0])
     for custom_id in (f"amk:{table.id}:review:0", f"amk:{table.id}:rematch",
                       f"amk:{table.id}:leaderboard"):

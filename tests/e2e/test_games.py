@@ -53,16 +53,16 @@ async def test_whole_game(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any
     target = 12 if preset != "kani" else 20
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(seed)  # the deals (and the first dealer)
+        bot.tables.shared.rng = random.Random(seed)  # the deals (and the first dealer)
         await open_table(fake, list(NAMES[:players]),
                          {"preset": preset, "target": target, **options},
                          via=driver_kind)
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.game is not None
         kind = ButtonDriver if driver_kind == "buttons" else SlashDriver
         driver = kind(fake, lambda: bot, fake.channel, seed=seed)
         await driver.play_to_end()
-        assert table.game.finished and bot.tables.in_channel(fake.channel.id) is None
+        assert table.game.finished and bot.tables.registry.in_channel(fake.channel.id) is None
         out = await check_finished_game(fake, table)
         stats = driver.stats
         # the game really went through the phases this preset has
@@ -92,9 +92,9 @@ async def test_game_ending_slash_command(fake: FakeDiscord, leaks: LeakChecker,
     standings and the table message's final state are never posted."""
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(3)
+        bot.tables.shared.rng = random.Random(3)
         await open_table(fake, list(NAMES[:3]), {"preset": "amerikaner", "target": 1})
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.game is not None
         buttons = ButtonDriver(fake, lambda: bot, fake.channel, seed=3)
         slash = SlashDriver(fake, lambda: bot, fake.channel, seed=3)

@@ -25,8 +25,8 @@ from bot.render.text import (
     replaced_text,
     seat_given_text,
 )
-from bot.tables import TableError
-from bot.tables.service import PAUSE_ABSENT, Seat, Table, abandon_at
+from bot.tables.errors import TableError
+from bot.tables.table import PAUSE_ABSENT, Seat, Table, abandon_at
 from tests.e2e.driver import choose_ai
 from tests.e2e.harness import bot_running
 from tests.e2e.test_fair_ratings import _open
@@ -67,7 +67,7 @@ async def _paused_by_both(fake: FakeDiscord, bot: AmerikanerBot, language: str
     for him), then alice: the table waits. alice's answer, returned."""
     new = await fake.slash("alice", None, "amerikaner new", {"players": 3})
     assert new.message is not None, new.callback.data
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     # By custom id: the buttons' labels are in the server's language.
     await fake.click("bob", new.message, f"amk:{table.id}:join")

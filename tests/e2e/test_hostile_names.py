@@ -76,7 +76,7 @@ async def time_out(fake: FakeDiscord, bot: AmerikanerBot, table: Any) -> str:
     name = table.seats[seat].name
     elapsed = time.monotonic() - table.last_activity
     table.meta["turn_timer"] = 2 * elapsed + 1.0  # the reminder in 0.5 s, the AI in 1 s
-    bot.tables._arm_timer(table)
+    bot.tables.turn_clock.arm(table)
     notice = await fake.wait_until(
         lambda: next((m for m in fake.messages() if "time ran out" in m.content), None),
         10.0, "the timeout notice")

@@ -26,9 +26,9 @@ async def test_the_checker_catches_leaks(fake: FakeDiscord, leaks: LeakChecker,
                                          error_logs: Any, tmp_path: Path) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(51)
+        bot.tables.shared.rng = random.Random(51)
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.game.current is not None
         channel = bot.get_partial_messageable(fake.channel.id)
         held = cards_of(table.game.current.hands[1])

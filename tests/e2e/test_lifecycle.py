@@ -22,8 +22,14 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.store import PostRow
-from bot.tables.service import CANCELLED, PAUSE_ABSENT, PAUSE_CHANNEL, PAUSE_GUILD, Table
-from bot.tables.table import POST_HAND_SUMMARY
+from bot.tables.table import (
+    CANCELLED,
+    PAUSE_ABSENT,
+    PAUSE_CHANNEL,
+    PAUSE_GUILD,
+    POST_HAND_SUMMARY,
+    Table,
+)
 from tests.e2e.driver import check_finished_game, choose_ai, wait_game_over
 from tests.fake_discord import SEND_MESSAGES, FakeDiscord
 from tests.fake_discord.permissions import Overwrite
@@ -52,7 +58,7 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
     await choose_ai(fake, host, fake.message(lobby.id), "fill")
     await fake.click_label(host, fake.message(lobby.id), "Start")
     channel_id = getattr(channel, "id", None) or fake.channel.id
-    table = bot.tables.in_channel(channel_id)
+    table = bot.tables.registry.in_channel(channel_id)
     assert table is not None and table.stage == "playing"
     for name in humans:
         await fake.slash(name, channel, "amerikaner away")
@@ -65,7 +71,7 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
         await time_passes(fake, bot, aged)
     if before_play is not None:
         before_play(table)
-    await bot.tables.resume(table.id, PAUSE_ABSENT)
+    await bot.tables.pauses.resume(table.id, PAUSE_ABSENT)
     return table
 
 
@@ -75,9 +81,9 @@ async def time_passes(fake: FakeDiscord, bot: AmerikanerBot, seconds: float) -> 
     a table all its members left has one clock, its end 7 days on: issue 50)."""
     fake.clock.advance(seconds)
     await asyncio.sleep(0.1)  # (any sleeper woken by the move has looked at the clock)
-    assert not bot.tables._ai_tasks
-    for table_id in bot.tables._timers:
-        waiting = bot.tables.get(table_id)
+    assert not bot.tables.registry.ai_tasks
+    for table_id in bot.tables.registry.timers:
+        waiting = bot.tables.registry.get(table_id)
         assert waiting is not None and PAUSE_ABSENT in waiting.paused, table_id
 
 

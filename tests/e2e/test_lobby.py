@@ -48,7 +48,7 @@ def _fits(fake: FakeDiscord, lobby: Any) -> bool:
 
 
 def _table(bot: AmerikanerBot, fake: FakeDiscord) -> Any:
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     return table
 
@@ -134,9 +134,9 @@ async def test_the_host_menu_cancels_the_table(fake: FakeDiscord,
     lobby = await _new(fake, "amerikaner", {"players": 4})
     await fake.click_label("bob", lobby, "Join")
     refused = await choose_ai(fake, "bob", lobby, "cancel")
-    assert refused.callback.ephemeral and bot.tables.in_channel(fake.channel.id)
+    assert refused.callback.ephemeral and bot.tables.registry.in_channel(fake.channel.id)
     it = await choose_ai(fake, "alice", lobby, "cancel")
-    assert it.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
+    assert it.response_type == 7 and bot.tables.registry.in_channel(fake.channel.id) is None
     # The confirmation is answered first, then the lobby message is edited.
     await fake.wait_until(lambda: "Table cancelled" in fake.message(lobby).text(), 10,
                           "the lobby to say it was cancelled")
@@ -157,7 +157,7 @@ async def test_a_lobby_posted_with_the_old_buttons_still_works(
     it = await fake.forge_component("alice", lobby, f"amk:{table.id}:cancel")
     assert it.callback.ephemeral and it.message is not None  # it asks first (issue 35)
     it = await fake.click("alice", it.message, f"amk:{table.id}:cancel:yes")
-    assert it.response_type == 7 and bot.tables.in_channel(fake.channel.id) is None
+    assert it.response_type == 7 and bot.tables.registry.in_channel(fake.channel.id) is None
 
 
 def _shown(menu: dict[str, Any]) -> list[str]:

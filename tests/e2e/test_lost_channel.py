@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import AmerikanerBot
-from bot.tables.service import CANCELLED, PAUSE_CHANNEL, PLAYING
+from bot.tables.table import CANCELLED, PAUSE_CHANNEL, PLAYING
 from tests.e2e.test_lifecycle import ai_table, refused_there
 from tests.fake_discord import FakeDiscord, StoredMessage
 

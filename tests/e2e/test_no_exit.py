@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.tables.ratings import MODEL
-from bot.tables.service import ABANDON_AFTER, PAUSE_ABSENT, Table
+from bot.tables.table import ABANDON_AFTER, PAUSE_ABSENT, Table
 from tests.e2e.driver import LeakChecker
 from tests.e2e.test_fair_ratings import MINUTE, _open, _polled, _rating
 from tests.fake_discord import FakeDiscord
@@ -55,7 +55,7 @@ async def _channel_is_free(fake: FakeDiscord, bot: AmerikanerBot) -> None:
     """Another member opens a table in the same channel."""
     new = await fake.slash("dave", None, "amerikaner new", {"players": 3})
     assert new.message is not None, new.content
-    assert bot.tables.in_channel(fake.channel.id) is not None
+    assert bot.tables.registry.in_channel(fake.channel.id) is not None
 
 
 async def test_the_lone_members_away_ends_as_a_forfeit_and_frees_the_channel(

@@ -15,7 +15,7 @@ from bot.app import AmerikanerBot
 from bot.games.amerikaner import WORDS as amerikaner_words
 from bot.i18n import pgettext
 from bot.render import button_label, error_text
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from tests.e2e.driver import (
     ButtonDriver,
     in_bokmal,
@@ -51,7 +51,7 @@ async def test_a_norwegian_table_with_an_english_player(fake: FakeDiscord,
     await fake.click_label("bob", lobby, join)
     await fake.click_label("carol", lobby, join)
     await fake.click_label("alice", lobby, nb(lambda: button_label("start")))
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     mine = nb(lambda: button_label("hand"))
     # Each panel in its reader's words: alice's Norwegian, bob's English.

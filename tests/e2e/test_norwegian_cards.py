@@ -43,7 +43,7 @@ async def test_the_lobby_names_house_rules_in_norwegian(fake: FakeDiscord,
 async def test_a_card_typed_in_norwegian_is_played(fake: FakeDiscord,
                                                   bot: AmerikanerBot) -> None:
     await open_table(fake, ["alice", "bob", "carol"], {"target": 1}, game="american")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     for _turn in range(60):
         seat = table.to_act

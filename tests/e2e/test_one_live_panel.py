@@ -29,7 +29,7 @@ def _buttons(fake: FakeDiscord, message: Any) -> list[str]:
 async def test_a_new_panel_takes_the_buttons_off_the_older_one(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.to_act is not None
     name = table.seats[table.to_act].name
     first = await _open(fake, name)
@@ -54,7 +54,7 @@ async def test_a_new_panel_takes_the_buttons_off_the_older_one(
 async def test_after_15_minutes_the_old_panel_answers_with_the_current_one(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.to_act is not None
     name = table.seats[table.to_act].name
     old = await _open(fake, name)
@@ -71,7 +71,7 @@ async def test_after_15_minutes_the_old_panel_answers_with_the_current_one(
 async def test_an_older_panel_that_cannot_be_edited_never_fails_the_new_one(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.to_act is not None
     name = table.seats[table.to_act].name
     first = await _open(fake, name)

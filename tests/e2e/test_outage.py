@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.tables.service import PLAYING, Table
+from bot.tables.table import PLAYING, Table
 from tests.e2e.driver import (
     NAMES,
     ButtonDriver,
@@ -96,12 +96,12 @@ async def test_the_database_goes_away_mid_game_and_comes_back(
     try:
         async with _bot(fake, database, tmp_path) as bot:
             current["bot"] = leaks.bot = bot
-            bot.tables.rng = random.Random(9)
-            outage.install(bot, bot.tables, bot.outbox)
-            bot.tables.retry_first = bot.outbox.retry_first = 0.02
-            bot.tables.retry_cap = bot.outbox.retry_cap = 0.2
-            gate = Gate(bot.tables._ai_chooser)
-            bot.tables._ai_chooser = gate
+            bot.tables.shared.rng = random.Random(9)
+            outage.install(bot, bot.tables.shared, bot.outbox)
+            bot.tables.keeper.retry_first = bot.outbox.retry_first = 0.02
+            bot.tables.keeper.retry_cap = bot.outbox.retry_cap = 0.2
+            gate = Gate(bot.tables.play.chooser)
+            bot.tables.play.chooser = gate
             await _open(fake)
             table = driver.table
             versions: list[int] = []  # the game in memory whenever a message is written

@@ -25,7 +25,7 @@ def _live_buttons(fake: FakeDiscord, message: Any) -> list[str]:
 async def test_the_next_players_open_panel_turns_to_their_move(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     seat = table.to_act
     assert seat is not None

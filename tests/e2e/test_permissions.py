@@ -68,7 +68,8 @@ async def test_new_names_what_is_missing(fake: FakeDiscord, bot: AmerikanerBot, 
             continue
         it = await fake.slash("alice", None, f"{game} new", {"thread": thread})
         assert it.callback.ephemeral and it.content == refusal(missing), thread
-    assert bot.tables.in_channel(fake.channel.id) is None and not fake.threads(fake.channel)
+    assert bot.tables.registry.in_channel(fake.channel.id) is None
+    assert not fake.threads(fake.channel)
     assert not [m for m in fake.messages() if not m.interaction_id]  # nothing posted
     assert_no_403(fake)
 
@@ -81,17 +82,18 @@ async def test_a_thread_needs_the_rights_to_start_one_and_post_in_it(
     await fake.set_bot_permissions(fake.channel, deny=SEND_MESSAGES_IN_THREADS)
     it = await fake.slash("alice", None, "amerikaner new", {"thread": True})
     assert it.content == refusal("Send Messages in Threads")
-    assert not fake.threads(fake.channel) and bot.tables.in_channel(fake.channel.id) is None
+    assert not fake.threads(fake.channel)
+    assert bot.tables.registry.in_channel(fake.channel.id) is None
     # Without a thread the table needs neither.
     it = await fake.slash("alice", None, "amerikaner new", {"thread": False})
-    assert not it.callback.ephemeral and bot.tables.in_channel(fake.channel.id) is not None
+    assert not it.callback.ephemeral and bot.tables.registry.in_channel(fake.channel.id) is not None
     # A channel where only threads are started (no Send Messages) takes a table's thread.
     other = await fake.add_channel("threads-only")
     await fake.set_bot_permissions(other, deny=SEND_MESSAGES)
     it = await fake.slash("bob", other, "american new", {"thread": True})
     await fake.wait_until(lambda: it.followups, what="the link to the thread")
     (thread,) = fake.threads(other)
-    assert bot.tables.in_channel(thread.id) is not None
+    assert bot.tables.registry.in_channel(thread.id) is not None
     assert any(m.embeds and m.buttons() for m in fake.messages(thread))  # the lobby
     assert_no_403(fake)
 
@@ -117,7 +119,7 @@ async def test_start_names_what_is_missing(fake: FakeDiscord, bot: AmerikanerBot
     assert lobby is not None
     for name in NAMES[1:3]:
         await fake.click_label(name, fake.message(lobby), "Join")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     # A moderator takes the bot's rights away while the lobby waits.
     await fake.set_bot_permissions(fake.channel, deny=ATTACH_FILES)

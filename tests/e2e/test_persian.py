@@ -17,7 +17,7 @@ from bot.games.american import WORDS as american_words
 from bot.games.amerikaner import WORDS as amerikaner_words
 from bot.i18n import use_locale
 from bot.render import error_text, language_text, member_language_text
-from bot.tables import TableError
+from bot.tables.errors import TableError
 from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import (
     NAMES,
@@ -114,10 +114,10 @@ async def test_a_whole_game_in_persian(fake: FakeDiscord, bot: AmerikanerBot,
     written: its left-to-right runs isolated, no English left (and no card leaked)."""
     names = list(NAMES[:players])
     await _persian(fake, bot, names)
-    bot.tables.rng = random.Random(seed)
+    bot.tables.shared.rng = random.Random(seed)
     target = 12 if preset == "amerikaner" else 20
     await open_table(fake, names, {"preset": preset, "target": target})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.game is not None
     await ButtonDriver(fake, lambda: bot, fake.channel, seed=seed).play_to_end()
     await wait_game_over(fake, table)
@@ -134,9 +134,9 @@ async def test_a_whole_american_game_in_persian(fake: FakeDiscord, bot: Amerikan
     """A whole American game in Persian, every message checked as it is written."""
     names = list(NAMES[:3])
     await _persian(fake, bot, names)
-    bot.tables.rng = random.Random(3)
+    bot.tables.shared.rng = random.Random(3)
     await open_american(fake, names, {"swap": True, "target": 1})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.kind.name == "american"
     await AmericanButtonDriver(fake, lambda: bot, fake.channel, seed=3).play_to_end()
     await wait_game_over(fake, table)

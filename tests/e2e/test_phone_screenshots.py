@@ -20,7 +20,7 @@ from bot.app import AmerikanerBot
 from bot.i18n import _ as translate
 from bot.i18n import use_locale
 from bot.render import seat_names
-from bot.tables.service import Seat
+from bot.tables.table import Seat
 from tests.debian import apt_install, can_install, install_lock
 from tests.e2e.harness import bot_running
 from tests.e2e.test_activity_browser import chromium  # noqa: F401 - Debian's Chromium
@@ -150,7 +150,7 @@ async def test_phone_screenshots(fake: FakeDiscord, tmp_path: Path, error_logs: 
     _speak(fake, language)
     async with bot_running(fake, tmp_path / "db.sqlite3", daily_secret="e2e") as bot, \
             PhoneCamera() as camera:
-        bot.tables.rng = random.Random(41)  # the same table every run
+        bot.tables.shared.rng = random.Random(41)  # the same table every run
         album = Album(fake, camera, tmp_path)
         # (a) alice and bob away: the table waits (their third seat is an AI's).
         table, _answer = await _paused_by_both(fake, bot, language)

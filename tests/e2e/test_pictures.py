@@ -36,7 +36,7 @@ async def _start(fake: FakeDiscord, options: dict[str, object]) -> None:
 async def test_the_table_message_shows_a_current_picture_and_the_end_a_chart(
         fake: FakeDiscord, bot: AmerikanerBot) -> None:
     await _start(fake, {"players": 4, "target": 1})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     first = await fake.wait_until(
         lambda: table_message(fake).attachments and table_message(fake), 5.0, "a picture")
@@ -62,7 +62,7 @@ async def test_the_table_message_shows_a_current_picture_and_the_end_a_chart(
 async def test_no_pictures_when_the_table_says_so(fake: FakeDiscord, bot: AmerikanerBot
                                                   ) -> None:
     await _start(fake, {"players": 3, "target": 1, "pictures": False})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     await ButtonDriver(fake, lambda: bot, fake.channel, seed=2).play_to_end()
     await wait_game_over(fake, table)

@@ -31,13 +31,13 @@ def _live_turn_message(fake: FakeDiscord, table_id: int, name: str
 async def test_the_recap_names_the_move_the_ai_made_for_you(
         fake: FakeDiscord, tmp_path: Path, error_logs: Any, reads: str) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(7)
+        bot.tables.shared.rng = random.Random(7)
         if reads == "dm":
             await fake.slash("alice", None, "notify", {"where": "dm"})
         new = await fake.slash("bob", None, "amerikaner new",
                                {"players": 3, "preset": "amerikaner", "turn_timer": "1d"})
         assert new.message is not None, new.callback.data
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         await fake.click("alice", new.message, f"amk:{table.id}:join")
         await choose_ai(fake, "bob", fake.message(new.message), "fill")

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.app import AmerikanerBot
 from bot.render import button_label
-from bot.tables import Table
+from bot.tables.table import Table
 from tests.e2e.american_driver import open_american
 from tests.e2e.driver import (
     ButtonDriver,
@@ -165,7 +165,7 @@ async def test_four_players_over_three_days(fake: FakeDiscord, tmp_path: Path,
     start = fake.clock.time()
     bot: AmerikanerBot
     async with bot_running(fake, db) as bot:
-        bot.tables.rng = random.Random(11)
+        bot.tables.shared.rng = random.Random(11)
         for name in ("alice", "bob"):
             it = await fake.slash(name, None, "notify", {"where": "dm"})
             assert it.callback.ephemeral and "direct message" in (it.content or "")
@@ -345,13 +345,13 @@ async def test_both_games_in_one_list_with_pings_you_can_act_on(
     with a timer): /games lists both for each of them, the tables where it is their turn
     first, and each game's ping opens that game's hand; nothing pings anyone else."""
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(4)
+        bot.tables.shared.rng = random.Random(4)
         second = fake.guild.text_channels[1]
         await open_american(fake, ["alice", "bob"], {"turn_timer": "90"}, channel=second)
         await open_table(fake, ["bob", "alice", "carol"], {"preset": "amerikaner",
                                                            "turn_timer": "600"})
-        american = bot.tables.in_channel(second.id)
-        amerikaner = bot.tables.in_channel(fake.channel.id)
+        american = bot.tables.registry.in_channel(second.id)
+        amerikaner = bot.tables.registry.in_channel(fake.channel.id)
         assert american is not None and amerikaner is not None
         days = {american.id: Days(fake, second), amerikaner.id: Days(fake)}
         for table in (american, amerikaner):

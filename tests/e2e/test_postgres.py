@@ -26,7 +26,7 @@ async def test_a_whole_game_on_postgresql_with_a_restart(
         bot = await first.enter_async_context(bot_running(fake, unused, database_url=pg_url))
         assert isinstance(bot.store, PostgresStore)
         current["bot"] = leaks.bot = bot
-        bot.tables.rng = random.Random(5)
+        bot.tables.shared.rng = random.Random(5)
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 12,
                                                  "free_trump": True})
         for _ in range(25):
@@ -38,7 +38,7 @@ async def test_a_whole_game_on_postgresql_with_a_restart(
         table = driver.table
         assert table.version == version and table.game is not None
         await driver.play_to_end()
-        assert table.game.finished and bot.tables.in_channel(fake.channel.id) is None
+        assert table.game.finished and bot.tables.registry.in_channel(fake.channel.id) is None
         out = await check_finished_game(fake, table)
         assert max(out["totals"]) >= 12
         assert driver.stats.actions == table.version

@@ -17,7 +17,7 @@ import pytest
 
 from bot.games import GAMES
 from bot.store import open_store
-from bot.tables import TableService
+from bot.tables.service import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
 from tests.fake_discord import FakeClock, FakeDiscord
@@ -88,7 +88,7 @@ class StoreView:
         store = await open_store(str(self.db))
         try:
             tables = TableService(store, GAMES)
-            tables.closed = True  # never schedules anything
+            tables.registry.closed = True  # never schedules anything
             await tables.restore()
             self.tables = tables
         finally:
@@ -111,7 +111,7 @@ async def test_sigkill_right_after_a_confirmed_action(fake: FakeDiscord, tmp_pat
     async with bot_process(fake, db, tmp_path):
         await open_table(fake, list(NAMES[:3]), {"preset": "amerikaner", "target": 52})
         await view.reload()
-        table_id = view.tables.in_channel(fake.channel.id).id  # type: ignore[union-attr]
+        table_id = view.tables.registry.in_channel(fake.channel.id).id  # type: ignore[union-attr]
         driver.table_id = table_id
     confirmed = 0
     kinds = []

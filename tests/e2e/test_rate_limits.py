@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables.service import Table
+from bot.tables.table import Table
 from cogs.tables import table_panel
 from tests.e2e.driver import (
     NAMES,
@@ -80,9 +80,9 @@ async def test_burst_of_human_actions(limited: FakeDiscord, error_logs: Any,
     leaks = LeakChecker(fake).install()
     async with bot_running(fake, tmp_path / "db.sqlite3", edit_delay=0.3) as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(61)
+        bot.tables.shared.rng = random.Random(61)
         await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52})
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         # some 429s Discord may give at any time (sub-limits): on the answer to a click
         # and on an edit of the table message
@@ -114,7 +114,7 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
     leaks = LeakChecker(fake, check_ephemeral=False).install()
     async with bot_running(fake, tmp_path / "db.sqlite3", edit_delay=0.1) as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(62)
+        bot.tables.shared.rng = random.Random(62)
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 4, "target": 10})
         lobby = new.message
@@ -122,7 +122,7 @@ async def test_ai_burst_under_limits(limited: FakeDiscord, error_logs: Any,
         for level in ("easy", "strong", "easy"):
             await choose_ai(fake, "alice", fake.message(lobby), level)
         await fake.click_label("alice", fake.message(lobby), "Start")
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         # AI seats are named when shown, by their place among the AI seats and level
         seats = fake.message(lobby).embeds[0]["fields"][0]["value"]

@@ -135,9 +135,9 @@ async def test_the_rating_board_and_stats_in_norwegian(norwegian: FakeDiscord,
 
 async def test_a_game_is_rated_as_it_is_played(fake: FakeDiscord, bot: AmerikanerBot
                                                ) -> None:
-    bot.tables.rng = random.Random(5)
+    bot.tables.shared.rng = random.Random(5)
     await open_table(fake, list(NAMES), {"preset": "amerikaner", "target": 1})
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     buttons = ButtonDriver(fake, lambda: bot, fake.channel, seed=5)
     buttons.table_id = table.id

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.games.amerikaner.hand import BID, DISCARD, LEAD, PLAY
 from bot.games.amerikaner.record import game_to_record
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.driver import (
     NAMES,
     ButtonDriver,
@@ -81,7 +81,7 @@ async def test_restart_mid_hand_with_the_buttons_on_screen(
 
     await start_bot()
     try:
-        current["bot"].tables.rng = random.Random(21)
+        current["bot"].tables.shared.rng = random.Random(21)
         await open_table(fake, players, {"preset": "amerikaner", "target": 12})
         first_table_message = table_message(fake)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.games import GAMES
 from bot.store import Store, open_database
-from bot.tables import TableService
+from bot.tables.service import TableService
 from tests.e2e.driver import NAMES, ButtonDriver, make_fake, open_table
 from tests.e2e.harness import wait_answering
 from tests.e2e.test_process import bot_env
@@ -37,7 +37,7 @@ class SharedView:
 
     async def reload(self) -> None:
         tables = TableService(self.store, GAMES)
-        tables.closed = True  # never schedules anything
+        tables.registry.closed = True  # never schedules anything
         await tables.restore()
         self.tables = tables
 
@@ -285,7 +285,7 @@ async def test_a_members_language_holds_in_every_shards_process_at_once(
     Discord's there, and shard 1's process answers him in English."""
     from bot.i18n import use_locale
     from bot.render import error_text
-    from bot.tables import TableError
+    from bot.tables.errors import TableError
 
     def refusal(language: str) -> str:
         with use_locale(language):

@@ -19,7 +19,7 @@ async def test_lobby_start_and_a_bid(fake_discord, error_logs, tmp_path: Path) -
         await fake.click_label("carol", lobby, "Join")
         start = await fake.click_label("alice", fake.message(lobby), "Start")
         assert start.response_type == 7
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         seat = table.to_act
         user = table.seats[seat].name
         hand = await fake.click_label(user, fake.message(lobby), "My hand")
@@ -43,7 +43,7 @@ async def test_discord_py_keeps_no_view_of_ours(fake_discord, error_logs, tmp_pa
         for user in ("alice", "bob", "carol"):  # ephemeral hands, sent as new messages
             hand = await fake.slash(user, None, "amerikaner hand")
             assert hand.callback.ephemeral and hand.message.buttons()
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         user = table.seats[table.to_act].name
         await fake.click_label(user, fake.message(new.message), "My hand")
         store = bot._connection._view_store

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.tables.service import Table
+from bot.tables.table import Table
 from tests.e2e.driver import (
     ButtonDriver,
     cards_in_text,
@@ -45,7 +45,7 @@ async def test_fill_with_ai_takes_every_empty_seat_in_one_tap(
     assert "Only the host" in (refused.content or "")
     it = await choose_ai(fake, "alice", lobby, "fill")
     assert it.response_type == 7, it.content  # the lobby, edited
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.full
     assert [s.user_id is None for s in table.seats] == [False, False, True, True, True]
     labels = _labels(fake, lobby)
@@ -73,7 +73,7 @@ async def _three_humans(fake: FakeDiscord, bot: AmerikanerBot) -> Table:
     await fake.click_label("bob", lobby, "Join")
     await fake.click_label("carol", lobby, "Join")
     await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     return table
 
@@ -151,7 +151,7 @@ async def test_a_turn_whose_mention_a_stop_cut_off_is_announced_after_the_restar
     async with bot_running(fake, db) as bot:
         await caught_up(bot)
         assert _mentions_of(fake, after)
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.seats[table.to_act].name == after
     async with bot_running(fake, db) as bot:  # announced: not again
         await caught_up(bot)
@@ -212,7 +212,7 @@ async def test_a_table_can_turn_mentions_off(fake: FakeDiscord, bot: AmerikanerB
     await fake.click_label("bob", lobby, "Join")
     await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and not table.switch("mentions")
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=5, refresh_share=0.0)
     for _ in range(6):
@@ -227,7 +227,7 @@ async def test_rematch_starts_the_same_seats_once_every_player_accepts(
     await choose_ai(fake, "alice", lobby, "strong")
     await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
-    old = bot.tables.in_channel(fake.channel.id)
+    old = bot.tables.registry.in_channel(fake.channel.id)
     assert old is not None
     await ButtonDriver(fake, lambda: bot, fake.channel, seed=2).play_to_end()
     await wait_game_over(fake, old)
@@ -241,14 +241,14 @@ async def test_rematch_starts_the_same_seats_once_every_player_accepts(
     first = await fake.click_label("bob", final, "Rematch")
     assert first.response_type == 7
     assert "bob in; waiting for alice" in fake.message(final).content
-    assert bot.tables.in_channel(fake.channel.id) is None
+    assert bot.tables.registry.in_channel(fake.channel.id) is None
     again = await fake.click_label("bob", final, "Rematch")  # a double click changes nothing
     assert "waiting for alice" in fake.message(final).content, again
 
     await fake.click_label("alice", final, "Rematch")
     assert "everyone is in" in fake.message(final).content
     assert not _labels(fake, final)["Rematch"]
-    new = bot.tables.in_channel(fake.channel.id)
+    new = bot.tables.registry.in_channel(fake.channel.id)
     assert new is not None and new.id != old.id and new.stage == "playing"
     assert [(s.user_id, s.ai_level) for s in new.seats] == \
         [(s.user_id, s.ai_level) for s in old.seats]
@@ -273,7 +273,7 @@ async def test_review_shows_a_finished_hand_face_up_to_whoever_asks(
     await fake.click_label("bob", lobby, "Join")
     await choose_ai(fake, "alice", lobby, "fill")
     await fake.click_label("alice", lobby, "Start")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=6)
     while len(table.game.hands) < 2:
@@ -327,7 +327,7 @@ async def test_the_host_picks_house_rules_from_a_described_menu(
     clash = await fake.select("alice", lobby, menu["custom_id"],
                               ["bidder_double", "partner_half"])
     assert clash.callback.ephemeral and "bidder scores double" in (clash.content or "")
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and not table.rules.options
     chosen = await fake.select("alice", lobby, menu["custom_id"], ["two_wins", "show_kitty"])
     assert chosen.response_type == 7  # the lobby, edited
@@ -371,8 +371,8 @@ async def test_a_table_in_its_own_thread(fake: FakeDiscord, bot: AmerikanerBot) 
     link = new.message
     assert link is not None and f"<#{thread.id}>" in link.content  # the channel links to it
     assert not link.buttons()
-    table = bot.tables.in_channel(thread.id)
-    assert table is not None and bot.tables.in_channel(fake.channel.id) is None
+    table = bot.tables.registry.in_channel(thread.id)
+    assert table is not None and bot.tables.registry.in_channel(fake.channel.id) is None
     lobby = next(m for m in fake.messages(thread) if m.buttons())
     await fake.click_label("bob", lobby, "Join")
     await choose_ai(fake, "alice", lobby, "fill")
@@ -391,11 +391,11 @@ async def test_a_server_default_puts_tables_in_threads(fake: FakeDiscord,
     new = await fake.slash("bob", None, "amerikaner new", {"players": 3})
     await fake.wait_until(lambda: new.followups, what="the link to the thread")
     (thread,) = fake.threads(fake.channel)
-    assert bot.tables.in_channel(thread.id) is not None
+    assert bot.tables.registry.in_channel(thread.id) is not None
     # ... unless the table asks otherwise.
     other = await fake.add_channel("other")
     await fake.slash("carol", other, "amerikaner new", {"players": 3, "thread": False})
-    assert bot.tables.in_channel(other.id) is not None and not fake.threads(other)
+    assert bot.tables.registry.in_channel(other.id) is not None and not fake.threads(other)
 
 
 async def test_without_the_right_to_start_threads_a_thread_is_refused(
@@ -411,4 +411,4 @@ async def test_without_the_right_to_start_threads_a_thread_is_refused(
     assert new.message.content == ("I cannot play here: I am missing the permission "
                                    "Create Public Threads in this channel.")
     assert not fake.threads(fake.channel)
-    assert bot.tables.in_channel(fake.channel.id) is None
+    assert bot.tables.registry.in_channel(fake.channel.id) is None

@@ -20,7 +20,7 @@ import pytest
 from aiohttp import web
 
 from bot.app import AmerikanerBot
-from bot.tables.service import PAUSE_ABSENT, Table
+from bot.tables.table import PAUSE_ABSENT, Table
 from tests.e2e.driver import NAMES, ButtonDriver, choose_ai, open_table, table_message
 from tests.e2e.harness import bot_running
 from tests.e2e.test_rate_limits import expected, settle, shown
@@ -33,7 +33,7 @@ async def started_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = No
     """Four humans at a table in `channel`, its message showing the game."""
     await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner", "target": 52},
                      channel)
-    table = bot.tables.in_channel(fake._channel(channel).id)
+    table = bot.tables.registry.in_channel(fake._channel(channel).id)
     assert table is not None
     await settle(fake, table)
     # Each player's hand panel is open, and refreshed from then on: the moves need no
@@ -84,7 +84,7 @@ async def test_a_lobby_that_waited_an_hour_is_posted_afresh(fake: FakeDiscord,
     new = await fake.slash("alice", None, "amerikaner new", {"players": 4})
     assert new.message is not None
     old = new.message.id
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None
     fake.clock.advance(3601)
     for name in ("bob", "carol", "dave"):
@@ -231,7 +231,7 @@ async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,
     try:
         async with bot_running(fake, tmp_path / "db.sqlite3", request_budget=budget,
                                ai_delay=0.05) as bot:
-            bot.tables.rng = random.Random(5)
+            bot.tables.shared.rng = random.Random(5)
             channels = fake.guild.text_channels
             live: list[Table] = []
             for user, channel in zip(fake.users, channels, strict=True):
@@ -240,7 +240,7 @@ async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,
                 assert new.message is not None
                 await choose_ai(fake, user, fake.message(new.message), "fill")
                 await fake.click_label(user, fake.message(new.message), "Start")
-                table = bot.tables.in_channel(channel.id)
+                table = bot.tables.registry.in_channel(channel.id)
                 assert table is not None
                 live.append(table)
             # Every human hands their seat to the AI: a burst of changes everywhere.
@@ -250,7 +250,7 @@ async def test_a_burst_across_tables_stays_within_the_budget(tmp_path: Path,
             # A table of absent humans waits for one (issue 35); this burst is of AI play
             # at full speed, so the wait is lifted here, as a member's return would.
             for table in live:
-                await bot.tables.resume(table.id, PAUSE_ABSENT)
+                await bot.tables.pauses.resume(table.id, PAUSE_ABSENT)
             await fake.wait_until(lambda: all(t.version >= 30 for t in live), 60,
                                   "thirty moves at every table")
             for table in live:  # the humans take their seats back: the play stops

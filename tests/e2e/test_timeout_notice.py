@@ -25,7 +25,7 @@ async def test_a_timed_out_member_is_told_once_where_they_read(
     the channel is told either way."""
     alice = fake.user("alice").id
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(7)
+        bot.tables.shared.rng = random.Random(7)
         if reads == "dm":
             it = await fake.slash("alice", None, "notify", {"where": "dm"})
             assert it.callback.ephemeral, it.callback.data
@@ -33,7 +33,7 @@ async def test_a_timed_out_member_is_told_once_where_they_read(
                                {"players": 3, "preset": "amerikaner", "turn_timer": "1d",
                                 "on_timeout": "seat"})
         assert new.message is not None, new.callback.data
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         await fake.click("alice", new.message, f"amk:{table.id}:join")
         await choose_ai(fake, "bob", fake.message(new.message), "fill")

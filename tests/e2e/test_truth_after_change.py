@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import AmerikanerBot
 from bot.render import INTERNAL_ERROR
-from bot.tables.service import PLAYING
+from bot.tables.table import PLAYING
 from tests.e2e.driver import NAMES, ButtonDriver, open_table, table_message
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord, HTTPError
@@ -92,7 +92,7 @@ async def full_lobby(fake: FakeDiscord, bot: AmerikanerBot) -> Any:
 async def test_start_with_a_refused_answer_tells_the_truth(
         fake: FakeDiscord, bot: AmerikanerBot, refusals: Refusals) -> None:
     lobby = await full_lobby(fake, bot)
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     refusals.next("POST", CALLBACK, update)  # the lobby's edit into the table message
     it = await fake.click_label("alice", fake.message(lobby), "Start")
     assert refusals.refused
@@ -112,7 +112,7 @@ async def test_start_in_norwegian(fake: FakeDiscord, bot: AmerikanerBot,
     refusals.next("POST", CALLBACK, public_answer)  # "The game has started."
     it = await fake.slash("alice", None, "amerikaner start")
     assert it.callback.ephemeral and it.content == "Spillet har startet; bordet viser det."
-    assert bot.tables.in_channel(fake.channel.id).stage == PLAYING
+    assert bot.tables.registry.in_channel(fake.channel.id).stage == PLAYING
 
 
 async def test_a_lobby_whose_answer_is_refused_is_posted(
@@ -122,7 +122,7 @@ async def test_a_lobby_whose_answer_is_refused_is_posted(
     refusals.next("POST", CALLBACK, public_answer)
     it = await fake.slash("bob", None, "american new")
     assert it.callback.ephemeral and it.content == "The table is open; its message shows it."
-    table = bot.tables.in_channel(fake.channel.id)
+    table = bot.tables.registry.in_channel(fake.channel.id)
     assert table is not None and table.message_id is not None
     lobby = fake.message(table.message_id)
     assert "Join" in {b.get("label") for b in lobby.buttons()}
@@ -139,7 +139,7 @@ async def test_a_refused_follow_up_after_a_thread(fake: FakeDiscord, bot: Amerik
     await fake.wait_until(lambda: it.followups, 5.0, "the truth")
     assert refusals.refused
     (thread,) = fake.threads(fake.channel)
-    assert bot.tables.in_channel(thread.id) is not None  # the table stands, in its thread
+    assert bot.tables.registry.in_channel(thread.id) is not None  # the table stands, in its thread
     assert answers(it) == ["The table is open; its message shows it."]
 
 

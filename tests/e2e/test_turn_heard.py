@@ -64,13 +64,13 @@ async def _came_back(fake: FakeDiscord, bot: AmerikanerBot, driver: ButtonDriver
 async def test_a_turn_left_unplayed_is_pinged_after_the_delay(
         fake: FakeDiscord, tmp_path: Path, error_logs: Any, where: str) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
-        bot.tables.rng = random.Random(5)
+        bot.tables.shared.rng = random.Random(5)
         if where == "dm":
             await fake.slash("alice", None, "notify", {"where": "dm"})
         new = await fake.slash("alice", None, "amerikaner new",
                                {"players": 4, "preset": "amerikaner", "mentions": True})
         assert new.message is not None, new.callback.data
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None
         await choose_ai(fake, "alice", fake.message(new.message), "fill")
         await fake.click("alice", new.message, f"amk:{table.id}:start")

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.games import GAMES
-from bot.games.base import GameKindBase, WordsBase
+from bot.games.base import GameKindBase
+from bot.games.words_base import WordsBase
 from bot.tables.kind import GameKind, GameWords, Panel
 from tests.games.toy.kind import ToyKind
 from tests.games.toy.words import ToyWords

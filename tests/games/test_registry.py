@@ -16,7 +16,7 @@ from bot.cli import build_parser, main
 from bot.games import COGS, DEFAULT_GAME, GAMES, discover, registered
 from bot.games.base import GameKindBase
 from bot.store import open_store
-from bot.tables import TableService
+from bot.tables.service import TableService
 from cogs.words import game_groups
 from tests.games.toy.kind import ToyKind
 
@@ -89,12 +89,12 @@ async def test_a_seat_left_to_the_ai_gets_the_games_weakest_level() -> None:
     store = await open_store(":memory:")
     service = TableService(store, GAMES, rng=random.Random(1), ai_delay=60)
     with registered(_PlainToy(), "tests.games.toy.cog"):
-        table = await service.create(10, 20, 1, "Host", None, 3, {}, game="toy")
-        await service.add_ai(table.id, 1)  # the host's menu's default level
-        await service.join(table.id, 2, "P2")
-        await service.start(table.id, 1)
-        await service.leave(table.id, 2)
-        await service.set_away(table.id, 1, True)
+        table = await service.lobby.create(10, 20, 1, "Host", None, 3, {}, game="toy")
+        await service.lobby.add_ai(table.id, 1)  # the host's menu's default level
+        await service.lobby.join(table.id, 2, "P2")
+        await service.lobby.start(table.id, 1)
+        await service.seats.leave(table.id, 2)
+        await service.seats.set_away(table.id, 1, True)
         assert [seat.ai_level for seat in table.seats] == ["plain"] * 3
     await store.close()
 

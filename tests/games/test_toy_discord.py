@@ -56,14 +56,14 @@ async def test_the_toy_game_plays_by_buttons_replays_and_is_on_the_board(
         answered: None, tmp_path: Path) -> None:
     async with bot_running(fake, tmp_path / "db.sqlite3") as bot:
         leaks.bot = bot
-        bot.tables.rng = random.Random(5)
+        bot.tables.shared.rng = random.Random(5)
         new = await fake.slash("alice", None, "toy new", {"players": 2, "target": 2})
         assert new.message is not None and not new.callback.ephemeral, new.callback.data
         lobby = new.message
         joined = await fake.click_label("bob", fake.message(lobby), "Join")
         assert joined.response_type == 7, joined.callback.data
         await fake.click_label("alice", fake.message(lobby), "Start")
-        table = bot.tables.in_channel(fake.channel.id)
+        table = bot.tables.registry.in_channel(fake.channel.id)
         assert table is not None and table.kind is toy
         clicks = await _play_by_buttons(fake, toy, table)
         assert clicks == table.version and toy.finished(table.game)

@@ -1,5 +1,5 @@
 """American's words, one object (`AMERICAN.words`): its text modules (./text_*.py, one by
-audience) read through the game's views by bot/games/base.py's TextWords; here only what
+audience) read through the game's views by bot/games/words_base.py's TextWords; here only what
 is American's own: a seat reads the game's view from its seat, the standings name every
 place, and a hint's reason reads the deal."""
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.american import _, ngettext
-from bot.games.base import (
+from bot.games.words_base import (
     GuideText,
     RefusalsText,
     ResultsText,

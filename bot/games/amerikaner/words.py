@@ -1,5 +1,5 @@
 """Amerikaner's words, one object (`AMERIKANER.words`): its text modules (./text_*.py, one
-by audience) read through the game's views by bot/games/base.py's TextWords; here only
+by audience) read through the game's views by bot/games/words_base.py's TextWords; here only
 what is Amerikaner's own: a seat reads its hand's view and the game's totals, and a
 hint's reason weighs who would take the trick."""
 
@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from bot.games.amerikaner import _
-from bot.games.base import (
+from bot.games.words_base import (
     GuideText,
     RefusalsText,
     ResultsText,

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.cards import card_label
 from bot.errors import GameError
-from bot.games.base import WordsBase
+from bot.games.words_base import WordsBase
 from bot.tables.panel import Panel, quote
 from bot.tables.scene import Scene, SeatScene
 
