@@ -52,6 +52,14 @@ class Followup:
         self.sent.append(kwargs)
 
 
+class Client:
+    """What answer_error uses of a discord.Client (hashed and weakly referenced, as a
+    client is by cogs/tables/host.py); no table cog is loaded for it."""
+
+    def __init__(self, tables: Any) -> None:
+        self.tables = tables
+
+
 class Interaction:
     """What answer_error uses of a discord.Interaction."""
 
@@ -60,7 +68,7 @@ class Interaction:
         self.id = 7
         self.channel_id = 3
         self.command = None  # a button: the game is the channel's table's, or the first
-        self.client = SimpleNamespace(tables=SimpleNamespace(registry=SimpleNamespace(
+        self.client = Client(tables=SimpleNamespace(registry=SimpleNamespace(
             games=GAMES, in_channel=lambda channel: None, kind=lambda name: AMERIKANER)))
         self.response = Response(refused or [], done)
         self.followup = Followup(followup_refused or [])

@@ -201,6 +201,9 @@ async def users_language(interaction: discord.Interaction[Any]) -> str:
     locale = getattr(interaction, "locale", None)
     try:
         host: _LanguageHost = host_of(interaction.client)
+    except RuntimeError:  # no table cog (a handler run during a stop): nothing to read
+        return language_of(locale)
+    try:
         return await host.settings.member_language(interaction.user.id, locale)
     except Exception:  # the error handler and every click rely on an answer
         log.warning("could not read a member's language; their Discord's is used",

@@ -58,7 +58,8 @@ def test_the_splitter_takes_the_toy_games_catalog_from_its_folder() -> None:
     its words and its commands' in its own catalog under tests/, which is up to date
     (`python -m tests.games.catalogs` rewrites it); unnamed, the splitter leaves it be."""
     folder = Path(__file__).resolve().parent / "toy" / "locales"
-    assert set(toy_catalog_files()) == {folder / "messages.pot", folder / NB_PO}
+    assert set(toy_catalog_files()) == {folder / "messages.pot"} | {
+        folder / lang / "LC_MESSAGES" / "messages.po" for lang in split_catalogs.TRANSLATED}
     assert stale_toy_catalog_files() == {}
     template = read_po((folder / "messages.pot").open("rb"))
     assert template.get("toy", "command name") is not None  # its command's words
