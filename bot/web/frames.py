@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label, card_name
-from bot.i18n import use_locale
+from bot.i18n import RIGHT_TO_LEFT, use_locale
 from bot.render import button_label, seat_names
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
@@ -38,6 +38,9 @@ def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
     with use_locale(language):
         names = seat_names(table.seats, safe_plain)  # plain: the page shows text
         frame: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
+                                 # Persian reads right to left: the page mirrors its
+                                 # layout (the cards' own faces stay left to right)
+                                 "dir": "rtl" if language in RIGHT_TO_LEFT else "ltr",
                                  "version": table.version, "stage": table.stage,
                                  "seat": table.seat_of(user_id)}
         if table.game is None:

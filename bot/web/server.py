@@ -191,6 +191,17 @@ class ActivityServer:
             conn.outgoing.stop()
         return ws
 
+    async def _language_of(self, user_id: int, discord_language: str) -> str:
+        """The member's own choice (`/language`: Persian is never a Discord locale), else
+        their Discord's as the SDK gave it; the store away leaves their Discord's."""
+        try:
+            chosen = await self.tables.shared.store.get_member_language(user_id)
+        except Exception:  # a page opens even when the database does not answer
+            log.warning("could not read %s's language; their Discord's is used", user_id,
+                        exc_info=True)
+            return discord_language
+        return chosen or discord_language
+
     async def _welcome(self, ws: web.WebSocketResponse) -> Connection | None:
         """The hello frame: who, where, in which words; None (refused) if any check fails."""
         try:
@@ -209,6 +220,7 @@ class ActivityServer:
         except Refusal as exc:
             await ws.send_str(json.dumps(_refused(exc.code, language)))
             return None
+        language = await self._language_of(member.id, language)
         conn = Connection(ws, member, table.id, language, Outgoing(ws))
         self._by_table.setdefault(table.id, set()).add(conn)
         self._channel_of[table.id] = table.channel_id

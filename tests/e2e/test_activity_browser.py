@@ -38,6 +38,7 @@ from tests.e2e.driver import (
     wait_game_over,
 )
 from tests.e2e.harness import bot_running
+from tests.e2e.rtl_checker import bare_runs
 from tests.fake_discord import FakeDiscord
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package (the `chromium` fixture installs it)
@@ -441,3 +442,53 @@ async def test_a_page_comes_back_after_a_restart_in_its_members_words(
                 await browser.close()
     finally:
         await running.__aexit__(None, None, None)
+
+
+async def test_a_persian_members_page_reads_right_to_left(
+        fake: FakeDiscord, leaks: LeakChecker, error_logs: Any, answered: None,
+        tmp_path: Path) -> None:
+    """Persian is never a Discord locale: carol chose it with /language (stored), and her
+    page follows that choice, not her Discord's English: right to left (dir="rtl",
+    lang="fa"), her panel in Persian words with every name, number and card inside them
+    isolated, the cards' own faces left to right (issue 55)."""
+    from playwright.async_api import async_playwright, expect
+
+    db, port = tmp_path / "db.sqlite3", free_port()
+    settings = {"activity_client_secret": fake.activity.client_secret, "activity_port": port}
+    async with bot_running(fake, db, **settings) as bot:
+        leaks.bot = bot
+        bot.tables.shared.rng = random.Random(43)
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+        table = bot.tables.registry.in_channel(fake.channel.id)
+        assert table is not None
+        carol = fake.user("carol")
+        await bot.tables.shared.store.set_member_language(carol.id, "fa")
+        instance = fake.activity.launch(fake.channel.id, fake.guild.id, carol.id)
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            try:
+                context = await browser.new_context(viewport=PHONE)
+                page = BrowserPage("carol", await context.new_page())
+                code = fake.activity.authorize(carol.id)
+                await page.page.goto(f"http://127.0.0.1:{port}/?mock=1&mock_code={code}"
+                                     f"&mock_instance={instance.instance_id}&mock_locale=en-US")
+                await page.shows(table.version)
+                html = page.page.locator("html")
+                await expect(html).to_have_attribute("dir", "rtl")
+                await expect(html).to_have_attribute("lang", "fa")
+                persian = view_frame(table, carol.id, "fa")["panel"]["title"]
+                assert persian != view_frame(table, carol.id, "en")["panel"]["title"]
+                assert any("\u0600" <= char <= "\u06ff" for char in persian)
+                await expect(page.page.locator("#panel h2")).to_have_text(persian)
+                text = await page.page.locator("#panel").inner_text()
+                persian_lines = [line for line in text.splitlines()
+                                 if any("\u0600" <= char <= "\u06ff" for char in line)]
+                assert persian_lines
+                assert [bare_runs(line) for line in persian_lines
+                        if bare_runs(line)] == []
+                first_card = page.page.locator("#hand .card").first
+                assert await first_card.evaluate("c => getComputedStyle(c).direction") == "ltr"
+                await no_leak(table, fake, page)
+                await Album(tmp_path, "amerikaner").take("persian", page.page)
+            finally:
+                await browser.close()

@@ -116,6 +116,7 @@ function backsEl(count) {
 
 function render(view) {
   document.documentElement.lang = view.language || "";
+  document.documentElement.dir = view.dir || "ltr";
   const scene = view.scene;
   $("title").textContent = scene ? scene.title : view.title || "";
   $("lines").textContent = scene ? scene.lines.join("\n") : "";
