@@ -3,12 +3,14 @@ store tests and an end-to-end game run on (tests/pg_server.py)."""
 
 from __future__ import annotations
 
+import ctypes.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.debian import apt_install, can_install, install_lock
 from tests.fake_discord import clock as fake_clock
 from tests.pg_server import NoPostgres, PostgresServer
 from tests.store_backends import BACKENDS, Database
@@ -70,3 +72,13 @@ def few_daily_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(american_strong, "DAILY_WORLDS", 4)
     monkeypatch.setattr(amerikaner_strong, "DAILY_SAMPLES", 4)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """FriBiDi, which Pillow's libraqm orders Persian words in pictures with
+    (bot/render/letters.py): Pillow looks for it once, when its font module is first
+    imported, so it is installed (Debian's libfribidi0, as root) before any test draws."""
+    if ctypes.util.find_library("fribidi") is None and can_install():
+        with install_lock():
+            if ctypes.util.find_library("fribidi") is None:
+                apt_install("libfribidi0")
