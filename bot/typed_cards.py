@@ -8,7 +8,7 @@ in words, `ruter dame`, `kløver 10`, `spar ess`.
 
 One compact word reads both ways: `kd` is the king of diamonds in English notation and
 kløver dame (the queen of clubs) in Norwegian (every other word reads one way only;
-tests/test_typed_cards.py checks the whole list). The reader's language decides it:
+tests/i18n/test_typed_cards.py checks the whole list). The reader's language decides it:
 Norwegian (`nb`) reads `kd` as kløver dame, any other language as K♦. Words and symbols
 (`kløver dame`, `K♦`) are never ambiguous, and the autocomplete shows the card each
 word stands for, so a player sees which one was meant.

@@ -40,13 +40,13 @@ INSTANTS = {
 }
 
 DATE_SENSITIVE = [
-    "tests/test_ratings_store.py",
-    "tests/test_ratings_model.py",
-    "tests/test_days.py",
-    "tests/test_daily.py",
-    "tests/test_store_days.py",
-    "tests/test_absent_pause.py",
-    "tests/test_since.py",
+    "tests/tables/test_ratings_store.py",
+    "tests/tables/test_ratings_model.py",
+    "tests/tables/test_days.py",
+    "tests/tables/test_daily.py",
+    "tests/store/test_store_days.py",
+    "tests/tables/test_absent_pause.py",
+    "tests/tables/test_since.py",
     "tests/e2e/test_daily.py",
     "tests/e2e/test_days_clock.py",
     "tests/e2e/test_days_away.py",

@@ -31,7 +31,7 @@ so a machine or network slow to deliver it can never bunch more than the budget 
 one of Discord's seconds (issue 53: 8 to 67 global 429s in the set-up when the send
 alone was counted).
 
-No discord import: pure asyncio, unit-tested alone (tests/test_budget.py).
+No discord import: pure asyncio, unit-tested alone (tests/discord/test_budget.py).
 """
 
 from __future__ import annotations

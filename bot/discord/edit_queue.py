@@ -17,7 +17,7 @@ for a slot were picked in order of waiting, moments before.
 
 A failed edit (a 5xx, a dropped connection, a timeout, a 429 discord.py gave up on) is
 tried again with backoff until the message shows the current state; the editor decides
-which failures are worth another try (`Retry`). No discord import (tests/test_budget.py).
+which failures are worth another try (`Retry`). No discord import (tests/discord/test_budget.py).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ before (a message that moved keeps its words).
 (any layout: the one catalog of before, or these), for messages no catalog here translates:
 after a merge whose catalogs conflicted, keep either side and run this with the other
 branch as REV. `--check` writes nothing and exits 1 if a file would change (the test suite
-checks the same, tests/test_i18n.py). This module imports no game: it reads the folders.
+checks the same, tests/i18n/test_i18n.py). This module imports no game: it reads the folders.
 """
 
 from __future__ import annotations

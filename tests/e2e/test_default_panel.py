@@ -9,7 +9,7 @@ otherwise; here a cog without controls of its own stands in for each
 
 Discord's limits the panel keeps (25 buttons in 5 rows, labels of 80 characters:
 https://discord.com/developers/docs/components/reference, cited in the module) are the
-fake's to enforce: it refuses a message over them (tests/test_fake_contract.py,
+fake's to enforce: it refuses a message over them (tests/discord/test_fake_contract.py,
 test_more_than_25_buttons_or_a_label_over_80_characters_is_refused)."""
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ async def ai_table(fake: FakeDiscord, bot: AmerikanerBot, channel: Any = None, *
 
 async def time_passes(fake: FakeDiscord, bot: AmerikanerBot, seconds: float) -> None:
     """The fake's clock moves on (a waiting table has no clock running: no turn timer
-    sleeps and no AI turn is scheduled, as tests/test_days.py checks of the service;
+    sleeps and no AI turn is scheduled, as tests/tables/test_days.py checks of the service;
     a table all its members left has one clock, its end 7 days on: issue 50)."""
     fake.clock.advance(seconds)
     await asyncio.sleep(0.1)  # (any sleeper woken by the move has looked at the clock)

@@ -60,7 +60,7 @@ def validate_components(components: list[dict[str, Any]], v2: bool, errors: dict
     # to 5 action rows as top-level components" (#legacy-message-component-behavior), a
     # row holds "Up to 5 contextually grouped buttons" or one select (#action-row), and a
     # button's label is "max 80 characters" (#button-button-structure); tested by
-    # tests/test_fake_contract.py.
+    # tests/discord/test_fake_contract.py.
     if not v2:
         if len(components) > 5:
             errors["components"] = "max 5 action rows"

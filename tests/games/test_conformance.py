@@ -25,8 +25,8 @@ from bot.tables.kind import Panel
 from tests.e2e.driver import cards_in_text
 from tests.games.catalogs import catalog_templates
 from tests.games.toy.kind import TOY
-from tests.test_i18n import NAMES as I18N_NAMES
-from tests.test_i18n import _escaped
+from tests.i18n.test_i18n import NAMES as I18N_NAMES
+from tests.i18n.test_i18n import _escaped
 
 NAMES = tuple(I18N_NAMES)
 MOST_ACTIONS = 5000  # random play that runs longer than this is a game that never ends
@@ -246,7 +246,7 @@ def test_the_pseudo_locale_shows_only_catalog_words(kind: GameKindBase,
         texts += [error_text(e, kind) for e in _refusals(kind)]
     for text in texts:
         # Outside the marks only names: seats, games, presets, options, cards (the same
-        # allowance as tests/test_i18n.py's).
+        # allowance as tests/i18n/test_i18n.py's).
         assert not _escaped(text), (kind.name, text)
 
 

@@ -109,7 +109,7 @@ def help_text() -> str:
 # An example hand for the guide: four players, twelve cards (the kitty of four is
 # the bidder's to take).
 # Its words say "five hearts with the ace and king, and two more aces" and "call Q♥"
-# (the highest heart it lacks): the hand holds just that (tests/test_teaching.py).
+# (the highest heart it lacks): the hand holds just that (tests/amerikaner/test_teaching.py).
 _EXAMPLE_HAND = ("AH", "KH", "JH", "9H", "6H", "AS", "QS", "4S", "KD", "8D", "AC", "3C")
 
 

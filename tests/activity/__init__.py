@@ -1,0 +1,1 @@
+"""The Activity (bot/web, web/): its settings, its page, its outgoing frames."""

@@ -1,0 +1,1 @@
+"""Amerikaner (bot/games/amerikaner): its core, kind, words, AI, claims and ratings."""
