@@ -1,6 +1,6 @@
 // Builds the page into the Python package (bot/web/static), so that the bot serves it
 // without Node: `npm ci && npm run build` in web/. Records the hash of the sources it
-// was built from; the test suite checks it against the sources (tests/test_activity_page.py).
+// was built from; the test suite checks it against the sources (tests/activity/test_activity_page.py).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -13,7 +13,7 @@ await build({
 copyFileSync("src/index.html", `${out}/index.html`);
 copyFileSync("src/app.css", `${out}/app.css`);
 
-// The same hash as tests/test_activity_page.py's sources_hash: each file's path and bytes.
+// The same hash as tests/activity/test_activity_page.py's sources_hash: each file's path and bytes.
 const files = ["build.mjs", "package.json", "package-lock.json",
   ...readdirSync("src").map((name) => `src/${name}`)].sort();
 const hash = createHash("sha256");
