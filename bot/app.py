@@ -206,9 +206,15 @@ class AmerikanerBot(commands.AutoShardedBot):
         api = DiscordApi(discord.http.Route.BASE, self.application_id,
                          settings.activity_client_secret, settings.token,
                          trace_configs=[self._budget_trace()])
+        bus = None
+        count, ids, url = settings.shard_count, settings.shard_ids, settings.database_url
+        if url is not None and count is not None and ids is not None and len(ids) < count:
+            # Its pages reach any process; their tables live in their shard's.
+            from bot.store.page_bus import PageBus
+            bus = PageBus(url, count, ids)
         self.activity_server = ActivityServer(self.tables, api, host=settings.activity_host,
                                               port=settings.activity_port,
-                                              clock=settings.clock.time)
+                                              clock=settings.clock.time, bus=bus)
         await self.activity_server.start()
 
     # ------------------------------------------------------------- DMs across processes
