@@ -115,30 +115,44 @@ async def pages_main(plan_path: str) -> None:
     base = plan["base"]
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        tables: list[list[BenchPage]] = []
+        # every code first (the fake's codes live 100 s, as Discord's few minutes)
+        limit = asyncio.Semaphore(32)
+
+        async def exchange(code: str) -> str:
+            async with limit, session.post(f"{base}/.proxy/api/token",
+                                           json={"code": code}) as resp:
+                return str((await resp.json())["access_token"])
+
+        tokens = iter(await asyncio.gather(*(exchange(code) for table in plan["tables"]
+                                             for _, code in table["pages"])))
         readers = []
-        for table in plan["tables"]:
-            pages = []
-            for seat, code in table["pages"]:
-                async with session.post(f"{base}/.proxy/api/token",
-                                        json={"code": code}) as resp:
-                    token = (await resp.json())["access_token"]
+
+        async def open_page(seat: int, token: str, instance: str) -> BenchPage:
+            # at most 32 opening at once: members arrive over a while, not in a
+            # millisecond (the fake Discord answers in this bot's process)
+            async with limit:
                 ws = await session.ws_connect(f"{base.replace('http', 'ws')}/.proxy/ws")
                 await ws.send_str(json.dumps({"type": "hello", "access_token": token,
-                                              "instance_id": table["instance"]}))
+                                              "instance_id": instance}))
                 page = BenchPage(seat, ws)
                 readers.append(asyncio.create_task(page.read()))
-                pages.append(page)
-            tables.append(pages)
-        for pages in tables:
-            await asyncio.gather(*(wait_version(p, 0) for p in pages))
+                await wait_version(page, 0)
+                return page
+
+        async def open_table(table: dict[str, Any]) -> list[BenchPage]:
+            pages = [(seat, next(tokens)) for seat, _ in table["pages"]]
+            return list(await asyncio.gather(*(open_page(seat, token, table["instance"])
+                                               for seat, token in pages)))
+
+        tables = list(await asyncio.gather(*(open_table(t) for t in plan["tables"])))
         print("connected", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         took: list[float] = []
         rng = random.Random(plan["seed"])
         await asyncio.gather(*(play(pages, plan["moves"], random.Random(rng.random()), took,
                                     plan["think"]) for pages in tables))
-        print(json.dumps({"took": took}), flush=True)
+        Path(plan_path).with_suffix(".took").write_text(json.dumps(took))
+        print("done", flush=True)
         for pages in tables:
             for page in pages:
                 await page.ws.close()
@@ -209,7 +223,9 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     cpu_before = time.process_time()
     pages_proc.stdin.write(b"go\n")
     await pages_proc.stdin.drain()
-    took = json.loads(await pages_proc.stdout.readline())["took"]
+    line = await pages_proc.stdout.readline()
+    assert line.strip() == b"done", line
+    took = json.loads((work / "plan.took").read_text())
     cpu = time.process_time() - cpu_before
     await quiet(fake)
     with_pages = (len(fake.global_requests()) - requests_before) / max(1, len(took))

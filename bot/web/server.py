@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from bot.errors import GameError
@@ -44,6 +45,7 @@ from bot.tables import Table, TableError, TableService
 from bot.tables.table import LOBBY, PLAYING
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
+from bot.web.home import home_frame
 from bot.web.outgoing import Outgoing
 from bot.web.words import refusal_text
 
@@ -63,6 +65,7 @@ LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
 INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
 OPEN_WITHIN = 5.0  # seconds the table's process has to take a page handed to it
 HOSTS_CHECK = 10.0  # seconds between two checks that the hosts of handed pages live
+HOME_FRESH = 60.0  # seconds an Entry Point launch waits for its member's page
 
 
 class Refusal(Exception):
@@ -111,6 +114,7 @@ class Connection:
     bucket: Bucket = field(default_factory=Bucket)
     last_view: str = ""
     host: tuple[str, str] | None = None  # a handed page's (host process, page id)
+    home: tuple[int, int] | None = None  # on the home page: (guild, channel); table_id 0
 
 
 class Handed:
@@ -170,6 +174,9 @@ class ActivityServer:
         self._handed: dict[tuple[str, str], Connection] = {}
         self._checking: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Entry Point launches not yet met by their page: (member, channel) -> when
+        self._homes: dict[tuple[int, int], float] = {}
+        self._at_home: set[Connection] = set()  # pages on the home page (no table)
 
     # ------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -200,6 +207,8 @@ class ActivityServer:
         for connections in list(self._by_table.values()):
             for conn in list(connections):
                 await conn.outgoing.close(1001, b"the bot is restarting")
+        for conn in list(self._at_home):
+            await conn.outgoing.close(1001, b"the bot is restarting")
         for remote in list(self._remote.values()):
             await remote.outgoing.close(1001, b"the bot is restarting")
         if self._runner is not None:
@@ -215,6 +224,14 @@ class ActivityServer:
         for conn in list(self._by_table.get(table_id, ())):
             self._forget(conn)
             await conn.outgoing.close(1012, b"reconnect")
+
+    def want_home(self, user_id: int, channel_id: int) -> None:
+        """The member launched the Activity with the app's Entry Point command in this
+        channel (cogs/tables/entry_point.py): their page opens on the home page."""
+        now = time.monotonic()
+        for key in [k for k, when in self._homes.items() if now - when > HOME_FRESH]:
+            del self._homes[key]
+        self._homes[(user_id, channel_id)] = now
 
     def connections(self, table_id: int) -> int:
         """How many pages follow a table (for tests and the bench)."""
@@ -294,19 +311,41 @@ class ActivityServer:
             if not isinstance(token, str) or not isinstance(instance_id, str):
                 raise Refusal("bad_frame")
             member, instance = await self._member_in(token, instance_id)
-            table = self.tables.in_channel(instance.channel_id)
-            if table is None and self._elsewhere(instance.guild_id):
+            if self._elsewhere(instance.guild_id):
                 return await self._hand_over(ws, member, instance, language)
-            if table is None or table.guild_id != instance.guild_id:
+            conn = Connection(member, 0, language, Outgoing(ws))
+            if not self._open(conn, instance.channel_id, instance.guild_id):
+                conn.outgoing.stop()
                 raise Refusal("no_table")
         except Refusal as exc:
             await ws.send_str(json.dumps(_refused(exc.code, language)))
             return None
-        return self._follow(Connection(member, table.id, language, Outgoing(ws)), table)
+        return conn
+
+    def _open(self, conn: Connection, channel_id: int, guild_id: int | None) -> bool:
+        """A new page of this process's server: the home page if its member launched the
+        Activity with the Entry Point command (want_home), else the channel's table;
+        False if neither (no table here)."""
+        table = self.tables.in_channel(channel_id)
+        if table is not None and table.guild_id != guild_id:
+            table = None
+        launched = self._homes.pop((conn.member.id, channel_id), None)
+        if guild_id is not None and launched is not None \
+                and time.monotonic() - launched <= HOME_FRESH:
+            conn.home = (guild_id, channel_id)
+            self._at_home.add(conn)
+            self._send(conn, home_frame(self.tables, guild_id, channel_id, conn.member.id,
+                                        conn.language))
+            return True
+        if table is None:
+            return False
+        self._follow(conn, table)
+        return True
 
     def _follow(self, conn: Connection, table: Table) -> Connection:
         """A page of one of this process's tables, shown the table now and after every
         change."""
+        conn.table_id = table.id
         self._by_table.setdefault(table.id, set()).add(conn)
         self._channel_of[table.id] = table.channel_id
         self.tables.set_watching(table.id, conn.member.id, True)
@@ -322,6 +361,9 @@ class ActivityServer:
         except DiscordRefused as exc:
             raise Refusal("unauthorized" if exc.status == 401 else "not_in_instance") \
                 from None
+        except (aiohttp.ClientError, TimeoutError):
+            # Discord did not answer (the page tries again by itself)
+            raise Refusal("discord_unreachable") from None
         if member.id not in instance.users:
             raise Refusal("not_in_instance")
         return member, instance
@@ -343,6 +385,7 @@ class ActivityServer:
         return instance
 
     def _forget(self, conn: Connection) -> None:
+        self._at_home.discard(conn)
         if conn.host is not None:
             self._handed.pop(conn.host, None)
         followers = self._by_table.get(conn.table_id)
@@ -433,15 +476,13 @@ class ActivityServer:
         host, page = str(message["h"]), str(message["c"])
         sender = Handed(self.bus, host, page)
         language = language_of(message.get("l"))
-        table = self.tables.in_channel(int(message["ch"]))
-        if table is None or table.guild_id != message.get("g"):
+        conn = Connection(Member(int(message["m"]), str(message["n"])), 0, language,
+                          sender, host=(host, page))
+        if not self._open(conn, int(message["ch"]), message.get("g")):
             sender.put(json.dumps(_refused("no_table", language)))
             self._spawn(sender.close(1000, b"no table"))
             return
-        conn = Connection(Member(int(message["m"]), str(message["n"])), table.id, language,
-                          sender, host=(host, page))
         self._handed[(host, page)] = conn
-        self._follow(conn, table)
         if self._checking is None:
             self._checking = asyncio.create_task(self._check_hosts())
 
@@ -485,9 +526,11 @@ class ActivityServer:
         frame = _parse(data)
         try:
             kind = frame.get("type") if frame is not None else None
-            if frame is None or kind not in ("act", "claim", "hint"):
+            if frame is None or kind not in ("act", "claim", "hint", "table"):
                 raise Refusal("bad_frame")
-            if kind == "act":
+            if kind == "table":
+                self._to_table(conn)
+            elif kind == "act":
                 await self._act(conn, frame)
             elif kind == "claim":
                 await self._claim(conn, frame)
@@ -497,6 +540,18 @@ class ActivityServer:
             self._send(conn, _refused(exc.code, conn.language))
         except GameError as error:
             self._send(conn, self._game_refusal(conn, error))
+
+    def _to_table(self, conn: Connection) -> None:
+        """From the home page to the table of the page's channel."""
+        if conn.home is None:
+            raise Refusal("bad_frame")
+        guild_id, channel_id = conn.home
+        table = self.tables.in_channel(channel_id)
+        if table is None or table.guild_id != guild_id:
+            raise Refusal("no_table")
+        conn.home = None
+        self._at_home.discard(conn)
+        self._follow(conn, table)
 
     async def _act(self, conn: Connection, frame: dict[str, Any]) -> None:
         """One of the member's legal actions, at the version its view was drawn for,
