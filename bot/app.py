@@ -58,6 +58,10 @@ def tune_garbage_collector() -> None:
 STOP_GRACE = 4.0
 
 
+
+class EntryPointRefused(Exception):
+    """Discord refused the commands with the app's Entry Point command among them."""
+
 class AmerikanerBot(commands.AutoShardedBot):
     """The bot, running the gateway shards of its settings (SHARD_COUNT, SHARD_IDS; all of
     them when unset). Several processes on one database each run some shards: a guild's
@@ -207,9 +211,15 @@ class AmerikanerBot(commands.AutoShardedBot):
         api = DiscordApi(discord.http.Route.BASE, self.application_id,
                          settings.activity_client_secret, settings.token,
                          trace_configs=[self._budget_trace()])
+        bus = None
+        count, ids, url = settings.shard_count, settings.shard_ids, settings.database_url
+        if url is not None and count is not None and ids is not None and len(ids) < count:
+            # Its pages reach any process; their tables live in their shard's.
+            from bot.store.page_bus import PageBus
+            bus = PageBus(url, count, ids)
         self.activity_server = ActivityServer(self.tables, api, host=settings.activity_host,
                                               port=settings.activity_port,
-                                              clock=settings.clock.time)
+                                              clock=settings.clock.time, bus=bus)
         await self.activity_server.start()
 
     # ------------------------------------------------------------- DMs across processes
@@ -301,8 +311,44 @@ class AmerikanerBot(commands.AutoShardedBot):
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+        elif self.settings.activity_on:
+            await self._sync_with_entry_point()
         else:
             await self.tree.sync()
+
+    async def _sync_with_entry_point(self) -> None:
+        """The global commands and, with the Activity on, the app's Entry Point command
+        (cogs/tables/entry_point.py): a bulk overwrite replaces every type of command, so
+        it goes in the same request. discord.py 2.7 knows no command of its type (4): its
+        payload is added to the one discord.py's sync sends."""
+        from cogs.tables.entry_point import entry_point_command
+
+        http = self.http
+        bulk = http.bulk_upsert_global_commands
+
+        async def with_entry_point(application_id: int, payload: list[Any]) -> Any:
+            try:
+                return await bulk(application_id, payload=[*payload, entry_point_command()])
+            except discord.HTTPException as exc:
+                # (not discord.py's CommandSyncFailure, which cannot name a command
+                # that is not in its tree)
+                if exc.status != 400:
+                    raise
+                raise EntryPointRefused(str(exc)) from exc
+
+        http.bulk_upsert_global_commands = with_entry_point  # type: ignore[method-assign,assignment]
+        try:
+            await self.tree.sync()
+            return
+        except EntryPointRefused as exc:
+            # "handler can only be set ... for applications with the EMBEDDED flag (i.e.
+            # applications that have an Activity)": the Developer Portal's switch is off.
+            log.warning("the app's Entry Point command was refused (are Activities on in "
+                        "the Developer Portal?): the commands are synced without it: %s",
+                        exc)
+        finally:
+            del http.bulk_upsert_global_commands
+        await self.tree.sync()
 
     async def close(self) -> None:
         """Stop gracefully: refuse new changes (they are answered "restarting"), wait

@@ -82,3 +82,9 @@ def game_length_text(turns: int, timer_minutes: int) -> str:
                     "About {turns} turns each in a game: at most {time} of your own "
                     "turns, if each takes its whole time.", turns).format(
         turns=turns, time=duration_text(minutes))
+
+
+def entry_point_description() -> str:
+    """The app's Entry Point command in the App Launcher (cogs/tables/entry_point.py):
+    what the Activity's home page holds."""
+    return _("Your tables here, a new table and the deal of the day")

@@ -51,8 +51,16 @@ class DiscordApi:
         self.bot_token = bot_token
         # The app's hook: requests with the bot token wait for the bot's request budget
         # like discord.py's (bot/app.py, _budget_trace).
+        # Only the requests made with the bot token: "Limits are applied to individual
+        # bots and users ... Individuals are determined using a request's
+        # authentication—for example, a bot token for a bot"
+        # (https://discord.com/developers/docs/topics/rate-limits): a member's /users/@me
+        # (their Bearer token) and the code exchange (the client's secret) are not the
+        # bot's to count, and a thousand members opening their pages at once would
+        # otherwise queue behind the table messages' edits.
         self.trace_configs = trace_configs or []
         self._session: aiohttp.ClientSession | None = None
+        self._members: aiohttp.ClientSession | None = None
 
     @property
     def session(self) -> aiohttp.ClientSession:
@@ -61,13 +69,21 @@ class DiscordApi:
                                                   trace_configs=self.trace_configs)
         return self._session
 
-    async def _request(self, method: str, url: str, **kwargs: Any
+    @property
+    def members_session(self) -> aiohttp.ClientSession:
+        """The session of the requests not made with the bot token (not budgeted)."""
+        if self._members is None or self._members.closed:
+            self._members = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        return self._members
+
+    async def _request(self, method: str, url: str, *, bot: bool = True, **kwargs: Any
                        ) -> tuple[int, dict[str, Any]]:
         """A request, tried again after Discord's retry_after when it answers 429
         (https://discord.com/developers/docs/topics/rate-limits: "retry_after ... The
         number of seconds to wait before submitting another request")."""
         for _ in range(TRIES):
-            async with self.session.request(method, url, **kwargs) as resp:
+            session = self.session if bot else self.members_session
+            async with session.request(method, url, **kwargs) as resp:
                 body = await _json(resp)
                 if resp.status != 429:
                     return resp.status, body
@@ -75,8 +91,9 @@ class DiscordApi:
         return 429, {}
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
+        for session in (self._session, self._members):
+            if session is not None:
+                await session.close()
 
     async def exchange(self, code: str) -> str:
         """The member's access token for the SDK's one-time `code`.
@@ -85,7 +102,8 @@ class DiscordApi:
         (the docs allow them in the form)."""
         form = {"client_id": str(self.app_id), "client_secret": self.client_secret,
                 "grant_type": "authorization_code", "code": code}
-        status, body = await self._request("POST", f"{self.api_base}/oauth2/token", data=form)
+        status, body = await self._request("POST", f"{self.api_base}/oauth2/token", data=form,
+                                           bot=False)
         if status != 200 or not isinstance(body.get("access_token"), str):
             raise DiscordRefused(status, "code exchange")
         return str(body["access_token"])
@@ -95,7 +113,7 @@ class DiscordApi:
         member's Bearer token (the identify scope): the member is who Discord says."""
         headers = {"Authorization": f"Bearer {access_token}"}
         status, body = await self._request("GET", f"{self.api_base}/users/@me",
-                                           headers=headers)
+                                           headers=headers, bot=False)
         if status != 200:
             raise DiscordRefused(status, "users/@me")
         return Member(int(body["id"]), str(body.get("global_name") or body["username"]))

@@ -53,6 +53,12 @@ class Outgoing:
     def stop(self) -> None:
         self._sender.cancel()
 
+    async def close(self, code: int, message: bytes) -> None:
+        """Stop sending and close the socket (the page reconnects)."""
+        self.stop()
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=code, message=message)
+
     async def _send_all(self) -> None:
         while not self.ws.closed:
             text = await self._queue.get()

@@ -21,6 +21,11 @@ def refusal_text(code: str) -> str:
                  "command, then open the Activity again.")
     if code == "unknown_action":
         return _("That is not a move you can make now.")
+    if code == "shard_unreachable":  # as a DM click's (bot/render/refusals.py)
+        return _("The part of the bot that runs this table is not answering: nothing was "
+                 "changed. Try again in a moment.")
+    if code == "discord_unreachable":
+        return _("Discord did not answer in time: the page tries again in a moment.")
     if code == "rate_limited":
         return _("Too many messages at once: wait a moment, then try again.")
     return _("The page sent something the table does not understand: reload the "

@@ -29,6 +29,7 @@ from cogs.tables.components import (
     PagesHost,
 )
 from cogs.tables.daily import DailyRoom
+from cogs.tables.entry_point import is_entry_point, open_home
 from cogs.tables.errors import ShowsChanges, answer_error, speak_the_users_language
 from cogs.tables.games_list import GamesListRoom
 from cogs.tables.guards import check_place
@@ -44,6 +45,14 @@ from cogs.tables.views import PAINTER, deadline_of
 
 log = logging.getLogger(__name__)
 
+
+
+async def _tree_check(interaction: discord.Interaction[Any]) -> bool:
+    """Before each command: the user's language; and the app's Entry Point command,
+    which discord.py does not know (type 4), is left to the cog's listener
+    (on_interaction, cogs/tables/entry_point.py)."""
+    await speak_the_users_language(interaction)
+    return not is_entry_point(interaction)
 
 class Tables(commands.Cog):
     """The part of every table that no game owns: its rooms, wired, and the routes to
@@ -100,7 +109,7 @@ class Tables(commands.Cog):
         # Each command (and autocomplete) runs in a task of its own: it speaks the
         # user's language, and switches to the server's for what everyone reads.
         self._tree_check = self.bot.tree.interaction_check
-        self.bot.tree.interaction_check = speak_the_users_language  # type: ignore[method-assign]
+        self.bot.tree.interaction_check = _tree_check  # type: ignore[method-assign]
 
     async def cog_unload(self) -> None:
         self._unwatch_restore()
@@ -163,6 +172,18 @@ class Tables(commands.Cog):
     # ------------------------------------------------------------- Discord's events
     # discord.py finds listeners on the cog's class: each hands its event to lifecycle.py
     # (https://discord.com/developers/docs/topics/gateway-events, as lifecycle.py cites).
+
+    @commands.Cog.listener("on_interaction")
+    async def on_entry_point(self, interaction: discord.Interaction[Any]) -> None:
+        """The app's Entry Point command (cogs/tables/entry_point.py): discord.py's tree
+        leaves it to this listener (_tree_check)."""
+        if not is_entry_point(interaction):
+            return
+        await speak_the_users_language(interaction)
+        try:
+            await open_home(self.bot, interaction)
+        except Exception as exc:  # answered, as a command's error is
+            await answer_error(interaction, exc)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -99,6 +99,12 @@ class Page:
         if self._reader is not None:
             await self._reader
 
+    async def closed(self, timeout: float = 20.0) -> int | None:
+        """Wait until the backend closes the socket: its close code."""
+        assert self._reader is not None and self.ws is not None
+        await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        return self.ws.close_code
+
     async def wait_for(self, test: Any, what: str, timeout: float = 20.0) -> dict[str, Any]:
         """The first frame (from now on or already received) that passes `test`."""
         async def found() -> dict[str, Any]:

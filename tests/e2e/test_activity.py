@@ -21,6 +21,7 @@ from tests.e2e.activity_page import Page, check_frame
 from tests.e2e.driver import NAMES, ButtonDriver, LeakChecker, open_table, table_message
 from tests.e2e.harness import bot_running
 from tests.fake_discord import FakeDiscord
+from tests.fake_discord.activity import ActivityInstance
 
 
 def activity_on(fake: FakeDiscord) -> dict[str, Any]:
@@ -465,4 +466,56 @@ async def test_hint_and_claim_from_a_page(fake: FakeDiscord,
             "the claim's outcome")
         assert outcome["type"] == "view" or outcome["text"], outcome
         for page in pages:
+            await page.close()
+
+
+async def test_the_entry_point_opens_the_home_page(fake: FakeDiscord,
+                                                   activity_bot: AmerikanerBot) -> None:
+    """The bot's commands include the app's Entry Point command with APP_HANDLER (so the
+    bot answers it: cogs/tables/entry_point.py); from the App Launcher it launches the
+    Activity (LAUNCH_ACTIVITY) on its home page: the member's tables in this server, this
+    channel's first, and how to open a table and play the deal of the day; from there,
+    this channel's table. A page opened otherwise opens on the table, as before."""
+    bot = activity_bot
+    (entry,) = [c for c in fake.global_commands.values() if c["type"] == 4]
+    assert entry["handler"] == 1 and entry["name"] == "launch"
+    assert entry["description_localizations"]["no"] != entry["description"]
+    here, other = fake.guild.text_channels[:2]
+    await open_table(fake, ["carol", "alice", "bob", "dave"], {"preset": "amerikaner"},
+                     channel=other)
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"}, channel=here)
+    table = bot.tables.registry.in_channel(here.id)
+    assert table is not None
+    it = await fake.entry_point("alice", here)
+    assert not isinstance(it, ActivityInstance) and it.response_type == 12
+    (instance,) = fake.activity.instances.values()
+    async with aiohttp.ClientSession() as session:
+        base = f"http://127.0.0.1:{bot.activity_server.port}"  # type: ignore[union-attr]
+        alice = Page(fake, base, "alice", instance.instance_id, session)
+        await alice.authorize()
+        await alice.connect()
+        home = await alice.wait_for(lambda f: f.get("type") == "home", "the home page")
+        assert home["panel"]["title"] == "Your games"
+        rows = home["panel"]["fields"]
+        assert [r["value"].split("\n")[0] for r in rows] == ["This channel", "Another channel"]
+        assert "/amerikaner new" in home["begin"] and "/amerikaner daily" in home["begin"]
+        assert home["open"] == "Open this channel's table"
+        await alice.send({"type": "table"})
+        view = await alice.view_at(table.version)
+        assert view["seat"] == table.seat_of(fake.user("alice").id) and view["hand"]
+        # bob opens the Activity from the table message, not the App Launcher: the table
+        fake.activity.join(instance.instance_id, fake.user("bob").id)
+        bob = Page(fake, base, "bob", instance.instance_id, session)
+        await bob.authorize()
+        await bob.connect()
+        assert (await bob.view_at(table.version))["seat"] is not None
+        # erin, at no table, launched from the App Launcher: where to begin
+        await fake.entry_point("erin", here)
+        erin = Page(fake, base, "erin", instance.instance_id, session)
+        await erin.authorize()
+        await erin.connect()
+        home = await erin.wait_for(lambda f: f.get("type") == "home", "erin's home page")
+        assert not home["panel"]["fields"]
+        assert "/amerikaner new" in home["panel"]["description"]
+        for page in (alice, bob, erin):
             await page.close()

@@ -25,6 +25,7 @@ import pytest
 from bot.app import AmerikanerBot
 from bot.errors import GameError
 from bot.web.frames import view_frame
+from bot.web.home import home_frame
 from tests.debian import apt_install, can_install, install_lock
 from tests.e2e.activity_page import check_frame
 from tests.e2e.american_driver import AmericanButtonDriver
@@ -490,5 +491,52 @@ async def test_a_persian_members_page_reads_right_to_left(
                 assert await first_card.evaluate("c => getComputedStyle(c).direction") == "ltr"
                 await no_leak(table, fake, page)
                 await Album(tmp_path, "amerikaner").take("persian", page.page)
+            finally:
+                await browser.close()
+
+
+async def test_the_app_launcher_opens_the_home_page(fake: FakeDiscord, leaks: LeakChecker,
+                                                    error_logs: Any, answered: None,
+                                                    tmp_path: Path) -> None:
+    """Bob (his Discord in Norwegian) opens the app from the App Launcher: its Entry
+    Point command (cogs/tables/entry_point.py) launches the Activity on its home page,
+    in his words: his tables in this server, this channel's first, with how to open a
+    table and play the deal of the day; its button opens this channel's table."""
+    from playwright.async_api import async_playwright, expect
+
+    fake.activity.enabled = True
+    async with bot_running(fake, tmp_path / "db.sqlite3",
+                           activity_client_secret=fake.activity.client_secret,
+                           activity_port=0) as bot:
+        leaks.bot = bot
+        await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+        table = bot.tables.registry.in_channel(fake.channel.id)
+        assert table is not None and bot.activity_server is not None
+        bob = fake.user("bob")
+        it = await fake.entry_point("bob", fake.channel)
+        assert getattr(it, "response_type", None) == 12
+        (instance,) = fake.activity.instances.values()
+        home = home_frame(bot.tables, fake.guild.id, fake.channel.id, bob.id, "nb")
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            try:
+                context = await browser.new_context(viewport=PHONE)
+                page = BrowserPage("bob", await context.new_page())
+                code = fake.activity.authorize(bob.id)
+                await page.page.goto(f"http://127.0.0.1:{bot.activity_server.port}/?mock=1"
+                                     f"&mock_code={code}&mock_instance={instance.instance_id}"
+                                     "&mock_locale=no")
+                body = page.page.locator("body")
+                await expect(body).to_have_attribute("data-home", "1")
+                await expect(page.page.locator("#title")).to_have_text(home["panel"]["title"])
+                await expect(page.page.locator("#panel")).to_contain_text("Denne kanalen")
+                await expect(page.page.locator("#panel .begin")).to_have_text(
+                    home["begin"].replace("**", ""))
+                await page.page.screenshot(path=str(tmp_path / "activity-home.png"))
+                await page.page.locator("#actions button.open-table").click()
+                await page.shows(table.version)
+                cards = await page.page.locator("#hand .card").count()
+                assert cards == len(table.kind.hand_cards(table.game, table.seat_of(bob.id)))
+                await no_leak(table, fake, page)
             finally:
                 await browser.close()

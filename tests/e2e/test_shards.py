@@ -48,13 +48,14 @@ class SharedView:
 
 @contextlib.asynccontextmanager
 async def shard_process(fake: FakeDiscord, pg_url: str, shard: int, guild: FakeGuild,
-                        cwd: Path, run: int) -> AsyncIterator[asyncio.subprocess.Process]:
-    """`python -m bot` running shard `shard` of two, ready to answer in `guild`;
-    SIGKILLed at the latest on exit."""
+                        cwd: Path, run: int, **extra: str
+                        ) -> AsyncIterator[asyncio.subprocess.Process]:
+    """`python -m bot` running shard `shard` of two, ready to answer in `guild` (`extra`:
+    more of its environment); SIGKILLed at the latest on exit."""
     identified = len(fake.identify_payloads)
     log = open(cwd / f"shard-{shard}-{run}.log", "wb")  # noqa: SIM115
     env = bot_env(fake, cwd / "unused.sqlite3", DATABASE_URL=pg_url,
-                  SHARD_COUNT=str(SHARDS), SHARD_IDS=str(shard))
+                  SHARD_COUNT=str(SHARDS), SHARD_IDS=str(shard), **extra)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=cwd, env=env, stdout=log,
         stderr=asyncio.subprocess.STDOUT)

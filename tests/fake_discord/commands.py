@@ -18,6 +18,22 @@ From https://discord.com/developers/docs/interactions/application-commands :
   (including the default value) is counted towards the size limit" (Slash Commands);
 - an app has at most 100 global CHAT_INPUT commands and 5 each of USER and MESSAGE
   ("Registering a Command").
+
+Entry Point commands (PRIMARY_ENTRY_POINT, type 4: "A UI-based command that represents
+the primary way to invoke an app's Activity", same page, "Application Command Types";
+https://discord.com/developers/docs/activities/development-guides/user-actions,
+"Setting Up an Entry Point Command"):
+- its name follows the CHAT_INPUT naming rules (the example is "launch"); it takes no
+  options ("Make a different (option-less) command your Entry Point command");
+- "Entry Point commands can only be global", and "Your app can only have one Entry
+  Point command";
+- "`handler` can only be set for application commands of type PRIMARY_ENTRY_POINT for
+  applications with the EMBEDDED flag (i.e. applications that have an Activity)": one of
+  APP_HANDLER (1: "the app is responsible for responding to the interaction. It can
+  respond by launching the app's associated Activity using the LAUNCH_ACTIVITY (type 12)
+  interaction callback type") and DISCORD_LAUNCH_ACTIVITY (2: "Discord will handle the
+  interaction automatically by launching the associated Activity and sending a message
+  to the channel where it was launched").
 """
 
 from __future__ import annotations
@@ -31,14 +47,15 @@ LOCALES = frozenset({
     "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
     "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
 })
-CHAT_INPUT, USER, MESSAGE = 1, 2, 3
+CHAT_INPUT, USER, MESSAGE, PRIMARY_ENTRY_POINT = 1, 2, 3, 4
+APP_HANDLER, DISCORD_LAUNCH_ACTIVITY = 1, 2
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 OPTION_TYPES = range(1, 12)
 CHOICE_TYPES = (3, 4, 10)  # string, integer, number
 MAX_OPTIONS = MAX_CHOICES = 25
 MAX_TOTAL = 8000
 #: per type: CHAT_INPUT, USER, MESSAGE ("Registering a Command")
-MAX_COMMANDS = {CHAT_INPUT: 100, USER: 5, MESSAGE: 5}
+MAX_COMMANDS = {CHAT_INPUT: 100, USER: 5, MESSAGE: 5, PRIMARY_ENTRY_POINT: 1}
 
 
 def _name_char_ok(ch: str) -> bool:
@@ -158,12 +175,28 @@ def _check_options(errors: dict[str, Any], path: str, options: list[dict[str, An
     return total
 
 
-def validate_command(data: Any, path: str = "") -> dict[str, Any]:
-    """Errors for one command payload (empty: Discord would take it)."""
+def validate_command(data: Any, path: str = "", *, embedded: bool = True,
+                     guild: bool = False) -> dict[str, Any]:
+    """Errors for one command payload (empty: Discord would take it); `embedded`: the
+    app has its Activity on, `guild`: a guild command."""
     if not isinstance(data, dict):
         return {path or "_errors": "must be an object"}
     errors: dict[str, Any] = {}
     ctype = data.get("type", CHAT_INPUT)
+    if data.get("handler") is not None and (ctype != PRIMARY_ENTRY_POINT or not embedded):
+        errors[f"{path}handler"] = "only an Entry Point command of an app with an Activity"
+    if ctype == PRIMARY_ENTRY_POINT:
+        _check_field(errors, path, data, "name", slash_name_error)
+        if data.get("description") is not None:
+            _check_field(errors, path, data, "description", _description_error)
+        if data.get("options"):
+            errors[f"{path}options"] = "an Entry Point command has no options"
+        if guild:
+            errors[f"{path}type"] = "an Entry Point command can only be global"
+        if data.get("handler", DISCORD_LAUNCH_ACTIVITY) not in (
+                APP_HANDLER, DISCORD_LAUNCH_ACTIVITY):
+            errors[f"{path}handler"] = "unknown Entry Point handler"
+        return errors
     if ctype == CHAT_INPUT:
         total = _check_field(errors, path, data, "name", slash_name_error)
         total += _check_field(errors, path, data, "description", _description_error)
@@ -183,11 +216,12 @@ def validate_command(data: Any, path: str = "") -> dict[str, Any]:
     return errors
 
 
-def validate_commands(commands: list[Any]) -> dict[str, Any]:
+def validate_commands(commands: list[Any], *, embedded: bool = True,
+                      guild: bool = False) -> dict[str, Any]:
     """Errors for a bulk overwrite (PUT) of an app's commands."""
     errors: dict[str, Any] = {}
     for i, data in enumerate(commands):
-        errors.update(validate_command(data, f"{i}."))
+        errors.update(validate_command(data, f"{i}.", embedded=embedded, guild=guild))
     for ctype, limit in MAX_COMMANDS.items():
         count = sum(1 for c in commands
                     if isinstance(c, dict) and c.get("type", CHAT_INPUT) == ctype)

@@ -18,9 +18,16 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from .activity import LAUNCH_ACTIVITY, ActivitySide, OAuthError
+from .activity import LAUNCH_ACTIVITY, ActivityInstance, ActivitySide, OAuthError
 from .clock import FakeClock
-from .commands import LOCALES, validate_command, validate_commands
+from .commands import (
+    APP_HANDLER,
+    DISCORD_LAUNCH_ACTIVITY,
+    LOCALES,
+    PRIMARY_ENTRY_POINT,
+    validate_command,
+    validate_commands,
+)
 from .lifecycle import Lifecycle
 from .mentions import NO_PINGS, PARSE_ALL, PARSE_USERS, Pings, compute_pings
 from .models import (
@@ -1627,6 +1634,8 @@ class FakeDiscord(Lifecycle):
             "name_localizations": data.get("name_localizations"),
             "description_localizations": data.get("description_localizations"),
         }
+        if ctype == PRIMARY_ENTRY_POINT:
+            cmd["handler"] = data.get("handler", DISCORD_LAUNCH_ACTIVITY)
         if gid is not None:
             cmd["guild_id"] = gid
         store[int(cmd["id"])] = cmd
@@ -1644,7 +1653,8 @@ class FakeDiscord(Lifecycle):
         store = self._command_store(ctx)
         if not isinstance(ctx.json, list):
             raise HTTPError(400, 50035, "Invalid Form Body")
-        self._check_commands(validate_commands(ctx.json))
+        self._check_commands(validate_commands(ctx.json, embedded=self.activity.enabled,
+                                               guild=ctx.group(2) is not None))
         names = [(c.get("name"), c.get("type", 1)) for c in ctx.json]
         if len(names) != len(set(names)):
             raise HTTPError(400, 50035, "Invalid Form Body", {"_errors": "duplicate names"})
@@ -1660,7 +1670,13 @@ class FakeDiscord(Lifecycle):
 
     async def _post_command(self, ctx: _Ctx) -> web.Response:
         store = self._command_store(ctx)
-        self._check_commands(validate_command(ctx.json))
+        self._check_commands(validate_command(ctx.json, embedded=self.activity.enabled,
+                                              guild=ctx.group(2) is not None))
+        if ctx.body.get("type") == PRIMARY_ENTRY_POINT and any(
+                c["type"] == PRIMARY_ENTRY_POINT and c["name"] != ctx.body.get("name")
+                for c in store.values()):
+            # "Your app can only have one Entry Point command" (commands.py)
+            self._check_commands({"type": "the app already has an Entry Point command"})
         return json_response(self._store_command(store, ctx.body, ctx.group(2)), 201)
 
     def _find_command(self, ctx: _Ctx) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
@@ -1675,7 +1691,9 @@ class FakeDiscord(Lifecycle):
 
     async def _patch_command(self, ctx: _Ctx) -> web.Response:
         _, cmd = self._find_command(ctx)
-        self._check_commands(validate_command({**cmd, **ctx.body}))
+        self._check_commands(validate_command({**cmd, **ctx.body},
+                                              embedded=self.activity.enabled,
+                                              guild="guild_id" in cmd))
         cmd.update({k: v for k, v in ctx.body.items() if k != "id"})
         return json_response(cmd)
 
@@ -2532,6 +2550,27 @@ class FakeDiscord(Lifecycle):
         ch = self._channel(channel)
         data = self._build_command_data(command, options, ch)
         return await self._send_interaction(2, user, ch, data, wait=wait, timeout=timeout)
+
+    async def entry_point(self, user: UserRef, channel: ChannelRef, *, timeout: float = 5.0
+                          ) -> FakeInteraction | ActivityInstance:
+        """``user`` opens the app from the App Launcher in ``channel``: its Entry Point
+        command (commands.py). With DISCORD_LAUNCH_ACTIVITY Discord launches the Activity
+        itself (the instance is returned; the app hears nothing); with APP_HANDLER the app
+        gets the interaction (APPLICATION_COMMAND, its data of type 4) and answers it."""
+        if not self.activity.enabled:
+            raise AssertionError("no App Launcher entry: the app has no Activity enabled")
+        command = next((c for c in self.global_commands.values()
+                        if c["type"] == PRIMARY_ENTRY_POINT), None)
+        if command is None:
+            raise AssertionError("the app has no Entry Point command")
+        ch = self._channel(channel)
+        if command["handler"] == DISCORD_LAUNCH_ACTIVITY:
+            return self.activity.launch(ch.id, ch.guild_id, self.user(user).id)
+        assert command["handler"] == APP_HANDLER
+        data = {"id": command["id"], "name": command["name"], "type": PRIMARY_ENTRY_POINT}
+        if ch.guild_id is not None:
+            data["guild_id"] = str(ch.guild_id)
+        return await self._send_interaction(2, user, ch, data, wait=True, timeout=timeout)
 
     async def autocomplete(
         self,

@@ -74,6 +74,10 @@ function receive(frame) {
     state.chosen.clear();
     showStatus("");
     render(frame);
+  } else if (frame.type === "home") {
+    state.view = null;
+    showStatus("");
+    renderHome(frame);
   } else if (frame.type === "refused") {
     showStatus(frame.text);
   } else if (frame.type === "hint") {
@@ -82,6 +86,10 @@ function receive(frame) {
 }
 
 function send(action, type = "act") {
+  if (type === "table" && state.ws && state.ws.readyState === WebSocket.OPEN) {
+    state.ws.send(JSON.stringify({ type }));
+    return;
+  }
   const view = state.view;
   if (!view || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
   const frame = { type, version: view.version };
@@ -133,7 +141,30 @@ function render(view) {
   renderHand(view.hand || [], moves);
   renderPanel($("final"), view.final);
   renderPanel($("panel"), view.panel);
+  delete document.body.dataset.home;
   document.body.dataset.version = String(view.version); // what the page shows now
+}
+
+// The home page (the App Launcher's Entry Point): the member's tables in this server,
+// how to open a new one and play the deal of the day, and this channel's table if any.
+function renderHome(home) {
+  document.documentElement.lang = home.language || "";
+  document.body.classList.remove("my-turn", "watching");
+  document.body.dataset.home = "1";
+  delete document.body.dataset.version;
+  $("title").textContent = plain(home.panel.title);
+  $("lines").textContent = "";
+  for (const id of ["final", "seats", "centre", "groups", "mine", "hand"]) $(id).replaceChildren();
+  $("trick-label").textContent = "";
+  renderPanel($("panel"), home.panel);
+  if (home.panel.fields.length) $("panel").append(el("p", "begin", plain(home.begin)));
+  const box = $("actions");
+  box.replaceChildren();
+  if (home.open) {
+    const button = el("button", "open-table", home.open);
+    button.onclick = () => send(null, "table");
+    box.append(button);
+  }
 }
 
 // The seats, from the one after the member's round to the member's own (last): the
