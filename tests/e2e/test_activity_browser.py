@@ -66,6 +66,14 @@ def chromium() -> Path:
     return CHROMIUM
 
 
+@pytest.fixture(autouse=True)
+def activities_enabled(fake: FakeDiscord) -> None:
+    """Every page here is an Activity's: the app has Activities enabled in the Developer
+    Portal (without them Discord refuses its Entry Point command, which the bot
+    registers whenever the Activity is configured)."""
+    fake.activity.enabled = True
+
+
 @pytest.fixture
 async def activity_bot(fake: FakeDiscord, leaks: LeakChecker, error_logs: Any,
                        answered: None, tmp_path: Path) -> AsyncIterator[AmerikanerBot]:
