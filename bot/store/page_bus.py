@@ -41,6 +41,8 @@ from typing import Any
 
 import asyncpg
 
+from bot.store.relay import reconnect_until
+
 log = logging.getLogger(__name__)
 
 UP = "amk_pages_up"
@@ -206,17 +208,8 @@ class PageBus:
         self._reconnecting = asyncio.ensure_future(self._reconnect())
 
     async def _reconnect(self) -> None:
-        delay = 0.5
         try:
-            while not self._closed:
-                try:
-                    await self._connect()
-                    log.info("the pages' database connection is back")
-                    return
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                    log.info("the pages cannot reach the database yet: %r", exc)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 10.0)
+            await reconnect_until(self._connect, lambda: self._closed, "the pages' bus")
         finally:
             self._reconnecting = None
 

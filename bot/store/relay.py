@@ -37,12 +37,29 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncpg
 
 log = logging.getLogger(__name__)
+
+
+async def reconnect_until(connect: Callable[[], Awaitable[None]], closed: Callable[[], bool],
+                          who: str) -> None:
+    """Connect a listening connection again after it was lost, waiting 0.5 s, then twice
+    as long each time up to 10 s, until it is back or its owner is closed (the relay's
+    and the pages' bus, bot/store/page_bus.py)."""
+    delay = 0.5
+    while not closed():
+        try:
+            await connect()
+            log.info("%s: the database connection is back", who)
+            return
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.info("%s cannot reach the database yet: %r", who, exc)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 10.0)
 
 # How long the sender waits for the owner to take a click (seconds). Discord wants the
 # first answer within 3 s of the click; a NOTIFY takes milliseconds. What is left of the
@@ -195,17 +212,8 @@ class InteractionRelay:
         self._reconnecting = asyncio.ensure_future(self._reconnect())
 
     async def _reconnect(self) -> None:
-        delay = 0.5
         try:
-            while not self._closed:
-                try:
-                    await self._connect()
-                    log.info("the relay's database connection is back")
-                    return
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                    log.info("the relay cannot reach the database yet: %r", exc)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 10.0)
+            await reconnect_until(self._connect, lambda: self._closed, "the relay")
         finally:
             self._reconnecting = None
 
