@@ -126,5 +126,5 @@ def test_every_persian_message_isolates_its_left_to_right_runs(where: str) -> No
                 for line in shown.split("\n"):
                     if any("\u0600" <= c <= "\u06ff" for c in line) and bare_runs(line):
                         faults.append((msgid, line))
-    assert checked > 100
+    assert checked >= 30  # read, not skipped: the smallest catalog (the toy game's) has 41
     assert not faults, faults[:10]
