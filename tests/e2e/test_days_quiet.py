@@ -261,8 +261,8 @@ async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: P
             await fake.wait_until(lambda s=sent: len(inbox.sent("bob", timed)) > s, 10,
                                   "bob's reminder")
             # The reminder takes the place of the turn's DM (deleted at the bot's pace).
-            await fake.wait_until(lambda: len(inbox.live_dms("bob", timed)) == 1, 10,
-                                  "one live DM")
+            await fake.wait_until(lambda: len(inbox.live_dms("bob", timed)) == 1,
+                                  TIDY_PATIENCE + 60, "one live DM")
             assert "⏳" in inbox.live_dms("bob", timed)[0].content
         fake.clock.advance(deadline - fake.clock.time() + 1)
         await fake.wait_until(lambda: timed.version > version, 10, "the timeout")
@@ -271,6 +271,10 @@ async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: P
                               10, "bob's DM of the timeout")
         await amerikaner.wait_for_humans()
         seen[key], again[key] = len(inbox.turns("bob", timed)), False
+        # The reminder it replaces is deleted at the bot's pace (a delete may wait
+        # TIDY_PATIENCE behind edits): a loaded run saw both still there at this point.
+        await fake.wait_until(lambda: len(inbox.live_dms("bob", timed)) == 1,
+                              TIDY_PATIENCE + 60, "one live DM after the timeout")
         (told,) = inbox.live_dms("bob", timed)
         assert "the AI played" in told.content
         await play(8)
