@@ -14,13 +14,8 @@ the bot token) before any hand is sent. Then the page gets its member's view aft
 change of the table, and sends `act` frames: one of the legal actions listed in its last
 view, at that view's version, played through the table service like a click.
 
-With the bot split by shard over processes on PostgreSQL, a page may reach any process
-(the URL mapping is one address) while its table lives in its server's shard's process.
-The process that holds the socket (the host) checks who and where as above, then hands
-the page to the table's process (the owner) over the database (bot/store/page_bus.py):
-the owner keeps it among its table's pages like one of its own, plays its frames and
-sends its views back, which the host passes on. The rate limit and the slow-socket
-queue stay with the socket, at the host.
+With the bot split by shard over processes on PostgreSQL, a page of a table of another
+process is handed to it (bot/web/across.py).
 """
 
 from __future__ import annotations
@@ -29,11 +24,9 @@ import asyncio
 import json
 import logging
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 from aiohttp import WSMsgType, web
@@ -44,11 +37,12 @@ from bot.render import error_text
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.table import LOBBY, PLAYING, Table
+from bot.web.across import Across, Remote
+from bot.web.connection import Connection, Refusal, parse, refused
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
 from bot.web.frames import MANY, action_key, view_frame
 from bot.web.home import home_frame
 from bot.web.outgoing import Outgoing
-from bot.web.words import refusal_text
 
 if TYPE_CHECKING:  # asyncpg is imported only with PostgreSQL
     from bot.store.page_bus import PageBus
@@ -57,96 +51,11 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 PREFIXES = ("", "/.proxy")
-# Frames a connection may send: a burst, then this many a second (a token bucket).
-BURST = 20
-RATE = 5.0
 MAX_FRAME = 4096  # bytes: a move is a few dozen
 HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
 LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
 INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
-OPEN_WITHIN = 5.0  # seconds the table's process has to take a page handed to it
-HOSTS_CHECK = 10.0  # seconds between two checks that the hosts of handed pages live
 HOME_FRESH = 60.0  # seconds an Entry Point launch waits for its member's page
-
-
-class Refusal(Exception):
-    """A frame the backend refuses by its own code (bot/web/words.py)."""
-
-    def __init__(self, code: str) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-@dataclass
-class Bucket:
-    """A page's rate limit: BURST frames, then RATE a second (a token bucket)."""
-
-    tokens: float = BURST
-    refilled: float = 0.0
-
-    def allowed(self, now: float) -> bool:
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-class Sender(Protocol):
-    """Where a page's frames go: its socket's queue (Outgoing), or its host (Handed)."""
-
-    def put(self, text: str) -> bool: ...
-
-    def stop(self) -> None: ...
-
-    async def close(self, code: int, message: bytes) -> None: ...
-
-
-@dataclass(eq=False)  # each page is itself: kept in sets by identity
-class Connection:
-    """One page of a table of this process: its member, its table, and where its frames
-    go (its socket here, or the process that holds its socket)."""
-
-    member: Member
-    table_id: int
-    language: str
-    outgoing: Sender
-    bucket: Bucket = field(default_factory=Bucket)
-    last_view: str = ""
-    host: tuple[str, str] | None = None  # a handed page's (host process, page id)
-    home: tuple[int, int] | None = None  # on the home page: (guild, channel); table_id 0
-
-
-class Handed:
-    """The sender of a page whose socket another process holds: its frames go there."""
-
-    def __init__(self, bus: PageBus, host: str, page: str) -> None:
-        self.bus, self.host, self.page = bus, host, page
-
-    def put(self, text: str) -> bool:
-        self.bus.to_process(self.host, {"k": "text", "c": self.page, "d": text})
-        return True
-
-    def stop(self) -> None:
-        pass
-
-    async def close(self, code: int, message: bytes) -> None:
-        self.bus.to_process(self.host, {"k": "end", "c": self.page, "code": code})
-
-
-@dataclass(eq=False)
-class Remote:
-    """A page whose socket this process holds, of a table of another process (its
-    owner shard's), by the page's id there."""
-
-    id: str
-    shard: int
-    language: str
-    outgoing: Outgoing
-    bucket: Bucket = field(default_factory=Bucket)
-    opened: asyncio.Event = field(default_factory=asyncio.Event)
-
 
 class ActivityServer:
     """The backend, in the bot's process, on `host:port` (port 0: any free one)."""
@@ -168,13 +77,11 @@ class ActivityServer:
         self._flush_scheduled = False
         self._runner: web.AppRunner | None = None
         self._unwatch: Callable[[], None] | None = None
-        # Across shard processes (bot/store/page_bus.py): the pages this process holds
-        # for others (by page id), and those others hold for this one's tables.
-        self.bus = bus
-        self._remote: dict[str, Remote] = {}
-        self._handed: dict[tuple[str, str], Connection] = {}
-        self._checking: asyncio.Task[None] | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # Across shard processes (bot/web/across.py): the pages this process holds for
+        # others' tables, and those others hold for this one's.
+        self._across = None if bus is None else Across(
+            bus, clock, open_page=self._open, forget_page=self._forget,
+            play_frame=self._play)
         # Entry Point launches not yet met by their page: (member, channel) -> when
         self._homes: dict[tuple[int, int], float] = {}
         self._at_home: set[Connection] = set()  # pages on the home page (no table)
@@ -195,28 +102,24 @@ class ActivityServer:
         self.port = int(self._runner.addresses[0][1])
         self._unwatch = self.tables.keeper.watch(self.changed)
         self.tables.listeners.add(self._heard)
-        if self.bus is not None:
-            await self.bus.start(self._bus_message, self._bus_lost)
+        if self._across is not None:
+            await self._across.start()
         log.info("the Activity's page is served on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
         if self._unwatch is not None:
             self._unwatch()
             self._unwatch = None
-        if self._checking is not None:
-            self._checking.cancel()
         for connections in list(self._by_table.values()):
             for conn in list(connections):
                 await conn.outgoing.close(1001, b"the bot is restarting")
         for conn in list(self._at_home):
             await conn.outgoing.close(1001, b"the bot is restarting")
-        for remote in list(self._remote.values()):
-            await remote.outgoing.close(1001, b"the bot is restarting")
+        if self._across is not None:
+            await self._across.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        if self.bus is not None:
-            await self.bus.close()
         await self.api.close()
 
     async def disconnect(self, table_id: int) -> None:
@@ -286,12 +189,14 @@ class ActivityServer:
                 if message.type != WSMsgType.TEXT:
                     break
                 if isinstance(conn, Remote):
-                    self._pass_on(conn, message.data)
+                    assert self._across is not None
+                    self._across.pass_on(conn, message.data)
                 else:
                     await self._frame(conn, message.data)
         finally:
             if isinstance(conn, Remote):
-                self._drop_remote(conn)
+                assert self._across is not None
+                self._across.drop_remote(conn)
             else:
                 self._forget(conn)
             conn.outgoing.stop()
@@ -314,7 +219,7 @@ class ActivityServer:
             message = await ws.receive(timeout=HELLO_WITHIN)
         except TimeoutError:
             return None  # a socket that never says who it is
-        hello = _parse(message.data) if message.type == WSMsgType.TEXT else None
+        hello = parse(message.data) if message.type == WSMsgType.TEXT else None
         language = language_of(hello.get("locale")) if hello else "en"
         try:
             if hello is None or hello.get("type") != "hello":
@@ -324,14 +229,14 @@ class ActivityServer:
                 raise Refusal("bad_frame")
             member, instance = await self._member_in(token, instance_id)
             language = await self._language_of(member.id, language)
-            if self._elsewhere(instance.guild_id):
-                return await self._hand_over(ws, member, instance, language)
+            if self._across is not None and self._across.elsewhere(instance.guild_id):
+                return await self._across.hand_over(ws, member, instance, language)
             conn = Connection(member, 0, language, Outgoing(ws))
             if not self._open(conn, instance.channel_id, instance.guild_id):
                 conn.outgoing.stop()
                 raise Refusal("no_table")
         except Refusal as exc:
-            await ws.send_str(json.dumps(_refused(exc.code, language)))
+            await ws.send_str(json.dumps(refused(exc.code, language)))
             return None
         return conn
 
@@ -399,8 +304,8 @@ class ActivityServer:
 
     def _forget(self, conn: Connection) -> None:
         self._at_home.discard(conn)
-        if conn.host is not None:
-            self._handed.pop(conn.host, None)
+        if self._across is not None:
+            self._across.forgotten(conn)
         followers = self._by_table.get(conn.table_id)
         if followers is not None and conn in followers:
             self.tables.set_watching(conn.table_id, conn.member.id, False)
@@ -408,135 +313,16 @@ class ActivityServer:
             if not followers:
                 del self._by_table[conn.table_id]
 
-    # ------------------------------------------------------------ across shard processes
-    def _elsewhere(self, guild_id: int | None) -> bool:
-        """Whether a server's tables live in another process (bot/store/page_bus.py)."""
-        return self.bus is not None and guild_id is not None and not self.bus.owns(guild_id)
-
-    async def _hand_over(self, ws: web.WebSocketResponse, member: Member, instance: Instance,
-                         language: str) -> Remote | None:
-        """A page of a table of another process: handed to it, once Discord has said who
-        and where (here); None (refused) if that process does not take it in time."""
-        assert self.bus is not None and instance.guild_id is not None
-        remote = Remote(uuid.uuid4().hex, self.bus.owner(instance.guild_id), language,
-                        Outgoing(ws))
-        self._remote[remote.id] = remote
-        self.bus.to_shard(remote.shard, {
-            "k": "open", "h": self.bus.name, "c": remote.id, "m": member.id,
-            "n": member.name, "ch": instance.channel_id, "g": instance.guild_id,
-            "l": language})
-        try:
-            await asyncio.wait_for(remote.opened.wait(), OPEN_WITHIN)
-        except TimeoutError:
-            self._remote.pop(remote.id, None)
-            remote.outgoing.stop()
-            await ws.send_str(json.dumps(_refused("shard_unreachable", language)))
-            return None
-        return remote
-
-    def _pass_on(self, remote: Remote, data: str) -> None:
-        """A frame of a handed page, to its table's process (within its rate limit)."""
-        if not remote.bucket.allowed(self.clock()):
-            remote.outgoing.put(json.dumps(_refused("rate_limited", remote.language)))
-            return
-        assert self.bus is not None
-        self.bus.to_shard(remote.shard, {"k": "frame", "h": self.bus.name, "c": remote.id,
-                                         "d": data})
-
-    def _drop_remote(self, remote: Remote) -> None:
-        if self._remote.pop(remote.id, None) is not None and self.bus is not None:
-            self.bus.to_shard(remote.shard, {"k": "close", "h": self.bus.name, "c": remote.id})
-
-    def _bus_message(self, message: dict[str, Any]) -> None:
-        """A message from another process: for a page this process holds (its frames,
-        its end, its owner back up), or for a page of one of its tables held there."""
-        kind = message.get("k")
-        if kind in ("text", "end"):
-            remote = self._remote.get(message["c"])
-            if remote is None:
-                return
-            remote.opened.set()
-            if kind == "text":
-                if not remote.outgoing.put(message["d"]):
-                    self._drop_remote(remote)  # too slow: closed, it reconnects
-            else:
-                self._drop_remote(remote)
-                self._spawn(remote.outgoing.close(int(message["code"]), b"reconnect"))
-        elif kind == "up":
-            # A process (re)started: the pages it had been handed are gone with it; they
-            # reconnect and are shown their table as it is now.
-            shards = set(message["s"])
-            for remote in [r for r in self._remote.values() if r.shard in shards]:
-                self._remote.pop(remote.id, None)
-                self._spawn(remote.outgoing.close(1012, b"reconnect"))
-        elif kind == "open":
-            self._take_page(message)
-        elif kind in ("frame", "close"):
-            conn = self._handed.get((message["h"], message["c"]))
-            if conn is None:
-                if kind == "frame":  # a page this process no longer has: it reconnects
-                    assert self.bus is not None
-                    self.bus.to_process(message["h"], {"k": "end", "c": message["c"],
-                                                       "code": 1012})
-            elif kind == "frame":
-                self._spawn(self._play(conn, message["d"]))
-            else:
-                self._forget(conn)
-
-    def _take_page(self, message: dict[str, Any]) -> None:
-        """A page another process holds, of a table of this one: followed as our own."""
-        assert self.bus is not None
-        host, page = str(message["h"]), str(message["c"])
-        sender = Handed(self.bus, host, page)
-        language = language_of(message.get("l"))
-        conn = Connection(Member(int(message["m"]), str(message["n"])), 0, language,
-                          sender, host=(host, page))
-        if not self._open(conn, int(message["ch"]), message.get("g")):
-            sender.put(json.dumps(_refused("no_table", language)))
-            self._spawn(sender.close(1000, b"no table"))
-            return
-        self._handed[(host, page)] = conn
-        if self._checking is None:
-            self._checking = asyncio.create_task(self._check_hosts())
-
-    async def _check_hosts(self) -> None:
-        """Forget the handed pages of a process that died (its pages reconnect to
-        another), so that their members are pinged again when it is their turn."""
-        assert self.bus is not None
-        try:
-            while self._handed:
-                await asyncio.sleep(HOSTS_CHECK)
-                hosts = {host for host, _ in self._handed}
-                alive = await self.bus.alive(hosts)
-                for key, conn in list(self._handed.items()):
-                    if key[0] not in alive:
-                        self._forget(conn)
-        finally:
-            self._checking = None
-
-    def _bus_lost(self) -> None:
-        """The database connection is lost: every page across processes reconnects."""
-        for remote in list(self._remote.values()):
-            self._spawn(remote.outgoing.close(1012, b"reconnect"))
-        self._remote.clear()
-        for conn in list(self._handed.values()):
-            self._forget(conn)
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     # ------------------------------------------------------------ frames from the page
     async def _frame(self, conn: Connection, data: str) -> None:
         if not conn.bucket.allowed(self.clock()):
-            self._send(conn, _refused("rate_limited", conn.language))
+            self._send(conn, refused("rate_limited", conn.language))
             return
         await self._play(conn, data)
 
     async def _play(self, conn: Connection, data: str) -> None:
         """A frame of a page within its rate limit (checked where its socket is)."""
-        frame = _parse(data)
+        frame = parse(data)
         try:
             kind = frame.get("type") if frame is not None else None
             if frame is None or kind not in ("act", "claim", "hint", "table"):
@@ -550,7 +336,7 @@ class ActivityServer:
             else:
                 await self._hint(conn, frame)
         except Refusal as exc:
-            self._send(conn, _refused(exc.code, conn.language))
+            self._send(conn, refused(exc.code, conn.language))
         except GameError as error:
             self._send(conn, self._game_refusal(conn, error))
 
@@ -693,16 +479,3 @@ def canonical(action_json: Any) -> str:
         if isinstance(out.get(key), list):
             out[key] = sorted(str(card) for card in out[key])
     return action_key(out)
-
-
-def _parse(data: Any) -> dict[str, Any] | None:
-    try:
-        frame = json.loads(data)
-    except (TypeError, ValueError):
-        return None
-    return frame if isinstance(frame, dict) else None
-
-
-def _refused(code: str, language: str) -> dict[str, Any]:
-    with use_locale(language):
-        return {"type": "refused", "code": code, "text": refusal_text(code)}
