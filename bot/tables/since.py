@@ -16,6 +16,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+
+def played_for_key(table_id: int) -> str:
+    """The member setting that holds the positions of the moves the AI made in their
+    name at a table (cogs/tables/recaps.py keeps them; every recap names them)."""
+    return f"played_for_{table_id}"
+
+
 # The recap names at most this many of the latest actions (one short line on a phone);
 # more are told as "…" before them.
 RECAP_ACTIONS = 6

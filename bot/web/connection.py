@@ -63,6 +63,7 @@ class Connection:
     last_view: str = ""
     host: tuple[str, str] | None = None  # a handed page's (host process, page id)
     home: tuple[int, int] | None = None  # on the home page: (guild, channel); table_id 0
+    daily: tuple[str, str] | None = None  # from home, playing a daily: (game, day)
 
 
 def parse(data: Any) -> dict[str, Any] | None:

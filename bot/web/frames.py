@@ -33,6 +33,18 @@ def action_key(action_json: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in action_json.items() if k != "seat"}, sort_keys=True)
 
 
+def canonical(action_json: Any) -> str:
+    """An action's record form without the seat, its lists of cards in one order: what a
+    page's move is matched by."""
+    if not isinstance(action_json, dict):
+        return ""
+    out = dict(action_json)
+    for key in MANY:
+        if isinstance(out.get(key), list):
+            out[key] = sorted(str(card) for card in out[key])
+    return action_key(out)
+
+
 def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
     """The member's view of `table`: the public table, and their seat's own if seated."""
     with use_locale(language):

@@ -39,9 +39,10 @@ from bot.tables.service import TableService
 from bot.tables.table import LOBBY, PLAYING, Table
 from bot.web.across import Across, Remote
 from bot.web.connection import Connection, Refusal, parse, refused
+from bot.web.daily_page import Front, act_daily, open_daily
 from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
-from bot.web.frames import MANY, action_key, view_frame
-from bot.web.home import home_frame
+from bot.web.frames import canonical, view_frame
+from bot.web.home import daily_offers, home_frame, page_recap
 from bot.web.outgoing import Outgoing
 
 if TYPE_CHECKING:  # asyncpg is imported only with PostgreSQL
@@ -82,8 +83,13 @@ class ActivityServer:
         self._across = None if bus is None else Across(
             bus, clock, open_page=self._open, forget_page=self._forget,
             play_frame=self._play)
-        # Entry Point launches not yet met by their page: (member, channel) -> when
-        self._homes: dict[tuple[int, int], float] = {}
+        # Entry Point launches not yet met by their page: (member, channel) -> when, and
+        # the launch's front (bot/web/daily_page.py)
+        self._homes: dict[tuple[int, int], tuple[float, Front | None]] = {}
+        self._fronts: dict[Connection, Front | None] = {}  # home pages' fronts
+        # What a member's page last showed of a table (its version): a recap tells
+        # only what came after (in memory: after a restart it may be told once more)
+        self._seen: dict[tuple[int, int], int] = {}
         self._at_home: set[Connection] = set()  # pages on the home page (no table)
 
     # ------------------------------------------------------------ start and stop
@@ -129,13 +135,14 @@ class ActivityServer:
             self._forget(conn)
             await conn.outgoing.close(1012, b"reconnect")
 
-    def want_home(self, user_id: int, channel_id: int) -> None:
+    def want_home(self, user_id: int, channel_id: int, front: Front | None = None) -> None:
         """The member launched the Activity with the app's Entry Point command in this
-        channel (cogs/tables/entry_point.py): their page opens on the home page."""
+        channel (cogs/tables/entry_point.py): their page opens on the home page; `front`:
+        what the page asks of the messages' side (a new table, the daily's result)."""
         now = time.monotonic()
-        for key in [k for k, when in self._homes.items() if now - when > HOME_FRESH]:
+        for key in [k for k, (when, _) in self._homes.items() if now - when > HOME_FRESH]:
             del self._homes[key]
-        self._homes[(user_id, channel_id)] = now
+        self._homes[(user_id, channel_id)] = (now, front)
 
     def connections(self, table_id: int) -> int:
         """How many pages follow a table (for tests and the bench)."""
@@ -249,16 +256,35 @@ class ActivityServer:
             table = None
         launched = self._homes.pop((conn.member.id, channel_id), None)
         if guild_id is not None and launched is not None \
-                and time.monotonic() - launched <= HOME_FRESH:
+                and time.monotonic() - launched[0] <= HOME_FRESH:
             conn.home = (guild_id, channel_id)
             self._at_home.add(conn)
-            self._send(conn, home_frame(self.tables, guild_id, channel_id, conn.member.id,
-                                        conn.language))
+            self._fronts[conn] = launched[1]
+            self._spawn(self._show_home(conn))
             return True
         if table is None:
             return False
         self._follow(conn, table)
         return True
+
+    async def _show_home(self, conn: Connection) -> None:
+        """The home page, with the deals of the day the member may play here."""
+        assert conn.home is not None
+        guild_id, channel_id = conn.home
+        try:
+            dailies = await daily_offers(self.tables, guild_id, conn.member.id)
+        except Exception:  # the store: the home page without the deals of the day
+            log.warning("no deals of the day for %s's home page", conn.member.id,
+                        exc_info=True)
+            dailies = []
+        conn.daily = None
+        self._send(conn, home_frame(self.tables, guild_id, channel_id, conn.member.id,
+                                    conn.language, dailies))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     def _follow(self, conn: Connection, table: Table) -> Connection:
         """A page of one of this process's tables, shown the table now and after every
@@ -267,8 +293,30 @@ class ActivityServer:
         self._by_table.setdefault(table.id, set()).add(conn)
         self._channel_of[table.id] = table.channel_id
         self.tables.set_watching(table.id, conn.member.id, True)
-        self._push(conn, table)
+        seen = self._seen.get((table.id, conn.member.id), 0)
+        if table.game is None or table.version <= seen or table.seat_of(conn.member.id) is None:
+            self._push(conn, table)
+        else:  # others may have acted since the member's last move or look
+            self._spawn(self._first_view(conn, table.id, seen))
         return conn
+
+    async def _first_view(self, conn: Connection, table_id: int, seen: int) -> None:
+        """A page opening a table where others acted since the member's last move there
+        or their last look at it (a page's, kept while the bot runs): its first view
+        carries "While you were away" (bot/render/recap.py, as the hand panel's)."""
+        table = self.tables.registry.get(table_id)
+        if table is None or conn.table_id != table_id:
+            return
+        with use_locale(conn.language):
+            recap = await page_recap(self.tables, table, conn.member.id, seen)
+        table = self.tables.registry.get(table_id)  # as it is now
+        if table is None or conn.table_id != table_id:
+            return
+        frame = view_frame(table, conn.member.id, conn.language)
+        if recap is not None:
+            frame["recap"] = recap
+        conn.last_view = json.dumps(frame)
+        self._send_text(conn, conn.last_view)
 
     async def _member_in(self, token: str, instance_id: str) -> tuple[Member, Instance]:
         """The member and the table of the instance's channel, once Discord has said who
@@ -304,9 +352,13 @@ class ActivityServer:
 
     def _forget(self, conn: Connection) -> None:
         self._at_home.discard(conn)
+        self._fronts.pop(conn, None)
         if self._across is not None:
             self._across.forgotten(conn)
         followers = self._by_table.get(conn.table_id)
+        table = self.tables.registry.get(conn.table_id)
+        if table is not None and conn.last_view:  # what the page showed is seen
+            self._seen[(table.id, conn.member.id)] = table.version
         if followers is not None and conn in followers:
             self.tables.set_watching(conn.table_id, conn.member.id, False)
             followers.discard(conn)
@@ -325,9 +377,12 @@ class ActivityServer:
         frame = parse(data)
         try:
             kind = frame.get("type") if frame is not None else None
-            if frame is None or kind not in ("act", "claim", "hint", "table"):
+            if frame is None or kind not in ("act", "claim", "hint", "table", "new", "daily",
+                                             "home"):
                 raise Refusal("bad_frame")
-            if kind == "table":
+            if kind in ("new", "daily", "home") or conn.daily is not None:
+                await self._from_home(conn, kind, frame)
+            elif kind == "table":
                 self._to_table(conn)
             elif kind == "act":
                 await self._act(conn, frame)
@@ -340,6 +395,43 @@ class ActivityServer:
         except GameError as error:
             self._send(conn, self._game_refusal(conn, error))
 
+    async def _from_home(self, conn: Connection, kind: str, frame: dict[str, Any]) -> None:
+        """The home page's own frames: a new table in the page's channel, today's deal
+        of a game, back home; and the moves of a daily played in the page."""
+        if conn.home is None:
+            raise Refusal("bad_frame")
+        guild_id, channel_id = conn.home
+        front = self._fronts.get(conn)
+        game = frame.get("game")
+        if kind == "home":
+            await self._show_home(conn)
+        elif kind == "table":
+            self._to_table(conn)
+        elif kind == "new":
+            if front is None or not isinstance(game, str) \
+                    or game not in self.tables.registry.games:
+                raise Refusal("bad_frame")
+            # the lobby, as `/<game> new` opens it, hosted by the member who pressed
+            with use_locale(conn.language):
+                await front.new_table(guild_id, channel_id, conn.member.id,
+                                      conn.member.name, game)
+            self._to_table(conn)
+        elif kind == "daily":
+            if not isinstance(game, str):
+                raise Refusal("bad_frame")
+            day, view = await open_daily(self.tables.daily, front, guild_id, channel_id,
+                                         conn.member.id, conn.member.name, game,
+                                         conn.language)
+            conn.daily = (game, day)
+            self._send(conn, view)
+        elif kind == "act" and conn.daily is not None:
+            game, day = conn.daily
+            self._send(conn, await act_daily(self.tables.daily, front, guild_id, channel_id,
+                                             conn.member.id, game, day, conn.language,
+                                             frame))
+        else:  # a daily offers no claim nor hint in its panel either
+            raise Refusal("bad_frame")
+
     def _to_table(self, conn: Connection) -> None:
         """From the home page to the table of the page's channel."""
         if conn.home is None:
@@ -349,7 +441,9 @@ class ActivityServer:
         if table is None or table.guild_id != guild_id:
             raise Refusal("no_table")
         conn.home = None
+        conn.daily = None
         self._at_home.discard(conn)
+        self._fronts.pop(conn, None)
         self._follow(conn, table)
 
     async def _act(self, conn: Connection, frame: dict[str, Any]) -> None:
@@ -469,13 +563,3 @@ class ActivityServer:
         if not conn.outgoing.put(text):
             self._forget(conn)
 
-
-def canonical(action_json: Any) -> str:
-    """An action's record form without the seat, its lists of cards in one order."""
-    if not isinstance(action_json, dict):
-        return ""
-    out = dict(action_json)
-    for key in MANY:
-        if isinstance(out.get(key), list):
-            out[key] = sorted(str(card) for card in out[key])
-    return action_key(out)

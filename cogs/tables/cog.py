@@ -181,7 +181,7 @@ class Tables(commands.Cog):
             return
         await speak_the_users_language(interaction)
         try:
-            await open_home(self.bot, interaction)
+            await open_home(self.bot, interaction, self)
         except Exception as exc:  # answered, as a command's error is
             await answer_error(interaction, exc)
 

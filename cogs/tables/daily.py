@@ -163,9 +163,7 @@ class DailyRoom:
             return
         # The day's public message is owed from the first play on: its place is stored
         # before the answer, posted after it.
-        channel = state.deal.channel_id or interaction.channel_id or 0
-        if await self.bot.store.daily_day(guild, game, state.deal.day) is None:
-            await self.bot.store.set_daily_day(guild, game, state.deal.day, channel, None, "")
+        await self.owe_public(state, interaction.channel_id or 0)
         mark_committed(interaction, None, "opened")
         table = service.table(state)
         seat = state.deal.seat
@@ -209,6 +207,15 @@ class DailyRoom:
         else:
             await interaction.response.send_message(**fields, ephemeral=True)
         await self.shown.public(guild, game, state.deal.day)
+
+    async def owe_public(self, state: DailyState, channel_id: int) -> None:
+        """A member began the day's deal (in a panel or in the Activity's page): the
+        day's public message is owed from then on, in the daily's channel, else the
+        member's (shown.public posts it)."""
+        deal = state.deal
+        if await self.bot.store.daily_day(deal.guild_id, deal.game, deal.day) is None:
+            await self.bot.store.set_daily_day(deal.guild_id, deal.game, deal.day,
+                                               deal.channel_id or channel_id, None, "")
 
     async def _daily_in_play(self, interaction: discord.Interaction[Any], key: DailyKey
                              ) -> Any:

@@ -20,14 +20,20 @@ these rules (tests/fake_discord/commands.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
+from bot.discord import is_thread
 from bot.i18n import use_locale
 from bot.render.guide import entry_point_description
+from bot.tables.daily_deal import DailyState
 from bot.tables.errors import TableError
+from bot.tables.panel import Panel
+from bot.tables.table import Table
 from cogs.tables.common import TableBot, activity_on, launch_activity
+from cogs.tables.daily import DailyRoom
+from cogs.tables.lobby import LobbyRoom
 
 PRIMARY_ENTRY_POINT = 4
 APP_HANDLER = 1
@@ -53,13 +59,53 @@ def entry_point_command() -> dict[str, Any]:
             "integration_types": [0], "contexts": [0]}
 
 
-async def open_home(bot: TableBot, interaction: discord.Interaction[Any]) -> None:
+class Rooms(Protocol):
+    """The table cog's rooms the home page's front stands on."""
+
+    lobby: LobbyRoom
+    daily: DailyRoom
+
+
+class PageFront:
+    """What the home page of one launch asks of the messages' side (bot/web/daily_page.py,
+    Front): a new table opened and posted as `/<game> new` opens one, with the bot's
+    permissions in the channel as Discord gave them with the launch; the day's public
+    message and the result of a daily played in the page, as the panel's."""
+
+    def __init__(self, rooms: Rooms, app_permissions: discord.Permissions,
+                 in_thread: bool) -> None:
+        self.rooms = rooms
+        self.app_permissions = app_permissions
+        self.in_thread = in_thread
+
+    async def new_table(self, guild_id: int, channel_id: int, user_id: int, name: str,
+                        game: str) -> Table:
+        return await self.rooms.lobby.new_from_page(
+            guild_id, channel_id, user_id, name, game,
+            app_permissions=self.app_permissions, in_thread=self.in_thread)
+
+    async def daily_played(self, state: DailyState, channel_id: int) -> None:
+        daily = self.rooms.daily
+        await daily.owe_public(state, channel_id)
+        deal = state.deal
+        await daily.shown.public(deal.guild_id, deal.game, deal.day)
+
+    async def daily_result(self, state: DailyState) -> Panel:
+        panel: Panel = await self.rooms.daily.shown.result_panel(state)
+        return panel
+
+
+async def open_home(bot: TableBot, interaction: discord.Interaction[Any],
+                    rooms: Rooms) -> None:
     """The member launched the app from the App Launcher: the Activity opens in this
-    channel, on its home page (the Activity's backend is told to expect their page)."""
+    channel, on its home page (the Activity's backend is told to expect their page, and
+    handed what it asks of the messages' side)."""
     if not activity_on(bot) or interaction.guild_id is None:
         raise TableError("activity_off" if interaction.guild_id is not None
                          else "guild_only")
     server = getattr(bot, "activity_server", None)
     if server is not None and interaction.channel_id is not None:
-        server.want_home(interaction.user.id, interaction.channel_id)
+        in_thread = is_thread(getattr(interaction.channel, "type", None))
+        server.want_home(interaction.user.id, interaction.channel_id,
+                         PageFront(rooms, interaction.app_permissions, in_thread))
     await launch_activity(interaction)

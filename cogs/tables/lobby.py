@@ -7,10 +7,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.discord import missing_table_permissions
 from bot.render import (
     away_text,
     back_text,
@@ -45,6 +47,20 @@ from cogs.tables.table_message import TableMessageRoom
 from cogs.tables.views import lobby_view, offer_view, table_panel
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """A new table as asked for, completed by the server's defaults (LobbyRoom._wanted)."""
+
+    game: str
+    preset: str | None
+    players: int
+    options: dict[str, object]
+    timer: int  # minutes
+    switches: dict[str, bool | None]
+    reminders: Any
+    timeout_action: Any
 
 
 class LobbyRoom:
@@ -88,12 +104,62 @@ class LobbyRoom:
         """A game's `new`: a lobby with what the host asked for, else the server's
         defaults for the game (its `settings`; a preset's options and counts only for
         that preset), else the game's own."""
-        guild = interaction.guild_id or 0
+        wanted = await self._wanted(interaction.guild_id or 0, game, preset=preset,
+                                    players=players, target=target, turn_timer=turn_timer,
+                                    options=options, switches=switches,
+                                    reminders=reminders, on_timeout=on_timeout)
+        channel = interaction.channel_id or 0
+        new_thread = bool(wanted.switches.get("thread")) \
+            and isinstance(interaction.channel, discord.TextChannel)
+        check_bot_permissions(interaction, new_thread=new_thread)
+        if new_thread:
+            # The rules are judged before a thread is started for them.
+            rules = self.tables.registry.kind(game).make_rules(wanted.preset,
+                                                               wanted.players,
+                                                               wanted.options)
+            # Starting the thread and posting its lobby are two requests: the interaction
+            # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
+            # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+            await interaction.response.defer(thinking=True)
+            channel = await self.table_channel(interaction,
+                                               self.tables.registry.kind(game).words.title(
+                                                   rules))
+        table = await self._create(wanted, interaction.guild_id or 0, channel,
+                                   interaction.user.id, interaction.user.display_name)
+        mark_committed(interaction, table, "opened")
+        await self.open_lobby(interaction, table)
+
+    async def new_from_page(self, guild_id: int, channel_id: int, user_id: int, name: str,
+                            game: str, *, app_permissions: discord.Permissions,
+                            in_thread: bool) -> Table:
+        """The Activity's home page's "New table" (bot/web/server.py, through
+        cogs/tables/entry_point.py): what `/<game> new` with no option does, in the
+        page's channel: the server's defaults, the same checks (the bot's permissions
+        where the table plays, as Discord gave them with the launch), the same service
+        call, and the lobby posted as the channel's table message. The table plays in
+        the page's channel (a thread of its own would take it away from the page)."""
+        wanted = await self._wanted(guild_id, game)
+        missing = missing_table_permissions(app_permissions, in_thread=in_thread)
+        if missing:
+            raise TableError("bot_missing", permissions=missing)
+        table = await self._create(wanted, guild_id, channel_id, user_id, name)
+        await self.post_lobby(table)
+        return table
+
+    async def _wanted(self, guild: int, game: str, *, preset: str | None = None,
+                      players: int | None = None, target: int | None = None,
+                      turn_timer: int | None = None,
+                      options: Mapping[str, bool | None] | None = None,
+                      switches: Mapping[str, bool | None] | None = None,
+                      reminders: str | None = None, on_timeout: str | None = None
+                      ) -> Wanted:
+        """The table asked for, completed by the server's defaults for the game, else
+        the game's own; bad values refused before anything is opened."""
         defaults = await self.bot.store.get_guild_settings(guild, game)
         chosen = preset or defaults.get("preset")
         same = chosen == defaults.get("preset")
         merged: dict[str, object] = dict(defaults.get("options", {})) if same else {}
-        merged.update({name: on for name, on in options.items() if on is not None})
+        merged.update({name: on for name, on in (options or {}).items() if on is not None})
         kind = self.tables.registry.kind(game)
         count = players or (defaults.get("players") if same else None) or kind.default_players
         merged["target"] = target or (defaults.get("target") if same else None)
@@ -103,27 +169,18 @@ class LobbyRoom:
         points = check_reminders(reminder_points(reminders)
                                  or defaults.get("reminders"))
         action = check_timeout_action(on_timeout or defaults.get("timeout_action"))
-        chosen_switches = table_switches(defaults, **switches)
-        channel = interaction.channel_id or 0
-        new_thread = bool(chosen_switches.get("thread")) \
-            and isinstance(interaction.channel, discord.TextChannel)
-        check_bot_permissions(interaction, new_thread=new_thread)
-        if new_thread:
-            # The rules are judged before a thread is started for them.
-            rules = kind.make_rules(chosen, int(count), merged)
-            # Starting the thread and posting its lobby are two requests: the interaction
-            # is answered first ("thinking"), so Discord's 3 seconds are never at risk.
-            # https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
-            await interaction.response.defer(thinking=True)
-            channel = await self.table_channel(interaction, kind.words.title(rules))
-        table = await self.tables.lobby.create(guild, channel, interaction.user.id,
-                                               interaction.user.display_name, chosen, int(count),
-                                               merged, timer * 60 or None, game=game,
-                                               switches=chosen_switches, reminders=points,
-                                               timeout_action=action)
-        mark_committed(interaction, table, "opened")
-        await self.open_lobby(interaction, table)
+        chosen_switches = table_switches(defaults, **(switches or {}))
+        return Wanted(game, chosen, int(count), merged, timer, chosen_switches, points,
+                      action)
 
+    async def _create(self, wanted: Wanted, guild: int, channel: int, user_id: int,
+                      name: str) -> Table:
+        """The one call that opens a lobby, the command's and the page's."""
+        return await self.tables.lobby.create(
+            guild, channel, user_id, name, wanted.preset, wanted.players,
+            wanted.options, wanted.timer * 60 or None, game=wanted.game,
+            switches=wanted.switches, reminders=wanted.reminders,
+            timeout_action=wanted.timeout_action)
 
     async def table_channel(self, interaction: discord.Interaction[Any], title: str) -> int:
         """Where a new table that asks for a thread plays: a thread of its own started

@@ -1,18 +1,15 @@
 """What happened at a table since a member's last move, above their hand panel ("While
-you were away", issue 35; bot/tables/since.py reads it from the record), and the moves
+you were away", issue 35; bot/tables/since.py reads it from the record, bot/render/
+recap.py words it, for the Activity's page too), and the moves
 the AI made in their name, which it names first (issue 52: the card the AI played for
 you on a timeout was lost when the next ping replaced the DM that told it)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Sequence
 
-from bot.errors import GameError
-from bot.render import seat_names, since_lines
-from bot.render.days import played_for_you
-from bot.tables.since import Since, since_last_move
+from bot.render.recap import recap_lines
+from bot.tables.since import played_for_key
 from bot.tables.table import Table
 from cogs.tables.common import TableBot
 from cogs.tables.pings import PingsRoom
@@ -21,11 +18,6 @@ log = logging.getLogger(__name__)
 
 # The moves the AI made in a member's name that are kept for their recap, per table.
 PLAYED_FOR_KEPT = 40
-
-
-def played_for_key(table_id: int) -> str:
-    """The member setting that holds the moves the AI made in their name at a table."""
-    return f"played_for_{table_id}"
 
 
 class Recaps:
@@ -49,33 +41,7 @@ class Recaps:
             record = await self.bot.store.load_record(
                 table.id, record_format=table.kind.record_format)
             for_them = await self._played_for(table, user)
-            since = since_last_move(record.get("hands", ()), seat, seen, for_them)
-            if since is None:
-                return []
-            words, names = table.kind.words, seat_names(table.seats)
-            told = {id(action) for _, action in since.for_them}  # named below, apart
-            played = [(names[int(action["seat"])], words.describe_action(action))
-                      for action in since.actions if id(action) not in told]
-            result = None
-            ended_facts: list[str] = []
-            if since.deal_ended is not None:
-                with contextlib.suppress(GameError):
-                    result = words.deal_score_text(
-                        table.kind.deal_score(table.game, since.deal_ended, seat))
-                ended_facts = self._facts(table, since, since.deal_ended, names)
-            # The running deal's facts (who took the tricks since, ...), the game's own.
-            running = len(record.get("hands", ())) - 1
-            facts = self._facts(table, since, running, names)
-            # First of all, what the AI played in the member's name (issue 52).
-            ended_facts = [*played_for_you([words.describe_action(action) for deal, action
-                                            in since.for_them if deal != running]),
-                           *ended_facts]
-            facts = [*played_for_you([words.describe_action(action) for deal, action
-                                      in since.for_them if deal == running]), *facts]
-            to_act = table.to_act
-            return since_lines(played, since.more, since.deal_ended, result,
-                               names[to_act] if to_act is not None else None,
-                               to_act == seat, ended_facts, facts)
+            return recap_lines(table, record, seat, seen, for_them)
         except Exception as exc:
             log.warning("no recap for %s at table %s: %r", user, table.id, exc)
             return []
@@ -110,15 +76,6 @@ class Recaps:
         except Exception as exc:  # the store: the recap names it as the member's move
             log.warning("could not keep the move played for %s at table %s: %r", user,
                         table.id, exc)
-
-    @staticmethod
-    def _facts(table: Table, since: Since, deal: int, names: Sequence[str]) -> list[str]:
-        """The game's facts of `deal` within the stretch `since` tells (none if the deal
-        lies before it): GameWords.recap_facts."""
-        start = since.start_in(deal)
-        if start is None or deal < 0:
-            return []
-        return table.kind.words.recap_facts(table.game, deal, start, names)
 
     async def forget(self, table: Table) -> None:
         """The game is over: the moves kept for its members' recaps go (no recap is

@@ -5,7 +5,8 @@
 // and offers exactly the moves its view lists.
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { showStatus } from "./dom.js";
-import { renderHome } from "./home.js";
+import { renderDaily, renderHome } from "./home.js";
+import { hideRecap, movedSince, showRecap } from "./recap.js";
 import { state } from "./session.js";
 import { render } from "./table.js";
 
@@ -66,12 +67,16 @@ function connect() {
 
 function receive(frame) {
   if (frame.type === "view") {
+    if (movedSince(state.view, frame)) hideRecap();
     state.view = frame;
     state.chosen.clear();
     showStatus("");
     render(frame);
+    renderDaily(frame);
+    if (frame.recap) showRecap(frame.recap);
   } else if (frame.type === "home") {
     state.view = null;
+    hideRecap();
     showStatus("");
     renderHome(frame);
   } else if (frame.type === "refused") {
