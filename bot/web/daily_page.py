@@ -89,6 +89,12 @@ async def daily_view(daily: DailyService, front: Front | None, state: DailyState
     """The member's view of their play: their seat at the daily's table, the day, and,
     once finished, its result."""
     frame = view_frame(daily.table(state), user_id, language)
+    if state.finished:
+        # The day's one deal is over: its result, not the next deal the game dealt.
+        for key in ("scene", "hand", "actions", "groups", "panel", "hint", "claim", "final"):
+            frame.pop(key, None)
+        with use_locale(language):
+            frame["title"] = state.kind.words.title(state.deal.rules)
     with use_locale(language):
         frame["daily"] = {"game": state.deal.game, "day": state.deal.day,
                           "home": _("Back to the home page")}

@@ -1,4 +1,4 @@
-import { el } from "./dom.js";
+import { el, plain } from "./dom.js";
 
 // "While you were away": what others did at the table since the member's last move or
 // last look, sent with the first view of a table; shown on top until the member
@@ -9,7 +9,7 @@ export function showRecap(recap) {
   box.id = "recap";
   box.setAttribute("role", "note");
   box.append(el("h2", "", recap.title));
-  for (const line of recap.lines) box.append(el("p", "", line));
+  for (const line of recap.lines) box.append(el("p", "", plain(line)));
   const close = el("button", "dismiss", recap.dismiss);
   close.onclick = hideRecap;
   box.append(close);
