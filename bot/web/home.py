@@ -134,8 +134,10 @@ async def page_recap(tables: TableService, table: Table, user_id: int, seen: int
         log.warning("no recap for %s at table %s", user_id, table.id, exc_info=True)
         return None
     for_them = [int(p) for p in settings.get(played_for_key(table.id)) or ()]
-    lines = recap_lines(table, record, seat, seen, for_them,
-                        names=seat_names(table.seats, safe_plain))
+    if table.version <= seen:
+        return None
+    lines = recap_lines(table.kind, table.game, table.to_act,
+                        seat_names(table.seats, safe_plain), record, seat, seen, for_them)
     if not lines:
         return None
     return {"title": _("While you were away"), "lines": lines, "dismiss": _("Got it")}

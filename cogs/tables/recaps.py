@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.render import seat_names
 from bot.render.recap import recap_lines
 from bot.tables.since import played_for_key
 from bot.tables.table import Table
@@ -41,7 +42,8 @@ class Recaps:
             record = await self.bot.store.load_record(
                 table.id, record_format=table.kind.record_format)
             for_them = await self._played_for(table, user)
-            return recap_lines(table, record, seat, seen, for_them)
+            return recap_lines(table.kind, table.game, table.to_act, seat_names(table.seats),
+                               record, seat, seen, for_them)
         except Exception as exc:
             log.warning("no recap for %s at table %s: %r", user, table.id, exc)
             return []
