@@ -89,6 +89,8 @@ async def daily_view(daily: DailyService, front: Front | None, state: DailyState
     """The member's view of their play: their seat at the daily's table, the day, and,
     once finished, its result."""
     frame = view_frame(daily.table(state), user_id, language)
+    for key in ("hint", "claim"):  # a daily's panel offers neither (one try, alone)
+        frame.pop(key, None)
     if state.finished:
         # The day's one deal is over: its result, not the next deal the game dealt.
         for key in ("scene", "hand", "actions", "groups", "panel", "hint", "claim", "final"):

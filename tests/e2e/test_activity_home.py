@@ -22,7 +22,7 @@ import aiohttp
 import pytest
 
 from bot.app import AmerikanerBot
-from bot.tables.daily_deal import DAILY, DAILY_DONE
+from bot.tables.daily_deal import DAILY, GRACE
 from bot.tables.table import LOBBY
 from cogs.tables.views import table_panel
 from tests.e2e.activity_page import Page, check_frame
@@ -274,4 +274,32 @@ async def test_the_deal_of_the_day_in_the_page(fake: FakeDiscord,
         (offer,) = [d for d in home["daily"] if d["game"] == "amerikaner"]
         assert offer["day"] != day and "label" in offer
         await alice.close()
-    assert DAILY_DONE  # (the reason the service gives: bot/tables/daily_deal.py)
+
+
+async def test_a_daily_begun_in_the_page_is_closed_after_its_day(
+        fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """Bob begins today's American deal in the page and leaves it unfinished; past the
+    day's end and its grace his next move is refused as the panel's is (the play is
+    scored as abandoned, not continued), and his panel says the same."""
+    bot = activity_bot
+    daily = bot.tables.daily
+    bob_id = fake.user("bob").id
+    async with aiohttp.ClientSession() as session:
+        bob = await launched(fake, bot, session, "bob", fake.channel)
+        await bob.send({"type": "daily", "game": "american"})
+        view = await bob.wait_for(lambda f: f.get("type") == "view", "the daily")
+        assert "hint" not in view and "claim" not in view  # as the daily's panel
+        state = await daily.state(fake.guild.id, "american", bob_id)
+        assert state is not None and not state.finished
+        fake.clock.advance(state.deal.ends_at + GRACE - fake.clock.time() + 1)
+        seat = state.deal.seat
+        action = state.kind.legal_actions(state.game, seat)[0]
+        record = dict(state.kind.action_to_json(action))
+        record.pop("seat")
+        before = len(bob.frames)
+        await bob.send({"type": "act", "version": view["version"], "action": record})
+        refusal = await bob.refusal(before)
+        assert refusal["code"] == DAILY and refusal["text"]
+        state = await daily.state(fake.guild.id, "american", bob_id, state.deal.day)
+        assert state is not None and state.abandoned
+        await bob.close()
