@@ -225,6 +225,10 @@ async def test_the_deal_of_the_day_in_the_page(fake: FakeDiscord,
         await alice.send({"type": "daily", "game": "amerikaner"})
         view = await alice.wait_for(lambda f: f.get("type") == "view", "the daily")
         assert view["daily"]["day"] == day and view["seat"] is not None
+        # the day's one public message, owed from the first play on, as the panel's
+        place = await bot.tables.shared.store.daily_day(fake.guild.id, "amerikaner", day)
+        assert place is not None and place.message_id is not None
+        assert place.message_id in {m.id for m in fake.messages(place.channel_id)}
         moves = 0
         while "result" not in view:
             state = await daily.state(fake.guild.id, "amerikaner", alice_id)
