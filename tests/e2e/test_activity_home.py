@@ -7,7 +7,7 @@ Discord's side, each rule where the fake keeps it: the Entry Point command answe
 LAUNCH_ACTIVITY (type 12) "Launch the Activity associated with the app"
 (https://discord.com/developers/docs/interactions/receiving-and-responding, interaction
 callback type), and an interaction's `app_permissions`, "Bitwise set of permissions the
-app has within the channel the interaction was sent from"
+app or bot has within the channel the interaction was sent from"
 (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object):
 what the lobby opened from the page is checked against, as the command's is."""
 
