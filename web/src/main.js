@@ -7,7 +7,7 @@ import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { showStatus } from "./dom.js";
 import { renderHome } from "./home.js";
 import { state } from "./session.js";
-import { render } from "./table.js";
+import { render, renderReview } from "./table.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -76,6 +76,8 @@ function receive(frame) {
     renderHome(frame);
   } else if (frame.type === "refused") {
     showStatus(frame.text);
+  } else if (frame.type === "review") {
+    renderReview(frame);
   } else if (frame.type === "hint") {
     showStatus(frame.text, "hint");
   }
