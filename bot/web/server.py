@@ -443,10 +443,9 @@ class ActivityServer:
     async def _rematch(self, conn: Connection) -> None:
         """A player of the finished game asks for (or accepts) its rematch: the lobby's
         `rematch`, as the Rematch button under the standings calls it; once everyone is
-        in, the new table is the channel's and its pages follow it (`_follow_new`)."""
-        old, _new = await self.tables.lobby.rematch(conn.table_id, conn.member.id)
-        for page in list(self._by_table.get(old.id, ())):
-            self._push(page, old)  # who is in now
+        in, the new table is the channel's and its pages follow it (`_follow_new`); the
+        lobby tells the watchers of both tables (`changed`)."""
+        await self.tables.lobby.rematch(conn.table_id, conn.member.id)
 
     def _tell(self, result: Any) -> None:
         """The channel's side of a page's move, as after a click: the table message, the

@@ -295,6 +295,8 @@ async def test_review_and_rematch_from_the_page(
                                       20, "the new table's view")
                 await expect(page.page.locator("#final")).to_be_empty()
                 await expect(page.page.locator("#hand .card")).not_to_have_count(0)
+                # the new table's frames (the old one's, of another deal, are over)
+                page.frames = [f for f in page.frames if f.get("table_id") == table.id]
                 await no_leak(table, fake, page)
         finally:
             await browser.close()
