@@ -254,6 +254,7 @@ async def test_review_and_rematch_from_the_page(
     old = bot.tables.registry.in_channel(fake.channel.id)
     assert old is not None and bot.activity_server is not None
     base = f"http://127.0.0.1:{bot.activity_server.port}"
+    album = Album(tmp_path, "table")
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         try:
@@ -269,20 +270,28 @@ async def test_review_and_rematch_from_the_page(
             await wait_game_over(fake, old)
             for page in pages.values():
                 await page.shows(old.version)
-            # the review of the last deal: a frame of its own, the game's words
+            # the last trick, as the game's Scene has it: who took it marked
             view = alice.last_view()
+            (last,) = [g for g in view["scene"]["groups"] if g["marked"] is not None]
+            marked = alice.page.locator(".group .card.marked")
+            await expect(marked).to_have_count(1)
+            assert await marked.get_attribute("data-card") == \
+                last["cards"][last["marked"]]["name"]
+            # the review of the last deal: a frame of its own, the game's words
             assert view["final"] and view["review"]
             review = review_frame(old, "en")
             assert review is not None
             await alice.button(view["review"]["label"]).click()
             await expect(alice.page.locator("#review h2")).to_have_text(
                 review["panel"]["title"].replace("**", ""))
+            await album.take("review", alice.page)
             await alice.button(view["review"]["close"]).click()
             await expect(alice.page.locator("#review")).to_be_empty()
             # the rematch: Alice from her page, Bob from the channel's message
             await alice.button(view["rematch"]["label"]).click()
             await expect(alice.page.locator("#rematch")).to_contain_text("waiting for bob")
             await expect(alice.button(view["rematch"]["label"])).to_have_count(0)
+            await album.take("rematch", alice.page)
             assert old.meta["rematch"] == [fake.user("alice").id]
             final = next(m for m in reversed(fake.messages())
                          if "Rematch" in {b.get("label") for b in m.buttons()})
