@@ -81,6 +81,10 @@ class Keeper:
         async with table.lock:
             await self.sync(table, reason)
             yield table
+        self.tell_watchers(table)
+
+    def tell_watchers(self, table: Table) -> None:
+        """`table` changed (under its lock, now released): every watcher hears it."""
         for watcher in list(self.watchers):
             watcher(table)
 

@@ -236,11 +236,13 @@ class Lobby:
                 await self.keeper.recover(old, exc)
             self.shared.health.answered()
             old.meta = meta
+        self.keeper.tell_watchers(old)  # who is in now (the Activity's pages)
         if new is not None:
             self.registry.register(new)
             if self.shared.outbox is not None:
                 self.shared.outbox.kick(new.id)
             self.next_turn(new)
+            self.keeper.tell_watchers(new)  # the pages of the channel follow it
         return old, new
 
     async def _start_rematch(self, old: Table) -> Table:

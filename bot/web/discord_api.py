@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+from yarl import URL
+
+CDN = "https://cdn.discordapp.com"
+DISCORD_HOSTS = ("discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com")
+MAX_AVATAR = 256 * 1024  # bytes: a 64 px PNG is a few kB
 
 # Tries of a request Discord answered 429 (each after its retry_after, at most MAX_WAIT).
 TRIES = 4
@@ -29,6 +34,7 @@ class Member:
 
     id: int
     name: str
+    avatar: str | None = None  # the avatar's hash (Discord's CDN), None: no avatar set
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,11 @@ class DiscordApi:
     def __init__(self, api_base: str, app_id: int, client_secret: str, bot_token: str,
                  trace_configs: list[aiohttp.TraceConfig] | None = None) -> None:
         self.api_base = api_base.rstrip("/")
+        # Discord's CDN, for avatars: cdn.discordapp.com beside Discord's own API; beside
+        # another API base (a proxy, the tests' fake Discord) that base's origin, which
+        # then serves the CDN's paths (an avatar it does not serve is drawn as an initial)
+        origin = URL(self.api_base).origin()
+        self.cdn_base = CDN if origin.host in DISCORD_HOSTS else str(origin)
         self.app_id = app_id
         self.client_secret = client_secret
         self.bot_token = bot_token
@@ -116,7 +127,26 @@ class DiscordApi:
                                            headers=headers, bot=False)
         if status != 200:
             raise DiscordRefused(status, "users/@me")
-        return Member(int(body["id"]), str(body.get("global_name") or body["username"]))
+        avatar = body.get("avatar")
+        return Member(int(body["id"]), str(body.get("global_name") or body["username"]),
+                      avatar if isinstance(avatar, str) and avatar else None)
+
+    async def avatar(self, user_id: int, avatar: str) -> bytes | None:
+        """A member's avatar, small, from Discord's CDN
+        (https://discord.com/developers/docs/reference#image-formatting-cdn-endpoints:
+        "User Avatar avatars/user_id/user_avatar.png", "?size=" a power of two), for the
+        page to show through the backend: "Serve all of the application's
+        avatar/nicknames via the application's server"
+        (https://discord.com/developers/docs/activities/development-guides/multiplayer-
+        experience#render-avatars-and-names). None when it cannot be had."""
+        url = f"{self.cdn_base}/avatars/{user_id}/{avatar}.png?size=64"
+        try:
+            async with self.members_session.get(url) as resp:
+                if resp.status != 200 or resp.content_type != "image/png":
+                    return None
+                return await resp.content.read(MAX_AVATAR + 1)
+        except (aiohttp.ClientError, TimeoutError):
+            return None
 
     async def instance(self, instance_id: str) -> Instance:
         """https://discord.com/developers/docs/resources/application#get-application-

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label, card_name
-from bot.i18n import RIGHT_TO_LEFT, use_locale
-from bot.render import button_label, seat_names
+from bot.i18n import RIGHT_TO_LEFT, _, use_locale
+from bot.render import button_label, rematch_text, seat_names
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
 from bot.tables.scene import Scene
-from bot.tables.table import Table
+from bot.tables.table import FINISHED, Table
 from bot.web.words import choose_text
 
 # An action of several cards (a discard, an exchange, a swap) is listed once, with every
@@ -45,8 +45,13 @@ def canonical(action_json: Any) -> str:
     return action_key(out)
 
 
-def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
-    """The member's view of `table`: the public table, and their seat's own if seated."""
+def view_frame(table: Table, user_id: int, language: str, *,
+               avatars: Mapping[int, str] | None = None, now: float | None = None
+               ) -> dict[str, Any]:
+    """The member's view of `table`: the public table, and their seat's own if seated.
+    `avatars`: the seats' members' avatar hashes the backend knows (each shown through
+    its own route, `avatar_path`); `now`: the service clock's time, for the page's
+    count-down to the turn's deadline."""
     with use_locale(language):
         names = seat_names(table.seats, safe_plain)  # plain: the page shows text
         frame: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
@@ -59,12 +64,73 @@ def view_frame(table: Table, user_id: int, language: str) -> dict[str, Any]:
             frame["title"] = table.kind.words.lobby_title(table.rules)
             return frame
         frame["scene"] = scene_json(table.kind.words.table_scene(table.game, names))
+        frame["people"] = people_json(table, avatars or {})
         if table.kind.finished(table.game):  # the standings, as the channel was told
             frame["final"] = panel_json(table.kind.words.final_standings(table.game, names))
+        frame.update(table_extras(table, frame["seat"], now))
         seat = frame["seat"]
         if seat is not None:
             frame.update(seat_json(table, seat, names))
         return frame
+
+
+def avatar_path(user_id: int, avatar: str) -> str:
+    """Where the page finds a member's avatar: under its own origin, through Discord's
+    proxy (bot/web/server.py's avatar route fetches it from Discord's CDN)."""
+    return f"/.proxy/api/avatar/{user_id}/{avatar}.png"
+
+
+def people_json(table: Table, avatars: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Each seat's face: its member's avatar when the backend knows one, else none (the
+    page draws the name's initial); an AI's seat is marked (the page draws a robot)."""
+    out: list[dict[str, Any]] = []
+    for seat in table.seats:
+        user = seat.user_id
+        avatar = avatars.get(user) if user is not None else None
+        out.append({"avatar": avatar_path(user, avatar) if user is not None and avatar
+                    else None, "ai": user is None or seat.played_by_ai})
+    return out
+
+
+def table_extras(table: Table, seat: int | None, now: float | None) -> dict[str, Any]:
+    """The platform's parts of a table around the game's: the turn's deadline (epoch
+    seconds, with the service's time now, so that the page counts down on its own clock
+    however far it is from the bot's), the review of the deal last finished, and a
+    finished game's rematch (for its players: who is in, who it waits for)."""
+    out: dict[str, Any] = {}
+    deadline = table.turn_deadline
+    if deadline is not None and now is not None and table.to_act is not None:
+        out["clock"] = {"seat": table.to_act, "deadline": deadline, "now": now,
+                        "label": _("Time left")}
+    if table.game is not None and table.kind.running_totals(table.game):
+        out["review"] = {"label": button_label("review"), "close": _("Close")}
+    if table.stage == FINISHED and seat is not None:
+        accepted = set(table.meta.get("rematch", ()))
+        humans = [(name, s.user_id) for name, s
+                  in zip(seat_names(table.seats, safe_plain), table.seats, strict=True)
+                  if s.user_id is not None]
+        started = table.meta.get("rematch_table") is not None
+        out["rematch"] = {
+            "label": button_label("rematch"),
+            "line": rematch_text([n for n, u in humans if u in accepted],
+                                 [n for n, u in humans if u not in accepted])
+            if accepted and not started else "",
+            "can": not started and table.seats[seat].user_id not in accepted}
+    return out
+
+
+def review_frame(table: Table, language: str) -> dict[str, Any] | None:
+    """The deal last finished, face up, as the channel's Review button shows it to
+    anyone who asks (cogs/tables/boards.py): None before a deal is over."""
+    if table.game is None:
+        return None
+    done = len(table.kind.running_totals(table.game))
+    if not done:
+        return None
+    with use_locale(language):
+        names = seat_names(table.seats, safe_plain)
+        panel = table.kind.words.deal_review(table.game, done - 1, names)
+        return {"type": "review", "panel": panel_json(panel), "close": _("Close")}
 
 
 def scene_json(scene: Scene) -> dict[str, Any]:
@@ -74,8 +140,9 @@ def scene_json(scene: Scene) -> dict[str, Any]:
                    "backs": s.backs, "to_act": s.to_act} for s in scene.seats],
         "centre": [{"seat": seat, **card_json(card)} for seat, card in scene.centre],
         "centre_label": scene.centre_label,
-        "groups": [{"label": g.label, "cards": cards(g.cards), "backs": g.backs}
-                   for g in scene.groups],
+        # marked: the last trick's winning card (who took it)
+        "groups": [{"label": g.label, "cards": cards(g.cards), "backs": g.backs,
+                    "marked": g.marked} for g in scene.groups],
         "lines": list(scene.lines),
     }
 

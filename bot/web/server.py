@@ -40,8 +40,8 @@ from bot.tables.table import LOBBY, PLAYING, Table
 from bot.web.across import Across, Remote
 from bot.web.connection import Connection, Refusal, parse, refused
 from bot.web.daily_page import Front, act_daily, open_daily
-from bot.web.discord_api import DiscordApi, DiscordRefused, Instance, Member
-from bot.web.frames import canonical, view_frame
+from bot.web.discord_api import MAX_AVATAR, DiscordApi, DiscordRefused, Instance, Member
+from bot.web.frames import canonical, review_frame, view_frame
 from bot.web.home import daily_offers, home_frame, page_recap
 from bot.web.outgoing import Outgoing
 
@@ -57,6 +57,8 @@ HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
 LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
 INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
 HOME_FRESH = 60.0  # seconds an Entry Point launch waits for its member's page
+AVATAR_FRESH = 600.0  # seconds an avatar fetched from Discord's CDN is served again
+AVATARS_KEPT = 512  # avatars kept at most (a 64 px PNG: a few kB each)
 
 class ActivityServer:
     """The backend, in the bot's process, on `host:port` (port 0: any free one)."""
@@ -91,6 +93,10 @@ class ActivityServer:
         # only what came after (in memory: after a restart it may be told once more)
         self._seen: dict[tuple[int, int], int] = {}
         self._at_home: set[Connection] = set()  # pages on the home page (no table)
+        # Avatars: each member's hash as Discord told it (their /users/@me, when they
+        # opened the page), and the images fetched from the CDN, by (member, hash)
+        self._avatars: dict[int, str] = {}
+        self._images: dict[tuple[int, str], tuple[float, bytes]] = {}
 
     # ------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -99,6 +105,7 @@ class ActivityServer:
             app.router.add_post(f"{prefix}/api/token", self._token)
             app.router.add_get(f"{prefix}/api/config", self._config)
             app.router.add_get(f"{prefix}/ws", self._socket)
+            app.router.add_get(f"{prefix}/api/avatar/{{user}}/{{name}}", self._avatar)
         app.router.add_get("/", self._index)
         app.router.add_get("/{name}", self._file)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -183,6 +190,29 @@ class ActivityServer:
             return web.json_response({"error": "unauthorized"}, status=401)
         return web.json_response({"access_token": token})
 
+    async def _avatar(self, request: web.Request) -> web.StreamResponse:
+        """A seat's avatar, under the page's own origin (the page reaches nothing else),
+        fetched from Discord's CDN and kept a while. Only the avatar a member's own
+        /users/@me gave (the path a view names): no other image is fetched."""
+        user, name = request.match_info["user"], request.match_info["name"]
+        avatar = self._avatars.get(int(user)) if user.isdigit() else None
+        if avatar is None or name != f"{avatar}.png":
+            raise web.HTTPNotFound()
+        key, now = (int(user), avatar), time.monotonic()
+        kept = self._images.get(key)
+        if kept is None or now - kept[0] > AVATAR_FRESH:
+            image = await self.api.avatar(int(user), avatar)
+            if image is None or len(image) > MAX_AVATAR:
+                raise web.HTTPNotFound()  # the page draws the initial
+            for old in [k for k, (when, _) in self._images.items()
+                        if now - when > AVATAR_FRESH]:
+                del self._images[old]
+            while len(self._images) >= AVATARS_KEPT:
+                del self._images[next(iter(self._images))]
+            kept = self._images[key] = (now, image)
+        return web.Response(body=kept[1], content_type="image/png",
+                            headers={"Cache-Control": f"max-age={int(AVATAR_FRESH)}"})
+
     # ------------------------------------------------------------ a member's socket
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME)
@@ -235,6 +265,8 @@ class ActivityServer:
             if not isinstance(token, str) or not isinstance(instance_id, str):
                 raise Refusal("bad_frame")
             member, instance = await self._member_in(token, instance_id)
+            if member.avatar is not None:
+                self._avatars[member.id] = member.avatar
             language = await self._language_of(member.id, language)
             if self._across is not None and self._across.elsewhere(instance.guild_id):
                 return await self._across.hand_over(ws, member, instance, language)
@@ -377,13 +409,17 @@ class ActivityServer:
         frame = parse(data)
         try:
             kind = frame.get("type") if frame is not None else None
-            if frame is None or kind not in ("act", "claim", "hint", "table", "new", "daily",
-                                             "home"):
+            if frame is None or kind not in ("act", "claim", "hint", "table", "review",
+                                             "rematch", "new", "daily", "home"):
                 raise Refusal("bad_frame")
             if kind in ("new", "daily", "home") or conn.daily is not None:
                 await self._from_home(conn, kind, frame)
             elif kind == "table":
                 self._to_table(conn)
+            elif kind == "review":
+                self._review(conn)
+            elif kind == "rematch":
+                await self._rematch(conn)
             elif kind == "act":
                 await self._act(conn, frame)
             elif kind == "claim":
@@ -488,6 +524,22 @@ class ActivityServer:
             hint = await self.tables.play.hint(conn.table_id, conn.member.id, version)
         self._send(conn, {"type": "hint", "text": hint.sentence})
 
+    def _review(self, conn: Connection) -> None:
+        """The deal last finished, face up, for this member alone (as the channel's
+        Review button shows it to whoever asks)."""
+        table = self.tables.registry.get(conn.table_id)
+        frame = review_frame(table, conn.language) if table is not None else None
+        if frame is None:
+            raise Refusal("unknown_action")
+        self._send(conn, frame)
+
+    async def _rematch(self, conn: Connection) -> None:
+        """A player of the finished game asks for (or accepts) its rematch: the lobby's
+        `rematch`, as the Rematch button under the standings calls it; once everyone is
+        in, the new table is the channel's and its pages follow it (`_follow_new`); the
+        lobby tells the watchers of both tables (`changed`)."""
+        await self.tables.lobby.rematch(conn.table_id, conn.member.id)
+
     def _tell(self, result: Any) -> None:
         """The channel's side of a page's move, as after a click: the table message, the
         next player's panel or ping (the table cog hears it as it hears an AI's move). In
@@ -548,7 +600,8 @@ class ActivityServer:
                 self._push(conn, table)
 
     def _push(self, conn: Connection, table: Table) -> None:
-        frame = view_frame(table, conn.member.id, conn.language)
+        frame = view_frame(table, conn.member.id, conn.language, avatars=self._avatars,
+                           now=self.clock())
         text = json.dumps(frame)
         if text != conn.last_view:
             conn.last_view = text

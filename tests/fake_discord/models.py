@@ -84,6 +84,9 @@ class FakeUser:
     bot: bool = False
     #: the language of the user's Discord client (an interaction's `locale`)
     locale: str = "en-US"
+    #: the avatar's hash (https://discord.com/developers/docs/resources/user#user-object:
+    #: "avatar ?string the user's avatar hash"), None: no avatar (the default)
+    avatar: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,7 +94,7 @@ class FakeUser:
             "username": self.name,
             "discriminator": "0",
             "global_name": self.global_name or self.name,
-            "avatar": None,
+            "avatar": self.avatar,
             "bot": self.bot,
             "public_flags": 0,
             "flags": 0,

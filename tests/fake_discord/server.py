@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import json
 import logging
 import re
@@ -1004,6 +1005,8 @@ class FakeDiscord(Lifecycle):
     ) -> web.StreamResponse:
         if path.startswith("/attachments/"):
             return self._serve_attachment(path)
+        if path.startswith("/avatars/"):
+            return self._serve_avatar(path, request.query)
         if not path.startswith(API_PREFIX):
             self.unknown_routes.append(record)
             raise HTTPError(404, 0, "404: Not Found")
@@ -1046,6 +1049,28 @@ class FakeDiscord(Lifecycle):
             return response
         self.unknown_routes.append(record)
         raise HTTPError(404, 0, "404: Not Found")
+
+    def give_avatar(self, name: str) -> str:
+        """The user sets an avatar: its hash (their user object names it from now on)."""
+        user = self.user(name)
+        user.avatar = f"{user.id:x}"[-8:].rjust(32, "a")
+        return user.avatar
+
+    def _serve_avatar(self, path: str, query: Any) -> web.Response:
+        """The CDN's avatar of a user (the fake's origin plays cdn.discordapp.com's):
+        https://discord.com/developers/docs/reference#image-formatting-cdn-endpoints,
+        "User Avatar avatars/user_id/user_avatar.png", "The size can be any power of two
+        between 16 and 4096"; a hash the user does not have is not found."""
+        parts = path.split("/")
+        try:
+            user = self._users_by_id[int(parts[2])]
+        except (ValueError, IndexError, KeyError):
+            raise HTTPError(404, 0, "404: Not Found") from None
+        size = query.get("size", "128")
+        if user.avatar is None or parts[3:] != [f"{user.avatar}.png"] \
+                or not size.isdigit() or int(size) not in {2 ** n for n in range(4, 13)}:
+            raise HTTPError(404, 0, "404: Not Found")
+        return web.Response(body=avatar_png(user.id, int(size)), content_type="image/png")
 
     def _serve_attachment(self, path: str) -> web.Response:
         parts = path.split("/")
@@ -2779,3 +2804,13 @@ def _record_error(inter: FakeInteraction, ctx: _Ctx, exc: HTTPError) -> None:
     """Keep a refused callback or follow-up on its interaction, for tests to assert on."""
     inter.errors.append({"status": exc.status, "code": exc.code, "message": exc.message,
                          "errors": exc.errors, "path": ctx.record.path})
+
+
+def avatar_png(user_id: int, size: int) -> bytes:
+    """A square of one colour, the user's own (a stand-in for their picture)."""
+    from PIL import Image
+
+    colour = (user_id * 47 % 200 + 40, user_id * 91 % 200 + 40, user_id * 13 % 200 + 40)
+    out = io.BytesIO()
+    Image.new("RGB", (size, size), colour).save(out, "PNG")
+    return out.getvalue()

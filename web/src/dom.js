@@ -16,6 +16,27 @@ export function cardEl(card) {
   return node;
 }
 
+// A seat's face: its member's avatar (served by the backend under the page's own
+// origin), else the name's first letter; an AI's seat a robot.
+export function faceEl(name, person) {
+  const node = el("span", "face");
+  const initial = () => {
+    node.replaceChildren();
+    node.textContent = person.ai ? "🤖" : (Array.from(name.trim())[0] || "?").toUpperCase();
+  };
+  if (person.avatar) {
+    const img = el("img");
+    img.alt = "";
+    img.src = person.avatar;
+    img.onerror = initial; // none to be had: the initial
+    node.append(img);
+  } else {
+    initial();
+  }
+  if (person.ai) node.classList.add("ai");
+  return node;
+}
+
 export function backsEl(count) {
   const node = el("span", "backs", `🂠 ${count}`);
   node.dataset.backs = String(count);

@@ -8,7 +8,7 @@ import { showStatus } from "./dom.js";
 import { renderDaily, renderHome } from "./home.js";
 import { hideRecap, movedSince, showRecap } from "./recap.js";
 import { state } from "./session.js";
-import { render } from "./table.js";
+import { render, renderReview } from "./table.js";
 
 const params = new URLSearchParams(location.search);
 
@@ -81,6 +81,8 @@ function receive(frame) {
     renderHome(frame);
   } else if (frame.type === "refused") {
     showStatus(frame.text);
+  } else if (frame.type === "review") {
+    renderReview(frame);
   } else if (frame.type === "hint") {
     showStatus(frame.text, "hint");
   }

@@ -1,11 +1,17 @@
 // The table: the game's Scene (seats, the middle, rows of cards, lines), the member's
 // hand and exactly the moves their view lists.
-import { $, backsEl, cardEl, el, plain, renderPanel, showStatus } from "./dom.js";
+import { $, backsEl, cardEl, el, faceEl, plain, renderPanel, showStatus } from "./dom.js";
 import { send, state } from "./session.js";
 
 // A card with more moves than this (an opening lead: each trump and call) offers them
 // in a list rather than as buttons.
 const MOST_BUTTONS = 6;
+// A pointer moved this far (px) from where it went down drags the card, not taps it.
+const DRAG_FROM = 8;
+
+// What the page showed last: the middle's cards (a card new there arrives animated) of
+// which table, and the turn clock's ticking.
+const shown = { table: null, centre: [], ticking: null };
 
 export function render(view) {
   document.documentElement.lang = view.language || "";
@@ -18,13 +24,15 @@ export function render(view) {
   document.body.classList.toggle("my-turn", Boolean(mine && mine.to_act));
   document.body.classList.toggle("watching", view.seat === null || view.seat === undefined);
   renderSeats(view);
-  renderTrick(scene);
+  renderClock(view);
+  renderTrick(view);
   renderGroups(scene);
   const moves = movesByCard(view);
   renderActions(view);
   renderMine(mine, moves);
   renderHand(view.hand || [], moves);
   renderPanel($("final"), view.final);
+  $("rematch").textContent = view.rematch ? view.rematch.line : "";
   renderPanel($("panel"), view.panel);
   delete document.body.dataset.home;
   document.body.dataset.version = String(view.version); // what the page shows now
@@ -43,7 +51,9 @@ function renderSeats(view) {
     const box = el("div", "seat");
     if (seat.to_act) box.classList.add("to-act");
     if (index === me) box.classList.add("me");
-    box.append(el("b", "", seat.name));
+    const who = el("div", "who");
+    who.append(faceEl(seat.name, (view.people || [])[index] || {}), el("b", "", seat.name));
+    box.append(who);
     const lines = el("span", "lines", seat.lines.join(" · "));
     box.append(lines);
     if (seat.backs) lines.append(" ", backsEl(seat.backs));
@@ -57,14 +67,58 @@ function renderSeats(view) {
   }
 }
 
-function renderTrick(scene) {
+// The turn's time left, on the seat to act, counted down by the page itself: the
+// deadline and the bot's time now come with the view, so the page's own clock only
+// measures what passed since.
+function renderClock(view) {
+  clearInterval(shown.ticking);
+  shown.ticking = null;
+  const clock = view.clock;
+  if (!clock) return;
+  const box = document.querySelector(`.seat[data-seat="${clock.seat}"]`);
+  if (!box) return;
+  const node = el("span", "clock");
+  node.title = clock.label;
+  node.setAttribute("aria-label", clock.label);
+  box.querySelector(".who").append(node);
+  const offset = clock.now - Date.now() / 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round(clock.deadline - (Date.now() / 1000 + offset)));
+    node.dataset.left = String(left);
+    node.textContent = `⏱ ${duration(left)}`;
+    node.classList.toggle("short", left < 60);
+  };
+  tick();
+  shown.ticking = setInterval(tick, 1000);
+}
+
+// Hours:minutes:seconds (digits only: the same in every language).
+function duration(seconds) {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function renderTrick(view) {
+  const scene = view.scene;
   $("trick-label").textContent = scene ? scene.centre_label : "";
   const centre = $("centre");
-  centre.replaceChildren();
   const played = scene ? scene.centre : [];
   centre.classList.toggle("pile", played.length > 0 && played.every((p) => p.seat < 0));
-  for (const card of played) {
+  // The cards still there since the last view of this table stay as they are (their
+  // arrival is not played again); a card new in the middle arrives (app.css).
+  const known = shown.table === view.table_id; // not the page's first view of it
+  const before = known && centre.children.length === shown.centre.length ? shown.centre : [];
+  shown.table = view.table_id;
+  shown.centre = played.map((card) => `${card.seat}:${card.name}`);
+  let kept = 0;
+  while (kept < before.length && before[kept] === shown.centre[kept]) kept += 1;
+  if (kept < before.length) kept = 0; // the middle was cleared or changed: drawn anew
+  while (centre.children.length > kept) centre.lastChild.remove();
+  for (const card of played.slice(kept)) {
     const box = el("div", "played");
+    if (known && !before.includes(`${card.seat}:${card.name}`)) box.classList.add("arrive");
     box.append(cardEl(card));
     if (card.seat >= 0) box.append(el("span", "", scene.seats[card.seat].name));
     centre.append(box);
@@ -77,7 +131,11 @@ function renderGroups(scene) {
   for (const group of scene ? scene.groups : []) {
     const row = el("div", "group");
     row.append(el("span", "label", group.label));
-    group.cards.forEach((card) => row.append(cardEl(card)));
+    group.cards.forEach((card, i) => {
+      const node = cardEl(card);
+      if (group.marked === i) node.classList.add("marked"); // the last trick's taker
+      row.append(node);
+    });
     if (group.backs) row.append(backsEl(group.backs));
     groups.append(row);
   }
@@ -114,6 +172,26 @@ function renderActions(view) {
     button.onclick = () => send(null, type);
     box.append(button);
   }
+  if (view.rematch && view.rematch.can) {
+    const button = el("button", "rematch", view.rematch.label);
+    button.onclick = () => send(null, "rematch");
+    box.append(button);
+  }
+  if (view.review) { // the deal last finished, face up (a frame of its own)
+    const button = el("button", "platform review", view.review.label);
+    button.onclick = () => send(null, "review");
+    box.append(button);
+  }
+}
+
+// The deal last finished, as the game words its review, over the table until closed.
+export function renderReview(frame) {
+  const box = $("review");
+  renderPanel(box, frame.panel);
+  const close = el("button", "close", frame.close);
+  close.onclick = () => box.replaceChildren();
+  box.prepend(close);
+  close.focus();
 }
 
 // A move of several cards: the cards tapped, each row's (a swap gives hand cards for
@@ -164,7 +242,11 @@ function addTappable(box, cards, moves) {
     const node = cardEl(card);
     const own = moves.get(card.name);
     if (own || chosenable.has(card.name)) node.classList.add("legal");
-    node.onclick = () => tapCard(card, node, own);
+    node.onclick = () => {
+      if (node.dataset.dragged) { delete node.dataset.dragged; return; } // a drag's end
+      tapCard(card, node, own);
+    };
+    if (node.classList.contains("legal")) dragToPlay(node, () => tapCard(card, node, own));
     box.append(node);
   }
 }
@@ -211,4 +293,41 @@ function chooseAmong(card, moves) {
   list.onchange = () => { if (list.value) send(JSON.parse(list.value)); };
   box.append(list);
   list.focus();
+}
+
+// Drag a card onto the middle of the table: the same as tapping it. A drag that ends
+// anywhere else puts the card back and does nothing.
+function dragToPlay(node, play) {
+  node.addEventListener("pointerdown", (down) => {
+    if (down.button !== 0) return;
+    const x0 = down.clientX;
+    const y0 = down.clientY;
+    let dragging = false;
+    const move = (event) => {
+      const dx = event.clientX - x0;
+      const dy = event.clientY - y0;
+      if (!dragging && Math.hypot(dx, dy) < DRAG_FROM) return;
+      if (!dragging) {
+        dragging = true;
+        node.setPointerCapture(down.pointerId);
+        node.classList.add("dragging");
+      }
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (event) => {
+      node.removeEventListener("pointermove", move);
+      node.removeEventListener("pointerup", up);
+      node.removeEventListener("pointercancel", up);
+      if (!dragging) return; // a tap: the click plays it
+      node.dataset.dragged = "1";
+      node.classList.remove("dragging");
+      node.style.transform = "";
+      const at = $("trick").getBoundingClientRect();
+      if (event.type === "pointerup" && event.clientX >= at.left && event.clientX <= at.right
+          && event.clientY >= at.top && event.clientY <= at.bottom) play();
+    };
+    node.addEventListener("pointermove", move);
+    node.addEventListener("pointerup", up);
+    node.addEventListener("pointercancel", up);
+  });
 }
