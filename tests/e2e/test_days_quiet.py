@@ -31,8 +31,8 @@ from cogs.tables.pings import LATE_TURN_SECONDS
 from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import BaseDriver, ButtonDriver, choose_ai
 from tests.e2e.harness import bot_running
+from tests.e2e.pacing import days_paced
 from tests.fake_discord import FakeDiscord, StoredMessage
-from tests.fake_discord.ratelimit import default_rules
 
 MINUTE = 60.0
 HOUR = 3600.0
@@ -100,20 +100,9 @@ class Inbox:
                 if m.visible_to is None and f"<#{table.channel_id}>" in (m.content or "")]
 
 
-def _days_paced(fake: FakeDiscord) -> None:
-    """Discord's per-route limits with one-second windows (its counts: five a window).
-    Days of moves pass here in seconds of real time, and each move re-posts, deletes and
-    pings: with five-second windows discord.py spent two minutes of this test sleeping
-    on exhausted buckets (it waits out every Reset-After it is told). Discord publishes
-    no window ("should not be hard coded", https://discord.com/developers/docs/topics/
-    rate-limits), the bot reads the headers, and every request over a window's count is
-    still refused: only the waits are shorter."""
-    fake.rate_limiter.rules = default_rules(0.2)
-
-
 async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: Path,
                                                   error_logs: Any) -> None:
-    _days_paced(fake)
+    days_paced(fake)
     db = tmp_path / "db.sqlite3"
     inbox = Inbox(fake)
     rng = random.Random(35)
@@ -358,7 +347,7 @@ async def test_five_days_absent_members_told_paused_and_back(
     /games' Back button. Both games are played to their end, and each channel holds
     per table only one summary per hand and the final standings: the "⏰ time ran out"
     notices went once spent, as the pings did."""
-    _days_paced(fake)
+    days_paced(fake)
     db = tmp_path / "db.sqlite3"
     rng = random.Random(37)
     second = fake.guild.text_channels[1]
