@@ -19,7 +19,7 @@ from bot.render import button_label, rematch_text, seat_names
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
 from bot.tables.scene import Scene
-from bot.tables.table import FINISHED, Table
+from bot.tables.table import FINISHED, PLAYING, Table
 from bot.web.words import choose_text
 
 # An action of several cards (a discard, an exchange, a swap) is listed once, with every
@@ -71,6 +71,9 @@ def view_frame(table: Table, user_id: int, language: str, *,
         seat = frame["seat"]
         if seat is not None:
             frame.update(seat_json(table, seat, names))
+            if table.stage == PLAYING and table.seats[seat].away:
+                # away (the AI covers the seat): the panel's way back, as its button
+                frame["seat_back"] = button_label("seat_back")
         return frame
 
 

@@ -410,7 +410,7 @@ class ActivityServer:
         try:
             kind = frame.get("type") if frame is not None else None
             if frame is None or kind not in ("act", "claim", "hint", "table", "review",
-                                             "rematch", "new", "daily", "home"):
+                                             "rematch", "new", "daily", "home", "back"):
                 raise Refusal("bad_frame")
             if kind in ("new", "daily", "home") or conn.daily is not None:
                 await self._from_home(conn, kind, frame)
@@ -420,6 +420,8 @@ class ActivityServer:
                 self._review(conn)
             elif kind == "rematch":
                 await self._rematch(conn)
+            elif kind == "back":
+                await self._back(conn)
             elif kind == "act":
                 await self._act(conn, frame)
             elif kind == "claim":
@@ -539,6 +541,12 @@ class ActivityServer:
         in, the new table is the channel's and its pages follow it (`_follow_new`); the
         lobby tells the watchers of both tables (`changed`)."""
         await self.tables.lobby.rematch(conn.table_id, conn.member.id)
+
+    async def _back(self, conn: Connection) -> None:
+        """The member takes their seat back from the AI, as the panel's I'm back and
+        `/back` do (the seats' `set_away`, whose change the channel's table message
+        follows as it follows theirs)."""
+        await self.tables.seats.set_away(conn.table_id, conn.member.id, False)
 
     def _tell(self, result: Any) -> None:
         """The channel's side of a page's move, as after a click: the table message, the

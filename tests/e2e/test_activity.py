@@ -519,3 +519,49 @@ async def test_the_entry_point_opens_the_home_page(fake: FakeDiscord,
         assert "/amerikaner new" in home["panel"]["description"]
         for page in (alice, bob, erin):
             await page.close()
+
+
+async def test_a_member_away_takes_the_seat_back_from_the_page(
+        fake: FakeDiscord, activity_bot: AmerikanerBot) -> None:
+    """Away (the AI plays the seat), the member's page offers the panel's I'm back; it
+    gives the seat back as `/back` does, and the channel's table message says so. Back
+    from a seat that is not away is refused as `/back` is (not_away)."""
+    bot = activity_bot
+    await open_table(fake, list(NAMES[:4]), {"preset": "amerikaner"})
+    table = bot.tables.registry.in_channel(fake.channel.id)
+    assert table is not None
+    async with aiohttp.ClientSession() as session:
+        pages = await pages_of(fake, bot, session, NAMES[:4])
+        # a member whose turn it is not: nobody plays meanwhile (the humans wait), so
+        # only the way back changes the table message
+        page = next(p for p in pages if table.seat_of(fake.user(p.user).id) != table.to_act)
+        seat = table.seat_of(fake.user(page.user).id)
+        assert seat is not None
+        view = await page.view_at(table.version)
+        assert "seat_back" not in view
+        count = len(page.frames)
+        await page.send({"type": "back", "version": table.version})
+        refusal = await page.wait_for(lambda f: page.frames.index(f) >= count
+                                      and f.get("type") == "refused", "the refusal")
+        assert refusal["code"] == "not_away" and refusal["text"]
+        away = await fake.slash(page.user, None, "amerikaner away")
+        assert away.callback.ephemeral and table.seats[seat].away
+        version = table.version
+        view = await page.wait_for(lambda f: f.get("type") == "view"
+                                   and "seat_back" in f, "the way back offered")
+        assert view["seat_back"] == "I'm back"
+        await fake.wait_until(lambda: shows_now(fake, table), 30,
+                              "the table message showing the seat away")
+        count = len(page.frames)
+        await page.send({"type": "back", "version": view["version"]})
+        await fake.wait_until(lambda: not table.seats[seat].away, 10, "the seat back")
+        # (a frame equal to one before the away: looked for among the new ones only)
+        await page.wait_for(lambda f: any(g is f for g in page.frames[count:])
+                            and f.get("type") == "view" and "seat_back" not in f,
+                            "the view of the seat back")
+        # the table message as the table is now: the seat no longer away
+        assert table.version == version  # (no move meanwhile)
+        await fake.wait_until(lambda: shows_now(fake, table), 30,
+                              "the table message showing the seat back")
+        for page in pages:
+            await page.close()

@@ -166,6 +166,11 @@ function renderActions(view) {
     button.onclick = () => sendChosen(group);
     box.append(button);
   }
+  if (view.seat_back) { // away: the AI plays the seat until the member is back
+    const button = el("button", "seat-back", view.seat_back);
+    button.onclick = () => send(null, "back");
+    box.append(button);
+  }
   for (const type of ["hint", "claim"]) { // the platform's, as the panel offers them
     if (!view[type]) continue;
     const button = el("button", "platform", view[type]);
