@@ -28,7 +28,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 from aiohttp import WSMsgType, web
 
 from bot.errors import GameError
@@ -40,7 +39,8 @@ from bot.tables.table import LOBBY, PLAYING, Table
 from bot.web.across import Across, Remote
 from bot.web.connection import Connection, Refusal, parse, refused
 from bot.web.daily_page import Front, act_daily, open_daily
-from bot.web.discord_api import MAX_AVATAR, DiscordApi, DiscordRefused, Instance, Member
+from bot.web.discord_api import DiscordApi
+from bot.web.doorway import PREFIXES, STATIC, Doorway
 from bot.web.frames import canonical, review_frame, view_frame
 from bot.web.home import daily_offers, home_frame, page_recap
 from bot.web.outgoing import Outgoing
@@ -50,15 +50,11 @@ if TYPE_CHECKING:  # asyncpg is imported only with PostgreSQL
 
 log = logging.getLogger(__name__)
 
-STATIC = Path(__file__).parent / "static"
-PREFIXES = ("", "/.proxy")
 MAX_FRAME = 4096  # bytes: a move is a few dozen
 HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
 LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
-INSTANCE_FRESH = 10.0  # seconds an instance's answer serves the members it lists
 HOME_FRESH = 60.0  # seconds an Entry Point launch waits for its member's page
-AVATAR_FRESH = 600.0  # seconds an avatar fetched from Discord's CDN is served again
-AVATARS_KEPT = 512  # avatars kept at most (a 64 px PNG: a few kB each)
+
 
 class ActivityServer:
     """The backend, in the bot's process, on `host:port` (port 0: any free one)."""
@@ -71,10 +67,9 @@ class ActivityServer:
         self.host = host
         self.port = port
         self.clock = clock  # the rate limit's time
-        self.static = static
+        self.door = Doorway(api, static)
         self._by_table: dict[int, set[Connection]] = {}
         self._dirty: set[int] = set()
-        self._instances: dict[str, tuple[float, Instance]] = {}
         self._telling: set[asyncio.Task[None]] = set()
         self._channel_of: dict[int, int] = {}  # a followed table -> its channel
         self._flush_scheduled = False
@@ -93,21 +88,13 @@ class ActivityServer:
         # only what came after (in memory: after a restart it may be told once more)
         self._seen: dict[tuple[int, int], int] = {}
         self._at_home: set[Connection] = set()  # pages on the home page (no table)
-        # Avatars: each member's hash as Discord told it (their /users/@me, when they
-        # opened the page), and the images fetched from the CDN, by (member, hash)
-        self._avatars: dict[int, str] = {}
-        self._images: dict[tuple[int, str], tuple[float, bytes]] = {}
 
     # ------------------------------------------------------------ start and stop
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024)
+        self.door.add_routes(app)
         for prefix in PREFIXES:
-            app.router.add_post(f"{prefix}/api/token", self._token)
-            app.router.add_get(f"{prefix}/api/config", self._config)
             app.router.add_get(f"{prefix}/ws", self._socket)
-            app.router.add_get(f"{prefix}/api/avatar/{{user}}/{{name}}", self._avatar)
-        app.router.add_get("/", self._index)
-        app.router.add_get("/{name}", self._file)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -154,64 +141,6 @@ class ActivityServer:
     def connections(self, table_id: int) -> int:
         """How many pages follow a table (for tests and the bench)."""
         return len(self._by_table.get(table_id, ()))
-
-    # ------------------------------------------------------------ the page
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return self._serve(self.static / "index.html")
-
-    async def _file(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        if "/" in name or name.startswith("."):
-            raise web.HTTPNotFound()
-        return self._serve(self.static / name)
-
-    def _serve(self, path: Path) -> web.StreamResponse:
-        if not path.is_file():
-            raise web.HTTPNotFound()
-        return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
-
-    async def _config(self, request: web.Request) -> web.Response:
-        """What the page needs before the SDK starts: the app's client id (public)."""
-        return web.json_response({"client_id": str(self.api.app_id)})
-
-    async def _token(self, request: web.Request) -> web.Response:
-        """The SDK's one-time code for the member's access token, exchanged here with the
-        app's client secret (which never reaches the page)."""
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        code = body.get("code") if isinstance(body, dict) else None
-        if not isinstance(code, str) or not code or len(code) > 200:
-            return web.json_response({"error": "bad_frame"}, status=400)
-        try:
-            token = await self.api.exchange(code)
-        except DiscordRefused:
-            return web.json_response({"error": "unauthorized"}, status=401)
-        return web.json_response({"access_token": token})
-
-    async def _avatar(self, request: web.Request) -> web.StreamResponse:
-        """A seat's avatar, under the page's own origin (the page reaches nothing else),
-        fetched from Discord's CDN and kept a while. Only the avatar a member's own
-        /users/@me gave (the path a view names): no other image is fetched."""
-        user, name = request.match_info["user"], request.match_info["name"]
-        avatar = self._avatars.get(int(user)) if user.isdigit() else None
-        if avatar is None or name != f"{avatar}.png":
-            raise web.HTTPNotFound()
-        key, now = (int(user), avatar), time.monotonic()
-        kept = self._images.get(key)
-        if kept is None or now - kept[0] > AVATAR_FRESH:
-            image = await self.api.avatar(int(user), avatar)
-            if image is None or len(image) > MAX_AVATAR:
-                raise web.HTTPNotFound()  # the page draws the initial
-            for old in [k for k, (when, _) in self._images.items()
-                        if now - when > AVATAR_FRESH]:
-                del self._images[old]
-            while len(self._images) >= AVATARS_KEPT:
-                del self._images[next(iter(self._images))]
-            kept = self._images[key] = (now, image)
-        return web.Response(body=kept[1], content_type="image/png",
-                            headers={"Cache-Control": f"max-age={int(AVATAR_FRESH)}"})
 
     # ------------------------------------------------------------ a member's socket
     async def _socket(self, request: web.Request) -> web.StreamResponse:
@@ -264,9 +193,9 @@ class ActivityServer:
             token, instance_id = hello.get("access_token"), hello.get("instance_id")
             if not isinstance(token, str) or not isinstance(instance_id, str):
                 raise Refusal("bad_frame")
-            member, instance = await self._member_in(token, instance_id)
+            member, instance = await self.door.member_in(token, instance_id)
             if member.avatar is not None:
-                self._avatars[member.id] = member.avatar
+                self.door.avatars[member.id] = member.avatar
             language = await self._language_of(member.id, language)
             if self._across is not None and self._across.elsewhere(instance.guild_id):
                 return await self._across.hand_over(ws, member, instance, language)
@@ -349,38 +278,6 @@ class ActivityServer:
             frame["recap"] = recap
         conn.last_view = json.dumps(frame)
         self._send_text(conn, conn.last_view)
-
-    async def _member_in(self, token: str, instance_id: str) -> tuple[Member, Instance]:
-        """The member and the table of the instance's channel, once Discord has said who
-        the member is and that they are in the instance (both Discord's own answers)."""
-        try:
-            member = await self.api.member(token)
-            instance = await self._instance(instance_id, member.id)
-        except DiscordRefused as exc:
-            raise Refusal("unauthorized" if exc.status == 401 else "not_in_instance") \
-                from None
-        except (aiohttp.ClientError, TimeoutError):
-            # Discord did not answer (the page tries again by itself)
-            raise Refusal("discord_unreachable") from None
-        if member.id not in instance.users:
-            raise Refusal("not_in_instance")
-        return member, instance
-
-    async def _instance(self, instance_id: str, member_id: int) -> Instance:
-        """The instance as Discord says, asked once for the members who open it together
-        (a table's four pages: one request, not four): an answer a few seconds old
-        serves a member it lists; anyone else makes it asked again."""
-        now = time.monotonic()
-        known = self._instances.get(instance_id)
-        if known is not None and now - known[0] < INSTANCE_FRESH \
-                and member_id in known[1].users:
-            return known[1]
-        instance = await self.api.instance(instance_id)
-        self._instances[instance_id] = (now, instance)
-        for old in [k for k, (when, _) in self._instances.items()
-                    if now - when >= INSTANCE_FRESH]:
-            del self._instances[old]
-        return instance
 
     def _forget(self, conn: Connection) -> None:
         self._at_home.discard(conn)
@@ -608,7 +505,7 @@ class ActivityServer:
                 self._push(conn, table)
 
     def _push(self, conn: Connection, table: Table) -> None:
-        frame = view_frame(table, conn.member.id, conn.language, avatars=self._avatars,
+        frame = view_frame(table, conn.member.id, conn.language, avatars=self.door.avatars,
                            now=self.clock())
         text = json.dumps(frame)
         if text != conn.last_view:
