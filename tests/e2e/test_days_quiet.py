@@ -31,7 +31,6 @@ from cogs.tables.pings import LATE_TURN_SECONDS
 from tests.e2e.american_driver import AmericanButtonDriver, open_american
 from tests.e2e.driver import BaseDriver, ButtonDriver, choose_ai
 from tests.e2e.harness import bot_running
-from tests.e2e.pacing import days_paced
 from tests.fake_discord import FakeDiscord, StoredMessage
 
 MINUTE = 60.0
@@ -102,7 +101,6 @@ class Inbox:
 
 async def test_five_days_two_games_quiet_channels(fake: FakeDiscord, tmp_path: Path,
                                                   error_logs: Any) -> None:
-    days_paced(fake)
     db = tmp_path / "db.sqlite3"
     inbox = Inbox(fake)
     rng = random.Random(35)
@@ -347,7 +345,6 @@ async def test_five_days_absent_members_told_paused_and_back(
     /games' Back button. Both games are played to their end, and each channel holds
     per table only one summary per hand and the final standings: the "⏰ time ran out"
     notices went once spent, as the pings did."""
-    days_paced(fake)
     db = tmp_path / "db.sqlite3"
     rng = random.Random(37)
     second = fake.guild.text_channels[1]

@@ -15,7 +15,6 @@ from bot.app import AmerikanerBot
 from bot.tables.ratings import MODEL
 from bot.tables.table import ABANDON_AFTER, PAUSE_ABSENT, Table
 from tests.e2e.driver import LeakChecker
-from tests.e2e.pacing import days_paced
 from tests.e2e.test_fair_ratings import MINUTE, _open, _polled, _rating
 from tests.fake_discord import FakeDiscord
 
@@ -99,7 +98,6 @@ async def test_a_host_away_when_the_deal_began_cancels_at_no_ones_cost(
     """alice (host) goes away; bob plays the first deal out; in the next, which began
     without her, she cancels: nobody is rated a forfeit (today bob took a loss, she
     nothing)."""
-    days_paced(fake)  # a deal of one-minute turns, each run out, in seconds
     table = await _open(fake, bot, "american", ["alice", "bob"],
                         {"turn_timer": "1", "on_timeout": "play", "target": 10}, ["easy"])
     await fake.slash("alice", None, "american away")

@@ -32,7 +32,7 @@ from tests.fake_discord import FakeDiscord
 async def limited() -> AsyncIterator[FakeDiscord]:
     """Discord's limits, as the fake gives them by default: 5 messages sent (and 5
     edits) per channel in 5 s, 50 requests a second per token."""
-    fake = make_fake()
+    fake = make_fake(rate_limit_scale=1.0)  # Discord's windows as observed: paced by them
     await fake.start()
     try:
         yield fake
@@ -147,7 +147,7 @@ async def test_a_slow_way_to_discord_bunches_no_429(error_logs: Any,
     request until a window after its answer, so a slow way bunches at most the budget:
     here the way holds every request for longer than a window, then lets them through
     together, and none is refused."""
-    fake = make_fake(channel_names=[f"t{i}" for i in range(12)])
+    fake = make_fake(channel_names=[f"t{i}" for i in range(12)], rate_limit_scale=1.0)
     assert fake.global_limiter is not None
     fake.global_limiter.limit = 5  # Discord's 50 a second, scaled to the budget below
     await fake.start()
