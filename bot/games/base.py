@@ -34,7 +34,16 @@ from typing import Any, ClassVar
 
 from bot.errors import GAME_OVER, NOT_YOUR_TURN, GameError, RecordError
 from bot.games.words_base import WordsBase
-from bot.tables.kind import Applied, GameKind, Hint, Panel, SeatResult
+from bot.tables.kind import (
+    Applied,
+    CardChoice,
+    GameKind,
+    Hint,
+    Panel,
+    SeatResult,
+    choices_of,
+    record_key,
+)
 from bot.tables.ratings import RatedMatch
 
 __all__ = ["NO_CLAIMS", "GameKindBase", "InputFn", "OutputFn", "RefusalFn"]
@@ -134,6 +143,18 @@ class GameKindBase(GameKind):
         raise NotImplementedError
 
     # ------------------------------------------------------------ defaults
+
+    def legal_choices(self, game: Any, seat: int) -> tuple[list[Any], list[CardChoice]]:
+        """GameKind.legal_choices: every legal action enumerated and grouped (a game whose
+        moves of several cards are many overrides this)."""
+        return choices_of((action, self.action_to_json(action))
+                          for action in self.legal_actions(game, seat))
+
+    def legal_action(self, game: Any, seat: int, record: Mapping[str, Any]) -> Any | None:
+        """GameKind.legal_action: the first legal action whose record form is `record`."""
+        key = record_key(record)
+        return next((action for action in self.legal_actions(game, seat)
+                     if record_key(self.action_to_json(action)) == key), None)
 
     @property
     def fallback_level(self) -> str:

@@ -9,8 +9,9 @@ deal is dealt as the last one ends, so that there is never a moment without one.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from bot.errors import GameError
@@ -18,7 +19,12 @@ from bot.tables.panel import Panel
 from bot.tables.ratings import RatedMatch
 from bot.tables.scene import Scene
 
-__all__ = ["Applied", "GameKind", "GameWords", "Hint", "Panel", "Scene", "SeatResult"]
+__all__ = ["CARD_LISTS", "Applied", "CardChoice", "GameKind", "GameWords", "Hint", "Panel",
+           "Scene", "SeatResult", "choices_of", "record_key"]
+
+# The keys of an action's record form that hold a list of cards: a move of several cards
+# (a discard, an exchange, a swap's two rows).
+CARD_LISTS = ("cards", "hand", "up")
 
 
 class Applied(NamedTuple):
@@ -39,6 +45,51 @@ class Hint(NamedTuple):
 
     action: Any  # the move, as the game's cog marks it among the panel's controls
     sentence: str  # the move and its reason, in the player's words
+
+
+class CardChoice(NamedTuple):
+    """A move of several cards, offered whole instead of as each of its combinations
+    (a discard of 4 of 17 cards is 2,380): the record's `action`, each card list of its
+    record form with every card it may take (record notation, sorted), and the counts of
+    the first list's cards it allows."""
+
+    action: str
+    parts: tuple[tuple[str, tuple[str, ...]], ...]
+    counts: tuple[int, ...]
+
+
+def record_key(record: Mapping[str, Any]) -> str:
+    """An action's identity in its record form, as a page names it: without the seat (the
+    member's, never the page's), its card lists in one order, one canonical string."""
+    out = {k: v for k, v in record.items() if k != "seat"}
+    for key in CARD_LISTS:
+        if isinstance(out.get(key), list):
+            out[key] = sorted(str(card) for card in out[key])
+    return json.dumps(out, sort_keys=True)
+
+
+def choices_of(records: Iterable[tuple[Any, Mapping[str, Any]]]
+               ) -> tuple[list[Any], list[CardChoice]]:
+    """Legal actions (each with its record form) as a page is offered them: the single
+    moves (a bid, a card, a move of no cards), and the moves of several cards grouped by
+    their `action` into CardChoices, each with every card of each list and the counts of
+    the first list (GameKind.legal_choices' default: every combination enumerated)."""
+    singles: list[Any] = []
+    groups: dict[str, tuple[Any, dict[str, set[str]], set[int]]] = {}
+    for action, record in records:
+        lists = [key for key in CARD_LISTS if isinstance(record.get(key), list)]
+        if not lists or not any(record[key] for key in lists):
+            singles.append(action)
+            continue
+        name, parts, counts = groups.setdefault(str(record.get("action")),
+                                                (record.get("action"), {}, set()))
+        for key in lists:
+            parts.setdefault(key, set()).update(record[key])
+        counts.add(len(record[lists[0]]))
+    return singles, [CardChoice(name, tuple((key, tuple(sorted(cards)))
+                                            for key, cards in parts.items()),
+                                tuple(sorted(counts)))
+                     for name, parts, counts in groups.values()]
 
 
 class SeatResult(NamedTuple):
@@ -199,6 +250,19 @@ class GameKind(Protocol):
 
     def action_to_json(self, action: Any) -> Mapping[str, Any]:
         """An action as the record stores it (what `words.describe_action` reads)."""
+        ...
+
+    def legal_choices(self, game: Any, seat: int) -> tuple[list[Any], list[CardChoice]]:
+        """`seat`'s legal actions now as the Activity's page offers them: the single moves
+        (in `legal_actions`' order), and each move of several cards as one CardChoice
+        (`choices_of` of every legal action; a game whose moves of several cards are many
+        describes them without enumerating them)."""
+        ...
+
+    def legal_action(self, game: Any, seat: int, record: Mapping[str, Any]) -> Any | None:
+        """The legal action of `seat` now whose record form, without the seat, is
+        `record` (its card lists in any order: `record_key`), or None: what a page's move
+        names, checked by the game (the first such in `legal_actions`' order)."""
         ...
 
     def choose_action(self, game: Any, seat: int, level: str, rng: random.Random) -> Any:

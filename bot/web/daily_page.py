@@ -22,7 +22,7 @@ from bot.tables.errors import TableError
 from bot.tables.panel import Panel
 from bot.tables.table import Table
 from bot.web.connection import Refusal
-from bot.web.frames import canonical, panel_json, view_frame
+from bot.web.frames import panel_json, view_frame
 
 
 class Front(Protocol):
@@ -68,12 +68,10 @@ async def act_daily(daily: DailyService, front: Front | None, guild_id: int,
     state = await daily.state(guild_id, game, user_id, day)
     if state is None:
         raise TableError(DAILY, reason=DAILY_NOT_STARTED)
-    key = canonical(wanted)
     action = None
     if not state.finished:
         seat = state.deal.seat
-        action = next((a for a in state.kind.legal_actions(state.game, seat)
-                       if canonical(state.kind.action_to_json(a)) == key), None)
+        action = state.kind.legal_action(state.game, seat, wanted)  # found by the game
         if action is None and state.kind.to_act(state.game) == seat:
             raise Refusal("unknown_action")
     # (No such move, or not the member's turn: the service refuses it as stale.)

@@ -3,46 +3,76 @@
 Everything comes from what the panels and the table message already use: the public
 table as the game's Scene (`GameWords.table_scene`), the seat's own panel
 (`GameWords.seat_panel`), the seat's hand (`GameKind.hand_cards`) and its legal actions
-(`GameKind.legal_actions`, labelled by `GameWords.action_label`). Nothing here knows a
-rule: a move the page sends is one of the legal actions listed, matched by its record
-form (`GameKind.action_to_json`), and played through the table service."""
+(`GameKind.legal_choices`, labelled by `GameWords.action_label`). Nothing here knows a
+rule: a move the page sends names one of the legal actions by its record form, which
+the game finds (`GameKind.legal_action`), and is played through the table service."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.cards import card_label, card_name
 from bot.i18n import RIGHT_TO_LEFT, _, use_locale
 from bot.render import button_label, rematch_text, seat_names
+from bot.tables.kind import record_key
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
 from bot.tables.scene import Scene
 from bot.tables.table import FINISHED, PLAYING, Table
 from bot.web.words import choose_text
 
-# An action of several cards (a discard, an exchange, a swap) is listed once, with every
-# card it may take and the counts it allows, not as each combination (thousands).
-MANY = ("cards", "hand", "up")
 
+class Views:
+    """The views of one table at one moment (one flush of its change): what every page
+    shows alike, the public table, is built once for each language, then each member's
+    own seat added to it."""
 
-def action_key(action_json: Mapping[str, Any]) -> str:
-    """An action's identity as the page sends it back: its record form without the seat
-    (the seat is the member's, never the page's), in one canonical string."""
-    return json.dumps({k: v for k, v in action_json.items() if k != "seat"}, sort_keys=True)
+    def __init__(self, table: Table, *, avatars: Mapping[int, str] | None = None,
+                 now: float | None = None) -> None:
+        self.table = table
+        self.avatars = avatars or {}
+        self.now = now
+        self._public: dict[str, tuple[list[str], dict[str, Any]]] = {}
 
+    def frame(self, user_id: int, language: str) -> dict[str, Any]:
+        """The member's view: the public table, and their seat's own if seated."""
+        table = self.table
+        with use_locale(language):
+            names, public = self._public_part(language)
+            seat = table.seat_of(user_id)
+            frame = {**public, "seat": seat}
+            if table.game is None:
+                return frame
+            frame.update(table_extras(table, seat, self.now))
+            if seat is not None:
+                frame.update(seat_json(table, seat, names))
+                if table.stage == PLAYING and table.seats[seat].away:
+                    # away (the AI covers the seat): the panel's way back, as its button
+                    frame["seat_back"] = button_label("seat_back")
+            return frame
 
-def canonical(action_json: Any) -> str:
-    """An action's record form without the seat, its lists of cards in one order: what a
-    page's move is matched by."""
-    if not isinstance(action_json, dict):
-        return ""
-    out = dict(action_json)
-    for key in MANY:
-        if isinstance(out.get(key), list):
-            out[key] = sorted(str(card) for card in out[key])
-    return action_key(out)
+    def _public_part(self, language: str) -> tuple[list[str], dict[str, Any]]:
+        known = self._public.get(language)
+        if known is not None:
+            return known
+        table = self.table
+        names = seat_names(table.seats, safe_plain)  # plain: the page shows text
+        public: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
+                                  # Persian reads right to left: the page mirrors its
+                                  # layout (the cards' own faces stay left to right)
+                                  "dir": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+                                  "version": table.version, "stage": table.stage}
+        if table.game is None:
+            public["title"] = table.kind.words.lobby_title(table.rules)
+        else:
+            public["scene"] = scene_json(table.kind.words.table_scene(table.game, names))
+            public["people"] = people_json(table, self.avatars)
+            if table.kind.finished(table.game):  # the standings, as the channel was told
+                public["final"] = panel_json(table.kind.words.final_standings(table.game,
+                                                                              names))
+        self._public[language] = names, public
+        return names, public
 
 
 def view_frame(table: Table, user_id: int, language: str, *,
@@ -52,29 +82,7 @@ def view_frame(table: Table, user_id: int, language: str, *,
     `avatars`: the seats' members' avatar hashes the backend knows (each shown through
     its own route, `avatar_path`); `now`: the service clock's time, for the page's
     count-down to the turn's deadline."""
-    with use_locale(language):
-        names = seat_names(table.seats, safe_plain)  # plain: the page shows text
-        frame: dict[str, Any] = {"type": "view", "table_id": table.id, "language": language,
-                                 # Persian reads right to left: the page mirrors its
-                                 # layout (the cards' own faces stay left to right)
-                                 "dir": "rtl" if language in RIGHT_TO_LEFT else "ltr",
-                                 "version": table.version, "stage": table.stage,
-                                 "seat": table.seat_of(user_id)}
-        if table.game is None:
-            frame["title"] = table.kind.words.lobby_title(table.rules)
-            return frame
-        frame["scene"] = scene_json(table.kind.words.table_scene(table.game, names))
-        frame["people"] = people_json(table, avatars or {})
-        if table.kind.finished(table.game):  # the standings, as the channel was told
-            frame["final"] = panel_json(table.kind.words.final_standings(table.game, names))
-        frame.update(table_extras(table, frame["seat"], now))
-        seat = frame["seat"]
-        if seat is not None:
-            frame.update(seat_json(table, seat, names))
-            if table.stage == PLAYING and table.seats[seat].away:
-                # away (the AI covers the seat): the panel's way back, as its button
-                frame["seat_back"] = button_label("seat_back")
-        return frame
+    return Views(table, avatars=avatars, now=now).frame(user_id, language)
 
 
 def avatar_path(user_id: int, avatar: str) -> str:
@@ -151,45 +159,33 @@ def scene_json(scene: Scene) -> dict[str, Any]:
 
 
 def seat_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
-    """The seat's own: its panel, its hand, and its legal actions now."""
+    """The seat's own: its panel, its hand, and its legal actions now (a move of several
+    cards once, with every card it may take and the counts it allows: GameKind's
+    legal_choices, never each combination)."""
     kind, game = table.kind, table.game
     # compact: the table in a few lines (the page draws the table itself)
     panel = kind.words.seat_panel(game, seat, names, compact=True)
-    out: dict[str, Any] = {
-        "panel": panel_json(panel),
-        "hand": cards(kind.hand_cards(game, seat)),
-        "actions": [],
-        "groups": [],
-    }
-    groups: dict[str, dict[str, Any]] = {}
-    for action in kind.legal_actions(game, seat):
-        record = dict(kind.action_to_json(action))
-        lists = [key for key in MANY if isinstance(record.get(key), list)]
-        if not lists or not any(record[key] for key in lists):
-            # one move (a bid, a card, a pick-up; "no swap": a move of no cards)
-            out["actions"].append({"key": action_key(record),
-                                   "label": kind.words.action_label(record),
-                                   "card": record.get("card")})
-            continue
-        # a move of several cards, perhaps from several rows (a swap: hand and face-up
-        # cards): each row's cards, and the counts of the first row's
-        group = groups.setdefault(str(record.get("action")), {
-            "action": record.get("action"), "parts": {}, "counts": set()})
-        for key in lists:
-            group["parts"].setdefault(key, set()).update(record[key])
-        group["counts"].add(len(record[lists[0]]))
+    singles, choices = kind.legal_choices(game, seat)
+    out: dict[str, Any] = {"panel": panel_json(panel), "hand": cards(kind.hand_cards(game, seat))}
+    actions = []
+    for action in singles:
+        # one move (a bid, a card, a pick-up; "no swap": a move of no cards)
+        record = kind.action_to_json(action)
+        actions.append({"key": record_key(record), "label": kind.words.action_label(record),
+                        "card": record.get("card")})
+    out["actions"] = actions
+    # a move of several cards, perhaps from several rows (a swap: hand and face-up
+    # cards): each row's cards, and the counts of the first row's
+    out["groups"] = [{"action": c.action,
+                      "parts": [{"key": key, "cards": list(names_)} for key, names_ in c.parts],
+                      "counts": list(c.counts), "label": choose_text(c.counts)}
+                     for c in choices]
     # The platform's own moves, when the panel would offer them: Hint, Claim the rest.
     if table.to_act == seat and not table.seats[seat].played_by_ai:
         if table.switch("hints"):
             out["hint"] = button_label("hint")
         if kind.can_claim(game, seat):
             out["claim"] = button_label("claim")
-    out["groups"] = [{"action": g["action"],
-                      "parts": [{"key": key, "cards": sorted(cards)}
-                                for key, cards in g["parts"].items()],
-                      "counts": sorted(g["counts"]),
-                      "label": choose_text(g["counts"])}
-                     for g in groups.values()]
     return out
 
 

@@ -41,7 +41,7 @@ from bot.web.connection import Connection, Refusal, parse, refused
 from bot.web.daily_page import Front, act_daily, open_daily
 from bot.web.discord_api import DiscordApi
 from bot.web.doorway import PREFIXES, STATIC, Doorway
-from bot.web.frames import canonical, review_frame, view_frame
+from bot.web.frames import Views, review_frame, view_frame
 from bot.web.home import daily_offers, home_frame, page_recap
 from bot.web.outgoing import Outgoing
 
@@ -388,14 +388,13 @@ class ActivityServer:
         version, wanted = frame.get("version"), frame.get("action")
         if not isinstance(version, int) or not isinstance(wanted, dict):
             raise Refusal("bad_frame")
-        key = canonical(wanted)
         table = self.tables.registry.require(conn.table_id)
 
         def make(seat: int) -> Any:
-            kind = table.kind
-            for action in kind.legal_actions(table.game, seat):
-                if canonical(kind.action_to_json(action)) == key:
-                    return action
+            # the game finds it among the few it can be, not among every legal action
+            action = table.kind.legal_action(table.game, seat, wanted)
+            if action is not None:
+                return action
             if table.to_act is not None and table.to_act != seat:
                 return None  # not this seat's turn: the service refuses that first
             raise Refusal("unknown_action")
@@ -501,12 +500,14 @@ class ActivityServer:
             table = self.tables.registry.get(table_id)
             if table is None:
                 continue
+            # the public table built once for its pages
+            views = Views(table, avatars=self.door.avatars, now=self.clock())
             for conn in list(self._by_table.get(table_id, ())):
-                self._push(conn, table)
+                self._push(conn, table, views)
 
-    def _push(self, conn: Connection, table: Table) -> None:
-        frame = view_frame(table, conn.member.id, conn.language, avatars=self.door.avatars,
-                           now=self.clock())
+    def _push(self, conn: Connection, table: Table, views: Views | None = None) -> None:
+        views = views or Views(table, avatars=self.door.avatars, now=self.clock())
+        frame = views.frame(conn.member.id, conn.language)
         text = json.dumps(frame)
         if text != conn.last_view:
             conn.last_view = text

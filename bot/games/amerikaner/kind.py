@@ -9,25 +9,29 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from bot.cards import cards_of, mask_of, suit_of
+from bot.cards import card_name, cards_of, mask_of, suit_of
 from bot.errors import GameError
 from bot.games.base import GameKindBase, InputFn, OutputFn, RefusalFn
-from bot.tables.kind import Applied, SeatResult
+from bot.tables.kind import Applied, CardChoice, SeatResult, record_key
 from bot.tables.ratings import RatedMatch
 
 from . import claim as claims
 from . import rating
 from .actions import Action
 from .game import Game
+from .hand import DISCARD, EXCHANGE, LEAD, PLAY
 from .record import FORMAT, action_to_json, game_to_record, load_game, replay
 from .results import game_results
 from .rules import BOOLEAN_OPTIONS, PLAYERS_RANGE, PRESETS, Rules
-from .views import GameView, HandView, game_view, hand_view, known_cards
+from .views import GameView, HandView, LegalActions, game_view, hand_view, known_cards
 from .words import AmerikanerWords
 
 # Turns each player takes in a game to 52, by players (bench/game_turns.py: the easy AI,
 # 12 games each; 4 players: 108 to 150): bids, the discard or exchange, and the cards.
 TURNS_EACH_TO_52 = {3: 114, 4: 130, 5: 185, 6: 242}
+
+
+GIVING = (DISCARD, EXCHANGE)  # the phases whose move is a choice of several cards
 
 
 class AmerikanerKind(GameKindBase):
@@ -142,22 +146,71 @@ class AmerikanerKind(GameKindBase):
     def legal_actions(self, game: Game, seat: int) -> list[Action]:
         """Every legal action of `seat`: each discard and exchange a choice of cards, each
         opening lead with each call and trump it may name."""
-        view = self.seat_view(game, seat)
-        legal = view.legal if view is not None and view.seat == seat else None
-        if legal is None or legal.phase == "done":
+        legal = self._legal(game, seat)
+        if legal is None:
             return []
         if legal.phase == "bid":
             return [Action.pass_(seat), *([Action.redeal(seat)] if legal.can_redeal else []),
                     *(Action.make_bid(seat, bid) for bid in legal.bids)]
-        if legal.phase in ("discard", "exchange"):
+        if legal.phase in GIVING:
             low, high = legal.card_count
             return [Action(seat, legal.phase, cards=chosen) for count in range(low, high + 1)
                     for chosen in combinations(legal.cards, count)]
-        if legal.phase == "lead" and legal.calls:
-            return [Action.play(seat, card, call, trump) for card in legal.cards
+        return self._plays(seat, legal, legal.cards)
+
+    def legal_choices(self, game: Game, seat: int) -> tuple[list[Action], list[CardChoice]]:
+        """A discard or an exchange as its cards and counts, not as each of its
+        combinations (legal_actions' thousands); the rest as the base enumerates it."""
+        legal = self._legal(game, seat)
+        if legal is None or legal.phase not in GIVING:
+            return super().legal_choices(game, seat)
+        low, high = legal.card_count
+        singles = [Action(seat, legal.phase, cards=())] if low == 0 else []
+        counts = tuple(range(max(low, 1), min(high, len(legal.cards)) + 1))
+        names = tuple(sorted(card_name(card) for card in legal.cards))
+        return singles, [CardChoice(legal.phase, (("cards", names),), counts)] if counts else []
+
+    def legal_action(self, game: Game, seat: int, record: Mapping[str, Any]) -> Action | None:
+        """The legal action a page names, found among the few it can be (the named cards
+        of a discard or exchange, the named card's plays), not among every one."""
+        legal = self._legal(game, seat)
+        kind, wanted = record.get("action"), record.get("cards", record.get("card"))
+        if legal is None:
+            return None
+        if kind in GIVING:
+            if kind != legal.phase or not isinstance(wanted, list) \
+                    or not all(isinstance(name, str) for name in wanted):
+                return None
+            named = set(wanted)
+            chosen = tuple(card for card in legal.cards if card_name(card) in named)
+            low, high = legal.card_count
+            if len(chosen) != len(wanted) or not low <= len(chosen) <= high:
+                return None
+            candidates = [Action(seat, legal.phase, cards=chosen)]
+        elif kind == PLAY and legal.phase in (LEAD, PLAY):
+            candidates = self._plays(seat, legal, tuple(
+                card for card in legal.cards if card_name(card) == wanted))
+        else:  # a bid, a pass, a redeal: a dozen
+            return super().legal_action(game, seat, record)
+        key = record_key(record)
+        return next((action for action in candidates
+                     if record_key(action_to_json(action)) == key), None)
+
+    def _legal(self, game: Game, seat: int) -> LegalActions | None:
+        """What `seat` may do now (None when it is not to act)."""
+        view = self.seat_view(game, seat)
+        legal = view.legal if view is not None and view.seat == seat else None
+        return None if legal is None or legal.phase == "done" else legal
+
+    @staticmethod
+    def _plays(seat: int, legal: LegalActions, cards: Sequence[int]) -> list[Action]:
+        """The plays of `cards` (legal ones): an opening lead with each call and trump it
+        may name."""
+        if legal.phase == LEAD and legal.calls:
+            return [Action.play(seat, card, call, trump) for card in cards
                     for call in (legal.calls_for(suit_of(card)) or (None,))
                     for trump in (None, *legal.trumps)]
-        return [Action.play(seat, card) for card in legal.cards]
+        return [Action.play(seat, card) for card in cards]
 
     def action_to_json(self, action: Action) -> Mapping[str, Any]:
         return action_to_json(action)
