@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import statistics
@@ -149,9 +150,16 @@ async def pages_main(plan_path: str) -> None:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         took: list[float] = []
         rng = random.Random(plan["seed"])
+        cpu = time.process_time()
+        pauses = Pauses()  # the measuring side's own: late wakes inflate the times
+        pauses.start()
         await asyncio.gather(*(play(pages, plan["moves"], random.Random(rng.random()), took,
                                     plan["think"]) for pages in tables))
-        Path(plan_path).with_suffix(".took").write_text(json.dumps(took))
+        pauses.stop()
+        late = sorted(pauses.late) or [0.0]
+        Path(plan_path).with_suffix(".took").write_text(json.dumps({
+            "took": took, "cpu": time.process_time() - cpu,
+            "late_p99": late[int(len(late) * 0.99)], "late_max": late[-1]}))
         print("done", flush=True)
         for pages in tables:
             for page in pages:
@@ -221,12 +229,21 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     await quiet(fake)
     requests_before = len(fake.global_requests())
     cpu_before = time.process_time()
+    pauses = Pauses()
+    pauses.start()
     pages_proc.stdin.write(b"go\n")
     await pages_proc.stdin.drain()
     line = await pages_proc.stdout.readline()
     assert line.strip() == b"done", line
-    took = json.loads((work / "plan.took").read_text())
+    pauses.stop()
+    measured = json.loads((work / "plan.took").read_text())
+    took = measured["took"]
     cpu = time.process_time() - cpu_before
+    pauses.report()
+    pages_cpu = measured["cpu"] / max(1, len(took))
+    print(f"the pages' process (the measuring side): {pages_cpu * 1000:.2f} ms of CPU a move;"
+          f" its event loop late {measured['late_p99'] * 1000:.0f} ms (p99), "
+          f"{measured['late_max'] * 1000:.0f} ms (longest)", flush=True)
     await quiet(fake)
     with_pages = (len(fake.global_requests()) - requests_before) / max(1, len(took))
     await pages_proc.wait()
@@ -242,6 +259,50 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     await quiet(fake)
     without = (len(fake.global_requests()) - requests_before) / max(1, len(made))
     report(took, cpu, per_page, with_pages, without)
+
+
+class Pauses:
+    """What holds the bot's event loop up while the pages play: its stalls (a task that
+    asks to wake every 5 ms, and how late it wakes) and the garbage collector's
+    collections (each generation's count and longest)."""
+
+    def __init__(self) -> None:
+        self.late: list[float] = []
+        self.collections: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.collections[info["generation"]].append(time.perf_counter() - self._began)
+
+    async def _watch(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.005)
+            self.late.append(time.perf_counter() - asked - 0.005)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._collected)
+        self._task = asyncio.create_task(self._watch())
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._collected)
+        if self._task is not None:
+            self._task.cancel()
+
+    def report(self) -> None:
+        late = sorted(self.late) or [0.0]
+        print(f"the bot's event loop: late {statistics.median(late) * 1000:.1f} ms "
+              f"(median), {late[int(len(late) * 0.99)] * 1000:.0f} ms (p99), "
+              f"{late[-1] * 1000:.0f} ms (longest), {sum(x > 0.05 for x in late)} stalls "
+              "over 50 ms", flush=True)
+        for generation, times in self.collections.items():
+            print(f"  garbage collections of generation {generation}: {len(times)}, "
+                  f"longest {max(times, default=0) * 1000:.0f} ms, "
+                  f"{sum(times) * 1000:.0f} ms in all", flush=True)
 
 
 async def moves_without_pages(bot: Any, table: Any, moves: int, think: float,

@@ -78,6 +78,7 @@ def test_a_pages_moves_are_the_legal_actions(name: str) -> None:
     for number, rules in enumerate(rule_sets(kind)):
         for game in states(kind, rules, seed=number, steps=70):
             seat = kind.to_act(game)
+            assert seat is not None
             for who in range(kind.players(rules)):
                 assert kind.legal_choices(game, who) == GameKindBase.legal_choices(
                     kind, game, who)
