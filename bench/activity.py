@@ -21,7 +21,11 @@ Reported, with PASS or FAIL where the issue sets a target:
 - the bot's memory a connected page (tracemalloc in this process, from before the pages
   connected to after: the backend's side of the socket, its queue and its last view);
 - the Discord requests a move (against the bot token's global limit), with pages open
-  and without them (target: no more with them).
+  and without them (target: no more with them);
+- what held the time up: the bot's event loop's stalls and its garbage collections
+  during the play, a full collection after it, and the measuring side's own CPU and
+  stalls (its full collections are left off: they would count as the bot's latency; the
+  bot's too, unless --no-gc-freeze, as the fake Discord's heap is in its process).
 
     python bench/activity.py                      # 1,000 tables, 4 pages, 10 moves each
     python bench/activity.py --tables 50 --moves 10 --think 0.5   # a quick look
@@ -146,6 +150,10 @@ async def pages_main(plan_path: str) -> None:
                                                for seat, token in pages)))
 
         tables = list(await asyncio.gather(*(open_table(t) for t in plan["tables"])))
+        # The measuring side's own full collections (4,000 pages' views) would pause it
+        # and count as the bot's latency: what the set-up made is frozen, and full
+        # collections are left off while the pages play.
+        quiet_collector()
         print("connected", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         took: list[float] = []
@@ -228,6 +236,15 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
 
     await quiet(fake)
     requests_before = len(fake.global_requests())
+    thresholds = gc.get_threshold()
+    if not args.no_gc_freeze:
+        # The fake Discord in this process keeps every request and message: two thirds
+        # of the objects here after the play (200 tables: 177,000 of 260,000), a heap
+        # only the bench has, which a full collection would walk while the bot waits.
+        # As bench/bot.py: what the set-up made is frozen, full collections left off
+        # during the play (the young generations are still collected); what a full
+        # collection of the whole process costs is measured after the play.
+        quiet_collector()
     cpu_before = time.process_time()
     pauses = Pauses()
     pauses.start()
@@ -236,10 +253,17 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     line = await pages_proc.stdout.readline()
     assert line.strip() == b"done", line
     pauses.stop()
+    gc.set_threshold(*thresholds)
+    gc.unfreeze()
     measured = json.loads((work / "plan.took").read_text())
     took = measured["took"]
     cpu = time.process_time() - cpu_before
     pauses.report()
+    began = time.perf_counter()
+    gc.collect()
+    print(f"  a full collection after the play: {len(gc.get_objects())} objects, "
+          f"{(time.perf_counter() - began) * 1000:.0f} ms (the fake's heap included)",
+          flush=True)
     pages_cpu = measured["cpu"] / max(1, len(took))
     print(f"the pages' process (the measuring side): {pages_cpu * 1000:.2f} ms of CPU a move;"
           f" its event loop late {measured['late_p99'] * 1000:.0f} ms (p99), "
@@ -259,6 +283,15 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     await quiet(fake)
     without = (len(fake.global_requests()) - requests_before) / max(1, len(made))
     report(took, cpu, per_page, with_pages, without)
+
+
+def quiet_collector() -> None:
+    """Freeze what exists (out of the collector's sight) and leave full collections off
+    (the young generations are still collected)."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 1_000_000_000)
 
 
 class Pauses:
@@ -364,6 +397,9 @@ def main() -> int:
     parser.add_argument("--edit-delay", type=float, default=0.5,
                         help="the table message's coalescing window (the bot's default)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-gc-freeze", action="store_true",
+                        help="let the bot's process (and the fake Discord in it) collect "
+                             "its garbage as usual during the play")
     parser.add_argument("--pages", help=argparse.SUPPRESS)  # the pages' process, its plan
     args = parser.parse_args()
     if args.pages:
