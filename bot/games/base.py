@@ -20,8 +20,10 @@ The engine few are abstract: a kind that misses one cannot be made.
 
 and inherits the rest: no claims, a hint through its strongest AI, running totals from
 the results, the version counted from the record, a deep copy, not rated, no house
-rules, the record's replay for the CLI, a terminal game driven by its own words, and
-leak rules for the tests (`secret_cards`: the cards a seat may not know, from its views).
+rules, the record's replay for the CLI, a terminal game driven by its own words, the
+Activity page's moves from `legal_actions` (`legal_choices`, `legal_action`: a game whose
+moves of several cards are thousands answers them directly), and leak rules for the
+tests (`secret_cards`: the cards a seat may not know, from its views).
 """
 
 from __future__ import annotations
