@@ -238,9 +238,10 @@ async def bench(args: argparse.Namespace, fake: Any, bot: Any, names: list[str],
     requests_before = len(fake.global_requests())
     thresholds = gc.get_threshold()
     if not args.no_gc_freeze:
-        # The fake Discord in this process keeps every request and message: two thirds
-        # of the objects here after the play (200 tables: 177,000 of 260,000), a heap
-        # only the bench has, which a full collection would walk while the bot waits.
+        # The fake Discord in this process keeps every request and message: most of the
+        # objects here after the play are reachable from it (1,000 tables: 818,000 of
+        # 905,000), a heap only the bench has, which a full collection would walk while
+        # the bot waits.
         # As bench/bot.py: what the set-up made is frozen, full collections left off
         # during the play (the young generations are still collected); what a full
         # collection of the whole process costs is measured after the play.
