@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,11 +37,12 @@ from bot.tables.service import TableService
 from bot.tables.table import LOBBY, PLAYING, Table
 from bot.web.across import Across, Remote
 from bot.web.connection import Connection, Refusal, parse, refused
-from bot.web.daily_page import Front, act_daily, open_daily
+from bot.web.daily_page import Front
 from bot.web.discord_api import DiscordApi
 from bot.web.doorway import PREFIXES, STATIC, Doorway
-from bot.web.frames import Views, review_frame, view_frame
-from bot.web.home import daily_offers, home_frame, page_recap
+from bot.web.frames import Views, review_frame
+from bot.web.home import page_recap
+from bot.web.home_pages import HomePages
 from bot.web.outgoing import Outgoing
 
 if TYPE_CHECKING:  # asyncpg is imported only with PostgreSQL
@@ -53,7 +53,6 @@ log = logging.getLogger(__name__)
 MAX_FRAME = 4096  # bytes: a move is a few dozen
 HELLO_WITHIN = 20.0  # seconds a new socket has to say who it is
 LIVE = (LOBBY, PLAYING)  # a table's stages while it is its channel's
-HOME_FRESH = 60.0  # seconds an Entry Point launch waits for its member's page
 
 
 class ActivityServer:
@@ -82,12 +81,10 @@ class ActivityServer:
             play_frame=self._play)
         # Entry Point launches not yet met by their page: (member, channel) -> when, and
         # the launch's front (bot/web/daily_page.py)
-        self._homes: dict[tuple[int, int], tuple[float, Front | None]] = {}
-        self._fronts: dict[Connection, Front | None] = {}  # home pages' fronts
         # What a member's page last showed of a table (its version): a recap tells
         # only what came after (in memory: after a restart it may be told once more)
         self._seen: dict[tuple[int, int], int] = {}
-        self._at_home: set[Connection] = set()  # pages on the home page (no table)
+        self.homes = HomePages(self.tables, send=self._send, follow=self._follow)
 
     # ------------------------------------------------------------ start and stop
     async def start(self) -> None:
@@ -113,7 +110,7 @@ class ActivityServer:
         for connections in list(self._by_table.values()):
             for conn in list(connections):
                 await conn.outgoing.close(1001, b"the bot is restarting")
-        for conn in list(self._at_home):
+        for conn in list(self.homes.pages):
             await conn.outgoing.close(1001, b"the bot is restarting")
         if self._across is not None:
             await self._across.close()
@@ -131,12 +128,8 @@ class ActivityServer:
 
     def want_home(self, user_id: int, channel_id: int, front: Front | None = None) -> None:
         """The member launched the Activity with the app's Entry Point command in this
-        channel (cogs/tables/entry_point.py): their page opens on the home page; `front`:
-        what the page asks of the messages' side (a new table, the daily's result)."""
-        now = time.monotonic()
-        for key in [k for k, (when, _) in self._homes.items() if now - when > HOME_FRESH]:
-            del self._homes[key]
-        self._homes[(user_id, channel_id)] = (now, front)
+        channel (cogs/tables/entry_point.py): their page opens on the home page."""
+        self.homes.want(user_id, channel_id, front)
 
     def connections(self, table_id: int) -> int:
         """How many pages follow a table (for tests and the bench)."""
@@ -215,32 +208,13 @@ class ActivityServer:
         table = self.tables.registry.in_channel(channel_id)
         if table is not None and table.guild_id != guild_id:
             table = None
-        launched = self._homes.pop((conn.member.id, channel_id), None)
-        if guild_id is not None and launched is not None \
-                and time.monotonic() - launched[0] <= HOME_FRESH:
-            conn.home = (guild_id, channel_id)
-            self._at_home.add(conn)
-            self._fronts[conn] = launched[1]
-            self._spawn(self._show_home(conn))
+        if self.homes.opened(conn, channel_id, guild_id):
+            self._spawn(self.homes.show(conn))
             return True
         if table is None:
             return False
         self._follow(conn, table)
         return True
-
-    async def _show_home(self, conn: Connection) -> None:
-        """The home page, with the deals of the day the member may play here."""
-        assert conn.home is not None
-        guild_id, channel_id = conn.home
-        try:
-            dailies = await daily_offers(self.tables, guild_id, conn.member.id)
-        except Exception:  # the store: the home page without the deals of the day
-            log.warning("no deals of the day for %s's home page", conn.member.id,
-                        exc_info=True)
-            dailies = []
-        conn.daily = None
-        self._send(conn, home_frame(self.tables, guild_id, channel_id, conn.member.id,
-                                    conn.language, dailies))
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -273,15 +247,15 @@ class ActivityServer:
         table = self.tables.registry.get(table_id)  # as it is now
         if table is None or conn.table_id != table_id:
             return
-        frame = view_frame(table, conn.member.id, conn.language)
+        views = Views(table, avatars=self.door.avatars, now=self.clock())
+        frame = views.frame(conn.member.id, conn.language)  # as _push's, with the recap
         if recap is not None:
             frame["recap"] = recap
         conn.last_view = json.dumps(frame)
         self._send_text(conn, conn.last_view)
 
     def _forget(self, conn: Connection) -> None:
-        self._at_home.discard(conn)
-        self._fronts.pop(conn, None)
+        self.homes.forget(conn)
         if self._across is not None:
             self._across.forgotten(conn)
         followers = self._by_table.get(conn.table_id)
@@ -310,9 +284,9 @@ class ActivityServer:
                                              "rematch", "new", "daily", "home", "back"):
                 raise Refusal("bad_frame")
             if kind in ("new", "daily", "home") or conn.daily is not None:
-                await self._from_home(conn, kind, frame)
+                await self.homes.play(conn, kind, frame)
             elif kind == "table":
-                self._to_table(conn)
+                self.homes.to_table(conn)
             elif kind == "review":
                 self._review(conn)
             elif kind == "rematch":
@@ -329,57 +303,6 @@ class ActivityServer:
             self._send(conn, refused(exc.code, conn.language))
         except GameError as error:
             self._send(conn, self._game_refusal(conn, error))
-
-    async def _from_home(self, conn: Connection, kind: str, frame: dict[str, Any]) -> None:
-        """The home page's own frames: a new table in the page's channel, today's deal
-        of a game, back home; and the moves of a daily played in the page."""
-        if conn.home is None:
-            raise Refusal("bad_frame")
-        guild_id, channel_id = conn.home
-        front = self._fronts.get(conn)
-        game = frame.get("game")
-        if kind == "home":
-            await self._show_home(conn)
-        elif kind == "table":
-            self._to_table(conn)
-        elif kind == "new":
-            if front is None or not isinstance(game, str) \
-                    or game not in self.tables.registry.games:
-                raise Refusal("bad_frame")
-            # the lobby, as `/<game> new` opens it, hosted by the member who pressed
-            with use_locale(conn.language):
-                await front.new_table(guild_id, channel_id, conn.member.id,
-                                      conn.member.name, game)
-            self._to_table(conn)
-        elif kind == "daily":
-            if not isinstance(game, str):
-                raise Refusal("bad_frame")
-            day, view = await open_daily(self.tables.daily, front, guild_id, channel_id,
-                                         conn.member.id, conn.member.name, game,
-                                         conn.language)
-            conn.daily = (game, day)
-            self._send(conn, view)
-        elif kind == "act" and conn.daily is not None:
-            game, day = conn.daily
-            self._send(conn, await act_daily(self.tables.daily, front, guild_id, channel_id,
-                                             conn.member.id, game, day, conn.language,
-                                             frame))
-        else:  # a daily offers no claim nor hint in its panel either
-            raise Refusal("bad_frame")
-
-    def _to_table(self, conn: Connection) -> None:
-        """From the home page to the table of the page's channel."""
-        if conn.home is None:
-            raise Refusal("bad_frame")
-        guild_id, channel_id = conn.home
-        table = self.tables.registry.in_channel(channel_id)
-        if table is None or table.guild_id != guild_id:
-            raise Refusal("no_table")
-        conn.home = None
-        conn.daily = None
-        self._at_home.discard(conn)
-        self._fronts.pop(conn, None)
-        self._follow(conn, table)
 
     async def _act(self, conn: Connection, frame: dict[str, Any]) -> None:
         """One of the member's legal actions, at the version its view was drawn for,
