@@ -17,6 +17,7 @@ import os
 import random
 import socket
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -171,20 +172,30 @@ class BrowserPage:
             await self.page.locator("#actions select").select_option(value=action["key"])
 
 
+async def open_page(browser: Any, fake: FakeDiscord, base: str, name: str,
+                    instance_id: str, *, clock_at: datetime | None = None) -> BrowserPage:
+    """A member joins the instance and opens its page, in a browser context of their own
+    at a phone's size; `clock_at`: the page's clock paused there (Playwright's `clock`:
+    it moves only when the test moves it)."""
+    fake.activity.join(instance_id, fake.user(name).id)
+    context = await browser.new_context(viewport=PHONE)
+    page = BrowserPage(name, await context.new_page())
+    if clock_at is not None:
+        await page.page.clock.install()
+        await page.page.clock.pause_at(clock_at)
+    code = fake.activity.authorize(fake.user(name).id)
+    await page.page.goto(f"{base}/?mock=1&mock_code={code}&mock_instance={instance_id}")
+    return page
+
+
 async def open_pages(browser: Any, fake: FakeDiscord, table: Any, base: str,
-                     names: list[str]) -> dict[str, BrowserPage]:
-    """Each member opens the Activity in the table's channel, in a browser context of
-    their own at a phone's size; every page shows the table."""
+                     names: list[str], *, clock_at: datetime | None = None
+                     ) -> dict[str, BrowserPage]:
+    """Each member opens the Activity in the table's channel (open_page); every page
+    shows the table."""
     instance = fake.activity.launch(fake.channel.id, fake.guild.id, fake.user(names[0]).id)
-    pages: dict[str, BrowserPage] = {}
-    for name in names:
-        fake.activity.join(instance.instance_id, fake.user(name).id)
-        context = await browser.new_context(viewport=PHONE)
-        page = BrowserPage(name, await context.new_page())
-        code = fake.activity.authorize(fake.user(name).id)
-        await page.page.goto(f"{base}/?mock=1&mock_code={code}"
-                             f"&mock_instance={instance.instance_id}")
-        pages[name] = page
+    pages = {name: await open_page(browser, fake, base, name, instance.instance_id,
+                                   clock_at=clock_at) for name in names}
     for page in pages.values():
         await page.shows(table.version)
     return pages

@@ -25,6 +25,7 @@ from tests.e2e.test_activity_browser import (  # noqa: F401 (autouse fixtures)
     activities_enabled,
     chromium,
     no_leak,
+    open_page,
 )
 from tests.e2e.test_activity_home import activity_bot  # noqa: F401 (a fixture)
 from tests.fake_discord import FakeDiscord
@@ -46,13 +47,8 @@ async def launched(browser: Any, fake: FakeDiscord, bot: AmerikanerBot, name: st
                      if i.channel_id == channel.id), None)
     if instance is None:
         instance = fake.activity.launch(channel.id, fake.guild.id, fake.user(name).id)
-    fake.activity.join(instance.instance_id, fake.user(name).id)
-    context = await browser.new_context(viewport=PHONE)
-    page = BrowserPage(name, await context.new_page())
-    code = fake.activity.authorize(fake.user(name).id)
-    await page.page.goto(f"http://127.0.0.1:{bot.activity_server.port}/?mock=1"
-                         f"&mock_code={code}&mock_instance={instance.instance_id}")
-    return page
+    return await open_page(browser, fake, f"http://127.0.0.1:{bot.activity_server.port}",
+                           name, instance.instance_id)
 
 
 async def test_the_deal_of_the_day_and_a_new_table_in_the_page(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from bot.app import AmerikanerBot
 from bot.tables.table import Table
@@ -29,6 +28,7 @@ from tests.e2e.test_activity_browser import (  # noqa: F401 (fixtures, used by n
     activity_bot,
     chromium,
     no_leak,
+    open_pages,
     phase_of,
 )
 from tests.fake_discord import FakeDiscord
@@ -36,28 +36,6 @@ from tests.fake_discord import FakeDiscord
 SIZES = {"portrait": PHONE, "landscape": {"width": 844, "height": 390},
          "desktop": {"width": 1280, "height": 800}}
 TAP = 44  # px: the smallest tap target in portrait
-
-
-async def open_pages(browser: Any, fake: FakeDiscord, table: Table, base: str,
-                     names: list[str]) -> dict[str, BrowserPage]:
-    """Each member opens the Activity in the table's channel at a phone's size, the
-    page's clock under the test's hand (Playwright's `clock`: paused, it moves only
-    when the test moves it)."""
-    instance = fake.activity.launch(fake.channel.id, fake.guild.id, fake.user(names[0]).id)
-    pages: dict[str, BrowserPage] = {}
-    for name in names:
-        fake.activity.join(instance.instance_id, fake.user(name).id)
-        context = await browser.new_context(viewport=PHONE)
-        page = BrowserPage(name, await context.new_page())
-        await page.page.clock.install()
-        await page.page.clock.pause_at(datetime.now(UTC) + timedelta(seconds=5))
-        code = fake.activity.authorize(fake.user(name).id)
-        await page.page.goto(f"{base}/?mock=1&mock_code={code}"
-                             f"&mock_instance={instance.instance_id}")
-        pages[name] = page
-    for page in pages.values():
-        await page.shows(table.version)
-    return pages
 
 
 async def test_faces_the_turn_clock_arrivals_drag_and_three_sizes(
@@ -75,7 +53,9 @@ async def test_faces_the_turn_clock_arrivals_drag_and_three_sizes(
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         try:
-            pages = await open_pages(browser, fake, table, base, list(NAMES[:4]))
+            # the pages' clocks under the test's hand
+            pages = await open_pages(browser, fake, table, base, list(NAMES[:4]),
+                                     clock_at=datetime.now(UTC) + timedelta(seconds=5))
             await faces(fake, table, base, pages["carol"], hashes)
             await turn_clock(table, pages)
             driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
