@@ -37,6 +37,16 @@ from bot.tables.turn_clock import TurnClock
 _TIMER_KEYS = ("turn_timer", "reminders", "timeout_action")
 
 
+def rematch_answers(table: Table, names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The names (`names`: a seat's each, as the caller shows them) of a finished game's
+    members who accepted its rematch, and of those it waits for (AI seats are not asked)."""
+    accepted = set(table.meta.get("rematch", ()))
+    humans = [(name, seat.user_id) for name, seat in zip(names, table.seats, strict=True)
+              if seat.user_id is not None]
+    return ([name for name, user in humans if user in accepted],
+            [name for name, user in humans if user not in accepted])
+
+
 def _require_lobby(table: Table) -> None:
     if table.stage != LOBBY:
         raise TableError("already_started")

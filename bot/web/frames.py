@@ -16,6 +16,7 @@ from bot.cards import card_label, card_name
 from bot.i18n import RIGHT_TO_LEFT, _, use_locale
 from bot.render import button_label, rematch_text, seat_names
 from bot.tables.kind import record_key
+from bot.tables.lobby import rematch_answers
 from bot.tables.names import safe_plain
 from bot.tables.panel import Panel
 from bot.tables.scene import Scene
@@ -44,8 +45,8 @@ class Views:
             frame = {**public, "seat": seat}
             if table.game is None:
                 return frame
-            frame.update(table_extras(table, seat, self.now))
             if seat is not None:
+                frame.update(rematch_json(table, seat, names))
                 frame.update(seat_json(table, seat, names))
                 if table.stage == PLAYING and table.seats[seat].away:
                     # away (the AI covers the seat): the panel's way back, as its button
@@ -71,6 +72,7 @@ class Views:
             if table.kind.finished(table.game):  # the standings, as the channel was told
                 public["final"] = panel_json(table.kind.words.final_standings(table.game,
                                                                               names))
+            public.update(table_extras(table, self.now))
         self._public[language] = names, public
         return names, public
 
@@ -103,11 +105,11 @@ def people_json(table: Table, avatars: Mapping[int, str]) -> list[dict[str, Any]
     return out
 
 
-def table_extras(table: Table, seat: int | None, now: float | None) -> dict[str, Any]:
-    """The platform's parts of a table around the game's: the turn's deadline (epoch
-    seconds, with the service's time now, so that the page counts down on its own clock
-    however far it is from the bot's), the review of the deal last finished, and a
-    finished game's rematch (for its players: who is in, who it waits for)."""
+def table_extras(table: Table, now: float | None) -> dict[str, Any]:
+    """The platform's parts of a table around the game's, alike for every page: the
+    turn's deadline (epoch seconds, with the service's time now, so that the page counts
+    down on its own clock however far it is from the bot's) and the review of the deal
+    last finished."""
     out: dict[str, Any] = {}
     deadline = table.turn_deadline
     if deadline is not None and now is not None and table.to_act is not None:
@@ -115,19 +117,20 @@ def table_extras(table: Table, seat: int | None, now: float | None) -> dict[str,
                         "label": _("Time left")}
     if table.game is not None and table.kind.running_totals(table.game):
         out["review"] = {"label": button_label("review"), "close": _("Close")}
-    if table.stage == FINISHED and seat is not None:
-        accepted = set(table.meta.get("rematch", ()))
-        humans = [(name, s.user_id) for name, s
-                  in zip(seat_names(table.seats, safe_plain), table.seats, strict=True)
-                  if s.user_id is not None]
-        started = table.meta.get("rematch_table") is not None
-        out["rematch"] = {
-            "label": button_label("rematch"),
-            "line": rematch_text([n for n, u in humans if u in accepted],
-                                 [n for n, u in humans if u not in accepted])
-            if accepted and not started else "",
-            "can": not started and table.seats[seat].user_id not in accepted}
     return out
+
+
+def rematch_json(table: Table, seat: int, names: Sequence[str]) -> dict[str, Any]:
+    """A finished game's rematch, for one of its players: who is in, who it waits for,
+    and whether this player may still accept."""
+    if table.stage != FINISHED:
+        return {}
+    accepted, waiting = rematch_answers(table, names)
+    started = table.meta.get("rematch_table") is not None
+    return {"rematch": {
+        "label": button_label("rematch"),
+        "line": rematch_text(accepted, waiting) if accepted and not started else "",
+        "can": not started and table.seats[seat].user_id not in table.meta.get("rematch", ())}}
 
 
 def review_frame(table: Table, language: str) -> dict[str, Any] | None:

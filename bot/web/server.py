@@ -371,9 +371,7 @@ class ActivityServer:
         """The channel's side of a page's move, as after a click: the table message, the
         next player's panel or ping (the table cog hears it as it hears an AI's move). In
         a task of its own: a post waits for the bot's request budget, the page not."""
-        told = asyncio.create_task(self.tables.listeners.result(result.table, result))
-        self._telling.add(told)
-        told.add_done_callback(self._telling.discard)
+        self._spawn(self.tables.listeners.result(result.table, result))
 
     def _game_refusal(self, conn: Connection, error: GameError) -> dict[str, Any]:
         table = self.tables.registry.get(conn.table_id)

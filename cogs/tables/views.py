@@ -31,6 +31,7 @@ from bot.render.text import (
     time_left_text,
     timer_text,
 )
+from bot.tables.lobby import rematch_answers
 from bot.tables.table import LOBBY, PAUSE_ABSENT, PLAYING, Table, abandon_at
 from cogs.tables.common import OPTION_LABEL_LIMIT, SELECT_OPTIONS_LIMIT, Components, table_link
 from cogs.tables.components import TableButton, TableSelect
@@ -285,12 +286,7 @@ def with_picture(embed: discord.Embed, picture: discord.File | None) -> discord.
 
 def rematch_line(table: Table) -> str:
     """Who of a finished game has accepted its rematch, and who it waits for."""
-    accepted = set(table.meta.get("rematch", ()))
-    humans = [(name, seat.user_id) for name, seat
-              in zip(seat_names(table.seats), table.seats, strict=True)
-              if seat.user_id is not None]
-    return rematch_text([name for name, user in humans if user in accepted],
-                        [name for name, user in humans if user not in accepted])
+    return rematch_text(*rematch_answers(table, seat_names(table.seats)))
 
 
 
