@@ -17,7 +17,7 @@ import os
 import random
 import socket
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -180,8 +180,8 @@ async def open_page(browser: Any, fake: FakeDiscord, base: str, name: str,
     fake.activity.join(instance_id, fake.user(name).id)
     context = await browser.new_context(viewport=PHONE)
     page = BrowserPage(name, await context.new_page())
-    if clock_at is not None:
-        await page.page.clock.install()
+    if clock_at is not None:  # a fixed instant, never today's: the page reads only spans
+        await page.page.clock.install(time=clock_at - timedelta(seconds=5))
         await page.page.clock.pause_at(clock_at)
     code = fake.activity.authorize(fake.user(name).id)
     await page.page.goto(f"{base}/?mock=1&mock_code={code}&mock_instance={instance_id}")

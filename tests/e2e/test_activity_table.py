@@ -11,7 +11,7 @@ screenshots are saved (under the test's tmp dir and AMERIKANER_SCREENSHOTS)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.app import AmerikanerBot
@@ -37,6 +37,10 @@ SIZES = {"portrait": PHONE, "landscape": {"width": 844, "height": 390},
          "desktop": {"width": 1280, "height": 800}}
 TAP = 44  # px: the smallest tap target in portrait
 
+# Where the pages' clocks stand (paused): a fixed instant, as the fake's clock starts at
+# one (tests/fake_discord/clock.py); the page counts down from the spans a view gives.
+PAGE_CLOCK = datetime(2031, 5, 14, 9, 30, 5, tzinfo=UTC)
+
 
 async def test_faces_the_turn_clock_arrivals_drag_and_three_sizes(
         fake: FakeDiscord, activity_bot: AmerikanerBot,  # noqa: F811
@@ -55,7 +59,7 @@ async def test_faces_the_turn_clock_arrivals_drag_and_three_sizes(
         try:
             # the pages' clocks under the test's hand
             pages = await open_pages(browser, fake, table, base, list(NAMES[:4]),
-                                     clock_at=datetime.now(UTC) + timedelta(seconds=5))
+                                     clock_at=PAGE_CLOCK)
             await faces(fake, table, base, pages["carol"], hashes)
             await turn_clock(table, pages)
             driver = ButtonDriver(fake, lambda: bot, fake.channel, seed=41)
